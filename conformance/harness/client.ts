@@ -1,0 +1,72 @@
+// HTTP to the target, and assertions that say how to reproduce a failure by hand.
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  body: unknown;
+  /** A curl command that sends the same request. */
+  curl: string;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** A JSON value, or a raw string sent as it is. */
+  body?: unknown;
+  raw?: boolean;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export async function httpRequest(base: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  let payload: string | undefined;
+  if (options.body !== undefined) {
+    payload = options.raw ? String(options.body) : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(base + path, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const curl = [
+    'curl -sS -i -X',
+    method,
+    shellQuote(base + path),
+    ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`),
+    ...(payload !== undefined ? [`--data-binary ${shellQuote(payload.length > 2000 ? payload.slice(0, 2000) + '…' : payload)}`] : []),
+  ].join(' ');
+  return { status: response.status, headers: response.headers, text, body, curl };
+}
+
+/** Assert status and body (literal JSON); a failure message ends with the curl command. */
+export function expectResponse(result: HttpResult, status: number, body?: unknown): void {
+  try {
+    expect({ status: result.status, body: result.body ?? result.text }).toEqual({ status, body: body === undefined ? expect.anything() : body });
+  } catch (error) {
+    if (error instanceof Error) error.message += `\n\nReproduce with:\n  ${result.curl}`;
+    throw error;
+  }
+}
+
+/** Assert the error envelope of SPEC.md §7.1. */
+export function expectError(result: HttpResult, status: number, error: { path?: string; error: string | RegExp; code?: string | null }): void {
+  const expected: Record<string, unknown> = {
+    error: typeof error.error === 'string' ? error.error : expect.stringMatching(error.error),
+  };
+  if (error.path !== undefined) expected.path = error.path;
+  if (error.code !== undefined && error.code !== null) expected.code = error.code;
+  try {
+    expect(result.status).toBe(status);
+    expect(result.body).toEqual(expect.objectContaining(expected));
+    if (error.code === null) expect(result.body).not.toHaveProperty('code');
+  } catch (e) {
+    if (e instanceof Error) e.message += `\n\nResponse: ${result.status} ${result.text.slice(0, 2000)}\nReproduce with:\n  ${result.curl}`;
+    throw e;
+  }
+}

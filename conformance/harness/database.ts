@@ -1,0 +1,26 @@
+// A database of its own for each test file, in the cluster of a managed run.
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import * as sql from 'pg-sql2';
+
+async function onCluster<T>(clusterUrl: string, work: (c: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: clusterUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createDatabase(clusterUrl: string): Promise<{ name: string; url: string }> {
+  const name = `conformance_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await onCluster(clusterUrl, (c) => c.query(sql.compile(sql.query`create database ${sql.identifier(name)}`)));
+  const url = new URL(clusterUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
+
+export async function dropDatabase(clusterUrl: string, name: string): Promise<void> {
+  await onCluster(clusterUrl, (c) => c.query(sql.compile(sql.query`drop database if exists ${sql.identifier(name)} with (force)`)));
+}

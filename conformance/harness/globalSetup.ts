@@ -1,0 +1,17 @@
+// Starts the PostgreSQL cluster the run uses, unless the run targets a given engine or a
+// database URL is configured. Workers inherit the cluster's URL through the environment.
+import { provisionDatabase, type ProvisionedDatabase } from '../../reference/src/db/provision';
+import { CLUSTER_URL_VARIABLE } from './environment';
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __engineTestCluster: ProvisionedDatabase | undefined;
+}
+
+export default async function globalSetup(): Promise<void> {
+  if (process.env[CLUSTER_URL_VARIABLE]) return;
+  const given = process.env.ENGINE_GRAPHQL_DATABASE_URL ?? process.env.DATABASE_URL;
+  const cluster = await provisionDatabase({ databaseUrl: given });
+  globalThis.__engineTestCluster = cluster;
+  process.env[CLUSTER_URL_VARIABLE] = cluster.url;
+}

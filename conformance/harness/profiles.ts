@@ -1,0 +1,30 @@
+// Cases that need the engine configured in a particular way name a profile. A run that starts
+// the reference starts one per profile; against a given engine, set ENGINE_URL_<PROFILE> to an
+// engine started with the settings below (or those cases are reported as not run).
+
+export interface Profile {
+  /** The settings the engine runs with, as ENGINE_GRAPHQL_* environment variables. */
+  settings: Record<string, string>;
+  /** Whether requests to this profile carry the run's admin secret. */
+  usesAdminSecret: boolean;
+}
+
+export const PROFILES = {
+  'no-admin-secret': { settings: {}, usesAdminSecret: false },
+  'graphql-only': { settings: { ENGINE_GRAPHQL_ENABLED_APIS: 'graphql' }, usesAdminSecret: true },
+  'graphql-metadata': { settings: { ENGINE_GRAPHQL_ENABLED_APIS: 'graphql,metadata' }, usesAdminSecret: true },
+  'unauthorized-role': { settings: { ENGINE_GRAPHQL_UNAUTHORIZED_ROLE: 'anonymous' }, usesAdminSecret: true },
+  'small-body-limit': { settings: { ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES: '1024' }, usesAdminSecret: true },
+  configured: {
+    settings: {
+      ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: 'k'.repeat(32), claims_namespace: 'https://example.test/claims', claims_format: 'stringified_json' }),
+      ENGINE_GRAPHQL_ENABLE_ALLOWLIST: 'true',
+      ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS: 'false',
+      ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE: '250',
+      ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: '1500',
+    },
+    usesAdminSecret: true,
+  },
+} satisfies Record<string, Profile>;
+
+export type ProfileName = keyof typeof PROFILES;

@@ -1,0 +1,57 @@
+// A jest reporter that writes conformance-report.json and conformance-report.html for the
+// conformance cases of a run.
+import { writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { idsOfTitle } from './cases';
+import { buildReport, renderHtml, type CaseResult } from './report';
+
+interface AssertionResult {
+  title: string;
+  fullName: string;
+  status: string;
+  failureMessages: string[];
+}
+interface TestResultLike {
+  testFilePath: string;
+  testResults: AssertionResult[];
+  testExecError?: { message: string };
+}
+
+const CASES_DIR = join('conformance', 'cases') + sep;
+
+export default class ConformanceReporter {
+  private readonly results: CaseResult[] = [];
+
+  constructor(private readonly globalConfig: { rootDir: string }) {}
+
+  onTestResult(_test: unknown, result: TestResultLike): void {
+    const file = relative(this.globalConfig.rootDir, result.testFilePath);
+    if (!file.startsWith(CASES_DIR)) return;
+    for (const a of result.testResults) {
+      const status = a.status === 'passed' ? 'passed' : a.status === 'failed' ? 'failed' : 'skipped';
+      this.results.push({
+        file,
+        title: a.fullName,
+        ids: idsOfTitle(a.title),
+        status,
+        ...(a.failureMessages.length ? { failure: a.failureMessages.join('\n').slice(0, 4000) } : {}),
+      });
+    }
+    if (result.testExecError && result.testResults.length === 0) {
+      this.results.push({ file, title: `${file} could not run`, ids: [], status: 'failed', failure: result.testExecError.message });
+    }
+  }
+
+  onRunComplete(): void {
+    if (this.results.length === 0) return;
+    const target = process.env.ENGINE_URL ?? 'reference server (started by the suite)';
+    const report = buildReport(this.results, target);
+    const dir = process.env.ENGINE_CONFORMANCE_REPORT_DIR ?? this.globalConfig.rootDir;
+    writeFileSync(join(dir, 'conformance-report.json'), JSON.stringify(report, null, 2) + '\n');
+    writeFileSync(join(dir, 'conformance-report.html'), renderHtml(report));
+    const t = report.totals;
+    process.stderr.write(
+      `\nConformance: ${t.items} items — ${t.pass} pass, ${t.fail} fail, ${t['not-run']} not run, ${t['not-covered']} not covered, ${t.reference} by reference tests; report in ${join(dir, 'conformance-report.html')}\n`,
+    );
+  }
+}

@@ -1,0 +1,142 @@
+// The engine a test file talks to. Against a given engine (ENGINE_URL) every file shares it and
+// starts from clear_metadata; otherwise each file gets a fresh database in the run's cluster and
+// its own reference server, so files run in parallel.
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { loadConfig } from '../../reference/src/config';
+import { startServer, type RunningServer } from '../../reference/src/server';
+import { createLogger } from '../../reference/src/log';
+import { httpRequest, type HttpResult, type RequestOptions } from './client';
+import { CLUSTER_URL_VARIABLE, targetSettings } from './environment';
+import { PROFILES, type ProfileName } from './profiles';
+import { createDatabase, dropDatabase } from './database';
+
+export interface Target {
+  readonly url: string;
+  readonly adminSecret: string | undefined;
+  readonly databaseUrl: string;
+  /** Headers that make a request admin on this target. */
+  adminHeaders(): Record<string, string>;
+  request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
+  /** POST an envelope as admin to /v1/metadata (or another endpoint). */
+  metadata(envelope: unknown, options?: { endpoint?: string; headers?: Record<string, string> }): Promise<HttpResult>;
+  /** Run SQL straight on the target's database (fixtures, and checking what the target did). */
+  sql(text: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Start from empty metadata. */
+  reset(): Promise<void>;
+}
+
+interface TargetHandle extends Target {
+  profileTarget(name: ProfileName): Target | undefined;
+}
+
+const settings = targetSettings();
+export const isManaged = settings.url === undefined;
+
+/** Whether cases needing this profile can run in this run. */
+export const profileAvailable = (name: ProfileName) => isManaged || name in settings.profileUrls;
+
+function makeTarget(url: string, adminSecret: string | undefined, databaseUrl: string, db: () => Promise<Client>): Target {
+  const adminHeaders = (): Record<string, string> => (adminSecret ? { 'x-engine-admin-secret': adminSecret } : { 'x-engine-role': 'admin' });
+  const target: Target = {
+    url,
+    adminSecret,
+    databaseUrl,
+    adminHeaders,
+    request: (method, path, options) => httpRequest(url, method, path, options),
+    metadata: (envelope, options = {}) =>
+      httpRequest(url, 'POST', options.endpoint ?? '/v1/metadata', { body: envelope, headers: { ...adminHeaders(), ...(options.headers ?? {}) } }),
+    async sql(text, values) {
+      return (await (await db()).query(text, values)).rows;
+    },
+    async reset() {
+      const r = await target.metadata({ type: 'clear_metadata', args: {} });
+      if (r.status !== 200) throw new Error(`clear_metadata failed: ${r.status} ${r.text}`);
+    },
+  };
+  return target;
+}
+
+/**
+ * Register the hooks that provide a target to the current test file and return it. Profiles
+ * named here are started alongside (managed runs) or taken from ENGINE_URL_<PROFILE>.
+ */
+export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHandle {
+  const servers: RunningServer[] = [];
+  const profiles = new Map<ProfileName, Target>();
+  let main: Target | undefined;
+  let client: Client | undefined;
+  let databaseName: string | undefined;
+  let databaseUrl = '';
+
+  const db = async () => {
+    if (!client) {
+      client = new Client({ connectionString: databaseUrl });
+      await client.connect();
+    }
+    return client;
+  };
+
+  beforeAll(async () => {
+    if (!isManaged) {
+      if (!settings.databaseUrl) throw new Error('ENGINE_DATABASE_URL is required with ENGINE_URL');
+      databaseUrl = settings.databaseUrl;
+      main = makeTarget(settings.url!, settings.adminSecret, databaseUrl, db);
+      for (const name of options.profiles ?? []) {
+        const url = settings.profileUrls[name];
+        if (url) profiles.set(name, makeTarget(url, PROFILES[name].usesAdminSecret ? settings.adminSecret : undefined, databaseUrl, db));
+      }
+      await main.reset();
+      return;
+    }
+    const cluster = process.env[CLUSTER_URL_VARIABLE];
+    if (!cluster) throw new Error(`${CLUSTER_URL_VARIABLE} is not set: run through jest's global setup`);
+    ({ name: databaseName, url: databaseUrl } = await createDatabase(cluster));
+    const adminSecret = randomBytes(12).toString('hex');
+    const start = async (extra: Record<string, string>, secret: string | undefined) => {
+      const config = loadConfig({
+        ENGINE_GRAPHQL_SERVER_PORT: '0',
+        ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+        ENGINE_GRAPHQL_LOG_LEVEL: 'silent',
+        ...(secret ? { ENGINE_GRAPHQL_ADMIN_SECRET: secret } : {}),
+        ...extra,
+      });
+      const server = await startServer(config, databaseUrl, createLogger('silent'));
+      servers.push(server);
+      return makeTarget(server.url, secret, databaseUrl, db);
+    };
+    main = await start({}, adminSecret);
+    for (const name of options.profiles ?? []) {
+      const profile = PROFILES[name];
+      profiles.set(name, await start(profile.settings, profile.usesAdminSecret ? adminSecret : undefined));
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    await client?.end();
+    if (databaseName) await dropDatabase(process.env[CLUSTER_URL_VARIABLE]!, databaseName);
+  });
+
+  const current = () => {
+    if (!main) throw new Error('the target is available inside tests and hooks only');
+    return main;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get adminSecret() {
+      return current().adminSecret;
+    },
+    get databaseUrl() {
+      return current().databaseUrl;
+    },
+    adminHeaders: () => current().adminHeaders(),
+    request: (...a) => current().request(...a),
+    metadata: (...a) => current().metadata(...a),
+    sql: (...a) => current().sql(...a),
+    reset: () => current().reset(),
+    profileTarget: (name) => profiles.get(name),
+  };
+}

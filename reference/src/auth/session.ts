@@ -1,0 +1,56 @@
+// Who is asking: the session (role and X-ENGINE-* variables) of a request (SPEC.md §5).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { EngineConfig } from '../config';
+import { engineError, type EngineError } from '../errors';
+
+export interface Session {
+  role: string;
+  /** Session variables, keys lower-cased (`x-engine-user-id`). */
+  variables: Readonly<Record<string, string>>;
+}
+
+export const ADMIN_ROLE = 'admin';
+export const isAdmin = (session: Session) => session.role === ADMIN_ROLE;
+
+type Headers = Readonly<Record<string, string | string[] | undefined>>;
+
+const header = (headers: Headers, name: string): string | undefined => {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** Equal strings, compared in time that does not depend on where they differ. */
+export function secretsEqual(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+function sessionVariables(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const key = name.toLowerCase();
+    if (key.startsWith('x-engine-') && key !== 'x-engine-admin-secret' && value !== undefined) {
+      out[key] = Array.isArray(value) ? value[0]! : value;
+    }
+  }
+  return out;
+}
+
+export function resolveSession(headers: Headers, config: Pick<EngineConfig, 'adminSecret' | 'unauthorizedRole'>): Session | EngineError {
+  const variables = sessionVariables(headers);
+  const requestedRole = header(headers, 'x-engine-role');
+  if (config.adminSecret === undefined) {
+    // Decision dec.auth.no-secret: without a secret every request may act as any role, admin by default.
+    return { role: requestedRole ?? ADMIN_ROLE, variables };
+  }
+  const secret = header(headers, 'x-engine-admin-secret');
+  if (secret !== undefined) {
+    if (!secretsEqual(secret, config.adminSecret)) return engineError('admin-secret.invalid', '$');
+    return { role: requestedRole ?? ADMIN_ROLE, variables };
+  }
+  if (config.unauthorizedRole !== undefined) {
+    return { role: config.unauthorizedRole, variables: { 'x-engine-role': config.unauthorizedRole } };
+  }
+  return engineError('admin-secret.missing', '$');
+}

@@ -1,0 +1,157 @@
+// Every ENGINE_GRAPHQL_* setting in one typed object, parsed once from the environment and
+// the command line (a flag wins over its environment variable).
+
+export const API_NAMES = ['graphql', 'metadata', 'pgdump', 'config'] as const;
+export type ApiName = (typeof API_NAMES)[number];
+
+export interface JwtSettings {
+  claims_namespace: string;
+  claims_format: 'json' | 'stringified_json';
+  raw: Record<string, unknown>;
+}
+
+export interface EngineConfig {
+  databaseUrl?: string;
+  port: number;
+  host: string;
+  adminSecret?: string;
+  jwt?: JwtSettings;
+  authHook?: { url: string; mode: 'GET' | 'POST' };
+  unauthorizedRole?: string;
+  enabledApis: ReadonlySet<ApiName>;
+  enableAllowList: boolean;
+  inferFunctionPermissions: boolean;
+  liveQueries: { batchSize: number; refetchDelaySeconds: number };
+  maxRequestBodyBytes: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Where `npm start` keeps its embedded database between runs. */
+  dataDir: string;
+}
+
+export class ConfigError extends Error {}
+
+type Source = Record<string, string | undefined>;
+
+/** `--enabled-apis=graphql,metadata` and `--enabled-apis graphql` both work. */
+export function parseArgv(argv: readonly string[]): Source {
+  const flags: Source = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}`);
+    const eq = arg.indexOf('=');
+    if (eq > 0) {
+      flags[arg.slice(2, eq)] = arg.slice(eq + 1);
+    } else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new ConfigError(`flag ${arg} needs a value`);
+      flags[arg.slice(2)] = next;
+      i++;
+    }
+  }
+  return flags;
+}
+
+const FLAGS: Record<string, string> = {
+  'database-url': 'ENGINE_GRAPHQL_DATABASE_URL',
+  'server-port': 'ENGINE_GRAPHQL_SERVER_PORT',
+  'server-host': 'ENGINE_GRAPHQL_SERVER_HOST',
+  'admin-secret': 'ENGINE_GRAPHQL_ADMIN_SECRET',
+  'jwt-secret': 'ENGINE_GRAPHQL_JWT_SECRET',
+  'auth-hook': 'ENGINE_GRAPHQL_AUTH_HOOK',
+  'auth-hook-mode': 'ENGINE_GRAPHQL_AUTH_HOOK_MODE',
+  'unauthorized-role': 'ENGINE_GRAPHQL_UNAUTHORIZED_ROLE',
+  'enabled-apis': 'ENGINE_GRAPHQL_ENABLED_APIS',
+  'enable-allowlist': 'ENGINE_GRAPHQL_ENABLE_ALLOWLIST',
+  'infer-function-permissions': 'ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS',
+  'live-queries-multiplexed-batch-size': 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE',
+  'live-queries-multiplexed-refetch-interval': 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL',
+  'max-request-body-bytes': 'ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES',
+  'log-level': 'ENGINE_GRAPHQL_LOG_LEVEL',
+  'data-dir': 'ENGINE_GRAPHQL_DATA_DIR',
+};
+
+function bool(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (/^(true|t|yes|y|1)$/i.test(value)) return true;
+  if (/^(false|f|no|n|0)$/i.test(value)) return false;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(value)}`);
+}
+
+function int(name: string, value: string | undefined, fallback: number, min = 0): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function enabledApis(value: string | undefined): Set<ApiName> {
+  if (value === undefined || value.trim() === '') return new Set(API_NAMES);
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) {
+    if (!(API_NAMES as readonly string[]).includes(n)) {
+      throw new ConfigError(`ENGINE_GRAPHQL_ENABLED_APIS: unknown API ${JSON.stringify(n)}; known: ${API_NAMES.join(', ')}`);
+    }
+  }
+  return new Set(names as ApiName[]);
+}
+
+function jwt(value: string | undefined): JwtSettings | undefined {
+  if (value === undefined || value === '') return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(value);
+  } catch {
+    throw new ConfigError('ENGINE_GRAPHQL_JWT_SECRET must be a JSON object');
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError('ENGINE_GRAPHQL_JWT_SECRET must be a JSON object');
+  const r = raw as Record<string, unknown>;
+  const format = r.claims_format ?? 'json';
+  if (format !== 'json' && format !== 'stringified_json') throw new ConfigError('claims_format must be "json" or "stringified_json"');
+  const namespace = typeof r.claims_namespace === 'string' ? r.claims_namespace : 'https://engine.example/jwt/claims';
+  return { claims_namespace: namespace, claims_format: format, raw: r };
+}
+
+/** Build the configuration from environment variables and command-line flags. */
+export function loadConfig(env: Source, argv: readonly string[] = []): EngineConfig {
+  const flags = parseArgv(argv);
+  for (const name of Object.keys(flags)) {
+    if (!(name in FLAGS)) throw new ConfigError(`unknown flag --${name}`);
+  }
+  const get = (envName: string) => {
+    const flag = Object.entries(FLAGS).find(([, v]) => v === envName)?.[0];
+    return (flag && flags[flag]) ?? env[envName];
+  };
+  const hookUrl = get('ENGINE_GRAPHQL_AUTH_HOOK');
+  const hookMode = (get('ENGINE_GRAPHQL_AUTH_HOOK_MODE') ?? 'GET').toUpperCase();
+  if (hookMode !== 'GET' && hookMode !== 'POST') throw new ConfigError('ENGINE_GRAPHQL_AUTH_HOOK_MODE must be GET or POST');
+  const logLevel = (get('ENGINE_GRAPHQL_LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
+    throw new ConfigError('ENGINE_GRAPHQL_LOG_LEVEL must be one of debug, info, warn, error, silent');
+  }
+  const adminSecret = get('ENGINE_GRAPHQL_ADMIN_SECRET');
+  const unauthorizedRole = get('ENGINE_GRAPHQL_UNAUTHORIZED_ROLE');
+  const databaseUrl = get('ENGINE_GRAPHQL_DATABASE_URL') ?? env.DATABASE_URL;
+  return {
+    ...(databaseUrl ? { databaseUrl } : {}),
+    port: int('ENGINE_GRAPHQL_SERVER_PORT', get('ENGINE_GRAPHQL_SERVER_PORT'), 8080),
+    host: get('ENGINE_GRAPHQL_SERVER_HOST') ?? '0.0.0.0',
+    ...(adminSecret ? { adminSecret } : {}),
+    ...(hookUrl ? { authHook: { url: hookUrl, mode: hookMode } } : {}),
+    ...(unauthorizedRole ? { unauthorizedRole } : {}),
+    ...((() => {
+      const j = jwt(get('ENGINE_GRAPHQL_JWT_SECRET'));
+      return j ? { jwt: j } : {};
+    })()),
+    enabledApis: enabledApis(get('ENGINE_GRAPHQL_ENABLED_APIS')),
+    enableAllowList: bool('ENGINE_GRAPHQL_ENABLE_ALLOWLIST', get('ENGINE_GRAPHQL_ENABLE_ALLOWLIST'), false),
+    inferFunctionPermissions: bool('ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS', get('ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS'), true),
+    liveQueries: {
+      batchSize: int('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE', get('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE'), 100, 1),
+      // The setting is in milliseconds; the config API reports seconds.
+      refetchDelaySeconds:
+        int('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL', get('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'), 1000, 1) / 1000,
+    },
+    maxRequestBodyBytes: int('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES', get('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES'), 100 * 1024 * 1024, 1),
+    logLevel: logLevel as EngineConfig['logLevel'],
+    dataDir: get('ENGINE_GRAPHQL_DATA_DIR') ?? '.engine',
+  };
+}

@@ -1,0 +1,116 @@
+// The Express application: routes, API switches, the body limit and the error envelope.
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Endpoint } from '../../../spec';
+import { isAdmin, resolveSession, type Session } from '../auth/session';
+import type { ApiName, EngineConfig } from '../config';
+import type { Engine } from '../engine';
+import { engineError, EngineError } from '../errors';
+import type { Logger } from '../log';
+import { parseEnvelope } from '../operations/envelope';
+import { configResponse } from './config';
+
+export interface AppDependencies {
+  engine: Engine;
+  config: EngineConfig;
+  logger: Logger;
+  version: string;
+}
+
+const sendError = (res: Response, error: EngineError) => {
+  res.locals.error = error;
+  res.status(error.status).json(error.toBody());
+};
+
+const notFound = () => engineError('not-found', '$');
+
+/** Routes of an API answer 404, like unknown paths, when the API is disabled (dec.apis.disabled-404). */
+const requireApi = (config: EngineConfig, api: ApiName) => (_req: Request, res: Response, next: NextFunction) =>
+  config.enabledApis.has(api) ? next() : sendError(res, notFound());
+
+function session(req: Request, config: EngineConfig): Session | EngineError {
+  return resolveSession(req.headers, config);
+}
+
+export function createApp({ engine, config, logger, version }: AppDependencies): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+    res.setHeader('x-request-id', requestId);
+    res.on('finish', () => {
+      const error = res.locals.error as EngineError | undefined;
+      logger.log(res.statusCode >= 500 ? 'error' : 'info', 'http-log', {
+        request_id: requestId,
+        method: req.method,
+        url: req.originalUrl,
+        status: res.statusCode,
+        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+        ...(res.locals.operation ? { operation: res.locals.operation } : {}),
+        ...(error ? { error: error.toBody() } : {}),
+      });
+    });
+    next();
+  });
+
+  app.get('/healthz', async (_req, res) => {
+    const ok = await engine.healthy();
+    res.status(ok ? 200 : 500).type('text/plain').send(ok ? 'OK' : 'ERROR');
+  });
+
+  const rawBody = express.raw({ type: () => true, limit: config.maxRequestBodyBytes });
+
+  const metadataRoute = (endpoint: Endpoint) => [
+    requireApi(config, 'metadata'),
+    rawBody,
+    async (req: Request, res: Response) => {
+      const who = session(req, config);
+      if (who instanceof EngineError) return sendError(res, who);
+      if (!isAdmin(who)) return sendError(res, engineError('access-denied.admin-only', '$.args'));
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '');
+      } catch {
+        return sendError(res, engineError('invalid-json', '$'));
+      }
+      const parsed = parseEnvelope(body, endpoint);
+      if (!parsed.ok) return sendError(res, parsed.error);
+      res.locals.operation = parsed.operation.type;
+      try {
+        res.status(200).json(await engine.execute(parsed.operation));
+      } catch (error) {
+        if (error instanceof EngineError) return sendError(res, error);
+        throw error;
+      }
+    },
+  ];
+  app.post('/v1/query', ...metadataRoute('/v1/query'));
+  app.post('/v1/metadata', ...metadataRoute('/v1/metadata'));
+  app.post('/v2/query', ...metadataRoute('/v2/query'));
+
+  app.get('/v1alpha1/config', requireApi(config, 'config'), (req, res) => {
+    const who = session(req, config);
+    if (who instanceof EngineError) return sendError(res, who);
+    if (!isAdmin(who)) return sendError(res, engineError('access-denied.admin-endpoint', '$'));
+    res.status(200).json(configResponse(config, version));
+  });
+
+  app.use((_req: Request, res: Response) => sendError(res, notFound()));
+
+  // Body-parser failures and bugs: never an HTML page, never a stack trace in the answer.
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const e = error as { type?: string; status?: number };
+    if (e?.type === 'entity.too.large') {
+      return sendError(res, engineError('request-too-large', '$', [String(config.maxRequestBodyBytes)]));
+    }
+    if (e?.status === 400) return sendError(res, engineError('invalid-json', '$'));
+    logger.log('error', 'unexpected', { error: error instanceof Error ? error.stack : String(error) });
+    res.locals.error = undefined;
+    res.status(500).json({ path: '$', error: 'internal error', code: 'unexpected' });
+  });
+
+  return app;
+}

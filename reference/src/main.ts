@@ -1,0 +1,49 @@
+// `npm start`: read the configuration, provision PostgreSQL, serve HTTP; stop cleanly on signals.
+import { CatalogError } from './catalog/catalog';
+import { ConfigError, loadConfig } from './config';
+import { provisionDatabase, ProvisionError, type ProvisionedDatabase } from './db/provision';
+import { createLogger } from './log';
+import { SERVER_VERSION, startServer, type RunningServer } from './server';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, process.argv.slice(2));
+  const logger = createLogger(config.logLevel);
+  let database: ProvisionedDatabase | undefined;
+  let server: RunningServer | undefined;
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log('info', 'shutdown', { message: 'stopping' });
+    await server?.close().catch(() => {});
+    await database?.stop().catch(() => {});
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+  try {
+    database = await provisionDatabase({
+      databaseUrl: config.databaseUrl,
+      persistentDir: config.dataDir,
+      log: (message) => logger.log('info', 'startup', { message }),
+    });
+    server = await startServer(config, database.url, logger);
+    logger.log('info', 'startup', {
+      message: `engine reference ${SERVER_VERSION} listening on ${config.host}:${server.port}`,
+      database: database.description,
+      enabled_apis: [...config.enabledApis],
+    });
+  } catch (error) {
+    const detail: Record<string, unknown> =
+      error instanceof CatalogError
+        ? { ...error.detail.toBody() }
+        : { error: error instanceof Error ? error.message : String(error) };
+    if (!(error instanceof ConfigError || error instanceof ProvisionError || error instanceof CatalogError)) {
+      Object.assign(detail, { stack: error instanceof Error ? error.stack : undefined });
+    }
+    logger.log('error', 'startup', detail);
+    await stop(1);
+  }
+}
+
+void main();

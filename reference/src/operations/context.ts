@@ -1,0 +1,27 @@
+// What an operation handler may use: the transaction, the document being changed, and the
+// database as it is inside that transaction.
+import type { PoolClient } from 'pg';
+import type { MetadataDocument } from '../../../spec';
+import type { EngineConfig } from '../config';
+import type { InconsistentObject, Introspection } from '../metadata/inconsistency';
+
+export interface OperationContext {
+  readonly db: PoolClient;
+  readonly config: EngineConfig;
+  /** The document as the earlier operations of this request left it. */
+  document: MetadataDocument;
+  /** Inconsistencies of the document when the request started. */
+  inconsistentBefore: readonly InconsistentObject[];
+  /** The database inside this transaction (cached until invalidated). */
+  introspect(): Promise<Introspection>;
+  /** The database changed (run_sql): introspect again before the next look. */
+  invalidateIntrospection(): void;
+  /** Set by replace_metadata v2 with allow_inconsistent_metadata: keep what does not fit. */
+  acceptInconsistencies: boolean;
+  /** Run a statement on a separate read-only transaction (run_sql read_only inside a bulk). */
+  readOnly<T>(work: (db: PoolClient) => Promise<T>): Promise<T>;
+}
+
+export type OperationHandler = (ctx: OperationContext, args: never, version: number) => Promise<unknown>;
+
+export const SUCCESS = { message: 'success' } as const;

@@ -1,0 +1,67 @@
+// The request envelope of /v1/query, /v1/metadata and /v2/query (SPEC.md §4.2, §9):
+// {type, version?, args}, parsed into a typed operation with its arguments checked.
+import { OPERATIONS_BY_TYPE, schema, type Endpoint } from '../../../spec';
+import { engineError, parseError, type EngineError } from '../errors';
+
+export interface ParsedOperation {
+  type: string;
+  version: number;
+  args: unknown;
+  /** Where the operation sits in the request: `$`, or `$.args[2]` inside a bulk. */
+  path: string;
+  /** The operations of a bulk, parsed the same way. */
+  children?: ParsedOperation[];
+}
+
+export type EnvelopeResult = { ok: true; operation: ParsedOperation } | { ok: false; error: EngineError };
+
+const failed = (error: EngineError): EnvelopeResult => ({ ok: false, error });
+
+export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): EnvelopeResult {
+  if (!schema.isPlainObject(body)) {
+    return failed(parseError({ path, message: `expected Object, but encountered ${schema.jsonTypeName(body)}` }));
+  }
+  for (const key of Object.keys(body)) {
+    if (!['type', 'version', 'args'].includes(key)) return failed(parseError({ path, message: `unexpected key ${JSON.stringify(key)}` }));
+  }
+  if (!('type' in body)) return failed(parseError({ path, message: 'key "type" not found' }));
+  const typeResult = schema.string.parse(body.type, `${path}.type`);
+  if (!typeResult.ok) return failed(parseError(typeResult.problem));
+  const type = typeResult.value;
+  const spec = OPERATIONS_BY_TYPE.get(type);
+  if (!spec || !spec.endpoints.includes(endpoint)) {
+    return failed(engineError('parse-failed.unknown-operation', `${path}.type`, [type]));
+  }
+  if (!('args' in body)) return failed(parseError({ path, message: 'key "args" not found' }));
+  let version: number;
+  if (body.version !== undefined) {
+    const v = schema.integer.parse(body.version, `${path}.version`);
+    if (!v.ok) return failed(parseError(v.problem));
+    if (!spec.versions.some((x) => x.version === v.value)) {
+      return failed(
+        engineError('parse-failed.unsupported-operation-version', `${path}.version`, [
+          String(v.value),
+          type,
+          spec.versions.map((x) => x.version).join(', '),
+        ]),
+      );
+    }
+    version = v.value;
+  } else {
+    version = spec.inferVersion ? spec.inferVersion(body.args) : spec.versions[0]!.version;
+  }
+  const argsSchema = spec.versions.find((x) => x.version === version)!.args;
+  const parsed = argsSchema.parse(body.args, `${path}.args`);
+  if (!parsed.ok) return failed(parseError(parsed.problem));
+  const operation: ParsedOperation = { type, version, args: parsed.value, path };
+  if (type === 'bulk') {
+    const children: ParsedOperation[] = [];
+    for (const [i, child] of (parsed.value as unknown[]).entries()) {
+      const r = parseEnvelope(child, endpoint, `${path}.args[${i}]`);
+      if (!r.ok) return r;
+      children.push(r.operation);
+    }
+    operation.children = children;
+  }
+  return { ok: true, operation };
+}

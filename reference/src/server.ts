@@ -1,0 +1,48 @@
+// Start the reference server on a database: catalog, engine, HTTP. Used by main.ts and the tests.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import pkg from '../../package.json';
+import type { EngineConfig } from './config';
+import { Engine } from './engine';
+import { createApp } from './http/app';
+import { createLogger, type Logger } from './log';
+
+export const SERVER_VERSION = `v${pkg.version}`;
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export async function startServer(config: EngineConfig, databaseUrl: string, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  const engine = await Engine.open(config, databaseUrl);
+  const app = createApp({ engine, config, logger, version: SERVER_VERSION });
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = app.listen(config.port, config.host, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (error) {
+    await engine.close();
+    const e = error as NodeJS.ErrnoException;
+    throw new Error(e.code === 'EADDRINUSE' ? `port ${config.port} is already in use; set ENGINE_GRAPHQL_SERVER_PORT` : String(error));
+  }
+  server.keepAliveTimeout = 5000;
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    engine,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await engine.close();
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// The only place where SQL text is made. Identifiers go through sql.identifier, values are
+// always bound parameters; the single exception is run_sql, whose text *is* the request.
+import * as sql from 'pg-sql2';
+import type { QueryResultRow } from 'pg';
+
+export type Fragment = sql.SQLQuery | sql.SQLNode;
+
+export interface Queryable {
+  query<R extends QueryResultRow = QueryResultRow>(config: { text: string; values?: unknown[] }): Promise<{ rows: R[] }>;
+}
+
+export async function run<R extends QueryResultRow = QueryResultRow>(db: Queryable, fragment: Fragment): Promise<R[]> {
+  const { text, values } = sql.compile(fragment);
+  return (await db.query<R>({ text, values })).rows;
+}
+
+/** The schema that holds the catalog in the user's database. */
+export const CATALOG_SCHEMA = 'engine_catalog';
+const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
+
+/** Serialises metadata changes across all servers that share the database. */
+const CATALOG_LOCK_KEY = 7_301_517_263;
+
+export const begin = sql.query`begin`;
+export const beginReadOnly = sql.query`begin read only`;
+export const commit = sql.query`commit`;
+export const rollback = sql.query`rollback`;
+export const lockCatalog = sql.query`select pg_advisory_xact_lock(${sql.value(CATALOG_LOCK_KEY)})`;
+export const ping = sql.query`select 1 as ok`;
+
+export const catalogState = sql.query`
+  select
+    exists (select 1 from pg_namespace where nspname = ${sql.value(CATALOG_SCHEMA)}) as schema_exists,
+    to_regclass(${sql.value(`${CATALOG_SCHEMA}.engine_version`)}) is not null as version_table_exists`;
+export const readCatalogVersion = sql.query`select version from ${catalog('engine_version')}`;
+
+/** Catalog migrations, in order: entry i takes the catalog from version i to version i + 1. */
+export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
+  [
+    sql.query`create schema ${sql.identifier(CATALOG_SCHEMA)}`,
+    sql.query`create table ${catalog('engine_version')} (
+      version text not null,
+      upgraded_on timestamptz not null default now(),
+      one_row boolean primary key default true check (one_row)
+    )`,
+    sql.query`create table ${catalog('engine_metadata')} (
+      id integer primary key check (id = 1),
+      metadata json not null,
+      resource_version integer not null
+    )`,
+    sql.query`insert into ${catalog('engine_metadata')} (id, metadata, resource_version)
+      values (1, ${sql.value(JSON.stringify({ version: 2, tables: [] }))}::json, 1)`,
+    sql.query`insert into ${catalog('engine_version')} (version) values ('0')`,
+  ],
+];
+
+export const setCatalogVersion = (version: string) =>
+  sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;
+
+export const readMetadata = sql.query`select metadata, resource_version from ${catalog('engine_metadata')} where id = 1`;
+
+export const writeMetadata = (document: unknown) => sql.query`
+  update ${catalog('engine_metadata')}
+     set metadata = ${sql.value(JSON.stringify(document))}::json, resource_version = resource_version + 1
+   where id = 1
+  returning resource_version`;
+
+/** Tables, views, materialized views, foreign and partitioned tables outside system schemas. */
+export const introspectRelations = sql.query`
+  select n.nspname as schema, c.relname as name, c.relkind as kind, c.oid::int8::text as oid
+    from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+   where c.relkind in ('r', 'v', 'm', 'f', 'p')
+     and n.nspname not in ('pg_catalog', 'information_schema', ${sql.value(CATALOG_SCHEMA)})
+     and n.nspname not like 'pg\\_toast%'
+     and n.nspname not like 'pg\\_temp\\_%'`;
+
+/** run_sql: the request's own SQL text, sent as a simple query (several statements allowed). */
+export const userStatement = (text: string) => sql.raw(text);
+
+export interface UserStatementResult {
+  command: string | null;
+  fields: { name: string }[];
+  rows: unknown[][];
+}
+
+/**
+ * Run run_sql's text with the simple query protocol (so several statements may be sent) and
+ * every value left as PostgreSQL's text; returns the result of each statement.
+ */
+export async function runUserStatement(
+  db: { query(config: object): Promise<unknown> },
+  text: string,
+): Promise<UserStatementResult[]> {
+  const compiled = sql.compile(userStatement(text));
+  const result = await db.query({
+    text: compiled.text,
+    rowMode: 'array',
+    types: { getTypeParser: () => (value: string) => value },
+  });
+  const results = (Array.isArray(result) ? result : [result]) as UserStatementResult[];
+  return results.map((r) => ({ command: r.command ?? null, fields: r.fields ?? [], rows: r.rows ?? [] }));
+}

@@ -1,0 +1,217 @@
+// Argument schemas of the operations of SPEC.md §4.3 and §4.4.
+import { functionName, tableName } from './names';
+import { metadataDocument } from './metadata-document';
+import {
+  array,
+  boolean,
+  integer,
+  json,
+  jsonObject,
+  literal,
+  nullable,
+  object,
+  parseFailure,
+  parsed,
+  record,
+  refine,
+  string,
+  union,
+} from './schema';
+
+const source = { source: string };
+const comment = { comment: nullable(string) };
+
+/** `'*'` or a list of column names. */
+export const columns = union<['*', string[]]>([literal('*'), array(string)], "'*' or Array");
+export const boolExp = jsonObject;
+export const columnPresets = record(json);
+
+const customRootFields = object(
+  {},
+  {
+    select: nullable(string),
+    select_by_pk: nullable(string),
+    select_aggregate: nullable(string),
+    insert: nullable(string),
+    insert_one: nullable(string),
+    update: nullable(string),
+    update_by_pk: nullable(string),
+    delete: nullable(string),
+    delete_by_pk: nullable(string),
+  },
+);
+
+export const tableConfig = object(
+  {},
+  {
+    custom_name: nullable(string),
+    identifier: nullable(string),
+    custom_root_fields: customRootFields,
+    custom_column_names: record(string),
+  },
+);
+
+export const trackTableV1 = refine(
+  object({}, { table: tableName, schema: string, name: string, is_enum: boolean, ...source }),
+  (v, path) => {
+    if (v.table && (v.name !== undefined || v.schema !== undefined)) {
+      return parseFailure(path, 'give the table either as "table" or as "schema" and "name", not both');
+    }
+    const table = v.table ?? (v.name !== undefined ? { schema: v.schema ?? 'public', name: v.name } : undefined);
+    if (!table) return parseFailure(path, 'key "table" not found');
+    return parsed({ table, is_enum: v.is_enum ?? false });
+  },
+);
+export const trackTableV2 = object({ table: tableName }, { configuration: tableConfig, ...source });
+export const setTableIsEnum = object({ table: tableName, is_enum: boolean }, source);
+export const setTableCustomFields = object(
+  { table: tableName },
+  { custom_root_fields: customRootFields, custom_column_names: record(string), ...source },
+);
+export const setTableCustomization = object({ table: tableName }, { configuration: tableConfig, ...source });
+export const untrackTable = object({ table: tableName }, { cascade: boolean, ...source });
+
+export const functionConfiguration = object(
+  {},
+  { session_argument: string, exposed_as: literal('mutation', 'query'), custom_name: string },
+);
+export const trackFunctionV1 = object({ name: string }, { schema: string });
+export const trackFunctionV2 = object({ function: functionName }, { configuration: functionConfiguration, ...source });
+export const untrackFunction = object({}, { schema: string, name: string, table: functionName, function: functionName, ...source });
+
+export const computedFieldDefinition = object(
+  { function: functionName },
+  { table_argument: string, session_argument: string },
+);
+export const addComputedField = object(
+  { table: tableName, name: string, definition: computedFieldDefinition },
+  { ...comment, ...source },
+);
+export const dropComputedField = object({ table: tableName, name: string }, { cascade: boolean, ...source });
+
+export const insertPermission = object(
+  { check: boolExp },
+  { set: columnPresets, columns, backend_only: boolean },
+);
+export const selectPermission = object(
+  { columns, filter: boolExp },
+  { computed_fields: array(string), limit: integer, allow_aggregations: boolean },
+);
+export const updatePermission = object({ columns, filter: boolExp }, { check: boolExp, set: columnPresets });
+/** SPEC.md §2.3: requiredness not shown; `filter` is required (decision dec.delete-permission.filter). */
+export const deletePermission = object({ filter: boolExp });
+
+const permissionTarget = { table: tableName, role: string };
+export const createPermission = <T>(permission: import('./schema').Schema<T>) =>
+  object({ ...permissionTarget, permission }, { ...comment, ...source });
+export const dropPermission = object(permissionTarget, source);
+export const setPermissionComment = object(
+  { ...permissionTarget, type: literal('insert', 'select', 'update', 'delete') },
+  { ...comment, ...source },
+);
+
+export const replaceMetadataV1 = metadataDocument;
+export const replaceMetadataV2 = object(
+  { metadata: metadataDocument },
+  { allow_inconsistent_metadata: boolean },
+);
+export const emptyArgs = object({});
+export const reloadMetadata = object({}, { reload_remote_schemas: boolean, reload_sources: json });
+
+const header = union<[{ name: string; value: string }, { name: string; value_from_env: string }]>(
+  [object({ name: string, value: string }), object({ name: string, value_from_env: string })],
+  'header {name, value} or {name, value_from_env}',
+);
+export const remoteSchemaDefinition = refine(
+  object(
+    {},
+    {
+      url: string,
+      url_from_env: string,
+      headers: array(header),
+      forward_client_headers: boolean,
+      timeout_seconds: integer,
+      customization: jsonObject,
+    },
+  ),
+  (v, path) =>
+    (v.url === undefined) === (v.url_from_env === undefined)
+      ? parseFailure(path, 'exactly one of "url" and "url_from_env" is expected')
+      : parsed(v),
+);
+export const addRemoteSchema = object({ name: string, definition: remoteSchemaDefinition }, comment);
+export const remoteSchemaByName = object({ name: string });
+
+export const restEndpoint = object(
+  {
+    name: string,
+    url: string,
+    methods: array(literal('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), { minItems: 1 }),
+    definition: object({ query: object({ query_name: string, collection_name: string }) }),
+  },
+  comment,
+);
+export const dropRestEndpoint = object({ url: string });
+
+const description = { description: nullable(string) };
+const field = object({ name: string, type: string }, { ...description, arguments: json });
+export const customTypes = object(
+  {},
+  {
+    input_objects: array(object({ name: string, fields: array(field) }, description)),
+    objects: array(
+      object(
+        { name: string, fields: array(field) },
+        {
+          ...description,
+          relationships: array(
+            object({
+              name: string,
+              type: literal('object', 'array'),
+              remote_table: tableName,
+              field_mapping: record(string),
+            }),
+          ),
+        },
+      ),
+    ),
+    scalars: array(object({ name: string }, description)),
+    enums: array(
+      object(
+        {
+          name: string,
+          values: array(object({ value: string }, { ...description, is_deprecated: boolean }), { minItems: 1 }),
+        },
+        description,
+      ),
+    ),
+  },
+);
+
+const operationSpec = object({ columns }, { payload: json });
+export const retryConfEvent = object({}, { num_retries: integer, interval_sec: integer, timeout_sec: integer });
+export const createEventTrigger = object(
+  { name: string, table: tableName },
+  {
+    webhook: string,
+    webhook_from_env: string,
+    insert: operationSpec,
+    update: operationSpec,
+    delete: operationSpec,
+    enable_manual: boolean,
+    retry_conf: retryConfEvent,
+    headers: array(header),
+    replace: boolean,
+    ...source,
+  },
+);
+
+export const functionPermission = object({ function: functionName, role: string }, source);
+
+export const runSql = object(
+  { sql: string },
+  { cascade: boolean, read_only: boolean, check_metadata_consistency: boolean, ...source },
+);
+
+export const queryObject = jsonObject;
+export const bulk = array(queryObject);

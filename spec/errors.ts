@@ -1,0 +1,134 @@
+// The error catalogue: every row of SPEC.md §7.2 plus the errors the reference decided on
+// where SPEC.md is silent. Handlers never write a message inline; they name an entry here.
+import type { Level, SpecItem } from './item';
+
+export interface ErrorSpec {
+  id: string;
+  /** null where §7.2 shows "(no code)". */
+  code: string | null;
+  status: number;
+  /** The message pattern; each `<placeholder>` is filled in order by formatMessage. */
+  message: string;
+  level: Level;
+  section: string;
+  decision?: string;
+  verifiedBy?: 'reference';
+}
+
+const e = (id: string, status: number, code: string | null, message: string): ErrorSpec => ({
+  id: `err.${id}`,
+  code,
+  status,
+  message,
+  level: 'spec',
+  section: '7.2',
+});
+const decided = (id: string, status: number, code: string, message: string, decision: string): ErrorSpec => ({
+  ...e(id, status, code, message),
+  level: 'compat',
+  decision,
+});
+
+export const ERRORS: readonly ErrorSpec[] = [
+  e('postgres-error.not-null', 400, 'postgres-error', 'Not-NULL violation. null value in column <column-name> violates not-null constraint'),
+  e('permission-denied.select', 400, 'permission-denied', 'select on <column/table> for role <role-name> is not allowed.'),
+  e('not-exists.table', 400, 'not-exists', 'table <table-name> does not exist'),
+  e('not-exists.table-in-postgres', 400, 'not-exists', 'no such table/view exists in postgres : <table-name>'),
+  e('not-exists.field', 400, 'not-exists', '<field-name> does not exist'),
+  e('already-tracked', 400, 'already-tracked', 'view/table already tracked : <table-name>'),
+  e('access-denied.admin-only', 400, 'access-denied', 'restricted access : admin only'),
+  e('not-supported.table-rename', 400, 'not-supported', 'table renames are not yet supported : <table-name>'),
+  e('not-exists.column', 400, 'not-exists', '<column-name> does not exist'),
+  e('already-exists.relationship-named-column', 400, 'already-exists', 'cannot add column <column-name> in table <table-name> as a relationship with the name already exists'),
+  e('invalid-json', 400, 'invalid-json', 'invalid json'),
+  e('not-supported.column-rename', 400, 'not-supported', 'column renames are not yet supported : <table-name>.<column-name>'),
+  e('invalid-headers.missing', 400, 'invalid-headers', 'missing header : <header-name>'),
+  e('dependency-error.column-type', 400, 'dependency-error', 'cannot change type of column <column-name> in table <table-name> because of the following dependencies : <dependencies>'),
+  e('invalid-headers.user-id-integer', 400, 'invalid-headers', 'X-Engine-User-Id should be an integer'),
+  e('dependency-error.drop', 400, 'dependency-error', 'cannot drop due to the following dependent objects : <dependencies>'),
+  e('access-denied.admin-endpoint', 400, 'access-denied', 'You have to be admin to access this endpoint'),
+  e('parse-failed.dotted-table', 400, 'parse-failed', 'parsing dotted table failed : <table-name>'),
+  e('access-denied.tx', 400, 'access-denied', 'not authorised to access this tx'),
+  e('already-exists.multiple-declarations', 400, 'already-exists', 'multiple declarations exist for the following <table-name> : <duplicates>'),
+  e('not-exists.tx', 400, 'not-exists', 'tx does not exists'),
+  e('already-exists.column-or-relationship', 400, 'already-exists', 'column/relationship of table <table-name> already exists'),
+  // Raised while the server starts on a catalog it cannot use: seen in its log, not over HTTP.
+  { ...e('already-initialised', 400, 'already-initialised', 'the state seems to be initialised already. you may need to migrate from this version: <catalog-version>'), verifiedBy: 'reference' },
+  e('constraint-error.no-foreign-key', 400, 'constraint-error', 'no foreign constraint exists on the given column'),
+  { ...e('not-supported.catalog-version', 400, 'not-supported', 'unsupported version : <catalog-version>'), verifiedBy: 'reference' },
+  e('constraint-error.several-foreign-keys', 400, 'constraint-error', 'more than one foreign key constraint exists on the given column'),
+  e('already-exists.query-template', 400, 'already-exists', 'the query template already exists <template-name>'),
+  e('permission-error.exists', 400, 'permission-error', '<permission-type> permission on <table-name> for role <role-name> already exists'),
+  e('permission-error.not-exists', 400, 'permission-error', '<permission-type> permission on <table-name> for role <role-name> does not exist'),
+  e('unexpected-payload.unknown-operator', 400, 'unexpected-payload', 'Unknown operator : <operator-type>'),
+  e('unexpected-payload.expecting-string', 400, 'unexpected-payload', 'expecting a string for column operator'),
+  e('unexpected-payload.incompatible-columns', 400, 'unexpected-payload', 'incompatible column types : <column-name>, <column-name>'),
+  e('unexpected-payload.upsert-needs-constraint', 400, 'unexpected-payload', 'Expecting constraint or constraint_on when the action is update'),
+  e('unexpected-payload.constraint-and-constraint-on', 400, 'unexpected-payload', 'constraint and constraint_on cannot be set at a time'),
+  e('unexpected-payload.upsert-not-allowed', 400, 'unexpected-payload', 'upsert is not allowed for role <role-name>'),
+  e('unexpected-payload.objects-empty', 400, 'unexpected-payload', 'objects should not be empty'),
+  e('invalid-params.missing', 400, 'invalid-params', 'missing parameter : <param-name>'),
+  e('unexpected-payload.empty', 400, 'unexpected-payload', "can't be empty"),
+  e('no-code.relationship-expand', 400, null, '<col-name> is a relationship and should be expanded'),
+  e('unexpected-payload.include-in-columns', 400, 'unexpected-payload', '<column-name> should be included in columns'),
+  e('unexpected-payload.array-relationship-order-by', 400, 'unexpected-payload', "<column-name> is an array relationship and can't be used in order_by"),
+  e('no-code.column-chained', 400, null, '<column-name> is a Postgres column and cannot be chained further'),
+  e('unexpected-payload.order-by-empty', 400, 'unexpected-payload', 'order_by array should not be empty'),
+  e('unexpected-payload.object-relationship-arguments', 400, 'unexpected-payload', "when selecting an obj_relationship where, order_by, limit and offset can't be used"),
+  e('unexpected-payload.update-operators', 400, 'unexpected-payload', 'atleast one of $set, $inc, $mul has to be present'),
+  e('permission-denied.operation', 400, 'permission-denied', '<permission-type> on <table-name> for role <role-name> is not allowed'),
+  e('not-exists.no-such-column', 400, 'not-exists', 'no such column exists : <column-name>'),
+  e('permission-denied.column', 400, 'permission-denied', 'role <role-name> does not have permission to <permission-type> column <column-name>'),
+  e('no-code.expecting-column', 400, null, 'expecting a postgres column; but, <name> is relationship'),
+  e('unexpected-payload.json-in-where', 400, 'unexpected-payload', 'JSON column can not be part of where clause'),
+  e('unexpected-payload.operator-column-type', 400, 'unexpected-payload', 'is of type <type-name>; this operator works only on column of types <[types]>'),
+  e('postgres-error.query-failed', 400, 'postgres-error', 'query execution failed'),
+  e('unexpected.relationship-dependency', 500, 'unexpected', 'unexpected dependency of relationship : <dependency>'),
+  e('unexpected.dependent-object', 500, 'unexpected', 'unexpected dependent object : <dependency>'),
+  e('unexpected.field-exists', 500, 'unexpected', 'field already exists'),
+  e('unexpected.field-not-exists', 500, 'unexpected', 'field does not exist'),
+  e('unexpected.permission-not-exists', 500, 'unexpected', 'permission does not exist'),
+  e('postgres-error.transaction', 500, 'postgres-error', 'postgres transaction error'),
+  e('postgres-error.connection', 500, 'postgres-error', 'connection error'),
+  e('postgres-error.query', 500, 'postgres-error', 'postgres query error'),
+  { ...e('not-found', 404, 'not-found', 'No such resource exists'), section: '7.1' },
+
+  // Where SPEC.md is silent (§5.6, §7.1 "conditions that yield 401: not shown", envelope errors).
+  decided('admin-secret.missing', 401, 'access-denied', 'x-engine-admin-secret required, but not found',
+    'With an admin secret configured and no other credentials, a request is refused with 401.'),
+  decided('admin-secret.invalid', 401, 'access-denied', 'invalid x-engine-admin-secret',
+    'A wrong admin secret is refused with 401; the comparison takes constant time.'),
+  decided('parse-failed.arguments', 400, 'parse-failed', '<problem>',
+    'Malformed envelopes and arguments are 400 parse-failed, with the path of the first problem ($.args.table) and a message such as `key "table" not found` or `expected String, but encountered Number`; unknown keys are refused.'),
+  decided('parse-failed.unknown-operation', 400, 'parse-failed', 'unknown operation type : <type>',
+    'An unknown `type`, or one that the endpoint does not take, is 400 parse-failed at path $.type.'),
+  decided('parse-failed.unsupported-operation-version', 400, 'parse-failed', 'unsupported version <version> for <type>; supported: <versions>',
+    'A `version` that the operation does not have is 400 parse-failed at path $.version.'),
+  decided('not-supported.not-implemented', 400, 'not-supported', '<what> is not supported by this server yet',
+    'Operations and metadata kinds the server does not implement yet are refused with 400 not-supported, leaving everything unchanged.'),
+  decided('unexpected.inconsistent-metadata', 400, 'unexpected', 'cannot continue due to inconsistent metadata',
+    'The 400 of replace_metadata rule 1 carries, besides `internal`, this code and message, as Hasura does.'),
+  decided('request-too-large', 413, 'request-too-large', 'request body is larger than <limit> bytes',
+    'Request bodies are limited (ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES, default 100 MiB); a larger one is refused with 413.'),
+];
+
+export const ERRORS_BY_ID: ReadonlyMap<string, ErrorSpec> = new Map(ERRORS.map((x) => [x.id, x]));
+
+export type ErrorId = (typeof ERRORS)[number]['id'];
+
+/** Fill the `<placeholders>` of an entry's message, in order. */
+export function formatMessage(id: string, ...params: string[]): string {
+  const spec = ERRORS_BY_ID.get(id);
+  if (!spec) throw new Error(`unknown error id ${id}`);
+  let i = 0;
+  return spec.message.replace(/<[^<>]+>/g, (placeholder) => params[i++] ?? placeholder);
+}
+
+export const ERROR_ITEMS: SpecItem[] = ERRORS.map((x) => ({
+  id: x.id,
+  section: x.section,
+  level: x.level,
+  summary: `${x.status} ${x.code ?? '(no code)'}: ${x.message}`,
+  ...(x.decision ? { decision: x.decision } : {}),
+  ...(x.verifiedBy ? { verifiedBy: x.verifiedBy } : {}),
+}));

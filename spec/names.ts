@@ -1,0 +1,41 @@
+import { isPlainObject, parseFailure, parsed, string, union, object, refine, type Schema } from './schema';
+
+/** A table, view or function name with its schema, as the export form writes it. */
+export interface QualifiedName {
+  schema: string;
+  name: string;
+}
+
+/** SPEC.md §2.1 leaves the schema of a bare string name unstated; it is `public` (decision dec.table-name.default-schema). */
+export const DEFAULT_SCHEMA = 'public';
+
+const qualifiedObject = object({ name: string }, { schema: string });
+
+function qualifiedName(kind: string): Schema<QualifiedName> {
+  return refine(
+    union<[string, { name: string; schema?: string }]>([string, qualifiedObject], `String or Object (${kind})`),
+    (value, path) => {
+      if (typeof value !== 'string') return parsed({ schema: value.schema ?? DEFAULT_SCHEMA, name: value.name });
+      if (value.length === 0) return parseFailure(path, `${kind} name can't be empty`);
+      return parsed({ schema: DEFAULT_SCHEMA, name: value });
+    },
+  );
+}
+
+/** TableName (§2.1): a string, or `{schema, name}`. */
+export const tableName = qualifiedName('table');
+/** FunctionName (§2.1): a string, or `{schema, name}`. */
+export const functionName = qualifiedName('function');
+
+/** How messages name a table: bare in `public`, `schema.name` elsewhere, in double quotes. */
+export function quoteQualified(q: QualifiedName): string {
+  return JSON.stringify(displayQualified(q));
+}
+
+export function displayQualified(q: QualifiedName): string {
+  return q.schema === DEFAULT_SCHEMA ? q.name : `${q.schema}.${q.name}`;
+}
+
+export const sameQualified = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;
+
+export { isPlainObject };

@@ -1,0 +1,130 @@
+// The operations of SPEC.md §4.3 and §4.4 as data: type, versions with argument schemas,
+// the section, and where each is accepted.
+import * as A from './arguments';
+import type { SpecItem } from './item';
+import type { Schema } from './schema';
+
+export type Endpoint = '/v1/query' | '/v1/metadata' | '/v2/query';
+
+export interface OperationVersion {
+  version: number;
+  args: Schema<unknown>;
+}
+
+export interface OperationSpec {
+  type: string;
+  section: string;
+  versions: OperationVersion[];
+  /** The version used when the envelope has none (SPEC.md §4.2, §9.1). */
+  inferVersion?: (args: unknown) => number;
+  endpoints: readonly Endpoint[];
+  summary: string;
+  deprecated?: boolean;
+}
+
+/** Decision dec.endpoints: metadata operations are accepted at both metadata endpoints. */
+const METADATA: readonly Endpoint[] = ['/v1/query', '/v1/metadata'];
+const QUERY: readonly Endpoint[] = ['/v1/query', '/v2/query'];
+
+const has = (args: unknown, key: string) => typeof args === 'object' && args !== null && key in args;
+
+const op = (
+  type: string,
+  section: string,
+  summary: string,
+  args: Schema<unknown>,
+  extra: Partial<OperationSpec> = {},
+): OperationSpec => ({ type, section, summary, versions: [{ version: 1, args }], endpoints: METADATA, ...extra });
+
+const permissionOps = (['insert', 'select', 'update', 'delete'] as const).flatMap((kind) => {
+  const schema = { insert: A.insertPermission, select: A.selectPermission, update: A.updatePermission, delete: A.deletePermission }[kind];
+  return [
+    op(`create_${kind}_permission`, '4.3', `create the ${kind} permission of a role on a table`, A.createPermission(schema as Schema<unknown>)),
+    op(`drop_${kind}_permission`, '4.3', `drop the ${kind} permission of a role on a table`, A.dropPermission),
+  ];
+});
+
+export const OPERATIONS: readonly OperationSpec[] = [
+  {
+    type: 'track_table',
+    section: '4.3',
+    summary: 'track a table or view',
+    versions: [
+      { version: 1, args: A.trackTableV1 },
+      { version: 2, args: A.trackTableV2 },
+    ],
+    inferVersion: (args) => (has(args, 'configuration') ? 2 : 1),
+    endpoints: METADATA,
+  },
+  op('set_table_is_enum', '4.3', 'flag a tracked table as an enum table', A.setTableIsEnum),
+  {
+    ...op('set_table_custom_fields', '4.3', 'replace the custom root fields and column names (deprecated)', A.setTableCustomFields),
+    versions: [{ version: 2, args: A.setTableCustomFields }],
+    deprecated: true,
+  },
+  op('set_table_customization', '4.3', 'replace the customization of a tracked table', A.setTableCustomization),
+  op('untrack_table', '4.3', 'untrack a table or view', A.untrackTable),
+  {
+    type: 'track_function',
+    section: '4.3',
+    summary: 'track a custom SQL function',
+    versions: [
+      { version: 1, args: A.trackFunctionV1 },
+      { version: 2, args: A.trackFunctionV2 },
+    ],
+    inferVersion: (args) => (has(args, 'function') ? 2 : 1),
+    endpoints: METADATA,
+  },
+  op('untrack_function', '4.3', 'untrack a custom SQL function', A.untrackFunction),
+  op('add_computed_field', '4.3', 'add a computed field to a table', A.addComputedField),
+  op('drop_computed_field', '4.3', 'drop a computed field', A.dropComputedField),
+  ...permissionOps,
+  op('set_permission_comment', '4.3', 'set or remove the comment of a permission', A.setPermissionComment),
+  op('export_metadata', '4.3', 'export the metadata document', A.emptyArgs),
+  {
+    type: 'replace_metadata',
+    section: '4.3',
+    summary: 'replace all metadata',
+    versions: [
+      { version: 1, args: A.replaceMetadataV1 },
+      { version: 2, args: A.replaceMetadataV2 },
+    ],
+    inferVersion: (args) => (has(args, 'metadata') && !has(args, 'version') ? 2 : 1),
+    endpoints: METADATA,
+  },
+  op('reload_metadata', '4.3', 're-read the database (and optionally remote schemas)', A.reloadMetadata),
+  op('clear_metadata', '4.3', 'forget all metadata', A.emptyArgs),
+  op('get_inconsistent_metadata', '4.3', 'list inconsistent metadata objects', A.emptyArgs),
+  op('drop_inconsistent_metadata', '4.3', 'remove inconsistent metadata objects', A.emptyArgs),
+  op('add_remote_schema', '4.3', 'add and stitch a remote schema', A.addRemoteSchema),
+  op('remove_remote_schema', '4.3', 'remove a remote schema', A.remoteSchemaByName),
+  op('reload_remote_schema', '4.3', 'refetch and restitch a remote schema', A.remoteSchemaByName),
+  op('create_rest_endpoint', '4.3', 'create a REST endpoint from a saved query', A.restEndpoint),
+  op('drop_rest_endpoint', '4.3', 'drop a REST endpoint', A.dropRestEndpoint),
+  op('set_custom_types', '4.3', 'replace the custom GraphQL types', A.customTypes),
+  op('create_event_trigger', '4.3', 'create an event trigger', A.createEventTrigger),
+  op('pg_create_function_permission', '4.4', 'allow a role to use a tracked function', A.functionPermission),
+  op('pg_drop_function_permission', '4.4', 'drop a function permission', A.functionPermission),
+  op('bulk', '4.4', 'run several operations, all or nothing', A.bulk),
+  op('run_sql', '4.3', 'run SQL on the database (admin only)', A.runSql, { endpoints: QUERY }),
+];
+
+export const OPERATIONS_BY_TYPE: ReadonlyMap<string, OperationSpec> = new Map(OPERATIONS.map((o) => [o.type, o]));
+
+/** One item per operation version: `op.<type>` for single-version operations, `op.<type>.v<N>` otherwise. */
+export function operationItemId(type: string, version?: number): string {
+  const spec = OPERATIONS_BY_TYPE.get(type);
+  if (!spec || spec.versions.length === 1 || version === undefined) return `op.${type}`;
+  return `op.${type}.v${version}`;
+}
+
+export const OPERATION_ITEMS: SpecItem[] = OPERATIONS.flatMap((o) =>
+  o.versions.map(
+    (v): SpecItem => ({
+      id: operationItemId(o.type, o.versions.length > 1 ? v.version : undefined),
+      section: o.section,
+      level: 'spec',
+      summary: `${o.type}${o.versions.length > 1 ? ` v${v.version}` : ''}: ${o.summary}`,
+    }),
+  ),
+);

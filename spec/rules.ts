@@ -1,0 +1,114 @@
+// The numbered and stated rules of SPEC.md, and the decisions taken where it says "not shown".
+import type { SpecItem } from './item';
+
+const rule = (id: string, section: string, summary: string): SpecItem => ({ id: `rule.${id}`, section, level: 'spec', summary });
+const decision = (id: string, section: string, summary: string, text: string): SpecItem => ({
+  id: `dec.${id}`,
+  section,
+  level: 'compat',
+  summary,
+  decision: text,
+});
+
+export const RULES: readonly SpecItem[] = [
+  // §1, §3: what tracking means.
+  rule('service.admin-unrestricted', '1', 'the role admin has unrestricted access by default'),
+  rule('availability.tracked', '3', 'a table/view or function is available over GraphQL after it is tracked'),
+  rule('availability.untracked', '3', 'a table/view or function stops being available after it is untracked'),
+  rule('availability.inconsistent', '3', 'inconsistent objects are reported by get_inconsistent_metadata and removed by drop_inconsistent_metadata'),
+  rule('metadata.persisted', '1', 'metadata is stored in a catalog schema of the database and survives a restart'),
+
+  // §4.2, §9: the request envelope and versions.
+  rule('envelope.shape', '4.2', 'the body is {type, version?, args}; type and args are required'),
+  rule('envelope.version-inferred', '9', 'when version is omitted it is inferred from the structure of args'),
+  rule('envelope.version-explicit', '9', 'an explicit version selects the form of an operation'),
+  rule('envelope.metadata-endpoint', '4.2', 'bulk, the function-permission operations and replace_metadata are accepted at /v1/metadata'),
+
+  // §4.3 permission semantics.
+  rule('perm.insert.check', '4.3', 'insert: the check expression must hold for every new row'),
+  rule('perm.insert.columns', '4.3', 'insert is limited to the permitted columns'),
+  rule('perm.insert.set', '4.3', 'insert: columns in set are filled from session variables or static values'),
+  rule('perm.insert.backend-only', '2.3', 'backend_only inserts need x-engine-use-backend-only-permissions and the admin secret'),
+  rule('perm.select.filter', '4.3', 'select: only rows where filter holds are readable'),
+  rule('perm.select.columns', '4.3', 'select: only the permitted columns and computed fields are readable'),
+  rule('perm.select.limit', '4.3', 'select: limit caps the rows returned for the role'),
+  rule('perm.select.aggregations', '4.3', 'select: aggregate queries only when allow_aggregations is true'),
+  rule('perm.update.filter', '4.3', 'update: only rows where filter holds can be updated'),
+  rule('perm.update.columns', '4.3', 'update: only the permitted columns can be updated'),
+  rule('perm.update.check', '4.3', 'update: check must hold for the updated row'),
+  rule('perm.update.set', '4.3', 'update: set values are applied on update'),
+  rule('perm.delete.filter', '4.3', 'delete: only rows where filter holds can be deleted'),
+
+  // §4.3 replace_metadata, track_function, computed fields; §4.4 function permissions.
+  rule('replace_metadata.1', '4.3', 'inconsistencies without allow_inconsistent_metadata: 400 with {internal: [...]}, for v1 and v2'),
+  rule('replace_metadata.2', '4.3', 'allow_inconsistent_metadata true: replaced, response carries is_consistent and inconsistent_objects'),
+  rule('track_function.1', '4.3', 'without exposed_as, VOLATILE functions go under mutation, others under query'),
+  rule('track_function.2', '4.3', 'STABLE or IMMUTABLE functions can only be exposed as queries'),
+  rule('track_function.3', '4.3', 'a VOLATILE function may be exposed under query; the caller guarantees it is side-effect free'),
+  rule('track_function.4', '4.3', 'only functions returning SETOF <tracked table> or <tracked table> with IN arguments'),
+  rule('computed_field.name', '2.3', 'a computed field name must not equal a column, relationship or computed field'),
+  rule('computed_field.drop-cascade', '4.3', 'drop_computed_field fails with dependents unless cascade, which drops them too'),
+  rule('function_permission.inference-disabled', '4.4', 'pg_create_function_permission needs function permission inference disabled'),
+  rule('function_permission.select-permission', '4.4', 'pg_create_function_permission needs select permission on the function\'s table'),
+
+  // §4.5, §2.10: the config API.
+  rule('config.admin-only', '4.5', 'GET /v1alpha1/config is admin only and answers 200 application/json'),
+  rule('config.fields', '2.10', 'the config object has version, is_function_permissions_inferred, is_admin_secret_set, is_auth_hook_set, is_jwt_set, jwt, is_allow_list_enabled, live_queries'),
+
+  // §4.6: runtime REST endpoints.
+  rule('rest.1', '4.6', 'default methods: GET and POST for queries, POST for mutations'),
+  rule('rest.2', '4.6', 'variables come from route segments, query parameters and JSON body keys'),
+  rule('rest.3', '4.6', 'route variables and query parameters are coerced to the saved query\'s variable types'),
+  rule('rest.4', '4.6', 'body values are passed without further validation or coercion'),
+  rule('rest.5', '4.6', 'several matching endpoints: status 500'),
+  rule('rest.6', '4.6', 'endpoints for the path but not the method: 405 listing the allowed methods'),
+  rule('rest.7', '4.6', 'the response equals the saved query executed over GraphQL'),
+
+  // §5: authentication.
+  rule('auth.1', '5', 'the metadata and config APIs are admin only; others get access-denied'),
+  rule('auth.2', '5', 'Authorization: Bearer is accepted, and optional when a cookie is set'),
+  rule('auth.3', '5', 'x-engine-admin-secret carries the admin secret when auth is configured'),
+  rule('auth.4', '5', 'X-ENGINE-* session variables come with the request, a webhook or JWT claims'),
+  rule('auth.5', '5', 'enabled-apis / ENGINE_GRAPHQL_ENABLED_APIS disables the APIs left out of the list'),
+
+  // §6: events.
+  rule('events.1', '6', 'event triggers POST to the webhook on the configured operations; update only for listed columns'),
+  rule('events.2', '6', 'failed invocations are retried num_retries times, interval_sec apart; timeout_sec closes the connection'),
+  rule('events.3', '6', 'webhook requests carry the configured static and environment headers'),
+  rule('events.4', '6', 'cron triggers invoke the webhook on schedule with the payload and retry_conf'),
+  rule('events.5', '6', 'cron triggers with include_in_metadata false are not exported'),
+];
+
+export const DECISIONS: readonly SpecItem[] = [
+  decision('table-name.default-schema', '2.1', 'schema of a bare string TableName', 'A string TableName names a table in schema `public`.'),
+  decision('export.form', '2.2', 'the exact export_metadata document',
+    'export_metadata answers the config v2 document {"version": 2, "tables": [...]}, other top-level keys only when they have content; a table entry is {"table": {"schema", "name"}}.'),
+  decision('success-body', '4.2', 'success body of operations without a stated response',
+    'Operations without a stated response answer 200 {"message": "success"}.'),
+  decision('endpoints', '4.2', 'which operations each endpoint takes',
+    'Every metadata operation is accepted at both /v1/query and /v1/metadata; run_sql at /v1/query and /v2/query only.'),
+  decision('replace_metadata.v2-response', '4.3', 'response and status of replace_metadata v2',
+    'replace_metadata v2 answers 200 {"is_consistent": bool, "inconsistent_objects": [...]}; v1 answers {"message": "success"}.'),
+  decision('reload_metadata.response', '4.3', 'response of reload_metadata',
+    'reload_metadata answers 200 {"message": "success", "is_consistent": bool} plus "inconsistent_objects" when inconsistent.'),
+  decision('inconsistent-object.table', '2.9', 'the inconsistent object of a missing table',
+    'A missing table is {"type": "table", "reason": "no such table/view exists in postgres : \\"<name>\\"", "definition": "<name>"}, the name bare in public and schema.name elsewhere.'),
+  decision('run_sql.response', '4.3', 'the answer of run_sql',
+    'run_sql answers {"result_type": "TuplesOk", "result": [[header...], [row...]]} for statements returning rows (values as text, SQL NULL as the string "NULL") and {"result_type": "CommandOk", "result": null} otherwise; with several statements, the last one decides.'),
+  decision('run_sql.read-only', '4.3', 'run_sql read_only',
+    'read_only: true runs the SQL in a read-only transaction; a write is a 400 postgres-error.'),
+  decision('run_sql.errors', '4.3', 'run_sql failures',
+    'A failing statement answers 400 postgres-error "query execution failed" with an `internal` object carrying the PostgreSQL error fields; nothing of the request is kept.'),
+  decision('bulk.atomic', '4.4', 'bulk all or nothing',
+    'bulk runs its operations in one transaction and answers the array of their responses; when one fails, nothing of the bulk is kept and the error carries the failing operation\'s path ($.args[1].args...).'),
+  decision('auth.no-secret', '5', 'roles when no admin secret is configured',
+    'Without an admin secret, a request without X-Engine-Role is admin; X-Engine-Role selects the role.'),
+  decision('auth.admin-secret-role', '5', 'roles with an admin secret',
+    'With the right admin secret a request is admin, or acts as the role named by X-Engine-Role.'),
+  decision('apis.disabled-404', '5', 'answer of a disabled API',
+    'A disabled API answers 404 not-found "No such resource exists", as an unknown path does.'),
+  decision('config.jwt', '2.10', 'the jwt field when JWT is not configured',
+    'The config object has `jwt` only when JWT is configured; without it the field is absent.'),
+  decision('healthz', '4.1', 'health endpoint', 'GET /healthz answers 200 "OK" while the database answers.'),
+  decision('delete-permission.filter', '2.3', 'requiredness of DeletePermission fields', 'DeletePermission.filter is required.'),
+];
