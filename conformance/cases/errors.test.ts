@@ -1,0 +1,107 @@
+// The request envelope and its errors: SPEC.md §4.2, §7.1, §7.2, §9.
+import { caseWithProfile, covers } from '../harness/cases';
+import { expectError, expectResponse } from '../harness/client';
+import { useTarget } from '../harness/target';
+
+const target = useTarget({ profiles: ['small-body-limit'] });
+
+const post = (body: unknown, raw = false, endpoint = '/v1/metadata') =>
+  target.request('POST', endpoint, { headers: target.adminHeaders(), body, raw });
+
+test(covers(['err.invalid-json'], 'a body that is not JSON is invalid-json'), async () => {
+  for (const endpoint of ['/v1/metadata', '/v1/query', '/v2/query']) {
+    expectResponse(await post('{"type": "export_metadata", "args": {', true, endpoint), 400, { path: '$', error: 'invalid json', code: 'invalid-json' });
+  }
+});
+
+test(covers(['err.invalid-json'], 'an empty body is invalid-json'), async () => {
+  expectResponse(await post('', true), 400, { path: '$', error: 'invalid json', code: 'invalid-json' });
+});
+
+test(covers(['rule.envelope.shape', 'err.parse-failed.arguments'], 'the envelope must be an object'), async () => {
+  expectResponse(await post([{ type: 'export_metadata', args: {} }]), 400, {
+    path: '$',
+    error: 'expected Object, but encountered Array',
+    code: 'parse-failed',
+  });
+});
+
+test(covers(['rule.envelope.shape', 'err.parse-failed.arguments'], 'type is required'), async () => {
+  expectResponse(await post({ args: {} }), 400, { path: '$', error: 'key "type" not found', code: 'parse-failed' });
+});
+
+test(covers(['rule.envelope.shape', 'err.parse-failed.arguments'], 'args is required'), async () => {
+  expectResponse(await post({ type: 'export_metadata' }), 400, { path: '$', error: 'key "args" not found', code: 'parse-failed' });
+});
+
+test(covers(['rule.envelope.shape', 'err.parse-failed.arguments'], 'type must be a string'), async () => {
+  expectResponse(await post({ type: 3, args: {} }), 400, { path: '$.type', error: 'expected String, but encountered Number', code: 'parse-failed' });
+});
+
+test(covers(['err.parse-failed.unknown-operation'], 'an unknown type is refused'), async () => {
+  expectResponse(await post({ type: 'no_such_operation', args: {} }), 400, {
+    path: '$.type',
+    error: 'unknown operation type : no_such_operation',
+    code: 'parse-failed',
+  });
+});
+
+test(covers(['err.parse-failed.unsupported-operation-version', 'rule.envelope.version-explicit'], 'a version the operation does not have is refused'), async () => {
+  expectResponse(await post({ type: 'replace_metadata', version: 3, args: { version: 2, tables: [] } }), 400, {
+    path: '$.version',
+    error: 'unsupported version 3 for replace_metadata; supported: 1, 2',
+    code: 'parse-failed',
+  });
+});
+
+test(covers(['err.parse-failed.arguments', 'rule.envelope.version-explicit'], 'version must be an integer'), async () => {
+  expectResponse(await post({ type: 'export_metadata', version: '1', args: {} }), 400, {
+    path: '$.version',
+    error: 'expected Integer, but encountered String',
+    code: 'parse-failed',
+  });
+});
+
+test(covers(['err.parse-failed.arguments'], 'a missing argument is reported at its object'), async () => {
+  expectResponse(await post({ type: 'replace_metadata', version: 2, args: {} }), 400, {
+    path: '$.args',
+    error: 'key "metadata" not found',
+    code: 'parse-failed',
+  });
+});
+
+test(covers(['err.parse-failed.arguments'], 'a mistyped argument is reported at its path'), async () => {
+  expectResponse(
+    await post({ type: 'replace_metadata', version: 2, args: { allow_inconsistent_metadata: 'yes', metadata: { version: 2, tables: [] } } }),
+    400,
+    { path: '$.args.allow_inconsistent_metadata', error: 'expected Boolean, but encountered String', code: 'parse-failed' },
+  );
+});
+
+test(covers(['err.parse-failed.arguments'], 'an unknown argument key is refused, not ignored'), async () => {
+  expectResponse(await post({ type: 'export_metadata', args: { verbose: true } }), 400, {
+    path: '$.args',
+    error: 'unexpected key "verbose"',
+    code: 'parse-failed',
+  });
+});
+
+test(covers(['err.parse-failed.arguments'], 'a metadata document of another config version is refused'), async () => {
+  expectResponse(await post({ type: 'replace_metadata', args: { version: 3, sources: [] } }), 400, {
+    path: '$.args.version',
+    error: 'unexpected value 3; expected one of 2',
+    code: 'parse-failed',
+  });
+});
+
+test(covers(['err.parse-failed.arguments', 'rule.envelope.shape'], 'bad input changes nothing'), async () => {
+  await post({ type: 'replace_metadata', args: { version: 2, tables: [] } });
+  await post({ type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [{ table: { schema: 'x' } }] } } });
+  expectResponse(await post({ type: 'export_metadata', args: {} }), 200, { version: 2, tables: [] });
+});
+
+caseWithProfile('small-body-limit', ['err.request-too-large'], 'a body over the configured limit is refused with 413', async () => {
+  const t = target.profileTarget('small-body-limit')!;
+  const r = await t.metadata({ type: 'replace_metadata', args: { version: 2, tables: [], padding: 'x'.repeat(2000) } });
+  expectResponse(r, 413, { path: '$', error: 'request body is larger than 1024 bytes', code: 'request-too-large' });
+});

@@ -1,0 +1,177 @@
+// Metadata management: SPEC.md §4.3 (export/replace/reload/clear/inconsistency), §4.4 bulk, §9.
+import { covers } from '../harness/cases';
+import { expectError, expectResponse } from '../harness/client';
+import { fixtureSql } from '../harness/fixtures';
+import { useTarget } from '../harness/target';
+
+const target = useTarget();
+
+const author = { table: { schema: 'library', name: 'author' } };
+const book = { table: { schema: 'library', name: 'book' } };
+const ghost = { table: { schema: 'library', name: 'ghost' } };
+const ghostInconsistency = {
+  type: 'table',
+  reason: 'no such table/view exists in postgres : "library.ghost"',
+  definition: 'library.ghost',
+};
+
+const exported = async () => (await target.metadata({ type: 'export_metadata', args: {} })).body;
+
+beforeAll(async () => {
+  await target.sql(fixtureSql('library'));
+});
+beforeEach(async () => {
+  await target.sql('drop table if exists library.ghost');
+  await target.reset();
+});
+
+test(covers(['op.export_metadata', 'dec.export.form'], 'export_metadata of empty metadata is the config v2 document'), async () => {
+  expectResponse(await target.metadata({ type: 'export_metadata', args: {} }), 200, { version: 2, tables: [] });
+});
+
+test(covers(['op.replace_metadata.v1', 'rule.envelope.version-inferred', 'dec.success-body'], 'replace_metadata v1 takes the export form as args'), async () => {
+  const document = { version: 2, tables: [author, book] };
+  expectResponse(await target.metadata({ type: 'replace_metadata', args: document }), 200, { message: 'success' });
+  expect(await exported()).toEqual({ version: 2, tables: [author, book] });
+});
+
+test(covers(['op.replace_metadata.v2', 'rule.envelope.version-explicit', 'dec.replace_metadata.v2-response'], 'replace_metadata v2 with an explicit version'), async () => {
+  const r = await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [book] } } });
+  expectResponse(r, 200, { is_consistent: true, inconsistent_objects: [] });
+  expect(await exported()).toEqual({ version: 2, tables: [book] });
+});
+
+test(covers(['op.replace_metadata.v2', 'rule.envelope.version-inferred'], 'replace_metadata without version but with args.metadata is v2'), async () => {
+  const r = await target.metadata({ type: 'replace_metadata', args: { allow_inconsistent_metadata: false, metadata: { version: 2, tables: [author] } } });
+  expectResponse(r, 200, { is_consistent: true, inconsistent_objects: [] });
+  expect(await exported()).toEqual({ version: 2, tables: [author] });
+});
+
+test(covers(['op.replace_metadata.v1', 'rule.envelope.version-explicit'], 'replace_metadata with explicit version 1'), async () => {
+  const r = await target.metadata({ type: 'replace_metadata', version: 1, args: { version: 2, tables: [author] } });
+  expectResponse(r, 200, { message: 'success' });
+  expect(await exported()).toEqual({ version: 2, tables: [author] });
+});
+
+test(covers(['dec.table-name.default-schema'], 'a table given by a bare name is in schema public'), async () => {
+  await target.sql('create table if not exists public.cf_plain (id int primary key)');
+  try {
+    expectResponse(await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table: 'cf_plain' }] } }), 200, { message: 'success' });
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: { schema: 'public', name: 'cf_plain' } }] });
+  } finally {
+    await target.reset();
+    await target.sql('drop table if exists public.cf_plain');
+  }
+});
+
+test(covers(['rule.replace_metadata.1', 'op.replace_metadata.v1', 'err.unexpected.inconsistent-metadata'], 'v1 with a missing table: 400 with internal, nothing replaced'), async () => {
+  await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [author] } });
+  const r = await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [book, ghost] } });
+  expect(r.status).toBe(400);
+  expect(r.body).toMatchObject({ internal: [ghostInconsistency] });
+  expect(await exported()).toEqual({ version: 2, tables: [author] });
+});
+
+test(covers(['rule.replace_metadata.1', 'op.replace_metadata.v2', 'err.unexpected.inconsistent-metadata'], 'v2 with a missing table and no allow_inconsistent_metadata: 400 with internal'), async () => {
+  const r = await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [ghost] } } });
+  expectResponse(r, 400, { path: '$.args', error: 'cannot continue due to inconsistent metadata', code: 'unexpected', internal: [ghostInconsistency] });
+  expect(await exported()).toEqual({ version: 2, tables: [] });
+});
+
+test(
+  covers(
+    ['rule.replace_metadata.2', 'dec.inconsistent-object.table', 'op.get_inconsistent_metadata', 'op.drop_inconsistent_metadata', 'rule.availability.inconsistent'],
+    'allow_inconsistent_metadata keeps a missing table; it is listed, then dropped',
+  ),
+  async () => {
+    const r = await target.metadata({
+      type: 'replace_metadata',
+      version: 2,
+      args: { allow_inconsistent_metadata: true, metadata: { version: 2, tables: [author, ghost] } },
+    });
+    expectResponse(r, 200, { is_consistent: false, inconsistent_objects: [ghostInconsistency] });
+    expect(await exported()).toEqual({ version: 2, tables: [author, ghost] });
+    expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, [ghostInconsistency]);
+    expectResponse(await target.metadata({ type: 'drop_inconsistent_metadata', args: {} }), 200, { message: 'success' });
+    expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, []);
+    expect(await exported()).toEqual({ version: 2, tables: [author] });
+  },
+);
+
+test(covers(['op.reload_metadata', 'dec.reload_metadata.response', 'rule.availability.inconsistent'], 'reload_metadata sees a table created outside the service'), async () => {
+  await target.metadata({ type: 'replace_metadata', version: 2, args: { allow_inconsistent_metadata: true, metadata: { version: 2, tables: [ghost] } } });
+  expectResponse(await target.metadata({ type: 'reload_metadata', args: {} }), 200, {
+    message: 'success',
+    is_consistent: false,
+    inconsistent_objects: [ghostInconsistency],
+  });
+  await target.sql('create table library.ghost (id int)');
+  expectResponse(await target.metadata({ type: 'reload_metadata', args: { reload_remote_schemas: true } }), 200, { message: 'success', is_consistent: true });
+  expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, []);
+  expect(await exported()).toEqual({ version: 2, tables: [ghost] });
+});
+
+test(covers(['op.clear_metadata', 'dec.success-body'], 'clear_metadata forgets every tracked table'), async () => {
+  await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [author, book] } });
+  expectResponse(await target.metadata({ type: 'clear_metadata', args: {} }), 200, { message: 'success' });
+  expect(await exported()).toEqual({ version: 2, tables: [] });
+});
+
+test(covers(['op.bulk', 'rule.envelope.metadata-endpoint'], 'bulk runs its operations in order and answers their responses'), async () => {
+  const r = await target.metadata({
+    type: 'bulk',
+    args: [
+      { type: 'replace_metadata', args: { version: 2, tables: [author] } },
+      { type: 'export_metadata', args: {} },
+      { type: 'clear_metadata', args: {} },
+      { type: 'export_metadata', version: 1, args: {} },
+    ],
+  });
+  expectResponse(r, 200, [{ message: 'success' }, { version: 2, tables: [author] }, { message: 'success' }, { version: 2, tables: [] }]);
+});
+
+test(covers(['op.bulk', 'dec.bulk.atomic'], 'a failing operation in a bulk leaves metadata and data as they were'), async () => {
+  await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [author] } });
+  const r = await target.metadata(
+    {
+      type: 'bulk',
+      args: [
+        { type: 'clear_metadata', args: {} },
+        { type: 'run_sql', args: { sql: 'create table library.bulk_made (id int)' } },
+        { type: 'replace_metadata', args: { version: 2, tables: [book, ghost] } },
+      ],
+    },
+    { endpoint: '/v1/query' },
+  );
+  expectError(r, 400, { path: '$.args[2].args', error: 'cannot continue due to inconsistent metadata' });
+  expect(await exported()).toEqual({ version: 2, tables: [author] });
+  expect(await target.sql(`select to_regclass('library.bulk_made') as t`)).toEqual([{ t: null }]);
+});
+
+test(covers(['dec.bulk.atomic', 'err.parse-failed.arguments'], 'an invalid operation inside a bulk is reported at its path, and nothing runs'), async () => {
+  const r = await target.metadata({
+    type: 'bulk',
+    args: [
+      { type: 'replace_metadata', args: { version: 2, tables: [author] } },
+      { type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [{ table: 7 }] } } },
+    ],
+  });
+  expectError(r, 400, { path: '$.args[1].args.metadata.tables[0].table', code: 'parse-failed', error: /expected String or Object/ });
+  expect(await exported()).toEqual({ version: 2, tables: [] });
+});
+
+test(covers(['dec.endpoints', 'rule.envelope.metadata-endpoint'], 'metadata operations are accepted at /v1/query and /v1/metadata'), async () => {
+  for (const endpoint of ['/v1/query', '/v1/metadata']) {
+    expectResponse(await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [book] } }, { endpoint }), 200, { message: 'success' });
+    expectResponse(await target.metadata({ type: 'export_metadata', args: {} }, { endpoint }), 200, { version: 2, tables: [book] });
+  }
+});
+
+test(covers(['op.replace_metadata.v1', 'op.export_metadata'], 'replace then export round-trips, and replacing again changes nothing'), async () => {
+  const document = { version: 2, tables: [book, author] };
+  await target.metadata({ type: 'replace_metadata', args: document });
+  const first = await exported();
+  expect(first).toEqual(document);
+  await target.metadata({ type: 'replace_metadata', args: first });
+  expect(await exported()).toEqual(document);
+});

@@ -1,0 +1,97 @@
+// run_sql: SPEC.md §4.3 ("run_sql" decisions) and the related §7.2 messages.
+import { covers } from '../harness/cases';
+import { expectError, expectResponse } from '../harness/client';
+import { fixtureSql } from '../harness/fixtures';
+import { useTarget } from '../harness/target';
+
+const target = useTarget();
+const runSql = (args: Record<string, unknown>, endpoint = '/v2/query', headers: Record<string, string> = {}) =>
+  target.metadata({ type: 'run_sql', args }, { endpoint, headers });
+
+beforeAll(async () => {
+  await target.sql(fixtureSql('library'));
+});
+beforeEach(async () => {
+  await target.reset();
+});
+
+test(covers(['op.run_sql', 'dec.run_sql.response'], 'a query answers TuplesOk: header row, then rows of text, NULL as "NULL"'), async () => {
+  const r = await runSql({ sql: "select id, name, null::text as nickname, 1.50::numeric as n from library.author order by id" });
+  expectResponse(r, 200, {
+    result_type: 'TuplesOk',
+    result: [
+      ['id', 'name', 'nickname', 'n'],
+      ['1', 'Ursula', 'NULL', '1.50'],
+      ['2', 'Stanisław', 'NULL', '1.50'],
+    ],
+  });
+});
+
+test(covers(['op.run_sql', 'dec.run_sql.response'], 'a query with no rows answers the header row only'), async () => {
+  expectResponse(await runSql({ sql: 'select id from library.author where false' }), 200, { result_type: 'TuplesOk', result: [['id']] });
+});
+
+test(covers(['op.run_sql', 'dec.run_sql.response'], 'a command answers CommandOk with a null result'), async () => {
+  expectResponse(await runSql({ sql: 'create table library.made_by_sql (id int)' }), 200, { result_type: 'CommandOk', result: null });
+  expect(await target.sql(`select to_regclass('library.made_by_sql')::text as t`)).toEqual([{ t: 'library.made_by_sql' }]);
+  await target.sql('drop table library.made_by_sql');
+});
+
+test(covers(['op.run_sql', 'dec.run_sql.response', 'dec.endpoints'], 'with several statements the last one decides, at /v1/query too'), async () => {
+  const r = await runSql({ sql: "create temporary table t (x int); insert into t values (1), (2); select sum(x) as total from t" }, '/v1/query');
+  expectResponse(r, 200, { result_type: 'TuplesOk', result: [['total'], ['3']] });
+});
+
+test(covers(['dec.endpoints', 'err.parse-failed.unknown-operation'], 'run_sql is not a /v1/metadata operation'), async () => {
+  expectResponse(await runSql({ sql: 'select 1' }, '/v1/metadata'), 400, { path: '$.type', error: 'unknown operation type : run_sql', code: 'parse-failed' });
+});
+
+test(covers(['dec.run_sql.read-only', 'dec.run_sql.response'], 'read_only runs queries'), async () => {
+  expectResponse(await runSql({ sql: 'select count(*) as n from library.author', read_only: true }), 200, { result_type: 'TuplesOk', result: [['n'], ['2']] });
+});
+
+test(covers(['dec.run_sql.read-only', 'err.postgres-error.query-failed'], 'read_only refuses writes'), async () => {
+  const r = await runSql({ sql: "insert into library.author (name) values ('Mallory')", read_only: true });
+  expectError(r, 400, { path: '$', error: 'query execution failed', code: 'postgres-error' });
+  expect(r.body).toMatchObject({ internal: { error: { status_code: '25006' } } });
+  expect(await target.sql(`select count(*)::int as n from library.author where name = 'Mallory'`)).toEqual([{ n: 0 }]);
+});
+
+test(covers(['dec.run_sql.errors', 'err.postgres-error.query-failed'], 'a failing statement is a postgres-error with the PostgreSQL error fields'), async () => {
+  const r = await runSql({ sql: 'selec 1' });
+  expectError(r, 400, { path: '$', error: 'query execution failed', code: 'postgres-error' });
+  expect(r.body).toMatchObject({ internal: { statement: 'selec 1', error: { status_code: '42601', message: expect.stringContaining('syntax error') } } });
+});
+
+test(covers(['dec.run_sql.errors', 'err.postgres-error.query-failed'], 'when a later statement fails, the earlier ones are undone'), async () => {
+  const r = await runSql({ sql: 'create table library.half_made (id int); select 1/0' });
+  expectError(r, 400, { error: 'query execution failed', code: 'postgres-error' });
+  expect(await target.sql(`select to_regclass('library.half_made') as t`)).toEqual([{ t: null }]);
+});
+
+test(covers(['err.parse-failed.arguments', 'op.run_sql'], 'sql is required and must be a string'), async () => {
+  expectResponse(await runSql({}), 400, { path: '$.args', error: 'key "sql" not found', code: 'parse-failed' });
+  expectResponse(await runSql({ sql: ['select 1'] }), 400, { path: '$.args.sql', error: 'expected String, but encountered Array', code: 'parse-failed' });
+});
+
+test(covers(['err.access-denied.admin-only', 'rule.auth.1'], 'run_sql is admin only'), async () => {
+  expectResponse(await runSql({ sql: 'select 1' }, '/v2/query', { 'x-engine-role': 'user' }), 400, {
+    path: '$.args',
+    error: 'restricted access : admin only',
+    code: 'access-denied',
+  });
+});
+
+test(covers(['dec.run_sql.tracked-tables', 'rule.availability.untracked'], 'dropping a tracked table through run_sql untracks it'), async () => {
+  await target.sql('create table if not exists library.doomed (id int)');
+  await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table: { schema: 'library', name: 'doomed' } }, { table: { schema: 'library', name: 'author' } }] } });
+  expectResponse(await runSql({ sql: 'drop table library.doomed' }), 200, { result_type: 'CommandOk', result: null });
+  expectResponse(await target.metadata({ type: 'export_metadata', args: {} }), 200, { version: 2, tables: [{ table: { schema: 'library', name: 'author' } }] });
+});
+
+test(covers(['dec.run_sql.tracked-tables', 'err.not-supported.table-rename'], 'renaming a tracked table through run_sql is refused and undone'), async () => {
+  await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table: { schema: 'library', name: 'book' } }] } });
+  const r = await runSql({ sql: 'alter table library.book rename to volume' });
+  expectResponse(r, 400, { path: '$', error: 'table renames are not yet supported : "library.book"', code: 'not-supported' });
+  expect(await target.sql(`select to_regclass('library.book')::text as t`)).toEqual([{ t: 'library.book' }]);
+});
