@@ -72,7 +72,7 @@ test(covers(['rule.replace_metadata.1', 'op.replace_metadata.v1', 'err.unexpecte
   expect(await exported()).toEqual({ version: 2, tables: [author] });
 });
 
-test(covers(['rule.replace_metadata.1', 'op.replace_metadata.v2', 'err.unexpected.inconsistent-metadata'], 'v2 with a missing table and no allow_inconsistent_metadata: 400 with internal'), async () => {
+test(covers(['rule.replace_metadata.1', 'op.replace_metadata.v2', 'err.unexpected.inconsistent-metadata', 'err.not-exists.table-in-postgres'], 'v2 with a missing table and no allow_inconsistent_metadata: 400 with internal'), async () => {
   const r = await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [ghost] } } });
   expectResponse(r, 400, { path: '$.args', error: 'cannot continue due to inconsistent metadata', code: 'unexpected', internal: [ghostInconsistency] });
   expect(await exported()).toEqual({ version: 2, tables: [] });

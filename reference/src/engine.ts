@@ -2,7 +2,7 @@
 // request (a bulk included) fully applies and persists, or changes nothing.
 import { Pool, type PoolClient } from 'pg';
 import type { MetadataDocument } from '../../spec';
-import { assertCatalogVersion, ensureCatalog, readMetadata, writeMetadata } from './catalog/catalog';
+import { assertCatalogVersion, CatalogError, ensureCatalog, readMetadata, writeMetadata } from './catalog/catalog';
 import type { EngineConfig } from './config';
 import { engineError, EngineError } from './errors';
 import {
@@ -86,6 +86,7 @@ export class Engine {
       return response;
     } catch (error) {
       if (open) await q.run(client, q.rollback).catch(() => {});
+      if (error instanceof CatalogError) throw error.detail;
       throw error instanceof EngineError ? error : postgresError(error, '');
     } finally {
       client.release();

@@ -1,0 +1,83 @@
+import { createDatabase, dropDatabase } from '../../conformance/harness/database';
+import { CLUSTER_URL_VARIABLE } from '../../conformance/harness/environment';
+import { loadConfig } from './config';
+import { createLogger } from './log';
+import { startServer, type RunningServer } from './server';
+
+const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
+const config = loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0', ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1' });
+let database: { name: string; url: string };
+const servers: RunningServer[] = [];
+
+const start = async () => {
+  const server = await startServer(config, database.url, createLogger('silent'));
+  servers.push(server);
+  return server;
+};
+const post = async (server: RunningServer, body: unknown, endpoint = '/v1/metadata') => {
+  const r = await fetch(server.url + endpoint, { method: 'POST', body: JSON.stringify(body), headers: { 'x-engine-role': 'admin' } });
+  return { status: r.status, body: await r.json() };
+};
+
+beforeEach(async () => {
+  database = await createDatabase(cluster());
+});
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await dropDatabase(cluster(), database.name);
+});
+
+describe('reference server', () => {
+  test('metadata survives a restart [rule.metadata.persisted]', async () => {
+    const first = await start();
+    await post(first, { type: 'run_sql', args: { sql: 'create table kept (id int primary key)' } }, '/v2/query');
+    expect(await post(first, { type: 'replace_metadata', args: { version: 2, tables: [{ table: 'kept' }] } })).toEqual({
+      status: 200,
+      body: { message: 'success' },
+    });
+    await first.close();
+    servers.splice(servers.indexOf(first), 1);
+    const second = await start();
+    expect(await post(second, { type: 'export_metadata', args: {} })).toEqual({
+      status: 200,
+      body: { version: 2, tables: [{ table: { schema: 'public', name: 'kept' } }] },
+    });
+  });
+
+  test('two servers on one database see each other\'s changes', async () => {
+    const [a, b] = [await start(), await start()];
+    await post(a, { type: 'run_sql', args: { sql: 'create table shared (id int)' } }, '/v2/query');
+    await post(a, { type: 'replace_metadata', args: { version: 2, tables: [{ table: 'shared' }] } });
+    expect((await post(b, { type: 'export_metadata', args: {} })).body).toEqual({ version: 2, tables: [{ table: { schema: 'public', name: 'shared' } }] });
+  });
+
+  test('an operation the server does not implement yet is refused [err.not-supported.not-implemented]', async () => {
+    const server = await start();
+    expect(await post(server, { type: 'track_table', args: { table: 'x' } })).toEqual({
+      status: 400,
+      body: { path: '$.type', error: 'the operation track_table is not supported by this server yet', code: 'not-supported' },
+    });
+  });
+
+  test('a metadata kind the server does not implement yet is refused, nothing changed [err.not-supported.not-implemented]', async () => {
+    const server = await start();
+    const remote = { name: 'r', definition: { url: 'http://127.0.0.1:1/graphql' } };
+    expect(await post(server, { type: 'replace_metadata', args: { version: 2, tables: [], remote_schemas: [remote] } })).toEqual({
+      status: 400,
+      body: { path: '$.args.remote_schemas', error: 'remote_schemas is not supported by this server yet', code: 'not-supported' },
+    });
+    expect(await post(server, { type: 'replace_metadata', args: { version: 2, tables: [], remote_schemas: [], functions: [] } })).toEqual({
+      status: 200,
+      body: { message: 'success' },
+    });
+  });
+
+  test('a catalog migrated by a newer server stops metadata changes [err.not-supported.catalog-version]', async () => {
+    const server = await start();
+    await post(server, { type: 'run_sql', args: { sql: "update engine_catalog.engine_version set version = '42'" } }, '/v2/query');
+    expect(await post(server, { type: 'clear_metadata', args: {} })).toEqual({
+      status: 400,
+      body: { path: '$', error: 'unsupported version : 42', code: 'not-supported' },
+    });
+  });
+});

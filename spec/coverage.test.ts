@@ -1,0 +1,57 @@
+// Every spec item has a conformance case (or, for start-up behaviour, a reference test), or is
+// listed in NOT_YET_COVERED. The list only shrinks: a listed item that gains a case fails here.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ITEMS, ITEMS_BY_ID } from './index';
+import { NOT_YET_COVERED } from './not-yet-covered';
+
+const root = join(__dirname, '..');
+
+function filesUnder(dir: string, suffix: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : filesUnder(path, suffix);
+    return path.endsWith(suffix) ? [path] : [];
+  });
+}
+
+/** Spec IDs named in the given files: as string literals ('op.x'), or in brackets in a title ([op.x]). */
+function idsNamedIn(files: string[]): Set<string> {
+  const ids = new Set<string>();
+  for (const file of files) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/['\[]((?:op|err|rule|dec)\.[A-Za-z0-9_.:-]*[A-Za-z0-9_-])['\]]/g)) ids.add(m[1]!);
+  }
+  return ids;
+}
+
+const conformanceIds = idsNamedIn(filesUnder(join(root, 'conformance', 'cases'), '.test.ts'));
+const referenceIds = idsNamedIn(filesUnder(join(root, 'reference'), '.test.ts'));
+
+describe('spec coverage', () => {
+  test('every ID that a case names exists', () => {
+    expect([...conformanceIds, ...referenceIds].filter((id) => !ITEMS_BY_ID.has(id))).toEqual([]);
+  });
+
+  test('IDs are unique', () => {
+    expect(ITEMS.length).toBe(ITEMS_BY_ID.size);
+  });
+
+  test('every item has a test or is listed as not yet covered', () => {
+    const missing = ITEMS.filter((item) => {
+      if (NOT_YET_COVERED.includes(item.id)) return false;
+      return item.verifiedBy === 'reference' ? !referenceIds.has(item.id) : !conformanceIds.has(item.id);
+    }).map((item) => item.id);
+    expect(missing).toEqual([]);
+  });
+
+  test('the not-yet-covered list names only real, uncovered items, once each', () => {
+    expect(NOT_YET_COVERED.filter((id) => !ITEMS_BY_ID.has(id))).toEqual([]);
+    expect(NOT_YET_COVERED.filter((id) => conformanceIds.has(id))).toEqual([]);
+    expect(new Set(NOT_YET_COVERED).size).toBe(NOT_YET_COVERED.length);
+    process.stdout.write(`spec items: ${ITEMS.length}; not yet covered: ${NOT_YET_COVERED.length}\n`);
+  });
+
+  test('compat items record their decision', () => {
+    expect(ITEMS.filter((i) => i.level === 'compat' && !i.decision).map((i) => i.id)).toEqual([]);
+  });
+});
