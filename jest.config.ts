@@ -15,7 +15,7 @@ const config: Config = {
       displayName: 'unit',
       transform,
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/spec/**/*.test.ts', '<rootDir>/reference/**/*.test.ts', '<rootDir>/conformance/harness/**/*.test.ts'],
+      testMatch: ['<rootDir>/spec/**/*.test.ts', '<rootDir>/reference/**/*.test.ts', '<rootDir>/conformance/harness/**/*.test.ts', '<rootDir>/conformance/cli/**/*.test.ts'],
     },
     {
       displayName: 'conformance',

@@ -38,7 +38,7 @@ test(covers(['op.run_sql', 'dec.run_sql.response'], 'a command answers CommandOk
 });
 
 test(covers(['op.run_sql', 'dec.run_sql.response', 'dec.endpoints'], 'with several statements the last one decides, at /v1/query too'), async () => {
-  const r = await runSql({ sql: "create temporary table t (x int); insert into t values (1), (2); select sum(x) as total from t" }, '/v1/query');
+  const r = await runSql({ sql: "create temporary table t (x int) on commit drop; insert into t values (1), (2); select sum(x) as total from t" }, '/v1/query');
   expectResponse(r, 200, { result_type: 'TuplesOk', result: [['total'], ['3']] });
 });
 

@@ -9,7 +9,8 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
-  if (process.env[CLUSTER_URL_VARIABLE]) return;
+  // Already given, or not needed: the CLI runs only the cases, against an engine it was given.
+  if (process.env[CLUSTER_URL_VARIABLE] || process.env.ENGINE_TEST_NO_CLUSTER === '1') return;
   const given = process.env.ENGINE_GRAPHQL_DATABASE_URL ?? process.env.DATABASE_URL;
   const cluster = await provisionDatabase({ databaseUrl: given });
   globalThis.__engineTestCluster = cluster;

@@ -1,0 +1,35 @@
+import { parseCliArguments, suiteEnvironment, UsageError } from './arguments';
+
+describe('engine-conformance arguments', () => {
+  test('target, secret, database and profiles become the suite environment', () => {
+    const options = parseCliArguments(
+      ['--target', 'http://127.0.0.1:8080', '--admin-secret=s', '--database', 'postgres://x/y', '--profile', 'graphql-only=http://127.0.0.1:8081'],
+      '/tmp',
+    );
+    expect(options).not.toBe('help');
+    expect(suiteEnvironment(options as Exclude<typeof options, 'help'>)).toEqual({
+      ENGINE_URL: 'http://127.0.0.1:8080',
+      ENGINE_ADMIN_SECRET: 's',
+      ENGINE_DATABASE_URL: 'postgres://x/y',
+      ENGINE_CONFORMANCE_REPORT_DIR: '/tmp',
+      ENGINE_TEST_NO_CLUSTER: '1',
+      ENGINE_URL_GRAPHQL_ONLY: 'http://127.0.0.1:8081',
+    });
+  });
+
+  test.each([
+    [[], '--target is required'],
+    [['--target', 'http://h'], '--database is required'],
+    [['--target', 'ftp://h', '--database', 'postgres://x'], 'not an http(s) URL'],
+    [['--target', 'http://h', '--database', 'p', '--profile', 'noequals'], '--profile takes NAME=URL'],
+    [['--target', 'http://h', '--database', 'p', '--colour', 'red'], 'unknown option --colour'],
+    [['--target'], '--target needs a value'],
+  ])('%j is refused: %s', (argv, message) => {
+    expect(() => parseCliArguments(argv, '/')).toThrow(UsageError);
+    expect(() => parseCliArguments(argv, '/')).toThrow(message);
+  });
+
+  test('--help', () => {
+    expect(parseCliArguments(['--target', 'http://h', '--help'], '/')).toBe('help');
+  });
+});
