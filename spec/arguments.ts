@@ -1,6 +1,8 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
 import { functionName, tableName } from './names';
 import { metadataDocument } from './metadata-document';
+import { arrayRelationshipUsing, customRootFields, objectRelationshipUsing, tableConfig } from './table-schemas';
+export { tableConfig };
 import {
   array,
   boolean,
@@ -26,31 +28,6 @@ export const columns = union<['*', string[]]>([literal('*'), array(string)], "'*
 export const boolExp = jsonObject;
 export const columnPresets = record(json);
 
-const customRootFields = object(
-  {},
-  {
-    select: nullable(string),
-    select_by_pk: nullable(string),
-    select_aggregate: nullable(string),
-    insert: nullable(string),
-    insert_one: nullable(string),
-    update: nullable(string),
-    update_by_pk: nullable(string),
-    delete: nullable(string),
-    delete_by_pk: nullable(string),
-  },
-);
-
-export const tableConfig = object(
-  {},
-  {
-    custom_name: nullable(string),
-    identifier: nullable(string),
-    custom_root_fields: customRootFields,
-    custom_column_names: record(string),
-  },
-);
-
 export const trackTableV1 = refine(
   object({}, { table: tableName, schema: string, name: string, is_enum: boolean, ...source }),
   (v, path) => {
@@ -70,6 +47,18 @@ export const setTableCustomFields = object(
 );
 export const setTableCustomization = object({ table: tableName }, { configuration: tableConfig, ...source });
 export const untrackTable = object({ table: tableName }, { cascade: boolean, ...source });
+
+export const createObjectRelationship = object(
+  { table: tableName, name: string, using: objectRelationshipUsing },
+  { ...comment, ...source },
+);
+export const createArrayRelationship = object(
+  { table: tableName, name: string, using: arrayRelationshipUsing },
+  { ...comment, ...source },
+);
+export const dropRelationship = object({ table: tableName, relationship: string }, { cascade: boolean, ...source });
+export const renameRelationship = object({ table: tableName, name: string, new_name: string }, source);
+export const setRelationshipComment = object({ table: tableName, name: string }, { ...comment, ...source });
 
 export const functionConfiguration = object(
   {},

@@ -112,6 +112,12 @@ export const ERRORS: readonly ErrorSpec[] = [
   },
   decided('unexpected.inconsistent-metadata', 400, 'unexpected', 'cannot continue due to inconsistent metadata',
     'The 400 of replace_metadata rule 1 carries, besides `internal`, this code and message, as Hasura does.'),
+  decided('validation-failed.graphql-name', 400, 'validation-failed', '<what> is not a valid GraphQL name',
+    'A table, column, constraint or relationship whose GraphQL name would not be a valid GraphQL name (/[_A-Za-z][_0-9A-Za-z]*/, not starting with __) is refused; a custom name makes a table or column trackable.'),
+  decided('validation-failed.enum-table', 400, 'validation-failed', 'the table <table-name> cannot be used as an enum because <reason>',
+    'An enum table has a single-column text primary key, at most one other column (a text comment), at least one row, and values that are valid GraphQL enum values.'),
+  decided('already-exists.graphql-name', 400, 'already-exists', 'the GraphQL name <name> of <what> conflicts with <other>',
+    'Two tracked tables may not give the same GraphQL root field or type name; the later change is refused.'),
   decided('request-too-large', 413, 'request-too-large', 'request body is larger than <limit> bytes',
     'Request bodies are limited (ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES, default 100 MiB); a larger one is refused with 413.'),
 ];

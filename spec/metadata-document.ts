@@ -1,10 +1,51 @@
 // The metadata document: the JSON form of the config v2 metadata directory (SPEC.md §2.2),
 // which is both the output of export_metadata and the input of replace_metadata.
+import { arrayRelationshipUsing, objectRelationshipUsing, tableConfig } from './table-schemas';
 import { tableName, type QualifiedName } from './names';
-import { array, json, jsonObject, literal, object, parseFailure, parsed, refine, type Schema } from './schema';
+import { array, boolean, json, literal, nullable, object, parseFailure, parsed, refine, string, type Infer, type Schema } from './schema';
+
+export const ROOT_FIELD_KEYS = [
+  'select',
+  'select_by_pk',
+  'select_aggregate',
+  'insert',
+  'insert_one',
+  'update',
+  'update_by_pk',
+  'delete',
+  'delete_by_pk',
+] as const;
+export type RootFieldKey = (typeof ROOT_FIELD_KEYS)[number];
+
+export interface TableConfiguration {
+  custom_name?: string;
+  identifier?: string;
+  custom_root_fields?: Partial<Record<RootFieldKey, string>>;
+  custom_column_names?: Record<string, string>;
+}
+
+export type ManualConfiguration = { remote_table: QualifiedName; column_mapping: Record<string, string> };
+
+export interface ObjectRelationship {
+  name: string;
+  using: { foreign_key_constraint_on: string | string[] } | { manual_configuration: ManualConfiguration };
+  comment?: string;
+}
+
+export interface ArrayRelationship {
+  name: string;
+  using:
+    | { foreign_key_constraint_on: { table: QualifiedName; column?: string; columns?: string[] } }
+    | { manual_configuration: ManualConfiguration };
+  comment?: string;
+}
 
 export interface TableEntry {
   table: QualifiedName;
+  is_enum?: boolean;
+  configuration?: TableConfiguration;
+  object_relationships?: ObjectRelationship[];
+  array_relationships?: ArrayRelationship[];
 }
 
 export interface MetadataDocument {
@@ -17,10 +58,6 @@ export interface MetadataDocument {
  * a document may carry it only empty: refusing it is better than dropping it silently.
  */
 export const TABLE_KINDS_NOT_YET_SUPPORTED = [
-  'is_enum',
-  'configuration',
-  'object_relationships',
-  'array_relationships',
   'computed_fields',
   'remote_relationships',
   'insert_permissions',
@@ -62,9 +99,49 @@ function unsupportedKind(value: Record<string, unknown>, keys: readonly string[]
   return undefined;
 }
 
+const comment = { comment: nullable(string) };
+const objectRelationship = object({ name: string, using: objectRelationshipUsing }, comment);
+const arrayRelationship = object({ name: string, using: arrayRelationshipUsing }, comment);
+
+/** The configuration without null or empty parts, as it is stored and exported. */
+export function normaliseConfiguration(c: Infer<typeof tableConfig> | undefined): TableConfiguration | undefined {
+  if (!c) return undefined;
+  const out: TableConfiguration = {};
+  if (c.custom_name) out.custom_name = c.custom_name;
+  if (c.identifier) out.identifier = c.identifier;
+  const roots = Object.entries(c.custom_root_fields ?? {}).filter(([, v]) => typeof v === 'string' && v !== '');
+  if (roots.length) out.custom_root_fields = Object.fromEntries(roots) as Partial<Record<RootFieldKey, string>>;
+  if (c.custom_column_names && Object.keys(c.custom_column_names).length) out.custom_column_names = { ...c.custom_column_names };
+  return Object.keys(out).length ? out : undefined;
+}
+
+function withComment<T extends { comment?: string | null }>(r: T): T & { comment?: string } {
+  const { comment: c, ...rest } = r;
+  return (typeof c === 'string' ? { ...rest, comment: c } : rest) as T & { comment?: string };
+}
+
 export const tableEntry: Schema<TableEntry> = refine(
-  object({ table: tableName }, onlyEmpty(TABLE_KINDS_NOT_YET_SUPPORTED)),
-  (v, path) => unsupportedKind(v, TABLE_KINDS_NOT_YET_SUPPORTED, path) ?? parsed({ table: v.table }),
+  object(
+    { table: tableName },
+    {
+      is_enum: boolean,
+      configuration: tableConfig,
+      object_relationships: array(objectRelationship),
+      array_relationships: array(arrayRelationship),
+      ...onlyEmpty(TABLE_KINDS_NOT_YET_SUPPORTED),
+    },
+  ),
+  (v, path) => {
+    const problem = unsupportedKind(v, TABLE_KINDS_NOT_YET_SUPPORTED, path);
+    if (problem) return problem;
+    const entry: TableEntry = { table: v.table };
+    if (v.is_enum) entry.is_enum = true;
+    const configuration = normaliseConfiguration(v.configuration);
+    if (configuration) entry.configuration = configuration;
+    if (v.object_relationships?.length) entry.object_relationships = v.object_relationships.map(withComment) as ObjectRelationship[];
+    if (v.array_relationships?.length) entry.array_relationships = v.array_relationships.map(withComment) as ArrayRelationship[];
+    return parsed(entry);
+  },
 );
 
 export const metadataDocument: Schema<MetadataDocument> = refine(
@@ -77,5 +154,3 @@ export const metadataDocument: Schema<MetadataDocument> = refine(
 );
 
 export const emptyMetadata = (): MetadataDocument => ({ version: 2, tables: [] });
-
-export { jsonObject };

@@ -20,6 +20,9 @@ export interface OperationSpec {
   endpoints: readonly Endpoint[];
   summary: string;
   deprecated?: boolean;
+  /** `compat` where SPEC.md does not show the operation (relationships): the decision says what it follows. */
+  level?: 'compat';
+  decision?: string;
 }
 
 /** Decision dec.endpoints: metadata operations are accepted at both metadata endpoints. */
@@ -27,6 +30,10 @@ const METADATA: readonly Endpoint[] = ['/v1/query', '/v1/metadata'];
 const QUERY: readonly Endpoint[] = ['/v1/query', '/v2/query'];
 
 const has = (args: unknown, key: string) => typeof args === 'object' && args !== null && key in args;
+
+const RELATIONSHIP_DECISION =
+  'SPEC.md §4.3 does not show the relationship operations; they take the engine\'s documented forms: table, name, using {foreign_key_constraint_on | manual_configuration}, comment.';
+const compat = { level: 'compat' as const, decision: RELATIONSHIP_DECISION };
 
 const op = (
   type: string,
@@ -64,6 +71,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
   },
   op('set_table_customization', '4.3', 'replace the customization of a tracked table', A.setTableCustomization),
   op('untrack_table', '4.3', 'untrack a table or view', A.untrackTable),
+  op('create_object_relationship', '2.2', 'create an object relationship (by foreign key or manual mapping)', A.createObjectRelationship, compat),
+  op('create_array_relationship', '2.2', 'create an array relationship (by foreign key or manual mapping)', A.createArrayRelationship, compat),
+  op('drop_relationship', '2.2', 'drop a relationship', A.dropRelationship, compat),
+  op('rename_relationship', '2.2', 'rename a relationship', A.renameRelationship, compat),
+  op('set_relationship_comment', '2.2', 'set or remove the comment of a relationship', A.setRelationshipComment, compat),
   {
     type: 'track_function',
     section: '4.3',
@@ -123,7 +135,8 @@ export const OPERATION_ITEMS: SpecItem[] = OPERATIONS.flatMap((o) =>
     (v): SpecItem => ({
       id: operationItemId(o.type, o.versions.length > 1 ? v.version : undefined),
       section: o.section,
-      level: 'spec',
+      level: o.level ?? 'spec',
+      ...(o.decision ? { decision: o.decision } : {}),
       summary: `${o.type}${o.versions.length > 1 ? ` v${v.version}` : ''}: ${o.summary}`,
     }),
   ),

@@ -25,6 +25,9 @@ export const RULES: readonly SpecItem[] = [
   rule('envelope.version-explicit', '9', 'an explicit version selects the form of an operation'),
   rule('envelope.metadata-endpoint', '4.2', 'bulk, the function-permission operations and replace_metadata are accepted at /v1/metadata'),
 
+  rule('track_table.constraint-names', '4.3', 'the constraint names of a table must be GraphQL compliant for it to be tracked'),
+  rule('track_table.generated-names', '4.3', 'generated root fields and types follow the table name, custom name or identifier'),
+
   // §4.3 permission semantics.
   rule('perm.insert.check', '4.3', 'insert: the check expression must hold for every new row'),
   rule('perm.insert.columns', '4.3', 'insert is limited to the permitted columns'),

@@ -1,17 +1,13 @@
 // Runs parsed operations: each request in one transaction that holds the catalog lock, so a
 // request (a bulk included) fully applies and persists, or changes nothing.
 import { Pool, type PoolClient } from 'pg';
-import type { MetadataDocument } from '../../spec';
+import type { MetadataDocument, QualifiedName } from '../../spec';
 import { assertCatalogVersion, CatalogError, ensureCatalog, readMetadata, writeMetadata } from './catalog/catalog';
 import type { EngineConfig } from './config';
 import { engineError, EngineError } from './errors';
-import {
-  findInconsistencies,
-  introducedBy,
-  introspectionOf,
-  type Introspection,
-  type Relation,
-} from './metadata/inconsistency';
+import { introspectionOf, loadRelations, loadTables, relationKey, type DbTable, type Relation } from './db/introspection';
+import { findInconsistencies, introducedBy } from './metadata/inconsistency';
+import { tablesNamedBy } from './metadata/document';
 import type { OperationContext, OperationHandler } from './operations/context';
 import type { ParsedOperation } from './operations/envelope';
 import { HANDLERS } from './operations/handlers';
@@ -111,20 +107,29 @@ export class Engine {
   }
 
   private context(client: PoolClient, document: MetadataDocument): OperationContext {
-    let cached: Introspection | undefined;
+    let relations: Relation[] | undefined;
+    const details = new Map<string, DbTable>();
     const pool = this.pool;
-    return {
+    const ctx: OperationContext = {
       db: client,
       config: this.config,
       document,
       inconsistentBefore: [],
       acceptInconsistencies: false,
-      async introspect() {
-        cached ??= introspectionOf(await q.run<Relation>(client, q.introspectRelations));
-        return cached;
+      async introspect(extra = []) {
+        relations ??= await loadRelations(client);
+        const known = new Set(relations.map(relationKey));
+        const wanted = new Map<string, QualifiedName>();
+        for (const name of [...tablesNamedBy(ctx.document), ...extra]) {
+          const key = relationKey(name);
+          if (known.has(key) && !details.has(key)) wanted.set(key, name);
+        }
+        for (const table of await loadTables(client, [...wanted.values()])) details.set(relationKey(table), table);
+        return introspectionOf(relations, [...details.values()]);
       },
       invalidateIntrospection() {
-        cached = undefined;
+        relations = undefined;
+        details.clear();
       },
       async readOnly(work) {
         const db = await pool.connect();
@@ -140,6 +145,7 @@ export class Engine {
         }
       },
     };
+    return ctx;
   }
 
   private async connect(): Promise<PoolClient> {

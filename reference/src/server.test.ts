@@ -53,9 +53,9 @@ describe('reference server', () => {
 
   test('an operation the server does not implement yet is refused [err.not-supported.not-implemented]', async () => {
     const server = await start();
-    expect(await post(server, { type: 'track_table', args: { table: 'x' } })).toEqual({
+    expect(await post(server, { type: 'remove_remote_schema', args: { name: 'x' } })).toEqual({
       status: 400,
-      body: { path: '$.type', error: 'the operation track_table is not supported by this server yet', code: 'not-supported' },
+      body: { path: '$.type', error: 'the operation remove_remote_schema is not supported by this server yet', code: 'not-supported' },
     });
   });
 

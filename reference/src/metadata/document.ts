@@ -1,18 +1,64 @@
 // Pure functions over the metadata document: export form, clearing, dropping inconsistent objects.
-import { emptyMetadata, type MetadataDocument } from '../../../spec';
-import { relationKey, type Introspection } from './inconsistency';
+import { displayQualified, emptyMetadata, sameQualified, type MetadataDocument, type TableEntry } from '../../../spec';
+import type { Introspection } from '../db/introspection';
+import { findInconsistencies, type InconsistentObject } from './inconsistency';
 
-/** The export form (decision dec.export.form): version and tables, in the order they were tracked. */
+/** The export form (decision dec.export.form): tables in the order they were tracked, empty parts left out. */
 export function exportForm(document: MetadataDocument): MetadataDocument {
+  return { version: 2, tables: document.tables.map(exportEntry) };
+}
+
+function exportEntry(t: TableEntry): TableEntry {
   return {
-    version: 2,
-    tables: document.tables.map((t) => ({ table: { schema: t.table.schema, name: t.table.name } })),
+    table: { schema: t.table.schema, name: t.table.name },
+    ...(t.is_enum ? { is_enum: true } : {}),
+    ...(t.configuration ? { configuration: t.configuration } : {}),
+    ...(t.object_relationships?.length ? { object_relationships: t.object_relationships } : {}),
+    ...(t.array_relationships?.length ? { array_relationships: t.array_relationships } : {}),
   };
 }
 
 export const clearedDocument = (): MetadataDocument => emptyMetadata();
 
-/** The document without the objects that do not fit the database. */
+/** The document without the objects that do not fit the database. Dropping a table can strand
+ *  relationships that led to it, so this repeats until nothing is inconsistent. */
 export function withoutInconsistent(document: MetadataDocument, db: Introspection): MetadataDocument {
-  return { ...document, tables: document.tables.filter((t) => db.relations.has(relationKey(t.table))) };
+  let current = document;
+  for (let inconsistent = findInconsistencies(current, db); inconsistent.length > 0; inconsistent = findInconsistencies(current, db)) {
+    current = withoutObjects(current, inconsistent);
+  }
+  return current;
+}
+
+function withoutObjects(document: MetadataDocument, objects: readonly InconsistentObject[]): MetadataDocument {
+  const missingTables = new Set(objects.flatMap((o) => (o.type === 'table' ? [o.definition] : [])));
+  const badRelationships = objects.flatMap((o) => (o.type === 'table' ? [] : [o.definition as { table: TableEntry['table']; name: string }]));
+  const tables = document.tables
+    .filter((t) => !missingTables.has(displayQualified(t.table)))
+    .map((t) => {
+      const keep = <R extends { name: string }>(rels: R[] | undefined) => {
+        const left = rels?.filter((r) => !badRelationships.some((b) => sameQualified(b.table, t.table) && b.name === r.name));
+        return left?.length ? left : undefined;
+      };
+      const { object_relationships: o, array_relationships: a, ...rest } = t;
+      const objects = keep(o);
+      const arrays = keep(a);
+      return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };
+    });
+  return { ...document, tables };
+}
+
+/** Every table the document names: tracked tables and the remote tables of their relationships. */
+export function tablesNamedBy(document: MetadataDocument): TableEntry['table'][] {
+  const out: TableEntry['table'][] = [];
+  for (const t of document.tables) {
+    out.push(t.table);
+    for (const rel of [...(t.object_relationships ?? []), ...(t.array_relationships ?? [])]) {
+      const using = rel.using as Record<string, unknown>;
+      if ('manual_configuration' in using) out.push((using.manual_configuration as { remote_table: TableEntry['table'] }).remote_table);
+      const fk = using.foreign_key_constraint_on;
+      if (typeof fk === 'object' && fk !== null && !Array.isArray(fk)) out.push((fk as { table: TableEntry['table'] }).table);
+    }
+  }
+  return out;
 }

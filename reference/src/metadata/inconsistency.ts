@@ -1,28 +1,17 @@
 // Which objects of a metadata document do not fit the database (SPEC.md §2.9, §3).
-import { displayQualified, quoteQualified, type MetadataDocument, type QualifiedName } from '../../../spec';
-import { formatMessage } from '../../../spec';
+import { displayQualified, formatMessage, quoteQualified, type MetadataDocument, type QualifiedName } from '../../../spec';
+import { relationKey, type Introspection } from '../db/introspection';
+import { EngineError } from '../errors';
+import { relationshipsOf, resolveRelationship } from './relationships';
 
-export interface InconsistentObject {
-  type: 'table';
-  reason: string;
-  definition: string;
-}
+export type InconsistentObject =
+  | { type: 'table'; reason: string; definition: string }
+  | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> };
 
-export interface Relation extends QualifiedName {
-  kind: string;
-  oid: string;
-}
+export { introspectionOf, relationKey, type Introspection, type Relation } from '../db/introspection';
 
-/** The database as the metadata sees it: its relations, by `schema.name`. */
-export interface Introspection {
-  relations: ReadonlyMap<string, Relation>;
-}
-
-export const relationKey = (q: QualifiedName) => `${q.schema}\u0000${q.name}`;
-
-export function introspectionOf(relations: readonly Relation[]): Introspection {
-  return { relations: new Map(relations.map((r) => [relationKey(r), r])) };
-}
+export const isTracked = (document: MetadataDocument, table: QualifiedName) =>
+  document.tables.some((t) => t.table.schema === table.schema && t.table.name === table.name);
 
 export function findInconsistencies(document: MetadataDocument, db: Introspection): InconsistentObject[] {
   const out: InconsistentObject[] = [];
@@ -33,21 +22,35 @@ export function findInconsistencies(document: MetadataDocument, db: Introspectio
         reason: formatMessage('err.not-exists.table-in-postgres', quoteQualified(entry.table)),
         definition: displayQualified(entry.table),
       });
+      continue;
+    }
+    if (!db.tables.has(relationKey(entry.table))) continue; // details not loaded: nothing more to check
+    for (const { rel, kind } of relationshipsOf(entry)) {
+      const reason = relationshipProblem(document, db, () => resolveRelationship(entry, rel, kind, db).remote);
+      if (reason) {
+        out.push({ type: kind === 'object' ? 'object_relation' : 'array_relation', reason, definition: { table: entry.table, ...rel } });
+      }
     }
   }
   return out;
 }
 
-/** Two lists name the same objects (the order of the lists does not matter). */
-export function sameObjects(a: readonly InconsistentObject[], b: readonly InconsistentObject[]): boolean {
-  const key = (o: InconsistentObject) => `${o.type}:${JSON.stringify(o.definition)}`;
-  const keys = new Set(a.map(key));
-  return a.length === b.length && b.every((o) => keys.has(key(o)));
+function relationshipProblem(document: MetadataDocument, db: Introspection, resolve: () => QualifiedName): string | undefined {
+  try {
+    const remote = resolve();
+    if (!isTracked(document, remote)) return formatMessage('err.not-exists.table', quoteQualified(remote));
+    if (!db.relations.has(relationKey(remote))) return formatMessage('err.not-exists.table-in-postgres', quoteQualified(remote));
+    return undefined;
+  } catch (error) {
+    if (error instanceof EngineError) return error.message;
+    throw error;
+  }
 }
+
+const keyOf = (o: InconsistentObject) => `${o.type}:${JSON.stringify(o.definition)}`;
 
 /** Objects of `after` that `before` did not have. */
 export function introducedBy(before: readonly InconsistentObject[], after: readonly InconsistentObject[]): InconsistentObject[] {
-  const key = (o: InconsistentObject) => `${o.type}:${JSON.stringify(o.definition)}`;
-  const old = new Set(before.map(key));
-  return after.filter((o) => !old.has(key(o)));
+  const old = new Set(before.map(keyOf));
+  return after.filter((o) => !old.has(keyOf(o)));
 }

@@ -1,9 +1,10 @@
 // What an operation handler may use: the transaction, the document being changed, and the
 // database as it is inside that transaction.
 import type { PoolClient } from 'pg';
-import type { MetadataDocument } from '../../../spec';
+import type { MetadataDocument, QualifiedName } from '../../../spec';
 import type { EngineConfig } from '../config';
-import type { InconsistentObject, Introspection } from '../metadata/inconsistency';
+import type { Introspection } from '../db/introspection';
+import type { InconsistentObject } from '../metadata/inconsistency';
 
 export interface OperationContext {
   readonly db: PoolClient;
@@ -12,8 +13,9 @@ export interface OperationContext {
   document: MetadataDocument;
   /** Inconsistencies of the document when the request started. */
   inconsistentBefore: readonly InconsistentObject[];
-  /** The database inside this transaction (cached until invalidated). */
-  introspect(): Promise<Introspection>;
+  /** The database inside this transaction (cached until invalidated), with the details of every
+   *  table the document names and of `extra`. */
+  introspect(extra?: readonly QualifiedName[]): Promise<Introspection>;
   /** The database changed (run_sql): introspect again before the next look. */
   invalidateIntrospection(): void;
   /** Set by replace_metadata v2 with allow_inconsistent_metadata: keep what does not fit. */

@@ -9,7 +9,9 @@ import {
   reloadMetadata,
   replaceMetadata,
 } from './metadataManagement';
+import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship, setRelationshipComment } from './relationships';
 import { runSql } from './runSql';
+import { setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables';
 
 export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   export_metadata: exportMetadata,
@@ -19,4 +21,14 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   get_inconsistent_metadata: getInconsistentMetadata,
   drop_inconsistent_metadata: dropInconsistentMetadata,
   run_sql: runSql as OperationHandler,
+  track_table: trackTable as OperationHandler,
+  untrack_table: untrackTable as OperationHandler,
+  set_table_is_enum: setTableIsEnum as OperationHandler,
+  set_table_customization: setTableCustomization as OperationHandler,
+  set_table_custom_fields: setTableCustomFields as OperationHandler,
+  create_object_relationship: createObjectRelationship as OperationHandler,
+  create_array_relationship: createArrayRelationship as OperationHandler,
+  drop_relationship: dropRelationship as OperationHandler,
+  rename_relationship: renameRelationship as OperationHandler,
+  set_relationship_comment: setRelationshipComment as OperationHandler,
 };

@@ -1,8 +1,10 @@
 // export_metadata, replace_metadata, clear_metadata, reload_metadata,
 // get_inconsistent_metadata and drop_inconsistent_metadata (SPEC.md §4.3).
-import type { MetadataDocument } from '../../../spec';
+import { displayQualified, type MetadataDocument } from '../../../spec';
 import { engineError } from '../errors';
-import { clearedDocument, exportForm, withoutInconsistent } from '../metadata/document';
+import { relationKey, type Introspection } from '../db/introspection';
+import { clearedDocument, exportForm, tablesNamedBy, withoutInconsistent } from '../metadata/document';
+import { checkNames, validateEntry } from '../metadata/tables';
 import { findInconsistencies } from '../metadata/inconsistency';
 import { SUCCESS, type OperationContext } from './context';
 
@@ -15,7 +17,9 @@ type ReplaceArgs = MetadataDocument | { metadata: MetadataDocument; allow_incons
 export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, version: number): Promise<unknown> {
   const v2 = version === 2 ? (args as { metadata: MetadataDocument; allow_inconsistent_metadata?: boolean }) : undefined;
   const document = v2 ? v2.metadata : (args as MetadataDocument);
-  const inconsistent = findInconsistencies(document, await ctx.introspect());
+  const db = await ctx.introspect(tablesNamedBy(document));
+  checkDocument(document, db);
+  const inconsistent = findInconsistencies(document, db);
   if (inconsistent.length > 0 && !v2?.allow_inconsistent_metadata) {
     // Rule replace_metadata.1: the same 400 for v1 and v2.
     throw engineError('unexpected.inconsistent-metadata', '$.args', [], inconsistent);
@@ -48,4 +52,19 @@ export async function getInconsistentMetadata(ctx: OperationContext): Promise<un
 export async function dropInconsistentMetadata(ctx: OperationContext): Promise<unknown> {
   ctx.document = withoutInconsistent(ctx.document, await ctx.introspect());
   return SUCCESS;
+}
+
+/** A document's tables must each be tracked once and give valid, distinct GraphQL names. */
+function checkDocument(document: MetadataDocument, db: Introspection): void {
+  const seen = new Map<string, number>();
+  for (const entry of document.tables) seen.set(relationKey(entry.table), (seen.get(relationKey(entry.table)) ?? 0) + 1);
+  const duplicates = document.tables.filter((t, i) => seen.get(relationKey(t.table))! > 1 && document.tables.findIndex((u) => relationKey(u.table) === relationKey(t.table)) === i);
+  if (duplicates.length > 0) {
+    throw engineError('already-exists.multiple-declarations', '$.args', ['tables', duplicates.map((t) => JSON.stringify(displayQualified(t.table))).join(', ')]);
+  }
+  for (const entry of document.tables) {
+    const table = db.tables.get(relationKey(entry.table));
+    if (table) validateEntry(entry, table);
+  }
+  checkNames(document, db);
 }

@@ -2,9 +2,12 @@
 // TuplesOk / CommandOk form, with metadata kept in step with what the SQL did to tracked tables.
 import type { PoolClient } from 'pg';
 import { DatabaseError } from 'pg';
-import { quoteQualified, type MetadataDocument } from '../../../spec';
+import { displayQualified, quoteQualified, type MetadataDocument, type QualifiedName } from '../../../spec';
 import { engineError, EngineError } from '../errors';
-import { relationKey, type Introspection } from '../metadata/inconsistency';
+import { relationKey, type Introspection } from '../db/introspection';
+import { withoutInconsistent } from '../metadata/document';
+import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
+import { dependentsOf, untrackTable } from '../metadata/tables';
 import { runUserStatement } from '../sql';
 import type { OperationContext } from './context';
 
@@ -20,8 +23,29 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
   const before = ctx.document.tables.length > 0 ? await ctx.introspect() : undefined;
   const response = await execute(ctx.db, args.sql);
   ctx.invalidateIntrospection();
-  if (before) ctx.document = followDatabase(ctx.document, before, await ctx.introspect());
+  if (before) {
+    const after = await ctx.introspect();
+    ctx.document = followDatabase(ctx.document, before, after, args.cascade ?? false);
+    ctx.document = dropBrokenRelationships(ctx, await ctx.introspect(), args.cascade ?? false);
+  }
   return response;
+}
+
+/**
+ * Relationships that the SQL broke (a dropped column or foreign key) are dependents of what it
+ * dropped: refused without cascade, dropped with it.
+ */
+function dropBrokenRelationships(ctx: OperationContext, after: Introspection, cascade: boolean): MetadataDocument {
+  const broken = introducedBy(ctx.inconsistentBefore, findInconsistencies(ctx.document, after)).filter((o) => o.type !== 'table');
+  if (broken.length === 0) return ctx.document;
+  if (!cascade) {
+    const list = broken.map((o) => {
+      const d = o.definition as { table: QualifiedName; name: string };
+      return `relationship ${displayQualified(d.table)}.${d.name}`;
+    });
+    throw engineError('dependency-error.drop', '$', [list.join(', ')]);
+  }
+  return withoutInconsistent(ctx.document, after);
 }
 
 async function execute(db: PoolClient, text: string): Promise<unknown> {
@@ -60,18 +84,21 @@ export function postgresError(error: unknown, statement: string): EngineError {
 }
 
 /**
- * A tracked table that the SQL dropped is untracked with it; a renamed one is refused
- * (SPEC.md §7.2 "table renames are not yet supported"), undoing the whole request.
+ * A tracked table that the SQL dropped is untracked with it (its dependents need cascade); a
+ * renamed one is refused (SPEC.md §7.2 "table renames are not yet supported"), undoing the request.
  */
-function followDatabase(document: MetadataDocument, before: Introspection, after: Introspection): MetadataDocument {
+function followDatabase(document: MetadataDocument, before: Introspection, after: Introspection, cascade: boolean): MetadataDocument {
   const byOid = new Map([...after.relations.values()].map((r) => [r.oid, r]));
-  const tables = document.tables.filter((entry) => {
+  let next = document;
+  for (const entry of document.tables) {
     const old = before.relations.get(relationKey(entry.table));
-    if (!old) return true; // already inconsistent before the SQL ran
-    if (after.relations.has(relationKey(entry.table))) return true;
-    const renamed = byOid.get(old.oid);
-    if (renamed) throw engineError('not-supported.table-rename', '$', [quoteQualified(entry.table)]);
-    return false;
-  });
-  return tables.length === document.tables.length ? document : { ...document, tables };
+    if (!old || after.relations.has(relationKey(entry.table))) continue; // inconsistent before, or still there
+    if (byOid.get(old.oid)) throw engineError('not-supported.table-rename', '$', [quoteQualified(entry.table)]);
+    const dependents = dependentsOf(next, before, entry.table);
+    if (dependents.length > 0 && !cascade) {
+      throw engineError('dependency-error.drop', '$', [dependents.map((d) => `relationship ${displayQualified(d.table)}.${d.name}`).join(', ')]);
+    }
+    next = untrackTable(next, before, { table: entry.table, cascade: true });
+  }
+  return next;
 }

@@ -14,8 +14,10 @@ export async function run<R extends QueryResultRow = QueryResultRow>(db: Queryab
   return (await db.query<R>({ text, values })).rows;
 }
 
-/** The schema that holds the catalog in the user's database. */
-export const CATALOG_SCHEMA = 'engine_catalog';
+import { CATALOG_SCHEMA } from './catalog-schema';
+
+export { CATALOG_SCHEMA };
+export * from './introspection';
 const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
 
 /** Serialises metadata changes across all servers that share the database. */
@@ -64,16 +66,6 @@ export const writeMetadata = (document: unknown) => sql.query`
      set metadata = ${sql.value(JSON.stringify(document))}::json, resource_version = resource_version + 1
    where id = 1
   returning resource_version`;
-
-/** Tables, views, materialized views, foreign and partitioned tables outside system schemas. */
-export const introspectRelations = sql.query`
-  select n.nspname as schema, c.relname as name, c.relkind as kind, c.oid::int8::text as oid
-    from pg_class c
-    join pg_namespace n on n.oid = c.relnamespace
-   where c.relkind in ('r', 'v', 'm', 'f', 'p')
-     and n.nspname not in ('pg_catalog', 'information_schema', ${sql.value(CATALOG_SCHEMA)})
-     and n.nspname not like 'pg\\_toast%'
-     and n.nspname not like 'pg\\_temp\\_%'`;
 
 /** run_sql: the request's own SQL text, sent as a simple query (several statements allowed). */
 export const userStatement = (text: string) => sql.raw(text);

@@ -1,0 +1,152 @@
+// Relationships: SPEC.md §2.2 "Relationship entry"; operations in the engine's documented forms.
+import { covers } from '../harness/cases';
+import { expectResponse } from '../harness/client';
+import { fixtureSql } from '../harness/fixtures';
+import { useTarget } from '../harness/target';
+
+const target = useTarget();
+const customer = { schema: 'shop', name: 'customer' };
+const orders = { schema: 'shop', name: 'orders' };
+const note = { schema: 'shop', name: 'note' };
+const ok = { message: 'success' };
+
+const run = (type: string, args: unknown) => target.metadata({ type, args });
+const tableEntry = async (name: string) =>
+  ((await target.metadata({ type: 'export_metadata', args: {} })).body as { tables: { table: { name: string } }[] }).tables.find((t) => t.table.name === name);
+
+beforeAll(async () => {
+  await target.sql(fixtureSql('shop'));
+  await target.metadata({ type: 'reload_metadata', args: {} });
+});
+beforeEach(async () => {
+  await target.reset();
+  for (const table of [customer, orders, note]) await run('track_table', { table });
+});
+
+const customerOf = { foreign_key_constraint_on: 'customer_id' };
+const ordersOf = { foreign_key_constraint_on: { table: orders, column: 'customer_id' } };
+
+test(covers(['op.create_object_relationship'], 'an object relationship by foreign key'), async () => {
+  expectResponse(await run('create_object_relationship', { table: orders, name: 'customer', using: customerOf }), 200, ok);
+  expect(await tableEntry('orders')).toEqual({ table: orders, object_relationships: [{ name: 'customer', using: customerOf }] });
+});
+
+test(covers(['op.create_array_relationship'], 'an array relationship by foreign key of the other table'), async () => {
+  expectResponse(await run('create_array_relationship', { table: customer, name: 'orders', using: ordersOf, comment: 'all of them' }), 200, ok);
+  expect(await tableEntry('customer')).toEqual({ table: customer, array_relationships: [{ name: 'orders', using: ordersOf, comment: 'all of them' }] });
+});
+
+test(covers(['op.create_object_relationship', 'op.create_array_relationship'], 'relationships by manual configuration'), async () => {
+  const toCustomer = { manual_configuration: { remote_table: customer, column_mapping: { customer_ref: 'id' } } };
+  const toNotes = { manual_configuration: { remote_table: note, column_mapping: { id: 'customer_ref' } } };
+  expectResponse(await run('create_object_relationship', { table: note, name: 'customer', using: toCustomer }), 200, ok);
+  expectResponse(await run('create_array_relationship', { table: customer, name: 'notes', using: toNotes }), 200, ok);
+  expect(await tableEntry('note')).toEqual({ table: note, object_relationships: [{ name: 'customer', using: toCustomer }] });
+});
+
+test(covers(['op.create_object_relationship', 'err.constraint-error.no-foreign-key'], 'a column without a foreign key cannot carry an object relationship'), async () => {
+  expectResponse(await run('create_object_relationship', { table: orders, name: 'by_total', using: { foreign_key_constraint_on: 'total' } }), 400, {
+    path: '$.args',
+    error: 'no foreign constraint exists on the given column',
+    code: 'constraint-error',
+  });
+});
+
+test(covers(['op.create_array_relationship', 'err.constraint-error.several-foreign-keys'], 'several foreign keys on the same column are ambiguous'), async () => {
+  await target.sql('alter table shop.orders add constraint orders_customer_again foreign key (customer_id) references shop.customer (id)');
+  await run('reload_metadata', {});
+  try {
+    expectResponse(await run('create_array_relationship', { table: customer, name: 'orders', using: ordersOf }), 400, {
+      path: '$.args',
+      error: 'more than one foreign key constraint exists on the given column',
+      code: 'constraint-error',
+    });
+  } finally {
+    await target.sql('alter table shop.orders drop constraint orders_customer_again');
+    await run('reload_metadata', {});
+  }
+});
+
+test(covers(['op.create_object_relationship', 'err.not-exists.column'], 'the foreign key column must exist'), async () => {
+  expectResponse(await run('create_object_relationship', { table: orders, name: 'x', using: { foreign_key_constraint_on: 'nope' } }), 400, {
+    path: '$.args',
+    error: '"nope" does not exist',
+    code: 'not-exists',
+  });
+});
+
+test(covers(['op.create_object_relationship', 'err.already-exists.column-or-relationship'], 'a relationship may not take the name of a column or relationship'), async () => {
+  const conflict = { path: '$.args', error: 'column/relationship of table "shop.orders" already exists', code: 'already-exists' };
+  expectResponse(await run('create_object_relationship', { table: orders, name: 'total', using: customerOf }), 400, conflict);
+  await run('create_object_relationship', { table: orders, name: 'customer', using: customerOf });
+  expectResponse(await run('create_object_relationship', { table: orders, name: 'customer', using: customerOf }), 400, conflict);
+});
+
+test(covers(['op.create_object_relationship', 'err.not-exists.table'], 'relationships belong to, and lead to, tracked tables'), async () => {
+  await run('untrack_table', { table: customer });
+  expectResponse(await run('create_object_relationship', { table: orders, name: 'customer', using: customerOf }), 400, {
+    path: '$.args',
+    error: 'table "shop.customer" does not exist',
+    code: 'not-exists',
+  });
+  expectResponse(await run('create_array_relationship', { table: customer, name: 'orders', using: ordersOf }), 400, {
+    path: '$.args',
+    error: 'table "shop.customer" does not exist',
+    code: 'not-exists',
+  });
+});
+
+test(covers(['op.drop_relationship', 'op.rename_relationship', 'op.set_relationship_comment'], 'rename, comment and drop a relationship'), async () => {
+  await run('create_object_relationship', { table: orders, name: 'customer', using: customerOf });
+  expectResponse(await run('rename_relationship', { table: orders, name: 'customer', new_name: 'buyer' }), 200, ok);
+  expectResponse(await run('set_relationship_comment', { table: orders, name: 'buyer', comment: 'who pays' }), 200, ok);
+  expect(await tableEntry('orders')).toEqual({ table: orders, object_relationships: [{ name: 'buyer', using: customerOf, comment: 'who pays' }] });
+  expectResponse(await run('set_relationship_comment', { table: orders, name: 'buyer', comment: null }), 200, ok);
+  expect(await tableEntry('orders')).toEqual({ table: orders, object_relationships: [{ name: 'buyer', using: customerOf }] });
+  expectResponse(await run('drop_relationship', { table: orders, relationship: 'buyer' }), 200, ok);
+  expect(await tableEntry('orders')).toEqual({ table: orders });
+});
+
+test(covers(['op.drop_relationship', 'err.not-exists.field'], 'dropping a relationship that does not exist is refused'), async () => {
+  expectResponse(await run('drop_relationship', { table: orders, relationship: 'ghost' }), 400, {
+    path: '$.args',
+    error: 'relationship "ghost" does not exist',
+    code: 'not-exists',
+  });
+});
+
+test(covers(['dec.run_sql.tracked-tables', 'err.dependency-error.drop'], 'run_sql dropping a column a relationship uses needs cascade'), async () => {
+  await target.sql('alter table shop.note add column if not exists customer_id2 int references shop.customer (id)');
+  await run('reload_metadata', {});
+  await run('create_object_relationship', { table: note, name: 'customer2', using: { foreign_key_constraint_on: 'customer_id2' } });
+  const drop = { type: 'run_sql', args: { sql: 'alter table shop.note drop column customer_id2' } };
+  expectResponse(await target.metadata(drop, { endpoint: '/v2/query' }), 400, {
+    path: '$',
+    error: 'cannot drop due to the following dependent objects : relationship shop.note.customer2',
+    code: 'dependency-error',
+  });
+  expect(await tableEntry('note')).toEqual({ table: note, object_relationships: [{ name: 'customer2', using: { foreign_key_constraint_on: 'customer_id2' } }] });
+  expectResponse(await target.metadata({ type: 'run_sql', args: { ...drop.args, cascade: true } }, { endpoint: '/v2/query' }), 200, { result_type: 'CommandOk', result: null });
+  expect(await tableEntry('note')).toEqual({ table: note });
+});
+
+test(covers(['rule.availability.inconsistent', 'op.get_inconsistent_metadata'], 'a relationship the database no longer supports is reported inconsistent'), async () => {
+  await target.sql('alter table shop.note add column if not exists customer_id3 int references shop.customer (id)');
+  await run('reload_metadata', {});
+  await run('create_object_relationship', { table: note, name: 'customer3', using: { foreign_key_constraint_on: 'customer_id3' } });
+  await target.sql('alter table shop.note drop column customer_id3');
+  const r = await run('reload_metadata', {});
+  expectResponse(r, 200, {
+    message: 'success',
+    is_consistent: false,
+    inconsistent_objects: [
+      {
+        type: 'object_relation',
+        reason: '"customer_id3" does not exist',
+        definition: { table: note, name: 'customer3', using: { foreign_key_constraint_on: 'customer_id3' } },
+      },
+    ],
+  });
+  expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
+  expect(await tableEntry('note')).toEqual({ table: note });
+});

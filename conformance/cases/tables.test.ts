@@ -1,0 +1,194 @@
+// Tracking tables: SPEC.md §4.3 table operations, §2.3 TableConfig, §7.2 messages.
+import { covers } from '../harness/cases';
+import { expectError, expectResponse } from '../harness/client';
+import { fixtureSql } from '../harness/fixtures';
+import { useTarget } from '../harness/target';
+
+const target = useTarget();
+const customer = { schema: 'shop', name: 'customer' };
+const orders = { schema: 'shop', name: 'orders' };
+const status = { schema: 'shop', name: 'status' };
+const ok = { message: 'success' };
+
+const run = (type: string, args: unknown, version?: number) => target.metadata({ type, ...(version ? { version } : {}), args }, { endpoint: '/v1/query' });
+const exported = async () => (await target.metadata({ type: 'export_metadata', args: {} })).body as { tables: unknown[] };
+
+beforeAll(async () => {
+  await target.sql(fixtureSql('shop'));
+  await target.metadata({ type: 'reload_metadata', args: {} });
+});
+beforeEach(() => target.reset());
+
+test(covers(['op.track_table.v1', 'rule.envelope.version-inferred'], 'track_table v1 with schema and name'), async () => {
+  expectResponse(await run('track_table', { schema: 'shop', name: 'customer' }), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: customer }] });
+});
+
+test(covers(['op.track_table.v1'], 'track_table v1 with a table object'), async () => {
+  expectResponse(await run('track_table', { table: customer }, 1), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: customer }] });
+});
+
+test(covers(['op.track_table.v2', 'rule.envelope.version-explicit'], 'track_table v2 with a configuration'), async () => {
+  const configuration = { custom_name: 'client', custom_root_fields: { select: 'clients', select_by_pk: 'client' }, custom_column_names: { name: 'fullName' } };
+  expectResponse(await run('track_table', { table: customer, configuration }, 2), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: customer, configuration }] });
+});
+
+test(covers(['op.track_table.v2', 'dec.table-name.default-schema'], 'track_table v2 takes a bare table name as public'), async () => {
+  await target.sql('create table if not exists public.cf_bare (id int primary key)');
+  try {
+    expectResponse(await run('track_table', { table: 'cf_bare' }, 2), 200, ok);
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: { schema: 'public', name: 'cf_bare' } }] });
+  } finally {
+    await target.reset();
+    await target.sql('drop table if exists public.cf_bare');
+  }
+});
+
+test(covers(['op.track_table.v1', 'err.already-tracked'], 'tracking a tracked table again is refused'), async () => {
+  await run('track_table', { table: customer });
+  expectResponse(await run('track_table', { table: customer }), 400, { path: '$.args', error: 'view/table already tracked : "shop.customer"', code: 'already-tracked' });
+});
+
+test(covers(['op.track_table.v2', 'err.not-exists.table-in-postgres'], 'tracking a table the database does not have is refused'), async () => {
+  expectResponse(await run('track_table', { table: { schema: 'shop', name: 'nothing' } }, 2), 400, {
+    path: '$.args',
+    error: 'no such table/view exists in postgres : "shop.nothing"',
+    code: 'not-exists',
+  });
+  expect(await exported()).toEqual({ version: 2, tables: [] });
+});
+
+test(covers(['op.track_table.v1'], 'a view can be tracked'), async () => {
+  expectResponse(await run('track_table', { table: { schema: 'shop', name: 'big_orders' } }), 200, ok);
+});
+
+test(covers(['op.track_table.v1', 'err.validation-failed.graphql-name'], 'a table whose name is not a GraphQL name needs a custom name'), async () => {
+  const odd = { schema: 'shop', name: 'odd-name' };
+  expectError(await run('track_table', { table: odd }), 400, { path: '$.args', code: 'validation-failed', error: /is not a valid GraphQL name/ });
+  expectResponse(await run('track_table', { table: odd, configuration: { custom_name: 'odd_name' } }, 2), 200, ok);
+});
+
+test(covers(['rule.track_table.constraint-names', 'err.validation-failed.graphql-name'], 'a table with a constraint name that is not a GraphQL name cannot be tracked'), async () => {
+  expectResponse(await run('track_table', { table: { schema: 'shop', name: 'odd_constraint' } }), 400, {
+    path: '$.args',
+    error: '"odd-constraint" (constraint of table "shop.odd_constraint") is not a valid GraphQL name',
+    code: 'validation-failed',
+  });
+  expect(await exported()).toEqual({ version: 2, tables: [] });
+});
+
+test(covers(['op.track_table.v2', 'err.already-exists.graphql-name'], 'two tables may not take the same GraphQL names'), async () => {
+  await run('track_table', { table: customer, configuration: { custom_name: 'thing' } }, 2);
+  expectError(await run('track_table', { table: orders, configuration: { custom_name: 'thing' } }, 2), 400, {
+    path: '$.args',
+    code: 'already-exists',
+    error: 'the GraphQL name "thing" of table "shop.orders" conflicts with table "shop.customer"',
+  });
+});
+
+test(covers(['op.track_table.v2', 'err.not-exists.column'], 'custom column names must name columns'), async () => {
+  expectResponse(await run('track_table', { table: customer, configuration: { custom_column_names: { nickname: 'nick' } } }, 2), 400, {
+    path: '$.args',
+    error: '"nickname" does not exist',
+    code: 'not-exists',
+  });
+});
+
+test(covers(['op.untrack_table', 'rule.availability.untracked'], 'untrack_table forgets the table'), async () => {
+  await run('track_table', { table: customer });
+  expectResponse(await run('untrack_table', { table: customer }), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [] });
+});
+
+test(covers(['op.untrack_table', 'err.not-exists.table'], 'untracking a table that is not tracked is refused'), async () => {
+  expectResponse(await run('untrack_table', { table: customer }), 400, { path: '$.args', error: 'table "shop.customer" does not exist', code: 'not-exists' });
+});
+
+test(covers(['op.untrack_table', 'err.dependency-error.drop'], 'untrack_table without cascade refuses while relationships lead to the table'), async () => {
+  await run('track_table', { table: customer });
+  await run('track_table', { table: orders });
+  await run('create_object_relationship', { table: orders, name: 'customer', using: { foreign_key_constraint_on: 'customer_id' } });
+  expectResponse(await run('untrack_table', { table: customer }), 400, {
+    path: '$.args',
+    error: 'cannot drop due to the following dependent objects : relationship shop.orders.customer',
+    code: 'dependency-error',
+  });
+  expectResponse(await run('untrack_table', { table: customer, cascade: true }), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: orders }] });
+});
+
+test(covers(['op.set_table_is_enum', 'op.track_table.v1'], 'an enum table: by track_table v1 or set_table_is_enum, and back'), async () => {
+  expectResponse(await run('track_table', { table: status, is_enum: true }), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: status, is_enum: true }] });
+  expectResponse(await run('set_table_is_enum', { table: status, is_enum: false }), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: status }] });
+  expectResponse(await run('set_table_is_enum', { table: status, is_enum: true }), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: status, is_enum: true }] });
+});
+
+test(covers(['op.set_table_is_enum', 'err.validation-failed.enum-table'], 'tables that cannot be enums are refused, with the reason'), async () => {
+  for (const [name, reason] of [
+    ['wide_enum', 'it has more than one column besides its primary key'],
+    ['empty_enum', 'it has no rows'],
+    ['bad_enum', 'the value "not valid" is not a valid GraphQL enum value'],
+    ['orders', 'its primary key column "id" is not of a text type'],
+  ]) {
+    const table = { schema: 'shop', name };
+    await run('track_table', { table });
+    expectResponse(await run('set_table_is_enum', { table, is_enum: true }), 400, {
+      path: '$.args',
+      error: `the table "shop.${name}" cannot be used as an enum because ${reason}`,
+      code: 'validation-failed',
+    });
+  }
+});
+
+test(covers(['op.set_table_is_enum', 'err.not-exists.table'], 'set_table_is_enum needs a tracked table'), async () => {
+  expectResponse(await run('set_table_is_enum', { table: status, is_enum: true }), 400, { path: '$.args', error: 'table "shop.status" does not exist', code: 'not-exists' });
+});
+
+test(covers(['op.set_table_customization'], 'set_table_customization replaces the whole configuration'), async () => {
+  await run('track_table', { table: customer, configuration: { custom_name: 'client', custom_column_names: { name: 'fullName' } } }, 2);
+  expectResponse(await run('set_table_customization', { table: customer, configuration: { custom_root_fields: { insert: 'addClient' } } }), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: customer, configuration: { custom_root_fields: { insert: 'addClient' } } }] });
+  expectResponse(await run('set_table_customization', { table: customer }), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: customer }] });
+});
+
+test(covers(['op.set_table_custom_fields'], 'set_table_custom_fields (v2) replaces root fields and column names, keeping the custom name'), async () => {
+  await run('track_table', { table: customer, configuration: { custom_name: 'client', custom_column_names: { name: 'fullName' } } }, 2);
+  expectResponse(await run('set_table_custom_fields', { table: customer, custom_root_fields: { delete: 'dropClients' } }, 2), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: customer, configuration: { custom_name: 'client', custom_root_fields: { delete: 'dropClients' } } }] });
+});
+
+test(covers(['op.set_table_customization', 'err.validation-failed.graphql-name'], 'custom names must be GraphQL names'), async () => {
+  await run('track_table', { table: customer });
+  expectError(await run('set_table_customization', { table: customer, configuration: { custom_root_fields: { select: 'not ok' } } }), 400, {
+    code: 'validation-failed',
+    error: /"not ok" .* is not a valid GraphQL name/,
+  });
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: customer }] });
+});
+
+test(covers(['op.replace_metadata.v1', 'err.already-exists.multiple-declarations'], 'a document that tracks a table twice is refused'), async () => {
+  expectResponse(await run('replace_metadata', { version: 2, tables: [{ table: customer }, { table: customer }] }), 400, {
+    path: '$.args',
+    error: 'multiple declarations exist for the following tables : "shop.customer"',
+    code: 'already-exists',
+  });
+});
+
+test(covers(['op.replace_metadata.v1', 'op.export_metadata'], 'tables, enums, configuration and relationships round-trip'), async () => {
+  const document = {
+    version: 2,
+    tables: [
+      { table: customer, configuration: { custom_name: 'client' }, array_relationships: [{ name: 'orders', using: { foreign_key_constraint_on: { table: orders, column: 'customer_id' } } }] },
+      { table: orders, object_relationships: [{ name: 'customer', using: { foreign_key_constraint_on: 'customer_id' }, comment: 'who ordered' }] },
+      { table: status, is_enum: true },
+    ],
+  };
+  expectResponse(await run('replace_metadata', document), 200, ok);
+  expect(await exported()).toEqual(document);
+});

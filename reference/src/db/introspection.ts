@@ -1,0 +1,80 @@
+// The database as the metadata sees it: all relations by name, and the details (columns, keys)
+// of the tables that the metadata names.
+import type { QualifiedName } from '../../../spec';
+import * as q from '../sql';
+
+export interface Relation extends QualifiedName {
+  kind: string;
+  oid: string;
+}
+
+export interface DbColumn {
+  name: string;
+  type: string;
+  type_schema: string;
+  /** pg_type.typtype: b base, e enum, d domain, c composite. */
+  type_kind: string;
+  /** pg_type.typcategory: A array, N numeric, S string, … */
+  type_category: string;
+  element_type: string | null;
+  nullable: boolean;
+  has_default: boolean;
+  generated: boolean;
+  enum_values: string[] | null;
+  comment: string | null;
+}
+
+export interface DbConstraint {
+  name: string;
+  type: 'p' | 'u' | 'f';
+  columns: string[];
+  ref_schema: string | null;
+  ref_table: string | null;
+  ref_columns: string[] | null;
+}
+
+export interface DbTable extends Relation {
+  /** pg_relation_is_updatable bits: 8 insert, 4 update, 16 delete. */
+  updatable: number;
+  comment: string | null;
+  columns: DbColumn[];
+  constraints: DbConstraint[];
+  unique_indexes: { name: string; columns: string[] }[];
+}
+
+export interface Introspection {
+  relations: ReadonlyMap<string, Relation>;
+  /** Details of the tables loaded so far (those the metadata names, at least). */
+  tables: ReadonlyMap<string, DbTable>;
+}
+
+export const relationKey = (q: QualifiedName) => `${q.schema}\u0000${q.name}`;
+
+export function introspectionOf(relations: readonly Relation[], tables: readonly DbTable[] = []): Introspection {
+  return {
+    relations: new Map(relations.map((r) => [relationKey(r), r])),
+    tables: new Map(tables.map((t) => [relationKey(t), t])),
+  };
+}
+
+export async function loadRelations(db: q.Queryable): Promise<Relation[]> {
+  return q.run<Relation>(db, q.introspectRelations);
+}
+
+export async function loadTables(db: q.Queryable, names: readonly QualifiedName[]): Promise<DbTable[]> {
+  if (names.length === 0) return [];
+  const [row] = await q.run<{ tables: DbTable[] }>(
+    db,
+    q.introspectTables(
+      names.map((n) => n.schema),
+      names.map((n) => n.name),
+    ),
+  );
+  return row?.tables ?? [];
+}
+
+export const primaryKeyOf = (t: DbTable) => t.constraints.find((c) => c.type === 'p');
+export const foreignKeysOf = (t: DbTable) => t.constraints.filter((c) => c.type === 'f');
+/** Constraints an upsert can name: the primary key and unique constraints. */
+export const uniqueConstraintsOf = (t: DbTable) => t.constraints.filter((c) => c.type === 'p' || c.type === 'u');
+export const columnOf = (t: DbTable, name: string) => t.columns.find((c) => c.name === name);

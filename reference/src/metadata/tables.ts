@@ -1,0 +1,150 @@
+// Table operations of SPEC.md §4.3 as pure functions: (document, database, args) → document,
+// or an EngineError with the §7.2 message.
+import {
+  quoteQualified,
+  sameQualified,
+  ROOT_FIELD_KEYS,
+  type MetadataDocument,
+  type QualifiedName,
+  type TableConfiguration,
+  type TableEntry,
+} from '../../../spec';
+import { columnOf, relationKey, type DbTable, type Introspection } from '../db/introspection';
+import { engineError } from '../errors';
+import { leadsTo, relationshipsOf } from './relationships';
+import { columnGraphQLName, isGraphQLName, rootFieldName, tableGraphQLName } from '../schema/naming';
+
+export const findEntry = (document: MetadataDocument, table: QualifiedName) =>
+  document.tables.find((t) => sameQualified(t.table, table));
+
+/** The tracked entry of a table, or the §7.2 "table ... does not exist". */
+export function trackedEntry(document: MetadataDocument, table: QualifiedName): TableEntry {
+  const entry = findEntry(document, table);
+  if (!entry) throw engineError('not-exists.table', '$.args', [quoteQualified(table)]);
+  return entry;
+}
+
+/** The table in the database, or the §7.2 "no such table/view exists in postgres". */
+export function databaseTable(db: Introspection, table: QualifiedName): DbTable {
+  const found = db.tables.get(relationKey(table));
+  if (!found) throw engineError('not-exists.table-in-postgres', '$.args', [quoteQualified(table)]);
+  return found;
+}
+
+export function replaceEntry(document: MetadataDocument, entry: TableEntry): MetadataDocument {
+  return { ...document, tables: document.tables.map((t) => (sameQualified(t.table, entry.table) ? entry : t)) };
+}
+
+/** The GraphQL names a tracked table takes: all must be valid, and free (checked by checkNames). */
+export function validateEntry(entry: TableEntry, table: DbTable): void {
+  const where = `table ${quoteQualified(entry.table)}`;
+  const name = tableGraphQLName(entry);
+  if (!isGraphQLName(name)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(name)} (the name of ${where}; give it a custom_name)`]);
+  for (const key of ROOT_FIELD_KEYS) {
+    const field = rootFieldName(entry, key);
+    if (!isGraphQLName(field)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (root field ${key} of ${where})`]);
+  }
+  for (const column of Object.keys(entry.configuration?.custom_column_names ?? {})) {
+    if (!columnOf(table, column)) throw engineError('not-exists.column', '$.args', [JSON.stringify(column)]);
+  }
+  const fields = new Set<string>();
+  for (const column of table.columns) {
+    const field = columnGraphQLName(entry, column.name);
+    if (!isGraphQLName(field)) {
+      throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (column of ${where}; give it a custom column name)`]);
+    }
+    if (fields.has(field)) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
+    fields.add(field);
+  }
+  for (const constraint of table.constraints) {
+    if (!isGraphQLName(constraint.name)) {
+      throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(constraint.name)} (constraint of ${where})`]);
+    }
+  }
+  for (const rel of [...(entry.object_relationships ?? []), ...(entry.array_relationships ?? [])]) {
+    if (fields.has(rel.name)) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
+    fields.add(rel.name);
+  }
+}
+
+/** No two tracked tables may share a root field or type name. */
+export function checkNames(document: MetadataDocument, db: Introspection): void {
+  const owner = new Map<string, string>();
+  for (const entry of document.tables) {
+    if (!db.relations.has(relationKey(entry.table))) continue;
+    const names = new Set([tableGraphQLName(entry), ...ROOT_FIELD_KEYS.map((k) => rootFieldName(entry, k))]);
+    const who = `table ${quoteQualified(entry.table)}`;
+    for (const name of names) {
+      const other = owner.get(name);
+      if (other !== undefined && other !== who) throw engineError('already-exists.graphql-name', '$.args', [JSON.stringify(name), who, other]);
+      owner.set(name, who);
+    }
+  }
+}
+
+export interface TrackTableArgs {
+  table: QualifiedName;
+  is_enum?: boolean;
+  configuration?: TableConfiguration;
+}
+
+export function trackTable(document: MetadataDocument, db: Introspection, args: TrackTableArgs): MetadataDocument {
+  if (findEntry(document, args.table)) throw engineError('already-tracked', '$.args', [quoteQualified(args.table)]);
+  const table = databaseTable(db, args.table);
+  const entry: TableEntry = { table: args.table };
+  if (args.is_enum) entry.is_enum = true;
+  if (args.configuration) entry.configuration = args.configuration;
+  validateEntry(entry, table);
+  const next = { ...document, tables: [...document.tables, entry] };
+  checkNames(next, db);
+  return next;
+}
+
+/** Relationships of other tables that lead to `table`. */
+export function dependentsOf(document: MetadataDocument, db: Introspection, table: QualifiedName): { table: QualifiedName; name: string }[] {
+  return document.tables
+    .filter((entry) => !sameQualified(entry.table, table))
+    .flatMap((entry) =>
+      relationshipsOf(entry)
+        .filter(({ rel, kind }) => leadsTo(entry, rel, kind, db, table))
+        .map(({ rel }) => ({ table: entry.table, name: rel.name })),
+    );
+}
+
+export function untrackTable(document: MetadataDocument, db: Introspection, args: { table: QualifiedName; cascade?: boolean }): MetadataDocument {
+  trackedEntry(document, args.table);
+  const dependents = dependentsOf(document, db, args.table);
+  if (dependents.length > 0 && !args.cascade) {
+    const list = dependents.map((d) => `relationship ${displayName(d.table)}.${d.name}`).join(', ');
+    throw engineError('dependency-error.drop', '$.args', [list]);
+  }
+  const dropped = new Set(dependents.map((d) => `${relationKey(d.table)}\u0000${d.name}`));
+  const keep = <T extends { name: string }>(t: QualifiedName, rels: T[] | undefined) => {
+    const left = rels?.filter((r) => !dropped.has(`${relationKey(t)}\u0000${r.name}`));
+    return left && left.length ? left : undefined;
+  };
+  return {
+    ...document,
+    tables: document.tables
+      .filter((t) => !sameQualified(t.table, args.table))
+      .map((t) => withRelationships(t, keep(t.table, t.object_relationships), keep(t.table, t.array_relationships))),
+  };
+}
+
+function withRelationships(entry: TableEntry, objects: TableEntry['object_relationships'], arrays: TableEntry['array_relationships']): TableEntry {
+  const { object_relationships: _o, array_relationships: _a, ...rest } = entry;
+  return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };
+}
+
+const displayName = (q: QualifiedName) => (q.schema === 'public' ? q.name : `${q.schema}.${q.name}`);
+
+export function setConfiguration(document: MetadataDocument, db: Introspection, table: QualifiedName, configuration: TableConfiguration | undefined): MetadataDocument {
+  const entry = trackedEntry(document, table);
+  const { configuration: _old, ...rest } = entry;
+  const next: TableEntry = configuration ? { ...rest, configuration } : rest;
+  const dbTable = db.tables.get(relationKey(table));
+  if (dbTable) validateEntry(next, dbTable);
+  const doc = replaceEntry(document, next);
+  checkNames(doc, db);
+  return doc;
+}

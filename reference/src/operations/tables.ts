@@ -1,0 +1,65 @@
+// Handlers of the table operations (SPEC.md §4.3): load what the database says, then apply the
+// pure operation of metadata/tables.ts.
+import { normaliseConfiguration, type QualifiedName, type TableConfiguration, type TableEntry } from '../../../spec';
+import type { Infer } from '../../../spec/schema';
+import type { tableConfig } from '../../../spec/table-schemas';
+import { checkEnumValues, enumShape } from '../metadata/enumTable';
+import { databaseTable, replaceEntry, setConfiguration, trackedEntry, trackTable as track, untrackTable as untrack } from '../metadata/tables';
+import * as q from '../sql';
+import { SUCCESS, type OperationContext } from './context';
+
+type RawConfiguration = Infer<typeof tableConfig>;
+
+async function checkEnumTable(ctx: OperationContext, table: QualifiedName): Promise<void> {
+  const db = await ctx.introspect([table]);
+  const shape = enumShape(databaseTable(db, table), table);
+  const rows = await q.run<{ value: string }>(ctx.db, q.enumTableValues(table.schema, table.name, shape.valueColumn, shape.commentColumn));
+  checkEnumValues(table, rows.map((r) => r.value));
+}
+
+export async function trackTable(
+  ctx: OperationContext,
+  args: { table: QualifiedName; is_enum?: boolean; configuration?: RawConfiguration },
+): Promise<unknown> {
+  const db = await ctx.introspect([args.table]);
+  const configuration = normaliseConfiguration(args.configuration);
+  ctx.document = track(ctx.document, db, { table: args.table, ...(args.is_enum ? { is_enum: true } : {}), ...(configuration ? { configuration } : {}) });
+  if (args.is_enum) await checkEnumTable(ctx, args.table);
+  return SUCCESS;
+}
+
+export async function untrackTable(ctx: OperationContext, args: { table: QualifiedName; cascade?: boolean }): Promise<unknown> {
+  ctx.document = untrack(ctx.document, await ctx.introspect(), args);
+  return SUCCESS;
+}
+
+export async function setTableIsEnum(ctx: OperationContext, args: { table: QualifiedName; is_enum: boolean }): Promise<unknown> {
+  const entry = trackedEntry(ctx.document, args.table);
+  if (args.is_enum) await checkEnumTable(ctx, args.table);
+  const { is_enum: _old, ...rest } = entry;
+  ctx.document = replaceEntry(ctx.document, args.is_enum ? { ...rest, is_enum: true } : rest);
+  return SUCCESS;
+}
+
+export async function setTableCustomization(ctx: OperationContext, args: { table: QualifiedName; configuration?: RawConfiguration }): Promise<unknown> {
+  trackedEntry(ctx.document, args.table);
+  ctx.document = setConfiguration(ctx.document, await ctx.introspect(), args.table, normaliseConfiguration(args.configuration));
+  return SUCCESS;
+}
+
+/** Deprecated: replaces the custom root fields and column names, keeping the custom name. */
+export async function setTableCustomFields(
+  ctx: OperationContext,
+  args: { table: QualifiedName; custom_root_fields?: RawConfiguration['custom_root_fields']; custom_column_names?: Record<string, string> },
+): Promise<unknown> {
+  const entry: TableEntry = trackedEntry(ctx.document, args.table);
+  const current: TableConfiguration = entry.configuration ?? {};
+  const configuration = normaliseConfiguration({
+    ...(current.custom_name ? { custom_name: current.custom_name } : {}),
+    ...(current.identifier ? { identifier: current.identifier } : {}),
+    ...(args.custom_root_fields ? { custom_root_fields: args.custom_root_fields } : {}),
+    ...(args.custom_column_names ? { custom_column_names: args.custom_column_names } : {}),
+  });
+  ctx.document = setConfiguration(ctx.document, await ctx.introspect(), args.table, configuration);
+  return SUCCESS;
+}

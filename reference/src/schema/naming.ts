@@ -1,0 +1,33 @@
+// GraphQL names of tracked tables: the table's name (prefixed with its schema outside public),
+// or its custom name, and the root fields and types derived from it (SPEC.md §2.3, §4.3).
+import { DEFAULT_SCHEMA, type RootFieldKey, type TableEntry } from '../../../spec';
+
+export const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+export const isGraphQLName = (name: string) => GRAPHQL_NAME.test(name) && !name.startsWith('__');
+
+/** The base name of a table's GraphQL types and fields. */
+export function tableGraphQLName(entry: TableEntry): string {
+  const custom = entry.configuration?.custom_name ?? entry.configuration?.identifier;
+  if (custom) return custom;
+  return entry.table.schema === DEFAULT_SCHEMA ? entry.table.name : `${entry.table.schema}_${entry.table.name}`;
+}
+
+const DEFAULT_ROOT_FIELDS: Record<RootFieldKey, (n: string) => string> = {
+  select: (n) => n,
+  select_by_pk: (n) => `${n}_by_pk`,
+  select_aggregate: (n) => `${n}_aggregate`,
+  insert: (n) => `insert_${n}`,
+  insert_one: (n) => `insert_${n}_one`,
+  update: (n) => `update_${n}`,
+  update_by_pk: (n) => `update_${n}_by_pk`,
+  delete: (n) => `delete_${n}`,
+  delete_by_pk: (n) => `delete_${n}_by_pk`,
+};
+
+export function rootFieldName(entry: TableEntry, key: RootFieldKey): string {
+  return entry.configuration?.custom_root_fields?.[key] ?? DEFAULT_ROOT_FIELDS[key](tableGraphQLName(entry));
+}
+
+export function columnGraphQLName(entry: TableEntry, column: string): string {
+  return entry.configuration?.custom_column_names?.[column] ?? column;
+}

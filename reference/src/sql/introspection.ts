@@ -1,0 +1,74 @@
+// Catalog reads: the relations of the database, and the details of chosen tables in one query.
+import * as sql from 'pg-sql2';
+import { CATALOG_SCHEMA } from './catalog-schema';
+
+/** Tables, views, materialized views, foreign and partitioned tables outside system schemas. */
+export const introspectRelations = sql.query`
+  select n.nspname as schema, c.relname as name, c.relkind as kind, c.oid::int8::text as oid
+    from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+   where c.relkind in ('r', 'v', 'm', 'f', 'p')
+     and n.nspname not in ('pg_catalog', 'information_schema', ${sql.value(CATALOG_SCHEMA)})
+     and n.nspname not like 'pg\\_toast%'
+     and n.nspname not like 'pg\\_temp\\_%'`;
+
+/** Columns, primary/unique/foreign keys and updatability of the named relations, as one JSON array. */
+export const introspectTables = (schemas: string[], names: string[]) => sql.query`
+  select coalesce(json_agg(t), '[]'::json) as tables from (
+    select n.nspname as schema, c.relname as name, c.relkind as kind, c.oid::int8::text as oid,
+           pg_relation_is_updatable(c.oid, false) as updatable,
+           obj_description(c.oid, 'pg_class') as comment,
+           (select coalesce(json_agg(json_build_object(
+                     'name', a.attname,
+                     'type', ty.typname,
+                     'type_schema', tn.nspname,
+                     'type_kind', ty.typtype,
+                     'type_category', ty.typcategory,
+                     'element_type', et.typname,
+                     'nullable', not a.attnotnull,
+                     'has_default', a.atthasdef or a.attidentity <> '',
+                     'generated', a.attgenerated <> '',
+                     'enum_values', (select json_agg(e.enumlabel order by e.enumsortorder) from pg_enum e where e.enumtypid = ty.oid),
+                     'comment', col_description(c.oid, a.attnum)
+                   ) order by a.attnum), '[]'::json)
+              from pg_attribute a
+              join pg_type ty on ty.oid = a.atttypid
+              join pg_namespace tn on tn.oid = ty.typnamespace
+              left join pg_type et on et.oid = ty.typelem and ty.typcategory = 'A'
+             where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) as columns,
+           (select coalesce(json_agg(json_build_object(
+                     'name', k.conname,
+                     'type', k.contype,
+                     'columns', (select json_agg(a.attname order by u.ord)
+                                   from unnest(k.conkey) with ordinality u(attnum, ord)
+                                   join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.attnum),
+                     'ref_schema', rn.nspname,
+                     'ref_table', rc.relname,
+                     'ref_columns', (select json_agg(a.attname order by u.ord)
+                                       from unnest(k.confkey) with ordinality u(attnum, ord)
+                                       join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.attnum)
+                   ) order by k.conname), '[]'::json)
+              from pg_constraint k
+              left join pg_class rc on rc.oid = k.confrelid
+              left join pg_namespace rn on rn.oid = rc.relnamespace
+             where k.conrelid = c.oid and k.contype in ('p', 'u', 'f')) as constraints,
+           (select coalesce(json_agg(json_build_object('name', i.relname, 'columns',
+                     (select json_agg(a.attname order by u.ord)
+                        from unnest(x.indkey::int2[]) with ordinality u(attnum, ord)
+                        join pg_attribute a on a.attrelid = x.indrelid and a.attnum = u.attnum))), '[]'::json)
+              from pg_index x join pg_class i on i.oid = x.indexrelid
+             where x.indrelid = c.oid and x.indisunique and not x.indisprimary and x.indpred is null and x.indexprs is null
+               and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid)) as unique_indexes
+      from pg_class c
+      join pg_namespace n on n.oid = c.relnamespace
+      join unnest(${sql.value(schemas)}::text[], ${sql.value(names)}::text[]) as wanted(schema, name)
+        on wanted.schema = n.nspname and wanted.name = c.relname
+     where c.relkind in ('r', 'v', 'm', 'f', 'p')
+  ) t`;
+
+/** Rows of an enum table: its single-column primary key and an optional comment column. */
+export const enumTableValues = (schema: string, table: string, valueColumn: string, commentColumn: string | undefined) => sql.query`
+  select ${sql.identifier(valueColumn)}::text as value,
+         ${commentColumn ? sql.query`${sql.identifier(commentColumn)}::text` : sql.query`null::text`} as comment
+    from ${sql.identifier(schema, table)}
+   order by 1`;
