@@ -5,7 +5,8 @@ import type { MetadataDocument, QualifiedName } from '../../spec';
 import { assertCatalogVersion, CatalogError, ensureCatalog, readMetadata, writeMetadata } from './catalog/catalog';
 import type { EngineConfig } from './config';
 import { engineError, EngineError } from './errors';
-import { introspectionOf, loadRelations, loadTables, relationKey, type DbTable, type Relation } from './db/introspection';
+import { introspectionOf, loadRelations, loadTables, relationKey, type DbTable, type Introspection, type Relation } from './db/introspection';
+import { buildSchemaCache, loadEnumValues, type SchemaCache } from './execute/schemaCache';
 import { findInconsistencies, introducedBy } from './metadata/inconsistency';
 import { tablesNamedBy } from './metadata/document';
 import type { OperationContext, OperationHandler } from './operations/context';
@@ -21,6 +22,7 @@ export interface MetadataSnapshot {
 
 export class Engine {
   private snapshot: MetadataSnapshot | undefined;
+  private schemaCache: SchemaCache | undefined;
 
   private constructor(
     readonly pool: Pool,
@@ -36,6 +38,7 @@ export class Engine {
       await ensureCatalog(client);
       const stored = await readMetadata(client);
       engine.snapshot = { document: stored.document, resourceVersion: stored.resourceVersion };
+      engine.schemaCache = await engine.buildCache(client, stored.document);
     } finally {
       client.release();
     }
@@ -69,6 +72,7 @@ export class Engine {
       ctx.inconsistentBefore = findInconsistencies(stored.document, await ctx.introspect());
       const response = await this.dispatch(ctx, operation);
       let resourceVersion = stored.resourceVersion;
+      let cache: SchemaCache | undefined;
       if (ctx.document !== stored.document) {
         if (!ctx.acceptInconsistencies) {
           const introduced = introducedBy(ctx.inconsistentBefore, findInconsistencies(ctx.document, await ctx.introspect()));
@@ -76,9 +80,11 @@ export class Engine {
         }
         resourceVersion = await writeMetadata(client, ctx.document);
       }
+      if (ctx.document !== stored.document || ctx.databaseChanged) cache = await this.buildCache(client, ctx.document, await ctx.introspect());
       await q.run(client, q.commit);
       open = false;
       this.snapshot = { document: ctx.document, resourceVersion };
+      if (cache) this.schemaCache = cache;
       return response;
     } catch (error) {
       if (open) await q.run(client, q.rollback).catch(() => {});
@@ -127,9 +133,11 @@ export class Engine {
         for (const table of await loadTables(client, [...wanted.values()])) details.set(relationKey(table), table);
         return introspectionOf(relations, [...details.values()]);
       },
+      databaseChanged: false,
       invalidateIntrospection() {
         relations = undefined;
         details.clear();
+        ctx.databaseChanged = true;
       },
       async readOnly(work) {
         const db = await pool.connect();
@@ -154,6 +162,16 @@ export class Engine {
     } catch (error) {
       throw engineError('postgres-error.connection', '$', [], { message: error instanceof Error ? error.message : String(error) });
     }
+  }
+
+  /** The GraphQL schemas and caches of the current metadata. */
+  graphql(): SchemaCache {
+    return this.schemaCache!;
+  }
+
+  private async buildCache(client: PoolClient, document: MetadataDocument, known?: Introspection): Promise<SchemaCache> {
+    const introspection = known ?? introspectionOf(await loadRelations(client), await loadTables(client, tablesNamedBy(document)));
+    return buildSchemaCache(document, introspection, await loadEnumValues(client, document, introspection));
   }
 
   /** The last metadata this server committed or read. */

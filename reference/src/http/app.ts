@@ -8,6 +8,7 @@ import type { Engine } from '../engine';
 import { engineError, EngineError } from '../errors';
 import type { Logger } from '../log';
 import { parseEnvelope } from '../operations/envelope';
+import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { configResponse } from './config';
 
 export interface AppDependencies {
@@ -90,6 +91,38 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
   app.post('/v1/query', ...metadataRoute('/v1/query'));
   app.post('/v1/metadata', ...metadataRoute('/v1/metadata'));
   app.post('/v2/query', ...metadataRoute('/v2/query'));
+
+  const graphql = async (req: Request, res: Response, request: GraphQLRequest) => {
+    const who = session(req, config);
+    if (who instanceof EngineError) {
+      res.locals.error = who;
+      return res.status(who.status).json({ errors: [{ message: who.message, extensions: { path: who.path, code: who.code } }] });
+    }
+    const answer = await executeGraphQLRequest(engine.pool, engine.graphql(), who, request);
+    res.status(answer.status).type('application/json').send(answer.body);
+  };
+  app.post('/v1/graphql', requireApi(config, 'graphql'), rawBody, async (req, res) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '');
+    } catch {
+      return sendError(res, engineError('invalid-json', '$'));
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return res.status(200).json({ errors: [{ message: 'expected an object with "query"', extensions: { path: '$', code: 'parse-failed' } }] });
+    }
+    await graphql(req, res, body as GraphQLRequest);
+  });
+  app.get('/v1/graphql', requireApi(config, 'graphql'), async (req, res) => {
+    const { query, variables, operationName } = req.query as Record<string, string | undefined>;
+    let parsedVariables: unknown;
+    try {
+      parsedVariables = variables ? JSON.parse(variables) : undefined;
+    } catch {
+      return sendError(res, engineError('invalid-json', '$.variables'));
+    }
+    await graphql(req, res, { query, variables: parsedVariables, operationName });
+  });
 
   app.get('/v1alpha1/config', requireApi(config, 'config'), (req, res) => {
     const who = session(req, config);

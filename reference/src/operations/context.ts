@@ -16,8 +16,10 @@ export interface OperationContext {
   /** The database inside this transaction (cached until invalidated), with the details of every
    *  table the document names and of `extra`. */
   introspect(extra?: readonly QualifiedName[]): Promise<Introspection>;
-  /** The database changed (run_sql): introspect again before the next look. */
+  /** The database changed (run_sql, reload_metadata): introspect again before the next look. */
   invalidateIntrospection(): void;
+  /** Whether the request changed (or re-read) the database, so the GraphQL schema is rebuilt. */
+  databaseChanged: boolean;
   /** Set by replace_metadata v2 with allow_inconsistent_metadata: keep what does not fit. */
   acceptInconsistencies: boolean;
   /** Run a statement on a separate read-only transaction (run_sql read_only inside a bulk). */

@@ -1,0 +1,236 @@
+// POST /v1/graphql: parse and validate (cached per document), coerce variables, compile the
+// operation to SQL (cached per role, document, operation and variables), run it, and pass the
+// JSON that PostgreSQL built through as text.
+import { DatabaseError, type Pool } from 'pg';
+import {
+  execute as executeGraphQL,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  Kind,
+  parse,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLObjectType,
+  type OperationDefinitionNode,
+} from 'graphql';
+import * as sql from 'pg-sql2';
+import { isAdmin, type Session } from '../auth/session';
+import type { BuiltSchema } from '../schema/build';
+import * as q from '../sql';
+import { CompileError } from '../sql/graphql/context';
+import { collectFields, type CollectedField } from '../sql/graphql/fields';
+import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
+import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
+import type { CompiledPlan, SchemaCache } from './schemaCache';
+
+export interface GraphQLRequest {
+  query?: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
+
+/** The answer: JSON text, passed through as it is. */
+export interface GraphQLAnswer {
+  status: number;
+  body: string;
+}
+
+const errorAnswer = (message: string, code: string, path = '$', status = 200): GraphQLAnswer => ({
+  status,
+  body: JSON.stringify({ errors: [{ message, extensions: { path, code } }] }),
+});
+
+export function schemaFor(cache: SchemaCache, session: Session): BuiltSchema {
+  return isAdmin(session) ? cache.admin : cache.empty;
+}
+
+export async function executeGraphQLRequest(pool: Pool, cache: SchemaCache, session: Session, request: GraphQLRequest): Promise<GraphQLAnswer> {
+  if (typeof request.query !== 'string') return errorAnswer('key "query" not found', 'parse-failed');
+  if (request.variables !== undefined && request.variables !== null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
+    return errorAnswer('variables must be an object', 'parse-failed', '$.variables');
+  }
+  if (request.operationName !== undefined && request.operationName !== null && typeof request.operationName !== 'string') {
+    return errorAnswer('operationName must be a string', 'parse-failed', '$.operationName');
+  }
+  const built = schemaFor(cache, session);
+  const role = isAdmin(session) ? 'admin' : session.role;
+  const documentKey = `${role}\u0000${request.query}`;
+  let parsed = cache.documents.get(documentKey);
+  if (!parsed) {
+    try {
+      const document = parse(request.query);
+      const errors = validate(built.schema, document);
+      parsed = errors.length ? { errors } : { document };
+    } catch (error) {
+      parsed = { errors: [error as GraphQLError] };
+    }
+    cache.documents.set(documentKey, parsed);
+  }
+  if ('errors' in parsed) {
+    return { status: 200, body: JSON.stringify({ errors: parsed.errors.map((e) => ({ message: e.message, extensions: { path: '$', code: 'validation-failed' } })) }) };
+  }
+  const document = parsed.document;
+  const operationName = (request.operationName as string | null | undefined) ?? undefined;
+  const operation = getOperationAST(document, operationName);
+  if (!operation) {
+    return errorAnswer(operationName ? `unknown operation named ${JSON.stringify(operationName)}` : 'exactly one operation has to be present in the document when operationName is not specified', 'validation-failed');
+  }
+  const coerced = getVariableValues(built.schema, operation.variableDefinitions ?? [], (request.variables as Record<string, unknown>) ?? {});
+  if (coerced.errors) {
+    return { status: 200, body: JSON.stringify({ errors: coerced.errors.map((e) => ({ message: e.message, extensions: { path: '$.variables', code: 'validation-failed' } })) }) };
+  }
+  const variables = coerced.coerced;
+  const fragments = Object.fromEntries(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+  );
+  const rootType = (operation.operation === 'mutation' ? built.schema.getMutationType() : operation.operation === 'subscription' ? built.schema.getSubscriptionType() : built.schema.getQueryType()) as GraphQLObjectType;
+  const env: SelectEnvironment = { models: cache.models, schema: built.schema, fields: { fragments, variables } };
+  const roots = collectFields(env.fields, rootType, operation.selectionSet);
+  if (roots.some((f) => f.name === '__schema' || f.name === '__type')) {
+    return introspect(built, document, operation, variables, roots);
+  }
+  const planKey = `${documentKey}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
+  let plan = cache.plans.get(planKey);
+  if (!plan) {
+    try {
+      plan = compile(env, built, operation, roots);
+    } catch (error) {
+      if (error instanceof CompileError) return errorAnswer(error.message, error.code);
+      if (error instanceof GraphQLError) return errorAnswer(error.message, 'validation-failed');
+      throw error;
+    }
+    cache.plans.set(planKey, plan);
+  }
+  try {
+    return { status: 200, body: await run(pool, plan) };
+  } catch (error) {
+    return databaseErrorAnswer(error);
+  }
+}
+
+function compile(env: SelectEnvironment, built: BuiltSchema, operation: OperationDefinitionNode, roots: CollectedField[]): CompiledPlan {
+  const literals = new Map<string, string>();
+  const order = roots.map((f) => f.alias);
+  const rootTypeName = operation.operation === 'mutation' ? 'mutation_root' : operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
+  const tableFields: CollectedField[] = [];
+  for (const f of roots) {
+    if (f.name === '__typename') literals.set(f.alias, JSON.stringify(rootTypeName));
+    else tableFields.push(f);
+  }
+  if (operation.operation === 'mutation') {
+    const statements = tableFields.map((f) => {
+      const root = built.mutationFields.get(f.name)!;
+      const t = root.table;
+      const a = f.args as Record<string, unknown>;
+      let statement;
+      switch (root.kind) {
+        case 'insert':
+          statement = insertStatement(env, t, a.objects as Record<string, unknown>[], a.on_conflict as OnConflict | undefined, false, f.selectionSet);
+          break;
+        case 'insert_one':
+          statement = insertStatement(env, t, [a.object as Record<string, unknown>], a.on_conflict as OnConflict | undefined, true, f.selectionSet);
+          break;
+        case 'update':
+          statement = updateStatement(env, t, a, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
+          break;
+        case 'update_by_pk':
+          statement = updateStatement(env, t, a, primaryKeyCondition(t, a.pk_columns as Record<string, unknown>), true, f.selectionSet);
+          break;
+        case 'delete':
+          statement = deleteStatement(env, t, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
+          break;
+        case 'delete_by_pk':
+          statement = deleteStatement(env, t, primaryKeyCondition(t, a), true, f.selectionSet);
+          break;
+        default:
+          throw new CompileError(`${f.name} is not a mutation`);
+      }
+      return compiled(f.alias, statement);
+    });
+    return { kind: 'mutation', statements, literals, order };
+  }
+  const pairs = tableFields.map((f) => {
+    const root = built.queryFields.get(f.name);
+    if (!root) return sql.query`${sql.literal(f.alias)}, null`;
+    const args = f.args as SelectArgs;
+    const value =
+      root.kind === 'select'
+        ? listJson(env, root.table, args, f.selectionSet)
+        : root.kind === 'select_by_pk'
+          ? byPkJson(env, root.table, f.args, f.selectionSet)
+          : aggregateJson(env, root.table, args, f.selectionSet);
+    return sql.query`${sql.literal(f.alias)}, ${value}`;
+  });
+  const statements = pairs.length ? [compiled('', sql.query`select json_build_object(${sql.join(pairs, ', ')})::text as data`)] : [];
+  return { kind: 'query', statements, literals, order };
+}
+
+function compiled(alias: string, statement: sql.SQLQuery | sql.SQLNode) {
+  const { text, values } = sql.compile(statement);
+  return { alias, text, values: values ?? [] };
+}
+
+/** Assemble `{"data": {...}}` from JSON texts without parsing them. */
+function assemble(plan: CompiledPlan, values: Map<string, string>): string {
+  return `{"data":{${plan.order.map((alias) => `${JSON.stringify(alias)}:${values.get(alias) ?? 'null'}`).join(',')}}}`;
+}
+
+async function run(pool: Pool, plan: CompiledPlan): Promise<string> {
+  const values = new Map(plan.literals);
+  if (plan.kind === 'query') {
+    if (plan.statements.length === 0) return assemble(plan, values);
+    const statement = plan.statements[0]!;
+    const result = await pool.query<{ data: string }>({ text: statement.text, values: statement.values });
+    // The statement's object holds the fields in order; splice the literals in by alias.
+    if (values.size === 0) return `{"data":${result.rows[0]!.data}}`;
+    const data = JSON.parse(result.rows[0]!.data) as Record<string, unknown>;
+    for (const [alias, v] of Object.entries(data)) values.set(alias, JSON.stringify(v));
+    return assemble(plan, values);
+  }
+  const client = await pool.connect();
+  try {
+    await q.run(client, q.begin);
+    try {
+      for (const statement of plan.statements) {
+        const result = await client.query<{ data: string }>({ text: statement.text, values: statement.values });
+        values.set(statement.alias, result.rows[0]!.data);
+      }
+      await q.run(client, q.commit);
+    } catch (error) {
+      await q.run(client, q.rollback).catch(() => {});
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+  return assemble(plan, values);
+}
+
+function introspect(built: BuiltSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, roots: CollectedField[]): GraphQLAnswer {
+  if (roots.some((f) => !f.name.startsWith('__'))) {
+    return errorAnswer('introspection fields cannot be mixed with other root fields in one operation', 'validation-failed');
+  }
+  const result = executeGraphQL({
+    schema: built.schema,
+    document,
+    ...(operation.name ? { operationName: operation.name.value } : {}),
+    variableValues: variables,
+  });
+  return { status: 200, body: JSON.stringify(result) };
+}
+
+/** PostgreSQL refusals as GraphQL errors: codes and messages from SQLSTATE, never from message text. */
+export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
+  if (!(error instanceof DatabaseError)) throw error;
+  const code = error.code ?? '';
+  if (code === '23502') {
+    return errorAnswer(`Not-NULL violation. null value in column ${JSON.stringify(error.column ?? '')} violates not-null constraint`, 'postgres-error');
+  }
+  const violations: Record<string, string> = { '23505': 'Uniqueness violation', '23503': 'Foreign key violation', '23514': 'Check constraint violation', '23P01': 'Exclusion violation' };
+  if (violations[code]) return errorAnswer(`${violations[code]}. ${error.message}`, 'constraint-violation');
+  if (code.startsWith('22')) return errorAnswer(error.message, 'data-exception');
+  if (code === '42501' || code === '25006') return errorAnswer(error.message, 'permission-error');
+  return errorAnswer('database query error', 'postgres-error');
+}

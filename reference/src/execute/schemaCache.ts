@@ -1,0 +1,56 @@
+// The GraphQL side of the metadata: table models and the schema each role sees, rebuilt when the
+// metadata or the database changes, with the caches that belong to that version.
+import type { DocumentNode, GraphQLError } from 'graphql';
+import type { MetadataDocument } from '../../../spec';
+import { relationKey, type Introspection } from '../db/introspection';
+import { enumShape } from '../metadata/enumTable';
+import { buildModels, type EnumValue, type Models } from '../schema/model';
+import { buildSchema, type BuiltSchema } from '../schema/build';
+import * as q from '../sql';
+import { Lru } from './lru';
+
+export interface CompiledPlan {
+  kind: 'query' | 'mutation';
+  /** One statement for a query; one per root field for a mutation, run in one transaction. */
+  statements: { alias: string; text: string; values: unknown[] }[];
+  /** Root fields answered without the database (__typename), by alias. */
+  literals: Map<string, string>;
+  order: string[];
+}
+
+export interface SchemaCache {
+  models: Models;
+  admin: BuiltSchema;
+  /** Roles without permissions see no tables (permissions come with their own operations). */
+  empty: BuiltSchema;
+  documents: Lru<string, { document: DocumentNode } | { errors: readonly GraphQLError[] }>;
+  plans: Lru<string, CompiledPlan>;
+}
+
+export function buildSchemaCache(document: MetadataDocument, db: Introspection, enumValues: ReadonlyMap<string, EnumValue[]>): SchemaCache {
+  const models = buildModels(document, db, enumValues);
+  return {
+    models,
+    admin: buildSchema(models),
+    empty: buildSchema(new Map()),
+    documents: new Lru(1000),
+    plans: new Lru(5000),
+  };
+}
+
+/** The rows of the tracked enum tables, read inside the caller's transaction. */
+export async function loadEnumValues(db: q.Queryable, document: MetadataDocument, introspection: Introspection): Promise<Map<string, EnumValue[]>> {
+  const out = new Map<string, EnumValue[]>();
+  for (const entry of document.tables) {
+    if (!entry.is_enum) continue;
+    const table = introspection.tables.get(relationKey(entry.table));
+    if (!table) continue;
+    try {
+      const shape = enumShape(table, entry.table);
+      out.set(relationKey(entry.table), await q.run<EnumValue>(db, q.enumTableValues(entry.table.schema, entry.table.name, shape.valueColumn, shape.commentColumn)));
+    } catch {
+      // no longer an enum table: it stays a plain table in the schema
+    }
+  }
+  return out;
+}

@@ -1,0 +1,341 @@
+// The GraphQL schema of the tracked tables (SPEC.md §1.2, §4.3): per table a query, by-primary-key
+// and aggregate root field, the mutations, and the input types they take. Execution does not use
+// resolvers: the compiler in sql/graphql turns a validated operation into one SQL statement.
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLFloat,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputFieldConfigMap,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  type GraphQLScalarType,
+} from 'graphql';
+import type { RootFieldKey } from '../../../spec';
+import { enumTypeName, type ColumnModel, type Models, type TableModel } from './model';
+import { builtInScalar, customScalar, isJsonbType, isNumericType, isOrderedType, isStringType } from './scalars';
+
+export type RootFieldKind = RootFieldKey;
+
+export interface RootField {
+  kind: RootFieldKind;
+  table: TableModel;
+}
+
+export interface BuiltSchema {
+  schema: GraphQLSchema;
+  queryFields: ReadonlyMap<string, RootField>;
+  mutationFields: ReadonlyMap<string, RootField>;
+}
+
+const list = <T extends GraphQLOutputType | GraphQLInputType>(t: T) => new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t)));
+const nonNull = <T extends GraphQLOutputType | GraphQLInputType>(t: T) => new GraphQLNonNull(t);
+
+const NUMERIC_AGGREGATES = ['sum', 'avg', 'stddev', 'stddev_pop', 'stddev_samp', 'var_pop', 'var_samp', 'variance'] as const;
+export const AGGREGATE_OPERATIONS = [...NUMERIC_AGGREGATES, 'max', 'min'] as const;
+
+const orderByEnum = new GraphQLEnumType({
+  name: 'order_by',
+  description: 'column ordering options',
+  values: Object.fromEntries(
+    ['asc', 'asc_nulls_first', 'asc_nulls_last', 'desc', 'desc_nulls_first', 'desc_nulls_last'].map((v) => [v, { value: v }]),
+  ),
+});
+
+export function buildSchema(models: Models): BuiltSchema {
+  const scalars = new Map<string, GraphQLScalarType>();
+  const scalar = (name: string) => {
+    let s = scalars.get(name) ?? builtInScalar(name);
+    if (!s) {
+      s = customScalar(name);
+      scalars.set(name, s);
+    }
+    return s;
+  };
+  const memo = new Map<string, unknown>();
+  const once = <T>(name: string, make: () => T): T => {
+    if (!memo.has(name)) memo.set(name, make());
+    return memo.get(name) as T;
+  };
+
+  const enumType = (table: TableModel) =>
+    once(enumTypeName(table), () =>
+      new GraphQLEnumType({
+        name: enumTypeName(table),
+        values: Object.fromEntries((table.enumValues ?? []).map((v) => [v.value, { value: v.value, ...(v.comment ? { description: v.comment } : {}) }])),
+      }),
+    );
+  const enumTables = new Map([...models.values()].filter((m) => m.enumValues?.length).map((m) => [enumTypeName(m), m]));
+
+  const columnType = (c: ColumnModel): GraphQLScalarType | GraphQLEnumType =>
+    c.enumType && enumTables.has(c.enumType) ? enumType(enumTables.get(c.enumType)!) : scalar(c.scalar);
+
+  const comparisonExp = (c: ColumnModel) => {
+    const base = columnType(c);
+    const name = `${base.name}_comparison_exp`;
+    return once(name, () => {
+      const fields: GraphQLInputFieldConfigMap = {
+        _eq: { type: base },
+        _neq: { type: base },
+        _in: { type: new GraphQLList(nonNull(base)) },
+        _nin: { type: new GraphQLList(nonNull(base)) },
+        _is_null: { type: GraphQLBoolean },
+      };
+      if (!(base instanceof GraphQLEnumType)) {
+        Object.assign(fields, { _gt: { type: base }, _lt: { type: base }, _gte: { type: base }, _lte: { type: base } });
+      }
+      if (isStringType(c.column)) {
+        for (const op of ['_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar', '_regex', '_nregex', '_iregex', '_niregex']) {
+          fields[op] = { type: base };
+        }
+      }
+      if (isJsonbType(c.column)) {
+        Object.assign(fields, {
+          _contains: { type: base },
+          _contained_in: { type: base },
+          _has_key: { type: GraphQLString },
+          _has_keys_any: { type: new GraphQLList(nonNull(GraphQLString)) },
+          _has_keys_all: { type: new GraphQLList(nonNull(GraphQLString)) },
+        });
+      }
+      return new GraphQLInputObjectType({ name, fields });
+    });
+  };
+
+  const target = (table: TableModel, key: string) => models.get(key)!;
+
+  const selectColumn = (t: TableModel) =>
+    once(`${t.name}_select_column`, () =>
+      new GraphQLEnumType({ name: `${t.name}_select_column`, values: Object.fromEntries(t.columns.map((c) => [c.field, { value: c.field }])) }),
+    );
+
+  const boolExp: (t: TableModel) => GraphQLInputObjectType = (t) =>
+    once(`${t.name}_bool_exp`, () =>
+      new GraphQLInputObjectType({
+        name: `${t.name}_bool_exp`,
+        fields: () => ({
+          _and: { type: new GraphQLList(nonNull(boolExp(t))) },
+          _or: { type: new GraphQLList(nonNull(boolExp(t))) },
+          _not: { type: boolExp(t) },
+          ...Object.fromEntries(t.columns.map((c) => [c.field, { type: comparisonExp(c) }])),
+          ...Object.fromEntries(t.relationships.map((r) => [r.name, { type: boolExp(target(t, r.targetKey)) }])),
+        }),
+      }),
+    );
+
+  const aggregateOrderBy: (t: TableModel) => GraphQLInputObjectType = (t) =>
+    once(`${t.name}_aggregate_order_by`, () =>
+      new GraphQLInputObjectType({
+        name: `${t.name}_aggregate_order_by`,
+        fields: () => {
+          const fields: GraphQLInputFieldConfigMap = { count: { type: orderByEnum } };
+          for (const op of AGGREGATE_OPERATIONS) {
+            const cols = aggregateColumns(t, op);
+            if (cols.length === 0) continue;
+            fields[op] = {
+              type: once(`${t.name}_${op}_order_by`, () =>
+                new GraphQLInputObjectType({ name: `${t.name}_${op}_order_by`, fields: Object.fromEntries(cols.map((c) => [c.field, { type: orderByEnum }])) }),
+              ),
+            };
+          }
+          return fields;
+        },
+      }),
+    );
+
+  const orderBy: (t: TableModel) => GraphQLInputObjectType = (t) =>
+    once(`${t.name}_order_by`, () =>
+      new GraphQLInputObjectType({
+        name: `${t.name}_order_by`,
+        fields: () => ({
+          ...Object.fromEntries(t.columns.map((c) => [c.field, { type: orderByEnum }])),
+          ...Object.fromEntries(
+            t.relationships.map((r) =>
+              r.kind === 'object' ? [r.name, { type: orderBy(target(t, r.targetKey)) }] : [`${r.name}_aggregate`, { type: aggregateOrderBy(target(t, r.targetKey)) }],
+            ),
+          ),
+        }),
+      }),
+    );
+
+  const selectArgs = (t: TableModel): GraphQLFieldConfigArgumentMap => ({
+    distinct_on: { type: new GraphQLList(nonNull(selectColumn(t))) },
+    limit: { type: GraphQLInt },
+    offset: { type: GraphQLInt },
+    order_by: { type: new GraphQLList(nonNull(orderBy(t))) },
+    where: { type: boolExp(t) },
+  });
+
+  const aggregateFields = (t: TableModel) =>
+    once(`${t.name}_aggregate_fields`, () => {
+      const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+        count: { type: nonNull(GraphQLInt), args: { columns: { type: new GraphQLList(nonNull(selectColumn(t))) }, distinct: { type: GraphQLBoolean } } },
+      };
+      for (const op of AGGREGATE_OPERATIONS) {
+        const cols = aggregateColumns(t, op);
+        if (cols.length === 0) continue;
+        fields[op] = {
+          type: once(`${t.name}_${op}_fields`, () =>
+            new GraphQLObjectType({
+              name: `${t.name}_${op}_fields`,
+              fields: Object.fromEntries(
+                cols.map((c) => [c.field, { type: op === 'max' || op === 'min' || op === 'sum' ? columnType(c) : GraphQLFloat }]),
+              ),
+            }),
+          ),
+        };
+      }
+      return new GraphQLObjectType({ name: `${t.name}_aggregate_fields`, fields });
+    });
+
+  const aggregate = (t: TableModel) =>
+    once(`${t.name}_aggregate`, () =>
+      new GraphQLObjectType({
+        name: `${t.name}_aggregate`,
+        fields: () => ({ aggregate: { type: aggregateFields(t) }, nodes: { type: list(objectType(t)) } }),
+      }),
+    );
+
+  const objectType: (t: TableModel) => GraphQLObjectType = (t) =>
+    once(t.name, () =>
+      new GraphQLObjectType({
+        name: t.name,
+        ...(t.db.comment ? { description: t.db.comment } : {}),
+        fields: () => {
+          const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+          for (const c of t.columns) {
+            const type = columnType(c);
+            fields[c.field] = { type: c.column.nullable ? type : nonNull(type), ...(c.column.comment ? { description: c.column.comment } : {}) };
+          }
+          for (const r of t.relationships) {
+            const remote = target(t, r.targetKey);
+            if (r.kind === 'object') {
+              fields[r.name] = { type: objectType(remote) };
+            } else {
+              fields[r.name] = { type: list(objectType(remote)), args: selectArgs(remote) };
+              fields[`${r.name}_aggregate`] = { type: nonNull(aggregate(remote)), args: selectArgs(remote) };
+            }
+          }
+          return fields;
+        },
+      }),
+    );
+
+  const inputOf = (name: string, cols: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType) =>
+    once(name, () => new GraphQLInputObjectType({ name, fields: Object.fromEntries(cols.map((c) => [c.field, { type: type(c) }])) }));
+
+  const writable = (t: TableModel) => t.columns.filter((c) => !c.column.generated);
+  const mutationResponse = (t: TableModel) =>
+    once(`${t.name}_mutation_response`, () =>
+      new GraphQLObjectType({
+        name: `${t.name}_mutation_response`,
+        fields: () => ({ affected_rows: { type: nonNull(GraphQLInt) }, returning: { type: list(objectType(t)) } }),
+      }),
+    );
+  const columnEnum = (name: string, cols: ColumnModel[]) =>
+    once(name, () =>
+      new GraphQLEnumType({
+        name,
+        values: cols.length ? Object.fromEntries(cols.map((c) => [c.field, { value: c.field }])) : { _PLACEHOLDER: { value: '_PLACEHOLDER' } },
+      }),
+    );
+  const onConflict = (t: TableModel) =>
+    t.constraints.length === 0
+      ? undefined
+      : once(`${t.name}_on_conflict`, () =>
+          new GraphQLInputObjectType({
+            name: `${t.name}_on_conflict`,
+            fields: () => ({
+              constraint: {
+                type: nonNull(
+                  once(`${t.name}_constraint`, () =>
+                    new GraphQLEnumType({ name: `${t.name}_constraint`, values: Object.fromEntries(t.constraints.map((c) => [c.name, { value: c.name }])) }),
+                  ),
+                ),
+              },
+              update_columns: { type: list(columnEnum(`${t.name}_update_column`, writable(t))), defaultValue: [] },
+              where: { type: boolExp(t) },
+            }),
+          }),
+        );
+
+  const updateArgs = (t: TableModel): GraphQLFieldConfigArgumentMap => {
+    const args: GraphQLFieldConfigArgumentMap = { _set: { type: inputOf(`${t.name}_set_input`, writable(t), columnType) } };
+    const numeric = writable(t).filter((c) => isNumericType(c.column));
+    if (numeric.length) args._inc = { type: inputOf(`${t.name}_inc_input`, numeric, columnType) };
+    const jsonb = writable(t).filter((c) => isJsonbType(c.column));
+    if (jsonb.length) {
+      args._append = { type: inputOf(`${t.name}_append_input`, jsonb, columnType) };
+      args._prepend = { type: inputOf(`${t.name}_prepend_input`, jsonb, columnType) };
+      args._delete_key = { type: inputOf(`${t.name}_delete_key_input`, jsonb, () => GraphQLString) };
+      args._delete_elem = { type: inputOf(`${t.name}_delete_elem_input`, jsonb, () => GraphQLInt) };
+      args._delete_at_path = { type: inputOf(`${t.name}_delete_at_path_input`, jsonb, () => new GraphQLList(nonNull(GraphQLString))) };
+    }
+    return args;
+  };
+
+  const queryFields = new Map<string, RootField>();
+  const mutationFields = new Map<string, RootField>();
+  const query: GraphQLFieldConfigMap<unknown, unknown> = {};
+  const mutation: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const t of models.values()) {
+    const pk = t.primaryKey?.map((c) => t.byColumn.get(c)!);
+    const add = (into: GraphQLFieldConfigMap<unknown, unknown>, registry: Map<string, RootField>, kind: RootFieldKind, config: GraphQLFieldConfigMap<unknown, unknown>[string]) => {
+      into[t.rootFields[kind]] = config;
+      registry.set(t.rootFields[kind], { kind, table: t });
+    };
+    add(query, queryFields, 'select', { type: list(objectType(t)), args: selectArgs(t) });
+    if (pk) add(query, queryFields, 'select_by_pk', { type: objectType(t), args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])) });
+    add(query, queryFields, 'select_aggregate', { type: nonNull(aggregate(t)), args: selectArgs(t) });
+    const conflict = onConflict(t);
+    const insertInput = () => inputOf(`${t.name}_insert_input`, writable(t), columnType);
+    if (t.insertable) {
+      add(mutation, mutationFields, 'insert', {
+        type: mutationResponse(t),
+        args: { objects: { type: list(insertInput()) }, ...(conflict ? { on_conflict: { type: conflict } } : {}) },
+      });
+      add(mutation, mutationFields, 'insert_one', {
+        type: objectType(t),
+        args: { object: { type: nonNull(insertInput()) }, ...(conflict ? { on_conflict: { type: conflict } } : {}) },
+      });
+    }
+    if (t.updatable) {
+      add(mutation, mutationFields, 'update', { type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) }, ...updateArgs(t) } });
+      if (pk) {
+        add(mutation, mutationFields, 'update_by_pk', {
+          type: objectType(t),
+          args: { pk_columns: { type: nonNull(inputOf(`${t.name}_pk_columns_input`, pk, (c) => nonNull(columnType(c)))) }, ...updateArgs(t) },
+        });
+      }
+    }
+    if (t.deletable) {
+      add(mutation, mutationFields, 'delete', { type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) } } });
+      if (pk) add(mutation, mutationFields, 'delete_by_pk', { type: objectType(t), args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])) });
+    }
+  }
+  if (Object.keys(query).length === 0) {
+    query.no_queries_available = { type: nonNull(GraphQLString) };
+  }
+  const queryRoot = new GraphQLObjectType({ name: 'query_root', fields: query });
+  const schema = new GraphQLSchema({
+    query: queryRoot,
+    ...(Object.keys(mutation).length ? { mutation: new GraphQLObjectType({ name: 'mutation_root', fields: mutation }) } : {}),
+    subscription: new GraphQLObjectType({ name: 'subscription_root', fields: query }),
+    types: [...enumTables.values()].map(enumType),
+  });
+  return { schema, queryFields, mutationFields };
+}
+
+/** The columns an aggregate function applies to. */
+export function aggregateColumns(t: TableModel, op: (typeof AGGREGATE_OPERATIONS)[number]): ColumnModel[] {
+  if (op === 'max' || op === 'min') return t.columns.filter((c) => isOrderedType(c.column) || isNumericType(c.column));
+  return t.columns.filter((c) => isNumericType(c.column));
+}

@@ -1,0 +1,63 @@
+// PostgreSQL column types as GraphQL scalars, and what each type can be compared or aggregated with.
+import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLScalarType, GraphQLString, Kind, type ValueNode } from 'graphql';
+import type { DbColumn } from '../db/introspection';
+
+const BUILT_IN: Record<string, GraphQLScalarType> = {
+  int4: GraphQLInt,
+  text: GraphQLString,
+  varchar: GraphQLString,
+  bool: GraphQLBoolean,
+};
+
+/** Hasura's names for types that have a shorter GraphQL name. */
+const RENAMED: Record<string, string> = { int2: 'smallint', int8: 'bigint' };
+
+const NUMERIC = new Set(['int2', 'int4', 'int8', 'float4', 'float8', 'numeric', 'money']);
+const STRING_LIKE = new Set(['text', 'varchar', 'bpchar', 'citext', 'name']);
+const ORDERED = new Set([...NUMERIC, ...STRING_LIKE, 'date', 'time', 'timetz', 'timestamp', 'timestamptz', 'interval', 'uuid', 'inet', 'bool']);
+
+export const isNumericType = (c: DbColumn) => NUMERIC.has(c.type);
+export const isStringType = (c: DbColumn) => STRING_LIKE.has(c.type);
+export const isJsonbType = (c: DbColumn) => c.type === 'jsonb';
+/** Whether min/max apply: ordered base types. */
+export const isOrderedType = (c: DbColumn) => ORDERED.has(c.type) && c.type !== 'bool';
+
+/** The GraphQL scalar name of a column type: arrays as `_<element>`, like the engine does. */
+export function scalarName(c: DbColumn): string {
+  if (BUILT_IN[c.type]) return BUILT_IN[c.type]!.name;
+  if (c.type === 'float8' || c.type === 'float4') return c.type;
+  return RENAMED[c.type] ?? c.type;
+}
+
+function literalValue(node: ValueNode, variables?: Record<string, unknown> | null): unknown {
+  switch (node.kind) {
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(node.value);
+    case Kind.STRING:
+    case Kind.ENUM:
+      return node.value;
+    case Kind.BOOLEAN:
+      return node.value;
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return node.values.map((v) => literalValue(v, variables));
+    case Kind.OBJECT:
+      return Object.fromEntries(node.fields.map((f) => [f.name.value, literalValue(f.value, variables)]));
+    case Kind.VARIABLE:
+      return variables?.[node.name.value];
+  }
+}
+
+/** A scalar that takes any JSON value: PostgreSQL checks it when the statement runs. */
+export function customScalar(name: string): GraphQLScalarType {
+  return new GraphQLScalarType({
+    name,
+    serialize: (v) => v,
+    parseValue: (v) => v,
+    parseLiteral: (node, variables) => literalValue(node, variables),
+  });
+}
+
+export const builtInScalar = (name: string) => [GraphQLInt, GraphQLFloat, GraphQLString, GraphQLBoolean].find((s) => s.name === name);

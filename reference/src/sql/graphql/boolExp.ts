@@ -1,0 +1,76 @@
+// A GraphQL `<table>_bool_exp` value as an SQL condition (SPEC.md §2.1 BoolExp, `where`).
+import type { TableModel } from '../../schema/model';
+import type { ColumnModel } from '../../schema/model';
+import { and, alias as newAlias, column, CompileError, joinCondition, or, sql, table, typedArray, typedValue, type CompileContext, type Fragment } from './context';
+
+type Value = Record<string, unknown>;
+
+const COMPARISONS: Record<string, string> = {
+  _eq: '=',
+  _neq: '<>',
+  _gt: '>',
+  _lt: '<',
+  _gte: '>=',
+  _lte: '<=',
+  _like: 'like',
+  _nlike: 'not like',
+  _ilike: 'ilike',
+  _nilike: 'not ilike',
+  _similar: 'similar to',
+  _nsimilar: 'not similar to',
+  _regex: '~',
+  _nregex: '!~',
+  _iregex: '~*',
+  _niregex: '!~*',
+  _contains: '@>',
+  _contained_in: '<@',
+};
+
+function comparison(c: ColumnModel, col: Fragment, op: string, value: unknown): Fragment {
+  const operator = COMPARISONS[op];
+  if (operator) return sql.query`${col} ${sql.raw(operator)} ${typedValue(c.column, value)}`;
+  switch (op) {
+    case '_in':
+      return sql.query`${col} = any(${typedArray(c.column, value as unknown[])})`;
+    case '_nin':
+      return sql.query`not (${col} = any(${typedArray(c.column, value as unknown[])}))`;
+    case '_is_null':
+      return value === null ? sql.query`true` : value ? sql.query`${col} is null` : sql.query`${col} is not null`;
+    case '_has_key':
+      return sql.query`${col} ? ${sql.value(value)}::text`;
+    case '_has_keys_any':
+      return sql.query`${col} ?| ${sql.value(value)}::text[]`;
+    case '_has_keys_all':
+      return sql.query`${col} ?& ${sql.value(value)}::text[]`;
+    default:
+      throw new CompileError(`Unknown operator : ${op}`);
+  }
+}
+
+/** The condition on rows of `t` (aliased `alias`) that `value` expresses. */
+export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQLNode, value: Value | null | undefined): Fragment {
+  if (value === null || value === undefined) return sql.query`true`;
+  const parts: Fragment[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    if (key === '_and') parts.push(and(((v as Value[] | null) ?? []).map((x) => compileBoolExp(ctx, t, alias, x))));
+    else if (key === '_or') parts.push(or(((v as Value[] | null) ?? []).map((x) => compileBoolExp(ctx, t, alias, x))));
+    else if (key === '_not') parts.push(v === null ? sql.query`true` : sql.query`not (${compileBoolExp(ctx, t, alias, v as Value)})`);
+    else {
+      const c = t.byField.get(key);
+      if (c) {
+        if (v === null) continue;
+        const col = column(alias, c.column.name);
+        for (const [op, operand] of Object.entries(v as Value)) parts.push(comparison(c, col, op, operand));
+        continue;
+      }
+      const rel = t.relationships.find((r) => r.name === key);
+      if (!rel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${t.name}_bool_exp'`);
+      const remote = ctx.models.get(rel.targetKey)!;
+      const r = newAlias(remote.name);
+      parts.push(
+        sql.query`exists (select 1 from ${table(remote)} as ${r} where ${joinCondition(rel.mapping, alias, r)} and ${compileBoolExp(ctx, remote, r, v as Value)})`,
+      );
+    }
+  }
+  return and(parts);
+}

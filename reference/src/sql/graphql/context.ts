@@ -1,0 +1,58 @@
+// What the GraphQL compiler works with: the table models and helpers shared by its parts.
+import * as sql from 'pg-sql2';
+import type { DbColumn } from '../../db/introspection';
+import type { Models, TableModel } from '../../schema/model';
+
+export type Fragment = sql.SQLQuery | sql.SQLNode;
+
+/** Refused input that validation against the schema cannot catch. */
+export class CompileError extends Error {
+  constructor(
+    message: string,
+    readonly code = 'validation-failed',
+  ) {
+    super(message);
+  }
+}
+
+export interface CompileContext {
+  models: Models;
+}
+
+export const table = (t: TableModel) => sql.identifier(t.db.schema, t.db.name);
+export const column = (alias: sql.SQLNode, name: string) => sql.query`${alias}.${sql.identifier(name)}`;
+export const columnType = (c: DbColumn) => sql.identifier(c.type_schema, c.type);
+
+/** A bound value cast to the column's type; JSON columns get JSON text. */
+export function typedValue(c: DbColumn, value: unknown): Fragment {
+  const bound = c.type === 'json' || c.type === 'jsonb' ? JSON.stringify(value) : value;
+  return sql.query`${sql.value(bound)}::${columnType(c)}`;
+}
+
+/** An array of bound values, cast to an array of the column's type. */
+export function typedArray(c: DbColumn, values: unknown[]): Fragment {
+  const bound = c.type === 'json' || c.type === 'jsonb' ? values.map((v) => JSON.stringify(v)) : values;
+  return sql.query`${sql.value(bound)}::${columnType(c)}[]`;
+}
+
+export const alias = (hint: string) => sql.identifier(Symbol(hint));
+
+export const and = (parts: Fragment[]): Fragment =>
+  parts.length === 0 ? sql.query`true` : parts.length === 1 ? parts[0]! : sql.query`(${sql.join(parts, ') and (')})`;
+export const or = (parts: Fragment[]): Fragment =>
+  parts.length === 0 ? sql.query`false` : parts.length === 1 ? parts[0]! : sql.query`(${sql.join(parts, ') or (')})`;
+
+/** The join condition of a relationship from `fromAlias` (this table) to `toAlias` (the remote one). */
+export const joinCondition = (mapping: readonly [string, string][], fromAlias: sql.SQLNode, toAlias: sql.SQLNode): Fragment =>
+  and(mapping.map(([local, remote]) => sql.query`${column(fromAlias, local)} = ${column(toAlias, remote)}`));
+
+/** json_build_object takes at most 100 arguments: larger objects are merged in pieces. */
+export function jsonObject(pairs: [string, Fragment][]): Fragment {
+  const build = (chunk: [string, Fragment][]) => sql.query`json_build_object(${sql.join(chunk.map(([k, v]) => sql.query`${sql.literal(k)}, ${v}`), ', ')})`;
+  if (pairs.length <= 50) return build(pairs);
+  const chunks: Fragment[] = [];
+  for (let i = 0; i < pairs.length; i += 50) chunks.push(sql.query`${build(pairs.slice(i, i + 50))}::jsonb`);
+  return sql.query`(${sql.join(chunks, ' || ')})::json`;
+}
+
+export { sql };

@@ -1,0 +1,198 @@
+// Queries: a selection over a table as one SQL expression that builds its JSON inside PostgreSQL
+// (rows, by primary key, aggregates), with relationships as correlated subqueries.
+import type { GraphQLObjectType, GraphQLSchema, SelectionSetNode } from 'graphql';
+import { aggregateColumns, AGGREGATE_OPERATIONS } from '../../schema/build';
+import type { RelationshipModel, TableModel } from '../../schema/model';
+import { compileBoolExp } from './boolExp';
+import { alias as newAlias, and, column, CompileError, joinCondition, jsonObject, sql, table, typedValue, type CompileContext, type Fragment } from './context';
+import { collectFields, type FieldEnvironment } from './fields';
+
+export interface SelectEnvironment extends CompileContext {
+  schema: GraphQLSchema;
+  fields: FieldEnvironment;
+}
+
+export interface SelectArgs {
+  where?: Record<string, unknown> | null;
+  order_by?: Record<string, unknown>[] | Record<string, unknown> | null;
+  limit?: number | null;
+  offset?: number | null;
+  distinct_on?: string[] | null;
+}
+
+/** Rows of `t` joined to a parent row: the relationship's mapping from the parent alias. */
+export interface Join {
+  mapping: readonly [string, string][];
+  parent: sql.SQLNode;
+}
+
+const objectType = (env: SelectEnvironment, name: string) => env.schema.getType(name) as GraphQLObjectType;
+
+const DIRECTIONS: Record<string, string> = {
+  asc: 'asc nulls last',
+  asc_nulls_first: 'asc nulls first',
+  asc_nulls_last: 'asc nulls last',
+  desc: 'desc nulls first',
+  desc_nulls_first: 'desc nulls first',
+  desc_nulls_last: 'desc nulls last',
+};
+
+interface OrderTerm {
+  expr: Fragment;
+  direction: string;
+}
+
+function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, orderBy: SelectArgs['order_by']): OrderTerm[] {
+  const items = orderBy === null || orderBy === undefined ? [] : Array.isArray(orderBy) ? orderBy : [orderBy];
+  const terms: OrderTerm[] = [];
+  for (const item of items) {
+    for (const [key, value] of Object.entries(item)) {
+      if (value === null || value === undefined) continue;
+      const c = t.byField.get(key);
+      if (c) {
+        terms.push({ expr: column(alias, c.column.name), direction: DIRECTIONS[value as string]! });
+        continue;
+      }
+      const objectRel = t.relationships.find((r) => r.kind === 'object' && r.name === key);
+      if (objectRel) {
+        // Each term of the remote table becomes a scalar subquery over the joined row.
+        const remote = env.models.get(objectRel.targetKey)!;
+        const r = newAlias(remote.name);
+        for (const term of orderTerms(env, remote, r, value as Record<string, unknown>)) {
+          terms.push({
+            expr: sql.query`(select ${term.expr} from ${table(remote)} as ${r} where ${joinCondition(objectRel.mapping, alias, r)} limit 1)`,
+            direction: term.direction,
+          });
+        }
+        continue;
+      }
+      const arrayRel = t.relationships.find((r) => r.kind === 'array' && `${r.name}_aggregate` === key);
+      if (!arrayRel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${t.name}_order_by'`);
+      const remote = env.models.get(arrayRel.targetKey)!;
+      const r = newAlias(remote.name);
+      const from = sql.query`from ${table(remote)} as ${r} where ${joinCondition(arrayRel.mapping, alias, r)}`;
+      for (const [op, spec] of Object.entries(value as Record<string, unknown>)) {
+        if (spec === null) continue;
+        if (op === 'count') {
+          terms.push({ expr: sql.query`(select count(*) ${from})`, direction: DIRECTIONS[spec as string]! });
+          continue;
+        }
+        for (const [field, direction] of Object.entries(spec as Record<string, string>)) {
+          const c = remote.byField.get(field)!;
+          terms.push({ expr: sql.query`(select ${sql.raw(op)}(${column(r, c.column.name)}) ${from})`, direction: DIRECTIONS[direction]! });
+        }
+      }
+    }
+  }
+  return terms;
+}
+
+/** FROM … WHERE … ORDER BY … LIMIT … OFFSET … over `t`, with a row-number column `__o` keeping the order. */
+function rowSource(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, args: SelectArgs, join: Join | undefined, extraWhere?: Fragment) {
+  const conditions = [compileBoolExp(env, t, alias, args.where ?? undefined)];
+  if (join) conditions.push(joinCondition(join.mapping, join.parent, alias));
+  if (extraWhere) conditions.push(extraWhere);
+  const distinct = (args.distinct_on ?? []).map((f) => t.byField.get(f)!);
+  const terms = [
+    ...distinct.map((c) => ({ expr: column(alias, c.column.name), direction: 'asc nulls last' })),
+    ...orderTerms(env, t, alias, args.order_by),
+  ].map((term) => sql.query`${term.expr} ${sql.raw(term.direction)}`);
+  const orderClause = terms.length ? sql.query`order by ${sql.join(terms, ', ')}` : sql.blank;
+  const distinctClause = distinct.length ? sql.query`distinct on (${sql.join(distinct.map((c) => column(alias, c.column.name)), ', ')})` : sql.blank;
+  const rowNumber = sql.query`row_number() over (${orderClause})`;
+  const limit = args.limit !== null && args.limit !== undefined ? sql.query`limit ${sql.value(args.limit)}` : sql.blank;
+  const offset = args.offset !== null && args.offset !== undefined ? sql.query`offset ${sql.value(args.offset)}` : sql.blank;
+  return { conditions: and(conditions), orderClause, distinctClause, rowNumber, limit, offset };
+}
+
+/** The JSON object of one row of `t` (aliased `alias`) with the selected fields. */
+export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, selectionSet: SelectionSetNode | undefined): Fragment {
+  if (!selectionSet) return sql.query`null`;
+  const pairs: [string, Fragment][] = [];
+  for (const f of collectFields(env.fields, objectType(env, t.name), selectionSet)) {
+    if (f.name === '__typename') {
+      pairs.push([f.alias, sql.literal(t.name)]);
+      continue;
+    }
+    const c = t.byField.get(f.name);
+    if (c) {
+      pairs.push([f.alias, column(alias, c.column.name)]);
+      continue;
+    }
+    const rel = t.relationships.find((r) => r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name));
+    if (!rel) throw new CompileError(`field ${JSON.stringify(f.name)} not found in type: '${t.name}'`);
+    const remote = env.models.get(rel.targetKey)!;
+    pairs.push([f.alias, relationshipJson(env, rel, remote, alias, f.name !== rel.name, f.args as SelectArgs, f.selectionSet)]);
+  }
+  return jsonObject(pairs);
+}
+
+function relationshipJson(env: SelectEnvironment, rel: RelationshipModel, remote: TableModel, parent: sql.SQLNode, aggregate: boolean, args: SelectArgs, selectionSet: SelectionSetNode | undefined): Fragment {
+  const join = { mapping: rel.mapping, parent };
+  if (rel.kind === 'array') return aggregate ? aggregateJson(env, remote, args, selectionSet, join) : listJson(env, remote, args, selectionSet, join);
+  const r = newAlias(remote.name);
+  return sql.query`(select ${rowJson(env, remote, r, selectionSet)} from ${table(remote)} as ${r} where ${joinCondition(rel.mapping, parent, r)} limit 1)`;
+}
+
+/** A JSON array of the selected rows. */
+export function listJson(env: SelectEnvironment, t: TableModel, args: SelectArgs, selectionSet: SelectionSetNode | undefined, join?: Join): Fragment {
+  const a = newAlias(t.name);
+  const s = rowSource(env, t, a, args, join);
+  const rows = newAlias('rows');
+  return sql.query`(select coalesce(json_agg(${rows}.j order by ${rows}.o), '[]'::json) from (
+    select ${s.distinctClause} ${rowJson(env, t, a, selectionSet)} as j, ${s.rowNumber} as o
+      from ${table(t)} as ${a}
+     where ${s.conditions}
+     ${s.orderClause} ${s.limit} ${s.offset}) as ${rows})`;
+}
+
+/** The JSON object of the row with the given primary key, or null. */
+export function byPkJson(env: SelectEnvironment, t: TableModel, args: Record<string, unknown>, selectionSet: SelectionSetNode | undefined): Fragment {
+  const a = newAlias(t.name);
+  const conditions = (t.primaryKey ?? []).map((name) => {
+    const c = t.byColumn.get(name)!;
+    return sql.query`${column(a, name)} = ${typedValue(c.column, args[c.field])}`;
+  });
+  return sql.query`(select ${rowJson(env, t, a, selectionSet)} from ${table(t)} as ${a} where ${and(conditions)})`;
+}
+
+/** `<table>_aggregate`: {aggregate {count, sum…}, nodes […]} over the selected rows. */
+export function aggregateJson(env: SelectEnvironment, t: TableModel, args: SelectArgs, selectionSet: SelectionSetNode | undefined, join?: Join): Fragment {
+  const inner = newAlias(t.name);
+  const rows = newAlias(t.name);
+  const s = rowSource(env, t, inner, args, join);
+  const pairs: [string, Fragment][] = [];
+  for (const f of selectionSet ? collectFields(env.fields, objectType(env, `${t.name}_aggregate`), selectionSet) : []) {
+    if (f.name === '__typename') pairs.push([f.alias, sql.literal(`${t.name}_aggregate`)]);
+    else if (f.name === 'nodes') pairs.push([f.alias, sql.query`coalesce(json_agg(${rowJson(env, t, rows, f.selectionSet)} order by ${rows}.__o), '[]'::json)`]);
+    else pairs.push([f.alias, aggregateFields(env, t, rows, f.selectionSet)]);
+  }
+  return sql.query`(select ${jsonObject(pairs)} from (
+    select ${s.distinctClause} ${inner}.*, ${s.rowNumber} as __o
+      from ${table(t)} as ${inner}
+     where ${s.conditions}
+     ${s.orderClause} ${s.limit} ${s.offset}) as ${rows})`;
+}
+
+function aggregateFields(env: SelectEnvironment, t: TableModel, rows: sql.SQLNode, selectionSet: SelectionSetNode | undefined): Fragment {
+  const pairs: [string, Fragment][] = [];
+  for (const f of selectionSet ? collectFields(env.fields, objectType(env, `${t.name}_aggregate_fields`), selectionSet) : []) {
+    if (f.name === '__typename') {
+      pairs.push([f.alias, sql.literal(`${t.name}_aggregate_fields`)]);
+    } else if (f.name === 'count') {
+      const cols = ((f.args.columns as string[] | undefined) ?? []).map((field) => column(rows, t.byField.get(field)!.column.name));
+      const distinct = f.args.distinct ? sql.query`distinct ` : sql.blank;
+      pairs.push([f.alias, cols.length === 0 ? sql.query`count(*)` : cols.length === 1 ? sql.query`count(${distinct}${cols[0]!})` : sql.query`count(${distinct}(${sql.join(cols, ', ')}))`]);
+    } else {
+      const op = f.name as (typeof AGGREGATE_OPERATIONS)[number];
+      const allowed = new Set(aggregateColumns(t, op).map((c) => c.field));
+      const inner: [string, Fragment][] = [];
+      for (const g of f.selectionSet ? collectFields(env.fields, objectType(env, `${t.name}_${op}_fields`), f.selectionSet) : []) {
+        if (g.name === '__typename') inner.push([g.alias, sql.literal(`${t.name}_${op}_fields`)]);
+        else if (allowed.has(g.name)) inner.push([g.alias, sql.query`${sql.raw(op)}(${column(rows, t.byField.get(g.name)!.column.name)})`]);
+      }
+      pairs.push([f.alias, jsonObject(inner)]);
+    }
+  }
+  return jsonObject(pairs);
+}
