@@ -4,14 +4,10 @@
 
 export const NOT_YET_COVERED: readonly string[] = [
   // Tables, relationships, GraphQL and legacy DML.
-  'rule.availability.tracked',
-  'rule.track_table.generated-names',
-  'rule.service.admin-unrestricted',
   'err.already-exists.relationship-named-column',
   'err.not-supported.column-rename',
   'err.dependency-error.column-type',
   'err.parse-failed.dotted-table',
-  'err.postgres-error.not-null',
   'err.unexpected-payload.upsert-needs-constraint',
   'err.unexpected-payload.constraint-and-constraint-on',
   'err.unexpected-payload.objects-empty',

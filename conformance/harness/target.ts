@@ -20,6 +20,8 @@ export interface Target {
   request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
   /** POST an envelope as admin to /v1/metadata (or another endpoint). */
   metadata(envelope: unknown, options?: { endpoint?: string; headers?: Record<string, string> }): Promise<HttpResult>;
+  /** POST a GraphQL request to /v1/graphql as admin (or with the given headers instead). */
+  graphql(query: string, variables?: Record<string, unknown>, options?: { headers?: Record<string, string>; operationName?: string }): Promise<HttpResult>;
   /** Run SQL straight on the target's database (fixtures, and checking what the target did). */
   sql(text: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
   /** Start from empty metadata. */
@@ -46,6 +48,11 @@ function makeTarget(url: string, adminSecret: string | undefined, databaseUrl: s
     request: (method, path, options) => httpRequest(url, method, path, options),
     metadata: (envelope, options = {}) =>
       httpRequest(url, 'POST', options.endpoint ?? '/v1/metadata', { body: envelope, headers: { ...adminHeaders(), ...(options.headers ?? {}) } }),
+    graphql: (query, variables, options = {}) =>
+      httpRequest(url, 'POST', '/v1/graphql', {
+        body: { query, ...(variables ? { variables } : {}), ...(options.operationName ? { operationName: options.operationName } : {}) },
+        headers: options.headers ?? adminHeaders(),
+      }),
     async sql(text, values) {
       return (await (await db()).query(text, values)).rows;
     },
@@ -135,6 +142,7 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
     adminHeaders: () => current().adminHeaders(),
     request: (...a) => current().request(...a),
     metadata: (...a) => current().metadata(...a),
+    graphql: (...a) => current().graphql(...a),
     sql: (...a) => current().sql(...a),
     reset: () => current().reset(),
     profileTarget: (name) => profiles.get(name),
