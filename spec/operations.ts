@@ -34,6 +34,11 @@ const has = (args: unknown, key: string) => typeof args === 'object' && args !==
 const RELATIONSHIP_DECISION =
   'SPEC.md §4.3 does not show the relationship operations; they take the engine\'s documented forms: table, name, using {foreign_key_constraint_on | manual_configuration}, comment.';
 const compat = { level: 'compat' as const, decision: RELATIONSHIP_DECISION };
+const legacy = {
+  level: 'compat' as const,
+  decision:
+    'The legacy DML of /v1/query is not described by SPEC.md beyond its §7.2 messages; it takes the engine\'s v1 forms (columns with nested relationship objects, where, order_by as "+col"/"-col"/"rel.col" or {column, type, nulls}, limit, offset, objects, returning, on_conflict {action, constraint | constraint_on}, $set, $inc, $mul, $default) and answers rows, {affected_rows, returning} or {count}.',
+};
 
 const op = (
   type: string,
@@ -119,6 +124,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('pg_drop_function_permission', '4.4', 'drop a function permission', A.functionPermission),
   op('bulk', '4.4', 'run several operations, all or nothing', A.bulk),
   op('run_sql', '4.3', 'run SQL on the database (admin only)', A.runSql, { endpoints: QUERY }),
+  op('select', '4.1', 'legacy DML: select rows of a tracked table', A.dmlSelect, { endpoints: QUERY, ...legacy }),
+  op('insert', '4.1', 'legacy DML: insert rows into a tracked table', A.dmlInsert, { endpoints: QUERY, ...legacy }),
+  op('update', '4.1', 'legacy DML: update rows of a tracked table', A.dmlUpdate, { endpoints: QUERY, ...legacy }),
+  op('delete', '4.1', 'legacy DML: delete rows of a tracked table', A.dmlDelete, { endpoints: QUERY, ...legacy }),
+  op('count', '4.1', 'legacy DML: count rows of a tracked table', A.dmlCount, { endpoints: QUERY, ...legacy }),
 ];
 
 export const OPERATIONS_BY_TYPE: ReadonlyMap<string, OperationSpec> = new Map(OPERATIONS.map((o) => [o.type, o]));

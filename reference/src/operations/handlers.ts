@@ -10,6 +10,7 @@ import {
   replaceMetadata,
 } from './metadataManagement';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship, setRelationshipComment } from './relationships';
+import { dmlCount, dmlDelete, dmlInsert, dmlSelect, dmlUpdate } from './dml';
 import { runSql } from './runSql';
 import { setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables';
 
@@ -21,6 +22,11 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   get_inconsistent_metadata: getInconsistentMetadata,
   drop_inconsistent_metadata: dropInconsistentMetadata,
   run_sql: runSql as OperationHandler,
+  select: dmlSelect as OperationHandler,
+  insert: dmlInsert as OperationHandler,
+  update: dmlUpdate as OperationHandler,
+  delete: dmlDelete as OperationHandler,
+  count: dmlCount as OperationHandler,
   track_table: trackTable as OperationHandler,
   untrack_table: untrackTable as OperationHandler,
   set_table_is_enum: setTableIsEnum as OperationHandler,

@@ -1,0 +1,179 @@
+// The legacy DML of /v1/query and its §7.2 messages, word for word.
+import { covers } from '../harness/cases';
+import { expectResponse } from '../harness/client';
+import { fixtureSql } from '../harness/fixtures';
+import { useTarget } from '../harness/target';
+
+const target = useTarget();
+const music = (name: string) => ({ schema: 'music', name });
+const artist = music('artist');
+const album = music('album');
+const dml = (type: string, args: Record<string, unknown>) => target.metadata({ type, args }, { endpoint: '/v1/query' });
+const payloadError = (path: string, error: string) => ({ path, error, code: 'unexpected-payload' });
+
+beforeAll(async () => {
+  await target.sql(fixtureSql('music'));
+  await target.metadata({
+    type: 'bulk',
+    args: [
+      { type: 'reload_metadata', args: {} },
+      { type: 'clear_metadata', args: {} },
+      { type: 'track_table', args: { table: artist } },
+      { type: 'track_table', args: { table: album } },
+      { type: 'create_object_relationship', args: { table: album, name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } } },
+      { type: 'create_array_relationship', args: { table: artist, name: 'albums', using: { foreign_key_constraint_on: { table: album, column: 'artist_id' } } } },
+    ],
+  });
+});
+
+test(covers(['op.select'], 'select with where, order_by, limit, offset and nested relationships'), async () => {
+  const r = await dml('select', {
+    table: artist,
+    columns: ['id', 'name', { name: 'albums', columns: ['title', { name: 'artist', columns: ['name'] }], where: { year: { $gt: 2000 } }, order_by: ['-year'] }],
+    where: { $or: [{ country: 'NO' }, { country: { _eq: 'US' } }] },
+    order_by: [{ column: 'id', type: 'asc' }],
+    limit: 2,
+  });
+  expectResponse(r, 200, [
+    { id: 1, name: 'Aurora Lane', albums: [{ title: 'Long Night', artist: { name: 'Aurora Lane' } }, { title: 'First Light', artist: { name: 'Aurora Lane' } }] },
+    { id: 2, name: 'Brass Tacks', albums: [{ title: 'Second Wind', artist: { name: 'Brass Tacks' } }] },
+  ]);
+});
+
+test(covers(['op.select'], 'select * , order by an object relationship column, and offset'), async () => {
+  const r = await dml('select', { table: album, columns: ['id'], order_by: ['-artist.name', '+year'], offset: 1 });
+  expectResponse(r, 200, [{ id: 21 }, { id: 10 }, { id: 11 }]);
+  const all = await dml('select', { table: artist, columns: ['*'], where: { id: 3 } });
+  expectResponse(all, 200, [{ id: 3, name: 'Cellar Door', country: null, formed: null, tags: null }]);
+});
+
+test(covers(['op.select', 'err.unexpected-payload.order-by-empty'], 'an empty order_by is refused'), async () => {
+  expectResponse(await dml('select', { table: artist, columns: ['id'], order_by: [] }), 400, payloadError('$.args.order_by', 'order_by array should not be empty'));
+});
+
+test(covers(['op.select', 'err.unexpected-payload.object-relationship-arguments'], 'an object relationship takes no where, order_by, limit or offset'), async () => {
+  expectResponse(
+    await dml('select', { table: album, columns: [{ name: 'artist', columns: ['name'], limit: 1 }] }),
+    400,
+    payloadError('$.args.columns[0]', "when selecting an obj_relationship where, order_by, limit and offset can't be used"),
+  );
+});
+
+test(covers(['op.select', 'err.no-code.relationship-expand'], 'a relationship must be expanded, and that error has no code'), async () => {
+  expectResponse(await dml('select', { table: album, columns: ['id', 'artist'] }), 400, { path: '$.args.columns[1]', error: 'artist is a relationship and should be expanded' });
+});
+
+test(covers(['op.select', 'err.unexpected-payload.array-relationship-order-by'], 'an array relationship cannot order'), async () => {
+  expectResponse(await dml('select', { table: artist, columns: ['id'], order_by: ['albums.year'] }), 400, payloadError('$.args.order_by', "albums is an array relationship and can't be used in order_by"));
+});
+
+test(covers(['op.select', 'err.no-code.column-chained'], 'a column cannot be chained in order_by'), async () => {
+  expectResponse(await dml('select', { table: artist, columns: ['id'], order_by: ['name.length'] }), 400, { path: '$.args.order_by', error: 'name is a Postgres column and cannot be chained further' });
+});
+
+test(covers(['op.select', 'err.not-exists.no-such-column'], 'unknown columns are refused'), async () => {
+  expectResponse(await dml('select', { table: artist, columns: ['id', 'nickname'] }), 400, { path: '$.args.columns[1]', error: 'no such column exists : "nickname"', code: 'not-exists' });
+  expectResponse(await dml('select', { table: artist, columns: ['id'], where: { nickname: 'x' } }), 400, { path: '$.args.where', error: 'no such column exists : "nickname"', code: 'not-exists' });
+});
+
+test(covers(['op.select', 'err.unexpected-payload.empty'], 'columns must not be empty'), async () => {
+  expectResponse(await dml('select', { table: artist, columns: [] }), 400, payloadError('$.args.columns', "can't be empty"));
+});
+
+test(covers(['op.select', 'err.not-exists.table'], 'DML needs a tracked table'), async () => {
+  expectResponse(await dml('select', { table: music('track'), columns: ['id'] }), 400, { path: '$.args.table', error: 'table "music.track" does not exist', code: 'not-exists' });
+});
+
+test(covers(['err.unexpected-payload.unknown-operator'], 'an unknown operator is refused'), async () => {
+  expectResponse(await dml('select', { table: artist, columns: ['id'], where: { id: { $approx: 1 } } }), 400, payloadError('$.args.where', 'Unknown operator : $approx'));
+});
+
+test(covers(['err.unexpected-payload.operator-column-type'], 'a text operator on a number column is refused'), async () => {
+  expectResponse(
+    await dml('select', { table: artist, columns: ['id'], where: { formed: { $like: '19%' } } }),
+    400,
+    payloadError('$.args.where', '"formed" is of type int4; this operator works only on column of types [text, varchar, bpchar, citext, name]'),
+  );
+});
+
+test(covers(['err.unexpected-payload.expecting-string', 'err.unexpected-payload.incompatible-columns'], 'column comparison operators name a column of the same type'), async () => {
+  expectResponse(await dml('count', { table: album, where: { year: { $cgt: 5 } } }), 400, payloadError('$.args.where', 'expecting a string for column operator'));
+  expectResponse(await dml('count', { table: album, where: { year: { $ceq: 'title' } } }), 400, payloadError('$.args.where', 'incompatible column types : year, title'));
+  expectResponse(await dml('count', { table: album, where: { artist_id: { _cne: 'year' } } }), 200, { count: 4 });
+});
+
+test(covers(['err.unexpected-payload.json-in-where'], 'a json column cannot be compared'), async () => {
+  await target.sql('alter table music.artist add column if not exists notes json');
+  await target.metadata({ type: 'reload_metadata', args: {} });
+  try {
+    expectResponse(await dml('count', { table: artist, where: { notes: { $eq: '{}' } } }), 400, payloadError('$.args.where', 'JSON column can not be part of where clause'));
+  } finally {
+    await target.sql('alter table music.artist drop column notes');
+    await target.metadata({ type: 'reload_metadata', args: {} });
+  }
+});
+
+test(covers(['op.count'], 'count, with where and distinct'), async () => {
+  expectResponse(await dml('count', { table: album }), 200, { count: 4 });
+  expectResponse(await dml('count', { table: album, where: { genre: 'jazz' } }), 200, { count: 2 });
+  expectResponse(await dml('count', { table: album, distinct: ['artist_id'] }), 200, { count: 2 });
+  expectResponse(await dml('count', { table: album, where: { artist: { name: { $ilike: 'brass%' } } } }), 200, { count: 2 });
+});
+
+describe('writes', () => {
+  beforeEach(() => target.sql('delete from music.track where album_id >= 90; delete from music.album where id >= 90; delete from music.artist where id >= 90;'));
+
+  test(covers(['op.insert'], 'insert answers affected_rows and the returning columns'), async () => {
+    const r = await dml('insert', { table: artist, objects: [{ id: 90, name: 'Ninety' }, { id: 91, name: 'Ninety-One', formed: 2001 }], returning: ['id', 'formed'] });
+    expectResponse(r, 200, { affected_rows: 2, returning: [{ id: 90, formed: null }, { id: 91, formed: 2001 }] });
+  });
+
+  test(covers(['op.insert', 'err.unexpected-payload.objects-empty'], 'objects must not be empty'), async () => {
+    expectResponse(await dml('insert', { table: artist, objects: [] }), 400, payloadError('$.args.objects', 'objects should not be empty'));
+  });
+
+  test(covers(['op.insert', 'err.unexpected-payload.upsert-needs-constraint', 'err.unexpected-payload.constraint-and-constraint-on'], 'on_conflict: update needs one constraint'), async () => {
+    expectResponse(await dml('insert', { table: artist, objects: [{ id: 1, name: 'x' }], on_conflict: { action: 'update' } }), 400, payloadError('$.args.on_conflict', 'Expecting constraint or constraint_on when the action is update'));
+    expectResponse(
+      await dml('insert', { table: artist, objects: [{ id: 1, name: 'x' }], on_conflict: { action: 'update', constraint: 'artist_pkey', constraint_on: ['id'] } }),
+      400,
+      payloadError('$.args.on_conflict', 'constraint and constraint_on cannot be set at a time'),
+    );
+  });
+
+  test(covers(['op.insert'], 'on_conflict update and ignore'), async () => {
+    await dml('insert', { table: artist, objects: [{ id: 92, name: 'Before' }] });
+    expectResponse(await dml('insert', { table: artist, objects: [{ id: 92, name: 'After' }], on_conflict: { action: 'update', constraint_on: ['id'] }, returning: ['name'] }), 200, {
+      affected_rows: 1,
+      returning: [{ name: 'After' }],
+    });
+    expectResponse(await dml('insert', { table: artist, objects: [{ id: 92, name: 'Ignored' }], on_conflict: { action: 'ignore' } }), 200, { affected_rows: 0 });
+  });
+
+  test(covers(['op.insert', 'err.postgres-error.not-null'], 'a missing required column is a Not-NULL violation'), async () => {
+    expectResponse(await dml('insert', { table: artist, objects: [{ id: 93 }] }), 400, {
+      path: '$.args',
+      error: 'Not-NULL violation. null value in column "name" violates not-null constraint',
+      code: 'postgres-error',
+    });
+  });
+
+  test(covers(['op.insert', 'err.no-code.expecting-column'], 'returning takes columns, not relationships'), async () => {
+    expectResponse(await dml('insert', { table: artist, objects: [{ id: 94, name: 'R' }], returning: ['albums'] }), 400, { path: '$.args.returning[0]', error: 'expecting a postgres column; but, albums is relationship' });
+  });
+
+  test(covers(['op.update'], 'update with $set, $inc, $mul and $default'), async () => {
+    await dml('insert', { table: album, objects: [{ id: 95, title: 'T', artist_id: 1, year: 2000, price: 10 }] });
+    const r = await dml('update', { table: album, where: { id: 95 }, $set: { title: 'U' }, $inc: { year: 5 }, $mul: { price: 2 }, $default: ['genre'], returning: ['title', 'year', 'price', 'genre'] });
+    expectResponse(r, 200, { affected_rows: 1, returning: [{ title: 'U', year: 2005, price: 20, genre: null }] });
+  });
+
+  test(covers(['op.update', 'err.unexpected-payload.update-operators'], 'update needs an operator'), async () => {
+    expectResponse(await dml('update', { table: album, where: { id: 95 } }), 400, payloadError('$.args', 'atleast one of $set, $inc, $mul has to be present'));
+  });
+
+  test(covers(['op.delete'], 'delete answers affected_rows and returning'), async () => {
+    await dml('insert', { table: artist, objects: [{ id: 96, name: 'Gone' }, { id: 97, name: 'Gone too' }] });
+    expectResponse(await dml('delete', { table: artist, where: { name: { $like: 'Gone%' } }, returning: ['id'] }), 200, { affected_rows: 2, returning: [{ id: 96 }, { id: 97 }] });
+  });
+});

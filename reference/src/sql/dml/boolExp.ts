@@ -1,0 +1,123 @@
+// BoolExp in the metadata form (SPEC.md §2.1): keyed by column and relationship names, operators
+// in `$` or `_` form, `{column: value}` equality, `$and`/`$or`/`$not`, column comparisons.
+// Used by the legacy DML; permissions use the same form.
+import type { DbColumn } from '../../db/introspection';
+import { EngineError, engineError } from '../../errors';
+import type { Models, TableModel } from '../../schema/model';
+import { and, alias as newAlias, column, joinCondition, or, sql, table, typedArray, typedValue, type Fragment } from '../graphql/context';
+
+const TEXT_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];
+const JSONB_TYPES = ['jsonb'];
+
+const BINARY: Record<string, string> = {
+  eq: '=',
+  ne: '<>',
+  neq: '<>',
+  gt: '>',
+  lt: '<',
+  gte: '>=',
+  lte: '<=',
+};
+const TEXT_OPERATORS: Record<string, string> = {
+  like: 'like',
+  nlike: 'not like',
+  ilike: 'ilike',
+  nilike: 'not ilike',
+  similar: 'similar to',
+  nsimilar: 'not similar to',
+  regex: '~',
+  nregex: '!~',
+  iregex: '~*',
+  niregex: '!~*',
+};
+const JSONB_OPERATORS: Record<string, string> = { contains: '@>', contained_in: '<@' };
+const COLUMN_COMPARISONS: Record<string, string> = { ceq: '=', cne: '<>', cneq: '<>', cgt: '>', clt: '<', cgte: '>=', clte: '<=' };
+
+export interface BoolExpEnvironment {
+  models: Models;
+  /** Where the expression sits in the request, for error paths. */
+  path: string;
+  /** Values given as session variable names are resolved here (permissions); identity otherwise. */
+  resolveValue?: (value: unknown, column: DbColumn) => unknown;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const operatorName = (key: string) => (key.startsWith('$') || key.startsWith('_') ? key.slice(1) : undefined);
+
+/** §7.2 "is of type <type-name>; this operator works only on column of types <[types]>", naming the column first. */
+function typeError(env: BoolExpEnvironment, c: DbColumn, types: string[]): EngineError {
+  const e = engineError('unexpected-payload.operator-column-type', env.path, [c.type, `[${types.join(', ')}]`]);
+  return new EngineError(e.id, e.status, e.code, `${JSON.stringify(c.name)} ${e.message}`, e.path);
+}
+
+function operator(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, c: DbColumn, key: string, operand: unknown): Fragment {
+  const op = operatorName(key);
+  const col = column(alias, c.name);
+  const value = (v: unknown) => (env.resolveValue ? env.resolveValue(v, c) : v);
+  if (op === undefined) throw engineError('unexpected-payload.unknown-operator', env.path, [key]);
+  if (c.type === 'json') throw engineError('unexpected-payload.json-in-where', env.path);
+  if (BINARY[op]) return sql.query`${col} ${sql.raw(BINARY[op]!)} ${typedValue(c, value(operand))}`;
+  if (op === 'in' || op === 'nin') {
+    if (!Array.isArray(operand)) throw engineError('parse-failed.arguments', env.path, [`expected Array for ${key}`]);
+    const list = typedArray(c, operand.map(value));
+    return op === 'in' ? sql.query`${col} = any(${list})` : sql.query`not (${col} = any(${list}))`;
+  }
+  if (op === 'is_null') return operand ? sql.query`${col} is null` : sql.query`${col} is not null`;
+  if (TEXT_OPERATORS[op]) {
+    if (!TEXT_TYPES.includes(c.type)) throw typeError(env, c, TEXT_TYPES);
+    return sql.query`${col} ${sql.raw(TEXT_OPERATORS[op]!)} ${typedValue(c, value(operand))}`;
+  }
+  if (JSONB_OPERATORS[op] || op === 'has_key' || op === 'has_keys_any' || op === 'has_keys_all') {
+    if (!JSONB_TYPES.includes(c.type)) throw typeError(env, c, JSONB_TYPES);
+    if (JSONB_OPERATORS[op]) return sql.query`${col} ${sql.raw(JSONB_OPERATORS[op]!)} ${typedValue(c, value(operand))}`;
+    if (op === 'has_key') return sql.query`${col} ? ${sql.value(value(operand))}::text`;
+    return sql.query`${col} ${sql.raw(op === 'has_keys_any' ? '?|' : '?&')} ${sql.value(operand)}::text[]`;
+  }
+  if (COLUMN_COMPARISONS[op]) {
+    if (typeof operand !== 'string') throw engineError('unexpected-payload.expecting-string', env.path);
+    const other = t.db.columns.find((x) => x.name === operand);
+    if (!other) throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(operand)]);
+    if (other.type !== c.type) throw engineError('unexpected-payload.incompatible-columns', env.path, [c.name, other.name]);
+    return sql.query`${col} ${sql.raw(COLUMN_COMPARISONS[op]!)} ${column(alias, other.name)}`;
+  }
+  throw engineError('unexpected-payload.unknown-operator', env.path, [key]);
+}
+
+/** The SQL condition of a metadata-form BoolExp over rows of `t` aliased `alias`. */
+export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, exp: unknown): Fragment {
+  if (!isObject(exp)) throw engineError('parse-failed.arguments', env.path, ['expected Object for a boolean expression']);
+  const parts: Fragment[] = [];
+  for (const [key, value] of Object.entries(exp)) {
+    const op = operatorName(key);
+    if (op === 'and' || op === 'or') {
+      if (!Array.isArray(value)) throw engineError('parse-failed.arguments', env.path, [`expected Array for ${key}`]);
+      const items = value.map((v) => compileRawBoolExp(env, t, alias, v));
+      parts.push(op === 'and' ? and(items) : or(items));
+      continue;
+    }
+    if (op === 'not') {
+      parts.push(sql.query`not (${compileRawBoolExp(env, t, alias, value)})`);
+      continue;
+    }
+    const c = t.db.columns.find((x) => x.name === key);
+    if (c) {
+      if (isObject(value)) {
+        for (const [k, operand] of Object.entries(value)) parts.push(operator(env, t, alias, c, k, operand));
+      } else {
+        if (c.type === 'json') throw engineError('unexpected-payload.json-in-where', env.path);
+        const v = env.resolveValue ? env.resolveValue(value, c) : value;
+        parts.push(v === null ? sql.query`${column(alias, c.name)} is null` : sql.query`${column(alias, c.name)} = ${typedValue(c, v)}`);
+      }
+      continue;
+    }
+    const rel = t.relationships.find((r) => r.name === key);
+    if (rel) {
+      const remote = env.models.get(rel.targetKey)!;
+      const r = newAlias(remote.name);
+      parts.push(sql.query`exists (select 1 from ${table(remote)} as ${r} where ${joinCondition(rel.mapping, alias, r)} and ${compileRawBoolExp(env, remote, r, value)})`);
+      continue;
+    }
+    throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(key)]);
+  }
+  return and(parts);
+}
