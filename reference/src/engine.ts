@@ -2,12 +2,13 @@
 // request (a bulk included) fully applies and persists, or changes nothing.
 import { Pool, type PoolClient } from 'pg';
 import type { MetadataDocument, QualifiedName } from '../../spec';
-import { assertCatalogVersion, CatalogError, ensureCatalog, readMetadata, writeMetadata } from './catalog/catalog';
+import { assertCatalogVersion, CatalogError, ensureCatalog, readMetadata, readMetadataSince, writeMetadata } from './catalog/catalog';
 import type { EngineConfig } from './config';
 import { engineError, EngineError } from './errors';
 import { introspectionOf, loadRelations, loadTables, relationKey, type DbTable, type Introspection, type Relation } from './db/introspection';
 import { buildSchemaCache, loadEnumValues, type SchemaCache } from './execute/schemaCache';
-import { findInconsistencies, introducedBy } from './metadata/inconsistency';
+import { findInconsistencies, introducedBy, type InconsistentObject } from './metadata/inconsistency';
+import type { EnumValue } from './schema/model';
 import { tablesNamedBy } from './metadata/document';
 import type { OperationContext, OperationHandler } from './operations/context';
 import type { ParsedOperation } from './operations/envelope';
@@ -20,9 +21,19 @@ export interface MetadataSnapshot {
   resourceVersion: number;
 }
 
+/** What the GraphQL schema is built from, kept until a GraphQL request needs the schema. */
+interface SchemaInput {
+  document: MetadataDocument;
+  introspection: Introspection;
+  enumValues: Map<string, EnumValue[]>;
+}
+
 export class Engine {
   private snapshot: MetadataSnapshot | undefined;
   private schemaCache: SchemaCache | undefined;
+  private schemaInput: SchemaInput | undefined;
+  /** Details of tables by oid, kept across requests; dropped when the database changes through run_sql or reload. */
+  private tableDetails = new Map<string, DbTable>();
 
   private constructor(
     readonly pool: Pool,
@@ -38,7 +49,9 @@ export class Engine {
       await ensureCatalog(client);
       const stored = await readMetadata(client);
       engine.snapshot = { document: stored.document, resourceVersion: stored.resourceVersion };
-      engine.schemaCache = await engine.buildCache(client, stored.document);
+      const introspection = introspectionOf(await loadRelations(client), await loadTables(client, tablesNamedBy(stored.document)));
+      engine.schemaInput = { document: stored.document, introspection, enumValues: await loadEnumValues(client, stored.document, introspection) };
+      for (const t of introspection.tables.values()) engine.tableDetails.set(t.oid, t);
     } finally {
       client.release();
     }
@@ -67,24 +80,32 @@ export class Engine {
       open = true;
       await q.run(client, q.lockCatalog);
       await assertCatalogVersion(client);
-      const stored = await readMetadata(client);
-      const ctx = this.context(client, stored.document);
-      ctx.inconsistentBefore = findInconsistencies(stored.document, await ctx.introspect());
+      const stored = await readMetadataSince(client, this.snapshot);
+      const { ctx, loaded } = this.context(client, stored.document);
       const response = await this.dispatch(ctx, operation);
       let resourceVersion = stored.resourceVersion;
-      let cache: SchemaCache | undefined;
+      let input: SchemaInput | undefined;
       if (ctx.document !== stored.document) {
         if (!ctx.acceptInconsistencies) {
-          const introduced = introducedBy(ctx.inconsistentBefore, findInconsistencies(ctx.document, await ctx.introspect()));
+          const introduced = introducedBy(await ctx.inconsistenciesBefore(), findInconsistencies(ctx.document, await ctx.introspect()));
           if (introduced.length > 0) throw engineError('unexpected.inconsistent-metadata', '$.args', [], introduced);
         }
         resourceVersion = await writeMetadata(client, ctx.document);
       }
-      if (ctx.document !== stored.document || ctx.databaseChanged) cache = await this.buildCache(client, ctx.document, await ctx.introspect());
+      const changed = ctx.document !== stored.document || ctx.databaseChanged || resourceVersion !== this.snapshot?.resourceVersion;
+      if (changed) {
+        const introspection = await ctx.introspect();
+        input = { document: ctx.document, introspection, enumValues: await loadEnumValues(client, ctx.document, introspection) };
+      }
       await q.run(client, q.commit);
       open = false;
       this.snapshot = { document: ctx.document, resourceVersion };
-      if (cache) this.schemaCache = cache;
+      if (ctx.databaseChanged) this.tableDetails = new Map();
+      for (const t of loaded.values()) this.tableDetails.set(t.oid, t);
+      if (input) {
+        this.schemaInput = input;
+        this.schemaCache = undefined;
+      }
       return response;
     } catch (error) {
       if (open) await q.run(client, q.rollback).catch(() => {});
@@ -112,23 +133,32 @@ export class Engine {
     return handler(ctx, operation.args as never, operation.version);
   }
 
-  private context(client: PoolClient, document: MetadataDocument): OperationContext {
+  private context(client: PoolClient, document: MetadataDocument): { ctx: OperationContext; loaded: Map<string, DbTable> } {
     let relations: Relation[] | undefined;
     const details = new Map<string, DbTable>();
+    const known = this.tableDetails;
     const pool = this.pool;
+    let before: Promise<readonly InconsistentObject[]> | undefined;
     const ctx: OperationContext = {
       db: client,
       config: this.config,
       document,
-      inconsistentBefore: [],
       acceptInconsistencies: false,
+      inconsistenciesBefore() {
+        before ??= ctx.introspect(tablesNamedBy(document)).then((db) => findInconsistencies(document, db));
+        return before;
+      },
       async introspect(extra = []) {
         relations ??= await loadRelations(client);
-        const known = new Set(relations.map(relationKey));
+        const byKey = new Map(relations.map((r) => [relationKey(r), r]));
         const wanted = new Map<string, QualifiedName>();
         for (const name of [...tablesNamedBy(ctx.document), ...extra]) {
           const key = relationKey(name);
-          if (known.has(key) && !details.has(key)) wanted.set(key, name);
+          const relation = byKey.get(key);
+          if (!relation || details.has(key)) continue;
+          const cached = ctx.databaseChanged ? undefined : known.get(relation.oid);
+          if (cached && cached.schema === relation.schema && cached.name === relation.name) details.set(key, cached);
+          else wanted.set(key, name);
         }
         for (const table of await loadTables(client, [...wanted.values()])) details.set(relationKey(table), table);
         return introspectionOf(relations, [...details.values()]);
@@ -153,7 +183,7 @@ export class Engine {
         }
       },
     };
-    return ctx;
+    return { ctx, loaded: details };
   }
 
   private async connect(): Promise<PoolClient> {
@@ -164,14 +194,13 @@ export class Engine {
     }
   }
 
-  /** The GraphQL schemas and caches of the current metadata. */
+  /** The GraphQL schemas and caches of the current metadata, built on first use after a change. */
   graphql(): SchemaCache {
-    return this.schemaCache!;
-  }
-
-  private async buildCache(client: PoolClient, document: MetadataDocument, known?: Introspection): Promise<SchemaCache> {
-    const introspection = known ?? introspectionOf(await loadRelations(client), await loadTables(client, tablesNamedBy(document)));
-    return buildSchemaCache(document, introspection, await loadEnumValues(client, document, introspection));
+    if (!this.schemaCache) {
+      const input = this.schemaInput!;
+      this.schemaCache = buildSchemaCache(input.document, input.introspection, input.enumValues);
+    }
+    return this.schemaCache;
   }
 
   /** The last metadata this server committed or read. */

@@ -68,6 +68,15 @@ export async function readMetadata(db: q.Queryable): Promise<StoredMetadata> {
   return { document: row.metadata, resourceVersion: row.resource_version };
 }
 
+/** The stored document, taken from `known` when the catalog still has its resource version. */
+export async function readMetadataSince(db: q.Queryable, known: StoredMetadata | undefined): Promise<StoredMetadata> {
+  if (known) {
+    const [row] = await q.run<{ resource_version: number }>(db, q.readResourceVersion);
+    if (row?.resource_version === known.resourceVersion) return known;
+  }
+  return readMetadata(db);
+}
+
 /** Persist a document inside the caller's transaction; returns the new resource version. */
 export async function writeMetadata(db: q.Queryable, document: MetadataDocument): Promise<number> {
   const [row] = await q.run<{ resource_version: number }>(db, q.writeMetadata(document));

@@ -47,16 +47,33 @@ export function schemaFor(cache: SchemaCache, session: Session): BuiltSchema {
 }
 
 export async function executeGraphQLRequest(pool: Pool, cache: SchemaCache, session: Session, request: GraphQLRequest): Promise<GraphQLAnswer> {
-  if (typeof request.query !== 'string') return errorAnswer('key "query" not found', 'parse-failed');
+  const prepared = prepareGraphQLRequest(cache, session, request);
+  if ('answer' in prepared) return prepared.answer;
+  try {
+    return { status: 200, body: await run(pool, prepared.plan) };
+  } catch (error) {
+    return databaseErrorAnswer(error);
+  }
+}
+
+/** Everything before the database: the compiled plan of a request, or the answer that refuses it. */
+export function prepareGraphQLRequest(cache: SchemaCache, session: Session, request: GraphQLRequest): { plan: CompiledPlan } | { answer: GraphQLAnswer } {
+  const refuse = (answer: GraphQLAnswer) => ({ answer });
+  if (typeof request.query !== 'string') return refuse(errorAnswer('key "query" not found', 'parse-failed'));
   if (request.variables !== undefined && request.variables !== null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
-    return errorAnswer('variables must be an object', 'parse-failed', '$.variables');
+    return refuse(errorAnswer('variables must be an object', 'parse-failed', '$.variables'));
   }
   if (request.operationName !== undefined && request.operationName !== null && typeof request.operationName !== 'string') {
-    return errorAnswer('operationName must be a string', 'parse-failed', '$.operationName');
+    return refuse(errorAnswer('operationName must be a string', 'parse-failed', '$.operationName'));
   }
   const built = schemaFor(cache, session);
   const role = isAdmin(session) ? 'admin' : session.role;
   const documentKey = `${role}\u0000${request.query}`;
+  const operationName = (request.operationName as string | null | undefined) ?? undefined;
+  // Fast path: the same document, operation and variables as before.
+  const planKey = `${documentKey}\u0000${operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
+  const cached = cache.plans.get(planKey);
+  if (cached) return { plan: cached };
   let parsed = cache.documents.get(documentKey);
   if (!parsed) {
     try {
@@ -69,17 +86,21 @@ export async function executeGraphQLRequest(pool: Pool, cache: SchemaCache, sess
     cache.documents.set(documentKey, parsed);
   }
   if ('errors' in parsed) {
-    return { status: 200, body: JSON.stringify({ errors: parsed.errors.map((e) => ({ message: e.message, extensions: { path: '$', code: 'validation-failed' } })) }) };
+    return refuse({ status: 200, body: JSON.stringify({ errors: parsed.errors.map((e) => ({ message: e.message, extensions: { path: '$', code: 'validation-failed' } })) }) });
   }
   const document = parsed.document;
-  const operationName = (request.operationName as string | null | undefined) ?? undefined;
   const operation = getOperationAST(document, operationName);
   if (!operation) {
-    return errorAnswer(operationName ? `unknown operation named ${JSON.stringify(operationName)}` : 'exactly one operation has to be present in the document when operationName is not specified', 'validation-failed');
+    return refuse(
+      errorAnswer(
+        operationName ? `unknown operation named ${JSON.stringify(operationName)}` : 'exactly one operation has to be present in the document when operationName is not specified',
+        'validation-failed',
+      ),
+    );
   }
   const coerced = getVariableValues(built.schema, operation.variableDefinitions ?? [], (request.variables as Record<string, unknown>) ?? {});
   if (coerced.errors) {
-    return { status: 200, body: JSON.stringify({ errors: coerced.errors.map((e) => ({ message: e.message, extensions: { path: '$.variables', code: 'validation-failed' } })) }) };
+    return refuse({ status: 200, body: JSON.stringify({ errors: coerced.errors.map((e) => ({ message: e.message, extensions: { path: '$.variables', code: 'validation-failed' } })) }) });
   }
   const variables = coerced.coerced;
   const fragments = Object.fromEntries(
@@ -89,24 +110,16 @@ export async function executeGraphQLRequest(pool: Pool, cache: SchemaCache, sess
   const env: SelectEnvironment = { models: cache.models, schema: built.schema, fields: { fragments, variables } };
   const roots = collectFields(env.fields, rootType, operation.selectionSet);
   if (roots.some((f) => f.name === '__schema' || f.name === '__type')) {
-    return introspect(built, document, operation, variables, roots);
-  }
-  const planKey = `${documentKey}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`;
-  let plan = cache.plans.get(planKey);
-  if (!plan) {
-    try {
-      plan = compile(env, built, operation, roots);
-    } catch (error) {
-      if (error instanceof CompileError) return errorAnswer(error.message, error.code);
-      if (error instanceof GraphQLError) return errorAnswer(error.message, 'validation-failed');
-      throw error;
-    }
-    cache.plans.set(planKey, plan);
+    return refuse(introspect(built, document, operation, variables, roots));
   }
   try {
-    return { status: 200, body: await run(pool, plan) };
+    const plan = compile(env, built, operation, roots);
+    cache.plans.set(planKey, plan);
+    return { plan };
   } catch (error) {
-    return databaseErrorAnswer(error);
+    if (error instanceof CompileError) return refuse(errorAnswer(error.message, error.code));
+    if (error instanceof GraphQLError) return refuse(errorAnswer(error.message, 'validation-failed'));
+    throw error;
   }
 }
 

@@ -11,8 +11,9 @@ export interface OperationContext {
   readonly config: EngineConfig;
   /** The document as the earlier operations of this request left it. */
   document: MetadataDocument;
-  /** Inconsistencies of the document when the request started. */
-  inconsistentBefore: readonly InconsistentObject[];
+  /** Inconsistencies of the document when the request started, against the database as it was
+   *  then (computed on first use: call it before changing the database). */
+  inconsistenciesBefore(): Promise<readonly InconsistentObject[]>;
   /** The database inside this transaction (cached until invalidated), with the details of every
    *  table the document names and of `extra`. */
   introspect(extra?: readonly QualifiedName[]): Promise<Introspection>;

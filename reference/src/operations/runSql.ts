@@ -21,12 +21,13 @@ interface RunSqlArgs {
 export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<unknown> {
   if (args.read_only) return ctx.readOnly((db) => execute(db, args.sql));
   const before = ctx.document.tables.length > 0 ? await ctx.introspect() : undefined;
+  if (before) await ctx.inconsistenciesBefore();
   const response = await execute(ctx.db, args.sql);
   ctx.invalidateIntrospection();
   if (before) {
     const after = await ctx.introspect();
     ctx.document = followDatabase(ctx.document, before, after, args.cascade ?? false);
-    ctx.document = dropBrokenRelationships(ctx, await ctx.introspect(), args.cascade ?? false);
+    ctx.document = await dropBrokenRelationships(ctx, await ctx.introspect(), args.cascade ?? false);
   }
   return response;
 }
@@ -35,8 +36,8 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
  * Relationships that the SQL broke (a dropped column or foreign key) are dependents of what it
  * dropped: refused without cascade, dropped with it.
  */
-function dropBrokenRelationships(ctx: OperationContext, after: Introspection, cascade: boolean): MetadataDocument {
-  const broken = introducedBy(ctx.inconsistentBefore, findInconsistencies(ctx.document, after)).filter((o) => o.type !== 'table');
+async function dropBrokenRelationships(ctx: OperationContext, after: Introspection, cascade: boolean): Promise<MetadataDocument> {
+  const broken = introducedBy(await ctx.inconsistenciesBefore(), findInconsistencies(ctx.document, after)).filter((o) => o.type !== 'table');
   if (broken.length === 0) return ctx.document;
   if (!cascade) {
     const list = broken.map((o) => {

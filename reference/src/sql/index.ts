@@ -60,6 +60,7 @@ export const setCatalogVersion = (version: string) =>
   sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;
 
 export const readMetadata = sql.query`select metadata, resource_version from ${catalog('engine_metadata')} where id = 1`;
+export const readResourceVersion = sql.query`select resource_version from ${catalog('engine_metadata')} where id = 1`;
 
 export const writeMetadata = (document: unknown) => sql.query`
   update ${catalog('engine_metadata')}

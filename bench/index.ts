@@ -1,0 +1,26 @@
+// `npm run bench`: query speed against PostGraphile and the bare-server ceiling, and metadata
+// operations at scale; prints the tables and writes them to bench/RESULTS.md.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { metadataScale } from './metadata-scale';
+import { querySpeed } from './query-speed';
+
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+async function main(): Promise<void> {
+  const only = process.argv[3];
+  const sections: string[] = [`# Benchmark results\n\nProduced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.`];
+  if (!only || only === 'queries') sections.push(`## Query speed\n\n${await querySpeed(log)}`);
+  if (!only || only === 'metadata') sections.push(`## Metadata at scale\n\n${await metadataScale(log)}`);
+  const text = sections.join('\n\n') + '\n';
+  process.stdout.write(text);
+  if (!only) writeFileSync(join(__dirname, 'RESULTS.md'), text);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
