@@ -4,12 +4,14 @@ import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..');
 
-export function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+export function start(command: string, args: string[], env: Record<string, string>, cwd = ROOT): ChildProcess {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr?.on('data', (d: Buffer) => (errors = (errors + d.toString()).slice(-4000)));
-  child.on('exit', (code) => {
-    if (code && code !== 143 && code !== 130) process.stderr.write(`${command} ${args.join(' ')} exited with ${code}: ${errors}\n`);
+  child.on('exit', (code, signal) => {
+    if ((code && code !== 143 && code !== 130) || (signal && signal !== 'SIGTERM')) {
+      process.stderr.write(`${command} ${args.join(' ')} exited with ${code ?? signal}: ${errors}\n`);
+    }
   });
   return child;
 }

@@ -11,7 +11,7 @@ import { freePort, provisionDatabase } from '../reference/src/db/provision';
 import { Engine } from '../reference/src/engine';
 import { prepareGraphQLRequest } from '../reference/src/execute/graphql';
 import { ROOT, start, stop, waitFor } from './processes';
-import { ensureTools } from './tools';
+import { ensureTools, TOOLS_DIR } from './tools';
 
 interface QueryCase {
   name: string;
@@ -25,13 +25,13 @@ const CASES: QueryCase[] = [
   {
     name: 'point lookup',
     reference: '{ bench_artist_by_pk(id: 421) { id name } }',
-    postgraphile: '{ artistById(id: 421) { id name } }',
+    postgraphile: '{ artistByRowId(rowId: 421) { rowId name } }',
     count: (d) => (Object.values(d as Record<string, unknown>)[0] ? 1 : 0),
   },
   {
     name: 'nested list',
     reference: '{ bench_album(limit: 10, order_by: {id: asc}) { id title artist { name } tracks(order_by: {id: asc}) { name milliseconds } } }',
-    postgraphile: '{ allAlbums(first: 10, orderBy: [PRIMARY_KEY_ASC]) { nodes { id title artistByArtistId { name } tracksByAlbumId(orderBy: [PRIMARY_KEY_ASC]) { nodes { name milliseconds } } } } }',
+    postgraphile: '{ allAlbums(first: 10, orderBy: [PRIMARY_KEY_ASC]) { nodes { rowId title artistByArtistId { name } tracksByAlbumId(orderBy: [PRIMARY_KEY_ASC]) { nodes { name milliseconds } } } } }',
     count: (d) => {
       const v = Object.values(d as Record<string, unknown>)[0] as unknown;
       const albums = (Array.isArray(v) ? v : (v as { nodes: unknown[] }).nodes) as Record<string, unknown>[];
@@ -44,7 +44,7 @@ const CASES: QueryCase[] = [
   {
     name: 'filtered sorted list',
     reference: '{ bench_track(where: {album_id: {_eq: 4242}}, order_by: {milliseconds: desc}, limit: 20) { id name milliseconds } }',
-    postgraphile: '{ allTracks(condition: {albumId: 4242}, orderBy: [MILLISECONDS_DESC], first: 20) { nodes { id name milliseconds } } }',
+    postgraphile: '{ allTracks(condition: {albumId: 4242}, orderBy: [MILLISECONDS_DESC], first: 20) { nodes { rowId name milliseconds } } }',
     count: (d) => {
       const v = Object.values(d as Record<string, unknown>)[0] as unknown;
       return (Array.isArray(v) ? v : (v as { nodes: unknown[] }).nodes).length;
@@ -67,8 +67,9 @@ function load(tools: ReturnType<typeof ensureTools>, url: string, body: string |
   return { requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
 
+/** One request on a fresh connection (a kept-alive one may have been closed by the server meanwhile). */
 async function post(url: string, query: string): Promise<unknown> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-engine-role': 'admin' }, body: JSON.stringify({ query }) });
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-engine-role': 'admin', connection: 'close' }, body: JSON.stringify({ query }) });
   const body = (await r.json()) as { data?: unknown; errors?: unknown };
   if (!body.data) throw new Error(`${url}: ${JSON.stringify(body.errors)}`);
   return body.data;
@@ -127,7 +128,7 @@ export async function querySpeed(log: (line: string) => void, seconds = Number(p
       BARE_PORT: String(barePort),
     });
     children.push(bare);
-    const pgl = start(tools.node22, [tools.postgraphile, '-c', database.url, '-s', 'bench', '-p', String(pglPort), '-n', '127.0.0.1'], { GRAPHILE_ENV: 'production' });
+    const pgl = start(tools.node22, [tools.postgraphile, '--preset', 'postgraphile/presets/amber', '-c', database.url, '-s', 'bench', '-p', String(pglPort), '-n', '127.0.0.1'], { GRAPHILE_ENV: 'production' }, TOOLS_DIR);
     children.push(pgl);
     await waitFor(`http://127.0.0.1:${barePort}/q0`);
     await waitFor(`http://127.0.0.1:${pglPort}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
@@ -137,7 +138,7 @@ export async function querySpeed(log: (line: string) => void, seconds = Number(p
       const counts = {
         reference: c.count(await post(`${refUrl}/v1/graphql`, c.reference)),
         postgraphile: c.count(await post(`http://127.0.0.1:${pglPort}/graphql`, c.postgraphile)),
-        bare: c.count(((await (await fetch(`http://127.0.0.1:${barePort}/q${i}`)).json()) as { data: unknown }).data),
+        bare: c.count(((await (await fetch(`http://127.0.0.1:${barePort}/q${i}`, { headers: { connection: 'close' } })).json()) as { data: unknown }).data),
       };
       if (new Set(Object.values(counts)).size !== 1) throw new Error(`${c.name}: the servers answer differently: ${JSON.stringify(counts)}`);
       const runs = {

@@ -1,10 +1,11 @@
 // Start the reference server on a database: catalog, engine, HTTP. Used by main.ts and the tests.
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pkg from '../../package.json';
 import type { EngineConfig } from './config';
 import { Engine } from './engine';
 import { createApp } from './http/app';
+import { createGraphQLFastPath } from './http/graphqlFastPath';
 import { createLogger, type Logger } from './log';
 
 export const SERVER_VERSION = `v${pkg.version}`;
@@ -19,11 +20,21 @@ export interface RunningServer {
 export async function startServer(config: EngineConfig, databaseUrl: string, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const engine = await Engine.open(config, databaseUrl);
   const app = createApp({ engine, config, logger, version: SERVER_VERSION });
+  const fastPath = createGraphQLFastPath(engine, config, logger);
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const handled = fastPath(req, res, (body) => {
+      // The body is read already: hand it to the app as its body parser would have.
+      Object.assign(req, { body, _body: true });
+      app(req, res);
+    });
+    if (!handled) app(req, res);
+  };
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(config.port, config.host, () => resolve(s));
+      const s = createServer(handler);
       s.once('error', reject);
+      s.listen(config.port, config.host, () => resolve(s));
     });
   } catch (error) {
     await engine.close();

@@ -1,6 +1,7 @@
 // POST /v1/graphql: parse and validate (cached per document), coerce variables, compile the
 // operation to SQL (cached per role, document, operation and variables), run it, and pass the
 // JSON that PostgreSQL built through as text.
+import { createHash } from 'node:crypto';
 import { DatabaseError, type Pool } from 'pg';
 import {
   execute as executeGraphQL,
@@ -180,9 +181,10 @@ function compile(env: SelectEnvironment, built: BuiltSchema, operation: Operatio
   return { kind: 'query', statements, literals, order };
 }
 
+/** A compiled statement, named so each connection prepares it once and then only binds values. */
 function compiled(alias: string, statement: sql.SQLQuery | sql.SQLNode) {
   const { text, values } = sql.compile(statement);
-  return { alias, text, values: values ?? [] };
+  return { alias, name: `engine_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`, text, values: values ?? [] };
 }
 
 /** Assemble `{"data": {...}}` from JSON texts without parsing them. */
@@ -195,7 +197,7 @@ async function run(pool: Pool, plan: CompiledPlan): Promise<string> {
   if (plan.kind === 'query') {
     if (plan.statements.length === 0) return assemble(plan, values);
     const statement = plan.statements[0]!;
-    const result = await pool.query<{ data: string }>({ text: statement.text, values: statement.values });
+    const result = await pool.query<{ data: string }>({ name: statement.name, text: statement.text, values: statement.values });
     // The statement's object holds the fields in order; splice the literals in by alias.
     if (values.size === 0) return `{"data":${result.rows[0]!.data}}`;
     const data = JSON.parse(result.rows[0]!.data) as Record<string, unknown>;
@@ -207,7 +209,7 @@ async function run(pool: Pool, plan: CompiledPlan): Promise<string> {
     await q.run(client, q.begin);
     try {
       for (const statement of plan.statements) {
-        const result = await client.query<{ data: string }>({ text: statement.text, values: statement.values });
+        const result = await client.query<{ data: string }>({ name: statement.name, text: statement.text, values: statement.values });
         values.set(statement.alias, result.rows[0]!.data);
       }
       await q.run(client, q.commit);

@@ -12,7 +12,7 @@ import { Lru } from './lru';
 export interface CompiledPlan {
   kind: 'query' | 'mutation';
   /** One statement for a query; one per root field for a mutation, run in one transaction. */
-  statements: { alias: string; text: string; values: unknown[] }[];
+  statements: { alias: string; name: string; text: string; values: unknown[] }[];
   /** Root fields answered without the database (__typename), by alias. */
   literals: Map<string, string>;
   order: string[];

@@ -87,22 +87,29 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
   return terms;
 }
 
-/** FROM … WHERE … ORDER BY … LIMIT … OFFSET … over `t`, with a row-number column `__o` keeping the order. */
+/**
+ * FROM … WHERE … ORDER BY … LIMIT … OFFSET … over `t`. The order expressions are also selected
+ * (as __o1, __o2 …) so that the enclosing json_agg can sort by them: the order of a subquery is
+ * not something an aggregate may rely on.
+ */
 function rowSource(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, args: SelectArgs, join: Join | undefined, extraWhere?: Fragment) {
   const conditions = [compileBoolExp(env, t, alias, args.where ?? undefined)];
   if (join) conditions.push(joinCondition(join.mapping, join.parent, alias));
   if (extraWhere) conditions.push(extraWhere);
   const distinct = (args.distinct_on ?? []).map((f) => t.byField.get(f)!);
-  const terms = [
-    ...distinct.map((c) => ({ expr: column(alias, c.column.name), direction: 'asc nulls last' })),
-    ...orderTerms(env, t, alias, args.order_by),
-  ].map((term) => sql.query`${term.expr} ${sql.raw(term.direction)}`);
+  const ordered = [...distinct.map((c) => ({ expr: column(alias, c.column.name), direction: 'asc nulls last' })), ...orderTerms(env, t, alias, args.order_by)];
+  const terms = ordered.map((term) => sql.query`${term.expr} ${sql.raw(term.direction)}`);
   const orderClause = terms.length ? sql.query`order by ${sql.join(terms, ', ')}` : sql.blank;
   const distinctClause = distinct.length ? sql.query`distinct on (${sql.join(distinct.map((c) => column(alias, c.column.name)), ', ')})` : sql.blank;
-  const rowNumber = sql.query`row_number() over (${orderClause})`;
+  const orderColumns = sql.join(ordered.map((term, i) => sql.query`, ${term.expr} as ${sql.identifier(`__o${i}`)}`), '');
+  const aggregateOrder = (rows: sql.SQLNode) =>
+    ordered.length ? sql.query` order by ${sql.join(ordered.map((term, i) => sql.query`${rows}.${sql.identifier(`__o${i}`)} ${sql.raw(term.direction)}`), ', ')}` : sql.blank;
+  const limited = (args.limit !== null && args.limit !== undefined) || (args.offset !== null && args.offset !== undefined);
   const limit = args.limit !== null && args.limit !== undefined ? sql.query`limit ${sql.value(args.limit)}` : sql.blank;
   const offset = args.offset !== null && args.offset !== undefined ? sql.query`offset ${sql.value(args.offset)}` : sql.blank;
-  return { conditions: and(conditions), orderClause, distinctClause, rowNumber, limit, offset };
+  // Rows are sorted where they are aggregated; sorting them before is needed only to cut or dedupe them.
+  const innerOrder = limited || distinct.length ? orderClause : sql.blank;
+  return { conditions: and(conditions), orderClause: innerOrder, distinctClause, orderColumns, aggregateOrder, limit, offset };
 }
 
 /** The JSON object of one row of `t` (aliased `alias`) with the selected fields. */
@@ -139,8 +146,8 @@ export function listJson(env: SelectEnvironment, t: TableModel, args: SelectArgs
   const a = newAlias(t.name);
   const s = rowSource(env, t, a, args, join);
   const rows = newAlias('rows');
-  return sql.query`(select coalesce(json_agg(${rows}.j order by ${rows}.o), '[]'::json) from (
-    select ${s.distinctClause} ${rowJson(env, t, a, selectionSet)} as j, ${s.rowNumber} as o
+  return sql.query`(select coalesce(json_agg(${rows}.j${s.aggregateOrder(rows)}), '[]'::json) from (
+    select ${s.distinctClause} ${rowJson(env, t, a, selectionSet)} as j${s.orderColumns}
       from ${table(t)} as ${a}
      where ${s.conditions}
      ${s.orderClause} ${s.limit} ${s.offset}) as ${rows})`;
@@ -164,11 +171,11 @@ export function aggregateJson(env: SelectEnvironment, t: TableModel, args: Selec
   const pairs: [string, Fragment][] = [];
   for (const f of selectionSet ? collectFields(env.fields, objectType(env, `${t.name}_aggregate`), selectionSet) : []) {
     if (f.name === '__typename') pairs.push([f.alias, sql.literal(`${t.name}_aggregate`)]);
-    else if (f.name === 'nodes') pairs.push([f.alias, sql.query`coalesce(json_agg(${rowJson(env, t, rows, f.selectionSet)} order by ${rows}.__o), '[]'::json)`]);
+    else if (f.name === 'nodes') pairs.push([f.alias, sql.query`coalesce(json_agg(${rowJson(env, t, rows, f.selectionSet)}${s.aggregateOrder(rows)}), '[]'::json)`]);
     else pairs.push([f.alias, aggregateFields(env, t, rows, f.selectionSet)]);
   }
   return sql.query`(select ${jsonObject(pairs)} from (
-    select ${s.distinctClause} ${inner}.*, ${s.rowNumber} as __o
+    select ${s.distinctClause} ${inner}.*${s.orderColumns}
       from ${table(t)} as ${inner}
      where ${s.conditions}
      ${s.orderClause} ${s.limit} ${s.offset}) as ${rows})`;

@@ -1,0 +1,53 @@
+// POST /v1/graphql without Express: the hot path of the engine, kept as short as the work allows
+// (read the body, resolve the session, take the cached plan, one round trip, write the JSON text).
+// Everything else, and every malformed request, goes through the Express app.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolveSession } from '../auth/session';
+import type { EngineConfig } from '../config';
+import type { Engine } from '../engine';
+import { EngineError } from '../errors';
+import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
+import type { Logger } from '../log';
+
+export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logger: Logger) {
+  const enabled = config.enabledApis.has('graphql');
+  const logRequests = config.logLevel === 'debug' || config.logLevel === 'info';
+  return function handle(req: IncomingMessage, res: ServerResponse, fallback: (body: Buffer) => void): boolean {
+    if (!enabled || req.method !== 'POST' || (req.url !== '/v1/graphql' && !req.url?.startsWith('/v1/graphql?'))) return false;
+    const started = logRequests ? process.hrtime.bigint() : 0n;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= config.maxRequestBodyBytes) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      let request: GraphQLRequest;
+      try {
+        if (size > config.maxRequestBodyBytes) throw new Error('too large');
+        request = JSON.parse(body.toString('utf8')) as GraphQLRequest;
+        if (typeof request !== 'object' || request === null || Array.isArray(request)) throw new Error('not an object');
+      } catch {
+        return fallback(body); // the app answers with the right error
+      }
+      const session = resolveSession(req.headers, config);
+      if (session instanceof EngineError) return fallback(body);
+      executeGraphQLRequest(engine.pool, engine.graphql(), session, request).then(
+        (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body) });
+          res.end(answer.body);
+          if (logRequests) {
+            logger.log('info', 'http-log', { method: 'POST', url: req.url, status: answer.status, duration_ms: Number(process.hrtime.bigint() - started) / 1e6 });
+          }
+        },
+        (error: unknown) => {
+          logger.log('error', 'unexpected', { error: error instanceof Error ? error.stack : String(error) });
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ errors: [{ message: 'internal error', extensions: { path: '$', code: 'unexpected' } }] }));
+        },
+      );
+    });
+    return true;
+  };
+}
