@@ -1,7 +1,8 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
 import { functionName, tableName } from './names';
 import { metadataDocument } from './metadata-document';
-import { arrayRelationshipUsing, customRootFields, objectRelationshipUsing, tableConfig } from './table-schemas';
+import { arrayRelationshipUsing, boolExp, columns, customRootFields, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
+export { boolExp, columns, deletePermission, insertPermission, selectPermission, updatePermission };
 export { tableConfig };
 import {
   array,
@@ -23,10 +24,6 @@ import {
 const source = { source: string };
 const comment = { comment: nullable(string) };
 
-/** `'*'` or a list of column names. */
-export const columns = union<['*', string[]]>([literal('*'), array(string)], "'*' or Array");
-export const boolExp = jsonObject;
-export const columnPresets = record(json);
 
 export const trackTableV1 = refine(
   object({}, { table: tableName, schema: string, name: string, is_enum: boolean, ...source }),
@@ -77,18 +74,6 @@ export const addComputedField = object(
   { ...comment, ...source },
 );
 export const dropComputedField = object({ table: tableName, name: string }, { cascade: boolean, ...source });
-
-export const insertPermission = object(
-  { check: boolExp },
-  { set: columnPresets, columns, backend_only: boolean },
-);
-export const selectPermission = object(
-  { columns, filter: boolExp },
-  { computed_fields: array(string), limit: integer, allow_aggregations: boolean },
-);
-export const updatePermission = object({ columns, filter: boolExp }, { check: boolExp, set: columnPresets });
-/** SPEC.md §2.3: requiredness not shown; `filter` is required (decision dec.delete-permission.filter). */
-export const deletePermission = object({ filter: boolExp });
 
 const permissionTarget = { table: tableName, role: string };
 export const createPermission = <T>(permission: import('./schema').Schema<T>) =>

@@ -118,6 +118,10 @@ export const ERRORS: readonly ErrorSpec[] = [
     'An enum table has a single-column text primary key, at most one other column (a text comment), at least one row, and values that are valid GraphQL enum values.'),
   decided('already-exists.graphql-name', 400, 'already-exists', 'the GraphQL name <name> of <what> conflicts with <other>',
     'Two tracked tables may not give the same GraphQL root field or type name; the later change is refused.'),
+  decided('permission-error.admin-role', 400, 'permission-error', 'cannot define permission for admin role',
+    'The admin role has unrestricted access (SPEC.md §1.4); permissions for it are refused.'),
+  decided('permission-error.check-failed', 400, 'permission-error', 'check constraint of an insert/update permission has failed',
+    'A row that an insert or update leaves failing the permission check undoes the whole mutation; GraphQL answers this error with code permission-error.'),
   decided('request-too-large', 413, 'request-too-large', 'request body is larger than <limit> bytes',
     'Request bodies are limited (ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES, default 100 MiB); a larger one is refused with 413.'),
 ];

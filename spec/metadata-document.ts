@@ -1,6 +1,6 @@
 // The metadata document: the JSON form of the config v2 metadata directory (SPEC.md §2.2),
 // which is both the output of export_metadata and the input of replace_metadata.
-import { arrayRelationshipUsing, objectRelationshipUsing, tableConfig } from './table-schemas';
+import { arrayRelationshipUsing, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
 import { tableName, type QualifiedName } from './names';
 import { array, boolean, json, literal, nullable, object, parseFailure, parsed, refine, string, type Infer, type Schema } from './schema';
 
@@ -40,12 +40,56 @@ export interface ArrayRelationship {
   comment?: string;
 }
 
+export type BoolExp = Record<string, unknown>;
+export type Columns = '*' | string[];
+export const PERMISSION_TYPES = ['insert', 'select', 'update', 'delete'] as const;
+export type PermissionType = (typeof PERMISSION_TYPES)[number];
+
+export interface InsertPermission {
+  check: BoolExp;
+  set?: Record<string, unknown>;
+  columns?: Columns;
+  backend_only?: boolean;
+}
+export interface SelectPermission {
+  columns: Columns;
+  filter: BoolExp;
+  computed_fields?: string[];
+  limit?: number;
+  allow_aggregations?: boolean;
+}
+export interface UpdatePermission {
+  columns: Columns;
+  filter: BoolExp;
+  check?: BoolExp;
+  set?: Record<string, unknown>;
+}
+export interface DeletePermission {
+  filter: BoolExp;
+}
+export interface PermissionEntry<P> {
+  role: string;
+  permission: P;
+  comment?: string;
+}
+export interface PermissionsByType {
+  insert: InsertPermission;
+  select: SelectPermission;
+  update: UpdatePermission;
+  delete: DeletePermission;
+}
+export const permissionListKey = (type: PermissionType) => `${type}_permissions` as const;
+
 export interface TableEntry {
   table: QualifiedName;
   is_enum?: boolean;
   configuration?: TableConfiguration;
   object_relationships?: ObjectRelationship[];
   array_relationships?: ArrayRelationship[];
+  insert_permissions?: PermissionEntry<InsertPermission>[];
+  select_permissions?: PermissionEntry<SelectPermission>[];
+  update_permissions?: PermissionEntry<UpdatePermission>[];
+  delete_permissions?: PermissionEntry<DeletePermission>[];
 }
 
 export interface MetadataDocument {
@@ -57,15 +101,7 @@ export interface MetadataDocument {
  * Parts of a table entry that later kinds of object fill in. Until the server supports a kind,
  * a document may carry it only empty: refusing it is better than dropping it silently.
  */
-export const TABLE_KINDS_NOT_YET_SUPPORTED = [
-  'computed_fields',
-  'remote_relationships',
-  'insert_permissions',
-  'select_permissions',
-  'update_permissions',
-  'delete_permissions',
-  'event_triggers',
-] as const;
+export const TABLE_KINDS_NOT_YET_SUPPORTED = ['computed_fields', 'remote_relationships', 'event_triggers'] as const;
 
 /** Top-level keys of the export form, other than `version` and `tables`. */
 export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = [
@@ -102,6 +138,7 @@ function unsupportedKind(value: Record<string, unknown>, keys: readonly string[]
 const comment = { comment: nullable(string) };
 const objectRelationship = object({ name: string, using: objectRelationshipUsing }, comment);
 const arrayRelationship = object({ name: string, using: arrayRelationshipUsing }, comment);
+const permissionEntry = <T>(permission: Schema<T>) => array(object({ role: string, permission }, comment));
 
 /** The configuration without null or empty parts, as it is stored and exported. */
 export function normaliseConfiguration(c: Infer<typeof tableConfig> | undefined): TableConfiguration | undefined {
@@ -128,6 +165,10 @@ export const tableEntry: Schema<TableEntry> = refine(
       configuration: tableConfig,
       object_relationships: array(objectRelationship),
       array_relationships: array(arrayRelationship),
+      insert_permissions: permissionEntry(insertPermission),
+      select_permissions: permissionEntry(selectPermission),
+      update_permissions: permissionEntry(updatePermission),
+      delete_permissions: permissionEntry(deletePermission),
       ...onlyEmpty(TABLE_KINDS_NOT_YET_SUPPORTED),
     },
   ),
@@ -140,6 +181,10 @@ export const tableEntry: Schema<TableEntry> = refine(
     if (configuration) entry.configuration = configuration;
     if (v.object_relationships?.length) entry.object_relationships = v.object_relationships.map(withComment) as ObjectRelationship[];
     if (v.array_relationships?.length) entry.array_relationships = v.array_relationships.map(withComment) as ArrayRelationship[];
+    if (v.insert_permissions?.length) entry.insert_permissions = v.insert_permissions.map(withComment) as PermissionEntry<InsertPermission>[];
+    if (v.select_permissions?.length) entry.select_permissions = v.select_permissions.map(withComment) as PermissionEntry<SelectPermission>[];
+    if (v.update_permissions?.length) entry.update_permissions = v.update_permissions.map(withComment) as PermissionEntry<UpdatePermission>[];
+    if (v.delete_permissions?.length) entry.delete_permissions = v.delete_permissions.map(withComment) as PermissionEntry<DeletePermission>[];
     return parsed(entry);
   },
 );

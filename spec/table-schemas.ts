@@ -1,7 +1,7 @@
 // Schemas shared by operation arguments and the metadata document: table configuration and
 // relationship definitions.
 import { tableName, type QualifiedName } from './names';
-import { array, nullable, object, parseFailure, parsed, record, refine, string, union } from './schema';
+import { array, boolean, integer, json, jsonObject, literal, nullable, object, parseFailure, parsed, record, refine, string, union } from './schema';
 
 export const customRootFields = object(
   {},
@@ -50,3 +50,21 @@ export const arrayRelationshipUsing = refine(
         ? parseFailure(`${path}.foreign_key_constraint_on`, 'exactly one of "column" and "columns" is expected')
         : parsed(v),
 );
+
+// Permissions (SPEC.md §2.3).
+/** `'*'` or a list of column names. */
+export const columns = union<['*', string[]]>([literal('*'), array(string)], "'*' or Array");
+export const boolExp = jsonObject;
+export const columnPresets = record(json);
+export const insertPermission = object(
+  { check: boolExp },
+  { set: columnPresets, columns, backend_only: boolean },
+);
+export const selectPermission = object(
+  { columns, filter: boolExp },
+  { computed_fields: array(string), limit: integer, allow_aggregations: boolean },
+);
+export const updatePermission = object({ columns, filter: boolExp }, { check: boolExp, set: columnPresets });
+/** SPEC.md §2.3: requiredness not shown; `filter` is required (decision dec.delete-permission.filter). */
+export const deletePermission = object({ filter: boolExp });
+

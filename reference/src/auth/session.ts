@@ -7,6 +7,8 @@ export interface Session {
   role: string;
   /** Session variables, keys lower-cased (`x-engine-user-id`). */
   variables: Readonly<Record<string, string>>;
+  /** backend_only insert permissions apply (SPEC.md §2.3 InsertPermission.backend_only). */
+  backendOnly?: boolean;
 }
 
 export const ADMIN_ROLE = 'admin';
@@ -40,14 +42,16 @@ function sessionVariables(headers: Headers): Record<string, string> {
 export function resolveSession(headers: Headers, config: Pick<EngineConfig, 'adminSecret' | 'unauthorizedRole'>): Session | EngineError {
   const variables = sessionVariables(headers);
   const requestedRole = header(headers, 'x-engine-role');
+  // backend_only permissions: the header, and the admin secret when auth is configured (§2.3).
+  const backendOnly = variables['x-engine-use-backend-only-permissions']?.toLowerCase() === 'true';
   if (config.adminSecret === undefined) {
     // Decision dec.auth.no-secret: without a secret every request may act as any role, admin by default.
-    return { role: requestedRole ?? ADMIN_ROLE, variables };
+    return { role: requestedRole ?? ADMIN_ROLE, variables, ...(backendOnly ? { backendOnly } : {}) };
   }
   const secret = header(headers, 'x-engine-admin-secret');
   if (secret !== undefined) {
     if (!secretsEqual(secret, config.adminSecret)) return engineError('admin-secret.invalid', '$');
-    return { role: requestedRole ?? ADMIN_ROLE, variables };
+    return { role: requestedRole ?? ADMIN_ROLE, variables, ...(backendOnly ? { backendOnly } : {}) };
   }
   if (config.unauthorizedRole !== undefined) {
     return { role: config.unauthorizedRole, variables: { 'x-engine-role': config.unauthorizedRole } };

@@ -13,10 +13,10 @@ import {
   validate,
   type DocumentNode,
   type FragmentDefinitionNode,
-  type GraphQLObjectType,
   type OperationDefinitionNode,
 } from 'graphql';
 import * as sql from 'pg-sql2';
+import { formatMessage } from '../../../spec';
 import { isAdmin, type Session } from '../auth/session';
 import type { BuiltSchema } from '../schema/build';
 import * as q from '../sql';
@@ -24,7 +24,7 @@ import { CompileError } from '../sql/graphql/context';
 import { collectFields, type CollectedField } from '../sql/graphql/fields';
 import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
-import type { CompiledPlan, SchemaCache } from './schemaCache';
+import { roleSchema, type CompiledPlan, type RoleSchema, type SchemaCache } from './schemaCache';
 
 export interface GraphQLRequest {
   query?: unknown;
@@ -43,8 +43,8 @@ const errorAnswer = (message: string, code: string, path = '$', status = 200): G
   body: JSON.stringify({ errors: [{ message, extensions: { path, code } }] }),
 });
 
-export function schemaFor(cache: SchemaCache, session: Session): BuiltSchema {
-  return isAdmin(session) ? cache.admin : cache.empty;
+export function schemaFor(cache: SchemaCache, session: Session): RoleSchema {
+  return isAdmin(session) ? { models: cache.models, built: cache.admin } : roleSchema(cache, session.role, session.backendOnly === true);
 }
 
 export async function executeGraphQLRequest(pool: Pool, cache: SchemaCache, session: Session, request: GraphQLRequest): Promise<GraphQLAnswer> {
@@ -67,12 +67,14 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
   if (request.operationName !== undefined && request.operationName !== null && typeof request.operationName !== 'string') {
     return refuse(errorAnswer('operationName must be a string', 'parse-failed', '$.operationName'));
   }
-  const built = schemaFor(cache, session);
-  const role = isAdmin(session) ? 'admin' : session.role;
+  const { models, built } = schemaFor(cache, session);
+  const role = isAdmin(session) ? 'admin' : `${session.role}\u0000${session.backendOnly === true}`;
   const documentKey = `${role}\u0000${request.query}`;
   const operationName = (request.operationName as string | null | undefined) ?? undefined;
-  // Fast path: the same document, operation and variables as before.
-  const planKey = `${documentKey}\u0000${operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
+  // Fast path: the same document, operation and variables as before (and, for roles whose
+  // permissions read session variables, the same session).
+  const sessionKey = isAdmin(session) ? '' : JSON.stringify(session.variables);
+  const planKey = `${documentKey}\u0000${operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}\u0000${sessionKey}`;
   const cached = cache.plans.get(planKey);
   if (cached) return { plan: cached };
   let parsed = cache.documents.get(documentKey);
@@ -107,8 +109,9 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
   const fragments = Object.fromEntries(
     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
   );
-  const rootType = (operation.operation === 'mutation' ? built.schema.getMutationType() : operation.operation === 'subscription' ? built.schema.getSubscriptionType() : built.schema.getQueryType()) as GraphQLObjectType;
-  const env: SelectEnvironment = { models: cache.models, schema: built.schema, fields: { fragments, variables } };
+  const rootType = operation.operation === 'mutation' ? built.schema.getMutationType() : operation.operation === 'subscription' ? built.schema.getSubscriptionType() : built.schema.getQueryType();
+  if (!rootType) return refuse(errorAnswer(`the schema is not configured for ${operation.operation} operations`, 'validation-failed'));
+  const env: SelectEnvironment = { models, allModels: cache.models, sessionVariables: session.variables, schema: built.schema, fields: { fragments, variables } };
   const roots = collectFields(env.fields, rootType, operation.selectionSet);
   if (roots.some((f) => f.name === '__schema' || f.name === '__type')) {
     return refuse(introspect(built, document, operation, variables, roots));
@@ -209,7 +212,8 @@ async function run(pool: Pool, plan: CompiledPlan): Promise<string> {
     await q.run(client, q.begin);
     try {
       for (const statement of plan.statements) {
-        const result = await client.query<{ data: string }>({ name: statement.name, text: statement.text, values: statement.values });
+        const result = await client.query<{ data: string; ok: boolean }>({ name: statement.name, text: statement.text, values: statement.values });
+        if (result.rows[0]!.ok === false) throw new CheckFailed();
         values.set(statement.alias, result.rows[0]!.data);
       }
       await q.run(client, q.commit);
@@ -236,8 +240,12 @@ function introspect(built: BuiltSchema, document: DocumentNode, operation: Opera
   return { status: 200, body: JSON.stringify(result) };
 }
 
+/** A changed row fails the permission check: the mutation is undone. */
+class CheckFailed extends Error {}
+
 /** PostgreSQL refusals as GraphQL errors: codes and messages from SQLSTATE, never from message text. */
 export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
+  if (error instanceof CheckFailed) return errorAnswer(formatMessage('err.permission-error.check-failed'), 'permission-error');
   if (!(error instanceof DatabaseError)) throw error;
   const code = error.code ?? '';
   if (code === '23502') {

@@ -6,6 +6,7 @@ import { relationKey, type Introspection } from '../db/introspection';
 import { enumShape } from '../metadata/enumTable';
 import { buildModels, type EnumValue, type Models } from '../schema/model';
 import { buildSchema, type BuiltSchema } from '../schema/build';
+import { modelsForRole } from '../schema/roles';
 import * as q from '../sql';
 import { Lru } from './lru';
 
@@ -18,11 +19,16 @@ export interface CompiledPlan {
   order: string[];
 }
 
+export interface RoleSchema {
+  models: Models;
+  built: BuiltSchema;
+}
+
 export interface SchemaCache {
   models: Models;
   admin: BuiltSchema;
-  /** Roles without permissions see no tables (permissions come with their own operations). */
-  empty: BuiltSchema;
+  /** Schemas of the other roles, built when a role first asks. */
+  roles: Map<string, RoleSchema>;
   documents: Lru<string, { document: DocumentNode } | { errors: readonly GraphQLError[] }>;
   plans: Lru<string, CompiledPlan>;
 }
@@ -32,7 +38,7 @@ export function buildSchemaCache(document: MetadataDocument, db: Introspection, 
   return {
     models,
     admin: buildSchema(models),
-    empty: buildSchema(new Map()),
+    roles: new Map(),
     documents: new Lru(1000),
     plans: new Lru(5000),
   };
@@ -53,4 +59,16 @@ export async function loadEnumValues(db: q.Queryable, document: MetadataDocument
     }
   }
   return out;
+}
+
+/** The models and schema a role sees; `backendOnly` adds its backend_only insert permissions. */
+export function roleSchema(cache: SchemaCache, role: string, backendOnly: boolean): RoleSchema {
+  const key = `${role}\u0000${backendOnly}`;
+  let found = cache.roles.get(key);
+  if (!found) {
+    const models = modelsForRole(cache.models, role, { backendOnly });
+    found = { models, built: buildSchema(models) };
+    cache.roles.set(key, found);
+  }
+  return found;
 }

@@ -15,6 +15,10 @@ function exportEntry(t: TableEntry): TableEntry {
     ...(t.configuration ? { configuration: t.configuration } : {}),
     ...(t.object_relationships?.length ? { object_relationships: t.object_relationships } : {}),
     ...(t.array_relationships?.length ? { array_relationships: t.array_relationships } : {}),
+    ...(t.insert_permissions?.length ? { insert_permissions: t.insert_permissions } : {}),
+    ...(t.select_permissions?.length ? { select_permissions: t.select_permissions } : {}),
+    ...(t.update_permissions?.length ? { update_permissions: t.update_permissions } : {}),
+    ...(t.delete_permissions?.length ? { delete_permissions: t.delete_permissions } : {}),
   };
 }
 

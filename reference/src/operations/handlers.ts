@@ -11,6 +11,7 @@ import {
 } from './metadataManagement';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship, setRelationshipComment } from './relationships';
 import { dmlCount, dmlDelete, dmlInsert, dmlSelect, dmlUpdate } from './dml';
+import { createPermission, dropPermission, setPermissionComment } from './permissions';
 import { runSql } from './runSql';
 import { setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables';
 
@@ -22,6 +23,13 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   get_inconsistent_metadata: getInconsistentMetadata,
   drop_inconsistent_metadata: dropInconsistentMetadata,
   run_sql: runSql as OperationHandler,
+  ...Object.fromEntries(
+    (['insert', 'select', 'update', 'delete'] as const).flatMap((type) => [
+      [`create_${type}_permission`, createPermission(type)],
+      [`drop_${type}_permission`, dropPermission(type)],
+    ]),
+  ),
+  set_permission_comment: setPermissionComment as OperationHandler,
   select: dmlSelect as OperationHandler,
   insert: dmlInsert as OperationHandler,
   update: dmlUpdate as OperationHandler,

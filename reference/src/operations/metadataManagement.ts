@@ -1,6 +1,8 @@
 // export_metadata, replace_metadata, clear_metadata, reload_metadata,
 // get_inconsistent_metadata and drop_inconsistent_metadata (SPEC.md §4.3).
-import { displayQualified, type MetadataDocument } from '../../../spec';
+import { displayQualified, PERMISSION_TYPES, permissionListKey, type MetadataDocument } from '../../../spec';
+import { validatePermission } from '../metadata/permissions';
+import { buildModels } from '../schema/model';
 import { engineError } from '../errors';
 import { relationKey, type Introspection } from '../db/introspection';
 import { clearedDocument, exportForm, tablesNamedBy, withoutInconsistent } from '../metadata/document';
@@ -67,4 +69,15 @@ function checkDocument(document: MetadataDocument, db: Introspection): void {
     if (table) validateEntry(entry, table);
   }
   checkNames(document, db);
+  const models = buildModels(document, db, new Map());
+  for (const entry of document.tables) {
+    const table = models.get(relationKey(entry.table));
+    if (!table) continue;
+    for (const type of PERMISSION_TYPES) {
+      for (const p of entry[permissionListKey(type)] ?? []) {
+        if (p.role === 'admin') throw engineError('permission-error.admin-role', '$.args');
+        validatePermission(models, table, type, p.permission);
+      }
+    }
+  }
 }

@@ -158,9 +158,11 @@ export function buildSchema(models: Models): BuiltSchema {
         fields: () => ({
           ...Object.fromEntries(t.columns.map((c) => [c.field, { type: orderByEnum }])),
           ...Object.fromEntries(
-            t.relationships.map((r) =>
-              r.kind === 'object' ? [r.name, { type: orderBy(target(t, r.targetKey)) }] : [`${r.name}_aggregate`, { type: aggregateOrderBy(target(t, r.targetKey)) }],
-            ),
+            t.relationships
+              .filter((r) => r.kind === 'object' || target(t, r.targetKey).access.aggregate)
+              .map((r) =>
+                r.kind === 'object' ? [r.name, { type: orderBy(target(t, r.targetKey)) }] : [`${r.name}_aggregate`, { type: aggregateOrderBy(target(t, r.targetKey)) }],
+              ),
           ),
         }),
       }),
@@ -221,7 +223,7 @@ export function buildSchema(models: Models): BuiltSchema {
               fields[r.name] = { type: objectType(remote) };
             } else {
               fields[r.name] = { type: list(objectType(remote)), args: selectArgs(remote) };
-              fields[`${r.name}_aggregate`] = { type: nonNull(aggregate(remote)), args: selectArgs(remote) };
+              if (remote.access.aggregate) fields[`${r.name}_aggregate`] = { type: nonNull(aggregate(remote)), args: selectArgs(remote) };
             }
           }
           return fields;
@@ -232,7 +234,6 @@ export function buildSchema(models: Models): BuiltSchema {
   const inputOf = (name: string, cols: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType) =>
     once(name, () => new GraphQLInputObjectType({ name, fields: Object.fromEntries(cols.map((c) => [c.field, { type: type(c) }])) }));
 
-  const writable = (t: TableModel) => t.columns.filter((c) => !c.column.generated);
   const mutationResponse = (t: TableModel) =>
     once(`${t.name}_mutation_response`, () =>
       new GraphQLObjectType({
@@ -261,17 +262,18 @@ export function buildSchema(models: Models): BuiltSchema {
                   ),
                 ),
               },
-              update_columns: { type: list(columnEnum(`${t.name}_update_column`, writable(t))), defaultValue: [] },
+              update_columns: { type: list(columnEnum(`${t.name}_update_column`, t.access.updateColumns)), defaultValue: [] },
               where: { type: boolExp(t) },
             }),
           }),
         );
 
   const updateArgs = (t: TableModel): GraphQLFieldConfigArgumentMap => {
-    const args: GraphQLFieldConfigArgumentMap = { _set: { type: inputOf(`${t.name}_set_input`, writable(t), columnType) } };
-    const numeric = writable(t).filter((c) => isNumericType(c.column));
+    const cols = t.access.updateColumns;
+    const args: GraphQLFieldConfigArgumentMap = { _set: { type: inputOf(`${t.name}_set_input`, cols, columnType) } };
+    const numeric = cols.filter((c) => isNumericType(c.column));
     if (numeric.length) args._inc = { type: inputOf(`${t.name}_inc_input`, numeric, columnType) };
-    const jsonb = writable(t).filter((c) => isJsonbType(c.column));
+    const jsonb = cols.filter((c) => isJsonbType(c.column));
     if (jsonb.length) {
       args._append = { type: inputOf(`${t.name}_append_input`, jsonb, columnType) };
       args._prepend = { type: inputOf(`${t.name}_prepend_input`, jsonb, columnType) };
@@ -294,10 +296,11 @@ export function buildSchema(models: Models): BuiltSchema {
     };
     add(query, queryFields, 'select', { type: list(objectType(t)), args: selectArgs(t) });
     if (pk) add(query, queryFields, 'select_by_pk', { type: objectType(t), args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])) });
-    add(query, queryFields, 'select_aggregate', { type: nonNull(aggregate(t)), args: selectArgs(t) });
-    const conflict = onConflict(t);
-    const insertInput = () => inputOf(`${t.name}_insert_input`, writable(t), columnType);
-    if (t.insertable) {
+    if (t.access.aggregate) add(query, queryFields, 'select_aggregate', { type: nonNull(aggregate(t)), args: selectArgs(t) });
+    // Upserts update columns: a role needs update permission for them.
+    const conflict = t.access.update || !t.permissions ? onConflict(t) : undefined;
+    const insertInput = () => inputOf(`${t.name}_insert_input`, t.access.insertColumns, columnType);
+    if (t.access.insert) {
       add(mutation, mutationFields, 'insert', {
         type: mutationResponse(t),
         args: { objects: { type: list(insertInput()) }, ...(conflict ? { on_conflict: { type: conflict } } : {}) },
@@ -307,7 +310,7 @@ export function buildSchema(models: Models): BuiltSchema {
         args: { object: { type: nonNull(insertInput()) }, ...(conflict ? { on_conflict: { type: conflict } } : {}) },
       });
     }
-    if (t.updatable) {
+    if (t.access.update) {
       add(mutation, mutationFields, 'update', { type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) }, ...updateArgs(t) } });
       if (pk) {
         add(mutation, mutationFields, 'update_by_pk', {
@@ -316,7 +319,7 @@ export function buildSchema(models: Models): BuiltSchema {
         });
       }
     }
-    if (t.deletable) {
+    if (t.access.delete) {
       add(mutation, mutationFields, 'delete', { type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) } } });
       if (pk) add(mutation, mutationFields, 'delete_by_pk', { type: objectType(t), args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])) });
     }

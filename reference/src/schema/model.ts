@@ -4,6 +4,7 @@ import { ROOT_FIELD_KEYS, type MetadataDocument, type RootFieldKey, type TableEn
 import { foreignKeysOf, primaryKeyOf, relationKey, uniqueConstraintsOf, type DbColumn, type DbTable, type Introspection } from '../db/introspection';
 import { relationshipsOf, resolveRelationship, type ResolvedRelationship } from '../metadata/relationships';
 import { columnGraphQLName, rootFieldName, tableGraphQLName } from './naming';
+import { adminAccess, type TableAccess, type TablePermissions } from './roles';
 import { scalarName } from './scalars';
 
 export interface ColumnModel {
@@ -40,6 +41,10 @@ export interface TableModel {
   deletable: boolean;
   enumValues?: EnumValue[];
   rootFields: Record<RootFieldKey, string>;
+  /** What the role whose models these are may do (everything, for admin). */
+  access: TableAccess;
+  /** The permissions to enforce; absent for admin. */
+  permissions?: TablePermissions;
 }
 
 export type Models = ReadonlyMap<string, TableModel>;
@@ -58,7 +63,7 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
     const bits = table.updatable;
     const isTable = kind === 'r' || kind === 'p';
     const values = entry.is_enum ? enumValues.get(key) : undefined;
-    models.set(key, {
+    const model: Omit<TableModel, 'access'> = {
       key,
       entry,
       db: table,
@@ -74,7 +79,8 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
       deletable: isTable || (bits & 16) === 16,
       ...(values ? { enumValues: values } : {}),
       rootFields: Object.fromEntries(ROOT_FIELD_KEYS.map((k) => [k, rootFieldName(entry, k)])) as Record<RootFieldKey, string>,
-    });
+    };
+    models.set(key, { ...model, access: adminAccess(model) });
   }
   for (const model of models.values()) {
     for (const { rel, kind } of relationshipsOf(model.entry)) {

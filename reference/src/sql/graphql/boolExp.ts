@@ -1,6 +1,7 @@
 // A GraphQL `<table>_bool_exp` value as an SQL condition (SPEC.md §2.1 BoolExp, `where`).
 import type { TableModel } from '../../schema/model';
 import type { ColumnModel } from '../../schema/model';
+import { selectFilter } from './permissions';
 import { and, alias as newAlias, column, CompileError, joinCondition, or, sql, table, typedArray, typedValue, type CompileContext, type Fragment } from './context';
 
 type Value = Record<string, unknown>;
@@ -67,8 +68,9 @@ export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQ
       if (!rel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${t.name}_bool_exp'`);
       const remote = ctx.models.get(rel.targetKey)!;
       const r = newAlias(remote.name);
+      const filter = selectFilter(ctx, remote, r);
       parts.push(
-        sql.query`exists (select 1 from ${table(remote)} as ${r} where ${joinCondition(rel.mapping, alias, r)} and ${compileBoolExp(ctx, remote, r, v as Value)})`,
+        sql.query`exists (select 1 from ${table(remote)} as ${r} where ${joinCondition(rel.mapping, alias, r)} and ${filter ?? sql.query`true`} and ${compileBoolExp(ctx, remote, r, v as Value)})`,
       );
     }
   }

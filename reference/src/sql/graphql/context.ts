@@ -16,7 +16,11 @@ export class CompileError extends Error {
 }
 
 export interface CompileContext {
+  /** The tables as the role sees them (with the permissions to enforce, unless admin). */
   models: Models;
+  /** All tracked tables: permission expressions may go through tables the role cannot read. */
+  allModels: Models;
+  sessionVariables: Readonly<Record<string, string>>;
 }
 
 export const table = (t: TableModel) => sql.identifier(t.db.schema, t.db.name);

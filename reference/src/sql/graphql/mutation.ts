@@ -5,6 +5,7 @@ import type { ColumnModel, TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
 import { alias as newAlias, and, column, CompileError, jsonObject, sql, table, typedValue, type Fragment } from './context';
 import { collectFields } from './fields';
+import { permissionCondition, presets, selectFilter } from './permissions';
 import { rowJson, type SelectEnvironment } from './select';
 
 type Row = Record<string, unknown>;
@@ -12,19 +13,32 @@ type Row = Record<string, unknown>;
 /** `{affected_rows, returning}` or the single row of a *_one / *_by_pk field, over the rows of `changed`. */
 function answer(env: SelectEnvironment, t: TableModel, changed: sql.SQLNode, single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
   const r = newAlias(t.name);
-  if (single) return sql.query`(select ${rowJson(env, t, r, selectionSet)} from ${changed} as ${r} limit 1)`;
+  // Rows come back only as far as the role may read them.
+  const readable = selectFilter(env, t, r) ?? sql.query`true`;
+  if (single) return sql.query`(select ${rowJson(env, t, r, selectionSet)} from ${changed} as ${r} where ${readable} limit 1)`;
   const type = env.schema.getType(`${t.name}_mutation_response`) as import('graphql').GraphQLObjectType;
   const pairs: [string, Fragment][] = [];
   for (const f of selectionSet ? collectFields(env.fields, type, selectionSet) : []) {
     if (f.name === '__typename') pairs.push([f.alias, sql.literal(`${t.name}_mutation_response`)]);
     else if (f.name === 'affected_rows') pairs.push([f.alias, sql.query`(select count(*) from ${changed})`]);
-    else pairs.push([f.alias, sql.query`(select coalesce(json_agg(${rowJson(env, t, r, f.selectionSet)}), '[]'::json) from ${changed} as ${r})`]);
+    else pairs.push([f.alias, sql.query`(select coalesce(json_agg(${rowJson(env, t, r, f.selectionSet)}), '[]'::json) from ${changed} as ${r} where ${readable})`]);
   }
   return jsonObject(pairs);
 }
 
-const fieldColumn = (t: TableModel, field: string): ColumnModel => {
-  const c = t.byField.get(field);
+/** Whether every changed row passes the permission check (true without one). */
+function checked(env: SelectEnvironment, t: TableModel, changed: sql.SQLNode, check: Record<string, unknown> | undefined): Fragment {
+  const r = newAlias(t.name);
+  const condition = permissionCondition(env, t, r, check);
+  return condition ? sql.query`(select coalesce(bool_and(${condition}), true) from ${changed} as ${r})` : sql.query`true`;
+}
+
+/** The answer of a mutation statement: its JSON, and whether the permission check held. */
+const statementResult = (data: Fragment, ok: Fragment) => sql.query`select ${data}::text as data, ${ok} as ok`;
+
+/** A column the role may write, by GraphQL field name. */
+const writableColumn = (t: TableModel, columns: ColumnModel[], field: string): ColumnModel => {
+  const c = columns.find((x) => x.field === field);
   if (!c) throw new CompileError(`field ${JSON.stringify(field)} not found in type: '${t.name}'`);
   return c;
 };
@@ -38,32 +52,43 @@ export interface OnConflict {
 export function insertStatement(env: SelectEnvironment, t: TableModel, objects: Row[], onConflict: OnConflict | null | undefined, single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
   const changed = newAlias('inserted');
   if (objects.length === 0) {
-    return sql.query`with ${changed} as (select * from ${table(t)} where false) select ${answer(env, t, changed, single, selectionSet)}::text as data`;
+    return sql.query`with ${changed} as (select * from ${table(t)} where false) ${statementResult(answer(env, t, changed, single, selectionSet), sql.query`true`)}`;
   }
   const fields = [...new Set(objects.flatMap((o) => Object.keys(o)))];
-  const columns = fields.length ? fields.map((f) => fieldColumn(t, f)) : [t.columns.find((c) => !c.column.generated)!];
+  const given = fields.map((f) => writableColumn(t, t.access.insertColumns, f));
+  const preset = presets(env, t, t.permissions?.insert?.set);
+  const columns = [...given.map((c) => c.column), ...preset.map(([c]) => c)];
+  if (columns.length === 0) columns.push(env.allModels.get(t.key)!.columns.find((c) => !c.column.generated)!.column);
   const rows = objects.map(
-    (o) => sql.query`(${sql.join(columns.map((c) => (c.field in o ? typedValue(c.column, o[c.field]) : sql.query`default`)), ', ')})`,
+    (o) =>
+      sql.query`(${sql.join(
+        [
+          ...given.map((c) => (c.field in o ? typedValue(c.column, o[c.field]) : sql.query`default`)),
+          ...preset.map(([, value]) => value),
+          ...(given.length + preset.length === 0 ? [sql.query`default`] : []),
+        ],
+        ', ',
+      )})`,
   );
   const target = newAlias(t.name);
   let conflict: Fragment = sql.blank;
   if (onConflict) {
     if (!t.constraints.some((c) => c.name === onConflict.constraint)) throw new CompileError(`constraint ${JSON.stringify(onConflict.constraint)} not found`);
-    const updates = (onConflict.update_columns ?? []).map((f) => fieldColumn(t, f));
+    const updates = (onConflict.update_columns ?? []).map((f) => writableColumn(t, t.access.updateColumns, f));
     conflict =
       updates.length === 0
         ? sql.query`on conflict on constraint ${sql.identifier(onConflict.constraint)} do nothing`
         : sql.query`on conflict on constraint ${sql.identifier(onConflict.constraint)} do update set ${sql.join(
             updates.map((c) => sql.query`${sql.identifier(c.column.name)} = excluded.${sql.identifier(c.column.name)}`),
             ', ',
-          )} where ${compileBoolExp(env, t, target, onConflict.where ?? undefined)}`;
+          )} where ${and([compileBoolExp(env, t, target, onConflict.where ?? undefined), permissionCondition(env, t, target, t.permissions?.update?.filter) ?? sql.query`true`])}`;
   }
   return sql.query`with ${changed} as (
-    insert into ${table(t)} as ${target} (${sql.join(columns.map((c) => sql.identifier(c.column.name)), ', ')})
+    insert into ${table(t)} as ${target} (${sql.join(columns.map((c) => sql.identifier(c.name)), ', ')})
     values ${sql.join(rows, ', ')}
     ${conflict}
     returning ${target}.*)
-  select ${answer(env, t, changed, single, selectionSet)}::text as data`;
+  ${statementResult(answer(env, t, changed, single, selectionSet), checked(env, t, changed, t.permissions?.insert?.check))}`;
 }
 
 const UPDATE_OPERATORS = ['_set', '_inc', '_append', '_prepend', '_delete_key', '_delete_elem', '_delete_at_path'] as const;
@@ -74,7 +99,7 @@ export function updateStatement(env: SelectEnvironment, t: TableModel, args: Row
   const seen = new Set<string>();
   for (const op of UPDATE_OPERATORS) {
     for (const [field, value] of Object.entries((args[op] as Row | null | undefined) ?? {})) {
-      const c = fieldColumn(t, field);
+      const c = writableColumn(t, t.access.updateColumns, field);
       if (seen.has(c.column.name)) throw new CompileError(`column ${JSON.stringify(field)} is given in more than one update operator`);
       seen.add(c.column.name);
       const col = column(target, c.column.name);
@@ -91,22 +116,25 @@ export function updateStatement(env: SelectEnvironment, t: TableModel, args: Row
     }
   }
   if (sets.length === 0) throw new CompileError(`at least one of ${UPDATE_OPERATORS.join(', ')} is expected`);
+  for (const [c, value] of presets(env, t, t.permissions?.update?.set)) sets.push(sql.query`${sql.identifier(c.name)} = ${value}`);
   const changed = newAlias('updated');
   const condition = typeof where === 'function' ? where(target) : where;
+  const filter = permissionCondition(env, t, target, t.permissions?.update?.filter) ?? sql.query`true`;
   return sql.query`with ${changed} as (
     update ${table(t)} as ${target} set ${sql.join(sets, ', ')}
-     where ${condition}
+     where ${condition} and ${filter}
     returning ${target}.*)
-  select ${answer(env, t, changed, single, selectionSet)}::text as data`;
+  ${statementResult(answer(env, t, changed, single, selectionSet), checked(env, t, changed, t.permissions?.update?.check))}`;
 }
 
 export function deleteStatement(env: SelectEnvironment, t: TableModel, where: (a: sql.SQLNode) => Fragment, single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
   const target = newAlias(t.name);
   const changed = newAlias('deleted');
+  const filter = permissionCondition(env, t, target, t.permissions?.delete?.filter) ?? sql.query`true`;
   return sql.query`with ${changed} as (
-    delete from ${table(t)} as ${target} where ${where(target)}
+    delete from ${table(t)} as ${target} where ${where(target)} and ${filter}
     returning ${target}.*)
-  select ${answer(env, t, changed, single, selectionSet)}::text as data`;
+  ${statementResult(answer(env, t, changed, single, selectionSet), sql.query`true`)}`;
 }
 
 /** The condition that selects one row by its primary key values (given by GraphQL field name). */

@@ -6,6 +6,7 @@ import type { RelationshipModel, TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
 import { alias as newAlias, and, column, CompileError, joinCondition, jsonObject, sql, table, typedValue, type CompileContext, type Fragment } from './context';
 import { collectFields, type FieldEnvironment } from './fields';
+import { effectiveLimit, selectFilter } from './permissions';
 
 export interface SelectEnvironment extends CompileContext {
   schema: GraphQLSchema;
@@ -58,9 +59,10 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
         // Each term of the remote table becomes a scalar subquery over the joined row.
         const remote = env.models.get(objectRel.targetKey)!;
         const r = newAlias(remote.name);
+        const joined = and([joinCondition(objectRel.mapping, alias, r), selectFilter(env, remote, r) ?? sql.query`true`]);
         for (const term of orderTerms(env, remote, r, value as Record<string, unknown>)) {
           terms.push({
-            expr: sql.query`(select ${term.expr} from ${table(remote)} as ${r} where ${joinCondition(objectRel.mapping, alias, r)} limit 1)`,
+            expr: sql.query`(select ${term.expr} from ${table(remote)} as ${r} where ${joined} limit 1)`,
             direction: term.direction,
           });
         }
@@ -70,7 +72,7 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
       if (!arrayRel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${t.name}_order_by'`);
       const remote = env.models.get(arrayRel.targetKey)!;
       const r = newAlias(remote.name);
-      const from = sql.query`from ${table(remote)} as ${r} where ${joinCondition(arrayRel.mapping, alias, r)}`;
+      const from = sql.query`from ${table(remote)} as ${r} where ${and([joinCondition(arrayRel.mapping, alias, r), selectFilter(env, remote, r) ?? sql.query`true`])}`;
       for (const [op, spec] of Object.entries(value as Record<string, unknown>)) {
         if (spec === null) continue;
         if (op === 'count') {
@@ -94,8 +96,11 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
  */
 function rowSource(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, args: SelectArgs, join: Join | undefined, extraWhere?: Fragment) {
   const conditions = [compileBoolExp(env, t, alias, args.where ?? undefined)];
+  const filter = selectFilter(env, t, alias);
+  if (filter) conditions.push(filter);
   if (join) conditions.push(joinCondition(join.mapping, join.parent, alias));
   if (extraWhere) conditions.push(extraWhere);
+  const cappedLimit = effectiveLimit(t, args.limit);
   const distinct = (args.distinct_on ?? []).map((f) => t.byField.get(f)!);
   const ordered = [...distinct.map((c) => ({ expr: column(alias, c.column.name), direction: 'asc nulls last' })), ...orderTerms(env, t, alias, args.order_by)];
   const terms = ordered.map((term) => sql.query`${term.expr} ${sql.raw(term.direction)}`);
@@ -104,8 +109,8 @@ function rowSource(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, ar
   const orderColumns = sql.join(ordered.map((term, i) => sql.query`, ${term.expr} as ${sql.identifier(`__o${i}`)}`), '');
   const aggregateOrder = (rows: sql.SQLNode) =>
     ordered.length ? sql.query` order by ${sql.join(ordered.map((term, i) => sql.query`${rows}.${sql.identifier(`__o${i}`)} ${sql.raw(term.direction)}`), ', ')}` : sql.blank;
-  const limited = (args.limit !== null && args.limit !== undefined) || (args.offset !== null && args.offset !== undefined);
-  const limit = args.limit !== null && args.limit !== undefined ? sql.query`limit ${sql.value(args.limit)}` : sql.blank;
+  const limited = cappedLimit !== undefined || (args.offset !== null && args.offset !== undefined);
+  const limit = cappedLimit !== undefined ? sql.query`limit ${sql.value(cappedLimit)}` : sql.blank;
   const offset = args.offset !== null && args.offset !== undefined ? sql.query`offset ${sql.value(args.offset)}` : sql.blank;
   // Rows are sorted where they are aggregated; sorting them before is needed only to cut or dedupe them.
   const innerOrder = limited || distinct.length ? orderClause : sql.blank;
@@ -138,7 +143,8 @@ function relationshipJson(env: SelectEnvironment, rel: RelationshipModel, remote
   const join = { mapping: rel.mapping, parent };
   if (rel.kind === 'array') return aggregate ? aggregateJson(env, remote, args, selectionSet, join) : listJson(env, remote, args, selectionSet, join);
   const r = newAlias(remote.name);
-  return sql.query`(select ${rowJson(env, remote, r, selectionSet)} from ${table(remote)} as ${r} where ${joinCondition(rel.mapping, parent, r)} limit 1)`;
+  const conditions = [joinCondition(rel.mapping, parent, r), selectFilter(env, remote, r)].filter((c): c is Fragment => c !== undefined);
+  return sql.query`(select ${rowJson(env, remote, r, selectionSet)} from ${table(remote)} as ${r} where ${and(conditions)} limit 1)`;
 }
 
 /** A JSON array of the selected rows. */
@@ -160,7 +166,8 @@ export function byPkJson(env: SelectEnvironment, t: TableModel, args: Record<str
     const c = t.byColumn.get(name)!;
     return sql.query`${column(a, name)} = ${typedValue(c.column, args[c.field])}`;
   });
-  return sql.query`(select ${rowJson(env, t, a, selectionSet)} from ${table(t)} as ${a} where ${and(conditions)})`;
+  const filter = selectFilter(env, t, a);
+  return sql.query`(select ${rowJson(env, t, a, selectionSet)} from ${table(t)} as ${a} where ${and(filter ? [...conditions, filter] : conditions)})`;
 }
 
 /** `<table>_aggregate`: {aggregate {count, sum…}, nodes […]} over the selected rows. */

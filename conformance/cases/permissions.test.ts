@@ -1,0 +1,201 @@
+// Permissions: SPEC.md §2.3 (the four permission types), §4.3 (operations and semantics 1-4),
+// §2.1 (BoolExp with session variables), §7.2 (permission and header messages).
+import { covers } from '../harness/cases';
+import { expectResponse } from '../harness/client';
+import { fixtureSql } from '../harness/fixtures';
+import { useTarget } from '../harness/target';
+
+const target = useTarget();
+const article = { schema: 'blog', name: 'article' };
+const author = { schema: 'blog', name: 'author' };
+const ok = { message: 'success' };
+const run = (type: string, args: unknown) => target.metadata({ type, args });
+
+const asUser = (id: string | undefined, role = 'user') => ({ ...target.adminHeaders(), 'x-engine-role': role, ...(id === undefined ? {} : { 'x-engine-user-id': id }) });
+const gql = async (query: string, headers: Record<string, string>) => (await target.graphql(query, undefined, { headers })).body as { data?: Record<string, unknown>; errors?: { message: string; extensions: { code: string } }[] };
+const ids = (rows: unknown) => (rows as { id: number }[]).map((r) => r.id);
+
+const mine = { author_id: 'X-Engine-User-Id' };
+const SELECT = { columns: ['id', 'title', 'author_id', 'published', 'edited'], filter: { $or: [{ published: true }, mine] } };
+
+beforeAll(async () => {
+  await target.sql(fixtureSql('blog'));
+  await run('reload_metadata', {});
+});
+beforeEach(async () => {
+  await target.reset();
+  await target.sql('delete from blog.article');
+  await target.sql(fixtureSql('blog').split('\n').filter((l) => l.startsWith('insert into blog.article') || l.startsWith('  (')).join('\n'));
+  for (const table of [author, article]) await run('track_table', { table });
+  await run('create_object_relationship', { table: article, name: 'author', using: { foreign_key_constraint_on: 'author_id' } });
+  await run('create_select_permission', { table: article, role: 'user', permission: SELECT });
+  await run('create_select_permission', { table: author, role: 'user', permission: { columns: '*', filter: {} } });
+});
+
+test(covers(['op.create_select_permission', 'rule.perm.select.filter', 'rule.auth.4'], 'a role reads only the rows its filter lets through, with its session variables'), async () => {
+  expect(ids((await gql('{ blog_article(order_by: {id: asc}) { id } }', asUser('1'))).data!.blog_article)).toEqual([1, 2, 3]);
+  expect(ids((await gql('{ blog_article(order_by: {id: asc}) { id } }', asUser('2'))).data!.blog_article)).toEqual([1, 3, 4]);
+  expect((await gql('{ blog_article_by_pk(id: 4) { id } }', asUser('1'))).data).toEqual({ blog_article_by_pk: null });
+});
+
+test(covers(['rule.perm.select.columns'], 'a role reads only its columns'), async () => {
+  const r = await gql('{ blog_article(where: {id: {_eq: 1}}) { id title body } }', asUser('1'));
+  expect(r.errors?.[0]?.extensions.code).toBe('validation-failed');
+  expect((await gql('{ blog_article(where: {id: {_eq: 1}}) { id title } }', asUser('1'))).data).toEqual({ blog_article: [{ id: 1, title: 'Ann public' }] });
+});
+
+test(covers(['rule.perm.select.filter'], 'filters apply through relationships and in where'), async () => {
+  await run('drop_select_permission', { table: author, role: 'user' });
+  await run('create_select_permission', { table: author, role: 'user', permission: { columns: ['id', 'name'], filter: { id: 'X-Engine-User-Id' } } });
+  const r = await gql('{ blog_article(order_by: {id: asc}) { id author { name } } }', asUser('1'));
+  expect(r.data).toEqual({ blog_article: [{ id: 1, author: { name: 'Ann' } }, { id: 2, author: { name: 'Ann' } }, { id: 3, author: null }] });
+  const w = await gql('{ blog_article(where: {author: {name: {_eq: "Bob"}}}) { id } }', asUser('1'));
+  expect(w.data).toEqual({ blog_article: [] });
+});
+
+test(covers(['rule.perm.select.limit'], 'limit caps the rows of a role'), async () => {
+  await run('drop_select_permission', { table: article, role: 'user' });
+  await run('create_select_permission', { table: article, role: 'user', permission: { ...SELECT, limit: 2 } });
+  expect(ids((await gql('{ blog_article(order_by: {id: asc}, limit: 10) { id } }', asUser('1'))).data!.blog_article)).toEqual([1, 2]);
+  expect(ids((await gql('{ blog_article(order_by: {id: desc}, limit: 1) { id } }', asUser('1'))).data!.blog_article)).toEqual([3]);
+});
+
+test(covers(['rule.perm.select.aggregations'], 'aggregates only with allow_aggregations'), async () => {
+  const refused = await gql('{ blog_article_aggregate { aggregate { count } } }', asUser('1'));
+  expect(refused.errors?.[0]?.extensions.code).toBe('validation-failed');
+  await run('drop_select_permission', { table: article, role: 'user' });
+  await run('create_select_permission', { table: article, role: 'user', permission: { ...SELECT, allow_aggregations: true } });
+  expect((await gql('{ blog_article_aggregate { aggregate { count } } }', asUser('2'))).data).toEqual({ blog_article_aggregate: { aggregate: { count: 3 } } });
+});
+
+test(covers(['op.create_insert_permission', 'rule.perm.insert.columns', 'rule.perm.insert.set'], 'insert: only the permitted columns, presets from the session'), async () => {
+  await run('create_insert_permission', { table: article, role: 'user', permission: { check: mine, set: { author_id: 'X-Engine-User-Id' }, columns: ['title', 'body'] } });
+  const refused = await gql('mutation { insert_blog_article_one(object: {title: "x", author_id: 1}) { id } }', asUser('2'));
+  expect(refused.errors?.[0]?.extensions.code).toBe('validation-failed');
+  const r = await gql('mutation { insert_blog_article_one(object: {title: "Bob new", body: "n"}) { title author_id published } }', asUser('2'));
+  expect(r).toEqual({ data: { insert_blog_article_one: { title: 'Bob new', author_id: 2, published: false } } });
+});
+
+test(covers(['rule.perm.insert.check', 'err.permission-error.check-failed'], 'insert: a row failing the check undoes the insert'), async () => {
+  await run('create_insert_permission', { table: article, role: 'user', permission: { check: { $and: [mine, { title: { $nlike: '%spam%' } }] }, columns: ['title', 'author_id'] } });
+  const r = await gql('mutation { insert_blog_article(objects: [{title: "fine", author_id: 1}, {title: "spam!", author_id: 1}]) { affected_rows } }', asUser('1'));
+  expect(r).toEqual({ errors: [{ message: 'check constraint of an insert/update permission has failed', extensions: { path: '$', code: 'permission-error' } }] });
+  const other = await gql('mutation { insert_blog_article_one(object: {title: "as Bob", author_id: 2}) { id } }', asUser('1'));
+  expect(other.errors?.[0]?.extensions.code).toBe('permission-error');
+  expect(await target.sql(`select count(*)::int as n from blog.article where id > 100`)).toEqual([{ n: 0 }]);
+});
+
+test(covers(['op.create_update_permission', 'rule.perm.update.filter', 'rule.perm.update.columns', 'rule.perm.update.set'], 'update: own rows, permitted columns, presets applied'), async () => {
+  await run('create_update_permission', { table: article, role: 'user', permission: { columns: ['title', 'published'], filter: mine, set: { edited: true } } });
+  const r = await gql('mutation { update_blog_article(where: {}, _set: {published: true}) { affected_rows returning { id edited } } }', asUser('1'));
+  expect(r).toEqual({ data: { update_blog_article: { affected_rows: 2, returning: [{ id: 1, edited: true }, { id: 2, edited: true }] } } });
+  expect(await target.sql('select id from blog.article where published order by id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+  const refused = await gql('mutation { update_blog_article(where: {}, _set: {body: "x"}) { affected_rows } }', asUser('1'));
+  expect(refused.errors?.[0]?.extensions.code).toBe('validation-failed');
+});
+
+test(covers(['rule.perm.update.check', 'err.permission-error.check-failed'], 'update: a row failing the check afterwards undoes the update'), async () => {
+  await run('create_update_permission', { table: article, role: 'user', permission: { columns: ['title'], filter: mine, check: { title: { _nilike: '%spam%' } } } });
+  const r = await gql('mutation { update_blog_article_by_pk(pk_columns: {id: 1}, _set: {title: "SPAM"}) { id } }', asUser('1'));
+  expect(r.errors?.[0]).toEqual({ message: 'check constraint of an insert/update permission has failed', extensions: { path: '$', code: 'permission-error' } });
+  expect(await target.sql('select title from blog.article where id = 1')).toEqual([{ title: 'Ann public' }]);
+});
+
+test(covers(['op.create_delete_permission', 'rule.perm.delete.filter'], 'delete: only rows the filter lets through'), async () => {
+  await run('create_delete_permission', { table: article, role: 'user', permission: { filter: mine } });
+  const r = await gql('mutation { delete_blog_article(where: {}) { affected_rows } }', asUser('2'));
+  expect(r).toEqual({ data: { delete_blog_article: { affected_rows: 2 } } });
+  expect(await target.sql('select id from blog.article order by id')).toEqual([{ id: 1 }, { id: 2 }]);
+});
+
+test(covers(['dec.delete-permission.filter', 'err.parse-failed.arguments'], 'a delete permission needs a filter'), async () => {
+  expectResponse(await run('create_delete_permission', { table: article, role: 'user', permission: {} }), 400, { path: '$.args.permission', error: 'key "filter" not found', code: 'parse-failed' });
+});
+
+test(covers(['rule.perm.insert.backend-only'], 'backend_only inserts need the header and the admin secret'), async () => {
+  await run('create_select_permission', { table: article, role: 'service', permission: { columns: '*', filter: {} } });
+  await run('create_insert_permission', { table: article, role: 'service', permission: { check: {}, columns: '*', backend_only: true } });
+  const insert = 'mutation { insert_blog_article_one(object: {title: "svc", author_id: 1}) { title } }';
+  expect((await gql(insert, asUser(undefined, 'service'))).errors?.[0]?.extensions.code).toBe('validation-failed');
+  const r = await gql(insert, { ...asUser(undefined, 'service'), 'x-engine-use-backend-only-permissions': 'true' });
+  expect(r).toEqual({ data: { insert_blog_article_one: { title: 'svc' } } });
+});
+
+test(covers(['op.drop_select_permission', 'op.drop_insert_permission', 'op.drop_update_permission', 'op.drop_delete_permission'], 'dropping permissions takes the access away'), async () => {
+  await run('create_insert_permission', { table: article, role: 'user', permission: { check: {} } });
+  await run('create_update_permission', { table: article, role: 'user', permission: { columns: '*', filter: {} } });
+  await run('create_delete_permission', { table: article, role: 'user', permission: { filter: {} } });
+  for (const type of ['insert', 'update', 'delete', 'select']) expectResponse(await run(`drop_${type}_permission`, { table: article, role: 'user' }), 200, ok);
+  const r = await gql('{ __schema { queryType { fields { name } } mutationType { name } } }', asUser('1'));
+  expect(r.data).toEqual({ __schema: { queryType: { fields: [{ name: 'blog_author' }, { name: 'blog_author_by_pk' }] }, mutationType: null } });
+});
+
+test(covers(['op.create_select_permission', 'err.permission-error.exists'], 'a second permission of a kind for a role is refused'), async () => {
+  expectResponse(await run('create_select_permission', { table: article, role: 'user', permission: SELECT }), 400, {
+    path: '$.args',
+    error: 'select permission on "blog.article" for role "user" already exists',
+    code: 'permission-error',
+  });
+});
+
+test(covers(['op.drop_update_permission', 'err.permission-error.not-exists'], 'dropping a permission that does not exist is refused'), async () => {
+  expectResponse(await run('drop_update_permission', { table: article, role: 'user' }), 400, {
+    path: '$.args',
+    error: 'update permission on "blog.article" for role "user" does not exist',
+    code: 'permission-error',
+  });
+});
+
+test(covers(['err.permission-error.admin-role'], 'admin needs no permissions'), async () => {
+  expectResponse(await run('create_select_permission', { table: article, role: 'admin', permission: SELECT }), 400, {
+    path: '$.args.role',
+    error: 'cannot define permission for admin role',
+    code: 'permission-error',
+  });
+});
+
+test(covers(['op.create_select_permission', 'err.not-exists.column', 'err.unexpected-payload.unknown-operator'], 'permissions must fit the table'), async () => {
+  expectResponse(await run('create_select_permission', { table: article, role: 'editor', permission: { columns: ['nope'], filter: {} } }), 400, {
+    path: '$.args.permission.columns',
+    error: '"nope" does not exist',
+    code: 'not-exists',
+  });
+  expectResponse(await run('create_select_permission', { table: article, role: 'editor', permission: { columns: '*', filter: { id: { $near: 1 } } } }), 400, {
+    path: '$.args.permission.filter',
+    error: 'Unknown operator : $near',
+    code: 'unexpected-payload',
+  });
+});
+
+test(covers(['op.set_permission_comment', 'op.export_metadata'], 'set_permission_comment sets and removes a comment'), async () => {
+  expectResponse(await run('set_permission_comment', { table: article, role: 'user', type: 'select', comment: 'readers' }), 200, ok);
+  const entry = async () =>
+    ((await run('export_metadata', {})).body as { tables: { table: { name: string }; select_permissions?: unknown[] }[] }).tables.find((t) => t.table.name === 'article')!.select_permissions;
+  expect(await entry()).toEqual([{ role: 'user', permission: SELECT, comment: 'readers' }]);
+  expectResponse(await run('set_permission_comment', { table: article, role: 'user', type: 'select', comment: null }), 200, ok);
+  expect(await entry()).toEqual([{ role: 'user', permission: SELECT }]);
+  expectResponse(await run('set_permission_comment', { table: article, role: 'user', type: 'update', comment: 'x' }), 400, {
+    path: '$.args',
+    error: 'update permission on "blog.article" for role "user" does not exist',
+    code: 'permission-error',
+  });
+});
+
+test(covers(['err.invalid-headers.missing', 'rule.auth.4'], 'a session variable the permission needs must be sent'), async () => {
+  expect((await gql('{ blog_article { id } }', asUser(undefined))).errors).toEqual([
+    { message: 'missing header : X-Engine-User-Id', extensions: { path: '$', code: 'invalid-headers' } },
+  ]);
+});
+
+test(covers(['err.invalid-headers.user-id-integer'], 'a session variable compared with an integer column must be an integer'), async () => {
+  expect((await gql('{ blog_article { id } }', asUser('abc'))).errors).toEqual([
+    { message: 'X-Engine-User-Id should be an integer', extensions: { path: '$', code: 'invalid-headers' } },
+  ]);
+});
+
+test(covers(['op.replace_metadata.v1', 'op.create_update_permission'], 'permissions round-trip through export and replace'), async () => {
+  await run('create_update_permission', { table: article, role: 'user', permission: { columns: ['title'], filter: mine, check: { title: { _ne: '' } }, set: { edited: true } } });
+  const exported = (await run('export_metadata', {})).body;
+  expectResponse(await run('replace_metadata', exported), 200, ok);
+  expect((await run('export_metadata', {})).body).toEqual(exported);
+});

@@ -1,0 +1,87 @@
+// What a role may do with each table (SPEC.md §2.3, §4.3 permission semantics): the models of a
+// role keep only the tables it may select, the columns it may read or write, the relationships
+// that lead to tables it may read, and the permission expressions the compiler enforces.
+import type { BoolExp, Columns, DeletePermission, InsertPermission, SelectPermission, UpdatePermission } from '../../../spec';
+import type { ColumnModel, Models, TableModel } from './model';
+
+export interface TableAccess {
+  select: boolean;
+  aggregate: boolean;
+  insert: boolean;
+  update: boolean;
+  delete: boolean;
+  /** Columns the role may set: insert and update inputs (presets excluded). */
+  insertColumns: ColumnModel[];
+  updateColumns: ColumnModel[];
+}
+
+/** The permissions the compiler enforces; absent for admin, who is unrestricted. */
+export interface TablePermissions {
+  select?: { filter: BoolExp; limit?: number };
+  insert?: { check: BoolExp; set: Record<string, unknown> };
+  update?: { filter: BoolExp; check?: BoolExp; set: Record<string, unknown> };
+  delete?: { filter: BoolExp };
+}
+
+export interface RoleOptions {
+  /** The request may use backend_only insert permissions. */
+  backendOnly: boolean;
+}
+
+const writable = (columns: ColumnModel[]) => columns.filter((c) => !c.column.generated);
+
+export function adminAccess(t: Omit<TableModel, 'access'>): TableAccess {
+  return {
+    select: true,
+    aggregate: true,
+    insert: t.insertable,
+    update: t.updatable,
+    delete: t.deletable,
+    insertColumns: writable(t.columns),
+    updateColumns: writable(t.columns),
+  };
+}
+
+const allowed = (t: TableModel, columns: Columns | undefined) =>
+  columns === undefined || columns === '*' ? t.columns : t.columns.filter((c) => columns.includes(c.column.name));
+
+/** The models of a role: null when it may not use the table at all. */
+export function modelsForRole(models: Models, role: string, options: RoleOptions): Models {
+  const out = new Map<string, TableModel>();
+  for (const t of models.values()) {
+    const find = <P>(list: { role: string; permission: P }[] | undefined) => list?.find((p) => p.role === role)?.permission;
+    const select = find<SelectPermission>(t.entry.select_permissions);
+    const insertFound = find<InsertPermission>(t.entry.insert_permissions);
+    const insert = insertFound && (!insertFound.backend_only || options.backendOnly) ? insertFound : undefined;
+    const update = find<UpdatePermission>(t.entry.update_permissions);
+    const del = find<DeletePermission>(t.entry.delete_permissions);
+    // A table the role cannot read is not in its schema: mutations answer rows of the table type.
+    if (!select) continue;
+    const readable = allowed(t, select.columns);
+    const permissions: TablePermissions = { select: { filter: select.filter, ...(select.limit !== undefined ? { limit: select.limit } : {}) } };
+    if (insert) permissions.insert = { check: insert.check, set: insert.set ?? {} };
+    if (update) permissions.update = { filter: update.filter, ...(update.check ? { check: update.check } : {}), set: update.set ?? {} };
+    if (del) permissions.delete = { filter: del.filter };
+    const notPreset = (set: Record<string, unknown> | undefined) => (c: ColumnModel) => !(set && c.column.name in set);
+    out.set(t.key, {
+      ...t,
+      columns: readable,
+      byField: new Map(readable.map((c) => [c.field, c])),
+      byColumn: new Map(readable.map((c) => [c.column.name, c])),
+      // by_pk needs every primary key column to be readable.
+      primaryKey: t.primaryKey?.every((c) => readable.some((r) => r.column.name === c)) ? t.primaryKey : undefined,
+      access: {
+        select: true,
+        aggregate: select.allow_aggregations === true,
+        insert: insert !== undefined && t.insertable,
+        update: update !== undefined && t.updatable,
+        delete: del !== undefined && t.deletable,
+        insertColumns: writable(allowed(t, insert?.columns)).filter(notPreset(insert?.set)),
+        updateColumns: writable(allowed(t, update?.columns)).filter(notPreset(update?.set)),
+      },
+      permissions,
+    });
+  }
+  for (const t of out.values()) t.relationships = t.relationships.filter((r) => out.has(r.targetKey));
+  return out;
+}
