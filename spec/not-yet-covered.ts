@@ -33,7 +33,6 @@ export const NOT_YET_COVERED: readonly string[] = [
   'rule.function_permission.select-permission',
 
   // Permissions, session variables and authentication.
-  'rule.auth.2',
   'err.permission-denied.select',
   'err.permission-denied.operation',
   'err.permission-denied.column',

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 // Cases that need the engine configured in a particular way name a profile. A run that starts
 // the reference starts one per profile; against a given engine, set ENGINE_URL_<PROFILE> to an
 // engine started with the settings below (or those cases are reported as not run).
@@ -8,6 +11,13 @@ export interface Profile {
   /** Whether requests to this profile carry the run's admin secret. */
   usesAdminSecret: boolean;
 }
+
+const key = (name: string) => readFileSync(join(__dirname, '..', '..', 'fixtures', 'keys', name), 'utf8');
+export const JWT_HS256_KEY = 'conformance-hs256-key-of-at-least-32-bytes!';
+export const RS256_PRIVATE_KEY = key('rs256.private.pem');
+
+/** Placeholders the harness fills with the address of its own collaborators. */
+export const AUTH_HOOK_URL = '{{AUTH_HOOK_URL}}';
 
 export const PROFILES = {
   'no-admin-secret': { settings: {}, usesAdminSecret: false },
@@ -25,6 +35,33 @@ export const PROFILES = {
     },
     usesAdminSecret: true,
   },
+  'jwt-hs256': {
+    settings: { ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_HS256_KEY, claims_namespace: 'https://engine.example/claims' }) },
+    usesAdminSecret: true,
+  },
+  'jwt-rs256': {
+    settings: {
+      ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({
+        type: 'RS256',
+        key: key('rs256.public.pem'),
+        claims_namespace_path: '$.engine.claims',
+        claims_format: 'stringified_json',
+        audience: 'conformance',
+        issuer: 'harness',
+      }),
+    },
+    usesAdminSecret: true,
+  },
+  'jwt-cookie': {
+    settings: {
+      ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_HS256_KEY, claims_namespace: 'https://engine.example/claims', header: { type: 'Cookie', name: 'engine_token' } }),
+    },
+    usesAdminSecret: true,
+  },
+  'auth-hook-get': { settings: { ENGINE_GRAPHQL_AUTH_HOOK: AUTH_HOOK_URL, ENGINE_GRAPHQL_AUTH_HOOK_MODE: 'GET' }, usesAdminSecret: true },
+  'auth-hook-post': { settings: { ENGINE_GRAPHQL_AUTH_HOOK: AUTH_HOOK_URL, ENGINE_GRAPHQL_AUTH_HOOK_MODE: 'POST' }, usesAdminSecret: true },
+  // Port 1 on loopback: nothing listens there.
+  'auth-hook-down': { settings: { ENGINE_GRAPHQL_AUTH_HOOK: 'http://127.0.0.1:1/auth' }, usesAdminSecret: true },
 } satisfies Record<string, Profile>;
 
 export type ProfileName = keyof typeof PROFILES;

@@ -8,7 +8,8 @@ import { startServer, type RunningServer } from '../../reference/src/server';
 import { createLogger } from '../../reference/src/log';
 import { httpRequest, type HttpResult, type RequestOptions } from './client';
 import { CLUSTER_URL_VARIABLE, targetSettings } from './environment';
-import { PROFILES, type ProfileName } from './profiles';
+import { startAuthHook, type AuthHook } from './authHook';
+import { AUTH_HOOK_URL, PROFILES, type ProfileName } from './profiles';
 import { createDatabase, dropDatabase } from './database';
 
 export interface Target {
@@ -30,6 +31,8 @@ export interface Target {
 
 interface TargetHandle extends Target {
   profileTarget(name: ProfileName): Target | undefined;
+  /** The authentication webhook the hook profiles point at (started with them). */
+  authHook(): AuthHook;
 }
 
 const settings = targetSettings();
@@ -72,6 +75,7 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
   const servers: RunningServer[] = [];
   const profiles = new Map<ProfileName, Target>();
   let main: Target | undefined;
+  let hook: AuthHook | undefined;
   let client: Client | undefined;
   let databaseName: string | undefined;
   let databaseUrl = '';
@@ -85,6 +89,7 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
   };
 
   beforeAll(async () => {
+    if ((options.profiles ?? []).some((p) => Object.values(PROFILES[p].settings).includes(AUTH_HOOK_URL))) hook = await startAuthHook();
     if (!isManaged) {
       if (!settings.databaseUrl) throw new Error('ENGINE_DATABASE_URL is required with ENGINE_URL');
       databaseUrl = settings.databaseUrl;
@@ -115,12 +120,14 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
     main = await start({}, adminSecret);
     for (const name of options.profiles ?? []) {
       const profile = PROFILES[name];
-      profiles.set(name, await start(profile.settings, profile.usesAdminSecret ? adminSecret : undefined));
+      const settings = Object.fromEntries(Object.entries(profile.settings).map(([k, v]) => [k, v === AUTH_HOOK_URL ? hook!.url : v]));
+      profiles.set(name, await start(settings, profile.usesAdminSecret ? adminSecret : undefined));
     }
   });
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.close()));
+    await hook?.close();
     await client?.end();
     if (databaseName) await dropDatabase(process.env[CLUSTER_URL_VARIABLE]!, databaseName);
   });
@@ -146,5 +153,9 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
     sql: (...a) => current().sql(...a),
     reset: () => current().reset(),
     profileTarget: (name) => profiles.get(name),
+    authHook: () => {
+      if (!hook) throw new Error('no hook profile was asked for');
+      return hook;
+    },
   };
 }

@@ -2,6 +2,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EngineConfig } from '../config';
 import { engineError, type EngineError } from '../errors';
+import { authenticateJwt, hasToken } from './jwt';
+import { authenticateWebhook } from './webhook';
 
 export interface Session {
   role: string;
@@ -39,22 +41,31 @@ function sessionVariables(headers: Headers): Record<string, string> {
   return out;
 }
 
-export function resolveSession(headers: Headers, config: Pick<EngineConfig, 'adminSecret' | 'unauthorizedRole'>): Session | EngineError {
+type AuthSettings = Pick<EngineConfig, 'adminSecret' | 'unauthorizedRole' | 'jwt' | 'authHook'>;
+
+/**
+ * The session of a request: the admin secret when sent; else a JWT (JWT mode) or the webhook's
+ * answer (webhook mode); else the unauthorized role; else, without any auth configured, the role
+ * the request names (admin by default).
+ */
+export async function authenticate(headers: Headers, config: AuthSettings, request?: unknown): Promise<Session | EngineError> {
   const variables = sessionVariables(headers);
   const requestedRole = header(headers, 'x-engine-role');
   // backend_only permissions: the header, and the admin secret when auth is configured (§2.3).
   const backendOnly = variables['x-engine-use-backend-only-permissions']?.toLowerCase() === 'true';
-  if (config.adminSecret === undefined) {
-    // Decision dec.auth.no-secret: without a secret every request may act as any role, admin by default.
-    return { role: requestedRole ?? ADMIN_ROLE, variables, ...(backendOnly ? { backendOnly } : {}) };
-  }
+  const asRequested = (): Session => ({ role: requestedRole ?? ADMIN_ROLE, variables, ...(backendOnly ? { backendOnly } : {}) });
   const secret = header(headers, 'x-engine-admin-secret');
-  if (secret !== undefined) {
-    if (!secretsEqual(secret, config.adminSecret)) return engineError('admin-secret.invalid', '$');
-    return { role: requestedRole ?? ADMIN_ROLE, variables, ...(backendOnly ? { backendOnly } : {}) };
+  if (config.adminSecret !== undefined && secret !== undefined) {
+    return secretsEqual(secret, config.adminSecret) ? asRequested() : engineError('admin-secret.invalid', '$');
   }
-  if (config.unauthorizedRole !== undefined) {
-    return { role: config.unauthorizedRole, variables: { 'x-engine-role': config.unauthorizedRole } };
+  const unauthorized = (): Session | undefined =>
+    config.unauthorizedRole !== undefined ? { role: config.unauthorizedRole, variables: { 'x-engine-role': config.unauthorizedRole } } : undefined;
+  if (config.jwt) {
+    if (hasToken(headers, config.jwt)) return authenticateJwt(headers, config.jwt);
+    return unauthorized() ?? engineError('jwt.missing', '$');
   }
-  return engineError('admin-secret.missing', '$');
+  if (config.authHook) return authenticateWebhook(headers, config.authHook, request);
+  // Decision dec.auth.no-secret: without any auth configured every request may act as any role, admin by default.
+  if (config.adminSecret === undefined) return asRequested();
+  return unauthorized() ?? engineError('admin-secret.missing', '$');
 }

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Endpoint } from '../../../spec';
-import { isAdmin, resolveSession, type Session } from '../auth/session';
+import { authenticate, isAdmin, type Session } from '../auth/session';
 import type { ApiName, EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { engineError, EngineError } from '../errors';
@@ -10,6 +10,7 @@ import type { Logger } from '../log';
 import { parseEnvelope } from '../operations/envelope';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { configResponse } from './config';
+import { graphqlErrorBody } from './graphqlFastPath';
 
 export interface AppDependencies {
   engine: Engine;
@@ -29,8 +30,8 @@ const notFound = () => engineError('not-found', '$');
 const requireApi = (config: EngineConfig, api: ApiName) => (_req: Request, res: Response, next: NextFunction) =>
   config.enabledApis.has(api) ? next() : sendError(res, notFound());
 
-function session(req: Request, config: EngineConfig): Session | EngineError {
-  return resolveSession(req.headers, config);
+function session(req: Request, config: EngineConfig, request?: unknown): Promise<Session | EngineError> {
+  return authenticate(req.headers, config, request);
 }
 
 export function createApp({ engine, config, logger, version }: AppDependencies): express.Express {
@@ -68,7 +69,7 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     requireApi(config, 'metadata'),
     rawBody,
     async (req: Request, res: Response) => {
-      const who = session(req, config);
+      const who = await session(req, config);
       if (who instanceof EngineError) return sendError(res, who);
       if (!isAdmin(who)) return sendError(res, engineError('access-denied.admin-only', '$.args'));
       let body: unknown;
@@ -93,10 +94,10 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
   app.post('/v2/query', ...metadataRoute('/v2/query'));
 
   const graphql = async (req: Request, res: Response, request: GraphQLRequest) => {
-    const who = session(req, config);
+    const who = await session(req, config, request);
     if (who instanceof EngineError) {
       res.locals.error = who;
-      return res.status(who.status).json({ errors: [{ message: who.message, extensions: { path: who.path, code: who.code } }] });
+      return res.status(who.status).type('application/json').send(graphqlErrorBody(who));
     }
     const answer = await executeGraphQLRequest(engine.pool, engine.graphql(), who, request);
     res.status(answer.status).type('application/json').send(answer.body);
@@ -124,8 +125,8 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     await graphql(req, res, { query, variables: parsedVariables, operationName });
   });
 
-  app.get('/v1alpha1/config', requireApi(config, 'config'), (req, res) => {
-    const who = session(req, config);
+  app.get('/v1alpha1/config', requireApi(config, 'config'), async (req, res) => {
+    const who = await session(req, config);
     if (who instanceof EngineError) return sendError(res, who);
     if (!isAdmin(who)) return sendError(res, engineError('access-denied.admin-endpoint', '$'));
     res.status(200).json(configResponse(config, version));

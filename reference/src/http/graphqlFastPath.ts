@@ -2,7 +2,7 @@
 // (read the body, resolve the session, take the cached plan, one round trip, write the JSON text).
 // Everything else, and every malformed request, goes through the Express app.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveSession } from '../auth/session';
+import { authenticate } from '../auth/session';
 import type { EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { EngineError } from '../errors';
@@ -31,23 +31,25 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
       } catch {
         return fallback(body); // the app answers with the right error
       }
-      const session = resolveSession(req.headers, config);
-      if (session instanceof EngineError) return fallback(body);
-      executeGraphQLRequest(engine.pool, engine.graphql(), session, request).then(
-        (answer) => {
-          res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer.body) });
-          res.end(answer.body);
-          if (logRequests) {
-            logger.log('info', 'http-log', { method: 'POST', url: req.url, status: answer.status, duration_ms: Number(process.hrtime.bigint() - started) / 1e6 });
-          }
-        },
-        (error: unknown) => {
+      const send = (status: number, text: string) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+        if (logRequests) logger.log('info', 'http-log', { method: 'POST', url: req.url, status, duration_ms: Number(process.hrtime.bigint() - started) / 1e6 });
+      };
+      authenticate(req.headers, config, request)
+        .then(async (session) => {
+          if (session instanceof EngineError) return send(session.status, graphqlErrorBody(session));
+          const answer = await executeGraphQLRequest(engine.pool, engine.graphql(), session, request);
+          send(answer.status, answer.body);
+        })
+        .catch((error: unknown) => {
           logger.log('error', 'unexpected', { error: error instanceof Error ? error.stack : String(error) });
-          res.writeHead(500, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ errors: [{ message: 'internal error', extensions: { path: '$', code: 'unexpected' } }] }));
-        },
-      );
+          send(500, JSON.stringify({ errors: [{ message: 'internal error', extensions: { path: '$', code: 'unexpected' } }] }));
+        });
     });
     return true;
   };
 }
+
+/** An authentication failure in the GraphQL error shape. */
+export const graphqlErrorBody = (error: EngineError) => JSON.stringify({ errors: [{ message: error.message, extensions: { path: error.path, code: error.code } }] });

@@ -1,0 +1,96 @@
+// JWT authentication: SPEC.md §5.2-5.4 and the decisions on tokens, claims and roles.
+import { caseWithProfile } from '../harness/cases';
+import { expectResponse } from '../harness/client';
+import { fixtureSql } from '../harness/fixtures';
+import { engineClaims, signToken } from '../harness/jwt';
+import type { ProfileName } from '../harness/profiles';
+import { useTarget, type Target } from '../harness/target';
+
+const PROFILES: ProfileName[] = ['jwt-hs256', 'jwt-rs256', 'jwt-cookie'];
+const target = useTarget({ profiles: PROFILES });
+const article = { schema: 'blog', name: 'article' };
+const NS = 'https://engine.example/claims';
+const query = '{ blog_article(order_by: {id: asc}) { id } }';
+
+async function setUp(t: Target): Promise<void> {
+  const r = await t.metadata({
+    type: 'bulk',
+    args: [
+      { type: 'reload_metadata', args: {} },
+      { type: 'clear_metadata', args: {} },
+      { type: 'track_table', args: { table: article } },
+      { type: 'create_select_permission', args: { table: article, role: 'user', permission: { columns: ['id'], filter: { author_id: 'X-Engine-User-Id' } } } },
+      { type: 'create_select_permission', args: { table: article, role: 'reader', permission: { columns: ['id'], filter: { published: true } } } },
+    ],
+  });
+  if (r.status !== 200) throw new Error(r.text);
+}
+
+beforeAll(async () => {
+  await target.sql(fixtureSql('blog'));
+  for (const name of PROFILES) {
+    const t = target.profileTarget(name);
+    if (t) await setUp(t);
+  }
+});
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const hs = (claims: Record<string, unknown>, options = {}) => signToken({ [NS]: claims }, options);
+
+caseWithProfile('jwt-hs256', ['rule.auth.2', 'rule.auth.4'], 'an HS256 token gives the default role and its session variables', async () => {
+  const t = target.profileTarget('jwt-hs256')!;
+  const token = await hs(engineClaims('user', ['user', 'reader'], { 'x-engine-user-id': '2' }), { expiresIn: '5m' });
+  expectResponse(await t.graphql(query, undefined, { headers: bearer(token) }), 200, { data: { blog_article: [{ id: 3 }, { id: 4 }] } });
+});
+
+caseWithProfile('jwt-hs256', ['rule.auth.4', 'err.jwt.role-not-allowed'], 'X-Engine-Role picks one of the allowed roles, and no other', async () => {
+  const t = target.profileTarget('jwt-hs256')!;
+  const token = await hs(engineClaims('user', ['user', 'reader'], { 'x-engine-user-id': '2' }));
+  expectResponse(await t.graphql(query, undefined, { headers: { ...bearer(token), 'x-engine-role': 'reader' } }), 200, { data: { blog_article: [{ id: 1 }, { id: 3 }] } });
+  const r = await t.graphql(query, undefined, { headers: { ...bearer(token), 'x-engine-role': 'editor' } });
+  expectResponse(r, 400, { errors: [{ message: 'Your current role is not in allowed roles', extensions: { path: '$', code: 'access-denied' } }] });
+});
+
+caseWithProfile('jwt-hs256', ['err.jwt.invalid'], 'expired tokens, bad signatures and missing role claims are refused', async () => {
+  const t = target.profileTarget('jwt-hs256')!;
+  const expired = await hs(engineClaims('user', ['user']), { expiresIn: Math.floor(Date.now() / 1000) - 60 });
+  expectResponse(await t.graphql(query, undefined, { headers: bearer(expired) }), 400, {
+    errors: [{ message: 'Could not verify JWT: JWTExpired', extensions: { path: '$', code: 'invalid-jwt' } }],
+  });
+  const forged = await hs(engineClaims('user', ['user']), { key: 'another-key-that-is-also-32-bytes-long' });
+  const r = await t.graphql(query, undefined, { headers: bearer(forged) });
+  expect(r.status).toBe(400);
+  expect(r.body).toEqual({ errors: [{ message: expect.stringMatching(/^Could not verify JWT: /), extensions: { path: '$', code: 'invalid-jwt' } }] });
+  const noRoles = await hs({ 'x-engine-default-role': 'user' });
+  expect((await t.graphql(query, undefined, { headers: bearer(noRoles) })).body).toEqual({
+    errors: [{ message: 'Could not verify JWT: x-engine-allowed-roles claim is missing or not a list of roles', extensions: { path: '$', code: 'invalid-jwt' } }],
+  });
+});
+
+caseWithProfile('jwt-hs256', ['err.jwt.missing', 'rule.auth.3'], 'without a token a request is refused; the admin secret still works', async () => {
+  const t = target.profileTarget('jwt-hs256')!;
+  expectResponse(await t.graphql(query, undefined, { headers: {} }), 401, {
+    errors: [{ message: "Missing 'Authorization' or 'Cookie' header in JWT authentication mode", extensions: { path: '$', code: 'access-denied' } }],
+  });
+  expectResponse(await t.graphql(query, undefined, { headers: t.adminHeaders() }), 200, { data: { blog_article: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }] } });
+  const config = await t.request('GET', '/v1alpha1/config', { headers: t.adminHeaders() });
+  expect(config.body).toMatchObject({ is_jwt_set: true, jwt: { claims_namespace: NS, claims_format: 'json' } });
+});
+
+caseWithProfile('jwt-rs256', ['rule.auth.2', 'rule.auth.4'], 'an RS256 token with stringified claims at a namespace path, audience and issuer', async () => {
+  const t = target.profileTarget('jwt-rs256')!;
+  const claims = JSON.stringify(engineClaims('user', ['user'], { 'x-engine-user-id': '1' }));
+  const good = await signToken({ engine: { claims } }, { algorithm: 'RS256', audience: 'conformance', issuer: 'harness', expiresIn: '5m' });
+  expectResponse(await t.graphql(query, undefined, { headers: bearer(good) }), 200, { data: { blog_article: [{ id: 1 }, { id: 2 }] } });
+  for (const options of [{ audience: 'someone-else', issuer: 'harness' }, { audience: 'conformance', issuer: 'mallory' }, { audience: 'conformance', issuer: 'harness', notBefore: '10m' }]) {
+    const bad = await signToken({ engine: { claims } }, { algorithm: 'RS256', ...options });
+    const r = await t.graphql(query, undefined, { headers: bearer(bad) });
+    expect({ status: r.status, code: (r.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code }).toEqual({ status: 400, code: 'invalid-jwt' });
+  }
+});
+
+caseWithProfile('jwt-cookie', ['rule.auth.2'], 'the token may come in the configured cookie instead of Authorization', async () => {
+  const t = target.profileTarget('jwt-cookie')!;
+  const token = await hs(engineClaims('user', ['user'], { 'x-engine-user-id': '1' }));
+  expectResponse(await t.graphql(query, undefined, { headers: { cookie: `theme=dark; engine_token=${token}` } }), 200, { data: { blog_article: [{ id: 1 }, { id: 2 }] } });
+});
