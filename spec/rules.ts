@@ -131,6 +131,8 @@ export const DECISIONS: readonly SpecItem[] = [
     'The rows of an enum table become the GraphQL enum <t>_enum (descriptions from the comment column); columns with a foreign key to it take that type.'),
   decision('graphql.roles-without-permissions', '4.3', 'the schema of a role without permissions',
     'A role without permissions sees no table: its query root has only no_queries_available.'),
+  decision('boolexp.exists', '2.1', '_exists in permission expressions',
+    'A permission expression may hold {_exists: {_table: <tracked table>, _where: <BoolExp on it>}}: true when some row of that table satisfies _where (session variables allowed).'),
   decision('healthz', '4.1', 'health endpoint', 'GET /healthz answers 200 "OK" while the database answers.'),
   decision('delete-permission.filter', '2.3', 'requiredness of DeletePermission fields', 'DeletePermission.filter is required.'),
 ];

@@ -6,7 +6,7 @@ import { engineClaims, signToken } from '../harness/jwt';
 import type { ProfileName } from '../harness/profiles';
 import { useTarget, type Target } from '../harness/target';
 
-const PROFILES: ProfileName[] = ['jwt-hs256', 'jwt-rs256', 'jwt-cookie'];
+const PROFILES: ProfileName[] = ['jwt-hs256', 'jwt-rs256', 'jwt-cookie', 'jwt-jwk'];
 const target = useTarget({ profiles: PROFILES });
 const article = { schema: 'blog', name: 'article' };
 const NS = 'https://engine.example/claims';
@@ -93,4 +93,15 @@ caseWithProfile('jwt-cookie', ['rule.auth.2'], 'the token may come in the config
   const t = target.profileTarget('jwt-cookie')!;
   const token = await hs(engineClaims('user', ['user'], { 'x-engine-user-id': '1' }));
   expectResponse(await t.graphql(query, undefined, { headers: { cookie: `theme=dark; engine_token=${token}` } }), 200, { data: { blog_article: [{ id: 1 }, { id: 2 }] } });
+});
+
+caseWithProfile('jwt-jwk', ['rule.auth.2', 'rule.auth.4'], 'keys from a jwk_url verify tokens, and the key set is cached', async () => {
+  const t = target.profileTarget('jwt-jwk')!;
+  const token = await signToken({ [NS]: engineClaims('user', ['user'], { 'x-engine-user-id': '1' }) }, { algorithm: 'RS256', expiresIn: '5m' });
+  for (let i = 0; i < 3; i++) {
+    expectResponse(await t.graphql(query, undefined, { headers: bearer(token) }), 200, { data: { blog_article: [{ id: 1 }, { id: 2 }] } });
+  }
+  expect(target.jwks().requests).toBe(1);
+  const forged = await hs(engineClaims('user', ['user'], { 'x-engine-user-id': '1' }));
+  expect((await t.graphql(query, undefined, { headers: bearer(forged) })).status).toBe(400);
 });

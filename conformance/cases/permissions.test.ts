@@ -53,6 +53,18 @@ test(covers(['rule.perm.select.filter'], 'filters apply through relationships an
   expect(w.data).toEqual({ blog_article: [] });
 });
 
+test(covers(['dec.boolexp.exists', 'rule.perm.select.filter'], '_exists looks at another table'), async () => {
+  const filter = { _exists: { _table: author, _where: { $and: [{ id: 'X-Engine-User-Id' }, { name: { _like: 'A%' } }] } } };
+  await run('create_select_permission', { table: article, role: 'ann-only', permission: { columns: ['id'], filter } });
+  expect(ids((await gql('{ blog_article(order_by: {id: asc}) { id } }', asUser('1', 'ann-only'))).data!.blog_article)).toEqual([1, 2, 3, 4]);
+  expect(ids((await gql('{ blog_article(order_by: {id: asc}) { id } }', asUser('2', 'ann-only'))).data!.blog_article)).toEqual([]);
+  expectResponse(await run('create_select_permission', { table: article, role: 'bad', permission: { columns: ['id'], filter: { _exists: { _table: { schema: 'blog', name: 'nothing' }, _where: {} } } } }), 400, {
+    path: '$.args.permission.filter',
+    error: 'table "blog.nothing" does not exist',
+    code: 'not-exists',
+  });
+});
+
 test(covers(['rule.perm.select.limit'], 'limit caps the rows of a role'), async () => {
   await run('drop_select_permission', { table: article, role: 'user' });
   await run('create_select_permission', { table: article, role: 'user', permission: { ...SELECT, limit: 2 } });

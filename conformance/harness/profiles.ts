@@ -15,9 +15,11 @@ export interface Profile {
 const key = (name: string) => readFileSync(join(__dirname, '..', '..', 'fixtures', 'keys', name), 'utf8');
 export const JWT_HS256_KEY = 'conformance-hs256-key-of-at-least-32-bytes!';
 export const RS256_PRIVATE_KEY = key('rs256.private.pem');
+export const RS256_PUBLIC_KEY = key('rs256.public.pem');
 
 /** Placeholders the harness fills with the address of its own collaborators. */
 export const AUTH_HOOK_URL = '{{AUTH_HOOK_URL}}';
+export const JWKS_URL = '{{JWKS_URL}}';
 
 export const PROFILES = {
   'no-admin-secret': { settings: {}, usesAdminSecret: false },
@@ -43,7 +45,7 @@ export const PROFILES = {
     settings: {
       ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({
         type: 'RS256',
-        key: key('rs256.public.pem'),
+        key: RS256_PUBLIC_KEY,
         claims_namespace_path: '$.engine.claims',
         claims_format: 'stringified_json',
         audience: 'conformance',
@@ -56,6 +58,10 @@ export const PROFILES = {
     settings: {
       ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_HS256_KEY, claims_namespace: 'https://engine.example/claims', header: { type: 'Cookie', name: 'engine_token' } }),
     },
+    usesAdminSecret: true,
+  },
+  'jwt-jwk': {
+    settings: { ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ jwk_url: JWKS_URL, claims_namespace: 'https://engine.example/claims' }) },
     usesAdminSecret: true,
   },
   'auth-hook-get': { settings: { ENGINE_GRAPHQL_AUTH_HOOK: AUTH_HOOK_URL, ENGINE_GRAPHQL_AUTH_HOOK_MODE: 'GET' }, usesAdminSecret: true },

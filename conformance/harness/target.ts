@@ -9,7 +9,8 @@ import { createLogger } from '../../reference/src/log';
 import { httpRequest, type HttpResult, type RequestOptions } from './client';
 import { CLUSTER_URL_VARIABLE, targetSettings } from './environment';
 import { startAuthHook, type AuthHook } from './authHook';
-import { AUTH_HOOK_URL, PROFILES, type ProfileName } from './profiles';
+import { startJwks, type JwksServer } from './jwks';
+import { AUTH_HOOK_URL, JWKS_URL, PROFILES, type ProfileName } from './profiles';
 import { createDatabase, dropDatabase } from './database';
 
 export interface Target {
@@ -33,6 +34,8 @@ interface TargetHandle extends Target {
   profileTarget(name: ProfileName): Target | undefined;
   /** The authentication webhook the hook profiles point at (started with them). */
   authHook(): AuthHook;
+  /** The JWK set the jwt-jwk profile points at. */
+  jwks(): JwksServer;
 }
 
 const settings = targetSettings();
@@ -76,6 +79,7 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
   const profiles = new Map<ProfileName, Target>();
   let main: Target | undefined;
   let hook: AuthHook | undefined;
+  let jwks: JwksServer | undefined;
   let client: Client | undefined;
   let databaseName: string | undefined;
   let databaseUrl = '';
@@ -89,7 +93,9 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
   };
 
   beforeAll(async () => {
-    if ((options.profiles ?? []).some((p) => Object.values(PROFILES[p].settings).includes(AUTH_HOOK_URL))) hook = await startAuthHook();
+    const uses = (placeholder: string) => (options.profiles ?? []).some((p) => Object.values(PROFILES[p].settings).some((v) => v.includes(placeholder)));
+    if (uses(AUTH_HOOK_URL)) hook = await startAuthHook();
+    if (uses(JWKS_URL)) jwks = await startJwks();
     if (!isManaged) {
       if (!settings.databaseUrl) throw new Error('ENGINE_DATABASE_URL is required with ENGINE_URL');
       databaseUrl = settings.databaseUrl;
@@ -120,7 +126,9 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
     main = await start({}, adminSecret);
     for (const name of options.profiles ?? []) {
       const profile = PROFILES[name];
-      const settings = Object.fromEntries(Object.entries(profile.settings).map(([k, v]) => [k, v === AUTH_HOOK_URL ? hook!.url : v]));
+      const settings = Object.fromEntries(
+        Object.entries(profile.settings).map(([k, v]) => [k, v.replace(AUTH_HOOK_URL, () => hook!.url).replace(JWKS_URL, () => jwks!.url)]),
+      );
       profiles.set(name, await start(settings, profile.usesAdminSecret ? adminSecret : undefined));
     }
   });
@@ -128,6 +136,7 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.close()));
     await hook?.close();
+    await jwks?.close();
     await client?.end();
     if (databaseName) await dropDatabase(process.env[CLUSTER_URL_VARIABLE]!, databaseName);
   });
@@ -153,6 +162,10 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
     sql: (...a) => current().sql(...a),
     reset: () => current().reset(),
     profileTarget: (name) => profiles.get(name),
+    jwks: () => {
+      if (!jwks) throw new Error('no jwt-jwk profile was asked for');
+      return jwks;
+    },
     authHook: () => {
       if (!hook) throw new Error('no hook profile was asked for');
       return hook;

@@ -1,7 +1,8 @@
 // BoolExp in the metadata form (SPEC.md §2.1): keyed by column and relationship names, operators
 // in `$` or `_` form, `{column: value}` equality, `$and`/`$or`/`$not`, column comparisons.
 // Used by the legacy DML; permissions use the same form.
-import type { DbColumn } from '../../db/introspection';
+import { quoteQualified, tableName } from '../../../../spec';
+import { relationKey, type DbColumn } from '../../db/introspection';
 import { EngineError, engineError } from '../../errors';
 import type { Models, TableModel } from '../../schema/model';
 import { and, alias as newAlias, column, joinCondition, or, sql, table, typedArray, typedValue, type Fragment } from '../graphql/context';
@@ -99,6 +100,10 @@ export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias:
       parts.push(sql.query`not (${compileRawBoolExp(env, t, alias, value)})`);
       continue;
     }
+    if (op === 'exists') {
+      parts.push(existsCondition(env, value));
+      continue;
+    }
     const c = t.db.columns.find((x) => x.name === key);
     if (c) {
       if (isObject(value)) {
@@ -120,4 +125,17 @@ export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias:
     throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(key)]);
   }
   return and(parts);
+}
+
+/** `_exists: {_table, _where}`: some row of another tracked table satisfies `_where`. */
+function existsCondition(env: BoolExpEnvironment, value: unknown): Fragment {
+  if (!isObject(value) || !('_table' in value) || !('_where' in value)) {
+    throw engineError('parse-failed.arguments', env.path, ['_exists expects {_table, _where}']);
+  }
+  const parsed = tableName.parse(value._table, `${env.path}._exists._table`);
+  if (!parsed.ok) throw engineError('parse-failed.arguments', parsed.problem.path, [parsed.problem.message]);
+  const other = env.models.get(relationKey(parsed.value));
+  if (!other) throw engineError('not-exists.table', env.path, [quoteQualified(parsed.value)]);
+  const e = newAlias(other.name);
+  return sql.query`exists (select 1 from ${table(other)} as ${e} where ${compileRawBoolExp(env, other, e, value._where)})`;
 }
