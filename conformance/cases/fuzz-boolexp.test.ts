@@ -76,3 +76,25 @@ test(covers(['err.invalid-headers.user-id-integer', 'rule.auth.4'], 'hostile ses
   );
   expect(await checksum()).toBe(before);
 });
+
+test(covers(['err.not-exists.no-such-column', 'op.create_select_permission'], 'hostile column names in a filter are refused, with nothing changed'), async () => {
+  await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table }] } });
+  const exported = (await target.metadata({ type: 'export_metadata', args: {} })).body;
+  const known = new Set(['id', 'n', 't', 'b', 'j', 'owner']);
+  const name = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('id"; drop table fuzz.item; --', "n' or '1'='1", 'ä', '😀', 'N', ' id', 'id ', 'pg_catalog.pg_class'));
+  await fc.assert(
+    fc.asyncProperty(
+      name.filter((n) => !known.has(n) && !/^[$_]/.test(n)),
+      async (column) => {
+        const r = await target.metadata({ type: 'create_select_permission', args: { table, role: 'hostile', permission: { columns: ['id'], filter: { [column]: { _eq: 1 } } } } });
+        expect({ status: r.status, body: r.body }).toEqual({
+          status: 400,
+          body: { path: '$.args.permission.filter', error: `no such column exists : ${JSON.stringify(column)}`, code: 'not-exists' },
+        });
+      },
+    ),
+    { numRuns: 200, seed },
+  );
+  expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(exported);
+  expect(await checksum()).toBe(before);
+});
