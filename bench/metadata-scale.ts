@@ -48,6 +48,12 @@ export async function metadataScale(log: (line: string) => void): Promise<string
         track.push(await call({ type: 'track_table', args: { table: { schema: 'scale', name: `x${i}` } } }));
         await call({ type: 'untrack_table', args: { table: { schema: 'scale', name: `x${i}` } } });
       }
+      const permissions: number[] = [];
+      for (let i = 1; i <= SAMPLES; i++) {
+        const args = { table: { schema: 'scale', name: 't1' }, role: `r${i}` };
+        permissions.push(await call({ type: 'create_select_permission', args: { ...args, permission: { columns: ['id', 'name'], filter: { id: { _gt: 0 } } } } }));
+        await call({ type: 'drop_select_permission', args });
+      }
       const exports: number[] = [];
       for (let i = 0; i < SAMPLES; i++) exports.push(await call({ type: 'export_metadata', args: {} }));
       // The GraphQL schema is built on the first GraphQL request after a change.
@@ -56,9 +62,26 @@ export async function metadataScale(log: (line: string) => void): Promise<string
       if (g.status !== 200 || !(await g.text()).startsWith('{"data"')) throw new Error('GraphQL request failed');
       const firstQuery = Number(process.hrtime.bigint() - started) / 1e6;
       const rss = rssMiB(server.pid!);
+      log(`${n} tables: create_select_permission p50 ${median(permissions).toFixed(1)} ms`);
       log(`${n} tables: replace ${Math.round(replace)} ms, track_table p50 ${median(track).toFixed(1)} ms, export p50 ${median(exports).toFixed(1)} ms, first GraphQL query ${Math.round(firstQuery)} ms, RSS ${rss} MiB`);
-      rows.push(`| ${n} | ${Math.round(replace)} | ${median(track).toFixed(1)} | ${median(exports).toFixed(1)} | n/a: permissions not implemented yet | ${Math.round(firstQuery)} | ${rss} |`);
+      rows.push(`| ${n} | ${Math.round(replace)} | ${median(track).toFixed(1)} | ${median(exports).toFixed(1)} | ${median(permissions).toFixed(1)} | ${Math.round(firstQuery)} | ${rss} |`);
     }
+    // 5,000 tables with select permissions for 10 roles, each role's schema built by a query.
+    const ROLES = 10;
+    const tables = Array.from({ length: 5000 }, (_, i) => ({
+      table: { schema: 'scale', name: `t${i + 1}` },
+      select_permissions: Array.from({ length: ROLES }, (_, r) => ({ role: `role${r}`, permission: { columns: ['id', 'name'], filter: { id: { _gt: r } } } })),
+    }));
+    const replaceRoles = await call({ type: 'replace_metadata', args: { version: 2, tables } });
+    const roleStart = process.hrtime.bigint();
+    for (let r = 0; r < ROLES; r++) {
+      const g = await fetch(`${url}/v1/graphql`, { method: 'POST', headers: { 'x-engine-role': `role${r}` }, body: JSON.stringify({ query: '{ scale_t1(limit: 1) { id } }' }) });
+      if (!(await g.text()).startsWith('{"data"')) throw new Error(`role${r}: GraphQL request failed`);
+    }
+    const roleSchemas = Number(process.hrtime.bigint() - roleStart) / 1e6;
+    const rolesRss = rssMiB(server.pid!);
+    log(`5000 tables x ${ROLES} roles: replace ${Math.round(replaceRoles)} ms, first query of each role ${Math.round(roleSchemas)} ms in all, RSS ${rolesRss} MiB`);
+    rows.push('', `5,000 tables × ${ROLES} roles (50,000 select permissions): replace_metadata ${Math.round(replaceRoles)} ms; the first query of each role (building its schema) ${Math.round(roleSchemas)} ms for all ${ROLES}; server RSS ${rolesRss} MiB after them.`);
     return [
       `Median of ${SAMPLES} requests for track_table and export_metadata; replace_metadata is one request. The GraphQL schema is built on the first GraphQL request after a metadata change, so that request is timed too; RSS is the server process's after it.`,
       '',
