@@ -1,11 +1,11 @@
 // The legacy DML of /v1/query and its §7.2 messages, word for word.
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { fixtureSql } from '../harness/fixtures';
+import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
-const music = (name: string) => ({ schema: 'music', name });
+const music = musicTable;
 const artist = music('artist');
 const album = music('album');
 const dml = (type: string, args: Record<string, unknown>) => target.metadata({ type, args }, { endpoint: '/v1/query' });
@@ -13,17 +13,7 @@ const payloadError = (path: string, error: string) => ({ path, error, code: 'une
 
 beforeAll(async () => {
   await target.sql(fixtureSql('music'));
-  await target.metadata({
-    type: 'bulk',
-    args: [
-      { type: 'reload_metadata', args: {} },
-      { type: 'clear_metadata', args: {} },
-      { type: 'track_table', args: { table: artist } },
-      { type: 'track_table', args: { table: album } },
-      { type: 'create_object_relationship', args: { table: album, name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } } },
-      { type: 'create_array_relationship', args: { table: artist, name: 'albums', using: { foreign_key_constraint_on: { table: album, column: 'artist_id' } } } },
-    ],
-  });
+  await target.metadata(musicMetadata(['artist', 'album'], ['album.artist', 'artist.albums']));
 });
 
 test(covers(['op.select'], 'select with where, order_by, limit, offset and nested relationships'), async () => {

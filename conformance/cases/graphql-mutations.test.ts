@@ -2,11 +2,11 @@
 // single-row forms; errors from the database; several mutation fields as one transaction.
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { fixtureSql } from '../harness/fixtures';
+import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
-const music = (name: string) => ({ schema: 'music', name });
+const music = musicTable;
 
 // The fixture's rows, put back before each case (data only, so the metadata stays as it is).
 const RESET_DATA = fixtureSql('music')
@@ -27,17 +27,7 @@ const errorOf = async (query: string) => {
 
 beforeAll(async () => {
   await target.sql(fixtureSql('music'));
-  await target.metadata({
-    type: 'bulk',
-    args: [
-      { type: 'reload_metadata', args: {} },
-      { type: 'clear_metadata', args: {} },
-      { type: 'track_table', args: { table: music('genre'), is_enum: true } },
-      { type: 'track_table', args: { table: music('artist') } },
-      { type: 'track_table', args: { table: music('album') } },
-      { type: 'create_object_relationship', args: { table: music('album'), name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } } },
-    ],
-  });
+  await target.metadata(musicMetadata(['genre', 'artist', 'album'], ['album.artist']));
 });
 beforeEach(async () => {
   await target.sql('delete from music.track; delete from music.album; delete from music.artist; delete from music.genre;');

@@ -2,11 +2,11 @@
 // and the decisions on root fields, where, order_by and errors.
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { fixtureSql } from '../harness/fixtures';
+import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
-const music = (name: string) => ({ schema: 'music', name });
+const music = musicTable;
 
 const data = async (query: string, variables?: Record<string, unknown>, operationName?: string) => {
   const r = await target.graphql(query, variables, operationName ? { operationName } : {});
@@ -18,21 +18,7 @@ const ids = async (root: string, where: string) =>
 
 beforeAll(async () => {
   await target.sql(fixtureSql('music'));
-  const r = await target.metadata({
-    type: 'bulk',
-    args: [
-      { type: 'reload_metadata', args: {} },
-      { type: 'clear_metadata', args: {} },
-      { type: 'track_table', args: { table: music('genre'), is_enum: true } },
-      { type: 'track_table', args: { table: music('artist') } },
-      { type: 'track_table', args: { table: music('album') } },
-      { type: 'track_table', args: { table: music('track') } },
-      { type: 'create_object_relationship', args: { table: music('album'), name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } } },
-      { type: 'create_array_relationship', args: { table: music('artist'), name: 'albums', using: { foreign_key_constraint_on: { table: music('album'), column: 'artist_id' } } } },
-      { type: 'create_array_relationship', args: { table: music('album'), name: 'tracks', using: { foreign_key_constraint_on: { table: music('track'), column: 'album_id' } } } },
-      { type: 'create_object_relationship', args: { table: music('track'), name: 'album', using: { foreign_key_constraint_on: 'album_id' } } },
-    ],
-  });
+  const r = await target.metadata(musicMetadata(['genre', 'artist', 'album', 'track'], ['album.artist', 'artist.albums', 'album.tracks', 'track.album']));
   expect(r.status).toBe(200);
 });
 

@@ -5,3 +5,32 @@ import { join } from 'node:path';
 export function fixtureSql(name: string): string {
   return readFileSync(join(__dirname, '..', '..', 'fixtures', 'sql', `${name}.sql`), 'utf8');
 }
+
+export const musicTable = (name: string) => ({ schema: 'music', name });
+
+/** Relationships of the music fixture, by `table.name`. */
+const MUSIC_RELATIONSHIPS: Record<string, { type: string; args: Record<string, unknown> }> = {
+  'album.artist': { type: 'create_object_relationship', args: { table: musicTable('album'), name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } } },
+  'artist.albums': {
+    type: 'create_array_relationship',
+    args: { table: musicTable('artist'), name: 'albums', using: { foreign_key_constraint_on: { table: musicTable('album'), column: 'artist_id' } } },
+  },
+  'album.tracks': {
+    type: 'create_array_relationship',
+    args: { table: musicTable('album'), name: 'tracks', using: { foreign_key_constraint_on: { table: musicTable('track'), column: 'album_id' } } },
+  },
+  'track.album': { type: 'create_object_relationship', args: { table: musicTable('track'), name: 'album', using: { foreign_key_constraint_on: 'album_id' } } },
+};
+
+/** A bulk that re-reads the database and tracks the given music tables (genre as an enum) and relationships. */
+export function musicMetadata(tables: string[], relationships: (keyof typeof MUSIC_RELATIONSHIPS)[]) {
+  return {
+    type: 'bulk',
+    args: [
+      { type: 'reload_metadata', args: {} },
+      { type: 'clear_metadata', args: {} },
+      ...tables.map((name) => ({ type: 'track_table', args: { table: musicTable(name), ...(name === 'genre' ? { is_enum: true } : {}) } })),
+      ...relationships.map((r) => MUSIC_RELATIONSHIPS[r]!),
+    ],
+  };
+}
