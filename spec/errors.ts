@@ -140,8 +140,6 @@ export const ERRORS: readonly ErrorSpec[] = [
 
 export const ERRORS_BY_ID: ReadonlyMap<string, ErrorSpec> = new Map(ERRORS.map((x) => [x.id, x]));
 
-export type ErrorId = (typeof ERRORS)[number]['id'];
-
 /** Fill the `<placeholders>` of an entry's message, in order. */
 export function formatMessage(id: string, ...params: string[]): string {
   const spec = ERRORS_BY_ID.get(id);

@@ -1,28 +1,18 @@
 // JWT authentication: SPEC.md §5.2-5.4 and the decisions on tokens, claims and roles.
 import { caseWithProfile } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { fixtureSql } from '../harness/fixtures';
+import { blogArticleMetadata, fixtureSql } from '../harness/fixtures';
 import { engineClaims, signToken } from '../harness/jwt';
 import type { ProfileName } from '../harness/profiles';
 import { useTarget, type Target } from '../harness/target';
 
 const PROFILES: ProfileName[] = ['jwt-hs256', 'jwt-rs256', 'jwt-cookie', 'jwt-jwk'];
 const target = useTarget({ profiles: PROFILES });
-const article = { schema: 'blog', name: 'article' };
 const NS = 'https://engine.example/claims';
 const query = '{ blog_article(order_by: {id: asc}) { id } }';
 
 async function setUp(t: Target): Promise<void> {
-  const r = await t.metadata({
-    type: 'bulk',
-    args: [
-      { type: 'reload_metadata', args: {} },
-      { type: 'clear_metadata', args: {} },
-      { type: 'track_table', args: { table: article } },
-      { type: 'create_select_permission', args: { table: article, role: 'user', permission: { columns: ['id'], filter: { author_id: 'X-Engine-User-Id' } } } },
-      { type: 'create_select_permission', args: { table: article, role: 'reader', permission: { columns: ['id'], filter: { published: true } } } },
-    ],
-  });
+  const r = await t.metadata(blogArticleMetadata('reader'));
   if (r.status !== 200) throw new Error(r.text);
 }
 

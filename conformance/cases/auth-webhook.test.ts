@@ -2,13 +2,12 @@
 // decided request and response shapes, against a real webhook on loopback.
 import { caseWithProfile } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { fixtureSql } from '../harness/fixtures';
+import { blogArticleMetadata, fixtureSql } from '../harness/fixtures';
 import type { ProfileName } from '../harness/profiles';
 import { useTarget } from '../harness/target';
 
 const PROFILES: ProfileName[] = ['auth-hook-get', 'auth-hook-post'];
 const target = useTarget({ profiles: [...PROFILES, 'auth-hook-down'] });
-const article = { schema: 'blog', name: 'article' };
 const query = '{ blog_article(order_by: {id: asc}) { id } }';
 
 beforeAll(async () => {
@@ -16,16 +15,7 @@ beforeAll(async () => {
   for (const name of PROFILES) {
     const t = target.profileTarget(name);
     if (!t) continue;
-    await t.metadata({
-      type: 'bulk',
-      args: [
-        { type: 'reload_metadata', args: {} },
-        { type: 'clear_metadata', args: {} },
-        { type: 'track_table', args: { table: article } },
-        { type: 'create_select_permission', args: { table: article, role: 'user', permission: { columns: ['id'], filter: { author_id: 'X-Engine-User-Id' } } } },
-        { type: 'create_select_permission', args: { table: article, role: 'anonymous', permission: { columns: ['id'], filter: { published: true } } } },
-      ],
-    });
+    await t.metadata(blogArticleMetadata('anonymous'));
   }
 });
 

@@ -1,6 +1,6 @@
 // The request envelope and its errors: SPEC.md §4.2, §7.1, §7.2, §9.
 import { caseWithProfile, covers } from '../harness/cases';
-import { expectError, expectResponse } from '../harness/client';
+import { expectResponse } from '../harness/client';
 import { useTarget } from '../harness/target';
 
 const target = useTarget({ profiles: ['small-body-limit'] });

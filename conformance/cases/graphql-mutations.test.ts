@@ -2,11 +2,10 @@
 // single-row forms; errors from the database; several mutation fields as one transaction.
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
+import { fixtureSql, musicMetadata } from '../harness/fixtures';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
-const music = musicTable;
 
 // The fixture's rows, put back before each case (data only, so the metadata stays as it is).
 const RESET_DATA = fixtureSql('music')

@@ -34,3 +34,22 @@ export function musicMetadata(tables: string[], relationships: (keyof typeof MUS
     ],
   };
 }
+
+/**
+ * A bulk that re-reads the database and tracks blog.article with id-only select permissions: the
+ * `user` role sees its own articles (by X-Engine-User-Id), `publicRole` the published ones.
+ */
+export function blogArticleMetadata(publicRole: string) {
+  const table = { schema: 'blog', name: 'article' };
+  const select = (role: string, filter: Record<string, unknown>) => ({ type: 'create_select_permission', args: { table, role, permission: { columns: ['id'], filter } } });
+  return {
+    type: 'bulk',
+    args: [
+      { type: 'reload_metadata', args: {} },
+      { type: 'clear_metadata', args: {} },
+      { type: 'track_table', args: { table } },
+      select('user', { author_id: 'X-Engine-User-Id' }),
+      select(publicRole, { published: true }),
+    ],
+  };
+}
