@@ -1,3 +1,5 @@
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { createDatabase, dropDatabase } from '../../conformance/harness/database';
 import { CLUSTER_URL_VARIABLE } from '../../conformance/harness/environment';
 import { loadConfig } from './config';
@@ -81,3 +83,41 @@ describe('reference server', () => {
     });
   });
 });
+
+describe('live queries', () => {
+  test('identical subscriptions share one poller, which stops with its last subscriber', async () => {
+    const server = await start();
+    await post(server, { type: 'run_sql', args: { sql: 'create table note (id int primary key, body text); insert into note values (1, $$a$$)' } }, '/v2/query');
+    await post(server, { type: 'track_table', args: { table: 'note' } });
+    const client = createClient({ url: `${server.url.replace('http', 'ws')}/v1/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const firstResult = (query: string, variables: Record<string, unknown>) => {
+      let stop = () => {};
+      const first = new Promise((resolve, reject) => {
+        stop = client.subscribe({ query, variables }, { next: resolve, error: reject, complete: () => {} });
+      });
+      return { first, stop: () => stop() };
+    };
+    const query = 'subscription ($id: Int!) { note(where: {id: {_eq: $id}}) { body } }';
+    const subscriptions = [firstResult(query, { id: 1 }), firstResult(query, { id: 1 }), firstResult(query, { id: 2 })];
+    expect(await Promise.all(subscriptions.map((s) => s.first))).toEqual([
+      { data: { note: [{ body: 'a' }] } },
+      { data: { note: [{ body: 'a' }] } },
+      { data: { note: [] } },
+    ]);
+    expect(server.livePollers()).toBe(2);
+    subscriptions[0]!.stop();
+    subscriptions[2]!.stop();
+    await waitFor(() => server.livePollers() === 1);
+    subscriptions[1]!.stop();
+    await waitFor(() => server.livePollers() === 0);
+    await client.dispose();
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

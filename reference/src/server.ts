@@ -6,6 +6,7 @@ import type { EngineConfig } from './config';
 import { Engine } from './engine';
 import { createApp } from './http/app';
 import { createGraphQLFastPath } from './http/graphqlFastPath';
+import { attachGraphQLWebSocket, type GraphQLWebSocket } from './http/graphqlWebSocket';
 import { createLogger, type Logger } from './log';
 
 export const SERVER_VERSION = `v${pkg.version}`;
@@ -14,6 +15,8 @@ export interface RunningServer {
   url: string;
   port: number;
   engine: Engine;
+  /** Live-query pollers running: one per distinct subscribed plan. */
+  livePollers(): number;
   close(): Promise<void>;
 }
 
@@ -42,13 +45,16 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
     throw new Error(e.code === 'EADDRINUSE' ? `port ${config.port} is already in use; set ENGINE_GRAPHQL_SERVER_PORT` : String(error));
   }
   server.keepAliveTimeout = 5000;
+  const sockets: GraphQLWebSocket | undefined = config.enabledApis.has('graphql') ? attachGraphQLWebSocket(server, engine, config, logger) : undefined;
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   return {
     url: `http://${host}:${port}`,
     port,
     engine,
+    livePollers: () => sockets?.live.size ?? 0,
     async close() {
+      await sockets?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

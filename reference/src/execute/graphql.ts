@@ -51,7 +51,7 @@ export async function executeGraphQLRequest(pool: Pool, cache: SchemaCache, sess
   const prepared = prepareGraphQLRequest(cache, session, request);
   if ('answer' in prepared) return prepared.answer;
   try {
-    return { status: 200, body: await run(pool, prepared.plan) };
+    return { status: 200, body: await runPlan(pool, prepared.plan) };
   } catch (error) {
     return databaseErrorAnswer(error);
   }
@@ -166,7 +166,7 @@ function compile(env: SelectEnvironment, built: BuiltSchema, operation: Operatio
       }
       return compiled(f.alias, statement);
     });
-    return { kind: 'mutation', statements, literals, order };
+    return { kind: 'mutation', operation: 'mutation', statements, literals, order };
   }
   const pairs = tableFields.map((f) => {
     const root = built.queryFields.get(f.name);
@@ -181,7 +181,7 @@ function compile(env: SelectEnvironment, built: BuiltSchema, operation: Operatio
     return sql.query`${sql.literal(f.alias)}, ${value}`;
   });
   const statements = pairs.length ? [compiled('', sql.query`select json_build_object(${sql.join(pairs, ', ')})::text as data`)] : [];
-  return { kind: 'query', statements, literals, order };
+  return { kind: 'query', operation: operation.operation === 'subscription' ? 'subscription' : 'query', statements, literals, order };
 }
 
 /** A compiled statement, named so each connection prepares it once and then only binds values. */
@@ -195,7 +195,8 @@ function assemble(plan: CompiledPlan, values: Map<string, string>): string {
   return `{"data":{${plan.order.map((alias) => `${JSON.stringify(alias)}:${values.get(alias) ?? 'null'}`).join(',')}}}`;
 }
 
-async function run(pool: Pool, plan: CompiledPlan): Promise<string> {
+/** Run a compiled plan: the JSON text of the answer. */
+export async function runPlan(pool: Pool, plan: CompiledPlan): Promise<string> {
   const values = new Map(plan.literals);
   if (plan.kind === 'query') {
     if (plan.statements.length === 0) return assemble(plan, values);

@@ -12,6 +12,8 @@ import { Lru } from './lru';
 
 export interface CompiledPlan {
   kind: 'query' | 'mutation';
+  /** The operation it answers: a subscription runs as a query, again and again. */
+  operation: 'query' | 'mutation' | 'subscription';
   /** One statement for a query; one per root field for a mutation, run in one transaction. */
   statements: { alias: string; name: string; text: string; values: unknown[] }[];
   /** Root fields answered without the database (__typename), by alias. */
