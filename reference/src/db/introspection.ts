@@ -42,6 +42,31 @@ export interface DbTable extends Relation {
   unique_indexes: { name: string; columns: string[] }[];
 }
 
+export interface DbFunctionArgument {
+  /** Absent for unnamed arguments. */
+  name: string | null;
+  type: string;
+  type_schema: string;
+  has_default: boolean;
+}
+
+/** One function (one overload) of the database. */
+export interface DbFunction extends QualifiedName {
+  oid: string;
+  volatility: 'IMMUTABLE' | 'STABLE' | 'VOLATILE';
+  returns_set: boolean;
+  return_type: string;
+  return_type_schema: string;
+  /** pg_type.typtype of the return type: c composite, b base, p pseudo (void, record, trigger), … */
+  return_type_kind: string;
+  /** The table or view whose row type the function returns, if it returns one. */
+  return_relation: QualifiedName | null;
+  language: string;
+  comment: string | null;
+  /** Input arguments in order (OUT arguments are part of the return type). */
+  arguments: DbFunctionArgument[];
+}
+
 export interface Introspection {
   relations: ReadonlyMap<string, Relation>;
   /** Details of the tables loaded so far (those the metadata names, at least). */
@@ -71,6 +96,19 @@ export async function loadTables(db: q.Queryable, names: readonly QualifiedName[
     ),
   );
   return row?.tables ?? [];
+}
+
+/** Every overload of the named functions; a name with none is simply absent from the result. */
+export async function loadFunctions(db: q.Queryable, names: readonly QualifiedName[]): Promise<DbFunction[]> {
+  if (names.length === 0) return [];
+  const [row] = await q.run<{ functions: DbFunction[] }>(
+    db,
+    q.introspectFunctions(
+      names.map((n) => n.schema),
+      names.map((n) => n.name),
+    ),
+  );
+  return row?.functions ?? [];
 }
 
 export const primaryKeyOf = (t: DbTable) => t.constraints.find((c) => c.type === 'p');

@@ -66,6 +66,43 @@ export const introspectTables = (schemas: string[], names: string[]) => sql.quer
      where c.relkind in ('r', 'v', 'm', 'f', 'p')
   ) t`;
 
+/**
+ * Functions (not procedures, aggregates or window functions) of the named schema/name pairs, every
+ * overload, as one JSON array: arguments, return type (and the relation a composite return type
+ * belongs to), whether it returns a set, volatility and comment.
+ */
+export const introspectFunctions = (schemas: string[], names: string[]) => sql.query`
+  select coalesce(json_agg(f order by f.schema, f.name, f.oid::int8), '[]'::json) as functions from (
+    select n.nspname as schema, p.proname as name, p.oid::int8::text as oid,
+           case p.provolatile when 'i' then 'IMMUTABLE' when 's' then 'STABLE' else 'VOLATILE' end as volatility,
+           p.proretset as returns_set,
+           rt.typname as return_type,
+           rtn.nspname as return_type_schema,
+           rt.typtype as return_type_kind,
+           case when rc.oid is not null then json_build_object('schema', rcn.nspname, 'name', rc.relname) end as return_relation,
+           l.lanname as language,
+           obj_description(p.oid, 'pg_proc') as comment,
+           (select coalesce(json_agg(json_build_object(
+                     'name', nullif(coalesce(p.proargnames[u.ord], ''), ''),
+                     'type', at.typname,
+                     'type_schema', atn.nspname,
+                     'has_default', u.ord > p.pronargs - p.pronargdefaults
+                   ) order by u.ord), '[]'::json)
+              from unnest(p.proargtypes::oid[]) with ordinality u(typ, ord)
+              join pg_type at on at.oid = u.typ
+              join pg_namespace atn on atn.oid = at.typnamespace) as arguments
+      from pg_proc p
+      join pg_namespace n on n.oid = p.pronamespace
+      join pg_language l on l.oid = p.prolang
+      join pg_type rt on rt.oid = p.prorettype
+      join pg_namespace rtn on rtn.oid = rt.typnamespace
+      left join pg_class rc on rc.oid = rt.typrelid and rc.relkind in ('r', 'v', 'm', 'f', 'p')
+      left join pg_namespace rcn on rcn.oid = rc.relnamespace
+      join unnest(${sql.value(schemas)}::text[], ${sql.value(names)}::text[]) as wanted(schema, name)
+        on wanted.schema = n.nspname and wanted.name = p.proname
+     where p.prokind = 'f'
+  ) f`;
+
 /** Rows of an enum table: its single-column primary key and an optional comment column. */
 export const enumTableValues = (schema: string, table: string, valueColumn: string, commentColumn: string | undefined) => sql.query`
   select ${sql.identifier(valueColumn)}::text as value,
