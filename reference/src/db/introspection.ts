@@ -86,30 +86,23 @@ export async function loadRelations(db: q.Queryable): Promise<Relation[]> {
   return q.run<Relation>(db, q.introspectRelations);
 }
 
-export async function loadTables(db: q.Queryable, names: readonly QualifiedName[]): Promise<DbTable[]> {
+/** One catalog query over schema/name pairs that answers a JSON array in its one column. */
+async function loadNamed<T>(db: q.Queryable, names: readonly QualifiedName[], query: (schemas: string[], names: string[]) => q.Fragment, column: string): Promise<T[]> {
   if (names.length === 0) return [];
-  const [row] = await q.run<{ tables: DbTable[] }>(
+  const [row] = await q.run<Record<string, T[]>>(
     db,
-    q.introspectTables(
+    query(
       names.map((n) => n.schema),
       names.map((n) => n.name),
     ),
   );
-  return row?.tables ?? [];
+  return row?.[column] ?? [];
 }
 
+export const loadTables = (db: q.Queryable, names: readonly QualifiedName[]) => loadNamed<DbTable>(db, names, q.introspectTables, 'tables');
+
 /** Every overload of the named functions; a name with none is simply absent from the result. */
-export async function loadFunctions(db: q.Queryable, names: readonly QualifiedName[]): Promise<DbFunction[]> {
-  if (names.length === 0) return [];
-  const [row] = await q.run<{ functions: DbFunction[] }>(
-    db,
-    q.introspectFunctions(
-      names.map((n) => n.schema),
-      names.map((n) => n.name),
-    ),
-  );
-  return row?.functions ?? [];
-}
+export const loadFunctions = (db: q.Queryable, names: readonly QualifiedName[]) => loadNamed<DbFunction>(db, names, q.introspectFunctions, 'functions');
 
 export const primaryKeyOf = (t: DbTable) => t.constraints.find((c) => c.type === 'p');
 export const foreignKeysOf = (t: DbTable) => t.constraints.filter((c) => c.type === 'f');
