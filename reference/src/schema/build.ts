@@ -16,6 +16,7 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
+  type GraphQLNullableType,
   type GraphQLOutputType,
   type GraphQLScalarType,
 } from 'graphql';
@@ -36,8 +37,38 @@ export interface BuiltSchema {
   mutationFields: ReadonlyMap<string, RootField>;
 }
 
-const list = <T extends GraphQLOutputType | GraphQLInputType>(t: T) => new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t)));
-const nonNull = <T extends GraphQLOutputType | GraphQLInputType>(t: T) => new GraphQLNonNull(t);
+// Wrapped types are made once per named type: a schema uses `[T!]!` and `T!` of a type many times.
+const nonNulls = new WeakMap<object, GraphQLNonNull<never>>();
+const lists = new WeakMap<object, GraphQLNonNull<never>>();
+const nullableLists = new WeakMap<object, GraphQLList<never>>();
+const nonNull = <T extends GraphQLOutputType | GraphQLInputType>(t: T): GraphQLNonNull<T & GraphQLNullableType> => {
+  let found = nonNulls.get(t);
+  if (!found) nonNulls.set(t, (found = new GraphQLNonNull(t as never)));
+  return found as GraphQLNonNull<T & GraphQLNullableType>;
+};
+/** `[T!]` */
+const listOf = <T extends GraphQLOutputType | GraphQLInputType>(t: T): GraphQLList<GraphQLNonNull<T & GraphQLNullableType>> => {
+  let found = nullableLists.get(t);
+  if (!found) nullableLists.set(t, (found = new GraphQLList(nonNull(t)) as never));
+  return found as GraphQLList<GraphQLNonNull<T & GraphQLNullableType>>;
+};
+/** `[T!]!` */
+const list = <T extends GraphQLOutputType | GraphQLInputType>(t: T) => {
+  let found = lists.get(t);
+  if (!found) lists.set(t, (found = new GraphQLNonNull(listOf(t)) as never));
+  return found as GraphQLNonNull<GraphQLList<GraphQLNonNull<T & GraphQLNullableType>>>;
+};
+
+/** subscription_root: the fields of query_root, the same field objects rather than a copy. */
+class SubscriptionRoot extends GraphQLObjectType {
+  constructor(private readonly queryRoot: GraphQLObjectType) {
+    super({ name: 'subscription_root', fields: {} });
+  }
+
+  override getFields() {
+    return this.queryRoot.getFields();
+  }
+}
 
 const NUMERIC_AGGREGATES = ['sum', 'avg', 'stddev', 'stddev_pop', 'stddev_samp', 'var_pop', 'var_samp', 'variance'] as const;
 export const AGGREGATE_OPERATIONS = [...NUMERIC_AGGREGATES, 'max', 'min'] as const;
@@ -85,8 +116,8 @@ export function buildSchema(models: Models): BuiltSchema {
       const fields: GraphQLInputFieldConfigMap = {
         _eq: { type: base },
         _neq: { type: base },
-        _in: { type: new GraphQLList(nonNull(base)) },
-        _nin: { type: new GraphQLList(nonNull(base)) },
+        _in: { type: listOf(base) },
+        _nin: { type: listOf(base) },
         _is_null: { type: GraphQLBoolean },
       };
       if (!(base instanceof GraphQLEnumType)) {
@@ -102,8 +133,8 @@ export function buildSchema(models: Models): BuiltSchema {
           _contains: { type: base },
           _contained_in: { type: base },
           _has_key: { type: GraphQLString },
-          _has_keys_any: { type: new GraphQLList(nonNull(GraphQLString)) },
-          _has_keys_all: { type: new GraphQLList(nonNull(GraphQLString)) },
+          _has_keys_any: { type: listOf(GraphQLString) },
+          _has_keys_all: { type: listOf(GraphQLString) },
         });
       }
       return new GraphQLInputObjectType({ name, fields });
@@ -122,8 +153,8 @@ export function buildSchema(models: Models): BuiltSchema {
       new GraphQLInputObjectType({
         name: `${t.name}_bool_exp`,
         fields: () => ({
-          _and: { type: new GraphQLList(nonNull(boolExp(t))) },
-          _or: { type: new GraphQLList(nonNull(boolExp(t))) },
+          _and: { type: listOf(boolExp(t)) },
+          _or: { type: listOf(boolExp(t)) },
           _not: { type: boolExp(t) },
           ...Object.fromEntries(t.columns.map((c) => [c.field, { type: comparisonExp(c) }])),
           ...Object.fromEntries(t.relationships.map((r) => [r.name, { type: boolExp(target(t, r.targetKey)) }])),
@@ -169,17 +200,17 @@ export function buildSchema(models: Models): BuiltSchema {
     );
 
   const selectArgs = (t: TableModel): GraphQLFieldConfigArgumentMap => ({
-    distinct_on: { type: new GraphQLList(nonNull(selectColumn(t))) },
+    distinct_on: { type: listOf(selectColumn(t)) },
     limit: { type: GraphQLInt },
     offset: { type: GraphQLInt },
-    order_by: { type: new GraphQLList(nonNull(orderBy(t))) },
+    order_by: { type: listOf(orderBy(t)) },
     where: { type: boolExp(t) },
   });
 
   const aggregateFields = (t: TableModel) =>
     once(`${t.name}_aggregate_fields`, () => {
       const fields: GraphQLFieldConfigMap<unknown, unknown> = {
-        count: { type: nonNull(GraphQLInt), args: { columns: { type: new GraphQLList(nonNull(selectColumn(t))) }, distinct: { type: GraphQLBoolean } } },
+        count: { type: nonNull(GraphQLInt), args: { columns: { type: listOf(selectColumn(t)) }, distinct: { type: GraphQLBoolean } } },
       };
       for (const op of AGGREGATE_OPERATIONS) {
         const cols = aggregateColumns(t, op);
@@ -279,7 +310,7 @@ export function buildSchema(models: Models): BuiltSchema {
       args._prepend = { type: inputOf(`${t.name}_prepend_input`, jsonb, columnType) };
       args._delete_key = { type: inputOf(`${t.name}_delete_key_input`, jsonb, () => GraphQLString) };
       args._delete_elem = { type: inputOf(`${t.name}_delete_elem_input`, jsonb, () => GraphQLInt) };
-      args._delete_at_path = { type: inputOf(`${t.name}_delete_at_path_input`, jsonb, () => new GraphQLList(nonNull(GraphQLString))) };
+      args._delete_at_path = { type: inputOf(`${t.name}_delete_at_path_input`, jsonb, () => listOf(GraphQLString)) };
     }
     return args;
   };
@@ -331,7 +362,7 @@ export function buildSchema(models: Models): BuiltSchema {
   const schema = new GraphQLSchema({
     query: queryRoot,
     ...(Object.keys(mutation).length ? { mutation: new GraphQLObjectType({ name: 'mutation_root', fields: mutation }) } : {}),
-    subscription: new GraphQLObjectType({ name: 'subscription_root', fields: query }),
+    subscription: new SubscriptionRoot(queryRoot),
     types: [...enumTables.values()].map(enumType),
   });
   return { schema, queryFields, mutationFields };
