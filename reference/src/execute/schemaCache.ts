@@ -7,6 +7,7 @@ import { enumShape } from '../metadata/enumTable';
 import { buildModels, type EnumValue, type Models } from '../schema/model';
 import { buildSchema, type BuiltSchema } from '../schema/build';
 import { modelsForRole } from '../schema/roles';
+import { TypeShare } from '../schema/typeShare';
 import * as q from '../sql';
 import { Lru } from './lru';
 
@@ -31,15 +32,19 @@ export interface SchemaCache {
   admin: BuiltSchema;
   /** Schemas of the other roles, built when a role first asks. */
   roles: Map<string, RoleSchema>;
+  /** Types and schemas the roles' schemas share. */
+  share: TypeShare;
   documents: Lru<string, { document: DocumentNode } | { errors: readonly GraphQLError[] }>;
   plans: Lru<string, CompiledPlan>;
 }
 
 export function buildSchemaCache(document: MetadataDocument, db: Introspection, enumValues: ReadonlyMap<string, EnumValue[]>): SchemaCache {
   const models = buildModels(document, db, enumValues);
+  const share = new TypeShare();
   return {
     models,
-    admin: buildSchema(models),
+    share,
+    admin: buildSchema(models, share),
     roles: new Map(),
     documents: new Lru(1000),
     plans: new Lru(5000),
@@ -69,7 +74,7 @@ export function roleSchema(cache: SchemaCache, role: string, backendOnly: boolea
   let found = cache.roles.get(key);
   if (!found) {
     const models = modelsForRole(cache.models, role, { backendOnly });
-    found = { models, built: buildSchema(models) };
+    found = { models, built: buildSchema(models, cache.share) };
     cache.roles.set(key, found);
   }
   return found;

@@ -22,6 +22,7 @@ import {
 } from 'graphql';
 import type { RootFieldKey } from '../../../spec';
 import { enumTypeName, type ColumnModel, type Models, type TableModel } from './model';
+import { TypeShare } from './typeShare';
 import { builtInScalar, customScalar, isJsonbType, isNumericType, isOrderedType, isStringType } from './scalars';
 
 export type RootFieldKind = RootFieldKey;
@@ -81,8 +82,8 @@ const orderByEnum = new GraphQLEnumType({
   ),
 });
 
-export function buildSchema(models: Models): BuiltSchema {
-  const scalars = new Map<string, GraphQLScalarType>();
+export function buildSchema(models: Models, share: TypeShare = new TypeShare()): BuiltSchema {
+  const scalars = share.scalars;
   const scalar = (name: string) => {
     let s = scalars.get(name) ?? builtInScalar(name);
     if (!s) {
@@ -91,11 +92,15 @@ export function buildSchema(models: Models): BuiltSchema {
     }
     return s;
   };
-  const memo = new Map<string, unknown>();
-  const once = <T>(name: string, make: () => T): T => {
-    if (!memo.has(name)) memo.set(name, make());
-    return memo.get(name) as T;
+  const memo = share.types;
+  /** The type of this name, made once; a table's types once per class of the table (see TypeShare). */
+  const once = <T>(name: string, make: () => T, table?: TableModel): T => {
+    const key = table ? `${name}\u0000${classes.get(table.key)!}` : name;
+    let found = memo.get(key) as T | undefined;
+    if (found === undefined) memo.set(key, (found = make()));
+    return found;
   };
+  const ownType = <T>(table: TableModel, name: string, make: () => T): T => once(name, make, table);
 
   const enumType = (table: TableModel) =>
     once(enumTypeName(table), () =>
@@ -108,6 +113,7 @@ export function buildSchema(models: Models): BuiltSchema {
 
   const columnType = (c: ColumnModel): GraphQLScalarType | GraphQLEnumType =>
     c.enumType && enumTables.has(c.enumType) ? enumType(enumTables.get(c.enumType)!) : scalar(c.scalar);
+  const classes = share.classify(models, (c) => columnType(c).name);
 
   const comparisonExp = (c: ColumnModel) => {
     const base = columnType(c);
@@ -144,12 +150,12 @@ export function buildSchema(models: Models): BuiltSchema {
   const target = (table: TableModel, key: string) => models.get(key)!;
 
   const selectColumn = (t: TableModel) =>
-    once(`${t.name}_select_column`, () =>
+    ownType(t, `${t.name}_select_column`, () =>
       new GraphQLEnumType({ name: `${t.name}_select_column`, values: Object.fromEntries(t.columns.map((c) => [c.field, { value: c.field }])) }),
     );
 
   const boolExp: (t: TableModel) => GraphQLInputObjectType = (t) =>
-    once(`${t.name}_bool_exp`, () =>
+    ownType(t, `${t.name}_bool_exp`, () =>
       new GraphQLInputObjectType({
         name: `${t.name}_bool_exp`,
         fields: () => ({
@@ -163,7 +169,7 @@ export function buildSchema(models: Models): BuiltSchema {
     );
 
   const aggregateOrderBy: (t: TableModel) => GraphQLInputObjectType = (t) =>
-    once(`${t.name}_aggregate_order_by`, () =>
+    ownType(t, `${t.name}_aggregate_order_by`, () =>
       new GraphQLInputObjectType({
         name: `${t.name}_aggregate_order_by`,
         fields: () => {
@@ -172,7 +178,7 @@ export function buildSchema(models: Models): BuiltSchema {
             const cols = aggregateColumns(t, op);
             if (cols.length === 0) continue;
             fields[op] = {
-              type: once(`${t.name}_${op}_order_by`, () =>
+              type: ownType(t, `${t.name}_${op}_order_by`, () =>
                 new GraphQLInputObjectType({ name: `${t.name}_${op}_order_by`, fields: Object.fromEntries(cols.map((c) => [c.field, { type: orderByEnum }])) }),
               ),
             };
@@ -183,7 +189,7 @@ export function buildSchema(models: Models): BuiltSchema {
     );
 
   const orderBy: (t: TableModel) => GraphQLInputObjectType = (t) =>
-    once(`${t.name}_order_by`, () =>
+    ownType(t, `${t.name}_order_by`, () =>
       new GraphQLInputObjectType({
         name: `${t.name}_order_by`,
         fields: () => ({
@@ -208,7 +214,7 @@ export function buildSchema(models: Models): BuiltSchema {
   });
 
   const aggregateFields = (t: TableModel) =>
-    once(`${t.name}_aggregate_fields`, () => {
+    ownType(t, `${t.name}_aggregate_fields`, () => {
       const fields: GraphQLFieldConfigMap<unknown, unknown> = {
         count: { type: nonNull(GraphQLInt), args: { columns: { type: listOf(selectColumn(t)) }, distinct: { type: GraphQLBoolean } } },
       };
@@ -216,7 +222,7 @@ export function buildSchema(models: Models): BuiltSchema {
         const cols = aggregateColumns(t, op);
         if (cols.length === 0) continue;
         fields[op] = {
-          type: once(`${t.name}_${op}_fields`, () =>
+          type: ownType(t, `${t.name}_${op}_fields`, () =>
             new GraphQLObjectType({
               name: `${t.name}_${op}_fields`,
               fields: Object.fromEntries(
@@ -230,7 +236,7 @@ export function buildSchema(models: Models): BuiltSchema {
     });
 
   const aggregate = (t: TableModel) =>
-    once(`${t.name}_aggregate`, () =>
+    ownType(t, `${t.name}_aggregate`, () =>
       new GraphQLObjectType({
         name: `${t.name}_aggregate`,
         fields: () => ({ aggregate: { type: aggregateFields(t) }, nodes: { type: list(objectType(t)) } }),
@@ -238,7 +244,7 @@ export function buildSchema(models: Models): BuiltSchema {
     );
 
   const objectType: (t: TableModel) => GraphQLObjectType = (t) =>
-    once(t.name, () =>
+    ownType(t, t.name, () =>
       new GraphQLObjectType({
         name: t.name,
         ...(t.db.comment ? { description: t.db.comment } : {}),
@@ -262,18 +268,18 @@ export function buildSchema(models: Models): BuiltSchema {
       }),
     );
 
-  const inputOf = (name: string, cols: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType) =>
-    once(name, () => new GraphQLInputObjectType({ name, fields: Object.fromEntries(cols.map((c) => [c.field, { type: type(c) }])) }));
+  const inputOf = (t: TableModel, name: string, cols: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType) =>
+    ownType(t, name, () => new GraphQLInputObjectType({ name, fields: Object.fromEntries(cols.map((c) => [c.field, { type: type(c) }])) }));
 
   const mutationResponse = (t: TableModel) =>
-    once(`${t.name}_mutation_response`, () =>
+    ownType(t, `${t.name}_mutation_response`, () =>
       new GraphQLObjectType({
         name: `${t.name}_mutation_response`,
         fields: () => ({ affected_rows: { type: nonNull(GraphQLInt) }, returning: { type: list(objectType(t)) } }),
       }),
     );
-  const columnEnum = (name: string, cols: ColumnModel[]) =>
-    once(name, () =>
+  const columnEnum = (t: TableModel, name: string, cols: ColumnModel[]) =>
+    ownType(t, name, () =>
       new GraphQLEnumType({
         name,
         values: cols.length ? Object.fromEntries(cols.map((c) => [c.field, { value: c.field }])) : { _PLACEHOLDER: { value: '_PLACEHOLDER' } },
@@ -282,18 +288,18 @@ export function buildSchema(models: Models): BuiltSchema {
   const onConflict = (t: TableModel) =>
     t.constraints.length === 0
       ? undefined
-      : once(`${t.name}_on_conflict`, () =>
+      : ownType(t, `${t.name}_on_conflict`, () =>
           new GraphQLInputObjectType({
             name: `${t.name}_on_conflict`,
             fields: () => ({
               constraint: {
                 type: nonNull(
-                  once(`${t.name}_constraint`, () =>
+                  ownType(t, `${t.name}_constraint`, () =>
                     new GraphQLEnumType({ name: `${t.name}_constraint`, values: Object.fromEntries(t.constraints.map((c) => [c.name, { value: c.name }])) }),
                   ),
                 ),
               },
-              update_columns: { type: list(columnEnum(`${t.name}_update_column`, t.access.updateColumns)), defaultValue: [] },
+              update_columns: { type: list(columnEnum(t, `${t.name}_update_column`, t.access.updateColumns)), defaultValue: [] },
               where: { type: boolExp(t) },
             }),
           }),
@@ -301,16 +307,16 @@ export function buildSchema(models: Models): BuiltSchema {
 
   const updateArgs = (t: TableModel): GraphQLFieldConfigArgumentMap => {
     const cols = t.access.updateColumns;
-    const args: GraphQLFieldConfigArgumentMap = { _set: { type: inputOf(`${t.name}_set_input`, cols, columnType) } };
+    const args: GraphQLFieldConfigArgumentMap = { _set: { type: inputOf(t, `${t.name}_set_input`, cols, columnType) } };
     const numeric = cols.filter((c) => isNumericType(c.column));
-    if (numeric.length) args._inc = { type: inputOf(`${t.name}_inc_input`, numeric, columnType) };
+    if (numeric.length) args._inc = { type: inputOf(t, `${t.name}_inc_input`, numeric, columnType) };
     const jsonb = cols.filter((c) => isJsonbType(c.column));
     if (jsonb.length) {
-      args._append = { type: inputOf(`${t.name}_append_input`, jsonb, columnType) };
-      args._prepend = { type: inputOf(`${t.name}_prepend_input`, jsonb, columnType) };
-      args._delete_key = { type: inputOf(`${t.name}_delete_key_input`, jsonb, () => GraphQLString) };
-      args._delete_elem = { type: inputOf(`${t.name}_delete_elem_input`, jsonb, () => GraphQLInt) };
-      args._delete_at_path = { type: inputOf(`${t.name}_delete_at_path_input`, jsonb, () => listOf(GraphQLString)) };
+      args._append = { type: inputOf(t, `${t.name}_append_input`, jsonb, columnType) };
+      args._prepend = { type: inputOf(t, `${t.name}_prepend_input`, jsonb, columnType) };
+      args._delete_key = { type: inputOf(t, `${t.name}_delete_key_input`, jsonb, () => GraphQLString) };
+      args._delete_elem = { type: inputOf(t, `${t.name}_delete_elem_input`, jsonb, () => GraphQLInt) };
+      args._delete_at_path = { type: inputOf(t, `${t.name}_delete_at_path_input`, jsonb, () => listOf(GraphQLString)) };
     }
     return args;
   };
@@ -330,7 +336,7 @@ export function buildSchema(models: Models): BuiltSchema {
     if (t.access.aggregate) add(query, queryFields, 'select_aggregate', { type: nonNull(aggregate(t)), args: selectArgs(t) });
     // Upserts update columns: a role needs update permission for them.
     const conflict = t.access.update || !t.permissions ? onConflict(t) : undefined;
-    const insertInput = () => inputOf(`${t.name}_insert_input`, t.access.insertColumns, columnType);
+    const insertInput = () => inputOf(t, `${t.name}_insert_input`, t.access.insertColumns, columnType);
     if (t.access.insert) {
       add(mutation, mutationFields, 'insert', {
         type: mutationResponse(t),
@@ -346,7 +352,7 @@ export function buildSchema(models: Models): BuiltSchema {
       if (pk) {
         add(mutation, mutationFields, 'update_by_pk', {
           type: objectType(t),
-          args: { pk_columns: { type: nonNull(inputOf(`${t.name}_pk_columns_input`, pk, (c) => nonNull(columnType(c)))) }, ...updateArgs(t) },
+          args: { pk_columns: { type: nonNull(inputOf(t, `${t.name}_pk_columns_input`, pk, (c) => nonNull(columnType(c)))) }, ...updateArgs(t) },
         });
       }
     }
@@ -358,13 +364,20 @@ export function buildSchema(models: Models): BuiltSchema {
   if (Object.keys(query).length === 0) {
     query.no_queries_available = { type: nonNull(GraphQLString) };
   }
-  const queryRoot = new GraphQLObjectType({ name: 'query_root', fields: query });
-  const schema = new GraphQLSchema({
-    query: queryRoot,
-    ...(Object.keys(mutation).length ? { mutation: new GraphQLObjectType({ name: 'mutation_root', fields: mutation }) } : {}),
-    subscription: new SubscriptionRoot(queryRoot),
-    types: [...enumTables.values()].map(enumType),
-  });
+  // Roots made of the same classes of tables make the same schema (the root fields' tables, with
+  // their role's permissions, stay this role's own: queryFields and mutationFields).
+  const rootKey = share.rootKey(models, classes);
+  let schema = share.schemas.get(rootKey);
+  if (!schema) {
+    const queryRoot = new GraphQLObjectType({ name: 'query_root', fields: query });
+    schema = new GraphQLSchema({
+      query: queryRoot,
+      ...(Object.keys(mutation).length ? { mutation: new GraphQLObjectType({ name: 'mutation_root', fields: mutation }) } : {}),
+      subscription: new SubscriptionRoot(queryRoot),
+      types: [...enumTables.values()].map(enumType),
+    });
+    share.schemas.set(rootKey, schema);
+  }
   return { schema, queryFields, mutationFields };
 }
 

@@ -1,0 +1,108 @@
+// What the schemas of one metadata version share. A table's GraphQL types depend only on the
+// role's view of that table (columns, keys, relationships, what it may do) and on the views of the
+// tables its relationships reach. Two roles whose views agree on all of that can use the same type
+// objects, and two roles whose root fields agree too can use the same GraphQLSchema. Each view gets
+// a signature; a table's class is the signature of its strongly connected component of the
+// relationship graph together with the classes of the components it reaches, computed bottom-up
+// (Tarjan's algorithm yields the components in that order).
+import { createHash } from 'node:crypto';
+import type { GraphQLScalarType, GraphQLSchema } from 'graphql';
+import type { ColumnModel, Models, TableModel } from './model';
+
+const digest = (text: string) => createHash('sha1').update(text).digest('base64');
+
+export class TypeShare {
+  /** Named types by name and, for a table's types, the table's class. */
+  readonly types = new Map<string, unknown>();
+  readonly scalars = new Map<string, GraphQLScalarType>();
+  /** Whole schemas by the signature of their root fields. */
+  readonly schemas = new Map<string, GraphQLSchema>();
+
+  /**
+   * The class of every table of a role's models. `typeName` gives the GraphQL type a column has in
+   * this role's schema (an enum table's enum only where the role can see that table).
+   */
+  classify(models: Models, typeName: (c: ColumnModel) => string): Map<string, string> {
+    const own = new Map<string, string>();
+    for (const t of models.values()) own.set(t.key, digest(viewOf(t, typeName)));
+    return classesOf(models, own);
+  }
+
+  /** The key of a schema's roots: the classes of its tables, in order. */
+  rootKey(models: Models, classes: ReadonlyMap<string, string>): string {
+    return digest([...models.keys()].map((k) => classes.get(k)).join(' '));
+  }
+}
+
+/** Everything of a table the schema builder reads, as text. */
+function viewOf(t: TableModel, typeName: (c: ColumnModel) => string): string {
+  const columns = (cs: ColumnModel[]) => cs.map((c) => c.field);
+  return JSON.stringify([
+    t.name,
+    t.db.comment,
+    t.columns.map((c) => [c.field, typeName(c), c.column]),
+    t.primaryKey ?? null,
+    t.constraints.map((c) => c.name),
+    t.relationships.map((r) => [r.name, r.kind, r.targetKey]),
+    t.enumValues ?? null,
+    t.rootFields,
+    [t.access.select, t.access.aggregate, t.access.insert, t.access.update, t.access.delete, t.permissions === undefined],
+    columns(t.access.insertColumns),
+    columns(t.access.updateColumns),
+  ]);
+}
+
+/** Classes from own signatures: strongly connected components, successors first. */
+function classesOf(models: Models, own: ReadonlyMap<string, string>): Map<string, string> {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const componentOf = new Map<string, number>();
+  const componentClass: string[] = [];
+  let counter = 0;
+  const successors = (key: string) => models.get(key)!.relationships.map((r) => r.targetKey).filter((k) => models.has(k));
+
+  // Iterative Tarjan: a frame is a node and the position in its successor list.
+  for (const root of models.keys()) {
+    if (index.has(root)) continue;
+    const frames: { key: string; next: string[]; i: number }[] = [];
+    const visit = (key: string) => {
+      index.set(key, counter);
+      low.set(key, counter);
+      counter++;
+      stack.push(key);
+      onStack.add(key);
+      frames.push({ key, next: successors(key), i: 0 });
+    };
+    visit(root);
+    while (frames.length) {
+      const frame = frames[frames.length - 1]!;
+      if (frame.i < frame.next.length) {
+        const w = frame.next[frame.i++]!;
+        if (!index.has(w)) visit(w);
+        else if (onStack.has(w)) low.set(frame.key, Math.min(low.get(frame.key)!, index.get(w)!));
+        continue;
+      }
+      frames.pop();
+      const parent = frames[frames.length - 1];
+      if (parent) low.set(parent.key, Math.min(low.get(parent.key)!, low.get(frame.key)!));
+      if (low.get(frame.key) !== index.get(frame.key)) continue;
+      // frame.key roots a component: pop it; every component it reaches has its class already.
+      const members: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        members.push(w);
+      } while (w !== frame.key);
+      const id = componentClass.length;
+      for (const m of members) componentOf.set(m, id);
+      const reached = new Set<string>();
+      for (const m of members) for (const s of successors(m)) if (componentOf.get(s) !== id) reached.add(componentClass[componentOf.get(s)!]!);
+      members.sort();
+      componentClass.push(digest(JSON.stringify([members.map((m) => [m, own.get(m)]), [...reached].sort()])));
+    }
+  }
+  return new Map([...componentOf].map(([key, id]) => [key, componentClass[id]!]));
+}
