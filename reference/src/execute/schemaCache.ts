@@ -29,7 +29,7 @@ export interface RoleSchema {
 
 export interface SchemaCache {
   models: Models;
-  admin: BuiltSchema;
+  readonly admin: BuiltSchema;
   /** Schemas of the other roles, built when a role first asks. */
   roles: Map<string, RoleSchema>;
   /** Types and schemas the roles' schemas share. */
@@ -41,10 +41,14 @@ export interface SchemaCache {
 export function buildSchemaCache(document: MetadataDocument, db: Introspection, enumValues: ReadonlyMap<string, EnumValue[]>): SchemaCache {
   const models = buildModels(document, db, enumValues);
   const share = new TypeShare();
+  let admin: BuiltSchema | undefined;
   return {
     models,
     share,
-    admin: buildSchema(models, share),
+    // Built when an admin request first needs it: roles' schemas do not.
+    get admin() {
+      return (admin ??= buildSchema(models, share));
+    },
     roles: new Map(),
     documents: new Lru(1000),
     plans: new Lru(5000),

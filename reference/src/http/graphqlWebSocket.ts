@@ -9,7 +9,7 @@ import { authenticate, type Session } from '../auth/session';
 import type { EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { EngineError } from '../errors';
-import { prepareGraphQLRequest, runPlan, databaseErrorAnswer, type GraphQLRequest } from '../execute/graphql';
+import { databaseErrorAnswer, prepareGraphQLRequest, runPlan, schemaFor, type GraphQLRequest } from '../execute/graphql';
 import { LiveQueries, resultOf, type LiveResult } from '../execute/liveQueries';
 import type { CompiledPlan, SchemaCache } from '../execute/schemaCache';
 import type { Logger } from '../log';
@@ -67,10 +67,10 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
           const body = resultOf(prepared.answer.body);
           if (body.errors && !('data' in body)) return body.errors;
           // introspection: answered already
-          return { schema: cache.admin.schema, document: DOCUMENTS.query, contextValue: { result: body } satisfies Work };
+          return { schema: schemaFor(cache, session).built.schema, document: DOCUMENTS.query, contextValue: { result: body } satisfies Work };
         }
         return {
-          schema: cache.admin.schema,
+          schema: schemaFor(cache, session).built.schema,
           document: DOCUMENTS[prepared.plan.operation],
           contextValue: { session, request, cache, plan: prepared.plan } satisfies Work,
         };
