@@ -23,6 +23,7 @@ import {
 import type { RootFieldKey } from '../../../spec';
 import { enumTypeName, type ColumnModel, type Models, type TableModel } from './model';
 import { TypeShare } from './typeShare';
+import { makeEnumType, makeInputObjectType, makeObjectType, NO_EXTENSIONS } from './types';
 import { builtInScalar, customScalar, isJsonbType, isNumericType, isOrderedType, isStringType } from './scalars';
 
 export type RootFieldKind = RootFieldKey;
@@ -63,7 +64,7 @@ const list = <T extends GraphQLOutputType | GraphQLInputType>(t: T) => {
 /** subscription_root: the fields of query_root, the same field objects rather than a copy. */
 class SubscriptionRoot extends GraphQLObjectType {
   constructor(private readonly queryRoot: GraphQLObjectType) {
-    super({ name: 'subscription_root', fields: {} });
+    super({ name: 'subscription_root', fields: {}, extensions: NO_EXTENSIONS });
   }
 
   override getFields() {
@@ -74,7 +75,7 @@ class SubscriptionRoot extends GraphQLObjectType {
 const NUMERIC_AGGREGATES = ['sum', 'avg', 'stddev', 'stddev_pop', 'stddev_samp', 'var_pop', 'var_samp', 'variance'] as const;
 export const AGGREGATE_OPERATIONS = [...NUMERIC_AGGREGATES, 'max', 'min'] as const;
 
-const orderByEnum = new GraphQLEnumType({
+const orderByEnum = makeEnumType({
   name: 'order_by',
   description: 'column ordering options',
   values: Object.fromEntries(
@@ -104,7 +105,7 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
 
   const enumType = (table: TableModel) =>
     once(enumTypeName(table), () =>
-      new GraphQLEnumType({
+      makeEnumType({
         name: enumTypeName(table),
         values: Object.fromEntries((table.enumValues ?? []).map((v) => [v.value, { value: v.value, ...(v.comment ? { description: v.comment } : {}) }])),
       }),
@@ -143,7 +144,7 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
           _has_keys_all: { type: listOf(GraphQLString) },
         });
       }
-      return new GraphQLInputObjectType({ name, fields });
+      return makeInputObjectType({ name, fields });
     });
   };
 
@@ -151,12 +152,12 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
 
   const selectColumn = (t: TableModel) =>
     ownType(t, `${t.name}_select_column`, () =>
-      new GraphQLEnumType({ name: `${t.name}_select_column`, values: Object.fromEntries(t.columns.map((c) => [c.field, { value: c.field }])) }),
+      makeEnumType({ name: `${t.name}_select_column`, values: Object.fromEntries(t.columns.map((c) => [c.field, { value: c.field }])) }),
     );
 
   const boolExp: (t: TableModel) => GraphQLInputObjectType = (t) =>
     ownType(t, `${t.name}_bool_exp`, () =>
-      new GraphQLInputObjectType({
+      makeInputObjectType({
         name: `${t.name}_bool_exp`,
         fields: () => ({
           _and: { type: listOf(boolExp(t)) },
@@ -170,7 +171,7 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
 
   const aggregateOrderBy: (t: TableModel) => GraphQLInputObjectType = (t) =>
     ownType(t, `${t.name}_aggregate_order_by`, () =>
-      new GraphQLInputObjectType({
+      makeInputObjectType({
         name: `${t.name}_aggregate_order_by`,
         fields: () => {
           const fields: GraphQLInputFieldConfigMap = { count: { type: orderByEnum } };
@@ -179,7 +180,7 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
             if (cols.length === 0) continue;
             fields[op] = {
               type: ownType(t, `${t.name}_${op}_order_by`, () =>
-                new GraphQLInputObjectType({ name: `${t.name}_${op}_order_by`, fields: Object.fromEntries(cols.map((c) => [c.field, { type: orderByEnum }])) }),
+                makeInputObjectType({ name: `${t.name}_${op}_order_by`, fields: Object.fromEntries(cols.map((c) => [c.field, { type: orderByEnum }])) }),
               ),
             };
           }
@@ -190,7 +191,7 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
 
   const orderBy: (t: TableModel) => GraphQLInputObjectType = (t) =>
     ownType(t, `${t.name}_order_by`, () =>
-      new GraphQLInputObjectType({
+      makeInputObjectType({
         name: `${t.name}_order_by`,
         fields: () => ({
           ...Object.fromEntries(t.columns.map((c) => [c.field, { type: orderByEnum }])),
@@ -223,7 +224,7 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
         if (cols.length === 0) continue;
         fields[op] = {
           type: ownType(t, `${t.name}_${op}_fields`, () =>
-            new GraphQLObjectType({
+            makeObjectType({
               name: `${t.name}_${op}_fields`,
               fields: Object.fromEntries(
                 cols.map((c) => [c.field, { type: op === 'max' || op === 'min' || op === 'sum' ? columnType(c) : GraphQLFloat }]),
@@ -232,12 +233,12 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
           ),
         };
       }
-      return new GraphQLObjectType({ name: `${t.name}_aggregate_fields`, fields });
+      return makeObjectType({ name: `${t.name}_aggregate_fields`, fields });
     });
 
   const aggregate = (t: TableModel) =>
     ownType(t, `${t.name}_aggregate`, () =>
-      new GraphQLObjectType({
+      makeObjectType({
         name: `${t.name}_aggregate`,
         fields: () => ({ aggregate: { type: aggregateFields(t) }, nodes: { type: list(objectType(t)) } }),
       }),
@@ -245,7 +246,7 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
 
   const objectType: (t: TableModel) => GraphQLObjectType = (t) =>
     ownType(t, t.name, () =>
-      new GraphQLObjectType({
+      makeObjectType({
         name: t.name,
         ...(t.db.comment ? { description: t.db.comment } : {}),
         fields: () => {
@@ -269,18 +270,18 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
     );
 
   const inputOf = (t: TableModel, name: string, cols: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType) =>
-    ownType(t, name, () => new GraphQLInputObjectType({ name, fields: Object.fromEntries(cols.map((c) => [c.field, { type: type(c) }])) }));
+    ownType(t, name, () => makeInputObjectType({ name, fields: Object.fromEntries(cols.map((c) => [c.field, { type: type(c) }])) }));
 
   const mutationResponse = (t: TableModel) =>
     ownType(t, `${t.name}_mutation_response`, () =>
-      new GraphQLObjectType({
+      makeObjectType({
         name: `${t.name}_mutation_response`,
         fields: () => ({ affected_rows: { type: nonNull(GraphQLInt) }, returning: { type: list(objectType(t)) } }),
       }),
     );
   const columnEnum = (t: TableModel, name: string, cols: ColumnModel[]) =>
     ownType(t, name, () =>
-      new GraphQLEnumType({
+      makeEnumType({
         name,
         values: cols.length ? Object.fromEntries(cols.map((c) => [c.field, { value: c.field }])) : { _PLACEHOLDER: { value: '_PLACEHOLDER' } },
       }),
@@ -289,13 +290,13 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
     t.constraints.length === 0
       ? undefined
       : ownType(t, `${t.name}_on_conflict`, () =>
-          new GraphQLInputObjectType({
+          makeInputObjectType({
             name: `${t.name}_on_conflict`,
             fields: () => ({
               constraint: {
                 type: nonNull(
                   ownType(t, `${t.name}_constraint`, () =>
-                    new GraphQLEnumType({ name: `${t.name}_constraint`, values: Object.fromEntries(t.constraints.map((c) => [c.name, { value: c.name }])) }),
+                    makeEnumType({ name: `${t.name}_constraint`, values: Object.fromEntries(t.constraints.map((c) => [c.name, { value: c.name }])) }),
                   ),
                 ),
               },
@@ -369,10 +370,10 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
   const rootKey = share.rootKey(models, classes);
   let schema = share.schemas.get(rootKey);
   if (!schema) {
-    const queryRoot = new GraphQLObjectType({ name: 'query_root', fields: query });
+    const queryRoot = makeObjectType({ name: 'query_root', fields: query });
     schema = new GraphQLSchema({
       query: queryRoot,
-      ...(Object.keys(mutation).length ? { mutation: new GraphQLObjectType({ name: 'mutation_root', fields: mutation }) } : {}),
+      ...(Object.keys(mutation).length ? { mutation: makeObjectType({ name: 'mutation_root', fields: mutation }) } : {}),
       subscription: new SubscriptionRoot(queryRoot),
       types: [...enumTables.values()].map(enumType),
     });
