@@ -135,6 +135,9 @@ export class Engine {
 
   private context(client: PoolClient, document: MetadataDocument): { ctx: OperationContext; loaded: Map<string, DbTable> } {
     let relations: Relation[] | undefined;
+    let byKey: Map<string, Relation> | undefined;
+    let view: Introspection | undefined;
+    let scanned: MetadataDocument | undefined;
     const details = new Map<string, DbTable>();
     const known = this.tableDetails;
     const pool = this.pool;
@@ -149,23 +152,35 @@ export class Engine {
         return before;
       },
       async introspect(extra = []) {
-        relations ??= await loadRelations(client);
-        const byKey = new Map(relations.map((r) => [relationKey(r), r]));
+        if (!relations) {
+          relations = await loadRelations(client);
+          byKey = new Map(relations.map((r) => [relationKey(r), r]));
+          view = undefined;
+          scanned = undefined;
+        }
+        // The tables a document names are looked up once per document, not on every call.
+        const names = scanned === ctx.document ? extra : [...tablesNamedBy(ctx.document), ...extra];
         const wanted = new Map<string, QualifiedName>();
-        for (const name of [...tablesNamedBy(ctx.document), ...extra]) {
+        const sizeBefore = details.size;
+        for (const name of names) {
           const key = relationKey(name);
-          const relation = byKey.get(key);
-          if (!relation || details.has(key)) continue;
+          if (details.has(key)) continue;
+          const relation = byKey!.get(key);
+          if (!relation) continue;
           const cached = ctx.databaseChanged ? undefined : known.get(relation.oid);
           if (cached && cached.schema === relation.schema && cached.name === relation.name) details.set(key, cached);
           else wanted.set(key, name);
         }
         for (const table of await loadTables(client, [...wanted.values()])) details.set(relationKey(table), table);
-        return introspectionOf(relations, [...details.values()]);
+        scanned = ctx.document;
+        if (!view || details.size !== sizeBefore) view = { relations: byKey!, tables: new Map(details) };
+        return view;
       },
       databaseChanged: false,
       invalidateIntrospection() {
         relations = undefined;
+        view = undefined;
+        scanned = undefined;
         details.clear();
         ctx.databaseChanged = true;
       },

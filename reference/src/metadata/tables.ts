@@ -67,17 +67,25 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
   }
 }
 
+/** The type and root field names of an entry (entries are never changed in place: kept by identity). */
+const namesOfEntry = new WeakMap<TableEntry, readonly string[]>();
+function graphQLNamesOf(entry: TableEntry): readonly string[] {
+  let names = namesOfEntry.get(entry);
+  if (!names) namesOfEntry.set(entry, (names = [...new Set([tableGraphQLName(entry), ...ROOT_FIELD_KEYS.map((k) => rootFieldName(entry, k))])]));
+  return names;
+}
+
 /** No two tracked tables may share a root field or type name. */
 export function checkNames(document: MetadataDocument, db: Introspection): void {
-  const owner = new Map<string, string>();
+  const owner = new Map<string, TableEntry>();
   for (const entry of document.tables) {
     if (!db.relations.has(relationKey(entry.table))) continue;
-    const names = new Set([tableGraphQLName(entry), ...ROOT_FIELD_KEYS.map((k) => rootFieldName(entry, k))]);
-    const who = `table ${quoteQualified(entry.table)}`;
-    for (const name of names) {
+    for (const name of graphQLNamesOf(entry)) {
       const other = owner.get(name);
-      if (other !== undefined && other !== who) throw engineError('already-exists.graphql-name', '$.args', [JSON.stringify(name), who, other]);
-      owner.set(name, who);
+      if (other !== undefined && other !== entry) {
+        throw engineError('already-exists.graphql-name', '$.args', [JSON.stringify(name), `table ${quoteQualified(entry.table)}`, `table ${quoteQualified(other.table)}`]);
+      }
+      owner.set(name, entry);
     }
   }
 }
@@ -123,11 +131,13 @@ export function untrackTable(document: MetadataDocument, db: Introspection, args
     const left = rels?.filter((r) => !dropped.has(`${relationKey(t)}\u0000${r.name}`));
     return left && left.length ? left : undefined;
   };
+  // Entries that lose no relationship stay the same objects (what is derived from them is kept by identity).
+  const touched = new Set(dependents.map((d) => relationKey(d.table)));
   return {
     ...document,
     tables: document.tables
       .filter((t) => !sameQualified(t.table, args.table))
-      .map((t) => withRelationships(t, keep(t.table, t.object_relationships), keep(t.table, t.array_relationships))),
+      .map((t) => (touched.has(relationKey(t.table)) ? withRelationships(t, keep(t.table, t.object_relationships), keep(t.table, t.array_relationships)) : t)),
   };
 }
 
