@@ -1,6 +1,7 @@
 // Runs parsed operations: each request in one transaction that holds the catalog lock, so a
 // request (a bulk included) fully applies and persists, or changes nothing.
-import { Pool, type PoolClient } from 'pg';
+import { randomUUID } from 'node:crypto';
+import { Client, Pool, type PoolClient } from 'pg';
 import type { MetadataDocument, QualifiedName } from '../../spec';
 import { assertCatalogVersion, CatalogError, ensureCatalog, readMetadata, readMetadataSince, writeMetadata } from './catalog/catalog';
 import type { EngineConfig } from './config';
@@ -34,6 +35,11 @@ export class Engine {
   private schemaInput: SchemaInput | undefined;
   /** Details of tables by oid, kept across requests; dropped when the database changes through run_sql or reload. */
   private tableDetails = new Map<string, DbTable>();
+  /** Tells this server's own change notifications from other servers'. */
+  private readonly id = randomUUID();
+  private listener: Client | undefined;
+  private closing = false;
+  private refreshing: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly pool: Pool,
@@ -55,11 +61,84 @@ export class Engine {
     } finally {
       client.release();
     }
+    await engine.listen(databaseUrl);
     return engine;
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    await this.listener?.end().catch(() => {});
+    await this.refreshing;
     await this.pool.end();
+  }
+
+  /**
+   * Listen for other servers' changes on this database: on one, read the metadata (and, after
+   * run_sql, the database) again, so GraphQL answers from it without waiting for a metadata request.
+   * A lost connection is made again, followed by a refresh for what was missed meanwhile.
+   */
+  private async listen(databaseUrl: string, afterLoss = false): Promise<void> {
+    const client = new Client({ connectionString: databaseUrl, application_name: 'engine-reference-listener' });
+    const again = () => {
+      if (this.closing || this.listener !== client) return;
+      this.listener = undefined;
+      setTimeout(() => {
+        if (!this.closing) this.listen(databaseUrl, true).catch(again);
+      }, 1000).unref();
+    };
+    client.on('error', again);
+    client.on('end', again);
+    client.on('notification', (message) => {
+      if (!q.isChangesChannel(message.channel)) return;
+      let change: { sender?: unknown; database_changed?: unknown };
+      try {
+        change = JSON.parse(message.payload ?? '') as typeof change;
+      } catch {
+        return;
+      }
+      if (change.sender !== this.id) this.scheduleRefresh(change.database_changed === true);
+    });
+    this.listener = client;
+    try {
+      await client.connect();
+      await q.run(client, q.listenForChanges);
+    } catch (error) {
+      if (!afterLoss) throw error;
+      again();
+      return;
+    }
+    if (afterLoss) this.scheduleRefresh(true);
+  }
+
+  private scheduleRefresh(databaseChanged: boolean): void {
+    this.refreshing = this.refreshing.then(() => this.refresh(databaseChanged)).catch(() => {});
+  }
+
+  /** Read what another server changed; keep this server's newer state if it has one. */
+  private async refresh(databaseChanged: boolean): Promise<void> {
+    if (this.closing) return;
+    const client = await this.pool.connect();
+    try {
+      await q.run(client, q.beginReadOnly);
+      try {
+        const stored = await readMetadataSince(client, this.snapshot);
+        if (stored === this.snapshot && !databaseChanged) return;
+        const { ctx, loaded } = this.context(client, stored.document);
+        if (databaseChanged) ctx.invalidateIntrospection();
+        const introspection = await ctx.introspect();
+        const enumValues = await loadEnumValues(client, stored.document, introspection);
+        if (this.snapshot && stored.resourceVersion < this.snapshot.resourceVersion) return;
+        this.snapshot = stored;
+        if (databaseChanged) this.tableDetails = new Map();
+        for (const t of loaded.values()) this.tableDetails.set(t.oid, t);
+        this.schemaInput = { document: stored.document, introspection, enumValues };
+        this.schemaCache = undefined;
+      } finally {
+        await q.run(client, q.rollback);
+      }
+    } finally {
+      client.release();
+    }
   }
 
   async healthy(): Promise<boolean> {
@@ -93,6 +172,9 @@ export class Engine {
         resourceVersion = await writeMetadata(client, ctx.document);
       }
       const changed = ctx.document !== stored.document || ctx.databaseChanged || resourceVersion !== this.snapshot?.resourceVersion;
+      if (ctx.document !== stored.document || ctx.databaseChanged) {
+        await q.run(client, q.notifyChange(JSON.stringify({ sender: this.id, resource_version: resourceVersion, database_changed: ctx.databaseChanged })));
+      }
       if (changed) {
         const introspection = await ctx.introspect();
         input = { document: ctx.document, introspection, enumValues: await loadEnumValues(client, ctx.document, introspection) };

@@ -68,6 +68,13 @@ export const writeMetadata = (document: unknown) => sql.query`
    where id = 1
   returning resource_version`;
 
+/** The channel on which servers sharing a database tell each other of metadata and schema changes. */
+const CHANGES_CHANNEL = 'engine_metadata_changes';
+export const listenForChanges = sql.query`listen ${sql.identifier(CHANGES_CHANNEL)}`;
+/** Sent inside the changing transaction: delivered to listeners when it commits. */
+export const notifyChange = (payload: string) => sql.query`select pg_notify(${sql.value(CHANGES_CHANNEL)}, ${sql.value(payload)})`;
+export const isChangesChannel = (channel: string) => channel === CHANGES_CHANNEL;
+
 /** run_sql: the request's own SQL text, sent as a simple query (several statements allowed). */
 export const userStatement = (text: string) => sql.raw(text);
 
