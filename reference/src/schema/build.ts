@@ -93,12 +93,11 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
     }
     return s;
   };
-  const memo = share.types;
   /** The type of this name, made once; a table's types once per class of the table (see TypeShare). */
   const once = <T>(name: string, make: () => T, table?: TableModel): T => {
-    const key = table ? `${name}\u0000${classes.get(table.key)!}` : name;
-    let found = memo.get(key) as T | undefined;
-    if (found === undefined) memo.set(key, (found = make()));
+    const memo = table ? share.typesOfClass(classes.get(table.key)!) : share.types;
+    let found = memo.get(name) as T | undefined;
+    if (found === undefined) memo.set(name, (found = make()));
     return found;
   };
   const ownType = <T>(table: TableModel, name: string, make: () => T): T => once(name, make, table);

@@ -12,8 +12,10 @@ import type { ColumnModel, Models, TableModel } from './model';
 const digest = (text: string) => createHash('sha1').update(text).digest('base64');
 
 export class TypeShare {
-  /** Named types by name and, for a table's types, the table's class. */
+  /** Named types that belong to no table (scalars' comparison types, enum tables' enums), by name. */
   readonly types = new Map<string, unknown>();
+  /** A table's types, by the table's class and then by name. */
+  private readonly byClass = new Map<string, Map<string, unknown>>();
   readonly scalars = new Map<string, GraphQLScalarType>();
   /** Whole schemas by the signature of their root fields. */
   readonly schemas = new Map<string, GraphQLSchema>();
@@ -26,6 +28,12 @@ export class TypeShare {
     const own = new Map<string, string>();
     for (const t of models.values()) own.set(t.key, digest(viewOf(t, typeName)));
     return classesOf(models, own);
+  }
+
+  typesOfClass(tableClass: string): Map<string, unknown> {
+    let types = this.byClass.get(tableClass);
+    if (!types) this.byClass.set(tableClass, (types = new Map()));
+    return types;
   }
 
   /** The key of a schema's roots: the classes of its tables, in order. */
