@@ -62,11 +62,11 @@ describe('reference server', () => {
     expect((await graphql(b, '{ pet { id } }')).data).toBeUndefined();
     await post(a, { type: 'run_sql', args: { sql: 'create table pet (id int primary key, name text); insert into pet values (1, $$Rex$$)' } }, '/v2/query');
     await post(a, { type: 'track_table', args: { table: 'pet' } });
-    await waitForAsync(async () => JSON.stringify(await graphql(b, '{ pet { id name } }')) === '{"data":{"pet":[{"id":1,"name":"Rex"}]}}');
+    await waitFor(async () => JSON.stringify(await graphql(b, '{ pet { id name } }')) === '{"data":{"pet":[{"id":1,"name":"Rex"}]}}');
     // run_sql on one server that changes a tracked table is seen by the other too.
     await post(a, { type: 'run_sql', args: { sql: 'alter table pet add column age int; update pet set age = 3' } }, '/v2/query');
     await post(a, { type: 'reload_metadata', args: {} });
-    await waitForAsync(async () => JSON.stringify(await graphql(b, '{ pet { age } }')) === '{"data":{"pet":[{"age":3}]}}');
+    await waitFor(async () => JSON.stringify(await graphql(b, '{ pet { age } }')) === '{"data":{"pet":[{"age":3}]}}');
   });
 
   test('an operation the server does not implement yet is refused [err.not-supported.not-implemented]', async () => {
@@ -130,17 +130,9 @@ describe('live queries', () => {
   });
 });
 
-async function waitForAsync(condition: () => Promise<boolean>, timeoutMs = 3000): Promise<void> {
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
   const started = Date.now();
   while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error('condition not reached');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -61,7 +61,7 @@ export class LiveQueries {
 }
 
 /** Run a plan: its text and parsed result, `final` when it is an error that ends the subscription. */
-async function answerOf(pool: Pool, plan: CompiledPlan): Promise<{ text: string; result: LiveResult; final: boolean }> {
+export async function answerOf(pool: Pool, plan: CompiledPlan): Promise<{ text: string; result: LiveResult; final: boolean }> {
   let text: string;
   let final = false;
   try {

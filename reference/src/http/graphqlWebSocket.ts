@@ -9,8 +9,8 @@ import { authenticate, type Session } from '../auth/session';
 import type { EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { EngineError } from '../errors';
-import { databaseErrorAnswer, prepareGraphQLRequest, runPlan, schemaFor, type GraphQLRequest } from '../execute/graphql';
-import { LiveQueries, resultOf, type LiveResult } from '../execute/liveQueries';
+import { prepareGraphQLRequest, schemaFor, type GraphQLRequest } from '../execute/graphql';
+import { answerOf, LiveQueries, resultOf, type LiveResult } from '../execute/liveQueries';
 import type { CompiledPlan, SchemaCache } from '../execute/schemaCache';
 import type { Logger } from '../log';
 
@@ -37,12 +37,7 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
   const work = (args: ExecutionArgs) => args.contextValue as Work;
   const run = async (args: ExecutionArgs): Promise<LiveResult> => {
     const w = work(args);
-    if ('result' in w) return w.result;
-    try {
-      return resultOf(await runPlan(engine.pool, w.plan));
-    } catch (error) {
-      return resultOf(databaseErrorAnswer(error).body);
-    }
+    return 'result' in w ? w.result : (await answerOf(engine.pool, w.plan)).result;
   };
 
   const disposable = useServer<{ headers?: Record<string, unknown> } | undefined>(
