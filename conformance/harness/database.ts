@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import * as sql from 'pg-sql2';
+import { CLUSTER_URL_VARIABLE } from './environment';
 
 async function onCluster<T>(clusterUrl: string, work: (c: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: clusterUrl });
@@ -23,4 +24,28 @@ export async function createDatabase(clusterUrl: string): Promise<{ name: string
 
 export async function dropDatabase(clusterUrl: string, name: string): Promise<void> {
   await onCluster(clusterUrl, (c) => c.query(sql.compile(sql.query`drop database if exists ${sql.identifier(name)} with (force)`)));
+}
+
+/**
+ * For tests of the server's own parts: a database in the run's cluster with a connected client,
+ * made fresh for each test (`each`) or once for the file (`all`), dropped afterwards.
+ */
+export function useDatabase(scope: 'each' | 'all'): { readonly client: Client } {
+  let database: { name: string; url: string } | undefined;
+  let client: Client | undefined;
+  const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
+  (scope === 'each' ? beforeEach : beforeAll)(async () => {
+    database = await createDatabase(cluster());
+    client = new Client({ connectionString: database.url });
+    await client.connect();
+  });
+  (scope === 'each' ? afterEach : afterAll)(async () => {
+    await client?.end();
+    if (database) await dropDatabase(cluster(), database.name);
+  });
+  return {
+    get client() {
+      return client!;
+    },
+  };
 }

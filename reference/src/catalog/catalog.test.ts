@@ -1,21 +1,7 @@
-import { Client } from 'pg';
-import { createDatabase, dropDatabase } from '../../../conformance/harness/database';
-import { CLUSTER_URL_VARIABLE } from '../../../conformance/harness/environment';
+import { useDatabase } from '../../../conformance/harness/database';
 import { CATALOG_VERSION, CatalogError, checkVersion, ensureCatalog, readMetadata } from './catalog';
 
-const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
-let database: { name: string; url: string };
-let client: Client;
-
-beforeEach(async () => {
-  database = await createDatabase(cluster());
-  client = new Client({ connectionString: database.url });
-  await client.connect();
-});
-afterEach(async () => {
-  await client.end();
-  await dropDatabase(cluster(), database.name);
-});
+const db = useDatabase('each');
 
 const catalogErrorOf = async (work: () => Promise<unknown>) => {
   try {
@@ -29,15 +15,15 @@ const catalogErrorOf = async (work: () => Promise<unknown>) => {
 
 describe('catalog', () => {
   test('a new database gets the catalog, with empty metadata, and a second start changes nothing', async () => {
-    await ensureCatalog(client);
-    await ensureCatalog(client);
-    expect((await client.query('select version from engine_catalog.engine_version')).rows).toEqual([{ version: CATALOG_VERSION }]);
-    expect(await readMetadata(client)).toEqual({ document: { version: 2, tables: [] }, resourceVersion: 1 });
+    await ensureCatalog(db.client);
+    await ensureCatalog(db.client);
+    expect((await db.client.query('select version from engine_catalog.engine_version')).rows).toEqual([{ version: CATALOG_VERSION }]);
+    expect(await readMetadata(db.client)).toEqual({ document: { version: 2, tables: [] }, resourceVersion: 1 });
   });
 
   test('a catalog schema the server did not make is refused [err.already-initialised]', async () => {
-    await client.query('create schema engine_catalog');
-    expect(await catalogErrorOf(() => ensureCatalog(client))).toEqual({
+    await db.client.query('create schema engine_catalog');
+    expect(await catalogErrorOf(() => ensureCatalog(db.client))).toEqual({
       path: '$',
       error: 'the state seems to be initialised already. you may need to migrate from this version: unknown',
       code: 'already-initialised',
@@ -45,10 +31,10 @@ describe('catalog', () => {
   });
 
   test('a catalog newer than the server is refused, and left as it is [err.not-supported.catalog-version]', async () => {
-    await ensureCatalog(client);
-    await client.query(`update engine_catalog.engine_version set version = '99'`);
-    expect(await catalogErrorOf(() => ensureCatalog(client))).toEqual({ path: '$', error: 'unsupported version : 99', code: 'not-supported' });
-    expect((await client.query('select version from engine_catalog.engine_version')).rows).toEqual([{ version: '99' }]);
+    await ensureCatalog(db.client);
+    await db.client.query(`update engine_catalog.engine_version set version = '99'`);
+    expect(await catalogErrorOf(() => ensureCatalog(db.client))).toEqual({ path: '$', error: 'unsupported version : 99', code: 'not-supported' });
+    expect((await db.client.query('select version from engine_catalog.engine_version')).rows).toEqual([{ version: '99' }]);
   });
 
   test('checkVersion takes the versions it can migrate from', () => {

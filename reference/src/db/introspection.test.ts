@@ -1,17 +1,10 @@
-import { Client } from 'pg';
-import { createDatabase, dropDatabase } from '../../../conformance/harness/database';
-import { CLUSTER_URL_VARIABLE } from '../../../conformance/harness/environment';
+import { useDatabase } from '../../../conformance/harness/database';
 import { loadFunctions } from './introspection';
 
-const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
-let database: { name: string; url: string };
-let client: Client;
+const db = useDatabase('all');
 
 beforeAll(async () => {
-  database = await createDatabase(cluster());
-  client = new Client({ connectionString: database.url });
-  await client.connect();
-  await client.query(`
+  await db.client.query(`
     create schema shop;
     create table shop.item (id int primary key, title text);
     create function shop.search_items(search text, max_rows int default 10) returns setof shop.item
@@ -23,16 +16,12 @@ beforeAll(async () => {
     create procedure shop.not_a_function() language sql as $$ select 1 $$;
   `);
 });
-afterAll(async () => {
-  await client.end();
-  await dropDatabase(cluster(), database.name);
-});
 
 const withoutOids = <T extends { oid: string }>(rows: T[]) => rows.map(({ oid, ...rest }) => (expect(oid).toMatch(/^\d+$/), rest));
 
 describe('function introspection', () => {
   test('a set-returning function over a table: arguments, defaults, volatility, the relation it returns, comment', async () => {
-    expect(withoutOids(await loadFunctions(client, [{ schema: 'shop', name: 'search_items' }]))).toEqual([
+    expect(withoutOids(await loadFunctions(db.client, [{ schema: 'shop', name: 'search_items' }]))).toEqual([
       {
         schema: 'shop',
         name: 'search_items',
@@ -53,7 +42,7 @@ describe('function introspection', () => {
   });
 
   test('every overload, unnamed arguments, void functions; procedures and unknown names are not functions', async () => {
-    const found = await loadFunctions(client, [
+    const found = await loadFunctions(db.client, [
       { schema: 'shop', name: 'add' },
       { schema: 'shop', name: 'touch' },
       { schema: 'shop', name: 'not_a_function' },
@@ -67,6 +56,6 @@ describe('function introspection', () => {
   });
 
   test('no names: no functions', async () => {
-    expect(await loadFunctions(client, [])).toEqual([]);
+    expect(await loadFunctions(db.client, [])).toEqual([]);
   });
 });
