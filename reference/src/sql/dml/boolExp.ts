@@ -5,7 +5,7 @@ import { quoteQualified, tableName } from '../../../../spec';
 import { relationKey, type DbColumn } from '../../db/introspection';
 import { EngineError, engineError } from '../../errors';
 import type { Models, TableModel } from '../../schema/model';
-import { and, alias as newAlias, column, joinCondition, or, sql, table, typedArray, typedValue, type Fragment } from '../graphql/context';
+import { and, alias as newAlias, column, condition, exists, joinCondition, not, or, sql, table, typedArray, typedValue, type Condition } from '../graphql/context';
 
 const TEXT_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];
 const JSONB_TYPES = ['jsonb'];
@@ -51,7 +51,11 @@ function typeError(env: BoolExpEnvironment, c: DbColumn, types: string[]): Engin
   return new EngineError(e.id, e.status, e.code, `${JSON.stringify(c.name)} ${e.message}`, e.path);
 }
 
-function operator(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, c: DbColumn, key: string, operand: unknown): Fragment {
+function operator(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, c: DbColumn, key: string, operand: unknown): Condition {
+  return condition(operatorExpression(env, t, alias, c, key, operand));
+}
+
+function operatorExpression(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, c: DbColumn, key: string, operand: unknown) {
   const op = operatorName(key);
   const col = column(alias, c.name);
   const value = (v: unknown) => (env.resolveValue ? env.resolveValue(v, c) : v);
@@ -61,7 +65,7 @@ function operator(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, c:
   if (op === 'in' || op === 'nin') {
     if (!Array.isArray(operand)) throw engineError('parse-failed.arguments', env.path, [`expected Array for ${key}`]);
     const list = typedArray(c, operand.map(value));
-    return op === 'in' ? sql.query`${col} = any(${list})` : sql.query`not (${col} = any(${list}))`;
+    return op === 'in' ? sql.query`${col} = any(${list})` : not(condition(sql.query`${col} = any(${list})`));
   }
   if (op === 'is_null') return operand ? sql.query`${col} is null` : sql.query`${col} is not null`;
   if (TEXT_OPERATORS[op]) {
@@ -85,9 +89,9 @@ function operator(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, c:
 }
 
 /** The SQL condition of a metadata-form BoolExp over rows of `t` aliased `alias`. */
-export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, exp: unknown): Fragment {
+export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, exp: unknown): Condition {
   if (!isObject(exp)) throw engineError('parse-failed.arguments', env.path, ['expected Object for a boolean expression']);
-  const parts: Fragment[] = [];
+  const parts: Condition[] = [];
   for (const [key, value] of Object.entries(exp)) {
     const op = operatorName(key);
     if (op === 'and' || op === 'or') {
@@ -97,7 +101,7 @@ export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias:
       continue;
     }
     if (op === 'not') {
-      parts.push(sql.query`not (${compileRawBoolExp(env, t, alias, value)})`);
+      parts.push(not(compileRawBoolExp(env, t, alias, value)));
       continue;
     }
     if (op === 'exists') {
@@ -111,7 +115,7 @@ export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias:
       } else {
         if (c.type === 'json') throw engineError('unexpected-payload.json-in-where', env.path);
         const v = env.resolveValue ? env.resolveValue(value, c) : value;
-        parts.push(v === null ? sql.query`${column(alias, c.name)} is null` : sql.query`${column(alias, c.name)} = ${typedValue(c, v)}`);
+        parts.push(condition(v === null ? sql.query`${column(alias, c.name)} is null` : sql.query`${column(alias, c.name)} = ${typedValue(c, v)}`));
       }
       continue;
     }
@@ -119,7 +123,7 @@ export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias:
     if (rel) {
       const remote = env.models.get(rel.targetKey)!;
       const r = newAlias(remote.name);
-      parts.push(sql.query`exists (select 1 from ${table(remote)} as ${r} where ${joinCondition(rel.mapping, alias, r)} and ${compileRawBoolExp(env, remote, r, value)})`);
+      parts.push(exists(sql.query`${table(remote)} as ${r}`, and([joinCondition(rel.mapping, alias, r), compileRawBoolExp(env, remote, r, value)])));
       continue;
     }
     throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(key)]);
@@ -128,7 +132,7 @@ export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias:
 }
 
 /** `_exists: {_table, _where}`: some row of another tracked table satisfies `_where`. */
-function existsCondition(env: BoolExpEnvironment, value: unknown): Fragment {
+function existsCondition(env: BoolExpEnvironment, value: unknown): Condition {
   if (!isObject(value) || !('_table' in value) || !('_where' in value)) {
     throw engineError('parse-failed.arguments', env.path, ['_exists expects {_table, _where}']);
   }
@@ -137,5 +141,5 @@ function existsCondition(env: BoolExpEnvironment, value: unknown): Fragment {
   const other = env.models.get(relationKey(parsed.value));
   if (!other) throw engineError('not-exists.table', env.path, [quoteQualified(parsed.value)]);
   const e = newAlias(other.name);
-  return sql.query`exists (select 1 from ${table(other)} as ${e} where ${compileRawBoolExp(env, other, e, value._where)})`;
+  return exists(sql.query`${table(other)} as ${e}`, compileRawBoolExp(env, other, e, value._where));
 }

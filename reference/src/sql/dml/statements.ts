@@ -2,7 +2,7 @@
 // on_conflict, update with $set/$inc/$mul/$default, delete and count; JSON built in PostgreSQL.
 import { engineError, EngineError } from '../../errors';
 import type { ColumnModel, TableModel } from '../../schema/model';
-import { alias as newAlias, and, column, joinCondition, jsonObject, sql, table, typedValue, type Fragment } from '../graphql/context';
+import { alias as newAlias, and, column, joinCondition, jsonObject, sql, table, TRUE, typedValue, type Fragment } from '../graphql/context';
 import { compileRawBoolExp, type BoolExpEnvironment } from './boolExp';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -103,8 +103,10 @@ function rowJson(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, col
 function selectArray(env: BoolExpEnvironment, t: TableModel, spec: SelectSpec, path: string, join?: { mapping: readonly [string, string][]; parent: sql.SQLNode }): Fragment {
   const a = newAlias(t.name);
   const rows = newAlias('rows');
-  const conditions = [spec.where ? compileRawBoolExp({ ...env, path: `${path}.where` }, t, a, spec.where) : sql.query`true`];
-  if (join) conditions.push(joinCondition(join.mapping, join.parent, a));
+  const conditions = [
+    spec.where ? compileRawBoolExp({ ...env, path: `${path}.where` }, t, a, spec.where) : undefined,
+    join ? joinCondition(join.mapping, join.parent, a) : undefined,
+  ];
   const order = spec.order_by !== undefined ? orderClause(orderTerms(env, t, a, spec.order_by, `${path}.order_by`)) : sql.blank;
   const limit = spec.limit !== undefined ? sql.query`limit ${sql.value(spec.limit)}` : sql.blank;
   const offset = spec.offset !== undefined ? sql.query`offset ${sql.value(spec.offset)}` : sql.blank;
@@ -198,7 +200,7 @@ export function deleteStatement(env: BoolExpEnvironment, t: TableModel, spec: { 
 
 export function countStatement(env: BoolExpEnvironment, t: TableModel, spec: { where?: Record<string, unknown>; distinct?: string[] }): Fragment {
   const a = newAlias(t.name);
-  const where = spec.where ? compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where) : sql.query`true`;
+  const where = spec.where ? compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where) : TRUE;
   const distinct = (spec.distinct ?? []).map((n, i) => column(a, columnOf(env, t, n, `$.args.distinct[${i}]`).column.name));
   const counted = distinct.length ? sql.query`count(distinct (${sql.join(distinct, ', ')}))` : sql.query`count(*)`;
   return sql.query`select json_build_object('count', ${counted}) as result from ${table(t)} as ${a} where ${where}`;

@@ -2,7 +2,7 @@
 import type { TableModel } from '../../schema/model';
 import type { ColumnModel } from '../../schema/model';
 import { selectFilter } from './permissions';
-import { and, alias as newAlias, column, CompileError, joinCondition, or, sql, table, typedArray, typedValue, type CompileContext, type Fragment } from './context';
+import { and, alias as newAlias, column, CompileError, condition, exists, joinCondition, not, or, sql, table, TRUE, typedArray, typedValue, type CompileContext, type Condition, type Fragment } from './context';
 
 type Value = Record<string, unknown>;
 
@@ -27,35 +27,35 @@ const COMPARISONS: Record<string, string> = {
   _contained_in: '<@',
 };
 
-function comparison(c: ColumnModel, col: Fragment, op: string, value: unknown): Fragment {
+function comparison(c: ColumnModel, col: Fragment, op: string, value: unknown): Condition {
   const operator = COMPARISONS[op];
-  if (operator) return sql.query`${col} ${sql.raw(operator)} ${typedValue(c.column, value)}`;
+  if (operator) return condition(sql.query`${col} ${sql.raw(operator)} ${typedValue(c.column, value)}`);
   switch (op) {
     case '_in':
-      return sql.query`${col} = any(${typedArray(c.column, value as unknown[])})`;
+      return condition(sql.query`${col} = any(${typedArray(c.column, value as unknown[])})`);
     case '_nin':
-      return sql.query`not (${col} = any(${typedArray(c.column, value as unknown[])}))`;
+      return not(condition(sql.query`${col} = any(${typedArray(c.column, value as unknown[])})`));
     case '_is_null':
-      return value === null ? sql.query`true` : value ? sql.query`${col} is null` : sql.query`${col} is not null`;
+      return value === null ? TRUE : condition(value ? sql.query`${col} is null` : sql.query`${col} is not null`);
     case '_has_key':
-      return sql.query`${col} ? ${sql.value(value)}::text`;
+      return condition(sql.query`${col} ? ${sql.value(value)}::text`);
     case '_has_keys_any':
-      return sql.query`${col} ?| ${sql.value(value)}::text[]`;
+      return condition(sql.query`${col} ?| ${sql.value(value)}::text[]`);
     case '_has_keys_all':
-      return sql.query`${col} ?& ${sql.value(value)}::text[]`;
+      return condition(sql.query`${col} ?& ${sql.value(value)}::text[]`);
     default:
       throw new CompileError(`Unknown operator : ${op}`);
   }
 }
 
 /** The condition on rows of `t` (aliased `alias`) that `value` expresses. */
-export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQLNode, value: Value | null | undefined): Fragment {
-  if (value === null || value === undefined) return sql.query`true`;
-  const parts: Fragment[] = [];
+export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQLNode, value: Value | null | undefined): Condition {
+  if (value === null || value === undefined) return TRUE;
+  const parts: Condition[] = [];
   for (const [key, v] of Object.entries(value)) {
     if (key === '_and') parts.push(and(((v as Value[] | null) ?? []).map((x) => compileBoolExp(ctx, t, alias, x))));
     else if (key === '_or') parts.push(or(((v as Value[] | null) ?? []).map((x) => compileBoolExp(ctx, t, alias, x))));
-    else if (key === '_not') parts.push(v === null ? sql.query`true` : sql.query`not (${compileBoolExp(ctx, t, alias, v as Value)})`);
+    else if (key === '_not') parts.push(v === null ? TRUE : not(compileBoolExp(ctx, t, alias, v as Value)));
     else {
       const c = t.byField.get(key);
       if (c) {
@@ -68,10 +68,7 @@ export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQ
       if (!rel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${t.name}_bool_exp'`);
       const remote = ctx.models.get(rel.targetKey)!;
       const r = newAlias(remote.name);
-      const filter = selectFilter(ctx, remote, r);
-      parts.push(
-        sql.query`exists (select 1 from ${table(remote)} as ${r} where ${joinCondition(rel.mapping, alias, r)} and ${filter ?? sql.query`true`} and ${compileBoolExp(ctx, remote, r, v as Value)})`,
-      );
+      parts.push(exists(sql.query`${table(remote)} as ${r}`, and([joinCondition(rel.mapping, alias, r), selectFilter(ctx, remote, r), compileBoolExp(ctx, remote, r, v as Value)])));
     }
   }
   return and(parts);

@@ -41,14 +41,42 @@ export function typedArray(c: DbColumn, values: unknown[]): Fragment {
 
 export const alias = (hint: string) => sql.identifier(Symbol(hint));
 
-export const and = (parts: Fragment[]): Fragment =>
-  parts.length === 0 ? sql.query`true` : parts.length === 1 ? parts[0]! : sql.query`(${sql.join(parts, ') and (')})`;
-export const or = (parts: Fragment[]): Fragment =>
-  parts.length === 0 ? sql.query`false` : parts.length === 1 ? parts[0]! : sql.query`(${sql.join(parts, ') or (')})`;
+declare const conditionBrand: unique symbol;
+
+/**
+ * A boolean SQL expression that carries its own parentheses, so it keeps its meaning next to any
+ * operator (`a and ${c}`, `not ${c}`). Every condition the compiler makes is one: precedence
+ * cannot be lost where conditions are combined, by construction rather than by care.
+ */
+export type Condition = sql.SQLQuery & { readonly [conditionBrand]: true };
+
+/** `fragment` as a condition: wrapped in parentheses. */
+export const condition = (fragment: Fragment): Condition => sql.query`(${fragment})` as Condition;
+
+export const TRUE: Condition = condition(sql.query`true`);
+export const FALSE: Condition = condition(sql.query`false`);
+
+const present = (parts: readonly (Condition | undefined)[]) => parts.filter((p): p is Condition => p !== undefined);
+
+/** All of `parts` (absent ones left out); true when there are none. */
+export function and(parts: readonly (Condition | undefined)[]): Condition {
+  const given = present(parts);
+  return given.length === 0 ? TRUE : given.length === 1 ? given[0]! : condition(sql.join(given, ' and '));
+}
+
+/** Any of `parts`; false when there are none. */
+export function or(parts: readonly Condition[]): Condition {
+  return parts.length === 0 ? FALSE : parts.length === 1 ? parts[0]! : condition(sql.join([...parts], ' or '));
+}
+
+export const not = (c: Condition): Condition => condition(sql.query`not ${c}`);
+
+/** Some row of `source` (a table with its alias) satisfies `where`. */
+export const exists = (source: Fragment, where: Condition): Condition => condition(sql.query`exists (select 1 from ${source} where ${where})`);
 
 /** The join condition of a relationship from `fromAlias` (this table) to `toAlias` (the remote one). */
-export const joinCondition = (mapping: readonly [string, string][], fromAlias: sql.SQLNode, toAlias: sql.SQLNode): Fragment =>
-  and(mapping.map(([local, remote]) => sql.query`${column(fromAlias, local)} = ${column(toAlias, remote)}`));
+export const joinCondition = (mapping: readonly [string, string][], fromAlias: sql.SQLNode, toAlias: sql.SQLNode): Condition =>
+  and(mapping.map(([local, remote]) => condition(sql.query`${column(fromAlias, local)} = ${column(toAlias, remote)}`)));
 
 /** json_build_object takes at most 100 arguments: larger objects are merged in pieces. */
 export function jsonObject(pairs: [string, Fragment][]): Fragment {

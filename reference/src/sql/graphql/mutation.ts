@@ -3,7 +3,7 @@
 import type { SelectionSetNode } from 'graphql';
 import type { ColumnModel, TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
-import { alias as newAlias, and, column, CompileError, jsonObject, sql, table, typedValue, type Fragment } from './context';
+import { alias as newAlias, and, column, CompileError, condition, jsonObject, sql, table, TRUE, typedValue, type Condition, type Fragment } from './context';
 import { collectFields } from './fields';
 import { permissionCondition, presets, selectFilter } from './permissions';
 import { rowJson, type SelectEnvironment } from './select';
@@ -14,7 +14,7 @@ type Row = Record<string, unknown>;
 function answer(env: SelectEnvironment, t: TableModel, changed: sql.SQLNode, single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
   const r = newAlias(t.name);
   // Rows come back only as far as the role may read them.
-  const readable = selectFilter(env, t, r) ?? sql.query`true`;
+  const readable = selectFilter(env, t, r) ?? TRUE;
   if (single) return sql.query`(select ${rowJson(env, t, r, selectionSet)} from ${changed} as ${r} where ${readable} limit 1)`;
   const type = env.schema.getType(`${t.name}_mutation_response`) as import('graphql').GraphQLObjectType;
   const pairs: [string, Fragment][] = [];
@@ -81,7 +81,7 @@ export function insertStatement(env: SelectEnvironment, t: TableModel, objects: 
         : sql.query`on conflict on constraint ${sql.identifier(onConflict.constraint)} do update set ${sql.join(
             updates.map((c) => sql.query`${sql.identifier(c.column.name)} = excluded.${sql.identifier(c.column.name)}`),
             ', ',
-          )} where ${and([compileBoolExp(env, t, target, onConflict.where ?? undefined), permissionCondition(env, t, target, t.permissions?.update?.filter) ?? sql.query`true`])}`;
+          )} where ${and([compileBoolExp(env, t, target, onConflict.where ?? undefined), permissionCondition(env, t, target, t.permissions?.update?.filter)])}`;
   }
   return sql.query`with ${changed} as (
     insert into ${table(t)} as ${target} (${sql.join(columns.map((c) => sql.identifier(c.name)), ', ')})
@@ -93,7 +93,7 @@ export function insertStatement(env: SelectEnvironment, t: TableModel, objects: 
 
 const UPDATE_OPERATORS = ['_set', '_inc', '_append', '_prepend', '_delete_key', '_delete_elem', '_delete_at_path'] as const;
 
-export function updateStatement(env: SelectEnvironment, t: TableModel, args: Row, where: Fragment | ((a: sql.SQLNode) => Fragment), single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
+export function updateStatement(env: SelectEnvironment, t: TableModel, args: Row, where: (a: sql.SQLNode) => Condition, single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
   const target = newAlias(t.name);
   const sets: Fragment[] = [];
   const seen = new Set<string>();
@@ -118,21 +118,20 @@ export function updateStatement(env: SelectEnvironment, t: TableModel, args: Row
   if (sets.length === 0) throw new CompileError(`at least one of ${UPDATE_OPERATORS.join(', ')} is expected`);
   for (const [c, value] of presets(env, t, t.permissions?.update?.set)) sets.push(sql.query`${sql.identifier(c.name)} = ${value}`);
   const changed = newAlias('updated');
-  const condition = typeof where === 'function' ? where(target) : where;
-  const filter = permissionCondition(env, t, target, t.permissions?.update?.filter) ?? sql.query`true`;
+  const filter = permissionCondition(env, t, target, t.permissions?.update?.filter);
   return sql.query`with ${changed} as (
     update ${table(t)} as ${target} set ${sql.join(sets, ', ')}
-     where ${condition} and ${filter}
+     where ${and([where(target), filter])}
     returning ${target}.*)
   ${statementResult(answer(env, t, changed, single, selectionSet), checked(env, t, changed, t.permissions?.update?.check))}`;
 }
 
-export function deleteStatement(env: SelectEnvironment, t: TableModel, where: (a: sql.SQLNode) => Fragment, single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
+export function deleteStatement(env: SelectEnvironment, t: TableModel, where: (a: sql.SQLNode) => Condition, single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
   const target = newAlias(t.name);
   const changed = newAlias('deleted');
-  const filter = permissionCondition(env, t, target, t.permissions?.delete?.filter) ?? sql.query`true`;
+  const filter = permissionCondition(env, t, target, t.permissions?.delete?.filter);
   return sql.query`with ${changed} as (
-    delete from ${table(t)} as ${target} where ${where(target)} and ${filter}
+    delete from ${table(t)} as ${target} where ${and([where(target), filter])}
     returning ${target}.*)
   ${statementResult(answer(env, t, changed, single, selectionSet), sql.query`true`)}`;
 }
@@ -141,7 +140,7 @@ export function deleteStatement(env: SelectEnvironment, t: TableModel, where: (a
 export const primaryKeyCondition = (t: TableModel, values: Row) => (a: sql.SQLNode) =>
   and((t.primaryKey ?? []).map((name) => {
     const c = t.byColumn.get(name)!;
-    return sql.query`${column(a, name)} = ${typedValue(c.column, values[c.field])}`;
+    return condition(sql.query`${column(a, name)} = ${typedValue(c.column, values[c.field])}`);
   }));
 
-export const whereCondition = (env: SelectEnvironment, t: TableModel, where: Row | null | undefined) => (a: sql.SQLNode) => compileBoolExp(env, t, a, where);
+export const whereCondition = (env: SelectEnvironment, t: TableModel, where: Row | null | undefined) => (a: sql.SQLNode): Condition => compileBoolExp(env, t, a, where);

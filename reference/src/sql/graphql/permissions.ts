@@ -3,7 +3,7 @@
 import type { DbColumn } from '../../db/introspection';
 import type { TableModel } from '../../schema/model';
 import { compileRawBoolExp } from '../dml/boolExp';
-import { CompileError, sql, typedValue, type CompileContext, type Fragment } from './context';
+import { CompileError, sql, typedValue, type CompileContext, type Condition, type Fragment } from './context';
 
 export type PermissionEnvironment = Pick<CompileContext, 'allModels' | 'sessionVariables'>;
 
@@ -24,7 +24,7 @@ export function resolveValue(env: PermissionEnvironment, value: unknown, column:
   return resolved;
 }
 
-export function permissionCondition(env: PermissionEnvironment, t: TableModel, alias: sql.SQLNode, exp: Record<string, unknown> | undefined): Fragment | undefined {
+export function permissionCondition(env: PermissionEnvironment, t: TableModel, alias: sql.SQLNode, exp: Record<string, unknown> | undefined): Condition | undefined {
   if (exp === undefined) return undefined;
   const full = env.allModels.get(t.key)!;
   return compileRawBoolExp({ models: env.allModels, path: '$', resolveValue: (v, c) => resolveValue(env, v, c) }, full, alias, exp);

@@ -4,7 +4,7 @@ import type { GraphQLObjectType, GraphQLSchema, SelectionSetNode } from 'graphql
 import { aggregateColumns, AGGREGATE_OPERATIONS } from '../../schema/build';
 import type { RelationshipModel, TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
-import { alias as newAlias, and, column, CompileError, joinCondition, jsonObject, sql, table, typedValue, type CompileContext, type Fragment } from './context';
+import { alias as newAlias, and, column, CompileError, condition, joinCondition, jsonObject, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
 import { collectFields, type FieldEnvironment } from './fields';
 import { effectiveLimit, selectFilter } from './permissions';
 
@@ -59,7 +59,7 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
         // Each term of the remote table becomes a scalar subquery over the joined row.
         const remote = env.models.get(objectRel.targetKey)!;
         const r = newAlias(remote.name);
-        const joined = and([joinCondition(objectRel.mapping, alias, r), selectFilter(env, remote, r) ?? sql.query`true`]);
+        const joined = and([joinCondition(objectRel.mapping, alias, r), selectFilter(env, remote, r)]);
         for (const term of orderTerms(env, remote, r, value as Record<string, unknown>)) {
           terms.push({
             expr: sql.query`(select ${term.expr} from ${table(remote)} as ${r} where ${joined} limit 1)`,
@@ -72,7 +72,7 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
       if (!arrayRel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${t.name}_order_by'`);
       const remote = env.models.get(arrayRel.targetKey)!;
       const r = newAlias(remote.name);
-      const from = sql.query`from ${table(remote)} as ${r} where ${and([joinCondition(arrayRel.mapping, alias, r), selectFilter(env, remote, r) ?? sql.query`true`])}`;
+      const from = sql.query`from ${table(remote)} as ${r} where ${and([joinCondition(arrayRel.mapping, alias, r), selectFilter(env, remote, r)])}`;
       for (const [op, spec] of Object.entries(value as Record<string, unknown>)) {
         if (spec === null) continue;
         if (op === 'count') {
@@ -94,12 +94,13 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
  * (as __o1, __o2 …) so that the enclosing json_agg can sort by them: the order of a subquery is
  * not something an aggregate may rely on.
  */
-function rowSource(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, args: SelectArgs, join: Join | undefined, extraWhere?: Fragment) {
-  const conditions = [compileBoolExp(env, t, alias, args.where ?? undefined)];
-  const filter = selectFilter(env, t, alias);
-  if (filter) conditions.push(filter);
-  if (join) conditions.push(joinCondition(join.mapping, join.parent, alias));
-  if (extraWhere) conditions.push(extraWhere);
+function rowSource(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, args: SelectArgs, join: Join | undefined, extraWhere?: Condition) {
+  const conditions = [
+    compileBoolExp(env, t, alias, args.where ?? undefined),
+    selectFilter(env, t, alias),
+    join ? joinCondition(join.mapping, join.parent, alias) : undefined,
+    extraWhere,
+  ];
   const cappedLimit = effectiveLimit(t, args.limit);
   const distinct = (args.distinct_on ?? []).map((f) => t.byField.get(f)!);
   const ordered = [...distinct.map((c) => ({ expr: column(alias, c.column.name), direction: 'asc nulls last' })), ...orderTerms(env, t, alias, args.order_by)];
@@ -143,8 +144,8 @@ function relationshipJson(env: SelectEnvironment, rel: RelationshipModel, remote
   const join = { mapping: rel.mapping, parent };
   if (rel.kind === 'array') return aggregate ? aggregateJson(env, remote, args, selectionSet, join) : listJson(env, remote, args, selectionSet, join);
   const r = newAlias(remote.name);
-  const conditions = [joinCondition(rel.mapping, parent, r), selectFilter(env, remote, r)].filter((c): c is Fragment => c !== undefined);
-  return sql.query`(select ${rowJson(env, remote, r, selectionSet)} from ${table(remote)} as ${r} where ${and(conditions)} limit 1)`;
+  const conditions = and([joinCondition(rel.mapping, parent, r), selectFilter(env, remote, r)]);
+  return sql.query`(select ${rowJson(env, remote, r, selectionSet)} from ${table(remote)} as ${r} where ${conditions} limit 1)`;
 }
 
 /** A JSON array of the selected rows. */
@@ -164,10 +165,9 @@ export function byPkJson(env: SelectEnvironment, t: TableModel, args: Record<str
   const a = newAlias(t.name);
   const conditions = (t.primaryKey ?? []).map((name) => {
     const c = t.byColumn.get(name)!;
-    return sql.query`${column(a, name)} = ${typedValue(c.column, args[c.field])}`;
+    return condition(sql.query`${column(a, name)} = ${typedValue(c.column, args[c.field])}`);
   });
-  const filter = selectFilter(env, t, a);
-  return sql.query`(select ${rowJson(env, t, a, selectionSet)} from ${table(t)} as ${a} where ${and(filter ? [...conditions, filter] : conditions)})`;
+  return sql.query`(select ${rowJson(env, t, a, selectionSet)} from ${table(t)} as ${a} where ${and([...conditions, selectFilter(env, t, a)])})`;
 }
 
 /** `<table>_aggregate`: {aggregate {count, sum…}, nodes […]} over the selected rows. */
