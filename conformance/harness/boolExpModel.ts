@@ -78,16 +78,34 @@ function compare(op: string, value: unknown, operand: unknown): Truth {
   }
 }
 
-export function evaluate(exp: BoolExp, row: FuzzRow, session: Record<string, string>): Truth {
+/** What an evaluation needs beyond the row: the session, and the rows a relationship leads to. */
+export interface ModelEnvironment {
+  session: Record<string, string>;
+  /** The table a relationship of `table` leads to, and the related rows of `row`. */
+  related?(table: string, relationship: string, row: ModelRow): { table: string; rows: ModelRow[] } | undefined;
+  /** Whether a related row may be used (a `where` sees only rows the role's filter keeps); all when absent. */
+  visible?(table: string, row: ModelRow): boolean;
+}
+
+export type ModelRow = Record<string, unknown>;
+
+/** The truth of `exp` for `row` of `table`, in SQL's three-valued logic. */
+export function evaluateIn(exp: BoolExp, table: string, row: ModelRow, env: ModelEnvironment): Truth {
   const parts: Truth[] = [];
   for (const [key, value] of Object.entries(exp)) {
     const op = key.startsWith('$') || key.startsWith('_') ? key.slice(1) : undefined;
-    if (op === 'and') parts.push(and3((value as BoolExp[]).map((x) => evaluate(x, row, session))));
-    else if (op === 'or') parts.push(or3((value as BoolExp[]).map((x) => evaluate(x, row, session))));
-    else if (op === 'not') parts.push(not3(evaluate(value as BoolExp, row, session)));
+    if (op === 'and') parts.push(and3((value as BoolExp[]).map((x) => evaluateIn(x, table, row, env))));
+    else if (op === 'or') parts.push(or3((value as BoolExp[]).map((x) => evaluateIn(x, table, row, env))));
+    else if (op === 'not') parts.push(not3(evaluateIn(value as BoolExp, table, row, env)));
     else {
-      const column = row[key as keyof FuzzRow] as unknown;
-      const resolve = (v: unknown) => (typeof v === 'string' && /^x-engine-/i.test(v) ? Number(session[v.toLowerCase()]) : v);
+      const relation = env.related?.(table, key, row);
+      if (relation) {
+        // A relationship holds when some related row the caller may use satisfies the expression.
+        parts.push(relation.rows.some((r) => (env.visible?.(relation.table, r) ?? true) && evaluateIn(value as BoolExp, relation.table, r, env) === true));
+        continue;
+      }
+      const column = row[key];
+      const resolve = (v: unknown) => (typeof v === 'string' && /^x-engine-/i.test(v) ? Number(env.session[v.toLowerCase()]) : v);
       if (isObject(value)) {
         // An object under a column holds operators (the generators make no JSON equality).
         for (const [k, operand] of Object.entries(value)) parts.push(compare(k.slice(1), column, resolve(operand)));
@@ -99,55 +117,89 @@ export function evaluate(exp: BoolExp, row: FuzzRow, session: Record<string, str
   return and3(parts);
 }
 
+/** `exp` over a row of the single fuzz table. */
+export const evaluate = (exp: BoolExp, row: FuzzRow, session: Record<string, string>): Truth =>
+  evaluateIn(exp, 'item', row as unknown as ModelRow, { session });
+
 // Generators. Text operands mix pattern characters, quotes, backslashes and SQL that must stay data.
 const HOSTILE = ["'", "''", '"', '\\\\', "'; drop table fuzz.item; --", '$1', 'ä', '😀', ' OR 1=1'];
 const textValue = fc.oneof(fc.constantFrom('a', 'b', 'ab', 'Ab', 'ba', 'abc', ''), fc.constantFrom(...HOSTILE));
 const likePattern = fc
   .array(fc.constantFrom('a', 'b', 'A', 'B', '%', '_', '\\%', '\\_', "'", ' '), { minLength: 0, maxLength: 5 })
   .map((parts) => parts.join(''));
-const prefix = fc.constantFrom('_', '$');
 const intValue = fc.integer({ min: -2, max: 12 });
 
-const intLeaf = fc.oneof(
-  fc.tuple(prefix, fc.constantFrom('eq', 'neq', 'gt', 'lt', 'gte', 'lte'), intValue).map(([p, op, v]) => ({ n: { [`${p}${op}`]: v } })),
-  fc.tuple(prefix, fc.constantFrom('in', 'nin'), fc.array(intValue, { maxLength: 4 })).map(([p, op, v]) => ({ n: { [`${p}${op}`]: v } })),
-  fc.tuple(prefix, fc.boolean()).map(([p, v]) => ({ n: { [`${p}is_null`]: v } })),
-  intValue.map((v) => ({ n: v })),
-  fc.constant({ $or: [{ owner: 'X-Engine-User-Id' }] }),
-  fc.constant({ owner: { _neq: 'x-engine-user-id' } }),
-);
-const textLeaf = fc.oneof(
-  fc.tuple(prefix, fc.constantFrom('eq', 'neq'), textValue).map(([p, op, v]) => ({ t: { [`${p}${op}`]: v } })),
-  fc.tuple(prefix, fc.constantFrom('like', 'nlike', 'ilike', 'nilike'), likePattern).map(([p, op, v]) => ({ t: { [`${p}${op}`]: v } })),
-  fc.tuple(prefix, fc.constantFrom('in', 'nin'), fc.array(textValue, { maxLength: 3 })).map(([p, op, v]) => ({ t: { [`${p}${op}`]: v } })),
-  fc.tuple(prefix, fc.boolean()).map(([p, v]) => ({ t: { [`${p}is_null`]: v } })),
-);
-const boolLeaf = fc.oneof(
-  fc.tuple(prefix, fc.constantFrom('eq', 'neq'), fc.boolean()).map(([p, op, v]) => ({ b: { [`${p}${op}`]: v } })),
-  fc.boolean().map((v) => ({ b: v })),
-  fc.tuple(prefix, fc.boolean()).map(([p, v]) => ({ b: { [`${p}is_null`]: v } })),
-);
-const jsonLeaf = fc.oneof(
-  fc.constantFrom<Record<string, unknown>>({ a: 1 }, { a: 2 }, { b: 'x' }, { a: 1, b: 'x' }, {}).map((v) => ({ j: { _contains: v } })),
-  fc.constantFrom('a', 'b', 'c').map((k) => ({ j: { _has_key: k } })),
-  fc.subarray(['a', 'b', 'c']).map((ks) => ({ j: { _has_keys_any: ks } })),
-  fc.subarray(['a', 'b', 'c']).map((ks) => ({ j: { _has_keys_all: ks } })),
-);
+/** The columns of a table by the kind of leaf made for them, and its relationships. */
+export interface TableShape {
+  ints: string[];
+  texts: string[];
+  bools: string[];
+  jsonbs: string[];
+  /** Integer columns compared with the session's X-Engine-User-Id (permission form only). */
+  sessionInts: string[];
+  relationships: Record<string, string>;
+}
 
-export const boolExpArbitrary: fc.Arbitrary<BoolExp> = fc.letrec<{ exp: BoolExp }>((tie) => ({
-  exp: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    intLeaf,
-    textLeaf,
-    boolLeaf,
-    jsonLeaf,
-    fc.tuple(prefix, fc.array(tie('exp'), { maxLength: 3 })).map(([p, xs]) => ({ [`${p}and`]: xs })),
-    fc.tuple(prefix, fc.array(tie('exp'), { maxLength: 3 })).map(([p, xs]) => ({ [`${p}or`]: xs })),
-    fc.tuple(prefix, tie('exp')).map(([p, x]) => ({ [`${p}not`]: x })),
-    // Several keys in one object hold together.
-    fc.tuple(intLeaf, textLeaf).map(([a, b]) => ({ ...a, ...b })),
-  ),
-})).exp;
+/**
+ * `permission`: the metadata form (`$`/`_` operators, bare equality, session variables).
+ * `where`: the GraphQL `where` form (`_` operators only, literal values).
+ */
+export type BoolExpForm = 'permission' | 'where';
+
+/** Generators of expressions over each table of `tables`, through their relationships. */
+export function boolExpArbitraries(tables: Record<string, TableShape>, form: BoolExpForm): Record<string, fc.Arbitrary<BoolExp>> {
+  const prefix = form === 'permission' ? fc.constantFrom('_', '$') : fc.constant('_');
+  const permission = form === 'permission';
+  const op = (column: string, ops: string[], value: fc.Arbitrary<unknown>) =>
+    fc.tuple(prefix, fc.constantFrom(...ops), value).map(([p, o, v]) => ({ [column]: { [`${p}${o}`]: v } }));
+  const isNull = (column: string) => fc.tuple(prefix, fc.boolean()).map(([p, v]) => ({ [column]: { [`${p}is_null`]: v } }));
+  const leaves = (shape: TableShape): fc.Arbitrary<BoolExp>[] => [
+    ...shape.ints.flatMap((c) => [
+      op(c, ['eq', 'neq', 'gt', 'lt', 'gte', 'lte'], intValue),
+      op(c, ['in', 'nin'], fc.array(intValue, { maxLength: 4 })),
+      isNull(c),
+      ...(permission ? [intValue.map((v) => ({ [c]: v }))] : []),
+    ]),
+    ...(permission ? shape.sessionInts.flatMap((c) => [fc.constant({ $or: [{ [c]: 'X-Engine-User-Id' }] }), fc.constant({ [c]: { _neq: 'x-engine-user-id' } })]) : []),
+    ...shape.texts.flatMap((c) => [
+      op(c, ['eq', 'neq'], textValue),
+      op(c, ['like', 'nlike', 'ilike', 'nilike'], likePattern),
+      op(c, ['in', 'nin'], fc.array(textValue, { maxLength: 3 })),
+      isNull(c),
+    ]),
+    ...shape.bools.flatMap((c) => [op(c, ['eq', 'neq'], fc.boolean()), isNull(c), ...(permission ? [fc.boolean().map((v) => ({ [c]: v }))] : [])]),
+    ...shape.jsonbs.flatMap((c) => [
+      fc.constantFrom<Record<string, unknown>>({ a: 1 }, { a: 2 }, { b: 'x' }, { a: 1, b: 'x' }, {}).map((v) => ({ [c]: { _contains: v } })),
+      fc.constantFrom('a', 'b', 'c').map((k) => ({ [c]: { _has_key: k } })),
+      fc.subarray(['a', 'b', 'c']).map((ks) => ({ [c]: { _has_keys_any: ks } })),
+      fc.subarray(['a', 'b', 'c']).map((ks) => ({ [c]: { _has_keys_all: ks } })),
+    ]),
+  ];
+  return fc.letrec<Record<string, BoolExp>>((tie) =>
+    Object.fromEntries(
+      Object.entries(tables).map(([name, shape]) => {
+        const own = leaves(shape);
+        const leaf = fc.oneof(...own);
+        const arbitrary = fc.oneof(
+          { depthSize: 'small', withCrossShrink: true },
+          ...own,
+          fc.tuple(prefix, fc.array(tie(name), { maxLength: 3 })).map(([p, xs]) => ({ [`${p}and`]: xs })),
+          fc.tuple(prefix, fc.array(tie(name), { maxLength: 3 })).map(([p, xs]) => ({ [`${p}or`]: xs })),
+          fc.tuple(prefix, tie(name)).map(([p, x]) => ({ [`${p}not`]: x })),
+          // Several keys in one object hold together.
+          fc.tuple(leaf, leaf).map(([a, b]) => ({ ...a, ...b })),
+          ...Object.entries(shape.relationships).map(([rel, target]) => tie(target).map((x) => ({ [rel]: x }))),
+        );
+        return [name, arbitrary];
+      }),
+    ),
+  ) as Record<string, fc.Arbitrary<BoolExp>>;
+}
+
+const ITEM_SHAPE: TableShape = { ints: ['n'], texts: ['t'], bools: ['b'], jsonbs: ['j'], sessionInts: ['owner'], relationships: {} };
+
+/** Permission-form expressions over the single fuzz table. */
+export const boolExpArbitrary: fc.Arbitrary<BoolExp> = boolExpArbitraries({ item: ITEM_SHAPE }, 'permission').item!;
 
 /** Rows of the fuzz table: every combination of null and not null, and some hostile text. */
 export function fuzzRows(): FuzzRow[] {
