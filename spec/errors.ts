@@ -136,6 +136,8 @@ export const ERRORS: readonly ErrorSpec[] = [
     'A webhook that does not answer within 10 s is a 500.'),
   decided('request-too-large', 413, 'request-too-large', 'request body is larger than <limit> bytes',
     'Request bodies are limited (ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES, default 100 MiB); a larger one is refused with 413.'),
+  decided('bad-request.transaction-control', 400, 'bad-request', 'run_sql runs inside the transaction of its request and may not end it: <statement>',
+    'run_sql text with a statement that begins or ends a transaction (BEGIN, START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, PREPARE TRANSACTION) is refused before any of it runs, at $.args.sql; savepoints are allowed. A COMMIT that gets through anyway is refused by PostgreSQL, and nothing of the request is kept.'),
 ];
 
 export const ERRORS_BY_ID: ReadonlyMap<string, ErrorSpec> = new Map(ERRORS.map((x) => [x.id, x]));

@@ -95,3 +95,78 @@ test(covers(['dec.run_sql.tracked-tables', 'err.not-supported.table-rename'], 'r
   expectResponse(r, 400, { path: '$', error: 'table renames are not yet supported : "library.book"', code: 'not-supported' });
   expect(await target.sql(`select to_regclass('library.book')::text as t`)).toEqual([{ t: 'library.book' }]);
 });
+
+describe('run_sql cannot end the transaction of its request', () => {
+  const count = async () => (await target.sql('select count(*)::int as n from library.tx_probe'))[0]!.n;
+  const exportedTables = async () => ((await target.metadata({ type: 'export_metadata', args: {} })).body as { tables: unknown[] }).tables;
+  beforeAll(async () => {
+    await target.sql('drop table if exists library.tx_probe; create table library.tx_probe (id int)');
+  });
+  beforeEach(async () => {
+    await target.sql('delete from library.tx_probe');
+  });
+  const refused = (statement: string, path = '$.args.sql') => ({
+    path,
+    error: `run_sql runs inside the transaction of its request and may not end it: ${statement}`,
+    code: 'bad-request',
+  });
+
+  test(covers(['err.bad-request.transaction-control', 'dec.bulk.atomic'], 'a COMMIT inside a bulk whose later member fails keeps nothing'), async () => {
+    const r = await target.metadata(
+      { type: 'bulk', args: [{ type: 'run_sql', args: { sql: 'insert into library.tx_probe values (1); commit;' } }, { type: 'track_table', args: { table: 'nope' } }] },
+      { endpoint: '/v1/query' },
+    );
+    expectResponse(r, 400, refused('COMMIT (statement 2)', '$.args[0].args.sql'));
+    expect(await count()).toBe(0);
+  });
+
+  test(covers(['err.bad-request.transaction-control', 'dec.run_sql.read-only'], 'read_only cannot be left by committing first'), async () => {
+    expectResponse(await runSql({ sql: 'commit; insert into library.tx_probe values (2)', read_only: true }), 400, refused('COMMIT (statement 1)'));
+    expect(await count()).toBe(0);
+  });
+
+  test(covers(['err.bad-request.transaction-control', 'dec.bulk.atomic'], 'a ROLLBACK cannot make a later member of the bulk write outside the transaction'), async () => {
+    const r = await target.metadata(
+      { type: 'bulk', args: [{ type: 'run_sql', args: { sql: 'rollback; insert into library.tx_probe values (3)' } }, { type: 'track_table', args: { table: { schema: 'library', name: 'tx_probe' } } }] },
+      { endpoint: '/v1/query' },
+    );
+    expectResponse(r, 400, refused('ROLLBACK (statement 1)', '$.args[0].args.sql'));
+    expect(await count()).toBe(0);
+    expect(await exportedTables()).toEqual([]);
+  });
+
+  test.each([
+    ['END (statement 2)', 'end'],
+    ['ABORT (statement 2)', 'abort'],
+    ['BEGIN (statement 2)', 'begin; insert into library.tx_probe values (4)'],
+    ['START TRANSACTION (statement 2)', 'Start Transaction'],
+    ['ROLLBACK (statement 2)', 'ROLLBACK AND CHAIN'],
+    ['COMMIT (statement 2)', "/* a comment */ commit prepared 'x'"],
+    ['PREPARE TRANSACTION (statement 2)', "prepare transaction 'x'"],
+    ['COMMIT (statement 3)', "select 'a''b', E'c\\'d', $x$;$x$; commit"],
+  ])(covers(['err.bad-request.transaction-control'], 'every spelling is refused before anything runs: %s'), async (statement, sql) => {
+    const r = await runSql({ sql: `insert into library.tx_probe values (9); ${sql}` });
+    expectResponse(r, 400, refused(statement));
+    expect(await count()).toBe(0);
+  });
+
+  test(covers(['op.run_sql', 'err.bad-request.transaction-control'], 'savepoints, quoted text and SQL function bodies are not transaction control'), async () => {
+    const sql = `savepoint s1; insert into library.tx_probe values (5); rollback to savepoint s1; release savepoint s1;
+      insert into library.tx_probe values (6);
+      create function library.tx_f() returns int language sql begin atomic select 1; end;
+      select 'commit; rollback' as a, $q$; end;$q$ as b, library.tx_f() as c`;
+    expectResponse(await runSql({ sql }), 200, { result_type: 'TuplesOk', result: [['a', 'b', 'c'], ['commit; rollback', '; end;', '1']] });
+    expect(await target.sql('select id from library.tx_probe')).toEqual([{ id: 6 }]);
+    await target.sql('drop function library.tx_f()');
+  });
+
+  test(covers(['op.run_sql', 'dec.run_sql.response'], 'session settings made by run_sql do not reach later requests'), async () => {
+    expectResponse(await runSql({ sql: "set statement_timeout = 1; set search_path = nowhere; select 1 as x" }), 200, { result_type: 'TuplesOk', result: [['x'], ['1']] });
+    for (let i = 0; i < 12; i++) {
+      expectResponse(await runSql({ sql: 'select pg_sleep(0.005), current_setting($$search_path$$) as path', read_only: i % 2 === 0 }), 200, {
+        result_type: 'TuplesOk',
+        result: [['pg_sleep', 'path'], ['', '"$user", public']],
+      });
+    }
+  });
+});

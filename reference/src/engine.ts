@@ -153,14 +153,17 @@ export class Engine {
   /** Run one operation (a bulk with its children) as one transaction. */
   async execute(operation: ParsedOperation): Promise<unknown> {
     const client = await this.connect();
+    // A connection that ran user SQL may carry its session settings: it is not given back to the pool.
+    const userSql = runsUserSql(operation);
     let open = false;
     try {
-      await q.run(client, q.begin);
+      if (userSql) await q.run(client, q.defaultReadOnly);
+      await q.run(client, userSql ? q.beginReadWrite : q.begin);
       open = true;
       await q.run(client, q.lockCatalog);
       await assertCatalogVersion(client);
       const stored = await readMetadataSince(client, this.snapshot);
-      const { ctx, loaded } = this.context(client, stored.document);
+      const { ctx, loaded, guard } = this.context(client, stored.document);
       const response = await this.dispatch(ctx, operation);
       let resourceVersion = stored.resourceVersion;
       let input: SchemaInput | undefined;
@@ -179,6 +182,8 @@ export class Engine {
         const introspection = await ctx.introspect();
         input = { document: ctx.document, introspection, enumValues: await loadEnumValues(client, ctx.document, introspection) };
       }
+      const token = guard();
+      if (token) await q.run(client, q.disarmTransactionGuard(token));
       await q.run(client, q.commit);
       open = false;
       this.snapshot = { document: ctx.document, resourceVersion };
@@ -194,7 +199,7 @@ export class Engine {
       if (error instanceof CatalogError) throw error.detail;
       throw error instanceof EngineError ? error : postgresError(error, '');
     } finally {
-      client.release();
+      client.release(userSql);
     }
   }
 
@@ -215,7 +220,7 @@ export class Engine {
     return handler(ctx, operation.args as never, operation.version);
   }
 
-  private context(client: PoolClient, document: MetadataDocument): { ctx: OperationContext; loaded: Map<string, DbTable> } {
+  private context(client: PoolClient, document: MetadataDocument): { ctx: OperationContext; loaded: Map<string, DbTable>; guard: () => string | undefined } {
     let relations: Relation[] | undefined;
     let byKey: Map<string, Relation> | undefined;
     let view: Introspection | undefined;
@@ -224,6 +229,7 @@ export class Engine {
     const known = this.tableDetails;
     const pool = this.pool;
     let before: Promise<readonly InconsistentObject[]> | undefined;
+    let guard: { token: string; xid: string } | undefined;
     const ctx: OperationContext = {
       db: client,
       config: this.config,
@@ -269,6 +275,7 @@ export class Engine {
       async readOnly(work) {
         const db = await pool.connect();
         try {
+          await q.run(db, q.defaultReadOnly);
           await q.run(db, q.beginReadOnly);
           try {
             return await work(db);
@@ -276,11 +283,23 @@ export class Engine {
             await q.run(db, q.rollback);
           }
         } finally {
-          db.release();
+          db.release(true);
         }
       },
+      async guarded(work) {
+        if (!guard) {
+          const token = randomUUID();
+          await q.run(client, q.armTransactionGuard(token));
+          const [row] = await q.run<{ xid: string }>(client, q.transactionId);
+          guard = { token, xid: row!.xid };
+        }
+        const result = await work(client);
+        const [row] = await q.run<{ xid: string | null }>(client, q.assignedTransactionId);
+        if (row?.xid !== guard.xid) throw engineError('bad-request.transaction-control', '$.args.sql', ['ROLLBACK']);
+        return result;
+      },
     };
-    return { ctx, loaded: details };
+    return { ctx, loaded: details, guard: () => guard?.token };
   }
 
   private async connect(): Promise<PoolClient> {
@@ -304,4 +323,10 @@ export class Engine {
   current(): MetadataSnapshot {
     return this.snapshot!;
   }
+}
+
+/** Whether the operation runs SQL of the request's own in the request's transaction. */
+function runsUserSql(operation: ParsedOperation): boolean {
+  if (operation.type === 'run_sql') return (operation.args as { read_only?: boolean }).read_only !== true;
+  return (operation.children ?? []).some(runsUserSql);
 }

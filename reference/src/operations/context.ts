@@ -25,6 +25,12 @@ export interface OperationContext {
   acceptInconsistencies: boolean;
   /** Run a statement on a separate read-only transaction (run_sql read_only inside a bulk). */
   readOnly<T>(work: (db: PoolClient) => Promise<T>): Promise<T>;
+  /**
+   * Run user SQL in the request's transaction so that it cannot end it: PostgreSQL refuses a
+   * COMMIT that is not the request's own, and a transaction that changed under `work` (after a
+   * ROLLBACK in its text) is refused before anything else of the request runs.
+   */
+  guarded<T>(work: (db: PoolClient) => Promise<T>): Promise<T>;
 }
 
 export type OperationHandler = (ctx: OperationContext, args: never, version: number) => Promise<unknown>;

@@ -10,6 +10,7 @@ import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
 import { dependentsOf, untrackTable } from '../metadata/tables';
 import { runUserStatement } from '../sql';
 import type { OperationContext } from './context';
+import { findTransactionControl } from './transactionControl';
 
 interface RunSqlArgs {
   sql: string;
@@ -19,10 +20,12 @@ interface RunSqlArgs {
 }
 
 export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<unknown> {
+  const control = findTransactionControl(args.sql);
+  if (control) throw engineError('bad-request.transaction-control', '$.args.sql', [`${control.statement} (statement ${control.index})`]);
   if (args.read_only) return ctx.readOnly((db) => execute(db, args.sql));
   const before = ctx.document.tables.length > 0 ? await ctx.introspect() : undefined;
   if (before) await ctx.inconsistenciesBefore();
-  const response = await execute(ctx.db, args.sql);
+  const response = await ctx.guarded((db) => execute(db, args.sql));
   ctx.invalidateIntrospection();
   if (before) {
     const after = await ctx.introspect();

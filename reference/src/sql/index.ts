@@ -24,6 +24,17 @@ const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
 const CATALOG_LOCK_KEY = 7_301_517_263;
 
 export const begin = sql.query`begin`;
+export const beginReadWrite = sql.query`begin read write`;
+/** On a connection that will run user SQL: a transaction that this server did not begin (after a
+ *  stray ROLLBACK in that SQL) is read only, so nothing after it can write. */
+export const defaultReadOnly = sql.query`set default_transaction_read_only = on`;
+export const transactionId = sql.query`select txid_current()::text as xid`;
+export const assignedTransactionId = sql.query`select txid_current_if_assigned()::text as xid`;
+export const armTransactionGuard = (token: string) => sql.query`insert into ${catalog('engine_transaction_guard')} (token) values (${sql.value(token)})`;
+/** The request's own commit: the guard's row goes, and the commit carries its token. */
+export const disarmTransactionGuard = (token: string) => sql.query`
+  with gone as (delete from ${catalog('engine_transaction_guard')} where token = ${sql.value(token)} returning token)
+  select set_config('engine.commit_token', token, true) from gone`;
 export const beginReadOnly = sql.query`begin read only`;
 export const commit = sql.query`commit`;
 export const rollback = sql.query`rollback`;
@@ -53,6 +64,24 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
     sql.query`insert into ${catalog('engine_metadata')} (id, metadata, resource_version)
       values (1, ${sql.value(JSON.stringify({ version: 2, tables: [] }))}::json, 1)`,
     sql.query`insert into ${catalog('engine_version')} (version) values ('0')`,
+  ],
+  [
+    // A row here arms a check at commit: the commit must carry the row's token, which only the
+    // request's own commit does. A COMMIT in run_sql's text fails, and the transaction with it.
+    sql.query`create table ${catalog('engine_transaction_guard')} (token text primary key)`,
+    sql.query`create function ${catalog('engine_refuse_foreign_commit')}() returns trigger language plpgsql as $guard$
+      begin
+        if current_setting('engine.commit_token', true) is distinct from new.token then
+          raise exception 'run_sql may not end the transaction of its request'
+            using errcode = 'EA001', hint = 'run_sql runs inside the transaction of the request; leave out COMMIT, ROLLBACK and BEGIN';
+        end if;
+        return null;
+      end
+    $guard$`,
+    sql.query`create constraint trigger engine_transaction_guard_commit
+      after insert on ${catalog('engine_transaction_guard')}
+      deferrable initially deferred
+      for each row execute procedure ${catalog('engine_refuse_foreign_commit')}()`,
   ],
 ];
 
