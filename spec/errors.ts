@@ -136,6 +136,10 @@ export const ERRORS: readonly ErrorSpec[] = [
     'A webhook that does not answer within 10 s is a 500.'),
   decided('request-too-large', 413, 'request-too-large', 'request body is larger than <limit> bytes',
     'Request bodies are limited (ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES, default 100 MiB); a larger one is refused with 413.'),
+  decided('access-denied.origin', 403, 'access-denied', 'the origin <origin> is not allowed by the CORS policy',
+    'A request whose Origin header names an origin that the CORS policy does not allow for that API is refused with 403 before anything runs (decision dec.http.cross-origin).'),
+  decided('unsupported-media-type', 415, 'unsupported-media-type', 'expected Content-Type: application/json, got <type>',
+    'A request body of another media type than JSON is refused with 415 before anything runs (decision dec.http.content-type).'),
   decided('bad-request.transaction-control', 400, 'bad-request', 'run_sql runs inside the transaction of its request and may not end it: <statement>',
     'run_sql text with a statement that begins or ends a transaction (BEGIN, START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, PREPARE TRANSACTION) is refused before any of it runs, at $.args.sql; savepoints are allowed. A COMMIT that gets through anyway is refused by PostgreSQL, and nothing of the request is kept.'),
 ];

@@ -135,6 +135,18 @@ export const DECISIONS: readonly SpecItem[] = [
     'Subscriptions are served at /v1/graphql over WebSocket with the graphql-transport-ws protocol; the subscription root has the fields of the query root for the role. A subscription is a live query: its first result is sent at once, then a new result each time the result changes, checked every refetch interval (ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL, default 1 s); a result equal to the last one sent is not sent again. Queries and mutations over the socket are answered once and completed. Credentials are the headers in the connection_init payload (`{"headers": {...}}`), over those of the upgrade request; a connection whose credentials are refused is closed with code 4403. An operation that does not validate gets an error message with extensions.code. When metadata changes, running subscriptions are compiled again; one that no longer validates, or whose statement fails, is sent a result with errors and completed.'),
   decision('boolexp.exists', '2.1', '_exists in permission expressions',
     'A permission expression may hold {_exists: {_table: <tracked table>, _where: <BoolExp on it>}}: true when some row of that table satisfies _where (session variables allowed).'),
+  decision('http.content-type', '4.2', 'content types of request bodies',
+    'A POST body to /v1/query, /v1/metadata, /v2/query or /v1/graphql from a browser (a request with an Origin or Sec-Fetch-Site header) must have Content-Type application/json (or +json), or none; another type is refused with 415 {"path": "$", "error": "expected Content-Type: application/json, got <type>", "code": "unsupported-media-type"} and nothing runs. Other clients (curl -d, a script\'s fetch) may send any type whose body is JSON, as the engine this API comes from takes them.'),
+  decision('http.cross-origin', '5', 'requests from other origins (CORS)',
+    'ENGINE_GRAPHQL_CORS_DOMAIN lists the origins allowed besides the server\'s own (scheme, host with an optional leading *. wildcard that excludes the bare domain, optional port; `*` for any). Unset, it is `*` for GraphQL when an admin secret is set, and no other origin otherwise. The admin APIs (metadata, query, config) take their own origin and origins listed explicitly, never `*`. A request whose Origin is not allowed is refused with 403 {"path": "$", "error": "the origin <origin> is not allowed by the CORS policy", "code": "access-denied"} before anything runs; an allowed one gets Access-Control-Allow-Origin (the origin), Access-Control-Allow-Credentials: true and Vary: Origin; a preflight (OPTIONS) of an allowed origin answers 204 with the allowed methods and the requested headers.'),
+  decision('graphql.get-mutation', '4.1', 'GraphQL over GET',
+    'GET /v1/graphql runs queries (query, variables and operationName as URL parameters); a mutation over GET is refused with 405, header Allow: POST, and nothing runs.'),
+  // Where a server listens is seen from its start-up, not over HTTP.
+  {
+    ...decision('server.listen-host', '5', 'the address the server listens on',
+      'Without ENGINE_GRAPHQL_SERVER_HOST the server listens on 127.0.0.1 when no admin secret is set (every request is admin then) and warns; on 0.0.0.0 with an admin secret.'),
+    verifiedBy: 'reference',
+  },
   decision('healthz', '4.1', 'health endpoint', 'GET /healthz answers 200 "OK" while the database answers.'),
   decision('delete-permission.filter', '2.3', 'requiredness of DeletePermission fields', 'DeletePermission.filter is required.'),
 ];

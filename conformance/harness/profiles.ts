@@ -27,6 +27,7 @@ export const PROFILES = {
   'graphql-metadata': { settings: { ENGINE_GRAPHQL_ENABLED_APIS: 'graphql,metadata' }, usesAdminSecret: true },
   'unauthorized-role': { settings: { ENGINE_GRAPHQL_UNAUTHORIZED_ROLE: 'anonymous' }, usesAdminSecret: true },
   'small-body-limit': { settings: { ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES: '1024' }, usesAdminSecret: true },
+  'cors-domains': { settings: { ENGINE_GRAPHQL_CORS_DOMAIN: 'https://app.example.test, http://*.example.org:3000' }, usesAdminSecret: true },
   configured: {
     settings: {
       ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: 'k'.repeat(32), claims_namespace: 'https://example.test/claims', claims_format: 'stringified_json' }),

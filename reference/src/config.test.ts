@@ -22,6 +22,21 @@ describe('loadConfig', () => {
     });
   });
 
+  test('the listen host is this machine only without an admin secret, unless given [dec.server.listen-host]', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ ENGINE_GRAPHQL_ADMIN_SECRET: 's' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ ENGINE_GRAPHQL_SERVER_HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ ENGINE_GRAPHQL_ADMIN_SECRET: 's', ENGINE_GRAPHQL_SERVER_HOST: '::1' }).host).toBe('::1');
+  });
+
+  test('CORS domains are origins or *', () => {
+    expect(loadConfig({ ENGINE_GRAPHQL_CORS_DOMAIN: 'https://a.test, http://*.b.test:3000 ,*' }).corsDomains).toEqual(['https://a.test', 'http://*.b.test:3000', '*']);
+    expect(loadConfig({}).corsDomains).toBeUndefined();
+    expect(() => loadConfig({ ENGINE_GRAPHQL_CORS_DOMAIN: 'a.test' })).toThrow(
+      'ENGINE_GRAPHQL_CORS_DOMAIN: "a.test" is not an origin such as https://app.example.com, http://*.example.org:3000 or *',
+    );
+  });
+
   test('a flag wins over its environment variable', () => {
     const c = loadConfig({ ENGINE_GRAPHQL_ENABLED_APIS: 'graphql' }, ['--enabled-apis', 'graphql,metadata', '--server-port=9000']);
     expect([...c.enabledApis]).toEqual(['graphql', 'metadata']);

@@ -26,6 +26,8 @@ export interface EngineConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Where `npm start` keeps its embedded database between runs. */
   dataDir: string;
+  /** ENGINE_GRAPHQL_CORS_DOMAIN as given: absent when not set (decision dec.http.cross-origin). */
+  corsDomains?: readonly string[];
 }
 
 export class ConfigError extends Error {}
@@ -68,6 +70,7 @@ const FLAGS: Record<string, string> = {
   'max-request-body-bytes': 'ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES',
   'log-level': 'ENGINE_GRAPHQL_LOG_LEVEL',
   'data-dir': 'ENGINE_GRAPHQL_DATA_DIR',
+  'cors-domain': 'ENGINE_GRAPHQL_CORS_DOMAIN',
 };
 
 function bool(name: string, value: string | undefined, fallback: boolean): boolean {
@@ -92,6 +95,19 @@ function enabledApis(value: string | undefined): Set<ApiName> {
     }
   }
   return new Set(names as ApiName[]);
+}
+
+/** `https://app.example.com, http://*.example.org:3000` or `*`. */
+function corsDomains(value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const entries = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (entry === '*') continue;
+    if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/.test(entry)) {
+      throw new ConfigError(`ENGINE_GRAPHQL_CORS_DOMAIN: ${JSON.stringify(entry)} is not an origin such as https://app.example.com, http://*.example.org:3000 or *`);
+    }
+  }
+  return entries;
 }
 
 function jwt(value: string | undefined): JwtSettings | undefined {
@@ -133,7 +149,8 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
   return {
     ...(databaseUrl ? { databaseUrl } : {}),
     port: int('ENGINE_GRAPHQL_SERVER_PORT', get('ENGINE_GRAPHQL_SERVER_PORT'), 8080),
-    host: get('ENGINE_GRAPHQL_SERVER_HOST') ?? '0.0.0.0',
+    // Without an admin secret every request is admin: only this machine may reach it unless asked.
+    host: get('ENGINE_GRAPHQL_SERVER_HOST') ?? (adminSecret ? '0.0.0.0' : '127.0.0.1'),
     ...(adminSecret ? { adminSecret } : {}),
     ...(hookUrl ? { authHook: { url: hookUrl, mode: hookMode } } : {}),
     ...(unauthorizedRole ? { unauthorizedRole } : {}),
@@ -153,5 +170,9 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
     maxRequestBodyBytes: int('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES', get('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES'), 100 * 1024 * 1024, 1),
     logLevel: logLevel as EngineConfig['logLevel'],
     dataDir: get('ENGINE_GRAPHQL_DATA_DIR') ?? '.engine',
+    ...((() => {
+      const domains = corsDomains(get('ENGINE_GRAPHQL_CORS_DOMAIN'));
+      return domains ? { corsDomains: domains } : {};
+    })()),
   };
 }

@@ -28,6 +28,11 @@ async function main(): Promise<void> {
       log: (message) => logger.log('info', 'startup', { message }),
     });
     server = await startServer(config, database.url, logger);
+    if (!config.adminSecret) {
+      logger.log('warn', 'startup', {
+        message: `no admin secret is set: every request is admin. Listening on ${config.host} only; set ENGINE_GRAPHQL_ADMIN_SECRET before exposing the server`,
+      });
+    }
     logger.log('info', 'startup', {
       message: `engine reference ${SERVER_VERSION} listening on ${config.host}:${server.port}`,
       database: database.description,

@@ -36,6 +36,7 @@ export interface GraphQLRequest {
 export interface GraphQLAnswer {
   status: number;
   body: string;
+  headers?: Record<string, string>;
 }
 
 const errorAnswer = (message: string, code: string, path = '$', status = 200): GraphQLAnswer => ({
@@ -47,8 +48,12 @@ export function schemaFor(cache: SchemaCache, session: Session): RoleSchema {
   return isAdmin(session) ? { models: cache.models, built: cache.admin } : roleSchema(cache, session.role, session.backendOnly === true);
 }
 
-export async function executeGraphQLRequest(pool: Pool, cache: SchemaCache, session: Session, request: GraphQLRequest): Promise<GraphQLAnswer> {
+export async function executeGraphQLRequest(pool: Pool, cache: SchemaCache, session: Session, request: GraphQLRequest, method: 'GET' | 'POST' = 'POST'): Promise<GraphQLAnswer> {
   const prepared = prepareGraphQLRequest(cache, session, request);
+  // Decision dec.graphql.get-mutation: a link or an image must not change data.
+  if (method === 'GET' && 'plan' in prepared && prepared.plan.kind === 'mutation') {
+    return { ...errorAnswer('mutations cannot be sent with GET; use POST', 'method-not-allowed', '$', 405), headers: { allow: 'POST' } };
+  }
   if ('answer' in prepared) return prepared.answer;
   try {
     return { status: 200, body: await runPlan(pool, prepared.plan) };

@@ -11,6 +11,7 @@ import { parseEnvelope } from '../operations/envelope';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { configResponse } from './config';
 import { graphqlErrorBody } from './graphqlFastPath';
+import { apiKindOf, corsHeaders, originPolicy, refusedContentType } from './crossOrigin';
 
 export interface AppDependencies {
   engine: Engine;
@@ -58,6 +59,26 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     next();
   });
 
+  // Pages of other origins: refused before anything runs, or answered with CORS headers.
+  const origins = originPolicy(config);
+  app.use((req, res, next) => {
+    const kind = apiKindOf(req.path);
+    if (!kind) return next();
+    const origin = req.headers.origin;
+    const preflight = req.method === 'OPTIONS';
+    if (origin !== undefined) {
+      if (!origins.allows(origin, kind, req.headers.host)) {
+        if (preflight) return res.status(204).end();
+        return sendError(res, engineError('access-denied.origin', '$', [origin]));
+      }
+      res.set(corsHeaders(origin, preflight ? req.headers : undefined));
+    }
+    if (preflight) return res.status(204).set('allow', 'GET, POST, OPTIONS').end();
+    const refused = req.method === 'POST' ? refusedContentType(req.headers) : undefined;
+    if (refused !== undefined) return sendError(res, engineError('unsupported-media-type', '$', [refused]));
+    next();
+  });
+
   app.get('/healthz', async (_req, res) => {
     const ok = await engine.healthy();
     res.status(ok ? 200 : 500).type('text/plain').send(ok ? 'OK' : 'ERROR');
@@ -99,7 +120,8 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       res.locals.error = who;
       return res.status(who.status).type('application/json').send(graphqlErrorBody(who));
     }
-    const answer = await executeGraphQLRequest(engine.pool, engine.graphql(), who, request);
+    const answer = await executeGraphQLRequest(engine.pool, engine.graphql(), who, request, req.method === 'GET' ? 'GET' : 'POST');
+    if (answer.headers) res.set(answer.headers);
     res.status(answer.status).type('application/json').send(answer.body);
   };
   app.post('/v1/graphql', requireApi(config, 'graphql'), rawBody, async (req, res) => {

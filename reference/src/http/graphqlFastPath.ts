@@ -7,6 +7,7 @@ import type { EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { EngineError } from '../errors';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
+import { refusedContentType } from './crossOrigin';
 import type { Logger } from '../log';
 
 export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logger: Logger) {
@@ -14,6 +15,8 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
   const logRequests = config.logLevel === 'debug' || config.logLevel === 'info';
   return function handle(req: IncomingMessage, res: ServerResponse, fallback: (body: Buffer) => void): boolean {
     if (!enabled || req.method !== 'POST' || (req.url !== '/v1/graphql' && !req.url?.startsWith('/v1/graphql?'))) return false;
+    // Pages of other origins and bodies that are not JSON get the app's checks.
+    if (req.headers.origin !== undefined || refusedContentType(req.headers) !== undefined) return false;
     const started = logRequests ? process.hrtime.bigint() : 0n;
     const chunks: Buffer[] = [];
     let size = 0;

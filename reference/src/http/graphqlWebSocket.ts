@@ -1,7 +1,7 @@
 // GraphQL over WebSocket at /v1/graphql (the graphql-transport-ws protocol, served by graphql-ws):
 // the session comes from connection_init's payload headers over the upgrade request's; every
 // operation compiles as over HTTP; subscriptions are live queries (execute/liveQueries.ts).
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { parse, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
@@ -9,6 +9,7 @@ import { authenticate, type Session } from '../auth/session';
 import type { EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { EngineError } from '../errors';
+import { originPolicy } from './crossOrigin';
 import { prepareGraphQLRequest, schemaFor, type GraphQLRequest } from '../execute/graphql';
 import { answerOf, LiveQueries, resultOf, type LiveResult } from '../execute/liveQueries';
 import type { CompiledPlan, SchemaCache } from '../execute/schemaCache';
@@ -30,7 +31,17 @@ export interface GraphQLWebSocket {
 }
 
 export function attachGraphQLWebSocket(server: Server, engine: Engine, config: EngineConfig, logger: Logger): GraphQLWebSocket {
-  const wss = new WebSocketServer({ server, path: '/v1/graphql' });
+  // A page of another origin may not open a socket in the user's name (decision dec.http.cross-origin).
+  const origins = originPolicy(config);
+  const wss = new WebSocketServer({
+    server,
+    path: '/v1/graphql',
+    verifyClient: ({ req }: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void) => {
+      const origin = req.headers.origin;
+      if (origin === undefined || origins.allows(origin, 'graphql', req.headers.host)) return done(true);
+      done(false, 403, 'origin not allowed');
+    },
+  });
   const live = new LiveQueries(engine.pool, () => engine.graphql(), config.liveQueries.refetchDelaySeconds * 1000);
   const sessions = new WeakMap<object, Session>();
 
