@@ -2,6 +2,7 @@
 // operations at scale; prints the tables and writes them to bench/RESULTS.md.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { memoryBound } from './memory';
 import { metadataScale } from './metadata-scale';
 import { querySpeed } from './query-speed';
 
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   const sections: string[] = [`# Benchmark results\n\nProduced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.`];
   if (!only || only === 'queries') sections.push(`## Query speed\n\n${await querySpeed(log)}`);
   if (!only || only === 'metadata') sections.push(`## Metadata at scale\n\n${await metadataScale(log)}`);
+  if (!only || only === 'memory') sections.push(`## Memory under hostile queries\n\n${await memoryBound(log)}`);
   const text = sections.join('\n\n') + '\n';
   process.stdout.write(text);
   if (!only) writeFileSync(join(__dirname, 'RESULTS.md'), text);

@@ -147,6 +147,12 @@ export const DECISIONS: readonly SpecItem[] = [
       'Without ENGINE_GRAPHQL_SERVER_HOST the server listens on 127.0.0.1 when no admin secret is set (every request is admin then) and warns; on 0.0.0.0 with an admin secret.'),
     verifiedBy: 'reference',
   },
+  decision('limits.json-depth', '8', 'how deep a request body may nest',
+    'SPEC.md §8 shows no size limits. A JSON body nested deeper than ENGINE_GRAPHQL_MAX_JSON_DEPTH (default 128) is refused before anything runs (err.parse-failed.too-deep), on every API; the engine never fails with 500 on deep input.'),
+  decision('limits.graphql-operation', '8', 'how large, deep and wide a GraphQL operation may be',
+    'A GraphQL document is at most ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES and nests at most ENGINE_GRAPHQL_MAX_JSON_DEPTH brackets or fragment spreads, for every role; an operation of a role other than admin selects at most ENGINE_GRAPHQL_MAX_QUERY_DEPTH levels and ENGINE_GRAPHQL_MAX_QUERY_FIELDS fields. Each refusal is a GraphQL error with code validation-failed and nothing runs.'),
+  decision('limits.statement-timeout', '8', 'how long the SQL of a request may run',
+    'The SQL of a role other than admin is cancelled after ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 30 s), answering a GraphQL error with code timeout; admin requests have no timeout.'),
   decision('healthz', '4.1', 'health endpoint', 'GET /healthz answers 200 "OK" while the database answers.'),
   decision('delete-permission.filter', '2.3', 'requiredness of DeletePermission fields', 'DeletePermission.filter is required.'),
 ];

@@ -232,3 +232,19 @@ test(covers(['dec.graphql.roles-without-permissions'], 'a role without permissio
   const r = await target.graphql('{ __schema { queryType { fields { name } } } }', undefined, { headers: { ...target.adminHeaders(), 'x-engine-role': 'user' } });
   expectResponse(r, 200, { data: { __schema: { queryType: { fields: [{ name: 'no_queries_available' }] } } } });
 });
+
+test(covers(['dec.graphql.root-fields'], 'wide selections: many root fields and many fields of a row, answered in the order asked'), async () => {
+  // Aliases named so that their order is neither alphabetical nor by length.
+  const names = Array.from({ length: 120 }, (_, i) => `f${(i * 37) % 120}_${'x'.repeat(i % 3)}`);
+  const roots = names.map((n, i) => `${n}: music_artist_by_pk(id: ${(i % 3) + 1}) { id }`).join(' ');
+  const r = await target.graphql(`{ ${roots} }`);
+  expect(r.status).toBe(200);
+  expect(Object.keys((r.body as { data: Record<string, unknown> }).data)).toEqual(names);
+  expect(r.text.startsWith(`{"data":{"${names[0]}"`.replace(/"/g, '"'))).toBe(true);
+  expect((r.body as { data: Record<string, unknown> }).data[names[4]!]).toEqual({ id: 2 });
+  const fields = names.map((n, i) => `${n}: ${['id', 'name', 'country'][i % 3]}`).join(' ');
+  const row = await target.graphql(`{ music_artist_by_pk(id: 1) { ${fields} } }`);
+  const answered = (row.body as { data: { music_artist_by_pk: Record<string, unknown> } }).data.music_artist_by_pk;
+  expect(Object.keys(answered)).toEqual(names);
+  expect([answered[names[0]!], answered[names[1]!], answered[names[2]!]]).toEqual([1, 'Aurora Lane', 'NO']);
+});

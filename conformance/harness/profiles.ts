@@ -27,6 +27,16 @@ export const PROFILES = {
   'graphql-metadata': { settings: { ENGINE_GRAPHQL_ENABLED_APIS: 'graphql,metadata' }, usesAdminSecret: true },
   'unauthorized-role': { settings: { ENGINE_GRAPHQL_UNAUTHORIZED_ROLE: 'anonymous' }, usesAdminSecret: true },
   'small-body-limit': { settings: { ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES: '1024' }, usesAdminSecret: true },
+  'tight-limits': {
+    settings: {
+      ENGINE_GRAPHQL_MAX_QUERY_DEPTH: '4',
+      ENGINE_GRAPHQL_MAX_QUERY_FIELDS: '20',
+      ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES: '2048',
+      ENGINE_GRAPHQL_MAX_JSON_DEPTH: '32',
+      ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS: '300',
+    },
+    usesAdminSecret: true,
+  },
   'cors-domains': { settings: { ENGINE_GRAPHQL_CORS_DOMAIN: 'https://app.example.test, http://*.example.org:3000' }, usesAdminSecret: true },
   configured: {
     settings: {

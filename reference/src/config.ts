@@ -26,8 +26,24 @@ export interface EngineConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Where `npm start` keeps its embedded database between runs. */
   dataDir: string;
+  /** What one request may ask of the server (decisions dec.limits.*). */
+  limits: RequestLimits;
   /** ENGINE_GRAPHQL_CORS_DOMAIN as given: absent when not set (decision dec.http.cross-origin). */
   corsDomains?: readonly string[];
+}
+
+export interface RequestLimits {
+  /** Nesting of any JSON body, and of the brackets of a GraphQL document. */
+  maxJsonDepth: number;
+  /** Size of a GraphQL document, for every role. */
+  maxDocumentBytes: number;
+  /** Selection depth and field count of an operation of a role other than admin. */
+  maxQueryDepth: number;
+  maxQueryFields: number;
+  /** statement_timeout of the SQL of roles other than admin; 0: none. */
+  statementTimeoutMs: number;
+  /** Memory the parsed-document and compiled-plan caches may hold together. */
+  cacheMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +87,12 @@ const FLAGS: Record<string, string> = {
   'log-level': 'ENGINE_GRAPHQL_LOG_LEVEL',
   'data-dir': 'ENGINE_GRAPHQL_DATA_DIR',
   'cors-domain': 'ENGINE_GRAPHQL_CORS_DOMAIN',
+  'max-json-depth': 'ENGINE_GRAPHQL_MAX_JSON_DEPTH',
+  'max-document-bytes': 'ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES',
+  'max-query-depth': 'ENGINE_GRAPHQL_MAX_QUERY_DEPTH',
+  'max-query-fields': 'ENGINE_GRAPHQL_MAX_QUERY_FIELDS',
+  'statement-timeout-ms': 'ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS',
+  'cache-max-bytes': 'ENGINE_GRAPHQL_CACHE_MAX_BYTES',
 };
 
 function bool(name: string, value: string | undefined, fallback: boolean): boolean {
@@ -170,6 +192,14 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
     maxRequestBodyBytes: int('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES', get('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES'), 100 * 1024 * 1024, 1),
     logLevel: logLevel as EngineConfig['logLevel'],
     dataDir: get('ENGINE_GRAPHQL_DATA_DIR') ?? '.engine',
+    limits: {
+      maxJsonDepth: int('ENGINE_GRAPHQL_MAX_JSON_DEPTH', get('ENGINE_GRAPHQL_MAX_JSON_DEPTH'), 128, 8),
+      maxDocumentBytes: int('ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES', get('ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES'), 256 * 1024, 64),
+      maxQueryDepth: int('ENGINE_GRAPHQL_MAX_QUERY_DEPTH', get('ENGINE_GRAPHQL_MAX_QUERY_DEPTH'), 25, 1),
+      maxQueryFields: int('ENGINE_GRAPHQL_MAX_QUERY_FIELDS', get('ENGINE_GRAPHQL_MAX_QUERY_FIELDS'), 2000, 1),
+      statementTimeoutMs: int('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS'), 30_000, 0),
+      cacheMaxBytes: int('ENGINE_GRAPHQL_CACHE_MAX_BYTES', get('ENGINE_GRAPHQL_CACHE_MAX_BYTES'), 64 * 1024 * 1024, 1024 * 1024),
+    },
     ...((() => {
       const domains = corsDomains(get('ENGINE_GRAPHQL_CORS_DOMAIN'));
       return domains ? { corsDomains: domains } : {};

@@ -8,6 +8,7 @@ import type { EngineConfig } from './config';
 import { engineError, EngineError } from './errors';
 import { introspectionOf, loadRelations, loadTables, relationKey, type DbTable, type Introspection, type Relation } from './db/introspection';
 import { buildSchemaCache, loadEnumValues, type SchemaCache } from './execute/schemaCache';
+import type { PlanPools } from './execute/graphql';
 import { findInconsistencies, introducedBy, type InconsistentObject } from './metadata/inconsistency';
 import type { EnumValue } from './schema/model';
 import { tablesNamedBy } from './metadata/document';
@@ -41,15 +42,24 @@ export class Engine {
   private closing = false;
   private refreshing: Promise<void> = Promise.resolve();
 
+  /** Where GraphQL plans run: roles other than admin on connections with the statement timeout. */
+  readonly pools: PlanPools;
+
   private constructor(
     readonly pool: Pool,
     readonly config: EngineConfig,
-  ) {}
+    roles: Pool,
+  ) {
+    this.pools = { admin: pool, roles, statementTimeoutMs: config.limits.statementTimeoutMs };
+  }
 
   static async open(config: EngineConfig, databaseUrl: string): Promise<Engine> {
     const pool = new Pool({ connectionString: databaseUrl, max: 10, application_name: 'engine-reference' });
-    pool.on('error', () => {}); // an idle client's failure surfaces on its next use
-    const engine = new Engine(pool, config);
+    const timeout = config.limits.statementTimeoutMs;
+    const roles = new Pool({ connectionString: databaseUrl, max: 10, application_name: 'engine-reference-roles', ...(timeout > 0 ? { statement_timeout: timeout } : {}) });
+    // An idle client's failure surfaces on its next use.
+    for (const p of [pool, roles]) p.on('error', () => {});
+    const engine = new Engine(pool, config, roles);
     const client = await pool.connect();
     try {
       await ensureCatalog(client);
@@ -70,6 +80,7 @@ export class Engine {
     await this.listener?.end().catch(() => {});
     await this.refreshing;
     await this.pool.end();
+    await this.pools.roles.end();
   }
 
   /**
@@ -314,7 +325,7 @@ export class Engine {
   graphql(): SchemaCache {
     if (!this.schemaCache) {
       const input = this.schemaInput!;
-      this.schemaCache = buildSchemaCache(input.document, input.introspection, input.enumValues);
+      this.schemaCache = buildSchemaCache(input.document, input.introspection, input.enumValues, this.config.limits);
     }
     return this.schemaCache;
   }

@@ -20,11 +20,15 @@ import { formatMessage } from '../../../spec';
 import { isAdmin, type Session } from '../auth/session';
 import type { BuiltSchema } from '../schema/build';
 import * as q from '../sql';
-import { CompileError } from '../sql/graphql/context';
+import { CompileError, jsonObject, type Fragment } from '../sql/graphql/context';
 import { collectFields, type CollectedField } from '../sql/graphql/fields';
 import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
 import { roleSchema, type CompiledPlan, type RoleSchema, type SchemaCache } from './schemaCache';
+import type { RequestLimits } from '../config';
+import { documentProblem, nestsDeeperThan, operationProblem } from './operationLimits';
+
+type ParsedDocument = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 
 export interface GraphQLRequest {
   query?: unknown;
@@ -48,7 +52,14 @@ export function schemaFor(cache: SchemaCache, session: Session): RoleSchema {
   return isAdmin(session) ? { models: cache.models, built: cache.admin } : roleSchema(cache, session.role, session.backendOnly === true);
 }
 
-export async function executeGraphQLRequest(pool: Pool, cache: SchemaCache, session: Session, request: GraphQLRequest, method: 'GET' | 'POST' = 'POST'): Promise<GraphQLAnswer> {
+/** Where plans run: admin's SQL as it is, other roles' on connections with the statement timeout. */
+export interface PlanPools {
+  admin: Pool;
+  roles: Pool;
+  statementTimeoutMs: number;
+}
+
+export async function executeGraphQLRequest(pools: PlanPools, cache: SchemaCache, session: Session, request: GraphQLRequest, method: 'GET' | 'POST' = 'POST'): Promise<GraphQLAnswer> {
   const prepared = prepareGraphQLRequest(cache, session, request);
   // Decision dec.graphql.get-mutation: a link or an image must not change data.
   if (method === 'GET' && 'plan' in prepared && prepared.plan.kind === 'mutation') {
@@ -56,7 +67,7 @@ export async function executeGraphQLRequest(pool: Pool, cache: SchemaCache, sess
   }
   if ('answer' in prepared) return prepared.answer;
   try {
-    return { status: 200, body: await runPlan(pool, prepared.plan) };
+    return { status: 200, body: await runPlan(pools, prepared.plan) };
   } catch (error) {
     return databaseErrorAnswer(error);
   }
@@ -72,6 +83,8 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
   if (request.operationName !== undefined && request.operationName !== null && typeof request.operationName !== 'string') {
     return refuse(errorAnswer('operationName must be a string', 'parse-failed', '$.operationName'));
   }
+  const limits = cache.limits;
+  if (nestsDeeperThan(request.variables, limits.maxJsonDepth)) return refuse(errorAnswer(formatMessage('err.parse-failed.too-deep', String(limits.maxJsonDepth)), 'validation-failed'));
   const { models, built } = schemaFor(cache, session);
   const role = isAdmin(session) ? 'admin' : `${session.role}\u0000${session.backendOnly === true}`;
   const documentKey = `${role}\u0000${request.query}`;
@@ -84,13 +97,7 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
   if (cached) return { plan: cached };
   let parsed = cache.documents.get(documentKey);
   if (!parsed) {
-    try {
-      const document = parse(request.query);
-      const errors = validate(built.schema, document);
-      parsed = errors.length ? { errors } : { document };
-    } catch (error) {
-      parsed = { errors: [error as GraphQLError] };
-    }
+    parsed = parseWithinLimits(request.query, built, limits, !isAdmin(session));
     cache.documents.set(documentKey, parsed);
   }
   if ('errors' in parsed) {
@@ -122,7 +129,7 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
     return refuse(introspect(built, document, operation, variables, roots));
   }
   try {
-    const plan = compile(env, built, operation, roots);
+    const plan = compile(env, built, operation, roots, !isAdmin(session));
     cache.plans.set(planKey, plan);
     return { plan };
   } catch (error) {
@@ -132,7 +139,24 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
   }
 }
 
-function compile(env: SelectEnvironment, built: BuiltSchema, operation: OperationDefinitionNode, roots: CollectedField[]): CompiledPlan {
+/** Parse and validate a document, refusing first what would ask too much (decisions dec.limits.*). */
+function parseWithinLimits(text: string, built: BuiltSchema, limits: RequestLimits, bounded: boolean): ParsedDocument {
+  const tooMuch = (message: string): ParsedDocument => ({ errors: [new GraphQLError(message)] });
+  const problem = documentProblem(text, limits);
+  if (problem) return tooMuch(problem);
+  try {
+    // Locations are never reported; without them a tree takes a third of the memory.
+    const document = parse(text, { noLocation: true });
+    const excess = operationProblem(document, limits, bounded);
+    if (excess) return tooMuch(excess);
+    const errors = validate(built.schema, document);
+    return errors.length ? { errors } : { document };
+  } catch (error) {
+    return { errors: [error as GraphQLError] };
+  }
+}
+
+function compile(env: SelectEnvironment, built: BuiltSchema, operation: OperationDefinitionNode, roots: CollectedField[], bounded: boolean): CompiledPlan {
   const literals = new Map<string, string>();
   const order = roots.map((f) => f.alias);
   const rootTypeName = operation.operation === 'mutation' ? 'mutation_root' : operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
@@ -171,11 +195,11 @@ function compile(env: SelectEnvironment, built: BuiltSchema, operation: Operatio
       }
       return compiled(f.alias, statement);
     });
-    return { kind: 'mutation', operation: 'mutation', statements, literals, order };
+    return { kind: 'mutation', bounded, operation: 'mutation', statements, literals, order };
   }
-  const pairs = tableFields.map((f) => {
+  const pairs = tableFields.map((f): [string, Fragment] => {
     const root = built.queryFields.get(f.name);
-    if (!root) return sql.query`${sql.literal(f.alias)}, null`;
+    if (!root) return [f.alias, sql.query`null`];
     const args = f.args as SelectArgs;
     const value =
       root.kind === 'select'
@@ -183,10 +207,10 @@ function compile(env: SelectEnvironment, built: BuiltSchema, operation: Operatio
         : root.kind === 'select_by_pk'
           ? byPkJson(env, root.table, f.args, f.selectionSet)
           : aggregateJson(env, root.table, args, f.selectionSet);
-    return sql.query`${sql.literal(f.alias)}, ${value}`;
+    return [f.alias, value];
   });
-  const statements = pairs.length ? [compiled('', sql.query`select json_build_object(${sql.join(pairs, ', ')})::text as data`)] : [];
-  return { kind: 'query', operation: operation.operation === 'subscription' ? 'subscription' : 'query', statements, literals, order };
+  const statements = pairs.length ? [compiled('', sql.query`select ${jsonObject(pairs)}::text as data`)] : [];
+  return { kind: 'query', bounded, operation: operation.operation === 'subscription' ? 'subscription' : 'query', statements, literals, order };
 }
 
 /** A compiled statement, named so each connection prepares it once and then only binds values. */
@@ -201,7 +225,16 @@ function assemble(plan: CompiledPlan, values: Map<string, string>): string {
 }
 
 /** Run a compiled plan: the JSON text of the answer. */
-export async function runPlan(pool: Pool, plan: CompiledPlan): Promise<string> {
+export async function runPlan(pools: PlanPools, plan: CompiledPlan): Promise<string> {
+  try {
+    return await runPlanOn(plan.bounded ? pools.roles : pools.admin, plan);
+  } catch (error) {
+    if (plan.bounded && error instanceof DatabaseError && error.code === '57014') throw new StatementTimedOut(pools.statementTimeoutMs);
+    throw error;
+  }
+}
+
+async function runPlanOn(pool: Pool, plan: CompiledPlan): Promise<string> {
   const values = new Map(plan.literals);
   if (plan.kind === 'query') {
     if (plan.statements.length === 0) return assemble(plan, values);
@@ -249,9 +282,17 @@ function introspect(built: BuiltSchema, document: DocumentNode, operation: Opera
 /** A changed row fails the permission check: the mutation is undone. */
 class CheckFailed extends Error {}
 
+/** The statement timeout of a role other than admin cancelled the plan's SQL. */
+class StatementTimedOut extends Error {
+  constructor(readonly ms: number) {
+    super('statement timeout');
+  }
+}
+
 /** PostgreSQL refusals as GraphQL errors: codes and messages from SQLSTATE, never from message text. */
 export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
   if (error instanceof CheckFailed) return errorAnswer(formatMessage('err.permission-error.check-failed'), 'permission-error');
+  if (error instanceof StatementTimedOut) return errorAnswer(formatMessage('err.graphql.statement-timeout', String(error.ms)), 'timeout');
   if (!(error instanceof DatabaseError)) throw error;
   const code = error.code ?? '';
   if (code === '23502') {

@@ -4,9 +4,8 @@
 // poller, so they cost one statement per interval together. When the metadata changes, a poller
 // compiles its request again; a request that no longer compiles ends its subscriptions.
 import { GraphQLError, type ExecutionResult } from 'graphql';
-import type { Pool } from 'pg';
 import type { Session } from '../auth/session';
-import { databaseErrorAnswer, prepareGraphQLRequest, runPlan, type GraphQLRequest } from './graphql';
+import { databaseErrorAnswer, prepareGraphQLRequest, runPlan, type GraphQLRequest, type PlanPools } from './graphql';
 import type { CompiledPlan, SchemaCache } from './schemaCache';
 
 /** A result as graphql-ws sends it: the parsed JSON of an answer, its errors as GraphQLErrors. */
@@ -24,7 +23,7 @@ export class LiveQueries {
   private closed = false;
 
   constructor(
-    private readonly pool: Pool,
+    private readonly pool: PlanPools,
     private readonly schemas: () => SchemaCache,
     private readonly intervalMs: number,
   ) {}
@@ -61,7 +60,7 @@ export class LiveQueries {
 }
 
 /** Run a plan: its text and parsed result, `final` when it is an error that ends the subscription. */
-export async function answerOf(pool: Pool, plan: CompiledPlan): Promise<{ text: string; result: LiveResult; final: boolean }> {
+export async function answerOf(pool: PlanPools, plan: CompiledPlan): Promise<{ text: string; result: LiveResult; final: boolean }> {
   let text: string;
   let final = false;
   try {
@@ -79,7 +78,7 @@ class Poller {
   private stopped = false;
 
   constructor(
-    private readonly pool: Pool,
+    private readonly pool: PlanPools,
     private readonly schemas: () => SchemaCache,
     private readonly intervalMs: number,
     private readonly session: Session,

@@ -1,7 +1,8 @@
 // The GraphQL side of the metadata: table models and the schema each role sees, rebuilt when the
 // metadata or the database changes, with the caches that belong to that version.
 import type { DocumentNode, GraphQLError } from 'graphql';
-import type { MetadataDocument } from '../../../spec';
+import { PERMISSION_TYPES, permissionListKey, type MetadataDocument } from '../../../spec';
+import type { RequestLimits } from '../config';
 import { relationKey, type Introspection } from '../db/introspection';
 import { enumShape } from '../metadata/enumTable';
 import { buildModels, type EnumValue, type Models } from '../schema/model';
@@ -13,6 +14,8 @@ import { Lru } from './lru';
 
 export interface CompiledPlan {
   kind: 'query' | 'mutation';
+  /** A role other than admin's: its SQL runs with the statement timeout. */
+  bounded: boolean;
   /** The operation it answers: a subscription runs as a query, again and again. */
   operation: 'query' | 'mutation' | 'subscription';
   /** One statement for a query; one per root field for a mutation, run in one transaction. */
@@ -29,6 +32,10 @@ export interface RoleSchema {
 
 export interface SchemaCache {
   models: Models;
+  /** What one request may ask for (the server's settings, kept with the caches they bound). */
+  readonly limits: RequestLimits;
+  /** Roles that some permission names: every other role gets the same schema, built once. */
+  readonly knownRoles: ReadonlySet<string>;
   readonly admin: BuiltSchema;
   /** Schemas of the other roles, built when a role first asks. */
   roles: Map<string, RoleSchema>;
@@ -38,21 +45,34 @@ export interface SchemaCache {
   plans: Lru<string, CompiledPlan>;
 }
 
-export function buildSchemaCache(document: MetadataDocument, db: Introspection, enumValues: ReadonlyMap<string, EnumValue[]>): SchemaCache {
+export function buildSchemaCache(document: MetadataDocument, db: Introspection, enumValues: ReadonlyMap<string, EnumValue[]>, limits: RequestLimits): SchemaCache {
   const models = buildModels(document, db, enumValues);
   const share = new TypeShare();
   let admin: BuiltSchema | undefined;
+  // Half of the memory for parsed documents (about 40 bytes of tree per byte of text, with the
+  // key), half for compiled plans (their SQL text and bound values, twice for UTF-16).
+  const half = Math.floor(limits.cacheMaxBytes / 2);
   return {
     models,
+    limits,
+    knownRoles: rolesOf(document),
     share,
     // Built when an admin request first needs it: roles' schemas do not.
     get admin() {
       return (admin ??= buildSchema(models, share));
     },
     roles: new Map(),
-    documents: new Lru(1000),
-    plans: new Lru(5000),
+    documents: new Lru(half, (key, value) => 2 * key.length + ('document' in value ? 40 * key.length : 1000)),
+    plans: new Lru(half, (key, plan) => 2 * key.length + plan.statements.reduce((n, s) => n + 2 * s.text.length + 2 * JSON.stringify(s.values).length, 1000)),
   };
+}
+
+function rolesOf(document: MetadataDocument): Set<string> {
+  const roles = new Set<string>();
+  for (const t of document.tables) {
+    for (const type of PERMISSION_TYPES) for (const p of t[permissionListKey(type)] ?? []) roles.add(p.role);
+  }
+  return roles;
 }
 
 /** The rows of the tracked enum tables, read inside the caller's transaction. */
@@ -74,7 +94,8 @@ export async function loadEnumValues(db: q.Queryable, document: MetadataDocument
 
 /** The models and schema a role sees; `backendOnly` adds its backend_only insert permissions. */
 export function roleSchema(cache: SchemaCache, role: string, backendOnly: boolean): RoleSchema {
-  const key = `${role}\u0000${backendOnly}`;
+  // Any number of role names may arrive; those without permissions share one entry.
+  const key = cache.knownRoles.has(role) ? `${role}\u0000${backendOnly}` : '';
   let found = cache.roles.get(key);
   if (!found) {
     const models = modelsForRole(cache.models, role, { backendOnly });

@@ -1,7 +1,8 @@
 // The Express application: routes, API switches, the body limit and the error envelope.
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Endpoint } from '../../../spec';
+import { formatMessage, type Endpoint } from '../../../spec';
+import { nestsDeeperThan } from '../execute/operationLimits';
 import { authenticate, isAdmin, type Session } from '../auth/session';
 import type { ApiName, EngineConfig } from '../config';
 import type { Engine } from '../engine';
@@ -99,6 +100,7 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       } catch {
         return sendError(res, engineError('invalid-json', '$'));
       }
+      if (nestsDeeperThan(body, config.limits.maxJsonDepth)) return sendError(res, engineError('parse-failed.too-deep', '$', [String(config.limits.maxJsonDepth)]));
       const parsed = parseEnvelope(body, endpoint);
       if (!parsed.ok) return sendError(res, parsed.error);
       res.locals.operation = parsed.operation.type;
@@ -120,7 +122,7 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       res.locals.error = who;
       return res.status(who.status).type('application/json').send(graphqlErrorBody(who));
     }
-    const answer = await executeGraphQLRequest(engine.pool, engine.graphql(), who, request, req.method === 'GET' ? 'GET' : 'POST');
+    const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), who, request, req.method === 'GET' ? 'GET' : 'POST');
     if (answer.headers) res.set(answer.headers);
     res.status(answer.status).type('application/json').send(answer.body);
   };
@@ -133,6 +135,9 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       return res.status(200).json({ errors: [{ message: 'expected an object with "query"', extensions: { path: '$', code: 'parse-failed' } }] });
+    }
+    if (nestsDeeperThan(body, config.limits.maxJsonDepth)) {
+      return res.status(200).json({ errors: [{ message: formatMessage('err.parse-failed.too-deep', String(config.limits.maxJsonDepth)), extensions: { path: '$', code: 'validation-failed' } }] });
     }
     await graphql(req, res, body as GraphQLRequest);
   });

@@ -8,6 +8,7 @@ import type { Engine } from '../engine';
 import { EngineError } from '../errors';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { refusedContentType } from './crossOrigin';
+import { nestsDeeperThan } from '../execute/operationLimits';
 import type { Logger } from '../log';
 
 export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logger: Logger) {
@@ -31,6 +32,7 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
         if (size > config.maxRequestBodyBytes) throw new Error('too large');
         request = JSON.parse(body.toString('utf8')) as GraphQLRequest;
         if (typeof request !== 'object' || request === null || Array.isArray(request)) throw new Error('not an object');
+        if (nestsDeeperThan(request, config.limits.maxJsonDepth)) throw new Error('too deep');
       } catch {
         return fallback(body); // the app answers with the right error
       }
@@ -42,7 +44,7 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
       authenticate(req.headers, config, request)
         .then(async (session) => {
           if (session instanceof EngineError) return send(session.status, graphqlErrorBody(session));
-          const answer = await executeGraphQLRequest(engine.pool, engine.graphql(), session, request);
+          const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), session, request);
           send(answer.status, answer.body);
         })
         .catch((error: unknown) => {

@@ -42,13 +42,13 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
       done(false, 403, 'origin not allowed');
     },
   });
-  const live = new LiveQueries(engine.pool, () => engine.graphql(), config.liveQueries.refetchDelaySeconds * 1000);
+  const live = new LiveQueries(engine.pools, () => engine.graphql(), config.liveQueries.refetchDelaySeconds * 1000);
   const sessions = new WeakMap<object, Session>();
 
   const work = (args: ExecutionArgs) => args.contextValue as Work;
   const run = async (args: ExecutionArgs): Promise<LiveResult> => {
     const w = work(args);
-    return 'result' in w ? w.result : (await answerOf(engine.pool, w.plan)).result;
+    return 'result' in w ? w.result : (await answerOf(engine.pools, w.plan)).result;
   };
 
   const disposable = useServer<{ headers?: Record<string, unknown> } | undefined>(

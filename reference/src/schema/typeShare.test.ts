@@ -1,3 +1,4 @@
+import { loadConfig } from '../config';
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import type { MetadataDocument } from '../../../spec';
 import { introspectionOf, type DbColumn, type DbTable } from '../db/introspection';
@@ -59,7 +60,7 @@ const document = {
 const fieldsOf = (schema: GraphQLSchema, type: string) => Object.keys((schema.getType(type) as GraphQLObjectType).getFields());
 
 describe('schemas of roles share types', () => {
-  const cache = buildSchemaCache(document, introspectionOf(tables, tables), new Map());
+  const cache = buildSchemaCache(document, introspectionOf(tables, tables), new Map(), loadConfig({}).limits);
   const fan = roleSchema(cache, 'fan', false);
   const critic = roleSchema(cache, 'critic', false);
   const guest = roleSchema(cache, 'guest', false);

@@ -78,13 +78,24 @@ export const exists = (source: Fragment, where: Condition): Condition => conditi
 export const joinCondition = (mapping: readonly [string, string][], fromAlias: sql.SQLNode, toAlias: sql.SQLNode): Condition =>
   and(mapping.map(([local, remote]) => condition(sql.query`${column(fromAlias, local)} = ${column(toAlias, remote)}`)));
 
-/** json_build_object takes at most 100 arguments: larger objects are merged in pieces. */
+/**
+ * A JSON object of `pairs`, in their order. json_build_object takes at most 100 arguments, so a
+ * larger object is built in pieces whose texts are joined: `{"a" : 1}` and `{"b" : 2}` become
+ * `{"a" : 1, "b" : 2}` (merging them as jsonb would reorder the keys, and GraphQL answers in the
+ * order of the selection). Each piece is evaluated once.
+ */
 export function jsonObject(pairs: [string, Fragment][]): Fragment {
   const build = (chunk: [string, Fragment][]) => sql.query`json_build_object(${sql.join(chunk.map(([k, v]) => sql.query`${sql.literal(k)}, ${v}`), ', ')})`;
   if (pairs.length <= 50) return build(pairs);
-  const chunks: Fragment[] = [];
-  for (let i = 0; i < pairs.length; i += 50) chunks.push(sql.query`${build(pairs.slice(i, i + 50))}::jsonb`);
-  return sql.query`(${sql.join(chunks, ' || ')})::json`;
+  const chunks: [string, Fragment][][] = [];
+  for (let i = 0; i < pairs.length; i += 50) chunks.push(pairs.slice(i, i + 50));
+  const last = chunks.length - 1;
+  const inner = chunks.map((chunk, i) => {
+    const text = sql.query`${build(chunk)}::text`;
+    if (i === 0) return sql.query`left(${text}, -1)`;
+    return i === last ? sql.query`substr(${text}, 2)` : sql.query`substr(left(${text}, -1), 2)`;
+  });
+  return sql.query`(${sql.join(inner, " || ', ' || ")})::json`;
 }
 
 export { sql };

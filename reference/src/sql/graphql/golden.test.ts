@@ -78,7 +78,7 @@ test.each(cases)('%s', async (name) => {
   if ('answer' in prepared) throw new Error(`${name} does not compile: ${prepared.answer.body}`);
   compare(join(DIRECTORY, `${name}.sql`), sqlFile(prepared.plan));
   if (prepared.plan.kind === 'query') {
-    const answer = JSON.stringify(JSON.parse(await runPlan(server.engine.pool, prepared.plan)), null, 2) + '\n';
+    const answer = JSON.stringify(JSON.parse(await runPlan(server.engine.pools, prepared.plan)), null, 2) + '\n';
     compare(join(DIRECTORY, `${name}.json`), answer);
   }
 });

@@ -1,0 +1,120 @@
+// What one GraphQL request may ask for (decisions dec.limits.*): the nesting of its JSON and of its
+// document's brackets (the parser and everything after it recurse once per level), the size of its
+// document, and for roles other than admin the depth and number of fields of its operation, with
+// each fragment counted every time it is spread.
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { formatMessage } from '../../../spec';
+import type { RequestLimits } from '../config';
+
+/** Whether `value` nests deeper than `limit` arrays and objects (iterative: any depth is safe). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/**
+ * The deepest nesting of `{`, `[` and `(` in a GraphQL document, strings and comments left out:
+ * read before parsing, since graphql-js parses recursively.
+ */
+export function documentNesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '#') {
+      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    } else if (c === '"') {
+      if (text.startsWith('"""', i)) {
+        const end = text.indexOf('"""', i + 3);
+        i = end < 0 ? text.length : end + 2;
+      } else {
+        for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+      }
+    } else if (c === '{' || c === '[' || c === '(') {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (c === '}' || c === ']' || c === ')') {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+/** Why a document may not be parsed at all, for any role; undefined when it may. */
+export function documentProblem(text: string, limits: RequestLimits): string | undefined {
+  if (Buffer.byteLength(text, 'utf8') > limits.maxDocumentBytes) return formatMessage('err.graphql.document-too-large', String(limits.maxDocumentBytes));
+  if (documentNesting(text) > limits.maxJsonDepth) return formatMessage('err.graphql.document-too-deep', String(limits.maxJsonDepth));
+  return undefined;
+}
+
+interface Measure {
+  depth: number;
+  fields: number;
+  /** The longest chain of fragments spreading fragments below this point. */
+  chain: number;
+}
+
+const NOTHING: Measure = { depth: 0, fields: 0, chain: 0 };
+
+/**
+ * Why the operations of a document ask too much; undefined when they do not. Every role is bound
+ * by how deep fragments spread fragments (validation and compilation recurse along that chain);
+ * `bounded` roles (all but admin) also by the depth and field count of each operation.
+ */
+export function operationProblem(document: DocumentNode, limits: RequestLimits, bounded: boolean): string | undefined {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  // Each fragment is measured once; a cycle (refused by validation later) counts as nothing.
+  const measured = new Map<string, Measure | 'measuring'>();
+  let tooDeep = false;
+  const measureSet = (set: SelectionSetNode, level: number): Measure => {
+    let depth = 0;
+    let fields = 0;
+    let chain = 0;
+    for (const s of set.selections) {
+      let m: Measure;
+      if (s.kind === Kind.FIELD) {
+        const inner = s.selectionSet ? measureSet(s.selectionSet, level) : NOTHING;
+        m = { depth: inner.depth + 1, fields: inner.fields + 1, chain: inner.chain };
+      } else if (s.kind === Kind.INLINE_FRAGMENT) {
+        m = measureSet(s.selectionSet, level);
+      } else {
+        const inner = measureFragment(s.name.value, level + 1);
+        m = { ...inner, chain: inner.chain + 1 };
+      }
+      depth = Math.max(depth, m.depth);
+      chain = Math.max(chain, m.chain);
+      fields += m.fields;
+    }
+    return { depth, fields, chain };
+  };
+  const measureFragment = (name: string, level: number): Measure => {
+    if (level > limits.maxJsonDepth) tooDeep = true;
+    const known = measured.get(name);
+    if (tooDeep || known === 'measuring') return NOTHING;
+    if (known) return known;
+    const fragment = fragments.get(name);
+    if (!fragment) return NOTHING;
+    measured.set(name, 'measuring');
+    const m = measureSet(fragment.selectionSet, level);
+    measured.set(name, m);
+    return m;
+  };
+  for (const d of document.definitions) {
+    if (d.kind !== Kind.OPERATION_DEFINITION) continue;
+    const { depth, fields, chain } = measureSet(d.selectionSet, 0);
+    if (tooDeep || chain > limits.maxJsonDepth) return formatMessage('err.graphql.document-too-deep', String(limits.maxJsonDepth));
+    if (!bounded) continue;
+    if (depth > limits.maxQueryDepth) return formatMessage('err.graphql.operation-too-deep', String(depth), String(limits.maxQueryDepth));
+    if (fields > limits.maxQueryFields) return formatMessage('err.graphql.operation-too-wide', String(fields), String(limits.maxQueryFields));
+  }
+  return undefined;
+}
