@@ -152,6 +152,8 @@ export const ERRORS: readonly ErrorSpec[] = [
     'An operation of a role other than admin that selects more than ENGINE_GRAPHQL_MAX_QUERY_FIELDS fields (default 2000; aliases and each spread of a fragment count again) is refused.'),
   decided('graphql.statement-timeout', 200, 'timeout', 'the query ran longer than <limit> ms and was cancelled',
     'The SQL of a role other than admin runs with statement_timeout ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 30000; 0 for none); a statement cancelled by it answers this GraphQL error, and a mutation is undone.'),
+  decided('conflict', 409, 'conflict', 'metadata resource version referenced (<version>) did not match current version',
+    'A metadata request whose envelope carries a resource_version other than the current one is refused with 409 and changes nothing (decision dec.envelope.resource-version).'),
   decided('bad-request.transaction-control', 400, 'bad-request', 'run_sql runs inside the transaction of its request and may not end it: <statement>',
     'run_sql text with a statement that begins or ends a transaction (BEGIN, START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, PREPARE TRANSACTION) is refused before any of it runs, at $.args.sql; savepoints are allowed. A COMMIT that gets through anyway is refused by PostgreSQL, and nothing of the request is kept.'),
 ];

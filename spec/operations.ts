@@ -9,6 +9,8 @@ export type Endpoint = '/v1/query' | '/v1/metadata' | '/v2/query';
 export interface OperationVersion {
   version: number;
   args: Schema<unknown>;
+  /** A version SPEC.md does not show: what it follows. */
+  decision?: string;
 }
 
 export interface OperationSpec {
@@ -97,7 +99,16 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('drop_computed_field', '4.3', 'drop a computed field', A.dropComputedField),
   ...permissionOps,
   op('set_permission_comment', '4.3', 'set or remove the comment of a permission', A.setPermissionComment),
-  op('export_metadata', '4.3', 'export the metadata document', A.emptyArgs),
+  {
+    type: 'export_metadata',
+    section: '4.3',
+    summary: 'export the metadata document',
+    versions: [
+      { version: 1, args: A.emptyArgs },
+      { version: 2, args: A.emptyArgs, decision: 'Version 2 answers {resource_version, metadata}, as the engine this API comes from does (decision dec.export_metadata.v2).' },
+    ],
+    endpoints: METADATA,
+  },
   {
     type: 'replace_metadata',
     section: '4.3',
@@ -145,8 +156,8 @@ export const OPERATION_ITEMS: SpecItem[] = OPERATIONS.flatMap((o) =>
     (v): SpecItem => ({
       id: operationItemId(o.type, o.versions.length > 1 ? v.version : undefined),
       section: o.section,
-      level: o.level ?? 'spec',
-      ...(o.decision ? { decision: o.decision } : {}),
+      level: v.decision ? 'compat' : (o.level ?? 'spec'),
+      ...(v.decision ?? o.decision ? { decision: v.decision ?? o.decision } : {}),
       summary: `${o.type}${o.versions.length > 1 ? ` v${v.version}` : ''}: ${o.summary}`,
     }),
   ),

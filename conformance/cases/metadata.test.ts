@@ -25,7 +25,7 @@ beforeEach(async () => {
   await target.reset();
 });
 
-test(covers(['op.export_metadata', 'dec.export.form'], 'export_metadata of empty metadata is the config v2 document'), async () => {
+test(covers(['op.export_metadata.v1', 'dec.export.form'], 'export_metadata of empty metadata is the config v2 document'), async () => {
   expectResponse(await target.metadata({ type: 'export_metadata', args: {} }), 200, { version: 2, tables: [] });
 });
 
@@ -167,7 +167,7 @@ test(covers(['dec.endpoints', 'rule.envelope.metadata-endpoint'], 'metadata oper
   }
 });
 
-test(covers(['op.replace_metadata.v1', 'op.export_metadata'], 'replace then export round-trips, and replacing again changes nothing'), async () => {
+test(covers(['op.replace_metadata.v1', 'op.export_metadata.v1'], 'replace then export round-trips, and replacing again changes nothing'), async () => {
   const document = { version: 2, tables: [book, author] };
   await target.metadata({ type: 'replace_metadata', args: document });
   const first = await exported();

@@ -179,7 +179,7 @@ test(covers(['op.create_select_permission', 'err.not-exists.column', 'err.unexpe
   });
 });
 
-test(covers(['op.set_permission_comment', 'op.export_metadata'], 'set_permission_comment sets and removes a comment'), async () => {
+test(covers(['op.set_permission_comment', 'op.export_metadata.v1'], 'set_permission_comment sets and removes a comment'), async () => {
   expectResponse(await run('set_permission_comment', { table: article, role: 'user', type: 'select', comment: 'readers' }), 200, ok);
   const entry = async () =>
     ((await run('export_metadata', {})).body as { tables: { table: { name: string }; select_permissions?: unknown[] }[] }).tables.find((t) => t.table.name === 'article')!.select_permissions;

@@ -180,7 +180,7 @@ test(covers(['op.replace_metadata.v1', 'err.already-exists.multiple-declarations
   });
 });
 
-test(covers(['op.replace_metadata.v1', 'op.export_metadata'], 'tables, enums, configuration and relationships round-trip'), async () => {
+test(covers(['op.replace_metadata.v1', 'op.export_metadata.v1'], 'tables, enums, configuration and relationships round-trip'), async () => {
   const document = {
     version: 2,
     tables: [

@@ -134,7 +134,7 @@ export class Engine {
       try {
         const stored = await readMetadataSince(client, this.snapshot);
         if (stored === this.snapshot && !databaseChanged) return;
-        const { ctx, loaded } = this.context(client, stored.document);
+        const { ctx, loaded } = this.context(client, stored);
         if (databaseChanged) ctx.invalidateIntrospection();
         const introspection = await ctx.introspect();
         const enumValues = await loadEnumValues(client, stored.document, introspection);
@@ -174,7 +174,10 @@ export class Engine {
       await q.run(client, q.lockCatalog);
       await assertCatalogVersion(client);
       const stored = await readMetadataSince(client, this.snapshot);
-      const { ctx, loaded, guard } = this.context(client, stored.document);
+      if (operation.resourceVersion !== undefined && operation.resourceVersion !== stored.resourceVersion) {
+        throw engineError('conflict', '$', [String(operation.resourceVersion)]);
+      }
+      const { ctx, loaded, guard } = this.context(client, stored);
       const response = await this.dispatch(ctx, operation);
       let resourceVersion = stored.resourceVersion;
       let input: SchemaInput | undefined;
@@ -231,7 +234,8 @@ export class Engine {
     return handler(ctx, operation.args as never, operation.version);
   }
 
-  private context(client: PoolClient, document: MetadataDocument): { ctx: OperationContext; loaded: Map<string, DbTable>; guard: () => string | undefined } {
+  private context(client: PoolClient, stored: MetadataSnapshot): { ctx: OperationContext; loaded: Map<string, DbTable>; guard: () => string | undefined } {
+    const document = stored.document;
     let relations: Relation[] | undefined;
     let byKey: Map<string, Relation> | undefined;
     let view: Introspection | undefined;
@@ -245,6 +249,7 @@ export class Engine {
       db: client,
       config: this.config,
       document,
+      resourceVersion: stored.resourceVersion,
       acceptInconsistencies: false,
       inconsistenciesBefore() {
         before ??= ctx.introspect(tablesNamedBy(document)).then((db) => findInconsistencies(document, db));

@@ -11,6 +11,8 @@ export interface OperationContext {
   readonly config: EngineConfig;
   /** The document as the earlier operations of this request left it. */
   document: MetadataDocument;
+  /** The resource version of the stored metadata when the request began. */
+  readonly resourceVersion: number;
   /** Inconsistencies of the document when the request started, against the database as it was
    *  then (computed on first use: call it before changing the database). */
   inconsistenciesBefore(): Promise<readonly InconsistentObject[]>;

@@ -11,6 +11,8 @@ export interface ParsedOperation {
   path: string;
   /** The operations of a bulk, parsed the same way. */
   children?: ParsedOperation[];
+  /** Run only on this resource version of the metadata (decision dec.envelope.resource-version). */
+  resourceVersion?: number;
 }
 
 export type EnvelopeResult = { ok: true; operation: ParsedOperation } | { ok: false; error: EngineError };
@@ -21,8 +23,17 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
   if (!schema.isPlainObject(body)) {
     return failed(parseError({ path, message: `expected Object, but encountered ${schema.jsonTypeName(body)}` }));
   }
+  const topLevel = path === '$';
   for (const key of Object.keys(body)) {
-    if (!['type', 'version', 'args'].includes(key)) return failed(parseError({ path, message: `unexpected key ${JSON.stringify(key)}` }));
+    if (!['type', 'version', 'args'].includes(key) && !(topLevel && key === 'resource_version')) {
+      return failed(parseError({ path, message: `unexpected key ${JSON.stringify(key)}` }));
+    }
+  }
+  let resourceVersion: number | undefined;
+  if (topLevel && body.resource_version !== undefined) {
+    const r = schema.integer.parse(body.resource_version, '$.resource_version');
+    if (!r.ok) return failed(parseError(r.problem));
+    resourceVersion = r.value;
   }
   if (!('type' in body)) return failed(parseError({ path, message: 'key "type" not found' }));
   const typeResult = schema.string.parse(body.type, `${path}.type`);
@@ -53,7 +64,7 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
   const argsSchema = spec.versions.find((x) => x.version === version)!.args;
   const parsed = argsSchema.parse(body.args, `${path}.args`);
   if (!parsed.ok) return failed(parseError(parsed.problem));
-  const operation: ParsedOperation = { type, version, args: parsed.value, path };
+  const operation: ParsedOperation = { type, version, args: parsed.value, path, ...(resourceVersion !== undefined ? { resourceVersion } : {}) };
   if (type === 'bulk') {
     const children: ParsedOperation[] = [];
     for (const [i, child] of (parsed.value as unknown[]).entries()) {

@@ -16,7 +16,7 @@ import { runSql } from './runSql';
 import { setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables';
 
 export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
-  export_metadata: exportMetadata,
+  export_metadata: exportMetadata as OperationHandler,
   replace_metadata: replaceMetadata as OperationHandler,
   clear_metadata: clearMetadata,
   reload_metadata: reloadMetadata,

@@ -10,8 +10,9 @@ import { checkNames, validateEntry } from '../metadata/tables';
 import { findInconsistencies } from '../metadata/inconsistency';
 import { SUCCESS, type OperationContext } from './context';
 
-export async function exportMetadata(ctx: OperationContext): Promise<unknown> {
-  return exportForm(ctx.document);
+export async function exportMetadata(ctx: OperationContext, _args: unknown, version: number): Promise<unknown> {
+  // Decision dec.export_metadata.v2: version 2 says which resource version the export is.
+  return version === 2 ? { resource_version: ctx.resourceVersion, metadata: exportForm(ctx.document) } : exportForm(ctx.document);
 }
 
 type ReplaceArgs = MetadataDocument | { metadata: MetadataDocument; allow_inconsistent_metadata?: boolean };
