@@ -30,6 +30,8 @@ export interface EngineConfig {
   limits: RequestLimits;
   /** ENGINE_GRAPHQL_CORS_DOMAIN as given: absent when not set (decision dec.http.cross-origin). */
   corsDomains?: readonly string[];
+  /** How long a SIGTERM/SIGINT waits for in-flight requests before closing them. */
+  gracefulShutdownTimeoutSeconds: number;
 }
 
 export interface RequestLimits {
@@ -93,6 +95,7 @@ const FLAGS: Record<string, string> = {
   'max-query-fields': 'ENGINE_GRAPHQL_MAX_QUERY_FIELDS',
   'statement-timeout-ms': 'ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS',
   'cache-max-bytes': 'ENGINE_GRAPHQL_CACHE_MAX_BYTES',
+  'graceful-shutdown-timeout': 'ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT',
 };
 
 function bool(name: string, value: string | undefined, fallback: boolean): boolean {
@@ -200,6 +203,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       statementTimeoutMs: int('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS'), 30_000, 0),
       cacheMaxBytes: int('ENGINE_GRAPHQL_CACHE_MAX_BYTES', get('ENGINE_GRAPHQL_CACHE_MAX_BYTES'), 64 * 1024 * 1024, 1024 * 1024),
     },
+    gracefulShutdownTimeoutSeconds: int('ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT', get('ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT'), 60, 0),
     ...((() => {
       const domains = corsDomains(get('ENGINE_GRAPHQL_CORS_DOMAIN'));
       return domains ? { corsDomains: domains } : {};

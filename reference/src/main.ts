@@ -14,13 +14,22 @@ async function main(): Promise<void> {
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    logger.log('info', 'shutdown', { message: 'stopping' });
-    await server?.close().catch(() => {});
-    await database?.stop().catch(() => {});
+    const graceMs = config.gracefulShutdownTimeoutSeconds * 1000;
+    logger.log('info', 'shutdown', { message: server ? `stopping: finishing requests in flight (at most ${config.gracefulShutdownTimeoutSeconds} s)` : 'stopping' });
+    // A request the engine cannot end (its own SQL running on) does not hold the exit back for long.
+    const closed = server?.close(graceMs).catch((error: unknown) => logger.log('error', 'shutdown', { error: String(error) }));
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, graceMs + 5000).unref())]);
+    await database?.stop().catch((error: unknown) => logger.log('error', 'shutdown', { error: String(error) }));
+    logger.log('info', 'shutdown', { message: 'stopped' });
     process.exit(code);
   };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stopping) return void stop(0);
+    // A second signal: the user does not want to wait. The watchdog stops PostgreSQL.
+    logger.log('warn', 'shutdown', { message: `${signal} again: exiting without waiting` });
+    process.exit(1);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
   try {
     database = await provisionDatabase({
       databaseUrl: config.databaseUrl,

@@ -17,14 +17,21 @@ export interface RunningServer {
   engine: Engine;
   /** Live-query pollers running: one per distinct subscribed plan. */
   livePollers(): number;
-  close(): Promise<void>;
+  /**
+   * Stop accepting, close subscriptions (1001 Going away), let requests in flight finish for up to
+   * `graceMs`, then close what is left and the engine's connections.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function startServer(config: EngineConfig, databaseUrl: string, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const engine = await Engine.open(config, databaseUrl);
   const app = createApp({ engine, config, logger, version: SERVER_VERSION });
   const fastPath = createGraphQLFastPath(engine, config, logger);
+  let closing = false;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    // While shutting down, a kept-alive connection ends with the answer it is waiting for.
+    if (closing) res.setHeader('Connection', 'close');
     const handled = fastPath(req, res, (body) => {
       // The body is read already: hand it to the app as its body parser would have.
       Object.assign(req, { body, _body: true });
@@ -53,12 +60,19 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
     port,
     engine,
     livePollers: () => sockets?.live.size ?? 0,
-    async close() {
+    async close(graceMs = 0) {
+      closing = true;
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A kept-alive connection whose answer went out is idle now and closed at once, not after its timeout.
+      const sweeper = setInterval(() => server.closeIdleConnections(), 50);
+      server.closeIdleConnections();
       await sockets?.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([drained, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      clearInterval(sweeper);
+      server.closeAllConnections();
+      await drained;
       await engine.close();
     },
   };

