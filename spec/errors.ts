@@ -89,7 +89,7 @@ export const ERRORS: readonly ErrorSpec[] = [
   e('unexpected.field-not-exists', 500, 'unexpected', 'field does not exist'),
   e('unexpected.permission-not-exists', 500, 'unexpected', 'permission does not exist'),
   e('postgres-error.transaction', 500, 'postgres-error', 'postgres transaction error'),
-  e('postgres-error.connection', 500, 'postgres-error', 'connection error'),
+  { ...e('postgres-error.connection', 500, 'postgres-error', 'connection error'), verifiedBy: 'reference' },
   e('postgres-error.query', 500, 'postgres-error', 'postgres query error'),
   { ...e('not-found', 404, 'not-found', 'No such resource exists'), section: '7.1' },
 
@@ -140,6 +140,8 @@ export const ERRORS: readonly ErrorSpec[] = [
     'A request whose Origin header names an origin that the CORS policy does not allow for that API is refused with 403 before anything runs (decision dec.http.cross-origin).'),
   decided('unsupported-media-type', 415, 'unsupported-media-type', 'expected Content-Type: application/json, got <type>',
     'A request body of another media type than JSON is refused with 415 before anything runs (decision dec.http.content-type).'),
+  decided('unsupported-media-type.encoding', 415, 'unsupported-media-type', 'unsupported Content-Encoding <encoding>; send identity, gzip, deflate or br',
+    'A request body with a Content-Encoding other than identity, gzip, deflate or br is refused with 415 before anything runs.'),
   decided('parse-failed.too-deep', 400, 'parse-failed', 'the request nests deeper than <limit> levels',
     'A JSON body (a metadata envelope, or a GraphQL request with its variables) that nests arrays and objects deeper than ENGINE_GRAPHQL_MAX_JSON_DEPTH (default 128) is refused before anything runs: 400 at /v1/metadata and /v1/query, a GraphQL error with code validation-failed at /v1/graphql.'),
   decided('graphql.document-too-large', 200, 'validation-failed', 'the query is larger than <limit> bytes',

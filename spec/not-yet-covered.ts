@@ -69,6 +69,5 @@ export const NOT_YET_COVERED: readonly string[] = [
 
   // Failures of the database itself (lost connection, failed transaction) need fault injection.
   'err.postgres-error.transaction',
-  'err.postgres-error.connection',
   'err.postgres-error.query',
 ];

@@ -157,6 +157,6 @@ export const DECISIONS: readonly SpecItem[] = [
     'A GraphQL document is at most ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES and nests at most ENGINE_GRAPHQL_MAX_JSON_DEPTH brackets or fragment spreads, for every role; an operation of a role other than admin selects at most ENGINE_GRAPHQL_MAX_QUERY_DEPTH levels and ENGINE_GRAPHQL_MAX_QUERY_FIELDS fields. Each refusal is a GraphQL error with code validation-failed and nothing runs.'),
   decision('limits.statement-timeout', '8', 'how long the SQL of a request may run',
     'The SQL of a role other than admin is cancelled after ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 30 s), answering a GraphQL error with code timeout; admin requests have no timeout.'),
-  decision('healthz', '4.1', 'health endpoint', 'GET /healthz answers 200 "OK" while the database answers.'),
+  decision('healthz', '4.1', 'health endpoint', 'GET /healthz answers 200 "OK" while the database answers, and 500 "ERROR: " followed by the part that is unwell (such as "the database does not answer") otherwise.'),
   decision('delete-permission.filter', '2.3', 'requiredness of DeletePermission fields', 'DeletePermission.filter is required.'),
 ];

@@ -105,3 +105,19 @@ caseWithProfile('small-body-limit', ['err.request-too-large'], 'a body over the 
   const r = await t.metadata({ type: 'replace_metadata', args: { version: 2, tables: [], padding: 'x'.repeat(2000) } });
   expectResponse(r, 413, { path: '$', error: 'request body is larger than 1024 bytes', code: 'request-too-large' });
 });
+
+caseWithProfile('small-body-limit', ['err.request-too-large'], 'a GraphQL request over the configured limit is refused with 413 too', async () => {
+  const t = target.profileTarget('small-body-limit')!;
+  const r = await t.graphql(`query { ${'__typename '.repeat(200)}}`);
+  expectResponse(r, 413, { path: '$', error: 'request body is larger than 1024 bytes', code: 'request-too-large' });
+});
+
+for (const endpoint of ['/v1/metadata', '/v1/graphql']) {
+  test(covers(['err.unsupported-media-type.encoding'], `a body with an unknown Content-Encoding is refused with 415 at ${endpoint}`), async () => {
+    const r = await target.request('POST', endpoint, {
+      body: endpoint === '/v1/graphql' ? { query: '{ __typename }' } : { type: 'export_metadata', args: {} },
+      headers: { ...target.adminHeaders(), 'content-encoding': 'zstd' },
+    });
+    expectResponse(r, 415, { path: '$', error: 'unsupported Content-Encoding zstd; send identity, gzip, deflate or br', code: 'unsupported-media-type' });
+  });
+}

@@ -152,12 +152,14 @@ export class Engine {
     }
   }
 
-  async healthy(): Promise<boolean> {
+  /** What keeps the engine from answering, or undefined when nothing does. */
+  async healthProblem(): Promise<string | undefined> {
     try {
       await q.run(this.pool, q.ping);
-      return true;
+      return undefined;
     } catch {
-      return false;
+      // The health endpoint needs no credentials: it names the part, not the database's address.
+      return 'the database does not answer';
     }
   }
 

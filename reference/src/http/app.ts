@@ -81,8 +81,9 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
   });
 
   app.get('/healthz', async (_req, res) => {
-    const ok = await engine.healthy();
-    res.status(ok ? 200 : 500).type('text/plain').send(ok ? 'OK' : 'ERROR');
+    // Decision dec.healthz: "OK", or "ERROR: " and the part that is unwell.
+    const problem = await engine.healthProblem();
+    res.status(problem ? 500 : 200).type('text/plain').send(problem ? `ERROR: ${problem}` : 'OK');
   });
 
   const rawBody = express.raw({ type: () => true, limit: config.maxRequestBodyBytes });
@@ -162,10 +163,13 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
   app.use((_req: Request, res: Response) => sendError(res, notFound()));
 
   // Body-parser failures and bugs: never an HTML page, never a stack trace in the answer.
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const e = error as { type?: string; status?: number };
     if (e?.type === 'entity.too.large') {
       return sendError(res, engineError('request-too-large', '$', [String(config.maxRequestBodyBytes)]));
+    }
+    if (e?.type === 'encoding.unsupported') {
+      return sendError(res, engineError('unsupported-media-type.encoding', '$', [String(req.headers['content-encoding'])]));
     }
     if (e?.status === 400) return sendError(res, engineError('invalid-json', '$'));
     logger.log('error', 'unexpected', { error: error instanceof Error ? error.stack : String(error) });

@@ -18,18 +18,21 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
     if (!enabled || req.method !== 'POST' || (req.url !== '/v1/graphql' && !req.url?.startsWith('/v1/graphql?'))) return false;
     // Pages of other origins and bodies that are not JSON get the app's checks.
     if (req.headers.origin !== undefined || refusedContentType(req.headers) !== undefined) return false;
+    // Compressed, chunked or too large bodies too: the app's body reader inflates, and refuses a
+    // body over the limit from its Content-Length or as soon as it grows past it.
+    const length = Number(req.headers['content-length']);
+    if (!(length <= config.maxRequestBodyBytes) || (req.headers['content-encoding'] ?? 'identity') !== 'identity') return false;
     const started = logRequests ? process.hrtime.bigint() : 0n;
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= config.maxRequestBodyBytes) chunks.push(chunk);
+      if (size <= length) chunks.push(chunk);
     });
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       let request: GraphQLRequest;
       try {
-        if (size > config.maxRequestBodyBytes) throw new Error('too large');
         request = JSON.parse(body.toString('utf8')) as GraphQLRequest;
         if (typeof request !== 'object' || request === null || Array.isArray(request)) throw new Error('not an object');
         if (nestsDeeperThan(request, config.limits.maxJsonDepth)) throw new Error('too deep');
