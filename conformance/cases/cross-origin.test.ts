@@ -144,3 +144,14 @@ caseWithProfile('no-admin-secret', ['dec.http.cross-origin'], 'a page of another
   expect(await upgradeStatus(socketUrl(t), OTHER)).toBe(403);
   expect(await upgradeStatus(socketUrl(t), ownOrigin(t.url))).toBe(101);
 });
+
+test(covers(['dec.http.cross-origin', 'err.access-denied.origin'], 'a request a browser marks as coming from another site is refused by the admin APIs even without an Origin header'), async () => {
+  const insert = { type: 'run_sql', args: { sql: 'insert into public.csrf_probe values (4)' } };
+  for (const site of ['cross-site', 'same-site']) {
+    const r = await target.request('POST', '/v2/query', { body: JSON.stringify(insert), raw: true, headers: { ...target.adminHeaders(), 'sec-fetch-site': site, 'sec-fetch-mode': 'no-cors' } });
+    expectResponse(r, 403, refusedOrigin('null'));
+  }
+  const same = await target.request('POST', '/v2/query', { body: insert, headers: { ...target.adminHeaders(), ...browser() } });
+  expectResponse(same, 200, { result_type: 'CommandOk', result: null });
+  expect(await probeRows()).toBe(1);
+});

@@ -12,7 +12,7 @@ import { parseEnvelope } from '../operations/envelope';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { configResponse } from './config';
 import { graphqlErrorBody } from './graphqlFastPath';
-import { apiKindOf, corsHeaders, originPolicy, refusedContentType } from './crossOrigin';
+import { apiKindOf, corsHeaders, crossSite, originPolicy, refusedContentType } from './crossOrigin';
 
 export interface AppDependencies {
   engine: Engine;
@@ -73,6 +73,9 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
         return sendError(res, engineError('access-denied.origin', '$', [origin]));
       }
       res.set(corsHeaders(origin, preflight ? req.headers : undefined));
+    } else if (kind === 'admin' && crossSite(req.headers)) {
+      // A browser marks a request of another site's page even where it sends no Origin.
+      return sendError(res, engineError('access-denied.origin', '$', ['null']));
     }
     if (preflight) return res.status(204).set('allow', 'GET, POST, OPTIONS').end();
     const refused = req.method === 'POST' ? refusedContentType(req.headers) : undefined;

@@ -68,6 +68,9 @@ const withPort = (host: string, scheme: string) => (/:\d+$/.test(host) ? host : 
  */
 const fromBrowser = (headers: IncomingHttpHeaders) => headers.origin !== undefined || headers['sec-fetch-site'] !== undefined;
 
+/** Sec-Fetch-Site of a page of another origin (same-site: another port or subdomain). */
+export const crossSite = (headers: IncomingHttpHeaders) => headers['sec-fetch-site'] === 'cross-site' || headers['sec-fetch-site'] === 'same-site';
+
 /**
  * The media type of a body that must not be taken, or undefined. A browser must send JSON (a page
  * can send text/plain and form bodies anywhere without a preflight); other clients (curl -d,
