@@ -121,10 +121,12 @@ test('SIGTERM finishes the metadata transaction in flight, closes subscriptions 
   expect(await again.exit).toBe(0);
 });
 
-test('kill -9 during a burst of metadata writes, three times: every acknowledged write survives, nothing half-done, no PostgreSQL left', async () => {
+const CRASH_ROUNDS = Number(process.env.ENGINE_CRASH_ROUNDS ?? 3);
+
+test(`kill -9 during a burst of metadata writes, ${CRASH_ROUNDS} times: every acknowledged write survives, nothing half-done, no PostgreSQL left`, async () => {
   const acknowledged: string[] = [];
   let server = await startServer();
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < CRASH_ROUNDS; round++) {
     let writing = true;
     const writers = [0, 1, 2, 3].map(async (writer) => {
       for (let i = 0; writing; i++) {
@@ -134,7 +136,7 @@ test('kill -9 during a burst of metadata writes, three times: every acknowledged
         else if (answer !== undefined) throw new Error(`write ${name} answered ${answer.status} ${JSON.stringify(answer.body)}`);
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 700 + round * 200));
+    await new Promise((resolve) => setTimeout(resolve, 700 + (round % 5) * 200));
     server.child.kill('SIGKILL');
     writing = false;
     await server.exit;
@@ -149,7 +151,8 @@ test('kill -9 during a burst of metadata writes, three times: every acknowledged
     expect(state.tracked).toEqual(state.inDatabase);
     expect(acknowledged.filter((name) => !state.tracked.includes(name))).toEqual([]);
   }
-  expect(acknowledged.length).toBeGreaterThan(12);
+  expect(acknowledged.length).toBeGreaterThan(4 * CRASH_ROUNDS);
+  process.stdout.write(`kill -9: ${CRASH_ROUNDS} rounds, ${acknowledged.length} acknowledged writes, all present after restart\n`);
   server.child.kill('SIGTERM');
   expect(await server.exit).toBe(0);
   expect(isAlive(server.postmasterPid)).toBe(false);
