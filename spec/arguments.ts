@@ -25,7 +25,7 @@ const source = { source: string };
 const comment = { comment: nullable(string) };
 
 
-export const trackTableV1 = refine(
+const trackTableV1Object = refine(
   object({}, { table: tableName, schema: string, name: string, is_enum: boolean, ...source }),
   (v, path) => {
     if (v.table && (v.name !== undefined || v.schema !== undefined)) {
@@ -36,6 +36,12 @@ export const trackTableV1 = refine(
     return parsed({ table, is_enum: v.is_enum ?? false });
   },
 );
+/** The engine's oldest form: the arguments are the table's name itself (`"args": "author"`). */
+const bareTableName = refine(string, (name, path) => {
+  const table = tableName.parse(name, path);
+  return table.ok ? parsed({ table: table.value, is_enum: false }) : table;
+});
+export const trackTableV1 = union([trackTableV1Object, bareTableName], 'a table name, or an object with "table"');
 export const trackTableV2 = object({ table: tableName }, { configuration: tableConfig, ...source });
 export const setTableIsEnum = object({ table: tableName, is_enum: boolean }, source);
 export const setTableCustomFields = object(

@@ -102,6 +102,12 @@ export const ERRORS: readonly ErrorSpec[] = [
     'Malformed envelopes and arguments are 400 parse-failed, with the path of the first problem ($.args.table) and a message such as `key "table" not found` or `expected String, but encountered Number`; unknown keys are refused.'),
   decided('parse-failed.unknown-operation', 400, 'parse-failed', 'unknown operation type : <type>',
     'An unknown `type`, or one that the endpoint does not take, is 400 parse-failed at path $.type.'),
+  decided('parse-failed.unknown-operation-near', 400, 'parse-failed', 'unknown operation type : <type>; did you mean <near>?',
+    'An unknown `type` close to the name of an operation the endpoint takes (at most two edits apart) is refused as unknown, naming the near operation.'),
+  decided('parse-failed.operation-elsewhere', 400, 'parse-failed', 'unknown operation type : <type>; it is taken at <endpoints>',
+    'A `type` that another endpoint takes, but not this one, is refused as unknown, naming the endpoints that take it.'),
+  decided('not-exists.source', 400, 'not-exists', 'source with name <source> does not exist',
+    'An operation whose `source` argument names another source than `default` is refused at $.args, changing nothing (decision dec.metadata.source-prefixed).'),
   decided('parse-failed.unsupported-operation-version', 400, 'parse-failed', 'unsupported version <version> for <type>; supported: <versions>',
     'A `version` that the operation does not have is 400 parse-failed at path $.version.'),
   // The reference's own gap, not a rule for other engines: its tests check it.

@@ -25,6 +25,8 @@ export interface OperationSpec {
   /** `compat` where SPEC.md does not show the operation (relationships): the decision says what it follows. */
   level?: 'compat';
   decision?: string;
+  /** Another name of an operation (a `pg_` form, decision dec.metadata.source-prefixed): it runs that one. */
+  aliasOf?: string;
 }
 
 /** Decision dec.endpoints: metadata operations are accepted at both metadata endpoints. */
@@ -70,6 +72,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
     inferVersion: (args) => (has(args, 'configuration') ? 2 : 1),
     endpoints: METADATA,
   },
+  op('add_existing_table_or_view', '4.3', 'track a table or view (the engine\'s older name of track_table v1)', A.trackTableV1, {
+    level: 'compat',
+    decision: 'add_existing_table_or_view is the engine\'s older name of track_table, taken with the arguments of track_table version 1 (an object, or the table\'s name alone) and doing what it does.',
+    aliasOf: 'track_table',
+  }),
   op('set_table_is_enum', '4.3', 'flag a tracked table as an enum table', A.setTableIsEnum),
   {
     ...op('set_table_custom_fields', '4.3', 'replace the custom root fields and column names (deprecated)', A.setTableCustomFields),
@@ -142,7 +149,25 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('count', '4.1', 'legacy DML: count rows of a tracked table', A.dmlCount, { endpoints: QUERY, ...legacy }),
 ];
 
-export const OPERATIONS_BY_TYPE: ReadonlyMap<string, OperationSpec> = new Map(OPERATIONS.map((o) => [o.type, o]));
+/**
+ * Decision dec.metadata.source-prefixed: the source-prefixed form of every table, relationship,
+ * permission, function and computed-field operation, at /v1/metadata, as the engine's CLI sends them.
+ */
+export const SOURCE_PREFIXED: readonly string[] = [
+  'track_table', 'untrack_table', 'set_table_is_enum', 'set_table_customization',
+  'create_object_relationship', 'create_array_relationship', 'drop_relationship', 'rename_relationship', 'set_relationship_comment',
+  'create_insert_permission', 'drop_insert_permission', 'create_select_permission', 'drop_select_permission',
+  'create_update_permission', 'drop_update_permission', 'create_delete_permission', 'drop_delete_permission', 'set_permission_comment',
+  'track_function', 'untrack_function', 'add_computed_field', 'drop_computed_field',
+];
+
+const PREFIXED_OPERATIONS: readonly OperationSpec[] = SOURCE_PREFIXED.map((type) => {
+  const base = OPERATIONS.find((o) => o.type === type)!;
+  return { ...base, type: `pg_${type}`, endpoints: ['/v1/metadata'], aliasOf: type, summary: `${type} with a source: ${base.summary}` };
+});
+
+/** Every operation type a request may name, with the `pg_` forms. */
+export const OPERATIONS_BY_TYPE: ReadonlyMap<string, OperationSpec> = new Map([...OPERATIONS, ...PREFIXED_OPERATIONS].map((o) => [o.type, o]));
 
 /** One item per operation version: `op.<type>` for single-version operations, `op.<type>.v<N>` otherwise. */
 export function operationItemId(type: string, version?: number): string {

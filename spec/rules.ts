@@ -89,6 +89,8 @@ export const DECISIONS: readonly SpecItem[] = [
     'export_metadata answers the config v2 document {"version": 2, "tables": [...]}, other top-level keys only when they have content; a table entry is {"table": {"schema", "name"}}.'),
   decision('success-body', '4.2', 'success body of operations without a stated response',
     'Operations without a stated response answer 200 {"message": "success"}.'),
+  decision('metadata.source-prefixed', '4.2', 'source-prefixed operation forms',
+    'At /v1/metadata every table, relationship, permission, function and computed-field operation is also taken in its source-prefixed form (pg_track_table, pg_create_select_permission, …), with the same arguments; it does what the plain operation does. Every operation that names a table takes an optional `source`; the only source is `default`, and another name is refused with 400 not-exists `source with name "<name>" does not exist` at $.args, changing nothing.'),
   decision('endpoints', '4.2', 'which operations each endpoint takes',
     'Every metadata operation is accepted at both /v1/query and /v1/metadata; run_sql at /v1/query and /v2/query only.'),
   decision('replace_metadata.v2-response', '4.3', 'response and status of replace_metadata v2',

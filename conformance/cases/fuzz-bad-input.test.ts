@@ -4,7 +4,9 @@
 // error envelope — never a 5xx, never success — and afterwards its metadata (with its resource
 // version) and its data must be exactly what they were.
 import fc from 'fast-check';
-import { OPERATIONS } from '../../spec';
+import { OPERATIONS_BY_TYPE } from '../../spec';
+
+const OPERATIONS = [...OPERATIONS_BY_TYPE.values()];
 import { brokenValueFor, HOSTILE_STRINGS } from '../harness/badInput';
 import { covers } from '../harness/cases';
 import { useTarget } from '../harness/target';

@@ -43,7 +43,7 @@ test(covers(['op.run_sql', 'dec.run_sql.response', 'dec.endpoints'], 'with sever
 });
 
 test(covers(['dec.endpoints', 'err.parse-failed.unknown-operation'], 'run_sql is not a /v1/metadata operation'), async () => {
-  expectResponse(await runSql({ sql: 'select 1' }, '/v1/metadata'), 400, { path: '$.type', error: 'unknown operation type : run_sql', code: 'parse-failed' });
+  expectResponse(await runSql({ sql: 'select 1' }, '/v1/metadata'), 400, { path: '$.type', error: 'unknown operation type : run_sql; it is taken at /v1/query, /v2/query', code: 'parse-failed' });
 });
 
 test(covers(['dec.run_sql.read-only', 'dec.run_sql.response'], 'read_only runs queries'), async () => {

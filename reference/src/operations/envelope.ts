@@ -2,6 +2,7 @@
 // {type, version?, args}, parsed into a typed operation with its arguments checked.
 import { OPERATIONS_BY_TYPE, schema, type Endpoint } from '../../../spec';
 import { engineError, parseError, type EngineError } from '../errors';
+import { nearestName } from './nearestName';
 
 export interface ParsedOperation {
   type: string;
@@ -40,9 +41,7 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
   if (!typeResult.ok) return failed(parseError(typeResult.problem));
   const type = typeResult.value;
   const spec = OPERATIONS_BY_TYPE.get(type);
-  if (!spec || !spec.endpoints.includes(endpoint)) {
-    return failed(engineError('parse-failed.unknown-operation', `${path}.type`, [type]));
-  }
+  if (!spec || !spec.endpoints.includes(endpoint)) return failed(unknownOperation(type, endpoint, `${path}.type`));
   if (!('args' in body)) return failed(parseError({ path, message: 'key "args" not found' }));
   let version: number;
   if (body.version !== undefined) {
@@ -64,7 +63,16 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
   const argsSchema = spec.versions.find((x) => x.version === version)!.args;
   const parsed = argsSchema.parse(body.args, `${path}.args`);
   if (!parsed.ok) return failed(parseError(parsed.problem));
-  const operation: ParsedOperation = { type, version, args: parsed.value, path, ...(resourceVersion !== undefined ? { resourceVersion } : {}) };
+  // Decision dec.metadata.source-prefixed: one source, `default`.
+  const source = schema.isPlainObject(body.args) ? body.args.source : undefined;
+  if (source !== undefined && source !== 'default') return failed(engineError('not-exists.source', `${path}.args`, [JSON.stringify(source)]));
+  const operation: ParsedOperation = {
+    type: spec.aliasOf ?? type,
+    version,
+    args: parsed.value,
+    path,
+    ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+  };
   if (type === 'bulk') {
     const children: ParsedOperation[] = [];
     for (const [i, child] of (parsed.value as unknown[]).entries()) {
@@ -75,4 +83,13 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
     operation.children = children;
   }
   return { ok: true, operation };
+}
+
+/** One error for every unknown type, with the near name or the endpoints that take it. */
+function unknownOperation(type: string, endpoint: Endpoint, path: string): EngineError {
+  const elsewhere = OPERATIONS_BY_TYPE.get(type);
+  if (elsewhere) return engineError('parse-failed.operation-elsewhere', path, [type, elsewhere.endpoints.join(', ')]);
+  const here = [...OPERATIONS_BY_TYPE.values()].filter((o) => o.endpoints.includes(endpoint)).map((o) => o.type);
+  const near = nearestName(type, here);
+  return near ? engineError('parse-failed.unknown-operation-near', path, [type, near]) : engineError('parse-failed.unknown-operation', path, [type]);
 }

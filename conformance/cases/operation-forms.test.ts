@@ -1,0 +1,132 @@
+// The forms in which scripts and CLIs written for the engine send operations: the source-prefixed
+// forms at /v1/metadata (decision dec.metadata.source-prefixed), the `source` argument, and one
+// error for an unknown type, with a hint where one helps.
+import { covers } from '../harness/cases';
+import { expectResponse } from '../harness/client';
+import { fixtureSql } from '../harness/fixtures';
+import { useTarget } from '../harness/target';
+
+const target = useTarget();
+const customer = { schema: 'shop', name: 'customer' };
+const orders = { schema: 'shop', name: 'orders' };
+const status = { schema: 'shop', name: 'status' };
+const ok = { message: 'success' };
+const exported = async () => (await target.metadata({ type: 'export_metadata', args: {} })).body;
+
+beforeAll(async () => {
+  await target.sql(fixtureSql('shop'));
+  await target.metadata({ type: 'reload_metadata', args: {} });
+});
+beforeEach(async () => {
+  await target.reset();
+});
+
+test(covers(['dec.metadata.source-prefixed'], 'the pg_ forms of the table, relationship and permission operations do what the plain ones do'), async () => {
+  const steps: [string, unknown][] = [
+    ['pg_track_table', { source: 'default', table: customer }],
+    ['pg_track_table', { source: 'default', table: orders, configuration: { custom_name: 'purchase' } }],
+    ['pg_track_table', { table: status }],
+    ['pg_set_table_is_enum', { source: 'default', table: status, is_enum: true }],
+    ['pg_set_table_customization', { source: 'default', table: customer, configuration: { custom_column_names: { email: 'mail' } } }],
+    ['pg_create_object_relationship', { source: 'default', table: orders, name: 'buyer', using: { foreign_key_constraint_on: 'customer_id' } }],
+    ['pg_create_array_relationship', { source: 'default', table: customer, name: 'purchases', using: { foreign_key_constraint_on: { table: orders, column: 'customer_id' } } }],
+    ['pg_rename_relationship', { source: 'default', table: orders, name: 'buyer', new_name: 'customer' }],
+    ['pg_set_relationship_comment', { source: 'default', table: orders, name: 'customer', comment: 'who ordered' }],
+    ['pg_create_select_permission', { source: 'default', table: customer, role: 'user', permission: { columns: ['id', 'name'], filter: { id: { _eq: 'X-Engine-User-Id' } } } }],
+    ['pg_create_insert_permission', { source: 'default', table: orders, role: 'user', permission: { columns: ['customer_id'], check: { customer_id: { _eq: 'X-Engine-User-Id' } } } }],
+    ['pg_create_update_permission', { source: 'default', table: customer, role: 'user', permission: { columns: ['name'], filter: { id: { _eq: 'X-Engine-User-Id' } } } }],
+    ['pg_create_delete_permission', { source: 'default', table: orders, role: 'user', permission: { filter: { customer_id: { _eq: 'X-Engine-User-Id' } } } }],
+    ['pg_set_permission_comment', { source: 'default', table: customer, role: 'user', type: 'select', comment: 'own row' }],
+  ];
+  for (const [type, args] of steps) expectResponse(await target.metadata({ type, args }), 200, ok);
+  expect(await exported()).toEqual({
+    version: 2,
+    tables: [
+      {
+        table: customer,
+        configuration: { custom_column_names: { email: 'mail' } },
+        array_relationships: [{ name: 'purchases', using: { foreign_key_constraint_on: { table: orders, column: 'customer_id' } } }],
+        select_permissions: [{ role: 'user', permission: { columns: ['id', 'name'], filter: { id: { _eq: 'X-Engine-User-Id' } } }, comment: 'own row' }],
+        update_permissions: [{ role: 'user', permission: { columns: ['name'], filter: { id: { _eq: 'X-Engine-User-Id' } } } }],
+      },
+      {
+        table: orders,
+        configuration: { custom_name: 'purchase' },
+        object_relationships: [{ name: 'customer', using: { foreign_key_constraint_on: 'customer_id' }, comment: 'who ordered' }],
+        insert_permissions: [{ role: 'user', permission: { columns: ['customer_id'], check: { customer_id: { _eq: 'X-Engine-User-Id' } } } }],
+        delete_permissions: [{ role: 'user', permission: { filter: { customer_id: { _eq: 'X-Engine-User-Id' } } } }],
+      },
+      { table: status, is_enum: true },
+    ],
+  });
+
+  const undo: [string, unknown][] = [
+    ['pg_drop_select_permission', { source: 'default', table: customer, role: 'user' }],
+    ['pg_drop_update_permission', { source: 'default', table: customer, role: 'user' }],
+    ['pg_drop_insert_permission', { source: 'default', table: orders, role: 'user' }],
+    ['pg_drop_delete_permission', { source: 'default', table: orders, role: 'user' }],
+    ['pg_drop_relationship', { source: 'default', table: orders, relationship: 'customer' }],
+    ['pg_drop_relationship', { source: 'default', table: customer, relationship: 'purchases' }],
+    ['pg_untrack_table', { source: 'default', table: customer }],
+    ['pg_untrack_table', { source: 'default', table: orders }],
+    ['pg_untrack_table', { table: status }],
+  ];
+  for (const [type, args] of undo) expectResponse(await target.metadata({ type, args }), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [] });
+});
+
+test(covers(['dec.metadata.source-prefixed', 'err.not-exists.source'], 'a source other than default is refused at $.args and changes nothing, in the pg_ and the plain forms'), async () => {
+  const refused = (path: string) => ({ path, error: 'source with name "analytics" does not exist', code: 'not-exists' });
+  expectResponse(await target.metadata({ type: 'pg_track_table', args: { source: 'analytics', table: customer } }), 400, refused('$.args'));
+  expectResponse(await target.metadata({ type: 'track_table', version: 2, args: { source: 'analytics', table: customer } }), 400, refused('$.args'));
+  expectResponse(
+    await target.metadata({ type: 'bulk', args: [{ type: 'pg_track_table', args: { table: orders } }, { type: 'pg_track_table', args: { source: 'analytics', table: customer } }] }),
+    400,
+    refused('$.args[1].args'),
+  );
+  expect(await exported()).toEqual({ version: 2, tables: [] });
+});
+
+test(covers(['dec.metadata.source-prefixed', 'err.parse-failed.operation-elsewhere'], 'the pg_ forms belong to /v1/metadata; /v1/query names where they are taken'), async () => {
+  expectResponse(await target.metadata({ type: 'pg_track_table', args: { table: customer } }, { endpoint: '/v1/query' }), 400, {
+    path: '$.type',
+    error: 'unknown operation type : pg_track_table; it is taken at /v1/metadata',
+    code: 'parse-failed',
+  });
+  expect(await exported()).toEqual({ version: 2, tables: [] });
+});
+
+test(covers(['err.parse-failed.unknown-operation-near', 'err.parse-failed.unknown-operation'], 'an unknown type near a known one names it; one far from all does not'), async () => {
+  expectResponse(await target.metadata({ type: 'trak_table', args: { table: customer } }), 400, {
+    path: '$.type',
+    error: 'unknown operation type : trak_table; did you mean track_table?',
+    code: 'parse-failed',
+  });
+  expectResponse(await target.metadata({ type: 'pg_track_tabel', args: { table: customer } }), 400, {
+    path: '$.type',
+    error: 'unknown operation type : pg_track_tabel; did you mean pg_track_table?',
+    code: 'parse-failed',
+  });
+  expectResponse(await target.metadata({ type: 'frobnicate_everything', args: {} }), 400, {
+    path: '$.type',
+    error: 'unknown operation type : frobnicate_everything',
+    code: 'parse-failed',
+  });
+});
+
+test(covers(['op.track_table.v1', 'op.add_existing_table_or_view'], 'the oldest forms: the table name alone as the arguments, and add_existing_table_or_view'), async () => {
+  await target.sql('create table if not exists public.legacy_item (id int primary key); create table if not exists public.legacy_view_source (id int primary key)');
+  await target.metadata({ type: 'reload_metadata', args: {} });
+  expectResponse(await target.metadata({ type: 'track_table', args: 'legacy_item' }), 200, ok);
+  expectResponse(await target.metadata({ type: 'add_existing_table_or_view', args: 'legacy_view_source' }), 200, ok);
+  expectResponse(await target.metadata({ type: 'add_existing_table_or_view', args: { schema: 'shop', name: 'customer' } }, { endpoint: '/v1/query' }), 200, ok);
+  expect(await exported()).toEqual({
+    version: 2,
+    tables: [{ table: { schema: 'public', name: 'legacy_item' } }, { table: { schema: 'public', name: 'legacy_view_source' } }, { table: customer }],
+  });
+  expectResponse(await target.metadata({ type: 'track_table', args: 42 }), 400, {
+    path: '$.args',
+    error: 'expected a table name, or an object with "table", but encountered Number',
+    code: 'parse-failed',
+  });
+});
