@@ -5,6 +5,7 @@ import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql } from '../harness/fixtures';
 import { useTarget } from '../harness/target';
+import { openSocket } from '../harness/websocket';
 
 const target = useTarget();
 const customer = { schema: 'shop', name: 'customer' };
@@ -129,4 +130,31 @@ test(covers(['op.track_table.v1', 'op.add_existing_table_or_view'], 'the oldest 
     error: 'expected a table name, or an object with "table", but encountered Number',
     code: 'parse-failed',
   });
+});
+
+test(covers(['dec.envelope.extra-keys', 'rule.envelope.shape'], 'keys beside type, version and args are ignored; unknown keys inside args are not'), async () => {
+  expectResponse(await target.metadata({ type: 'run_sql', args: { sql: 'select 1 as one' }, cascade: true }, { endpoint: '/v2/query' }), 200, {
+    result_type: 'TuplesOk',
+    result: [['one'], ['1']],
+  });
+  expectResponse(await target.metadata({ type: 'track_table', args: { table: customer }, source: 'default', comment: 'from a script' }), 200, ok);
+  expectResponse(await target.metadata({ type: 'bulk', args: [{ type: 'track_table', args: { table: orders }, cascade: false }] }), 200, [ok]);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: customer }, { table: orders }] });
+  expectResponse(await target.metadata({ type: 'untrack_table', args: { table: customer, sauce: 'default' } }), 400, { path: '$.args', error: 'unexpected key "sauce"', code: 'parse-failed' });
+});
+
+test(covers(['dec.graphql.v1alpha1'], '/v1alpha1/graphql answers POST, GET and subscriptions as /v1/graphql does'), async () => {
+  await target.metadata({ type: 'track_table', args: { table: status } });
+  await target.sql("insert into shop.status values ('v1alpha1-probe', null) on conflict do nothing");
+  const query = '{ shop_status(where: {value: {_eq: "v1alpha1-probe"}}) { value } }';
+  const expected = { data: { shop_status: [{ value: 'v1alpha1-probe' }] } };
+  expectResponse(await target.request('POST', '/v1alpha1/graphql', { body: { query }, headers: target.adminHeaders() }), 200, expected);
+  expectResponse(await target.request('GET', `/v1alpha1/graphql?query=${encodeURIComponent(query)}`, { headers: target.adminHeaders() }), 200, expected);
+  const socket = openSocket(target, target.adminHeaders(), '/v1alpha1/graphql');
+  try {
+    const live = socket.start(`subscription ${query}`);
+    expect(await live.take()).toEqual({ type: 'next', payload: expected });
+  } finally {
+    await socket.close();
+  }
 });

@@ -26,15 +26,15 @@ export interface GraphQLSocket {
   close(): Promise<void>;
 }
 
-export function socketUrl(target: Target): string {
-  return `${target.url.replace(/^http/, 'ws')}/v1/graphql`;
+export function socketUrl(target: Target, path = '/v1/graphql'): string {
+  return `${target.url.replace(/^http/, 'ws')}${path}`;
 }
 
 /** Open a connection whose connection_init carries `headers` (the target's admin headers by default). */
-export function openSocket(target: Target, headers: Record<string, string> = target.adminHeaders()): GraphQLSocket {
+export function openSocket(target: Target, headers: Record<string, string> = target.adminHeaders(), path = '/v1/graphql'): GraphQLSocket {
   const closeEvents = new Queue();
   const client: Client = createClient({
-    url: socketUrl(target),
+    url: socketUrl(target, path),
     webSocketImpl: WebSocket,
     connectionParams: { headers },
     retryAttempts: 0,

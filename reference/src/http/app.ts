@@ -12,7 +12,7 @@ import { parseEnvelope } from '../operations/envelope';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { configResponse } from './config';
 import { graphqlErrorBody } from './graphqlFastPath';
-import { apiKindOf, corsHeaders, crossSite, originPolicy, refusedContentType } from './crossOrigin';
+import { apiKindOf, corsHeaders, crossSite, GRAPHQL_PATHS, originPolicy, refusedContentType } from './crossOrigin';
 
 export interface AppDependencies {
   engine: Engine;
@@ -130,7 +130,7 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     if (answer.headers) res.set(answer.headers);
     res.status(answer.status).type('application/json').send(answer.body);
   };
-  app.post('/v1/graphql', requireApi(config, 'graphql'), rawBody, async (req, res) => {
+  app.post([...GRAPHQL_PATHS], requireApi(config, 'graphql'), rawBody, async (req, res) => {
     let body: unknown;
     try {
       body = JSON.parse(Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '');
@@ -145,7 +145,7 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     }
     await graphql(req, res, body as GraphQLRequest);
   });
-  app.get('/v1/graphql', requireApi(config, 'graphql'), async (req, res) => {
+  app.get([...GRAPHQL_PATHS], requireApi(config, 'graphql'), async (req, res) => {
     const { query, variables, operationName } = req.query as Record<string, string | undefined>;
     let parsedVariables: unknown;
     try {

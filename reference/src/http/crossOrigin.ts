@@ -9,7 +9,8 @@ import type { EngineConfig } from '../config';
 export type ApiKind = 'graphql' | 'admin';
 
 const ADMIN_PATHS = new Set(['/v1/query', '/v1/metadata', '/v2/query', '/v1alpha1/config', '/v1alpha1/pg_dump']);
-const GRAPHQL_PATHS = new Set(['/v1/graphql', '/v1alpha1/graphql']);
+/** Decision dec.graphql.v1alpha1: the older path of GraphQL answers as the current one. */
+export const GRAPHQL_PATHS: ReadonlySet<string> = new Set(['/v1/graphql', '/v1alpha1/graphql']);
 
 export function apiKindOf(path: string): ApiKind | undefined {
   if (ADMIN_PATHS.has(path)) return 'admin';

@@ -7,7 +7,7 @@ import type { EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { EngineError } from '../errors';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
-import { refusedContentType } from './crossOrigin';
+import { GRAPHQL_PATHS, refusedContentType } from './crossOrigin';
 import { nestsDeeperThan } from '../execute/operationLimits';
 import type { Logger } from '../log';
 
@@ -15,7 +15,7 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
   const enabled = config.enabledApis.has('graphql');
   const logRequests = config.logLevel === 'debug' || config.logLevel === 'info';
   return function handle(req: IncomingMessage, res: ServerResponse, fallback: (body: Buffer) => void): boolean {
-    if (!enabled || req.method !== 'POST' || (req.url !== '/v1/graphql' && !req.url?.startsWith('/v1/graphql?'))) return false;
+    if (!enabled || req.method !== 'POST' || !GRAPHQL_PATHS.has((req.url ?? '').split('?')[0]!)) return false;
     // Pages of other origins and bodies that are not JSON get the app's checks.
     if (req.headers.origin !== undefined || refusedContentType(req.headers) !== undefined) return false;
     // Compressed, chunked or too large bodies too: the app's body reader inflates, and refuses a

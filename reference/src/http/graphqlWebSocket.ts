@@ -9,7 +9,7 @@ import { authenticate, type Session } from '../auth/session';
 import type { EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { EngineError } from '../errors';
-import { originPolicy } from './crossOrigin';
+import { GRAPHQL_PATHS, originPolicy } from './crossOrigin';
 import { prepareGraphQLRequest, schemaFor, type GraphQLRequest } from '../execute/graphql';
 import { answerOf, LiveQueries, resultOf, type LiveResult } from '../execute/liveQueries';
 import type { CompiledPlan, SchemaCache } from '../execute/schemaCache';
@@ -35,8 +35,8 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
   const origins = originPolicy(config);
   const wss = new WebSocketServer({
     server,
-    path: '/v1/graphql',
     verifyClient: ({ req }: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void) => {
+      if (!GRAPHQL_PATHS.has((req.url ?? '').split('?')[0]!)) return done(false, 404, 'Not Found');
       const origin = req.headers.origin;
       if (origin === undefined || origins.allows(origin, 'graphql', req.headers.host)) return done(true);
       done(false, 403, 'origin not allowed');

@@ -25,11 +25,7 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
     return failed(parseError({ path, message: `expected Object, but encountered ${schema.jsonTypeName(body)}` }));
   }
   const topLevel = path === '$';
-  for (const key of Object.keys(body)) {
-    if (!['type', 'version', 'args'].includes(key) && !(topLevel && key === 'resource_version')) {
-      return failed(parseError({ path, message: `unexpected key ${JSON.stringify(key)}` }));
-    }
-  }
+  // Decision dec.envelope.extra-keys: other keys beside these are ignored, as the engine ignores them.
   let resourceVersion: number | undefined;
   if (topLevel && body.resource_version !== undefined) {
     const r = schema.integer.parse(body.resource_version, '$.resource_version');
