@@ -1,5 +1,5 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
-import { functionName, tableName } from './names';
+import { functionName, nonEmptyName, roleName, tableName } from './names';
 import { metadataDocument } from './metadata-document';
 import { arrayRelationshipUsing, boolExp, columns, customRootFields, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
 export { boolExp, columns, deletePermission, insertPermission, selectPermission, updatePermission };
@@ -52,16 +52,16 @@ export const setTableCustomization = object({ table: tableName }, { configuratio
 export const untrackTable = object({ table: tableName }, { cascade: boolean, ...source });
 
 export const createObjectRelationship = object(
-  { table: tableName, name: string, using: objectRelationshipUsing },
+  { table: tableName, name: nonEmptyName, using: objectRelationshipUsing },
   { ...comment, ...source },
 );
 export const createArrayRelationship = object(
-  { table: tableName, name: string, using: arrayRelationshipUsing },
+  { table: tableName, name: nonEmptyName, using: arrayRelationshipUsing },
   { ...comment, ...source },
 );
-export const dropRelationship = object({ table: tableName, relationship: string }, { cascade: boolean, ...source });
-export const renameRelationship = object({ table: tableName, name: string, new_name: string }, source);
-export const setRelationshipComment = object({ table: tableName, name: string }, { ...comment, ...source });
+export const dropRelationship = object({ table: tableName, relationship: nonEmptyName }, { cascade: boolean, ...source });
+export const renameRelationship = object({ table: tableName, name: nonEmptyName, new_name: nonEmptyName }, source);
+export const setRelationshipComment = object({ table: tableName, name: nonEmptyName }, { ...comment, ...source });
 
 export const functionConfiguration = object(
   {},
@@ -76,12 +76,12 @@ export const computedFieldDefinition = object(
   { table_argument: string, session_argument: string },
 );
 export const addComputedField = object(
-  { table: tableName, name: string, definition: computedFieldDefinition },
+  { table: tableName, name: nonEmptyName, definition: computedFieldDefinition },
   { ...comment, ...source },
 );
-export const dropComputedField = object({ table: tableName, name: string }, { cascade: boolean, ...source });
+export const dropComputedField = object({ table: tableName, name: nonEmptyName }, { cascade: boolean, ...source });
 
-const permissionTarget = { table: tableName, role: string };
+const permissionTarget = { table: tableName, role: roleName };
 export const createPermission = <T>(permission: import('./schema').Schema<T>) =>
   object({ ...permissionTarget, permission }, { ...comment, ...source });
 export const dropPermission = object(permissionTarget, source);

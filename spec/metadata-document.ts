@@ -1,7 +1,7 @@
 // The metadata document: the JSON form of the config v2 metadata directory (SPEC.md §2.2),
 // which is both the output of export_metadata and the input of replace_metadata.
 import { arrayRelationshipUsing, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
-import { tableName, type QualifiedName } from './names';
+import { nonEmptyName, roleName, tableName, type QualifiedName } from './names';
 import { array, boolean, json, literal, nullable, object, parseFailure, parsed, refine, string, type Infer, type Schema } from './schema';
 
 export const ROOT_FIELD_KEYS = [
@@ -136,9 +136,9 @@ function unsupportedKind(value: Record<string, unknown>, keys: readonly string[]
 }
 
 const comment = { comment: nullable(string) };
-const objectRelationship = object({ name: string, using: objectRelationshipUsing }, comment);
-const arrayRelationship = object({ name: string, using: arrayRelationshipUsing }, comment);
-const permissionEntry = <T>(permission: Schema<T>) => array(object({ role: string, permission }, comment));
+const objectRelationship = object({ name: nonEmptyName, using: objectRelationshipUsing }, comment);
+const arrayRelationship = object({ name: nonEmptyName, using: arrayRelationshipUsing }, comment);
+const permissionEntry = <T>(permission: Schema<T>) => array(object({ role: roleName, permission }, comment));
 
 /** The configuration without null or empty parts, as it is stored and exported. */
 export function normaliseConfiguration(c: Infer<typeof tableConfig> | undefined): TableConfiguration | undefined {

@@ -36,6 +36,15 @@ export function displayQualified(q: QualifiedName): string {
   return q.schema === DEFAULT_SCHEMA ? q.name : `${q.schema}.${q.name}`;
 }
 
+/** Roles, relationships and computed fields (decision err.parse-failed.empty-name): never empty. */
+export const nonEmptyName: Schema<string> = refine(string, (value, path) => (value === '' ? parseFailure(path, 'empty string not allowed') : parsed(value)));
+
+/** A role travels in the X-Engine-Role header (decision err.parse-failed.role-name). */
+export const roleName: Schema<string> = refine(nonEmptyName, (value, path) =>
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f]/.test(value) || value.trim() !== value ? parseFailure(path, 'a role name may not have control characters or surrounding spaces') : parsed(value),
+);
+
 export const sameQualified = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;
 
 export { isPlainObject };

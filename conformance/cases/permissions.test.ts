@@ -158,11 +158,30 @@ test(covers(['op.drop_update_permission', 'err.permission-error.not-exists'], 'd
   });
 });
 
-test(covers(['err.permission-error.admin-role'], 'admin needs no permissions'), async () => {
-  expectResponse(await run('create_select_permission', { table: article, role: 'admin', permission: SELECT }), 400, {
-    path: '$.args.role',
-    error: 'cannot define permission for admin role',
-    code: 'permission-error',
+test(covers(['err.constraint-violation.admin-role'], 'admin needs no permissions: one for it is refused, by the operation and by replace_metadata'), async () => {
+  const refused = { path: '$.args', error: 'in table "blog.article": in permission for role "admin": cannot define permission for admin role', code: 'constraint-violation' };
+  expectResponse(await run('create_select_permission', { table: article, role: 'admin', permission: SELECT }), 400, refused);
+  expectResponse(await run('create_delete_permission', { table: article, role: 'admin', permission: { filter: {} } }), 400, refused);
+  expectResponse(await run('replace_metadata', { version: 2, tables: [{ table: article, select_permissions: [{ role: 'admin', permission: SELECT }] }] }), 400, refused);
+  const exported = (await run('export_metadata', {})).body as { tables: { table: unknown; select_permissions?: { role: string }[] }[] };
+  expect(exported.tables.flatMap((t) => t.select_permissions ?? []).map((p) => p.role)).toEqual(['user', 'user']);
+});
+
+test(covers(['err.parse-failed.empty-name', 'err.parse-failed.role-name'], 'role names are checked before anything is looked up: not empty, no control characters, no surrounding spaces'), async () => {
+  const nowhere = { schema: 'blog', name: 'no_such_table' };
+  expectResponse(await run('create_select_permission', { table: nowhere, role: '', permission: SELECT }), 400, { path: '$.args.role', error: 'empty string not allowed', code: 'parse-failed' });
+  expectResponse(await run('drop_select_permission', { table: nowhere, role: '' }), 400, { path: '$.args.role', error: 'empty string not allowed', code: 'parse-failed' });
+  for (const role of [' user', 'user\n', 'us\u0000er', 'editor\t']) {
+    expectResponse(await run('create_select_permission', { table: article, role, permission: SELECT }), 400, {
+      path: '$.args.role',
+      error: 'a role name may not have control characters or surrounding spaces',
+      code: 'parse-failed',
+    });
+  }
+  expectResponse(await run('replace_metadata', { version: 2, tables: [{ table: article, select_permissions: [{ role: '', permission: SELECT }] }] }), 400, {
+    path: '$.args.tables[0].select_permissions[0].role',
+    error: 'empty string not allowed',
+    code: 'parse-failed',
   });
 });
 

@@ -150,3 +150,13 @@ test(covers(['rule.availability.inconsistent', 'op.get_inconsistent_metadata'], 
   expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
   expect(await tableEntry('note')).toEqual({ table: note });
 });
+
+test(covers(['err.parse-failed.empty-name'], 'an empty relationship name is refused when the arguments are parsed, even on a table that does not exist'), async () => {
+  const nowhere = { schema: 'shop', name: 'no_such_table' };
+  const empty = (path: string) => ({ path, error: 'empty string not allowed', code: 'parse-failed' });
+  expectResponse(await run('create_object_relationship', { table: nowhere, name: '', using: customerOf }), 400, empty('$.args.name'));
+  expectResponse(await run('create_array_relationship', { table: nowhere, name: '', using: ordersOf }), 400, empty('$.args.name'));
+  expectResponse(await run('drop_relationship', { table: nowhere, relationship: '' }), 400, empty('$.args.relationship'));
+  expectResponse(await run('rename_relationship', { table: orders, name: 'customer', new_name: '' }), 400, empty('$.args.new_name'));
+  expectResponse(await run('replace_metadata', { version: 2, tables: [{ table: orders, object_relationships: [{ name: '', using: customerOf }] }] }), 400, empty('$.args.tables[0].object_relationships[0].name'));
+});

@@ -170,3 +170,21 @@ describe('run_sql cannot end the transaction of its request', () => {
     }
   });
 });
+
+test(covers(['err.bad-request.access-mode', 'dec.bulk.atomic'], 'a bulk whose members need different access modes is refused before any of them runs'), async () => {
+  await target.sql('create table if not exists library.tx_probe (id int); delete from library.tx_probe');
+  const insert = { type: 'run_sql', args: { sql: 'insert into library.tx_probe values (7)' } };
+  const readOnly = { type: 'run_sql', args: { sql: 'select 1', read_only: true } };
+  const refused = (expected: string, path: string, forced: string) => ({
+    path: '$',
+    error: `incompatible access mode requirements in bulk query, expected access mode: ${expected} but ${path} forces ${forced}`,
+    code: 'bad-request',
+  });
+  expectResponse(await target.metadata({ type: 'bulk', args: [insert, readOnly] }, { endpoint: '/v1/query' }), 400, refused('READ WRITE', '$.args[1]', 'READ ONLY'));
+  expectResponse(await target.metadata({ type: 'bulk', args: [readOnly, { type: 'track_table', args: { table: { schema: 'library', name: 'tx_probe' } } }] }, { endpoint: '/v1/query' }), 400, refused('READ ONLY', '$.args[1]', 'READ WRITE'));
+  expectResponse(await target.metadata({ type: 'bulk', args: [insert, { type: 'bulk', args: [readOnly] }] }, { endpoint: '/v1/query' }), 400, refused('READ WRITE', '$.args[1].args[0]', 'READ ONLY'));
+  expect((await target.sql('select count(*)::int as n from library.tx_probe'))[0]!.n).toBe(0);
+  // Reads need no mode: they go with either.
+  const reads = await target.metadata({ type: 'bulk', args: [readOnly, { type: 'export_metadata', args: {} }, { type: 'run_sql', args: { sql: 'select 2 as two', read_only: true } }] }, { endpoint: '/v1/query' });
+  expectResponse(reads, 200, [{ result_type: 'TuplesOk', result: [['?column?'], ['1']] }, { version: 2, tables: [] }, { result_type: 'TuplesOk', result: [['two'], ['2']] }]);
+});

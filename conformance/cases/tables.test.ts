@@ -102,8 +102,10 @@ test(covers(['op.untrack_table', 'rule.availability.untracked'], 'untrack_table 
   expect(await exported()).toEqual({ version: 2, tables: [] });
 });
 
-test(covers(['op.untrack_table', 'err.not-exists.table'], 'untracking a table that is not tracked is refused'), async () => {
-  expectResponse(await run('untrack_table', { table: customer }), 400, { path: '$.args', error: 'table "shop.customer" does not exist', code: 'not-exists' });
+test(covers(['op.untrack_table', 'err.already-untracked'], 'untracking a table that is not tracked is refused as already untracked, whether or not the database has it'), async () => {
+  expectResponse(await run('untrack_table', { table: customer }), 400, { path: '$.args', error: 'view/table already untracked : "shop.customer"', code: 'already-untracked' });
+  expectResponse(await run('untrack_table', { table: 'no_such_table' }), 400, { path: '$.args', error: 'view/table already untracked : "no_such_table"', code: 'already-untracked' });
+  expectResponse(await run('untrack_table', { table: { schema: 'shop', name: 'nothing' } }), 400, { path: '$.args', error: 'view/table already untracked : "shop.nothing"', code: 'already-untracked' });
 });
 
 test(covers(['op.untrack_table', 'err.dependency-error.drop'], 'untrack_table without cascade refuses while relationships lead to the table'), async () => {

@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pkg from '../../package.json';
-import type { EngineConfig } from './config';
+import { ConfigError, type EngineConfig } from './config';
 import { Engine } from './engine';
 import { createApp } from './http/app';
 import { createGraphQLFastPath } from './http/graphqlFastPath';
@@ -49,7 +49,9 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
   } catch (error) {
     await engine.close();
     const e = error as NodeJS.ErrnoException;
-    throw new Error(e.code === 'EADDRINUSE' ? `port ${config.port} is already in use; set ENGINE_GRAPHQL_SERVER_PORT` : String(error));
+    // A setting to change, not a bug: said without a stack trace.
+    if (e.code === 'EADDRINUSE') throw new ConfigError(`port ${config.port} is already in use; set ENGINE_GRAPHQL_SERVER_PORT`);
+    throw error;
   }
   server.keepAliveTimeout = 5000;
   const sockets: GraphQLWebSocket | undefined = config.enabledApis.has('graphql') ? attachGraphQLWebSocket(server, engine, config, logger) : undefined;

@@ -58,7 +58,7 @@ export interface PermissionArgs {
 
 export function createPermission(document: MetadataDocument, models: Models, type: PermissionType, args: PermissionArgs): MetadataDocument {
   const entry = trackedEntry(document, args.table);
-  if (args.role === 'admin') throw engineError('permission-error.admin-role', '$.args.role');
+  if (args.role === 'admin') throw engineError('constraint-violation.admin-role', '$.args', [quoteQualified(args.table)]);
   if (findPermission(entry, type, args.role)) throw engineError('permission-error.exists', '$.args', permissionName(type, args.table, args.role));
   const table = models.get(relationKey(args.table));
   if (table) validatePermission(models, table, type, args.permission);

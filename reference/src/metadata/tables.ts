@@ -120,7 +120,7 @@ export function dependentsOf(document: MetadataDocument, db: Introspection, tabl
 }
 
 export function untrackTable(document: MetadataDocument, db: Introspection, args: { table: QualifiedName; cascade?: boolean }): MetadataDocument {
-  trackedEntry(document, args.table);
+  if (!findEntry(document, args.table)) throw engineError('already-untracked', '$.args', [quoteQualified(args.table)]);
   const dependents = dependentsOf(document, db, args.table);
   if (dependents.length > 0 && !args.cascade) {
     const list = dependents.map((d) => `relationship ${displayName(d.table)}.${d.name}`).join(', ');

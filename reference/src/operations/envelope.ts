@@ -2,6 +2,7 @@
 // {type, version?, args}, parsed into a typed operation with its arguments checked.
 import { OPERATIONS_BY_TYPE, schema, type Endpoint } from '../../../spec';
 import { engineError, parseError, type EngineError } from '../errors';
+import { accessModeProblem } from './accessMode';
 import { nearestName } from './nearestName';
 
 export interface ParsedOperation {
@@ -77,6 +78,10 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
       children.push(r.operation);
     }
     operation.children = children;
+    if (topLevel) {
+      const problem = accessModeProblem(operation);
+      if (problem) return failed(problem);
+    }
   }
   return { ok: true, operation };
 }

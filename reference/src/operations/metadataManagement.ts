@@ -1,6 +1,6 @@
 // export_metadata, replace_metadata, clear_metadata, reload_metadata,
 // get_inconsistent_metadata and drop_inconsistent_metadata (SPEC.md §4.3).
-import { displayQualified, PERMISSION_TYPES, permissionListKey, type MetadataDocument } from '../../../spec';
+import { displayQualified, quoteQualified, PERMISSION_TYPES, permissionListKey, type MetadataDocument } from '../../../spec';
 import { validatePermission } from '../metadata/permissions';
 import { buildModels } from '../schema/model';
 import { engineError } from '../errors';
@@ -76,7 +76,7 @@ function checkDocument(document: MetadataDocument, db: Introspection): void {
     if (!table) continue;
     for (const type of PERMISSION_TYPES) {
       for (const p of entry[permissionListKey(type)] ?? []) {
-        if (p.role === 'admin') throw engineError('permission-error.admin-role', '$.args');
+        if (p.role === 'admin') throw engineError('constraint-violation.admin-role', '$.args', [quoteQualified(entry.table)]);
         validatePermission(models, table, type, p.permission);
       }
     }
