@@ -89,6 +89,8 @@ export const DECISIONS: readonly SpecItem[] = [
     'export_metadata answers the config v2 document {"version": 2, "tables": [...]}, other top-level keys only when they have content; a table entry is {"table": {"schema", "name"}}.'),
   decision('success-body', '4.2', 'success body of operations without a stated response',
     'Operations without a stated response answer 200 {"message": "success"}.'),
+  decision('schema.always-valid', '4.3', 'accepted metadata keeps every role\'s schema valid',
+    'Metadata the server accepts never leaves a role without a working GraphQL schema: a select permission of no columns lets the role read nothing of the table (as if it had none); a role may insert into a table it cannot read (insert_<table> answers affected_rows only, no returning, no insert_<table>_one); an insert permission whose presets set every column it may insert takes objects whose input has the one ignored field _PLACEHOLDER; an update permission whose presets set every column it may update has no _set and an update with no operator applies the presets.'),
   decision('envelope.extra-keys', '4.2', 'other keys of the envelope',
     'Keys of a request envelope other than type, version, args (and resource_version at the top) are ignored, as the engine this API comes from ignores them: scripts send `cascade` or `source` beside `args`. Unknown keys inside `args` are still refused.'),
   decision('graphql.v1alpha1', '4.1', 'the older GraphQL path',

@@ -133,6 +133,40 @@ test(covers(['rule.perm.insert.backend-only'], 'backend_only inserts need the he
   expect(r).toEqual({ data: { insert_blog_article_one: { title: 'svc' } } });
 });
 
+test(covers(['rule.perm.insert.backend-only', 'op.create_insert_permission'], 'a role with only a backend_only insert permission inserts with the header, learning only how many rows'), async () => {
+  await run('create_insert_permission', { table: article, role: 'ingest', permission: { check: {}, columns: ['title', 'author_id'], backend_only: true } });
+  const headers = { ...asUser(undefined, 'ingest'), 'x-engine-use-backend-only-permissions': 'true' };
+  const insert = 'mutation { insert_blog_article(objects: [{title: "fed", author_id: 1}, {title: "fed too", author_id: 2}]) { affected_rows } }';
+  expect(await gql(insert, headers)).toEqual({ data: { insert_blog_article: { affected_rows: 2 } } });
+  expect(await target.sql("select title, author_id from blog.article where title like 'fed%' order by title")).toEqual([
+    { title: 'fed', author_id: 1 },
+    { title: 'fed too', author_id: 2 },
+  ]);
+  // Nothing to read: no query fields, no returning, no insert_one; without the header, no mutation at all.
+  const schema = await gql('{ __schema { queryType { fields { name } } mutationType { fields { name } } } __type(name: "blog_article_mutation_response") { fields { name } } }', headers);
+  expect(schema.data).toEqual({
+    __schema: { queryType: { fields: [{ name: 'no_queries_available' }] }, mutationType: { fields: [{ name: 'insert_blog_article' }] } },
+    __type: { fields: [{ name: 'affected_rows' }] },
+  });
+  const returning = await gql('mutation { insert_blog_article(objects: [{title: "peek", author_id: 1}]) { returning { id } } }', headers);
+  expect(returning.errors?.[0]?.extensions.code).toBe('validation-failed');
+  expect((await gql(insert, asUser(undefined, 'ingest'))).errors?.[0]?.extensions.code).toBe('validation-failed');
+  expect(await target.sql("select count(*)::int as n from blog.article where title like 'fed%' or title = 'peek'")).toEqual([{ n: 2 }]);
+});
+
+test(covers(['dec.schema.always-valid', 'rule.perm.update.set', 'rule.perm.insert.set'], 'presets that cover every column keep the role\'s schema; an update with no operator applies them'), async () => {
+  await run('create_update_permission', { table: author, role: 'user', permission: { columns: ['name'], filter: { id: { _eq: 'X-Engine-User-Id' } }, set: { name: 'X-Engine-User-Name' } } });
+  await run('create_insert_permission', { table: author, role: 'user', permission: { columns: ['id', 'name'], check: {}, set: { id: 'X-Engine-Author-Id', name: 'X-Engine-User-Name' } } });
+  const headers = { ...asUser('1'), 'x-engine-user-name': 'Preset', 'x-engine-author-id': '77' };
+  expect(await gql('{ blog_author(where: {id: {_eq: 1}}) { id } }', headers)).toEqual({ data: { blog_author: [{ id: 1 }] } });
+  expect(await gql('mutation { update_blog_author(where: {}) { affected_rows returning { id name } } }', headers)).toEqual({
+    data: { update_blog_author: { affected_rows: 1, returning: [{ id: 1, name: 'Preset' }] } },
+  });
+  expect(await gql('mutation { insert_blog_author(objects: [{_PLACEHOLDER: true}]) { returning { id name } } }', headers)).toEqual({ data: { insert_blog_author: { returning: [{ id: 77, name: 'Preset' }] } } });
+  expect(await gql('mutation { insert_blog_author(objects: [{name: "mine"}]) { affected_rows } }', headers)).toMatchObject({ errors: [{ extensions: { code: 'validation-failed' } }] });
+  expect(await target.sql("select count(*)::int as n from blog.author where name = 'Preset'")).toEqual([{ n: 2 }]);
+});
+
 test(covers(['op.drop_select_permission', 'op.drop_insert_permission', 'op.drop_update_permission', 'op.drop_delete_permission'], 'dropping permissions takes the access away'), async () => {
   await run('create_insert_permission', { table: article, role: 'user', permission: { check: {} } });
   await run('create_update_permission', { table: article, role: 'user', permission: { columns: '*', filter: {} } });

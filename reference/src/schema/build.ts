@@ -21,7 +21,7 @@ import {
   type GraphQLScalarType,
 } from 'graphql';
 import type { RootFieldKey } from '../../../spec';
-import { enumTypeName, type ColumnModel, type Models, type TableModel } from './model';
+import { enumTypeName, INSERT_PLACEHOLDER, type ColumnModel, type Models, type TableModel } from './model';
 import { TypeShare } from './typeShare';
 import { makeEnumType, makeInputObjectType, makeObjectType, NO_EXTENSIONS } from './types';
 import { builtInScalar, customScalar, isJsonbType, isNumericType, isOrderedType, isStringType } from './scalars';
@@ -275,7 +275,8 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
     ownType(t, `${t.name}_mutation_response`, () =>
       makeObjectType({
         name: `${t.name}_mutation_response`,
-        fields: () => ({ affected_rows: { type: nonNull(GraphQLInt) }, returning: { type: list(objectType(t)) } }),
+        // A role that may not read the table learns how many rows, not which.
+        fields: () => ({ affected_rows: { type: nonNull(GraphQLInt) }, ...(t.access.select ? { returning: { type: list(objectType(t)) } } : {}) }),
       }),
     );
   const columnEnum = (t: TableModel, name: string, cols: ColumnModel[]) =>
@@ -307,7 +308,8 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
 
   const updateArgs = (t: TableModel): GraphQLFieldConfigArgumentMap => {
     const cols = t.access.updateColumns;
-    const args: GraphQLFieldConfigArgumentMap = { _set: { type: inputOf(t, `${t.name}_set_input`, cols, columnType) } };
+    // Presets may cover every column the role may update: then there is nothing to _set.
+    const args: GraphQLFieldConfigArgumentMap = cols.length ? { _set: { type: inputOf(t, `${t.name}_set_input`, cols, columnType) } } : {};
     const numeric = cols.filter((c) => isNumericType(c.column));
     if (numeric.length) args._inc = { type: inputOf(t, `${t.name}_inc_input`, numeric, columnType) };
     const jsonb = cols.filter((c) => isJsonbType(c.column));
@@ -331,18 +333,24 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
       into[t.rootFields[kind]] = config;
       registry.set(t.rootFields[kind], { kind, table: t });
     };
-    add(query, queryFields, 'select', { type: list(objectType(t)), args: selectArgs(t) });
-    if (pk) add(query, queryFields, 'select_by_pk', { type: objectType(t), args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])) });
+    if (t.access.select) add(query, queryFields, 'select', { type: list(objectType(t)), args: selectArgs(t) });
+    if (pk && t.access.select) add(query, queryFields, 'select_by_pk', { type: objectType(t), args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])) });
     if (t.access.aggregate) add(query, queryFields, 'select_aggregate', { type: nonNull(aggregate(t)), args: selectArgs(t) });
     // Upserts update columns: a role needs update permission for them.
     const conflict = t.access.update || !t.permissions ? onConflict(t) : undefined;
-    const insertInput = () => inputOf(t, `${t.name}_insert_input`, t.access.insertColumns, columnType);
+    // Decision dec.schema.always-valid: presets may cover every column the role may insert.
+    const insertInput = () =>
+      t.access.insertColumns.length
+        ? inputOf(t, `${t.name}_insert_input`, t.access.insertColumns, columnType)
+        : ownType(t, `${t.name}_insert_input`, () =>
+            makeInputObjectType({ name: `${t.name}_insert_input`, fields: { [INSERT_PLACEHOLDER]: { type: GraphQLBoolean, description: 'unused: the role\'s presets set every column' } } }),
+          );
     if (t.access.insert) {
       add(mutation, mutationFields, 'insert', {
         type: mutationResponse(t),
         args: { objects: { type: list(insertInput()) }, ...(conflict ? { on_conflict: { type: conflict } } : {}) },
       });
-      add(mutation, mutationFields, 'insert_one', {
+      if (t.access.select) add(mutation, mutationFields, 'insert_one', {
         type: objectType(t),
         args: { object: { type: nonNull(insertInput()) }, ...(conflict ? { on_conflict: { type: conflict } } : {}) },
       });

@@ -104,3 +104,6 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
   }
   return models;
 }
+
+/** The one field of an insert input when the role's presets set every column (decision dec.schema.always-valid). */
+export const INSERT_PLACEHOLDER = '_PLACEHOLDER';

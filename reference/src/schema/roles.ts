@@ -42,6 +42,9 @@ export function adminAccess(t: Omit<TableModel, 'access'>): TableAccess {
   };
 }
 
+/** The filter of a table the role may not read: no row at all ({} holds for every row). */
+const NO_ROWS = { _not: {} };
+
 const allowed = (t: TableModel, columns: Columns | undefined) =>
   columns === undefined || columns === '*' ? t.columns : t.columns.filter((c) => columns.includes(c.column.name));
 
@@ -50,16 +53,24 @@ export function modelsForRole(models: Models, role: string, options: RoleOptions
   const out = new Map<string, TableModel>();
   for (const t of models.values()) {
     const find = <P>(list: { role: string; permission: P }[] | undefined) => list?.find((p) => p.role === role)?.permission;
-    const select = find<SelectPermission>(t.entry.select_permissions);
+    // A select permission of no columns lets the role read nothing: as if it had none (dec.schema.always-valid).
+    const selectFound = find<SelectPermission>(t.entry.select_permissions);
+    const select = selectFound && allowed(t, selectFound.columns).length > 0 ? selectFound : undefined;
     const insertFound = find<InsertPermission>(t.entry.insert_permissions);
     const insert = insertFound && (!insertFound.backend_only || options.backendOnly) ? insertFound : undefined;
-    const update = find<UpdatePermission>(t.entry.update_permissions);
-    const del = find<DeletePermission>(t.entry.delete_permissions);
-    // A table the role cannot read is not in its schema: mutations answer rows of the table type.
-    if (!select) continue;
-    const readable = allowed(t, select.columns);
-    const permissions: TablePermissions = { select: { filter: select.filter, ...(select.limit !== undefined ? { limit: select.limit } : {}) } };
+    const updateFound = find<UpdatePermission>(t.entry.update_permissions);
+    const deleteFound = find<DeletePermission>(t.entry.delete_permissions);
+    // A table the role can neither read nor insert into is not in its schema. One it may only
+    // insert into gets insert_<table> answering affected_rows: no rows, no relationships lead there.
+    if (!select && !insert) continue;
+    const readable = select ? allowed(t, select.columns) : [];
+    const permissions: TablePermissions = {
+      select: select ? { filter: select.filter, ...(select.limit !== undefined ? { limit: select.limit } : {}) } : { filter: NO_ROWS },
+    };
     if (insert) permissions.insert = { check: insert.check, set: insert.set ?? {} };
+    // Updates and deletes find their rows through what the role may read.
+    const update = select ? updateFound : undefined;
+    const del = select ? deleteFound : undefined;
     if (update) permissions.update = { filter: update.filter, ...(update.check ? { check: update.check } : {}), set: update.set ?? {} };
     if (del) permissions.delete = { filter: del.filter };
     const notPreset = (set: Record<string, unknown> | undefined) => (c: ColumnModel) => !(set && c.column.name in set);
@@ -71,8 +82,8 @@ export function modelsForRole(models: Models, role: string, options: RoleOptions
       // by_pk needs every primary key column to be readable.
       primaryKey: t.primaryKey?.every((c) => readable.some((r) => r.column.name === c)) ? t.primaryKey : undefined,
       access: {
-        select: true,
-        aggregate: select.allow_aggregations === true,
+        select: select !== undefined,
+        aggregate: select?.allow_aggregations === true,
         insert: insert !== undefined && t.insertable,
         update: update !== undefined && t.updatable,
         delete: del !== undefined && t.deletable,
@@ -82,6 +93,6 @@ export function modelsForRole(models: Models, role: string, options: RoleOptions
       permissions,
     });
   }
-  for (const t of out.values()) t.relationships = t.relationships.filter((r) => out.has(r.targetKey));
+  for (const t of out.values()) t.relationships = t.access.select ? t.relationships.filter((r) => out.get(r.targetKey)?.access.select === true) : [];
   return out;
 }

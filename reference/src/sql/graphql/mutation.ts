@@ -1,7 +1,7 @@
 // Mutations: insert (with on_conflict), update (_set, _inc, jsonb operators), delete, and their
 // by-primary-key forms, each one statement whose JSON answer is built inside PostgreSQL.
 import type { SelectionSetNode } from 'graphql';
-import type { ColumnModel, TableModel } from '../../schema/model';
+import { INSERT_PLACEHOLDER, type ColumnModel, type TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
 import { alias as newAlias, and, column, CompileError, condition, jsonObject, sql, table, TRUE, typedValue, type Condition, type Fragment } from './context';
 import { collectFields } from './fields';
@@ -54,7 +54,7 @@ export function insertStatement(env: SelectEnvironment, t: TableModel, objects: 
   if (objects.length === 0) {
     return sql.query`with ${changed} as (select * from ${table(t)} where false) ${statementResult(answer(env, t, changed, single, selectionSet), sql.query`true`)}`;
   }
-  const fields = [...new Set(objects.flatMap((o) => Object.keys(o)))];
+  const fields = [...new Set(objects.flatMap((o) => Object.keys(o)))].filter((f) => f !== INSERT_PLACEHOLDER);
   const given = fields.map((f) => writableColumn(t, t.access.insertColumns, f));
   const preset = presets(env, t, t.permissions?.insert?.set);
   const columns = [...given.map((c) => c.column), ...preset.map(([c]) => c)];
@@ -115,8 +115,9 @@ export function updateStatement(env: SelectEnvironment, t: TableModel, args: Row
       sets.push(sql.query`${sql.identifier(c.column.name)} = ${expr}`);
     }
   }
-  if (sets.length === 0) throw new CompileError(`at least one of ${UPDATE_OPERATORS.join(', ')} is expected`);
+  // The role's presets are set by every update; with them, an update may give no operator at all.
   for (const [c, value] of presets(env, t, t.permissions?.update?.set)) sets.push(sql.query`${sql.identifier(c.name)} = ${value}`);
+  if (sets.length === 0) throw new CompileError(`at least one of ${UPDATE_OPERATORS.join(', ')} is expected`);
   const changed = newAlias('updated');
   const filter = permissionCondition(env, t, target, t.permissions?.update?.filter);
   return sql.query`with ${changed} as (
