@@ -89,6 +89,8 @@ export const DECISIONS: readonly SpecItem[] = [
     'export_metadata answers the config v2 document {"version": 2, "tables": [...]}, other top-level keys only when they have content; a table entry is {"table": {"schema", "name"}}.'),
   decision('success-body', '4.2', 'success body of operations without a stated response',
     'Operations without a stated response answer 200 {"message": "success"}.'),
+  decision('permission.session-lists', '2.1', 'session variables holding lists',
+    'In a permission, `_in` and `_nin` may take the name of a session variable instead of a list. Its value is a PostgreSQL array literal ({1,2,3}, {"a b",c}, NULL for null) or a JSON array of scalars, each element typed by the column; a value that is neither is refused with invalid-headers "<Header> should be a list such as {1,2,3} or [1,2,3]", and elements that do not fit an integer column with "<Header> should be a list of integers".'),
   decision('schema.always-valid', '4.3', 'accepted metadata keeps every role\'s schema valid',
     'Metadata the server accepts never leaves a role without a working GraphQL schema: a select permission of no columns lets the role read nothing of the table (as if it had none); a role may insert into a table it cannot read (insert_<table> answers affected_rows only, no returning, no insert_<table>_one); an insert permission whose presets set every column it may insert takes objects whose input has the one ignored field _PLACEHOLDER; an update permission whose presets set every column it may update has no _set and an update with no operator applies the presets.'),
   decision('envelope.extra-keys', '4.2', 'other keys of the envelope',

@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   await target.reset();
-  await target.sql('delete from blog.article');
+  await target.sql("delete from blog.article; delete from blog.author where id > 2; update blog.author set name = case id when 1 then 'Ann' else 'Bob' end");
   await target.sql(fixtureSql('blog').split('\n').filter((l) => l.startsWith('insert into blog.article') || l.startsWith('  (')).join('\n'));
   for (const table of [author, article]) await run('track_table', { table });
   await run('create_object_relationship', { table: article, name: 'author', using: { foreign_key_constraint_on: 'author_id' } });
@@ -256,6 +256,28 @@ test(covers(['err.invalid-headers.user-id-integer'], 'a session variable compare
   expect((await gql('{ blog_article { id } }', asUser('abc'))).errors).toEqual([
     { message: 'X-Engine-User-Id should be an integer', extensions: { path: '$', code: 'invalid-headers' } },
   ]);
+});
+
+test(covers(['dec.permission.session-lists', 'rule.perm.select.filter'], '_in and _nin take a session variable holding a list, as a PostgreSQL array literal or a JSON array'), async () => {
+  expectResponse(await run('create_select_permission', { table: article, role: 'lister', permission: { columns: ['id'], filter: { id: { _in: 'X-Engine-Allowed-Ids' } } } }), 200, ok);
+  expectResponse(await run('create_select_permission', { table: author, role: 'lister', permission: { columns: ['id'], filter: { id: { _nin: 'x-engine-hidden-ids' } } } }), 200, ok);
+  const seen = async (headers: Record<string, string>) => gql('{ blog_article(order_by: {id: asc}) { id } blog_author(order_by: {id: asc}) { id } }', { ...asUser(undefined, 'lister'), ...headers });
+  expect(await seen({ 'x-engine-allowed-ids': '{1,3}', 'x-engine-hidden-ids': '{}' })).toEqual({ data: { blog_article: [{ id: 1 }, { id: 3 }], blog_author: [{ id: 1 }, { id: 2 }] } });
+  expect(await seen({ 'x-engine-allowed-ids': '[2, 4]', 'x-engine-hidden-ids': '[1]' })).toEqual({ data: { blog_article: [{ id: 2 }, { id: 4 }], blog_author: [{ id: 2 }] } });
+  expect(await seen({ 'x-engine-allowed-ids': '{}', 'x-engine-hidden-ids': '{1,2}' })).toEqual({ data: { blog_article: [], blog_author: [] } });
+  expect((await seen({ 'x-engine-allowed-ids': '1', 'x-engine-hidden-ids': '{}' })).errors).toEqual([
+    { message: 'X-Engine-Allowed-Ids should be a list such as {1,2,3} or [1,2,3]', extensions: { path: '$', code: 'invalid-headers' } },
+  ]);
+  expect((await seen({ 'x-engine-allowed-ids': '{1,abc}', 'x-engine-hidden-ids': '{}' })).errors).toEqual([
+    { message: 'X-Engine-Allowed-Ids should be a list of integers', extensions: { path: '$', code: 'invalid-headers' } },
+  ]);
+  expect((await seen({ 'x-engine-hidden-ids': '{}' })).errors).toEqual([{ message: 'missing header : X-Engine-Allowed-Ids', extensions: { path: '$', code: 'invalid-headers' } }]);
+  // A string that is not a session variable is still no list.
+  expectResponse(await run('create_select_permission', { table: article, role: 'other', permission: { columns: ['id'], filter: { id: { _in: 'abc' } } } }), 400, {
+    path: '$.args.permission.filter',
+    error: 'expected Array for _in',
+    code: 'parse-failed',
+  });
 });
 
 test(covers(['op.replace_metadata.v1', 'op.create_update_permission'], 'permissions round-trip through export and replace'), async () => {

@@ -42,7 +42,7 @@ export function validatePermission(models: Models, table: TableModel, type: Perm
   for (const c of Object.keys(set ?? {})) if (!table.byColumn.has(c)) throw engineError('not-exists.column', '$.args.permission.set', [JSON.stringify(c)]);
   for (const key of ['filter', 'check'] as const) {
     const exp = (permission as unknown as Record<string, unknown>)[key];
-    if (exp !== undefined) compileRawBoolExp({ models, path: `$.args.permission.${key}` }, table, alias(table.name), exp);
+    if (exp !== undefined) compileRawBoolExp({ models, path: `$.args.permission.${key}`, sessionLists: 'unresolved' }, table, alias(table.name), exp);
   }
   if (type === 'select' && 'limit' in permission && permission.limit !== undefined && permission.limit < 0) {
     throw engineError('parse-failed.arguments', '$.args.permission.limit', ['expected a limit ≥ 0']);

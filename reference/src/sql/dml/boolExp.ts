@@ -40,7 +40,14 @@ export interface BoolExpEnvironment {
   path: string;
   /** Values given as session variable names are resolved here (permissions); identity otherwise. */
   resolveValue?: (value: unknown, column: DbColumn) => unknown;
+  /**
+   * In a permission, `_in` and `_nin` may name a session variable holding a list; its values, when
+   * the request is known. A permission checked without a request takes the name alone.
+   */
+  sessionLists?: 'unresolved' | ((name: string, column: DbColumn) => unknown[]);
 }
+
+const isSessionVariableName = (v: unknown): v is string => typeof v === 'string' && /^x-engine-/i.test(v);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const operatorName = (key: string) => (key.startsWith('$') || key.startsWith('_') ? key.slice(1) : undefined);
@@ -63,8 +70,11 @@ function operatorExpression(env: BoolExpEnvironment, t: TableModel, alias: sql.S
   if (c.type === 'json') throw engineError('unexpected-payload.json-in-where', env.path);
   if (BINARY[op]) return sql.query`${col} ${sql.raw(BINARY[op]!)} ${typedValue(c, value(operand))}`;
   if (op === 'in' || op === 'nin') {
-    if (!Array.isArray(operand)) throw engineError('parse-failed.arguments', env.path, [`expected Array for ${key}`]);
-    const list = typedArray(c, operand.map(value));
+    let values: unknown[];
+    if (Array.isArray(operand)) values = operand.map(value);
+    else if (env.sessionLists && isSessionVariableName(operand)) values = env.sessionLists === 'unresolved' ? [] : env.sessionLists(operand, c);
+    else throw engineError('parse-failed.arguments', env.path, [`expected Array for ${key}`]);
+    const list = typedArray(c, values);
     return op === 'in' ? sql.query`${col} = any(${list})` : not(condition(sql.query`${col} = any(${list})`));
   }
   if (op === 'is_null') return operand ? sql.query`${col} is null` : sql.query`${col} is not null`;

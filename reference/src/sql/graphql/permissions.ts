@@ -24,10 +24,57 @@ export function resolveValue(env: PermissionEnvironment, value: unknown, column:
   return resolved;
 }
 
+/**
+ * A session variable holding a list for `_in` / `_nin`: a PostgreSQL array literal (`{1,2,3}`,
+ * `{"a b",c}`) or a JSON array (`[1,2,3]`), each element checked against the column's type.
+ */
+export function resolveList(env: PermissionEnvironment, name: string, column: DbColumn): unknown[] {
+  const header = headerName(name.toLowerCase());
+  const resolved = env.sessionVariables[name.toLowerCase()];
+  if (resolved === undefined) throw new CompileError(`missing header : ${name}`, 'invalid-headers');
+  const values = parseList(resolved.trim());
+  if (values === undefined) throw new CompileError(`${header} should be a list such as {1,2,3} or [1,2,3]`, 'invalid-headers');
+  for (const v of values) {
+    if (INTEGER_TYPES.has(column.type) && v !== null && !/^-?\d+$/.test(String(v).trim())) throw new CompileError(`${header} should be a list of integers`, 'invalid-headers');
+  }
+  return values;
+}
+
+export function parseList(text: string): unknown[] | undefined {
+  if (text.startsWith('[')) {
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      return Array.isArray(parsed) && parsed.every((v) => v === null || typeof v !== 'object') ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  if (!text.startsWith('{') || !text.endsWith('}')) return undefined;
+  const body = text.slice(1, -1);
+  if (body.trim() === '') return [];
+  // Elements separated by commas; double-quoted ones may hold commas, braces and \-escapes; NULL is null.
+  const values: unknown[] = [];
+  const element = /\s*(?:"((?:[^"\\]|\\.)*)"|([^,{}"]*?))\s*(,|$)/gy;
+  let m: RegExpExecArray | null;
+  while (element.lastIndex < body.length && (m = element.exec(body)) !== null) {
+    if (m[1] !== undefined) values.push(m[1].replace(/\\(.)/g, '$1'));
+    else if (m[2]!.toUpperCase() === 'NULL') values.push(null);
+    else if (m[2] === '') return undefined;
+    else values.push(m[2]);
+    if (m[3] === '') break;
+  }
+  return element.lastIndex >= body.length || body.trimEnd().length <= element.lastIndex ? values : undefined;
+}
+
 export function permissionCondition(env: PermissionEnvironment, t: TableModel, alias: sql.SQLNode, exp: Record<string, unknown> | undefined): Condition | undefined {
   if (exp === undefined) return undefined;
   const full = env.allModels.get(t.key)!;
-  return compileRawBoolExp({ models: env.allModels, path: '$', resolveValue: (v, c) => resolveValue(env, v, c) }, full, alias, exp);
+  return compileRawBoolExp(
+    { models: env.allModels, path: '$', resolveValue: (v, c) => resolveValue(env, v, c), sessionLists: (name, c) => resolveList(env, name, c) },
+    full,
+    alias,
+    exp,
+  );
 }
 
 /** The select filter of the role on `t`, or nothing for admin. */
