@@ -130,6 +130,8 @@ export const ERRORS: readonly ErrorSpec[] = [
     'The admin role has unrestricted access (SPEC.md §1.4): a permission for it is refused at $.args, in create_*_permission and in replace_metadata, as the engine does.'),
   decided('bad-request.access-mode', 400, 'bad-request', 'incompatible access mode requirements in bulk query, expected access mode: <expected> but <path> forces <mode>',
     'A bulk whose members need different transaction access modes (a write, or run_sql, beside run_sql with read_only: true) is refused at $ before any member runs; the first member that needs a mode sets what is expected. select, count and the metadata reads need none.'),
+  decided('parse-failed.permission-value', 400, 'parse-failed', 'a value does not fit its column: <database message>',
+    'A permission whose filter, check or set holds a literal value that its column\'s type cannot take ("abc" for an integer) is refused when it is created, at the expression\'s path, with the database\'s reason; session variables are checked per request.'),
   decided('parse-failed.empty-name', 400, 'parse-failed', 'empty string not allowed',
     'Role, relationship and computed-field names are checked when the arguments are parsed, before anything is looked up: an empty one is refused at its path even when the table does not exist.'),
   decided('parse-failed.role-name', 400, 'parse-failed', 'a role name may not have control characters or surrounding spaces',

@@ -280,6 +280,19 @@ test(covers(['dec.permission.session-lists', 'rule.perm.select.filter'], '_in an
   });
 });
 
+test(covers(['err.parse-failed.permission-value', 'op.create_select_permission', 'op.create_update_permission', 'op.create_insert_permission'], 'literal values of a permission must fit their columns when it is created'), async () => {
+  const misfit = (path: string, reason: string) => ({ path, error: `a value does not fit its column: ${reason}`, code: 'parse-failed' });
+  expectResponse(await run('create_select_permission', { table: article, role: 'typed', permission: { columns: ['id'], filter: { author_id: { _eq: 'abc' } } } }), 400, misfit('$.args.permission.filter', 'invalid input syntax for type integer: "abc"'));
+  expectResponse(await run('create_select_permission', { table: article, role: 'typed', permission: { columns: ['id'], filter: { _or: [{ id: { _in: [1, 'two'] } }] } } }), 400, misfit('$.args.permission.filter', 'invalid input syntax for type integer: "two"'));
+  expectResponse(await run('create_update_permission', { table: article, role: 'typed', permission: { columns: ['title'], filter: {}, check: { published: { _eq: 'maybe' } } } }), 400, misfit('$.args.permission.check', 'invalid input syntax for type boolean: "maybe"'));
+  expectResponse(await run('create_insert_permission', { table: article, role: 'typed', permission: { columns: ['title'], check: {}, set: { rating: 'high' } } }), 400, misfit('$.args.permission.set', 'invalid input syntax for type integer: "high"'));
+  // Session variables are known per request; values that fit are taken.
+  expectResponse(await run('create_select_permission', { table: article, role: 'typed', permission: { columns: ['id'], filter: { author_id: { _eq: 'X-Engine-User-Id' }, rating: { _gte: '3' } } } }), 200, ok);
+  expectResponse(await run('create_insert_permission', { table: article, role: 'typed', permission: { columns: ['title'], check: {}, set: { rating: 4, author_id: 'X-Engine-User-Id' } } }), 200, ok);
+  const exported = (await run('export_metadata', {})).body as { tables: { select_permissions?: { role: string }[] }[] };
+  expect(exported.tables.flatMap((t) => t.select_permissions ?? []).filter((p) => p.role === 'typed')).toHaveLength(1);
+});
+
 test(covers(['op.replace_metadata.v1', 'op.create_update_permission'], 'permissions round-trip through export and replace'), async () => {
   await run('create_update_permission', { table: article, role: 'user', permission: { columns: ['title'], filter: mine, check: { title: { _ne: '' } }, set: { edited: true } } });
   const exported = (await run('export_metadata', {})).body;

@@ -5,6 +5,7 @@ import * as P from '../metadata/permissions';
 import { relationshipsOf, targetOf } from '../metadata/relationships';
 import { buildModels } from '../schema/model';
 import { SUCCESS, type OperationContext, type OperationHandler } from './context';
+import { checkPermissionValues } from './permissionValues';
 
 /** Tables named by `_table` anywhere in a permission's expressions. */
 function existsTables(value: unknown, out: QualifiedName[] = []): QualifiedName[] {
@@ -45,6 +46,8 @@ export const createPermission = (type: PermissionType): OperationHandler =>
     const db = await ctx.introspect([args.table]);
     const models = buildModels(reachable(ctx.document, db, [args.table, ...existsTables(args.permission)]), db, new Map());
     ctx.document = P.createPermission(ctx.document, models, type, args);
+    const table = models.get(relationKey(args.table));
+    if (table) await checkPermissionValues(ctx, models, table, type, args.permission as unknown as Record<string, unknown>);
     return SUCCESS;
   }) as OperationHandler;
 

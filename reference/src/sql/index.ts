@@ -36,6 +36,11 @@ export const disarmTransactionGuard = (token: string) => sql.query`
   with gone as (delete from ${catalog('engine_transaction_guard')} where token = ${sql.value(token)} returning token)
   select set_config('engine.commit_token', token, true) from gone`;
 export const beginReadOnly = sql.query`begin read only`;
+export const savepoint = (name: string) => sql.query`savepoint ${sql.identifier(name)}`;
+export const releaseSavepoint = (name: string) => sql.query`release savepoint ${sql.identifier(name)}`;
+export const rollbackToSavepoint = (name: string) => sql.query`rollback to savepoint ${sql.identifier(name)}`;
+/** Planning a query folds its constant casts: a value that does not fit its column fails here. */
+export const planOf = (query: Fragment) => sql.query`explain ${query}`;
 export const commit = sql.query`commit`;
 export const rollback = sql.query`rollback`;
 export const lockCatalog = sql.query`select pg_advisory_xact_lock(${sql.value(CATALOG_LOCK_KEY)})`;

@@ -3,7 +3,9 @@
 import type { DbColumn } from '../../db/introspection';
 import type { TableModel } from '../../schema/model';
 import { compileRawBoolExp } from '../dml/boolExp';
-import { CompileError, sql, typedValue, type CompileContext, type Condition, type Fragment } from './context';
+import type { PermissionType } from '../../../../spec';
+import type { Models } from '../../schema/model';
+import { alias, and, CompileError, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
 
 export type PermissionEnvironment = Pick<CompileContext, 'allModels' | 'sessionVariables'>;
 
@@ -95,4 +97,26 @@ export function presets(env: PermissionEnvironment, t: TableModel, set: Record<s
     if (typeof value === 'string' && value.toUpperCase() === 'NOW()') return [c, sql.query`now()`];
     return [c, typedValue(c, resolveValue(env, value, c))];
   });
+}
+
+const EXPRESSIONS: Record<PermissionType, readonly ('filter' | 'check')[]> = { select: ['filter'], insert: ['check'], update: ['filter', 'check'], delete: ['filter'] };
+
+/**
+ * Queries whose planning checks that the literal values of a permission fit their columns, one per
+ * part (filter, check, set); session variables stand as NULL, as they are known only per request.
+ */
+export function permissionValueProbes(models: Models, t: TableModel, type: PermissionType, permission: Record<string, unknown>): [string, Fragment][] {
+  const a = alias(t.name);
+  const probes: [string, Fragment][] = [];
+  for (const key of EXPRESSIONS[type]) {
+    const exp = permission[key];
+    if (exp === undefined || exp === null) continue;
+    const env = { models, path: `$.args.permission.${key}`, resolveValue: (v: unknown) => (isSessionVariable(v) ? null : v), sessionLists: 'unresolved' as const };
+    probes.push([key, sql.query`select 1 from ${table(t)} as ${a} where ${and([compileRawBoolExp(env, t, a, exp)])}`]);
+  }
+  const presetValues = Object.entries((permission.set as Record<string, unknown> | undefined) ?? {})
+    .filter(([, v]) => !isSessionVariable(v) && !(typeof v === 'string' && v.toUpperCase() === 'NOW()'))
+    .map(([name, v]) => typedValue(t.db.columns.find((c) => c.name === name)!, v));
+  if (presetValues.length) probes.push(['set', sql.query`select ${sql.join(presetValues, ', ')}`]);
+  return probes;
 }
