@@ -160,3 +160,37 @@ test(covers(['err.parse-failed.empty-name'], 'an empty relationship name is refu
   expectResponse(await run('rename_relationship', { table: orders, name: 'customer', new_name: '' }), 400, empty('$.args.new_name'));
   expectResponse(await run('replace_metadata', { version: 2, tables: [{ table: orders, object_relationships: [{ name: '', using: customerOf }] }] }), 400, empty('$.args.tables[0].object_relationships[0].name'));
 });
+
+test(covers(['err.already-exists.column-or-relationship', 'op.set_table_customization'], 'a relationship and a column may not share a field name, whichever comes first and whether the column\'s name is its own or a custom one'), async () => {
+  const clash = { path: '$.args', error: 'column/relationship of table "shop.customer" already exists', code: 'already-exists' };
+  expectResponse(await run('set_table_customization', { table: customer, configuration: { custom_column_names: { email: 'mail' } } }), 200, ok);
+  expectResponse(await run('create_array_relationship', { table: customer, name: 'mail', using: ordersOf }), 400, clash);
+  expectResponse(await run('create_array_relationship', { table: customer, name: 'email', using: ordersOf }), 400, clash);
+  expectResponse(await run('create_array_relationship', { table: customer, name: 'orders', using: ordersOf }), 200, ok);
+  expectResponse(await run('rename_relationship', { table: customer, name: 'orders', new_name: 'mail' }), 400, clash);
+  expectResponse(await run('set_table_customization', { table: customer, configuration: { custom_column_names: { name: 'orders' } } }), 400, clash);
+  expect(await tableEntry('customer')).toEqual({
+    table: customer,
+    configuration: { custom_column_names: { email: 'mail' } },
+    array_relationships: [{ name: 'orders', using: ordersOf }],
+  });
+});
+
+test(covers(['err.validation-failed.graphql-name'], 'a relationship may not be named like an operator of boolean expressions'), async () => {
+  for (const name of ['_and', '_or', '_not', '_exists']) {
+    expectResponse(await run('create_object_relationship', { table: orders, name, using: customerOf }), 400, {
+      path: '$.args.name',
+      error: `"${name}" (relationship name: _and, _or, _not and _exists are operators of boolean expressions) is not a valid GraphQL name`,
+      code: 'validation-failed',
+    });
+  }
+  expectResponse(await run('replace_metadata', { version: 2, tables: [{ table: orders, object_relationships: [{ name: '_or', using: customerOf }] }] }), 400, {
+    path: '$.args',
+    error: '"_or" (relationship name: _and, _or, _not and _exists are operators of boolean expressions) is not a valid GraphQL name',
+    code: 'validation-failed',
+  });
+  // Filters through relationships keep working for every role.
+  expectResponse(await run('create_object_relationship', { table: orders, name: 'customer', using: customerOf }), 200, ok);
+  const r = await target.graphql('{ shop_orders(where: {_or: [{customer: {id: {_eq: 1}}}]}) { id } }');
+  expect((r.body as { errors?: unknown }).errors).toBeUndefined();
+});

@@ -3,6 +3,7 @@
 import { quoteQualified, sameQualified, type ArrayRelationship, type ObjectRelationship, type QualifiedName, type TableEntry } from '../../../spec';
 import { columnOf, foreignKeysOf, relationKey, type DbConstraint, type Introspection } from '../db/introspection';
 import { engineError } from '../errors';
+import { columnGraphQLName } from '../schema/naming';
 
 export type RelationshipKind = 'object' | 'array';
 
@@ -103,17 +104,30 @@ export function findRelationship(entry: TableEntry, name: string): { rel: AnyRel
   return relationshipsOf(entry).find(({ rel }) => rel.name === name);
 }
 
+/**
+ * A relationship shares its table's field names with the columns, under their own names and their
+ * custom ones; and the operators of boolean expressions are no field names at all.
+ */
+function checkRelationshipName(entry: TableEntry, db: Introspection, name: string, path: string): void {
+  if (!isRelationshipName(name)) throw engineError('validation-failed.graphql-name', path, [`${JSON.stringify(name)} (relationship name)`]);
+  if (BOOL_EXP_OPERATORS.has(name)) {
+    throw engineError('validation-failed.graphql-name', path, [`${JSON.stringify(name)} (relationship name: _and, _or, _not and _exists are operators of boolean expressions)`]);
+  }
+  const table = db.tables.get(relationKey(entry.table));
+  const taken = findRelationship(entry, name) || table?.columns.some((c) => c.name === name || columnGraphQLName(entry, c.name) === name);
+  if (taken) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
+}
+
 /** create_object_relationship / create_array_relationship: the entry with the new relationship. */
 export function addRelationship(entry: TableEntry, db: Introspection, kind: RelationshipKind, rel: AnyRelationship): TableEntry {
-  if (!isRelationshipName(rel.name)) throw engineError('validation-failed.graphql-name', '$.args.name', [`${JSON.stringify(rel.name)} (relationship name)`]);
-  const table = db.tables.get(relationKey(entry.table));
-  if (findRelationship(entry, rel.name) || (table && table.columns.some((c) => c.name === rel.name))) {
-    throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
-  }
+  checkRelationshipName(entry, db, rel.name, '$.args.name');
   resolveRelationship(entry, rel, kind, db);
   const list = [...((entry[listKey(kind)] as AnyRelationship[] | undefined) ?? []), rel];
   return withList(entry, kind, list);
 }
+
+/** Keys of a boolean expression beside the fields: a field of one of these names could not be filtered on. */
+export const BOOL_EXP_OPERATORS: ReadonlySet<string> = new Set(['_and', '_or', '_not', '_exists']);
 
 const isRelationshipName = (name: string) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(name) && !name.startsWith('__');
 
@@ -127,11 +141,7 @@ export function dropRelationship(entry: TableEntry, name: string): TableEntry {
 export function renameRelationship(entry: TableEntry, db: Introspection, name: string, newName: string): TableEntry {
   const found = findRelationship(entry, name);
   if (!found) throw engineError('not-exists.field', '$.args', [`relationship ${JSON.stringify(name)}`]);
-  if (!isRelationshipName(newName)) throw engineError('validation-failed.graphql-name', '$.args.new_name', [`${JSON.stringify(newName)} (relationship name)`]);
-  const table = db.tables.get(relationKey(entry.table));
-  if (findRelationship(entry, newName) || (table && table.columns.some((c) => c.name === newName))) {
-    throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
-  }
+  checkRelationshipName(entry, db, newName, '$.args.new_name');
   const list = (entry[listKey(found.kind)] as AnyRelationship[]).map((r) => (r.name === name ? { ...r, name: newName } : r));
   return withList(entry, found.kind, list);
 }

@@ -11,7 +11,7 @@ import {
 } from '../../../spec';
 import { columnOf, relationKey, type DbTable, type Introspection } from '../db/introspection';
 import { engineError } from '../errors';
-import { leadsTo, relationshipsOf } from './relationships';
+import { BOOL_EXP_OPERATORS, leadsTo, relationshipsOf } from './relationships';
 import { columnGraphQLName, isGraphQLName, rootFieldName, tableGraphQLName } from '../schema/naming';
 
 export const findEntry = (document: MetadataDocument, table: QualifiedName) =>
@@ -53,6 +53,9 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
     if (!isGraphQLName(field)) {
       throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (column of ${where}; give it a custom column name)`]);
     }
+    if (BOOL_EXP_OPERATORS.has(field)) {
+      throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (column of ${where}: an operator of boolean expressions; give it a custom column name)`]);
+    }
     if (fields.has(field)) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
     fields.add(field);
   }
@@ -61,8 +64,12 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
       throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(constraint.name)} (constraint of ${where})`]);
     }
   }
+  const columnNames = new Set(table.columns.map((c) => c.name));
   for (const rel of [...(entry.object_relationships ?? []), ...(entry.array_relationships ?? [])]) {
-    if (fields.has(rel.name)) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
+    if (BOOL_EXP_OPERATORS.has(rel.name)) {
+      throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(rel.name)} (relationship name: _and, _or, _not and _exists are operators of boolean expressions)`]);
+    }
+    if (fields.has(rel.name) || columnNames.has(rel.name)) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
     fields.add(rel.name);
   }
 }
