@@ -5,8 +5,6 @@
 export const NOT_YET_COVERED: readonly string[] = [
   // Tables, relationships, GraphQL and legacy DML.
   'err.already-exists.relationship-named-column',
-  'err.not-supported.column-rename',
-  'err.dependency-error.column-type',
   'err.parse-failed.dotted-table',
   'err.invalid-params.missing',
   'err.unexpected-payload.include-in-columns',

@@ -113,8 +113,9 @@ export const DECISIONS: readonly SpecItem[] = [
     'read_only: true runs the SQL in a read-only transaction; a write is a 400 postgres-error.'),
   decision('run_sql.errors', '4.3', 'run_sql failures',
     'A failing statement answers 400 postgres-error "query execution failed" with an `internal` object carrying the PostgreSQL error fields; nothing of the request is kept.'),
-  decision('run_sql.tracked-tables', '4.3', 'run_sql that drops or renames a tracked table',
-    'A tracked table that run_sql drops is untracked with it; renaming one is refused with 400 not-supported "table renames are not yet supported : <table>" and the SQL is undone.'),
+  decision('run_sql.tracked-tables', '4.3', 'run_sql that changes tracked tables and their columns',
+    'A tracked table that run_sql drops is untracked with it (tables dropped together may relate to each other); renaming one is refused with 400 not-supported "table renames are not yet supported : <table>" and the SQL is undone. ' +
+      'A column that metadata names (permission columns, presets, filters and checks also through relationships, relationship mappings, custom names): renaming it is 400 not-supported "column renames are not yet supported : \"<schema>.<table>\".\"<column>\"", changing its type 400 dependency-error "cannot change type of column \"<column>\" in table \"<schema>.<table>\" because of the following dependencies : …", dropping it 400 dependency-error "cannot drop due to the following dependent objects : …", dependents named like "permission <schema>.<table>.<role>.<type>"; with cascade: true the SQL is kept and the dependents are dropped. Columns nothing names change freely.'),
   decision('bulk.atomic', '4.4', 'bulk all or nothing',
     'bulk runs its operations in one transaction and answers the array of their responses; when one fails, nothing of the bulk is kept and the error carries the failing operation\'s path ($.args[1].args...).'),
   decision('auth.no-secret', '5', 'roles when no admin secret is configured',

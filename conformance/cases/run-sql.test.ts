@@ -188,3 +188,120 @@ test(covers(['err.bad-request.access-mode', 'dec.bulk.atomic'], 'a bulk whose me
   const reads = await target.metadata({ type: 'bulk', args: [readOnly, { type: 'export_metadata', args: {} }, { type: 'run_sql', args: { sql: 'select 2 as two', read_only: true } }] }, { endpoint: '/v1/query' });
   expectResponse(reads, 200, [{ result_type: 'TuplesOk', result: [['?column?'], ['1']] }, { version: 2, tables: [] }, { result_type: 'TuplesOk', result: [['two'], ['2']] }]);
 });
+
+describe('run_sql changing columns that metadata names', () => {
+  const book = { schema: 'library', name: 'book' };
+  const author = { schema: 'library', name: 'author' };
+  const userSelect = { role: 'user', permission: { columns: ['id', 'title'], filter: { author_id: { _eq: 'X-Engine-User-Id' } } } };
+  const tracked = async (bookEntry: Record<string, unknown>) => {
+    expectResponse(
+      await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table: author }, { table: book, ...bookEntry }] } }),
+      200,
+      { message: 'success' },
+    );
+  };
+  beforeEach(async () => {
+    await target.sql(fixtureSql('library'));
+    await target.metadata({ type: 'reload_metadata', args: {} });
+  });
+  const exported = async () => (await target.metadata({ type: 'export_metadata', args: {} })).body as { tables: unknown[] };
+  const columnsOfBook = async () =>
+    (await target.sql(`select attname::text as name, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = 'library.book'::regclass and attnum > 0 and not attisdropped order by attnum`));
+
+  test(covers(['err.not-supported.column-rename', 'dec.run_sql.tracked-tables'], 'renaming a column a permission lists is refused and undone'), async () => {
+    await tracked({ select_permissions: [userSelect] });
+    expectResponse(await runSql({ sql: 'alter table library.book rename column title to heading' }), 400, {
+      path: '$',
+      error: 'column renames are not yet supported : "library.book"."title"',
+      code: 'not-supported',
+    });
+    expect(await columnsOfBook()).toEqual([
+      { name: 'id', type: 'integer' },
+      { name: 'title', type: 'text' },
+      { name: 'author_id', type: 'integer' },
+    ]);
+  });
+
+  test(covers(['err.not-supported.column-rename'], 'renaming a column with a custom name is refused too; cascade drops the custom name'), async () => {
+    await tracked({ configuration: { custom_column_names: { title: 'heading' } } });
+    expectResponse(await runSql({ sql: 'alter table library.book rename column title to label' }), 400, {
+      path: '$',
+      error: 'column renames are not yet supported : "library.book"."title"',
+      code: 'not-supported',
+    });
+    expectResponse(await runSql({ sql: 'alter table library.book rename column title to label', cascade: true }), 200, { result_type: 'CommandOk', result: null });
+    expect((await exported()).tables).toEqual([{ table: author }, { table: book }]);
+  });
+
+  test(covers(['dec.run_sql.tracked-tables'], 'renaming a column no metadata names is allowed and keeps the metadata'), async () => {
+    await tracked({ select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] });
+    expectResponse(await runSql({ sql: 'alter table library.book rename column title to heading' }), 200, { result_type: 'CommandOk', result: null });
+    expect((await exported()).tables).toEqual([{ table: author }, { table: book, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] }]);
+  });
+
+  test(covers(['err.dependency-error.column-type'], 'changing the type of a column a permission filter uses is refused and undone'), async () => {
+    await tracked({ select_permissions: [userSelect] });
+    expectResponse(await runSql({ sql: 'alter table library.book alter column author_id type bigint' }), 400, {
+      path: '$',
+      error: 'cannot change type of column "author_id" in table "library.book" because of the following dependencies : permission library.book.user.select',
+      code: 'dependency-error',
+    });
+    expect(await columnsOfBook()).toEqual([
+      { name: 'id', type: 'integer' },
+      { name: 'title', type: 'text' },
+      { name: 'author_id', type: 'integer' },
+    ]);
+  });
+
+  test(covers(['err.dependency-error.drop'], 'dropping a column a permission uses needs cascade, which drops the permission'), async () => {
+    const insert = { role: 'user', permission: { columns: ['id'], check: {}, set: { title: 'X-Engine-Title' } } };
+    await tracked({ insert_permissions: [insert], select_permissions: [userSelect, { role: 'guest', permission: { columns: ['id'], filter: {} } }] });
+    expectResponse(await runSql({ sql: 'alter table library.book drop column title' }), 400, {
+      path: '$',
+      error: 'cannot drop due to the following dependent objects : permission library.book.user.insert, permission library.book.user.select',
+      code: 'dependency-error',
+    });
+    expect((await columnsOfBook()).map((c) => c.name)).toEqual(['id', 'title', 'author_id']);
+    expectResponse(await runSql({ sql: 'alter table library.book drop column title', cascade: true }), 200, { result_type: 'CommandOk', result: null });
+    expect((await exported()).tables).toEqual([{ table: author }, { table: book, select_permissions: [{ role: 'guest', permission: { columns: ['id'], filter: {} } }] }]);
+  });
+
+  test(covers(['err.dependency-error.drop'], 'a permission reaching a dropped column through a relationship depends on it'), async () => {
+    await target.metadata({
+      type: 'replace_metadata',
+      args: {
+        version: 2,
+        tables: [
+          { table: author, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] },
+          {
+            table: book,
+            object_relationships: [{ name: 'author', using: { foreign_key_constraint_on: 'author_id' } }],
+            select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: { author: { name: { _eq: 'Ursula' } } } } }],
+          },
+        ],
+      },
+    });
+    expectResponse(await runSql({ sql: 'alter table library.author rename column name to full_name' }), 400, {
+      path: '$',
+      error: 'column renames are not yet supported : "library.author"."name"',
+      code: 'not-supported',
+    });
+  });
+
+  test(covers(['dec.run_sql.tracked-tables', 'rule.availability.untracked'], 'tables related to each other can be dropped together'), async () => {
+    await target.sql('create table library.shelf (id int primary key); create table library.slot (id int primary key, shelf_id int references library.shelf (id))');
+    await target.metadata({
+      type: 'replace_metadata',
+      args: {
+        version: 2,
+        tables: [
+          { table: author },
+          { table: { schema: 'library', name: 'shelf' }, array_relationships: [{ name: 'slots', using: { foreign_key_constraint_on: { table: { schema: 'library', name: 'slot' }, column: 'shelf_id' } } }] },
+          { table: { schema: 'library', name: 'slot' }, object_relationships: [{ name: 'shelf', using: { foreign_key_constraint_on: 'shelf_id' } }] },
+        ],
+      },
+    });
+    expectResponse(await runSql({ sql: 'drop table library.slot, library.shelf' }), 200, { result_type: 'CommandOk', result: null });
+    expect((await exported()).tables).toEqual([{ table: author }]);
+  });
+});

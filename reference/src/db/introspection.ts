@@ -10,6 +10,8 @@ export interface Relation extends QualifiedName {
 
 export interface DbColumn {
   name: string;
+  /** pg_attribute.attnum: a renamed column keeps it. */
+  position: number;
   type: string;
   type_schema: string;
   /** pg_type.typtype: b base, e enum, d domain, c composite. */

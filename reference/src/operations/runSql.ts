@@ -8,6 +8,7 @@ import { relationKey, type Introspection } from '../db/introspection';
 import { withoutInconsistent } from '../metadata/document';
 import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
 import { dependentsOf, untrackTable } from '../metadata/tables';
+import { dependentsOfColumn, describeDependent, withoutDependents } from '../metadata/columnDependents';
 import { runUserStatement } from '../sql';
 import type { OperationContext } from './context';
 import { findTransactionControl } from './transactionControl';
@@ -30,6 +31,7 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
   if (before) {
     const after = await ctx.introspect();
     ctx.document = followDatabase(ctx.document, before, after, args.cascade ?? false);
+    ctx.document = followColumns(ctx.document, before, after, args.cascade ?? false);
     ctx.document = await dropBrokenRelationships(ctx, await ctx.introspect(), args.cascade ?? false);
   }
   return response;
@@ -98,11 +100,41 @@ function followDatabase(document: MetadataDocument, before: Introspection, after
     const old = before.relations.get(relationKey(entry.table));
     if (!old || after.relations.has(relationKey(entry.table))) continue; // inconsistent before, or still there
     if (byOid.get(old.oid)) throw engineError('not-supported.table-rename', '$', [quoteQualified(entry.table)]);
-    const dependents = dependentsOf(next, before, entry.table);
+    // Tables dropped together may lead to each other: only what stays depends on them.
+    const dependents = dependentsOf(next, before, entry.table).filter((d) => after.relations.has(relationKey(d.table)));
     if (dependents.length > 0 && !cascade) {
       throw engineError('dependency-error.drop', '$', [dependents.map((d) => `relationship ${displayQualified(d.table)}.${d.name}`).join(', ')]);
     }
     next = untrackTable(next, before, { table: entry.table, cascade: true });
+  }
+  return next;
+}
+
+/**
+ * A column of a tracked table that the SQL dropped, renamed or gave another type, while metadata
+ * names it: refused with SPEC.md §7.2's message for what happened, or with cascade its dependents
+ * go (permissions, relationships, its custom name).
+ */
+function followColumns(document: MetadataDocument, before: Introspection, after: Introspection, cascade: boolean): MetadataDocument {
+  let next = document;
+  for (const entry of document.tables) {
+    const old = before.tables.get(relationKey(entry.table));
+    const now = after.tables.get(relationKey(entry.table));
+    if (!old || !now) continue;
+    for (const column of old.columns) {
+      const same = now.columns.find((c) => c.position === column.position);
+      const change = !same ? 'drop' : same.name !== column.name ? 'rename' : same.type !== column.type || same.type_schema !== column.type_schema ? 'type' : undefined;
+      if (!change) continue;
+      const dependents = dependentsOfColumn(next, before, { table: entry.table, column: column.name });
+      if (dependents.length === 0) continue;
+      if (!cascade) {
+        const list = dependents.map(describeDependent).join(', ');
+        if (change === 'rename') throw engineError('not-supported.column-rename', '$', [quoteQualified(entry.table), JSON.stringify(column.name)]);
+        if (change === 'type') throw engineError('dependency-error.column-type', '$', [JSON.stringify(column.name), quoteQualified(entry.table), list]);
+        throw engineError('dependency-error.drop', '$', [list]);
+      }
+      next = withoutDependents(next, dependents);
+    }
   }
   return next;
 }

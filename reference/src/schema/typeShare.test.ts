@@ -6,6 +6,7 @@ import { buildSchemaCache, roleSchema } from '../execute/schemaCache';
 
 const column = (name: string, type: string): DbColumn => ({
   name,
+  position: 0,
   type,
   type_schema: 'pg_catalog',
   type_kind: 'b',

@@ -20,6 +20,7 @@ export const introspectTables = (schemas: string[], names: string[]) => sql.quer
            obj_description(c.oid, 'pg_class') as comment,
            (select coalesce(json_agg(json_build_object(
                      'name', a.attname,
+                     'position', a.attnum,
                      'type', ty.typname,
                      'type_schema', tn.nspname,
                      'type_kind', ty.typtype,
