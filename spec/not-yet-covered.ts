@@ -4,7 +4,6 @@
 
 export const NOT_YET_COVERED: readonly string[] = [
   // Tables, relationships, GraphQL and legacy DML.
-  'err.already-exists.relationship-named-column',
   'err.parse-failed.dotted-table',
   'err.invalid-params.missing',
   'err.unexpected-payload.include-in-columns',
@@ -31,10 +30,6 @@ export const NOT_YET_COVERED: readonly string[] = [
   'rule.function_permission.select-permission',
 
   // Permissions, session variables and authentication.
-  'err.permission-denied.select',
-  'err.permission-denied.operation',
-  'err.permission-denied.column',
-  'err.unexpected-payload.upsert-not-allowed',
   'err.unexpected.permission-not-exists',
 
   // Remote schemas, REST endpoints, custom types, query collections.

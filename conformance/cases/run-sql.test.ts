@@ -288,6 +288,17 @@ describe('run_sql changing columns that metadata names', () => {
     });
   });
 
+  test(covers(['err.already-exists.relationship-named-column'], 'a column cannot be added under the name of a relationship of its table'), async () => {
+    await tracked({ object_relationships: [{ name: 'writer', using: { foreign_key_constraint_on: 'author_id' } }] });
+    expectResponse(await runSql({ sql: 'alter table library.book add column writer text' }), 400, {
+      path: '$',
+      error: 'cannot add column "writer" in table "library.book" as a relationship with the name already exists',
+      code: 'already-exists',
+    });
+    expect((await columnsOfBook()).map((c) => c.name)).toEqual(['id', 'title', 'author_id']);
+    expectResponse(await runSql({ sql: 'alter table library.book add column writer_name text' }), 200, { result_type: 'CommandOk', result: null });
+  });
+
   test(covers(['dec.run_sql.tracked-tables', 'rule.availability.untracked'], 'tables related to each other can be dropped together'), async () => {
     await target.sql('create table library.shelf (id int primary key); create table library.slot (id int primary key, shelf_id int references library.shelf (id))');
     await target.metadata({

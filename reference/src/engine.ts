@@ -16,6 +16,8 @@ import type { OperationContext, OperationHandler } from './operations/context';
 import type { ParsedOperation } from './operations/envelope';
 import { HANDLERS } from './operations/handlers';
 import { postgresError } from './operations/runSql';
+import { runAsRole } from './operations/roleDml';
+import type { Session } from './auth/session';
 import * as q from './sql';
 
 export interface MetadataSnapshot {
@@ -326,6 +328,11 @@ export class Engine {
     } catch (error) {
       throw engineError('postgres-error.connection', '$', [], { message: error instanceof Error ? error.message : String(error) });
     }
+  }
+
+  /** Legacy DML of a role other than admin, under its permissions (operations/roleDml.ts). */
+  executeAsRole(operation: ParsedOperation, session: Session): Promise<unknown> {
+    return runAsRole(this.pools.roles, this.schemaInput!, operation, session);
   }
 
   /** The GraphQL schemas and caches of the current metadata, built on first use after a change. */

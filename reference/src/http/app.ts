@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { formatMessage, type Endpoint } from '../../../spec';
 import { nestsDeeperThan } from '../execute/operationLimits';
 import { authenticate, isAdmin, type Session } from '../auth/session';
+import { isRoleDml } from '../operations/roleDml';
 import type { ApiName, EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { engineError, EngineError } from '../errors';
@@ -97,19 +98,23 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     async (req: Request, res: Response) => {
       const who = await session(req, config);
       if (who instanceof EngineError) return sendError(res, who);
-      if (!isAdmin(who)) return sendError(res, engineError('access-denied.admin-only', '$.args'));
+      const admin = isAdmin(who);
+      // Roles other than admin may send only the legacy DML of the query endpoints (dec.dml.roles).
+      const denied = engineError('access-denied.admin-only', '$.args');
+      if (!admin && endpoint === '/v1/metadata') return sendError(res, denied);
       let body: unknown;
       try {
         body = JSON.parse(Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '');
       } catch {
-        return sendError(res, engineError('invalid-json', '$'));
+        return sendError(res, admin ? engineError('invalid-json', '$') : denied);
       }
       if (nestsDeeperThan(body, config.limits.maxJsonDepth)) return sendError(res, engineError('parse-failed.too-deep', '$', [String(config.limits.maxJsonDepth)]));
       const parsed = parseEnvelope(body, endpoint);
-      if (!parsed.ok) return sendError(res, parsed.error);
+      if (!parsed.ok) return sendError(res, admin ? parsed.error : denied);
+      if (!admin && !isRoleDml(parsed.operation)) return sendError(res, denied);
       res.locals.operation = parsed.operation.type;
       try {
-        res.status(200).json(await engine.execute(parsed.operation));
+        res.status(200).json(admin ? await engine.execute(parsed.operation) : await engine.executeAsRole(parsed.operation, who));
       } catch (error) {
         if (error instanceof EngineError) return sendError(res, error);
         throw error;

@@ -7,6 +7,7 @@ import { engineError, EngineError } from '../errors';
 import { relationKey, type Introspection } from '../db/introspection';
 import { withoutInconsistent } from '../metadata/document';
 import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
+import { relationshipsOf } from '../metadata/relationships';
 import { dependentsOf, untrackTable } from '../metadata/tables';
 import { dependentsOfColumn, describeDependent, withoutDependents } from '../metadata/columnDependents';
 import { runUserStatement } from '../sql';
@@ -111,7 +112,7 @@ function followDatabase(document: MetadataDocument, before: Introspection, after
 }
 
 /**
- * A column of a tracked table that the SQL dropped, renamed or gave another type, while metadata
+ * A column added under a relationship's name is refused. A column of a tracked table that the SQL dropped, renamed or gave another type, while metadata
  * names it: refused with SPEC.md §7.2's message for what happened, or with cascade its dependents
  * go (permissions, relationships, its custom name).
  */
@@ -121,6 +122,12 @@ function followColumns(document: MetadataDocument, before: Introspection, after:
     const old = before.tables.get(relationKey(entry.table));
     const now = after.tables.get(relationKey(entry.table));
     if (!old || !now) continue;
+    for (const column of now.columns) {
+      const added = !old.columns.some((c) => c.position === column.position);
+      if (added && relationshipsOf(entry).some(({ rel }) => rel.name === column.name)) {
+        throw engineError('already-exists.relationship-named-column', '$', [JSON.stringify(column.name), quoteQualified(entry.table)]);
+      }
+    }
     for (const column of old.columns) {
       const same = now.columns.find((c) => c.position === column.position);
       const change = !same ? 'drop' : same.name !== column.name ? 'rename' : same.type !== column.type || same.type_schema !== column.type_schema ? 'type' : undefined;

@@ -6,6 +6,7 @@ import { relationKey, type DbColumn } from '../../db/introspection';
 import { EngineError, engineError } from '../../errors';
 import type { Models, TableModel } from '../../schema/model';
 import { and, alias as newAlias, column, condition, exists, joinCondition, not, or, sql, table, typedArray, typedValue, type Condition } from '../graphql/context';
+import { permittedColumn, readableRows, type DmlRole } from './roleAccess';
 
 const TEXT_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];
 const JSONB_TYPES = ['jsonb'];
@@ -45,6 +46,11 @@ export interface BoolExpEnvironment {
    * the request is known. A permission checked without a request takes the name alone.
    */
   sessionLists?: 'unresolved' | ((name: string, column: DbColumn) => unknown[]);
+  /**
+   * The role of a DML request other than admin: it may name only columns it may read, and rows
+   * reached through relationships and `_exists` are those it may read.
+   */
+  role?: DmlRole;
 }
 
 const isSessionVariableName = (v: unknown): v is string => typeof v === 'string' && /^x-engine-/i.test(v);
@@ -92,6 +98,7 @@ function operatorExpression(env: BoolExpEnvironment, t: TableModel, alias: sql.S
     if (typeof operand !== 'string') throw engineError('unexpected-payload.expecting-string', env.path);
     const other = t.db.columns.find((x) => x.name === operand);
     if (!other) throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(operand)]);
+    if (env.role) permittedColumn(env.role, t, 'select', other.name, env.path);
     if (other.type !== c.type) throw engineError('unexpected-payload.incompatible-columns', env.path, [c.name, other.name]);
     return sql.query`${col} ${sql.raw(COLUMN_COMPARISONS[op]!)} ${column(alias, other.name)}`;
   }
@@ -120,6 +127,7 @@ export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias:
     }
     const c = t.db.columns.find((x) => x.name === key);
     if (c) {
+      if (env.role) permittedColumn(env.role, t, 'select', c.name, env.path);
       if (isObject(value)) {
         for (const [k, operand] of Object.entries(value)) parts.push(operator(env, t, alias, c, k, operand));
       } else {
@@ -133,7 +141,8 @@ export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias:
     if (rel) {
       const remote = env.models.get(rel.targetKey)!;
       const r = newAlias(remote.name);
-      parts.push(exists(sql.query`${table(remote)} as ${r}`, and([joinCondition(rel.mapping, alias, r), compileRawBoolExp(env, remote, r, value)])));
+      const readable = env.role ? readableRows(env.role, remote, r, env.path) : undefined;
+      parts.push(exists(sql.query`${table(remote)} as ${r}`, and([joinCondition(rel.mapping, alias, r), readable, compileRawBoolExp(env, remote, r, value)])));
       continue;
     }
     throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(key)]);
@@ -151,5 +160,6 @@ function existsCondition(env: BoolExpEnvironment, value: unknown): Condition {
   const other = env.models.get(relationKey(parsed.value));
   if (!other) throw engineError('not-exists.table', env.path, [quoteQualified(parsed.value)]);
   const e = newAlias(other.name);
-  return exists(sql.query`${table(other)} as ${e}`, compileRawBoolExp(env, other, e, value._where));
+  const readable = env.role ? readableRows(env.role, other, e, env.path) : undefined;
+  return exists(sql.query`${table(other)} as ${e}`, and([readable, compileRawBoolExp(env, other, e, value._where)]));
 }

@@ -3,7 +3,9 @@
 import { engineError, EngineError } from '../../errors';
 import type { ColumnModel, TableModel } from '../../schema/model';
 import { alias as newAlias, and, column, joinCondition, jsonObject, sql, table, TRUE, typedValue, type Fragment } from '../graphql/context';
+import { effectiveLimit, permissionCondition, presets } from '../graphql/permissions';
 import { compileRawBoolExp, type BoolExpEnvironment } from './boolExp';
+import { permittedColumn, readableRows, readableTable, writableTable } from './roleAccess';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const noCode = (id: string, path: string, params: string[]) => {
@@ -11,9 +13,13 @@ const noCode = (id: string, path: string, params: string[]) => {
   return new EngineError(e.id, e.status, null, e.message, path);
 };
 
-function columnOf(env: BoolExpEnvironment, t: TableModel, name: string, path: string): ColumnModel {
+/** A column of `t` by name; for a role, one it may use for `type` (select, insert, update). */
+function columnOf(env: BoolExpEnvironment, t: TableModel, name: string, path: string, type: 'select' | 'insert' | 'update' = 'select'): ColumnModel {
   const c = t.byColumn.get(name);
-  if (c) return c;
+  if (c) {
+    if (env.role) permittedColumn(env.role, t, type, name, path);
+    return c;
+  }
   if (t.relationships.some((r) => r.name === name)) throw noCode('no-code.expecting-column', path, [name]);
   throw engineError('not-exists.no-such-column', path, [JSON.stringify(name)]);
 }
@@ -41,6 +47,7 @@ function orderTerms(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, 
     const c = t.byColumn.get(head!);
     if (c) {
       if (rest.length) throw noCode('no-code.column-chained', path, [head!]);
+      if (env.role) permittedColumn(env.role, t, 'select', head!, path);
       return { expr: column(alias, head!), direction: spec.type, ...(spec.nulls ? { nulls: spec.nulls } : {}) };
     }
     const rel = t.relationships.find((r) => r.name === head);
@@ -49,7 +56,8 @@ function orderTerms(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, 
     const remote = env.models.get(rel.targetKey)!;
     const r = newAlias(remote.name);
     const [inner] = orderTerms(env, remote, r, { column: rest.join('.'), type: spec.type, ...(spec.nulls ? { nulls: spec.nulls } : {}) }, path);
-    return { ...inner!, expr: sql.query`(select ${inner!.expr} from ${table(remote)} as ${r} where ${joinCondition(rel.mapping, alias, r)} limit 1)` };
+    const readable = env.role ? readableRows(env.role, remote, r, path) : undefined;
+    return { ...inner!, expr: sql.query`(select ${inner!.expr} from ${table(remote)} as ${r} where ${and([joinCondition(rel.mapping, alias, r), readable])} limit 1)` };
   });
 }
 
@@ -73,11 +81,12 @@ function rowJson(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, col
   for (const [i, item] of columns.entries()) {
     const itemPath = `${path}.columns[${i}]`;
     if (item === '*') {
-      for (const c of t.columns) pairs.push([c.column.name, column(alias, c.column.name)]);
+      // For a role: the columns it may read.
+      for (const c of env.role ? readableTable(env.role, t, itemPath).columns : t.columns) pairs.push([c.column.name, column(alias, c.column.name)]);
       continue;
     }
     if (typeof item === 'string') {
-      if (t.byColumn.has(item)) pairs.push([item, column(alias, item)]);
+      if (t.byColumn.has(item)) pairs.push([item, column(alias, columnOf(env, t, item, itemPath).column.name)]);
       else if (t.relationships.some((r) => r.name === item)) throw noCode('no-code.relationship-expand', itemPath, [item]);
       else throw engineError('not-exists.no-such-column', itemPath, [JSON.stringify(item)]);
       continue;
@@ -92,7 +101,8 @@ function rowJson(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, col
     if (rel.kind === 'object') {
       if (['where', 'order_by', 'limit', 'offset'].some((k) => k in item)) throw engineError('unexpected-payload.object-relationship-arguments', itemPath);
       const r = newAlias(remote.name);
-      pairs.push([item.name, sql.query`(select ${rowJson(env, remote, r, spec.columns, itemPath)} from ${table(remote)} as ${r} where ${joinCondition(rel.mapping, alias, r)} limit 1)`]);
+      const readable = env.role ? readableRows(env.role, remote, r, itemPath) : undefined;
+      pairs.push([item.name, sql.query`(select ${rowJson(env, remote, r, spec.columns, itemPath)} from ${table(remote)} as ${r} where ${and([joinCondition(rel.mapping, alias, r), readable])} limit 1)`]);
     } else {
       pairs.push([item.name, selectArray(env, remote, spec, itemPath, { mapping: rel.mapping, parent: alias })]);
     }
@@ -104,11 +114,13 @@ function selectArray(env: BoolExpEnvironment, t: TableModel, spec: SelectSpec, p
   const a = newAlias(t.name);
   const rows = newAlias('rows');
   const conditions = [
+    env.role ? readableRows(env.role, t, a, path) : undefined,
     spec.where ? compileRawBoolExp({ ...env, path: `${path}.where` }, t, a, spec.where) : undefined,
     join ? joinCondition(join.mapping, join.parent, a) : undefined,
   ];
   const order = spec.order_by !== undefined ? orderClause(orderTerms(env, t, a, spec.order_by, `${path}.order_by`)) : sql.blank;
-  const limit = spec.limit !== undefined ? sql.query`limit ${sql.value(spec.limit)}` : sql.blank;
+  const rowLimit = env.role ? effectiveLimit(readableTable(env.role, t, path), spec.limit) : spec.limit;
+  const limit = rowLimit !== undefined ? sql.query`limit ${sql.value(rowLimit)}` : sql.blank;
   const offset = spec.offset !== undefined ? sql.query`offset ${sql.value(spec.offset)}` : sql.blank;
   return sql.query`(select coalesce(json_agg(${rows}.j order by ${rows}.o), '[]'::json) from (
     select ${rowJson(env, t, a, spec.columns, path)} as j, row_number() over (${order}) as o
@@ -122,9 +134,19 @@ function returningJson(env: BoolExpEnvironment, t: TableModel, changed: sql.SQLN
   if (returning) {
     const cols = returning.map((name, i) => columnOf(env, t, name, `$.args.returning[${i}]`));
     const r = newAlias('r');
-    pairs.push(['returning', sql.query`(select coalesce(json_agg(${jsonObject(cols.map((c) => [c.column.name, column(r, c.column.name)]))}), '[]'::json) from ${changed} as ${r})`]);
+    // A role gets back only the rows it may read.
+    const readable = env.role ? readableRows(env.role, t, r, '$.args.returning') : undefined;
+    pairs.push(['returning', sql.query`(select coalesce(json_agg(${jsonObject(cols.map((c) => [c.column.name, column(r, c.column.name)]))}), '[]'::json) from ${changed} as ${r} where ${and([readable])})`]);
   }
   return jsonObject(pairs);
+}
+
+/** The answer of a change: its JSON, and whether every changed row passes the role's check. */
+function changeResult(env: BoolExpEnvironment, t: TableModel, changed: sql.SQLNode, returning: string[] | undefined, check: Record<string, unknown> | undefined): Fragment {
+  const r = newAlias('checked');
+  const holds = env.role ? permissionCondition(env.role.permissions, t, r, check) : undefined;
+  const ok = holds ? sql.query`(select coalesce(bool_and(${holds}), true) from ${changed} as ${r})` : sql.query`true`;
+  return sql.query`select ${returningJson(env, t, changed, returning)} as result, ${ok} as ok`;
 }
 
 export interface InsertSpec {
@@ -134,10 +156,14 @@ export interface InsertSpec {
 }
 
 export function insertStatement(env: BoolExpEnvironment, t: TableModel, spec: InsertSpec): Fragment {
+  const own = env.role ? writableTable(env.role, t, 'insert', '$.args') : undefined;
   if (spec.objects.length === 0) throw engineError('unexpected-payload.objects-empty', '$.args.objects');
   const names = [...new Set(spec.objects.flatMap((o) => Object.keys(o)))];
-  const cols = names.map((n) => columnOf(env, t, n, '$.args.objects'));
-  const values = spec.objects.map((o) => sql.query`(${sql.join(cols.map((c) => (c.column.name in o ? typedValue(c.column, o[c.column.name]) : sql.query`default`)), ', ')})`);
+  const cols = names.map((n) => columnOf(env, t, n, '$.args.objects', 'insert'));
+  const preset = env.role ? presets(env.role.permissions, t, own!.permissions?.insert?.set) : [];
+  const values = spec.objects.map(
+    (o) => sql.query`(${sql.join([...cols.map((c) => (c.column.name in o ? typedValue(c.column, o[c.column.name]) : sql.query`default`)), ...preset.map(([, v]) => v)], ', ')})`,
+  );
   let conflict: Fragment = sql.blank;
   const oc = spec.on_conflict;
   if (oc) {
@@ -149,6 +175,7 @@ export function insertStatement(env: BoolExpEnvironment, t: TableModel, spec: In
           ? sql.query`(${sql.join(oc.constraint_on.map((n) => sql.identifier(columnOf(env, t, n, '$.args.on_conflict.constraint_on').column.name)), ', ')})`
           : undefined;
     if (oc.action === 'update') {
+      if (env.role && !env.role.models.get(t.key)?.access.update) throw engineError('unexpected-payload.upsert-not-allowed', '$.args.on_conflict', [JSON.stringify(env.role.role)]);
       if (!target) throw engineError('unexpected-payload.upsert-needs-constraint', '$.args.on_conflict');
       conflict = sql.query`on conflict ${target} do update set ${sql.join(cols.map((c) => sql.query`${sql.identifier(c.column.name)} = excluded.${sql.identifier(c.column.name)}`), ', ')}`;
     } else {
@@ -157,8 +184,8 @@ export function insertStatement(env: BoolExpEnvironment, t: TableModel, spec: In
   }
   const changed = newAlias('inserted');
   return sql.query`with ${changed} as (
-    insert into ${table(t)} (${sql.join(cols.map((c) => sql.identifier(c.column.name)), ', ')}) values ${sql.join(values, ', ')} ${conflict} returning *)
-    select ${returningJson(env, t, changed, spec.returning)} as result`;
+    insert into ${table(t)} (${sql.join([...cols.map((c) => c.column), ...preset.map(([c]) => c)].map((c) => sql.identifier(c.name)), ', ')}) values ${sql.join(values, ', ')} ${conflict} returning *)
+    ${changeResult(env, t, changed, spec.returning, own?.permissions?.insert?.check)}`;
 }
 
 export interface UpdateSpec {
@@ -171,36 +198,43 @@ export interface UpdateSpec {
 }
 
 export function updateStatement(env: BoolExpEnvironment, t: TableModel, spec: UpdateSpec): Fragment {
+  const own = env.role ? writableTable(env.role, t, 'update', '$.args') : undefined;
   const a = newAlias(t.name);
   const sets: Fragment[] = [];
   const add = (key: '$set' | '$inc' | '$mul', expr: (c: ColumnModel, v: unknown) => Fragment) => {
     for (const [name, v] of Object.entries(spec[key] ?? {})) {
-      const c = columnOf(env, t, name, `$.args.${key}`);
+      const c = columnOf(env, t, name, `$.args.${key}`, 'update');
       sets.push(sql.query`${sql.identifier(c.column.name)} = ${expr(c, v)}`);
     }
   };
   add('$set', (c, v) => typedValue(c.column, v));
   add('$inc', (c, v) => sql.query`${column(a, c.column.name)} + ${typedValue(c.column, v)}`);
   add('$mul', (c, v) => sql.query`${column(a, c.column.name)} * ${typedValue(c.column, v)}`);
-  for (const [i, name] of (spec.$default ?? []).entries()) sets.push(sql.query`${sql.identifier(columnOf(env, t, name, `$.args.$default[${i}]`).column.name)} = default`);
+  for (const [i, name] of (spec.$default ?? []).entries()) sets.push(sql.query`${sql.identifier(columnOf(env, t, name, `$.args.$default[${i}]`, 'update').column.name)} = default`);
   if (sets.length === 0) throw engineError('unexpected-payload.update-operators', '$.args');
+  // The role's presets are set by every update it makes.
+  if (env.role) for (const [c, value] of presets(env.role.permissions, t, own!.permissions?.update?.set)) sets.push(sql.query`${sql.identifier(c.name)} = ${value}`);
+  const filter = env.role ? permissionCondition(env.role.permissions, t, a, own!.permissions?.update?.filter) : undefined;
   const changed = newAlias('updated');
   return sql.query`with ${changed} as (
-    update ${table(t)} as ${a} set ${sql.join(sets, ', ')} where ${compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where)} returning ${a}.*)
-    select ${returningJson(env, t, changed, spec.returning)} as result`;
+    update ${table(t)} as ${a} set ${sql.join(sets, ', ')} where ${and([compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where), filter])} returning ${a}.*)
+    ${changeResult(env, t, changed, spec.returning, own?.permissions?.update?.check)}`;
 }
 
 export function deleteStatement(env: BoolExpEnvironment, t: TableModel, spec: { where: Record<string, unknown>; returning?: string[] }): Fragment {
+  const own = env.role ? writableTable(env.role, t, 'delete', '$.args') : undefined;
   const a = newAlias(t.name);
   const changed = newAlias('deleted');
+  const filter = env.role ? permissionCondition(env.role.permissions, t, a, own!.permissions?.delete?.filter) : undefined;
   return sql.query`with ${changed} as (
-    delete from ${table(t)} as ${a} where ${compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where)} returning ${a}.*)
-    select ${returningJson(env, t, changed, spec.returning)} as result`;
+    delete from ${table(t)} as ${a} where ${and([compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where), filter])} returning ${a}.*)
+    ${changeResult(env, t, changed, spec.returning, undefined)}`;
 }
 
 export function countStatement(env: BoolExpEnvironment, t: TableModel, spec: { where?: Record<string, unknown>; distinct?: string[] }): Fragment {
   const a = newAlias(t.name);
-  const where = spec.where ? compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where) : TRUE;
+  const readable = env.role ? readableRows(env.role, t, a, '$.args') : undefined;
+  const where = and([readable, spec.where ? compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where) : TRUE]);
   const distinct = (spec.distinct ?? []).map((n, i) => column(a, columnOf(env, t, n, `$.args.distinct[${i}]`).column.name));
   const counted = distinct.length ? sql.query`count(distinct (${sql.join(distinct, ', ')}))` : sql.query`count(*)`;
   return sql.query`select json_build_object('count', ${counted}) as result from ${table(t)} as ${a} where ${where}`;

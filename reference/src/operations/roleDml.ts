@@ -1,0 +1,60 @@
+// The legacy DML of /v1/query and /v2/query for roles other than admin: select, insert, update,
+// delete and count (and bulks of only these) under the role's permissions, on the connections of
+// roles (with their statement timeout), without the catalog lock that metadata changes take.
+import type { Pool } from 'pg';
+import type { MetadataDocument } from '../../../spec';
+import type { Session } from '../auth/session';
+import type { Introspection } from '../db/introspection';
+import { engineError, EngineError } from '../errors';
+import * as q from '../sql';
+import { dmlCount, dmlDelete, dmlInsert, dmlSelect, dmlUpdate, type DmlContext } from './dml';
+import type { ParsedOperation } from './envelope';
+import { postgresError } from './runSql';
+
+type DmlHandler = (ctx: DmlContext, args: never) => Promise<unknown>;
+
+const DML: Readonly<Record<string, DmlHandler>> = { select: dmlSelect, insert: dmlInsert, update: dmlUpdate, delete: dmlDelete, count: dmlCount };
+
+/** Whether a role other than admin may send the operation: DML, or a bulk of DML only. */
+export function isRoleDml(operation: ParsedOperation): boolean {
+  if (operation.type === 'bulk') return (operation.children ?? []).length > 0 && operation.children!.every(isRoleDml);
+  return operation.type in DML;
+}
+
+/** Runs the operation in one transaction of `pool` against the metadata and database as last loaded. */
+export async function runAsRole(pool: Pool, state: { document: MetadataDocument; introspection: Introspection }, operation: ParsedOperation, session: Session): Promise<unknown> {
+  let client;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw engineError('postgres-error.connection', '$', [], { message: error instanceof Error ? error.message : String(error) });
+  }
+  const ctx: DmlContext = { db: client, document: state.document, introspect: async () => state.introspection, session };
+  let open = false;
+  try {
+    await q.run(client, q.begin);
+    open = true;
+    const response = await dispatch(ctx, operation);
+    await q.run(client, q.commit);
+    open = false;
+    return response;
+  } catch (error) {
+    if (open) await q.run(client, q.rollback).catch(() => {});
+    throw error instanceof EngineError ? error : postgresError(error, '');
+  } finally {
+    client.release();
+  }
+}
+
+async function dispatch(ctx: DmlContext, operation: ParsedOperation): Promise<unknown> {
+  if (operation.type !== 'bulk') return DML[operation.type]!(ctx, operation.args as never);
+  const responses: unknown[] = [];
+  for (const child of operation.children!) {
+    try {
+      responses.push(await dispatch(ctx, child));
+    } catch (error) {
+      throw error instanceof EngineError && !error.path.startsWith(child.path) ? error.under(child.path) : error;
+    }
+  }
+  return responses;
+}
