@@ -1,6 +1,6 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
 import { functionName, nonEmptyName, roleName, tableName } from './names';
-import { metadataDocument } from './metadata-document';
+import { functionConfiguration, metadataDocument } from './metadata-document';
 import { arrayRelationshipUsing, boolExp, columns, customRootFields, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
 export { boolExp, columns, deletePermission, insertPermission, selectPermission, updatePermission };
 export { tableConfig };
@@ -63,10 +63,6 @@ export const dropRelationship = object({ table: tableName, relationship: nonEmpt
 export const renameRelationship = object({ table: tableName, name: nonEmptyName, new_name: nonEmptyName }, source);
 export const setRelationshipComment = object({ table: tableName, name: nonEmptyName }, { ...comment, ...source });
 
-export const functionConfiguration = object(
-  {},
-  { session_argument: string, exposed_as: literal('mutation', 'query'), custom_name: string },
-);
 export const trackFunctionV1 = object({ name: string }, { schema: string });
 export const trackFunctionV2 = object({ function: functionName }, { configuration: functionConfiguration, ...source });
 export const untrackFunction = object({}, { schema: string, name: string, table: functionName, function: functionName, ...source });

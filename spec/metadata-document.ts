@@ -1,7 +1,7 @@
 // The metadata document: the JSON form of the config v2 metadata directory (SPEC.md §2.2),
 // which is both the output of export_metadata and the input of replace_metadata.
 import { arrayRelationshipUsing, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
-import { nonEmptyName, roleName, tableName, type QualifiedName } from './names';
+import { functionName, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
 import { array, boolean, json, literal, nullable, object, parseFailure, parsed, refine, string, type Infer, type Schema } from './schema';
 
 export const ROOT_FIELD_KEYS = [
@@ -92,9 +92,25 @@ export interface TableEntry {
   delete_permissions?: PermissionEntry<DeletePermission>[];
 }
 
+/** FunctionConfiguration (§2.3); custom_name renames its root fields, as the engine allows. */
+export interface FunctionConfiguration {
+  session_argument?: string;
+  exposed_as?: 'query' | 'mutation';
+  custom_name?: string;
+}
+
+/** A tracked function (functions.yaml, §2.2) with its configuration and function permissions (§4.4). */
+export interface FunctionEntry {
+  function: QualifiedName;
+  configuration?: FunctionConfiguration;
+  permissions?: { role: string }[];
+}
+
 export interface MetadataDocument {
   version: 2;
   tables: TableEntry[];
+  /** Left out when no function is tracked. */
+  functions?: FunctionEntry[];
 }
 
 /**
@@ -105,7 +121,6 @@ export const TABLE_KINDS_NOT_YET_SUPPORTED = ['computed_fields', 'remote_relatio
 
 /** Top-level keys of the export form, other than `version` and `tables`. */
 export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = [
-  'functions',
   'remote_schemas',
   'query_collections',
   'allowlist',
@@ -189,13 +204,38 @@ export const tableEntry: Schema<TableEntry> = refine(
   },
 );
 
+export const functionConfiguration: Schema<FunctionConfiguration> = refine(
+  object({}, { session_argument: nullable(string), exposed_as: nullable(literal('mutation', 'query')), custom_name: nullable(string) }),
+  (v) => {
+    const out: FunctionConfiguration = {};
+    if (typeof v.session_argument === 'string') out.session_argument = v.session_argument;
+    if (v.exposed_as) out.exposed_as = v.exposed_as;
+    if (typeof v.custom_name === 'string' && v.custom_name !== '') out.custom_name = v.custom_name;
+    return parsed(out);
+  },
+);
+
+/** The entry as it is stored and exported: no empty configuration or permission list. */
+export function normaliseFunctionEntry(v: { function: QualifiedName; configuration?: FunctionConfiguration; permissions?: { role: string }[] }): FunctionEntry {
+  const entry: FunctionEntry = { function: { schema: v.function.schema, name: v.function.name } };
+  if (v.configuration && Object.keys(v.configuration).length) entry.configuration = v.configuration;
+  if (v.permissions?.length) entry.permissions = v.permissions.map((p) => ({ role: p.role }));
+  return entry;
+}
+
+export const functionEntry: Schema<FunctionEntry> = refine(
+  object({ function: functionName }, { configuration: functionConfiguration, permissions: array(object({ role: roleName })) }),
+  (v) => parsed(normaliseFunctionEntry(v)),
+);
+
 export const metadataDocument: Schema<MetadataDocument> = refine(
   object(
     { version: literal(2) },
-    { tables: array(tableEntry), ...onlyEmpty(DOCUMENT_KINDS_NOT_YET_SUPPORTED) },
+    { tables: array(tableEntry), functions: array(functionEntry), ...onlyEmpty(DOCUMENT_KINDS_NOT_YET_SUPPORTED) },
   ),
   (v, path) =>
-    unsupportedKind(v, DOCUMENT_KINDS_NOT_YET_SUPPORTED, path) ?? parsed({ version: 2, tables: v.tables ?? [] }),
+    unsupportedKind(v, DOCUMENT_KINDS_NOT_YET_SUPPORTED, path) ??
+    parsed({ version: 2, tables: v.tables ?? [], ...(v.functions?.length ? { functions: v.functions } : {}) }),
 );
 
 export const emptyMetadata = (): MetadataDocument => ({ version: 2, tables: [] });

@@ -13,21 +13,10 @@ export const NOT_YET_COVERED: readonly string[] = [
   'err.unexpected.field-not-exists',
 
   // Functions and computed fields.
-  'op.track_function.v1',
-  'op.track_function.v2',
-  'op.untrack_function',
-  'rule.track_function.1',
-  'rule.track_function.2',
-  'rule.track_function.3',
-  'rule.track_function.4',
   'op.add_computed_field',
   'op.drop_computed_field',
   'rule.computed_field.name',
   'rule.computed_field.drop-cascade',
-  'op.pg_create_function_permission',
-  'op.pg_drop_function_permission',
-  'rule.function_permission.inference-disabled',
-  'rule.function_permission.select-permission',
 
   // Permissions, session variables and authentication.
   'err.unexpected.permission-not-exists',

@@ -6,12 +6,12 @@ import type { MetadataDocument, QualifiedName } from '../../spec';
 import { assertCatalogVersion, CatalogError, ensureCatalog, readMetadata, readMetadataSince, writeMetadata } from './catalog/catalog';
 import type { EngineConfig } from './config';
 import { engineError, EngineError } from './errors';
-import { introspectionOf, loadRelations, loadTables, relationKey, type DbTable, type Introspection, type Relation } from './db/introspection';
+import { functionsByName, introspectionOf, loadFunctions, loadRelations, loadTables, relationKey, type DbFunction, type DbTable, type Introspection, type Relation } from './db/introspection';
 import { buildSchemaCache, loadEnumValues, type SchemaCache } from './execute/schemaCache';
 import type { PlanPools } from './execute/graphql';
 import { findInconsistencies, introducedBy, type InconsistentObject } from './metadata/inconsistency';
 import type { EnumValue } from './schema/model';
-import { tablesNamedBy } from './metadata/document';
+import { functionsNamedBy, tablesNamedBy } from './metadata/document';
 import type { OperationContext, OperationHandler } from './operations/context';
 import type { ParsedOperation } from './operations/envelope';
 import { HANDLERS } from './operations/handlers';
@@ -67,7 +67,11 @@ export class Engine {
       await ensureCatalog(client);
       const stored = await readMetadata(client);
       engine.snapshot = { document: stored.document, resourceVersion: stored.resourceVersion };
-      const introspection = introspectionOf(await loadRelations(client), await loadTables(client, tablesNamedBy(stored.document)));
+      const introspection = introspectionOf(
+        await loadRelations(client),
+        await loadTables(client, tablesNamedBy(stored.document)),
+        await loadFunctions(client, functionsNamedBy(stored.document)),
+      );
       engine.schemaInput = { document: stored.document, introspection, enumValues: await loadEnumValues(client, stored.document, introspection) };
       for (const t of introspection.tables.values()) engine.tableDetails.set(t.oid, t);
     } finally {
@@ -245,6 +249,8 @@ export class Engine {
     let view: Introspection | undefined;
     let scanned: MetadataDocument | undefined;
     const details = new Map<string, DbTable>();
+    const functionsRead = new Set<string>();
+    const functionDetails: DbFunction[] = [];
     const known = this.tableDetails;
     const pool = this.pool;
     let before: Promise<readonly InconsistentObject[]> | undefined;
@@ -280,8 +286,13 @@ export class Engine {
           else wanted.set(key, name);
         }
         for (const table of await loadTables(client, [...wanted.values()])) details.set(relationKey(table), table);
+        // Functions are few and cheap to read: those the document names, when it names new ones.
+        const functionNames = scanned === ctx.document ? [] : functionsNamedBy(ctx.document).filter((n) => !functionsRead.has(relationKey(n)));
+        for (const name of functionNames) functionsRead.add(relationKey(name));
+        const found = await loadFunctions(client, functionNames);
+        for (const f of found) functionDetails.push(f);
         scanned = ctx.document;
-        if (!view || details.size !== sizeBefore) view = { relations: byKey!, tables: new Map(details) };
+        if (!view || details.size !== sizeBefore || found.length > 0) view = { relations: byKey!, tables: new Map(details), functions: functionsByName(functionDetails) };
         return view;
       },
       databaseChanged: false,
@@ -290,6 +301,8 @@ export class Engine {
         view = undefined;
         scanned = undefined;
         details.clear();
+        functionsRead.clear();
+        functionDetails.length = 0;
         ctx.databaseChanged = true;
       },
       async readOnly(work) {
@@ -339,7 +352,7 @@ export class Engine {
   graphql(): SchemaCache {
     if (!this.schemaCache) {
       const input = this.schemaInput!;
-      this.schemaCache = buildSchemaCache(input.document, input.introspection, input.enumValues, this.config.limits);
+      this.schemaCache = buildSchemaCache(input.document, input.introspection, input.enumValues, this.config.limits, this.config.inferFunctionPermissions);
     }
     return this.schemaCache;
   }

@@ -27,6 +27,7 @@ describe('function introspection', () => {
         name: 'search_items',
         volatility: 'STABLE',
         returns_set: true,
+        only_in_arguments: true,
         return_type: 'item',
         return_type_schema: 'shop',
         return_type_kind: 'c',

@@ -57,6 +57,8 @@ export interface DbFunction extends QualifiedName {
   oid: string;
   volatility: 'IMMUTABLE' | 'STABLE' | 'VOLATILE';
   returns_set: boolean;
+  /** No OUT, INOUT, TABLE or VARIADIC arguments. */
+  only_in_arguments: boolean;
   return_type: string;
   return_type_schema: string;
   /** pg_type.typtype of the return type: c composite, b base, p pseudo (void, record, trigger), … */
@@ -73,15 +75,27 @@ export interface Introspection {
   relations: ReadonlyMap<string, Relation>;
   /** Details of the tables loaded so far (those the metadata names, at least). */
   tables: ReadonlyMap<string, DbTable>;
+  /** Every overload of the functions the metadata names, by schema and name (none: absent). */
+  functions: ReadonlyMap<string, readonly DbFunction[]>;
 }
 
 export const relationKey = (q: QualifiedName) => `${q.schema}\u0000${q.name}`;
 
-export function introspectionOf(relations: readonly Relation[], tables: readonly DbTable[] = []): Introspection {
+export function introspectionOf(relations: readonly Relation[], tables: readonly DbTable[] = [], functions: readonly DbFunction[] = []): Introspection {
   return {
     relations: new Map(relations.map((r) => [relationKey(r), r])),
     tables: new Map(tables.map((t) => [relationKey(t), t])),
+    functions: functionsByName(functions),
   };
+}
+
+export function functionsByName(functions: readonly DbFunction[]): Map<string, DbFunction[]> {
+  const out = new Map<string, DbFunction[]>();
+  for (const f of functions) {
+    const key = relationKey(f);
+    out.set(key, [...(out.get(key) ?? []), f]);
+  }
+  return out;
 }
 
 export async function loadRelations(db: q.Queryable): Promise<Relation[]> {

@@ -24,6 +24,7 @@ import { CompileError, jsonObject, type Fragment } from '../sql/graphql/context'
 import { collectFields, type CollectedField } from '../sql/graphql/fields';
 import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
+import { functionCall } from '../sql/graphql/functions';
 import { roleSchema, type CompiledPlan, type RoleSchema, type SchemaCache } from './schemaCache';
 import type { RequestLimits } from '../config';
 import { documentProblem, nestsDeeperThan, operationProblem } from './operationLimits';
@@ -91,7 +92,8 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
   const operationName = (request.operationName as string | null | undefined) ?? undefined;
   // Fast path: the same document, operation and variables as before (and, for roles whose
   // permissions read session variables, the same session).
-  const sessionKey = isAdmin(session) ? '' : JSON.stringify(session.variables);
+  // Admin's session variables matter too: a function's session argument receives them.
+  const sessionKey = JSON.stringify(session.variables);
   const planKey = `${documentKey}\u0000${operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}\u0000${sessionKey}`;
   const cached = cache.plans.get(planKey);
   if (cached) return { plan: cached };
@@ -190,6 +192,10 @@ function compile(env: SelectEnvironment, built: BuiltSchema, operation: Operatio
         case 'delete_by_pk':
           statement = deleteStatement(env, t, primaryKeyCondition(t, a), true, f.selectionSet);
           break;
+        case 'function':
+          // A function exposed as a mutation: its rows, as far as the role may read them.
+          statement = sql.query`select ${listJson(env, t, a as SelectArgs, f.selectionSet, undefined, functionCall(env, root.fn!, a.args as Record<string, unknown>))}::text as data, true as ok`;
+          break;
         default:
           throw new CompileError(`${f.name} is not a mutation`);
       }
@@ -201,12 +207,13 @@ function compile(env: SelectEnvironment, built: BuiltSchema, operation: Operatio
     const root = built.queryFields.get(f.name);
     if (!root) return [f.alias, sql.query`null`];
     const args = f.args as SelectArgs;
+    const call = root.fn ? functionCall(env, root.fn, f.args.args as Record<string, unknown> | undefined) : undefined;
     const value =
-      root.kind === 'select'
-        ? listJson(env, root.table, args, f.selectionSet)
+      root.kind === 'select' || root.kind === 'function'
+        ? listJson(env, root.table, args, f.selectionSet, undefined, call)
         : root.kind === 'select_by_pk'
           ? byPkJson(env, root.table, f.args, f.selectionSet)
-          : aggregateJson(env, root.table, args, f.selectionSet);
+          : aggregateJson(env, root.table, args, f.selectionSet, undefined, call);
     return [f.alias, value];
   });
   const statements = pairs.length ? [compiled('', sql.query`select ${jsonObject(pairs)}::text as data`)] : [];

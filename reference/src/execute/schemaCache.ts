@@ -9,6 +9,7 @@ import { buildModels, type EnumValue, type Models } from '../schema/model';
 import { buildSchema, type BuiltSchema } from '../schema/build';
 import { modelsForRole } from '../schema/roles';
 import { TypeShare } from '../schema/typeShare';
+import { buildFunctionModels, functionsForRole, type FunctionModel } from '../schema/functions';
 import * as q from '../sql';
 import { Lru } from './lru';
 
@@ -32,6 +33,9 @@ export interface RoleSchema {
 
 export interface SchemaCache {
   models: Models;
+  /** The tracked functions that can be served, for admin; roles get those they may use. */
+  functions: readonly FunctionModel[];
+  readonly inferFunctionPermissions: boolean;
   /** What one request may ask for (the server's settings, kept with the caches they bound). */
   readonly limits: RequestLimits;
   /** Roles that some permission names: every other role gets the same schema, built once. */
@@ -45,8 +49,15 @@ export interface SchemaCache {
   plans: Lru<string, CompiledPlan>;
 }
 
-export function buildSchemaCache(document: MetadataDocument, db: Introspection, enumValues: ReadonlyMap<string, EnumValue[]>, limits: RequestLimits): SchemaCache {
+export function buildSchemaCache(
+  document: MetadataDocument,
+  db: Introspection,
+  enumValues: ReadonlyMap<string, EnumValue[]>,
+  limits: RequestLimits,
+  inferFunctionPermissions = true,
+): SchemaCache {
   const models = buildModels(document, db, enumValues);
+  const functions = buildFunctionModels(document, db, models);
   const share = new TypeShare();
   let admin: BuiltSchema | undefined;
   // Half of the memory for parsed documents (about 40 bytes of tree per byte of text, with the
@@ -54,12 +65,14 @@ export function buildSchemaCache(document: MetadataDocument, db: Introspection, 
   const half = Math.floor(limits.cacheMaxBytes / 2);
   return {
     models,
+    functions,
+    inferFunctionPermissions,
     limits,
     knownRoles: rolesOf(document),
     share,
     // Built when an admin request first needs it: roles' schemas do not.
     get admin() {
-      return (admin ??= buildSchema(models, share));
+      return (admin ??= buildSchema(models, share, functions));
     },
     roles: new Map(),
     documents: new Lru(half, (key, value) => 2 * key.length + ('document' in value ? 40 * key.length : 1000)),
@@ -72,6 +85,7 @@ function rolesOf(document: MetadataDocument): Set<string> {
   for (const t of document.tables) {
     for (const type of PERMISSION_TYPES) for (const p of t[permissionListKey(type)] ?? []) roles.add(p.role);
   }
+  for (const f of document.functions ?? []) for (const p of f.permissions ?? []) roles.add(p.role);
   return roles;
 }
 
@@ -99,7 +113,7 @@ export function roleSchema(cache: SchemaCache, role: string, backendOnly: boolea
   let found = cache.roles.get(key);
   if (!found) {
     const models = modelsForRole(cache.models, role, { backendOnly });
-    found = { models, built: buildSchema(models, cache.share) };
+    found = { models, built: buildSchema(models, cache.share, functionsForRole(cache.functions, models, role, cache.inferFunctionPermissions)) };
     cache.roles.set(key, found);
   }
   return found;

@@ -1,11 +1,12 @@
 // Pure functions over the metadata document: export form, clearing, dropping inconsistent objects.
-import { displayQualified, emptyMetadata, sameQualified, type MetadataDocument, type TableEntry } from '../../../spec';
+import { displayQualified, emptyMetadata, sameQualified, type FunctionEntry, type MetadataDocument, type TableEntry } from '../../../spec';
 import type { Introspection } from '../db/introspection';
+import { withoutFunctions } from './functions';
 import { findInconsistencies, type InconsistentObject } from './inconsistency';
 
 /** The export form (decision dec.export.form): tables in the order they were tracked, empty parts left out. */
 export function exportForm(document: MetadataDocument): MetadataDocument {
-  return { version: 2, tables: document.tables.map(exportEntry) };
+  return { version: 2, tables: document.tables.map(exportEntry), ...(document.functions?.length ? { functions: document.functions } : {}) };
 }
 
 function exportEntry(t: TableEntry): TableEntry {
@@ -36,7 +37,8 @@ export function withoutInconsistent(document: MetadataDocument, db: Introspectio
 
 function withoutObjects(document: MetadataDocument, objects: readonly InconsistentObject[]): MetadataDocument {
   const missingTables = new Set(objects.flatMap((o) => (o.type === 'table' ? [o.definition] : [])));
-  const badRelationships = objects.flatMap((o) => (o.type === 'table' ? [] : [o.definition as { table: TableEntry['table']; name: string }]));
+  const badRelationships = objects.flatMap((o) => (o.type === 'object_relation' || o.type === 'array_relation' ? [o.definition as { table: TableEntry['table']; name: string }] : []));
+  const badFunctions = objects.flatMap((o) => (o.type === 'function' ? [o.definition] : []));
   const tables = document.tables
     .filter((t) => !missingTables.has(displayQualified(t.table)))
     .map((t) => {
@@ -49,7 +51,12 @@ function withoutObjects(document: MetadataDocument, objects: readonly Inconsiste
       const arrays = keep(a);
       return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };
     });
-  return { ...document, tables };
+  return withoutFunctions({ ...document, tables }, badFunctions);
+}
+
+/** Every function the document names: tracked functions. */
+export function functionsNamedBy(document: MetadataDocument): FunctionEntry['function'][] {
+  return (document.functions ?? []).map((f) => f.function);
 }
 
 /** Every table the document names: tracked tables and the remote tables of their relationships. */

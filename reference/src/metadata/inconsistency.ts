@@ -1,11 +1,13 @@
 // Which objects of a metadata document do not fit the database (SPEC.md §2.9, §3).
-import { displayQualified, formatMessage, quoteQualified, type MetadataDocument, type QualifiedName } from '../../../spec';
+import { displayQualified, formatMessage, quoteQualified, type FunctionEntry, type MetadataDocument, type QualifiedName } from '../../../spec';
+import { functionProblem, functionsOf } from './functions';
 import { relationKey, type Introspection } from '../db/introspection';
 import { EngineError } from '../errors';
 import { relationshipsOf, resolveRelationship } from './relationships';
 
 export type InconsistentObject =
   | { type: 'table'; reason: string; definition: string }
+  | { type: 'function'; reason: string; definition: FunctionEntry }
   | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> };
 
 export { introspectionOf, relationKey, type Introspection, type Relation } from '../db/introspection';
@@ -31,6 +33,10 @@ export function findInconsistencies(document: MetadataDocument, db: Introspectio
         out.push({ type: kind === 'object' ? 'object_relation' : 'array_relation', reason, definition: { table: entry.table, ...rel } });
       }
     }
+  }
+  for (const entry of functionsOf(document)) {
+    const reason = functionProblem(document, db, entry);
+    if (reason) out.push({ type: 'function', reason, definition: entry });
   }
   return out;
 }

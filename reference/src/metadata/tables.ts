@@ -11,6 +11,7 @@ import {
 } from '../../../spec';
 import { columnOf, relationKey, type DbTable, type Introspection } from '../db/introspection';
 import { engineError } from '../errors';
+import { functionGraphQLNames, functionsOf, functionsReturning, withoutFunctions } from './functions';
 import { BOOL_EXP_OPERATORS, leadsTo, relationshipsOf } from './relationships';
 import { columnGraphQLName, isGraphQLName, rootFieldName, tableGraphQLName } from '../schema/naming';
 
@@ -82,19 +83,20 @@ function graphQLNamesOf(entry: TableEntry): readonly string[] {
   return names;
 }
 
-/** No two tracked tables may share a root field or type name. */
+/** No two tracked tables or functions may share a root field or type name. */
 export function checkNames(document: MetadataDocument, db: Introspection): void {
-  const owner = new Map<string, TableEntry>();
-  for (const entry of document.tables) {
-    if (!db.relations.has(relationKey(entry.table))) continue;
-    for (const name of graphQLNamesOf(entry)) {
+  const owner = new Map<string, string>();
+  const claim = (names: readonly string[], what: string) => {
+    for (const name of names) {
       const other = owner.get(name);
-      if (other !== undefined && other !== entry) {
-        throw engineError('already-exists.graphql-name', '$.args', [JSON.stringify(name), `table ${quoteQualified(entry.table)}`, `table ${quoteQualified(other.table)}`]);
-      }
-      owner.set(name, entry);
+      if (other !== undefined && other !== what) throw engineError('already-exists.graphql-name', '$.args', [JSON.stringify(name), what, other]);
+      owner.set(name, what);
     }
+  };
+  for (const entry of document.tables) {
+    if (db.relations.has(relationKey(entry.table))) claim(graphQLNamesOf(entry), `table ${quoteQualified(entry.table)}`);
   }
+  for (const entry of functionsOf(document)) claim(functionGraphQLNames(entry), `function ${quoteQualified(entry.function)}`);
 }
 
 export interface TrackTableArgs {
@@ -129,10 +131,12 @@ export function dependentsOf(document: MetadataDocument, db: Introspection, tabl
 export function untrackTable(document: MetadataDocument, db: Introspection, args: { table: QualifiedName; cascade?: boolean }): MetadataDocument {
   if (!findEntry(document, args.table)) throw engineError('already-untracked', '$.args', [quoteQualified(args.table)]);
   const dependents = dependentsOf(document, db, args.table);
-  if (dependents.length > 0 && !args.cascade) {
-    const list = dependents.map((d) => `relationship ${displayName(d.table)}.${d.name}`).join(', ');
+  const functions = functionsReturning(document, db, args.table);
+  if ((dependents.length > 0 || functions.length > 0) && !args.cascade) {
+    const list = [...dependents.map((d) => `relationship ${displayName(d.table)}.${d.name}`), ...functions.map((f) => `function ${displayName(f.function)}`)].join(', ');
     throw engineError('dependency-error.drop', '$.args', [list]);
   }
+  document = withoutFunctions(document, functions);
   const dropped = new Set(dependents.map((d) => `${relationKey(d.table)}\u0000${d.name}`));
   const keep = <T extends { name: string }>(t: QualifiedName, rels: T[] | undefined) => {
     const left = rels?.filter((r) => !dropped.has(`${relationKey(t)}\u0000${r.name}`));

@@ -11,6 +11,7 @@ import {
 } from './metadataManagement';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship, setRelationshipComment } from './relationships';
 import { dmlCount, dmlDelete, dmlInsert, dmlSelect, dmlUpdate } from './dml';
+import { createFunctionPermission, dropFunctionPermission, trackFunction, untrackFunction } from './functions';
 import { createPermission, dropPermission, setPermissionComment } from './permissions';
 import { runSql } from './runSql';
 import { setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables';
@@ -36,6 +37,10 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   delete: dmlDelete as OperationHandler,
   count: dmlCount as OperationHandler,
   track_table: trackTable as OperationHandler,
+  track_function: trackFunction as OperationHandler,
+  untrack_function: untrackFunction as OperationHandler,
+  pg_create_function_permission: createFunctionPermission as OperationHandler,
+  pg_drop_function_permission: dropFunctionPermission as OperationHandler,
   untrack_table: untrackTable as OperationHandler,
   set_table_is_enum: setTableIsEnum as OperationHandler,
   set_table_customization: setTableCustomization as OperationHandler,

@@ -9,6 +9,7 @@ import { clearedDocument, exportForm, tablesNamedBy, withoutInconsistent } from 
 import { checkNames, validateEntry } from '../metadata/tables';
 import { findInconsistencies } from '../metadata/inconsistency';
 import { SUCCESS, type OperationContext } from './context';
+import { introspectFor } from './functions';
 
 export async function exportMetadata(ctx: OperationContext, _args: unknown, version: number): Promise<unknown> {
   // Decision dec.export_metadata.v2: version 2 says which resource version the export is.
@@ -20,7 +21,7 @@ type ReplaceArgs = MetadataDocument | { metadata: MetadataDocument; allow_incons
 export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, version: number): Promise<unknown> {
   const v2 = version === 2 ? (args as { metadata: MetadataDocument; allow_inconsistent_metadata?: boolean }) : undefined;
   const document = v2 ? v2.metadata : (args as MetadataDocument);
-  const db = await ctx.introspect(tablesNamedBy(document));
+  const db = await introspectFor(ctx, document);
   checkDocument(document, db);
   const inconsistent = findInconsistencies(document, db);
   if (inconsistent.length > 0 && !v2?.allow_inconsistent_metadata) {

@@ -8,6 +8,7 @@ import { relationKey, type Introspection } from '../db/introspection';
 import { withoutInconsistent } from '../metadata/document';
 import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
 import { relationshipsOf } from '../metadata/relationships';
+import { withoutFunctions } from '../metadata/functions';
 import { dependentsOf, untrackTable } from '../metadata/tables';
 import { dependentsOfColumn, describeDependent, withoutDependents } from '../metadata/columnDependents';
 import { runUserStatement } from '../sql';
@@ -43,7 +44,11 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
  * dropped: refused without cascade, dropped with it.
  */
 async function dropBrokenRelationships(ctx: OperationContext, after: Introspection, cascade: boolean): Promise<MetadataDocument> {
-  const broken = introducedBy(await ctx.inconsistenciesBefore(), findInconsistencies(ctx.document, after)).filter((o) => o.type !== 'table');
+  const introduced = introducedBy(await ctx.inconsistenciesBefore(), findInconsistencies(ctx.document, after));
+  // A tracked function that the SQL dropped or changed past tracking is untracked with it, as a dropped table is.
+  const functions = introduced.flatMap((o) => (o.type === 'function' ? [o.definition] : []));
+  if (functions.length > 0) ctx.document = withoutFunctions(ctx.document, functions);
+  const broken = introduced.filter((o) => o.type === 'object_relation' || o.type === 'array_relation');
   if (broken.length === 0) return ctx.document;
   if (!cascade) {
     const list = broken.map((o) => {

@@ -22,15 +22,18 @@ import {
 } from 'graphql';
 import type { RootFieldKey } from '../../../spec';
 import { enumTypeName, INSERT_PLACEHOLDER, type ColumnModel, type Models, type TableModel } from './model';
+import type { FunctionModel } from './functions';
 import { TypeShare } from './typeShare';
 import { makeEnumType, makeInputObjectType, makeObjectType, NO_EXTENSIONS } from './types';
-import { builtInScalar, customScalar, isJsonbType, isNumericType, isOrderedType, isStringType } from './scalars';
+import { builtInScalar, customScalar, isJsonbType, isNumericType, isOrderedType, isStringType, scalarName } from './scalars';
 
-export type RootFieldKind = RootFieldKey;
+export type RootFieldKind = RootFieldKey | 'function' | 'function_aggregate';
 
 export interface RootField {
   kind: RootFieldKind;
   table: TableModel;
+  /** The function of a `function` or `function_aggregate` field. */
+  fn?: FunctionModel;
 }
 
 export interface BuiltSchema {
@@ -83,7 +86,7 @@ const orderByEnum = makeEnumType({
   ),
 });
 
-export function buildSchema(models: Models, share: TypeShare = new TypeShare()): BuiltSchema {
+export function buildSchema(models: Models, share: TypeShare = new TypeShare(), functions: readonly FunctionModel[] = []): BuiltSchema {
   const scalars = share.scalars;
   const scalar = (name: string) => {
     let s = scalars.get(name) ?? builtInScalar(name);
@@ -329,7 +332,7 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
   const mutation: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const t of models.values()) {
     const pk = t.primaryKey?.map((c) => t.byColumn.get(c)!);
-    const add = (into: GraphQLFieldConfigMap<unknown, unknown>, registry: Map<string, RootField>, kind: RootFieldKind, config: GraphQLFieldConfigMap<unknown, unknown>[string]) => {
+    const add = (into: GraphQLFieldConfigMap<unknown, unknown>, registry: Map<string, RootField>, kind: RootFieldKey, config: GraphQLFieldConfigMap<unknown, unknown>[string]) => {
       into[t.rootFields[kind]] = config;
       registry.set(t.rootFields[kind], { kind, table: t });
     };
@@ -369,12 +372,41 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare()):
       if (pk) add(mutation, mutationFields, 'delete_by_pk', { type: objectType(t), args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])) });
     }
   }
+  // Tracked functions (§4.3): rows of their table, with the table's arguments and their own.
+  for (const f of functions) {
+    const t = models.get(f.tableKey)!;
+    const given = f.arguments.filter((a) => !a.session);
+    const argsType = given.length
+      ? once(`${f.field}_args`, () =>
+          makeInputObjectType({
+            name: `${f.field}_args`,
+            fields: Object.fromEntries(given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }])),
+          }),
+        )
+      : undefined;
+    const args: GraphQLFieldConfigArgumentMap = {
+      ...(argsType ? { args: { type: given.some((a) => !a.hasDefault) ? nonNull(argsType) : argsType } } : {}),
+      ...selectArgs(t),
+    };
+    const description = f.db.comment ? { description: f.db.comment } : {};
+    if (f.exposedAs === 'mutation') {
+      mutation[f.field] = { type: list(objectType(t)), args, ...description };
+      mutationFields.set(f.field, { kind: 'function', table: t, fn: f });
+      continue;
+    }
+    query[f.field] = { type: list(objectType(t)), args, ...description };
+    queryFields.set(f.field, { kind: 'function', table: t, fn: f });
+    if (t.access.aggregate) {
+      query[`${f.field}_aggregate`] = { type: nonNull(aggregate(t)), args };
+      queryFields.set(`${f.field}_aggregate`, { kind: 'function_aggregate', table: t, fn: f });
+    }
+  }
   if (Object.keys(query).length === 0) {
     query.no_queries_available = { type: nonNull(GraphQLString) };
   }
   // Roots made of the same classes of tables make the same schema (the root fields' tables, with
   // their role's permissions, stay this role's own: queryFields and mutationFields).
-  const rootKey = share.rootKey(models, classes);
+  const rootKey = share.rootKey(models, classes, functions.map((f) => [f.field, f.exposedAs, f.tableKey, classes.get(f.tableKey)].join(' ')));
   let schema = share.schemas.get(rootKey);
   if (!schema) {
     const queryRoot = makeObjectType({ name: 'query_root', fields: query });

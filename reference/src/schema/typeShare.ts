@@ -37,8 +37,8 @@ export class TypeShare {
   }
 
   /** The key of a schema's roots: the classes of its tables, in order. */
-  rootKey(models: Models, classes: ReadonlyMap<string, string>): string {
-    return digest([...models.keys()].map((k) => classes.get(k)).join(' '));
+  rootKey(models: Models, classes: ReadonlyMap<string, string>, functions: readonly string[] = []): string {
+    return digest(JSON.stringify([[...models.keys()].map((k) => classes.get(k)), functions]));
   }
 }
 

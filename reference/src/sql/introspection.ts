@@ -77,6 +77,7 @@ export const introspectFunctions = (schemas: string[], names: string[]) => sql.q
     select n.nspname as schema, p.proname as name, p.oid::int8::text as oid,
            case p.provolatile when 'i' then 'IMMUTABLE' when 's' then 'STABLE' else 'VOLATILE' end as volatility,
            p.proretset as returns_set,
+           (p.proargmodes is null or p.proargmodes <@ array['i']::"char"[]) as only_in_arguments,
            rt.typname as return_type,
            rtn.nspname as return_type_schema,
            rt.typtype as return_type_kind,

@@ -149,13 +149,14 @@ function relationshipJson(env: SelectEnvironment, rel: RelationshipModel, remote
 }
 
 /** A JSON array of the selected rows. */
-export function listJson(env: SelectEnvironment, t: TableModel, args: SelectArgs, selectionSet: SelectionSetNode | undefined, join?: Join): Fragment {
+/** `source`: rows to select from other than the table's (a function call returning its rows). */
+export function listJson(env: SelectEnvironment, t: TableModel, args: SelectArgs, selectionSet: SelectionSetNode | undefined, join?: Join, source?: Fragment): Fragment {
   const a = newAlias(t.name);
   const s = rowSource(env, t, a, args, join);
   const rows = newAlias('rows');
   return sql.query`(select coalesce(json_agg(${rows}.j${s.aggregateOrder(rows)}), '[]'::json) from (
     select ${s.distinctClause} ${rowJson(env, t, a, selectionSet)} as j${s.orderColumns}
-      from ${table(t)} as ${a}
+      from ${source ?? table(t)} as ${a}
      where ${s.conditions}
      ${s.orderClause} ${s.limit} ${s.offset}) as ${rows})`;
 }
@@ -171,7 +172,7 @@ export function byPkJson(env: SelectEnvironment, t: TableModel, args: Record<str
 }
 
 /** `<table>_aggregate`: {aggregate {count, sum…}, nodes […]} over the selected rows. */
-export function aggregateJson(env: SelectEnvironment, t: TableModel, args: SelectArgs, selectionSet: SelectionSetNode | undefined, join?: Join): Fragment {
+export function aggregateJson(env: SelectEnvironment, t: TableModel, args: SelectArgs, selectionSet: SelectionSetNode | undefined, join?: Join, source?: Fragment): Fragment {
   const inner = newAlias(t.name);
   const rows = newAlias(t.name);
   const s = rowSource(env, t, inner, args, join);
@@ -183,7 +184,7 @@ export function aggregateJson(env: SelectEnvironment, t: TableModel, args: Selec
   }
   return sql.query`(select ${jsonObject(pairs)} from (
     select ${s.distinctClause} ${inner}.*${s.orderColumns}
-      from ${table(t)} as ${inner}
+      from ${source ?? table(t)} as ${inner}
      where ${s.conditions}
      ${s.orderClause} ${s.limit} ${s.offset}) as ${rows})`;
 }

@@ -1,0 +1,154 @@
+// Tracked SQL functions (SPEC.md §2.3, §4.3 track_function rules 1-4, §4.4 function permissions)
+// as pure functions over the document: what makes a function trackable, its GraphQL names, and
+// the operations (document, database, args) → document.
+import {
+  DEFAULT_SCHEMA,
+  quoteQualified,
+  sameQualified,
+  type FunctionConfiguration,
+  type FunctionEntry,
+  type MetadataDocument,
+  type QualifiedName,
+} from '../../../spec';
+import { relationKey, type DbFunction, type Introspection } from '../db/introspection';
+import { engineError, EngineError } from '../errors';
+import { isGraphQLName } from '../schema/naming';
+
+export const functionsOf = (document: MetadataDocument): readonly FunctionEntry[] => document.functions ?? [];
+
+export const findFunction = (document: MetadataDocument, name: QualifiedName) => functionsOf(document).find((f) => sameQualified(f.function, name));
+
+/** The root field of a function: its custom name, or its name (prefixed with its schema outside public). */
+export function functionGraphQLName(entry: FunctionEntry): string {
+  if (entry.configuration?.custom_name) return entry.configuration.custom_name;
+  return entry.function.schema === DEFAULT_SCHEMA ? entry.function.name : `${entry.function.schema}_${entry.function.name}`;
+}
+
+/** The root fields and types a function takes: `<name>`, `<name>_aggregate`, `<name>_args`. */
+export const functionGraphQLNames = (entry: FunctionEntry): string[] => {
+  const name = functionGraphQLName(entry);
+  return [name, `${name}_aggregate`, `${name}_args`];
+};
+
+/** Where the function's field goes: as configured, else by volatility (rule 1). */
+export const exposedAs = (entry: FunctionEntry, fn: DbFunction): 'query' | 'mutation' =>
+  entry.configuration?.exposed_as ?? (fn.volatility === 'VOLATILE' ? 'mutation' : 'query');
+
+const JSON_TYPES = new Set(['json', 'jsonb']);
+
+/**
+ * The one database function the entry names, when it can be tracked: otherwise the refusal, with
+ * the message that get_inconsistent_metadata reports as its reason.
+ */
+export function resolveFunction(document: MetadataDocument, db: Introspection, entry: FunctionEntry): DbFunction {
+  const name = quoteQualified(entry.function);
+  const overloads = db.functions.get(relationKey(entry.function)) ?? [];
+  if (overloads.length === 0) throw engineError('not-exists.function-in-postgres', '$.args', [name]);
+  if (overloads.length > 1) throw engineError('not-supported.function-overloaded', '$.args', [name]);
+  const fn = overloads[0]!;
+  if (!fn.only_in_arguments) throw engineError('not-supported.function-arguments', '$.args', [name]);
+  const returned = fn.return_relation;
+  if (!returned || fn.return_type_kind !== 'c') {
+    throw engineError('not-supported.function-return-type', '$.args', [name, `${fn.returns_set ? 'SETOF ' : ''}${fn.return_type}`]);
+  }
+  if (!document.tables.some((t) => sameQualified(t.table, returned))) throw engineError('not-supported.function-untracked-table', '$.args', [name, quoteQualified(returned)]);
+  if (entry.configuration?.exposed_as === 'mutation' && fn.volatility !== 'VOLATILE') {
+    throw engineError('not-supported.function-volatility', '$.args', [name, fn.volatility]);
+  }
+  const session = entry.configuration?.session_argument;
+  if (session !== undefined && !fn.arguments.some((a) => a.name === session && JSON_TYPES.has(a.type))) {
+    throw engineError('not-exists.session-argument', '$.args', [name, JSON.stringify(session)]);
+  }
+  for (const field of functionGraphQLNames(entry)) {
+    if (!isGraphQLName(field)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (of function ${name}; give it a custom_name)`]);
+  }
+  for (const [i, a] of fn.arguments.entries()) {
+    const field = argumentField(a.name, i);
+    if (!isGraphQLName(field)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (argument of function ${name})`]);
+  }
+  return fn;
+}
+
+/** The GraphQL name of an argument: its own, or `arg_<n>` for an unnamed one. */
+export const argumentField = (name: string | null, index: number) => name ?? `arg_${index + 1}`;
+
+/** Why the entry cannot be served, or undefined. */
+export function functionProblem(document: MetadataDocument, db: Introspection, entry: FunctionEntry): string | undefined {
+  try {
+    resolveFunction(document, db, entry);
+    return undefined;
+  } catch (error) {
+    if (error instanceof EngineError) return error.message;
+    throw error;
+  }
+}
+
+export interface TrackFunctionArgs {
+  function: QualifiedName;
+  configuration?: FunctionConfiguration;
+}
+
+export function trackFunction(document: MetadataDocument, db: Introspection, args: TrackFunctionArgs): MetadataDocument {
+  if (findFunction(document, args.function)) throw engineError('already-tracked.function', '$.args', [quoteQualified(args.function)]);
+  const entry: FunctionEntry = { function: { schema: args.function.schema, name: args.function.name } };
+  if (args.configuration && Object.keys(args.configuration).length) entry.configuration = args.configuration;
+  resolveFunction(document, db, entry);
+  return { ...document, functions: [...functionsOf(document), entry] };
+}
+
+function trackedFunction(document: MetadataDocument, name: QualifiedName): FunctionEntry {
+  const entry = findFunction(document, name);
+  if (!entry) throw engineError('not-exists.function', '$.args', [quoteQualified(name)]);
+  return entry;
+}
+
+const withFunctions = (document: MetadataDocument, functions: FunctionEntry[]): MetadataDocument => {
+  const { functions: _old, ...rest } = document;
+  return functions.length ? { ...rest, functions } : rest;
+};
+
+export function untrackFunction(document: MetadataDocument, name: QualifiedName): MetadataDocument {
+  const entry = trackedFunction(document, name);
+  return withFunctions(document, functionsOf(document).filter((f) => f !== entry));
+}
+
+/** Functions returning `table`: they go when the table is untracked with cascade. */
+export function functionsReturning(document: MetadataDocument, db: Introspection, table: QualifiedName): FunctionEntry[] {
+  return functionsOf(document).filter((f) => {
+    const overloads = db.functions.get(relationKey(f.function)) ?? [];
+    return overloads.length === 1 && overloads[0]!.return_relation !== null && sameQualified(overloads[0]!.return_relation, table);
+  });
+}
+
+export function withoutFunctions(document: MetadataDocument, gone: readonly FunctionEntry[]): MetadataDocument {
+  return gone.length ? withFunctions(document, functionsOf(document).filter((f) => !gone.includes(f))) : document;
+}
+
+export interface FunctionPermissionArgs {
+  function: QualifiedName;
+  role: string;
+}
+
+/** §4.4: only while inference is off, and only for a role that may select from the function's table. */
+export function createFunctionPermission(document: MetadataDocument, db: Introspection, args: FunctionPermissionArgs, inferring: boolean): MetadataDocument {
+  if (inferring) throw engineError('not-supported.function-permissions-inferred', '$.args');
+  const entry = trackedFunction(document, args.function);
+  const fn = resolveFunction(document, db, entry);
+  const table = document.tables.find((t) => sameQualified(t.table, fn.return_relation!))!;
+  if (!table.select_permissions?.some((p) => p.role === args.role)) {
+    throw engineError('not-supported.function-permission-select', '$.args', [JSON.stringify(args.role), quoteQualified(table.table), quoteQualified(args.function)]);
+  }
+  if (entry.permissions?.some((p) => p.role === args.role)) throw engineError('already-exists.function-permission', '$.args', [JSON.stringify(args.role), quoteQualified(args.function)]);
+  const next: FunctionEntry = { ...entry, permissions: [...(entry.permissions ?? []), { role: args.role }] };
+  return withFunctions(document, functionsOf(document).map((f) => (f === entry ? next : f)));
+}
+
+/** Dropping is allowed whatever the setting: permissions kept from a time without inference can go. */
+export function dropFunctionPermission(document: MetadataDocument, args: FunctionPermissionArgs): MetadataDocument {
+  const entry = trackedFunction(document, args.function);
+  if (!entry.permissions?.some((p) => p.role === args.role)) throw engineError('not-exists.function-permission', '$.args', [JSON.stringify(args.role), quoteQualified(args.function)]);
+  const permissions = entry.permissions.filter((p) => p.role !== args.role);
+  const { permissions: _old, ...rest } = entry;
+  const next: FunctionEntry = permissions.length ? { ...rest, permissions } : rest;
+  return withFunctions(document, functionsOf(document).map((f) => (f === entry ? next : f)));
+}

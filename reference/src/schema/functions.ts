@@ -1,0 +1,83 @@
+// Tracked functions as the GraphQL layer sees them (SPEC.md §2.3, §4.3, §4.4): the consistent
+// ones, with their root field, arguments and the table whose rows they return; and which of them
+// a role may use.
+import type { FunctionEntry, MetadataDocument } from '../../../spec';
+import { relationKey, type DbColumn, type DbFunction, type Introspection } from '../db/introspection';
+import { argumentField, exposedAs, functionGraphQLName, functionsOf, resolveFunction } from '../metadata/functions';
+import type { Models } from './model';
+
+export interface FunctionArgumentModel {
+  /** The SQL name (null for an unnamed argument) and the GraphQL field name. */
+  name: string | null;
+  field: string;
+  /** The argument's type, in the shape values are cast with. */
+  column: DbColumn;
+  hasDefault: boolean;
+  /** The session argument: filled from the session, not a GraphQL argument. */
+  session: boolean;
+}
+
+export interface FunctionModel {
+  entry: FunctionEntry;
+  db: DbFunction;
+  /** The root field; `<field>_aggregate` and the `<field>_args` type derive from it. */
+  field: string;
+  /** The table whose rows the function returns (its model's key). */
+  tableKey: string;
+  exposedAs: 'query' | 'mutation';
+  arguments: FunctionArgumentModel[];
+}
+
+const argumentColumn = (name: string, position: number, type: string, typeSchema: string): DbColumn => ({
+  name,
+  position,
+  type,
+  type_schema: typeSchema,
+  type_kind: 'b',
+  type_category: '',
+  element_type: null,
+  nullable: true,
+  has_default: false,
+  generated: false,
+  enum_values: null,
+  comment: null,
+});
+
+/** The tracked functions that can be served: consistent, returning a table of `models`. */
+export function buildFunctionModels(document: MetadataDocument, db: Introspection, models: Models): FunctionModel[] {
+  const out: FunctionModel[] = [];
+  for (const entry of functionsOf(document)) {
+    let fn: DbFunction;
+    try {
+      fn = resolveFunction(document, db, entry);
+    } catch {
+      continue; // inconsistent: reported by get_inconsistent_metadata
+    }
+    const tableKey = relationKey(fn.return_relation!);
+    if (!models.has(tableKey)) continue;
+    const session = entry.configuration?.session_argument;
+    out.push({
+      entry,
+      db: fn,
+      field: functionGraphQLName(entry),
+      tableKey,
+      exposedAs: exposedAs(entry, fn),
+      arguments: fn.arguments.map((a, i) => ({
+        name: a.name,
+        field: argumentField(a.name, i),
+        column: argumentColumn(a.name ?? `arg_${i + 1}`, i + 1, a.type, a.type_schema),
+        hasDefault: a.has_default,
+        session: a.name !== null && a.name === session,
+      })),
+    });
+  }
+  return out;
+}
+
+/**
+ * The functions a role may use (§4.4): those returning a table it may select from; with inference
+ * off, only those that also grant it a function permission.
+ */
+export function functionsForRole(functions: readonly FunctionModel[], roleModels: Models, role: string, inferPermissions: boolean): FunctionModel[] {
+  return functions.filter((f) => roleModels.get(f.tableKey)?.access.select === true && (inferPermissions || f.entry.permissions?.some((p) => p.role === role) === true));
+}
