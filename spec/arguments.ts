@@ -1,6 +1,6 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
 import { functionName, nonEmptyName, roleName, tableName } from './names';
-import { functionConfiguration, metadataDocument } from './metadata-document';
+import { computedFieldDefinition, functionConfiguration, metadataDocument } from './metadata-document';
 import { arrayRelationshipUsing, boolExp, columns, customRootFields, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
 export { boolExp, columns, deletePermission, insertPermission, selectPermission, updatePermission };
 export { tableConfig };
@@ -67,10 +67,6 @@ export const trackFunctionV1 = object({ name: string }, { schema: string });
 export const trackFunctionV2 = object({ function: functionName }, { configuration: functionConfiguration, ...source });
 export const untrackFunction = object({}, { schema: string, name: string, table: functionName, function: functionName, ...source });
 
-export const computedFieldDefinition = object(
-  { function: functionName },
-  { table_argument: string, session_argument: string },
-);
 export const addComputedField = object(
   { table: tableName, name: nonEmptyName, definition: computedFieldDefinition },
   { ...comment, ...source },

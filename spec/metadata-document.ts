@@ -40,6 +40,19 @@ export interface ArrayRelationship {
   comment?: string;
 }
 
+/** ComputedFieldDefinition (§2.3). */
+export interface ComputedFieldDefinition {
+  function: QualifiedName;
+  table_argument?: string;
+  session_argument?: string;
+}
+
+export interface ComputedField {
+  name: string;
+  definition: ComputedFieldDefinition;
+  comment?: string;
+}
+
 export type BoolExp = Record<string, unknown>;
 export type Columns = '*' | string[];
 export const PERMISSION_TYPES = ['insert', 'select', 'update', 'delete'] as const;
@@ -86,6 +99,7 @@ export interface TableEntry {
   configuration?: TableConfiguration;
   object_relationships?: ObjectRelationship[];
   array_relationships?: ArrayRelationship[];
+  computed_fields?: ComputedField[];
   insert_permissions?: PermissionEntry<InsertPermission>[];
   select_permissions?: PermissionEntry<SelectPermission>[];
   update_permissions?: PermissionEntry<UpdatePermission>[];
@@ -117,7 +131,7 @@ export interface MetadataDocument {
  * Parts of a table entry that later kinds of object fill in. Until the server supports a kind,
  * a document may carry it only empty: refusing it is better than dropping it silently.
  */
-export const TABLE_KINDS_NOT_YET_SUPPORTED = ['computed_fields', 'remote_relationships', 'event_triggers'] as const;
+export const TABLE_KINDS_NOT_YET_SUPPORTED = ['remote_relationships', 'event_triggers'] as const;
 
 /** Top-level keys of the export form, other than `version` and `tables`. */
 export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = [
@@ -153,6 +167,16 @@ function unsupportedKind(value: Record<string, unknown>, keys: readonly string[]
 const comment = { comment: nullable(string) };
 const objectRelationship = object({ name: nonEmptyName, using: objectRelationshipUsing }, comment);
 const arrayRelationship = object({ name: nonEmptyName, using: arrayRelationshipUsing }, comment);
+export const computedFieldDefinition = refine(
+  object({ function: functionName }, { table_argument: nullable(string), session_argument: nullable(string) }),
+  (v) => {
+    const d: ComputedFieldDefinition = { function: { schema: v.function.schema, name: v.function.name } };
+    if (typeof v.table_argument === 'string') d.table_argument = v.table_argument;
+    if (typeof v.session_argument === 'string') d.session_argument = v.session_argument;
+    return parsed(d);
+  },
+);
+const computedField = object({ name: nonEmptyName, definition: computedFieldDefinition }, comment);
 const permissionEntry = <T>(permission: Schema<T>) => array(object({ role: roleName, permission }, comment));
 
 /** The configuration without null or empty parts, as it is stored and exported. */
@@ -180,6 +204,7 @@ export const tableEntry: Schema<TableEntry> = refine(
       configuration: tableConfig,
       object_relationships: array(objectRelationship),
       array_relationships: array(arrayRelationship),
+      computed_fields: array(computedField),
       insert_permissions: permissionEntry(insertPermission),
       select_permissions: permissionEntry(selectPermission),
       update_permissions: permissionEntry(updatePermission),
@@ -196,6 +221,7 @@ export const tableEntry: Schema<TableEntry> = refine(
     if (configuration) entry.configuration = configuration;
     if (v.object_relationships?.length) entry.object_relationships = v.object_relationships.map(withComment) as ObjectRelationship[];
     if (v.array_relationships?.length) entry.array_relationships = v.array_relationships.map(withComment) as ArrayRelationship[];
+    if (v.computed_fields?.length) entry.computed_fields = v.computed_fields.map(withComment) as ComputedField[];
     if (v.insert_permissions?.length) entry.insert_permissions = v.insert_permissions.map(withComment) as PermissionEntry<InsertPermission>[];
     if (v.select_permissions?.length) entry.select_permissions = v.select_permissions.map(withComment) as PermissionEntry<SelectPermission>[];
     if (v.update_permissions?.length) entry.update_permissions = v.update_permissions.map(withComment) as PermissionEntry<UpdatePermission>[];

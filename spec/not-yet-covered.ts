@@ -13,10 +13,6 @@ export const NOT_YET_COVERED: readonly string[] = [
   'err.unexpected.field-not-exists',
 
   // Functions and computed fields.
-  'op.add_computed_field',
-  'op.drop_computed_field',
-  'rule.computed_field.name',
-  'rule.computed_field.drop-cascade',
 
   // Permissions, session variables and authentication.
   'err.unexpected.permission-not-exists',

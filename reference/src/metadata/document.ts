@@ -1,6 +1,7 @@
 // Pure functions over the metadata document: export form, clearing, dropping inconsistent objects.
 import { displayQualified, emptyMetadata, sameQualified, type FunctionEntry, type MetadataDocument, type TableEntry } from '../../../spec';
 import type { Introspection } from '../db/introspection';
+import { withoutComputedFields } from './computedFields';
 import { withoutFunctions } from './functions';
 import { findInconsistencies, type InconsistentObject } from './inconsistency';
 
@@ -16,6 +17,7 @@ function exportEntry(t: TableEntry): TableEntry {
     ...(t.configuration ? { configuration: t.configuration } : {}),
     ...(t.object_relationships?.length ? { object_relationships: t.object_relationships } : {}),
     ...(t.array_relationships?.length ? { array_relationships: t.array_relationships } : {}),
+    ...(t.computed_fields?.length ? { computed_fields: t.computed_fields } : {}),
     ...(t.insert_permissions?.length ? { insert_permissions: t.insert_permissions } : {}),
     ...(t.select_permissions?.length ? { select_permissions: t.select_permissions } : {}),
     ...(t.update_permissions?.length ? { update_permissions: t.update_permissions } : {}),
@@ -35,10 +37,11 @@ export function withoutInconsistent(document: MetadataDocument, db: Introspectio
   return current;
 }
 
-function withoutObjects(document: MetadataDocument, objects: readonly InconsistentObject[]): MetadataDocument {
+export function withoutObjects(document: MetadataDocument, objects: readonly InconsistentObject[]): MetadataDocument {
   const missingTables = new Set(objects.flatMap((o) => (o.type === 'table' ? [o.definition] : [])));
   const badRelationships = objects.flatMap((o) => (o.type === 'object_relation' || o.type === 'array_relation' ? [o.definition as { table: TableEntry['table']; name: string }] : []));
   const badFunctions = objects.flatMap((o) => (o.type === 'function' ? [o.definition] : []));
+  const badFields = objects.flatMap((o) => (o.type === 'computed_field' ? [o.definition] : []));
   const tables = document.tables
     .filter((t) => !missingTables.has(displayQualified(t.table)))
     .map((t) => {
@@ -46,7 +49,8 @@ function withoutObjects(document: MetadataDocument, objects: readonly Inconsiste
         const left = rels?.filter((r) => !badRelationships.some((b) => sameQualified(b.table, t.table) && b.name === r.name));
         return left?.length ? left : undefined;
       };
-      const { object_relationships: o, array_relationships: a, ...rest } = t;
+      const fields = badFields.filter((f) => sameQualified(f.table, t.table)).map((f) => f.name);
+      const { object_relationships: o, array_relationships: a, ...rest } = fields.length ? withoutComputedFields(t, fields) : t;
       const objects = keep(o);
       const arrays = keep(a);
       return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };
@@ -56,7 +60,7 @@ function withoutObjects(document: MetadataDocument, objects: readonly Inconsiste
 
 /** Every function the document names: tracked functions. */
 export function functionsNamedBy(document: MetadataDocument): FunctionEntry['function'][] {
-  return (document.functions ?? []).map((f) => f.function);
+  return [...(document.functions ?? []).map((f) => f.function), ...document.tables.flatMap((t) => (t.computed_fields ?? []).map((c) => c.definition.function))];
 }
 
 /** Every table the document names: tracked tables and the remote tables of their relationships. */

@@ -34,7 +34,18 @@ export const functionGraphQLNames = (entry: FunctionEntry): string[] => {
 export const exposedAs = (entry: FunctionEntry, fn: DbFunction): 'query' | 'mutation' =>
   entry.configuration?.exposed_as ?? (fn.volatility === 'VOLATILE' ? 'mutation' : 'query');
 
-const JSON_TYPES = new Set(['json', 'jsonb']);
+export const JSON_TYPES: ReadonlySet<string> = new Set(['json', 'jsonb']);
+
+/** The one function of this name, with IN arguments only (tracked functions and computed fields alike). */
+export function singleFunction(db: Introspection, function_: QualifiedName): DbFunction {
+  const name = quoteQualified(function_);
+  const overloads = db.functions.get(relationKey(function_)) ?? [];
+  if (overloads.length === 0) throw engineError('not-exists.function-in-postgres', '$.args', [name]);
+  if (overloads.length > 1) throw engineError('not-supported.function-overloaded', '$.args', [name]);
+  const fn = overloads[0]!;
+  if (!fn.only_in_arguments) throw engineError('not-supported.function-arguments', '$.args', [name]);
+  return fn;
+}
 
 /**
  * The one database function the entry names, when it can be tracked: otherwise the refusal, with
@@ -42,11 +53,7 @@ const JSON_TYPES = new Set(['json', 'jsonb']);
  */
 export function resolveFunction(document: MetadataDocument, db: Introspection, entry: FunctionEntry): DbFunction {
   const name = quoteQualified(entry.function);
-  const overloads = db.functions.get(relationKey(entry.function)) ?? [];
-  if (overloads.length === 0) throw engineError('not-exists.function-in-postgres', '$.args', [name]);
-  if (overloads.length > 1) throw engineError('not-supported.function-overloaded', '$.args', [name]);
-  const fn = overloads[0]!;
-  if (!fn.only_in_arguments) throw engineError('not-supported.function-arguments', '$.args', [name]);
+  const fn = singleFunction(db, entry.function);
   const returned = fn.return_relation;
   if (!returned || fn.return_type_kind !== 'c') {
     throw engineError('not-supported.function-return-type', '$.args', [name, `${fn.returns_set ? 'SETOF ' : ''}${fn.return_type}`]);

@@ -1,5 +1,6 @@
 // Which objects of a metadata document do not fit the database (SPEC.md §2.9, §3).
-import { displayQualified, formatMessage, quoteQualified, type FunctionEntry, type MetadataDocument, type QualifiedName } from '../../../spec';
+import { displayQualified, formatMessage, quoteQualified, type ComputedField, type FunctionEntry, type MetadataDocument, type QualifiedName } from '../../../spec';
+import { computedFieldProblem, computedFieldsOf } from './computedFields';
 import { functionProblem, functionsOf } from './functions';
 import { relationKey, type Introspection } from '../db/introspection';
 import { EngineError } from '../errors';
@@ -8,6 +9,7 @@ import { relationshipsOf, resolveRelationship } from './relationships';
 export type InconsistentObject =
   | { type: 'table'; reason: string; definition: string }
   | { type: 'function'; reason: string; definition: FunctionEntry }
+  | { type: 'computed_field'; reason: string; definition: { table: QualifiedName } & ComputedField }
   | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> };
 
 export { introspectionOf, relationKey, type Introspection, type Relation } from '../db/introspection';
@@ -32,6 +34,10 @@ export function findInconsistencies(document: MetadataDocument, db: Introspectio
       if (reason) {
         out.push({ type: kind === 'object' ? 'object_relation' : 'array_relation', reason, definition: { table: entry.table, ...rel } });
       }
+    }
+    for (const field of computedFieldsOf(entry)) {
+      const reason = computedFieldProblem(document, db, entry.table, field);
+      if (reason) out.push({ type: 'computed_field', reason, definition: { table: entry.table, ...field } });
     }
   }
   for (const entry of functionsOf(document)) {

@@ -38,6 +38,12 @@ export function validatePermission(models: Models, table: TableModel, type: Perm
   if (Array.isArray(columns)) {
     for (const c of columns) if (!table.byColumn.has(c)) throw engineError('not-exists.column', '$.args.permission.columns', [JSON.stringify(c)]);
   }
+  const computed = 'computed_fields' in permission ? permission.computed_fields : undefined;
+  for (const name of computed ?? []) {
+    if (!(table.entry.computed_fields ?? []).some((f) => f.name === name)) {
+      throw engineError('not-exists.computed-field', '$.args.permission.computed_fields', [JSON.stringify(name), quoteQualified(table.entry.table)]);
+    }
+  }
   const set = 'set' in permission ? permission.set : undefined;
   for (const c of Object.keys(set ?? {})) if (!table.byColumn.has(c)) throw engineError('not-exists.column', '$.args.permission.set', [JSON.stringify(c)]);
   for (const key of ['filter', 'check'] as const) {

@@ -116,6 +116,7 @@ function checkRelationshipName(entry: TableEntry, db: Introspection, name: strin
   const table = db.tables.get(relationKey(entry.table));
   const taken = findRelationship(entry, name) || table?.columns.some((c) => c.name === name || columnGraphQLName(entry, c.name) === name);
   if (taken) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
+  if ((entry.computed_fields ?? []).some((f) => f.name === name)) throw engineError('already-exists.computed-field-name', '$.args', [JSON.stringify(name), quoteQualified(entry.table)]);
 }
 
 /** create_object_relationship / create_array_relationship: the entry with the new relationship. */

@@ -11,6 +11,7 @@ import {
 } from '../../../spec';
 import { columnOf, relationKey, type DbTable, type Introspection } from '../db/introspection';
 import { engineError } from '../errors';
+import { checkComputedFieldNames } from './computedFields';
 import { functionGraphQLNames, functionsOf, functionsReturning, withoutFunctions } from './functions';
 import { BOOL_EXP_OPERATORS, leadsTo, relationshipsOf } from './relationships';
 import { columnGraphQLName, isGraphQLName, rootFieldName, tableGraphQLName } from '../schema/naming';
@@ -73,6 +74,7 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
     if (fields.has(rel.name) || columnNames.has(rel.name)) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
     fields.add(rel.name);
   }
+  checkComputedFieldNames(entry, table.columns.map((c) => c.name));
 }
 
 /** The type and root field names of an entry (entries are never changed in place: kept by identity). */

@@ -11,6 +11,7 @@ import {
 } from './metadataManagement';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship, setRelationshipComment } from './relationships';
 import { dmlCount, dmlDelete, dmlInsert, dmlSelect, dmlUpdate } from './dml';
+import { addComputedField, dropComputedField } from './computedFields';
 import { createFunctionPermission, dropFunctionPermission, trackFunction, untrackFunction } from './functions';
 import { createPermission, dropPermission, setPermissionComment } from './permissions';
 import { runSql } from './runSql';
@@ -38,6 +39,8 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   count: dmlCount as OperationHandler,
   track_table: trackTable as OperationHandler,
   track_function: trackFunction as OperationHandler,
+  add_computed_field: addComputedField as OperationHandler,
+  drop_computed_field: dropComputedField as OperationHandler,
   untrack_function: untrackFunction as OperationHandler,
   pg_create_function_permission: createFunctionPermission as OperationHandler,
   pg_drop_function_permission: dropFunctionPermission as OperationHandler,

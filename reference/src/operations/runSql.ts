@@ -5,7 +5,7 @@ import { DatabaseError } from 'pg';
 import { displayQualified, quoteQualified, type MetadataDocument, type QualifiedName } from '../../../spec';
 import { engineError, EngineError } from '../errors';
 import { relationKey, type Introspection } from '../db/introspection';
-import { withoutInconsistent } from '../metadata/document';
+import { withoutInconsistent, withoutObjects } from '../metadata/document';
 import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
 import { relationshipsOf } from '../metadata/relationships';
 import { withoutFunctions } from '../metadata/functions';
@@ -48,6 +48,9 @@ async function dropBrokenRelationships(ctx: OperationContext, after: Introspecti
   // A tracked function that the SQL dropped or changed past tracking is untracked with it, as a dropped table is.
   const functions = introduced.flatMap((o) => (o.type === 'function' ? [o.definition] : []));
   if (functions.length > 0) ctx.document = withoutFunctions(ctx.document, functions);
+  // Computed fields whose function the SQL dropped or changed go with it too.
+  const fields = introduced.filter((o) => o.type === 'computed_field');
+  if (fields.length > 0) ctx.document = withoutObjects(ctx.document, fields);
   const broken = introduced.filter((o) => o.type === 'object_relation' || o.type === 'array_relation');
   if (broken.length === 0) return ctx.document;
   if (!cascade) {

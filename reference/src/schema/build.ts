@@ -21,7 +21,7 @@ import {
   type GraphQLScalarType,
 } from 'graphql';
 import type { RootFieldKey } from '../../../spec';
-import { enumTypeName, INSERT_PLACEHOLDER, type ColumnModel, type Models, type TableModel } from './model';
+import { enumTypeName, INSERT_PLACEHOLDER, type ColumnModel, type ComputedFieldModel, type Models, type TableModel } from './model';
 import type { FunctionModel } from './functions';
 import { TypeShare } from './typeShare';
 import { makeEnumType, makeInputObjectType, makeObjectType, NO_EXTENSIONS } from './types';
@@ -166,6 +166,7 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
           _or: { type: listOf(boolExp(t)) },
           _not: { type: boolExp(t) },
           ...Object.fromEntries(t.columns.map((c) => [c.field, { type: comparisonExp(c) }])),
+          ...Object.fromEntries(comparableComputed(t).map((c) => [c.field, { type: comparisonExp(c.returns) }])),
           ...Object.fromEntries(t.relationships.map((r) => [r.name, { type: boolExp(target(t, r.targetKey)) }])),
         }),
       }),
@@ -197,6 +198,7 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
         name: `${t.name}_order_by`,
         fields: () => ({
           ...Object.fromEntries(t.columns.map((c) => [c.field, { type: orderByEnum }])),
+          ...Object.fromEntries(comparableComputed(t).map((c) => [c.field, { type: orderByEnum }])),
           ...Object.fromEntries(
             t.relationships
               .filter((r) => r.kind === 'object' || target(t, r.targetKey).access.aggregate)
@@ -207,6 +209,17 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
         }),
       }),
     );
+
+  /** `args` of a computed field: its arguments other than the row and the session, typed `<table>_<field>_args`. */
+  const computedArgs = (t: TableModel, c: ComputedFieldModel): GraphQLFieldConfigArgumentMap => {
+    const given = c.arguments.filter((a) => !a.session && !a.row);
+    if (given.length === 0) return {};
+    const name = `${t.name}_${c.field}_args`;
+    const type = ownType(t, name, () =>
+      makeInputObjectType({ name, fields: Object.fromEntries(given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }])) }),
+    );
+    return { args: { type: given.some((a) => !a.hasDefault) ? nonNull(type) : type } };
+  };
 
   const selectArgs = (t: TableModel): GraphQLFieldConfigArgumentMap => ({
     distinct_on: { type: listOf(selectColumn(t)) },
@@ -256,6 +269,12 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
           for (const c of t.columns) {
             const type = columnType(c);
             fields[c.field] = { type: c.column.nullable ? type : nonNull(type), ...(c.column.comment ? { description: c.column.comment } : {}) };
+          }
+          for (const c of t.computedFields) {
+            const args = computedArgs(t, c);
+            const description = c.comment ? { description: c.comment } : {};
+            if (c.kind === 'scalar') fields[c.field] = { type: columnType(c.returns), args, ...description };
+            else fields[c.field] = { type: list(objectType(target(t, c.targetKey!))), args: { ...args, ...selectArgs(target(t, c.targetKey!)) }, ...description };
           }
           for (const r of t.relationships) {
             const remote = target(t, r.targetKey);
@@ -420,6 +439,9 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
   }
   return { schema, queryFields, mutationFields };
 }
+
+/** Scalar computed fields that need no arguments: they can be compared and ordered by. */
+export const comparableComputed = (t: TableModel) => t.computedFields.filter((c) => c.kind === 'scalar' && c.arguments.every((a) => a.row || a.session || a.hasDefault));
 
 /** The columns an aggregate function applies to. */
 export function aggregateColumns(t: TableModel, op: (typeof AGGREGATE_OPERATIONS)[number]): ColumnModel[] {

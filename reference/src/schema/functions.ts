@@ -15,9 +15,18 @@ export interface FunctionArgumentModel {
   hasDefault: boolean;
   /** The session argument: filled from the session, not a GraphQL argument. */
   session: boolean;
+  /** The row argument of a computed field: the row it is computed for. */
+  row?: boolean;
 }
 
-export interface FunctionModel {
+/** What a call needs: the function, its arguments, and a name for messages. */
+export interface Callee {
+  db: DbFunction;
+  field: string;
+  arguments: FunctionArgumentModel[];
+}
+
+export interface FunctionModel extends Callee {
   entry: FunctionEntry;
   db: DbFunction;
   /** The root field; `<field>_aggregate` and the `<field>_args` type derive from it. */
@@ -28,7 +37,7 @@ export interface FunctionModel {
   arguments: FunctionArgumentModel[];
 }
 
-const argumentColumn = (name: string, position: number, type: string, typeSchema: string): DbColumn => ({
+export const argumentColumn = (name: string, position: number, type: string, typeSchema: string): DbColumn => ({
   name,
   position,
   type,
@@ -42,6 +51,18 @@ const argumentColumn = (name: string, position: number, type: string, typeSchema
   enum_values: null,
   comment: null,
 });
+
+/** The arguments of a function; `session` and `row` are the positions of those arguments (or -1). */
+export function argumentModels(fn: DbFunction, session: number, row = -1): FunctionArgumentModel[] {
+  return fn.arguments.map((a, i) => ({
+    name: a.name,
+    field: argumentField(a.name, i),
+    column: argumentColumn(a.name ?? `arg_${i + 1}`, i + 1, a.type, a.type_schema),
+    hasDefault: a.has_default,
+    session: i === session,
+    ...(i === row ? { row: true } : {}),
+  }));
+}
 
 /** The tracked functions that can be served: consistent, returning a table of `models`. */
 export function buildFunctionModels(document: MetadataDocument, db: Introspection, models: Models): FunctionModel[] {
@@ -62,13 +83,7 @@ export function buildFunctionModels(document: MetadataDocument, db: Introspectio
       field: functionGraphQLName(entry),
       tableKey,
       exposedAs: exposedAs(entry, fn),
-      arguments: fn.arguments.map((a, i) => ({
-        name: a.name,
-        field: argumentField(a.name, i),
-        column: argumentColumn(a.name ?? `arg_${i + 1}`, i + 1, a.type, a.type_schema),
-        hasDefault: a.has_default,
-        session: a.name !== null && a.name === session,
-      })),
+      arguments: argumentModels(fn, fn.arguments.findIndex((a) => a.name !== null && a.name === session)),
     });
   }
   return out;

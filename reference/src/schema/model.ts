@@ -3,6 +3,8 @@
 import { ROOT_FIELD_KEYS, type MetadataDocument, type RootFieldKey, type TableEntry } from '../../../spec';
 import { foreignKeysOf, primaryKeyOf, relationKey, uniqueConstraintsOf, type DbColumn, type DbTable, type Introspection } from '../db/introspection';
 import { relationshipsOf, resolveRelationship, type ResolvedRelationship } from '../metadata/relationships';
+import { resolveComputedField, type ResolvedComputedField } from '../metadata/computedFields';
+import { argumentColumn, argumentModels, type Callee } from './functions';
 import { columnGraphQLName, rootFieldName, tableGraphQLName } from './naming';
 import { adminAccess, type TableAccess, type TablePermissions } from './roles';
 import { scalarName } from './scalars';
@@ -17,6 +19,17 @@ export interface ColumnModel {
 
 export interface RelationshipModel extends ResolvedRelationship {
   targetKey: string;
+}
+
+/** A computed field (§2.3): a scalar per row, or rows of another table (`targetKey`). */
+export interface ComputedFieldModel extends Callee {
+  /** The GraphQL field: the computed field's name. */
+  field: string;
+  kind: 'scalar' | 'table';
+  targetKey?: string;
+  /** A scalar field's value type, in the shape of a column (its GraphQL type, comparisons, casts). */
+  returns: ColumnModel;
+  comment?: string;
 }
 
 export interface EnumValue {
@@ -36,6 +49,8 @@ export interface TableModel {
   /** Constraints an upsert may name. */
   constraints: { name: string; columns: string[] }[];
   relationships: RelationshipModel[];
+  /** Computed fields that can be served (for a role: those its select permission lists). */
+  computedFields: ComputedFieldModel[];
   insertable: boolean;
   updatable: boolean;
   deletable: boolean;
@@ -74,6 +89,7 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
       primaryKey: primaryKeyOf(table)?.columns,
       constraints: uniqueConstraintsOf(table).map((c) => ({ name: c.name, columns: c.columns })),
       relationships: [],
+      computedFields: [],
       insertable: isTable || (bits & 8) === 8,
       updatable: isTable || (bits & 4) === 4,
       deletable: isTable || (bits & 16) === 16,
@@ -92,6 +108,7 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
         // inconsistent: reported by get_inconsistent_metadata, left out of the schema
       }
     }
+    model.computedFields = computedFieldModels(document, db, model, models);
     // Columns that reference an enum table take its GraphQL enum type.
     for (const fk of foreignKeysOf(model.db)) {
       if (fk.columns.length !== 1) continue;
@@ -103,6 +120,32 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
     }
   }
   return models;
+}
+
+function computedFieldModels(document: MetadataDocument, db: Introspection, model: TableModel, models: Models): ComputedFieldModel[] {
+  const out: ComputedFieldModel[] = [];
+  for (const field of model.entry.computed_fields ?? []) {
+    let resolved: ResolvedComputedField;
+    try {
+      resolved = resolveComputedField(document, db, model.entry.table, field.definition);
+    } catch {
+      continue; // inconsistent: reported by get_inconsistent_metadata
+    }
+    const targetKey = resolved.returns ? relationKey(resolved.returns) : undefined;
+    if (targetKey && !models.has(targetKey)) continue;
+    const { fn } = resolved;
+    const returns = argumentColumn(field.name, 0, fn.return_type, fn.return_type_schema);
+    out.push({
+      db: fn,
+      field: field.name,
+      kind: resolved.kind,
+      ...(targetKey ? { targetKey } : {}),
+      returns: { column: returns, field: field.name, scalar: scalarName(returns) },
+      ...(field.comment ? { comment: field.comment } : {}),
+      arguments: argumentModels(fn, resolved.sessionArgument ?? -1, resolved.tableArgument),
+    });
+  }
+  return out;
 }
 
 /** The one field of an insert input when the role's presets set every column (decision dec.schema.always-valid). */

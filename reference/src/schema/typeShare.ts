@@ -52,6 +52,7 @@ function viewOf(t: TableModel, typeName: (c: ColumnModel) => string): string {
     t.primaryKey ?? null,
     t.constraints.map((c) => c.name),
     t.relationships.map((r) => [r.name, r.kind, r.targetKey]),
+    t.computedFields.map((c) => [c.field, c.kind, c.targetKey ?? null, c.returns.scalar, c.comment ?? null, c.db.schema, c.db.name, c.arguments.map((a) => [a.field, a.column.type, a.hasDefault, a.session, a.row === true])]),
     t.enumValues ?? null,
     t.rootFields,
     [t.access.select, t.access.aggregate, t.access.insert, t.access.update, t.access.delete, t.permissions === undefined],
@@ -69,7 +70,10 @@ function classesOf(models: Models, own: ReadonlyMap<string, string>): Map<string
   const componentOf = new Map<string, number>();
   const componentClass: string[] = [];
   let counter = 0;
-  const successors = (key: string) => models.get(key)!.relationships.map((r) => r.targetKey).filter((k) => models.has(k));
+  const successors = (key: string) => {
+    const t = models.get(key)!;
+    return [...t.relationships.map((r) => r.targetKey), ...t.computedFields.flatMap((c) => (c.targetKey ? [c.targetKey] : []))].filter((k) => models.has(k));
+  };
 
   // Iterative Tarjan: a frame is a node and the position in its successor list.
   for (const root of models.keys()) {

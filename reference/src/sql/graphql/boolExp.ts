@@ -2,7 +2,8 @@
 import type { TableModel } from '../../schema/model';
 import type { ColumnModel } from '../../schema/model';
 import { selectFilter } from './permissions';
-import { and, alias as newAlias, column, CompileError, condition, exists, joinCondition, not, or, sql, table, TRUE, typedArray, typedValue, type CompileContext, type Condition, type Fragment } from './context';
+import { and, alias as newAlias, column, CompileError, condition, exists, joinCondition, not, or, rowValue, sql, table, TRUE, typedArray, typedValue, type CompileContext, type Condition, type Fragment } from './context';
+import { functionCall } from './functions';
 
 type Value = Record<string, unknown>;
 
@@ -62,6 +63,13 @@ export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQ
         if (v === null) continue;
         const col = column(alias, c.column.name);
         for (const [op, operand] of Object.entries(v as Value)) parts.push(comparison(c, col, op, operand));
+        continue;
+      }
+      const computed = t.computedFields.find((x) => x.kind === 'scalar' && x.field === key);
+      if (computed) {
+        if (v === null) continue;
+        const value = functionCall(ctx, computed, undefined, rowValue(t, alias));
+        for (const [op, operand] of Object.entries(v as Value)) parts.push(comparison(computed.returns, value, op, operand));
         continue;
       }
       const rel = t.relationships.find((r) => r.name === key);

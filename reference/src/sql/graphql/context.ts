@@ -27,6 +27,10 @@ export const table = (t: TableModel) => sql.identifier(t.db.schema, t.db.name);
 export const column = (alias: sql.SQLNode, name: string) => sql.query`${alias}.${sql.identifier(name)}`;
 export const columnType = (c: DbColumn) => sql.identifier(c.type_schema, c.type);
 
+/** The row of `t` under `alias` as a value of the table's row type (a computed field's argument). */
+export const rowValue = (t: TableModel, alias: sql.SQLNode) =>
+  sql.query`row(${sql.join(t.db.columns.map((c) => column(alias, c.name)), ', ')})::${sql.identifier(t.db.schema, t.db.name)}`;
+
 /** A bound value cast to the column's type; JSON columns get JSON text. */
 export function typedValue(c: DbColumn, value: unknown): Fragment {
   const bound = c.type === 'json' || c.type === 'jsonb' ? JSON.stringify(value) : value;

@@ -4,7 +4,8 @@ import type { GraphQLObjectType, GraphQLSchema, SelectionSetNode } from 'graphql
 import { aggregateColumns, AGGREGATE_OPERATIONS } from '../../schema/build';
 import type { RelationshipModel, TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
-import { alias as newAlias, and, column, CompileError, condition, joinCondition, jsonObject, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
+import { alias as newAlias, and, column, CompileError, condition, joinCondition, jsonObject, rowValue, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
+import { functionCall } from './functions';
 import { collectFields, type FieldEnvironment } from './fields';
 import { effectiveLimit, selectFilter } from './permissions';
 
@@ -52,6 +53,11 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
       const c = t.byField.get(key);
       if (c) {
         terms.push({ expr: column(alias, c.column.name), direction: DIRECTIONS[value as string]! });
+        continue;
+      }
+      const computed = t.computedFields.find((x) => x.kind === 'scalar' && x.field === key);
+      if (computed) {
+        terms.push({ expr: functionCall(env, computed, undefined, rowValue(t, alias)), direction: DIRECTIONS[value as string]! });
         continue;
       }
       const objectRel = t.relationships.find((r) => r.kind === 'object' && r.name === key);
@@ -130,6 +136,12 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
     const c = t.byField.get(f.name);
     if (c) {
       pairs.push([f.alias, column(alias, c.column.name)]);
+      continue;
+    }
+    const computed = t.computedFields.find((x) => x.field === f.name);
+    if (computed) {
+      const call = functionCall(env, computed, f.args.args as Record<string, unknown> | undefined, rowValue(t, alias));
+      pairs.push([f.alias, computed.kind === 'scalar' ? call : listJson(env, env.models.get(computed.targetKey!)!, f.args as SelectArgs, f.selectionSet, undefined, call)]);
       continue;
     }
     const rel = t.relationships.find((r) => r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name));

@@ -1,0 +1,116 @@
+// Computed fields (SPEC.md §2.3, §4.3 add_computed_field / drop_computed_field) as pure
+// functions over the document: which SQL functions can define one, and the operations.
+import {
+  quoteQualified,
+  sameQualified,
+  type ComputedField,
+  type ComputedFieldDefinition,
+  type MetadataDocument,
+  type QualifiedName,
+  type TableEntry,
+} from '../../../spec';
+import type { DbFunction, Introspection } from '../db/introspection';
+import { engineError, EngineError } from '../errors';
+import { columnGraphQLName } from '../schema/naming';
+import { JSON_TYPES, singleFunction } from './functions';
+import { relationshipsOf } from './relationships';
+import { databaseTable, replaceEntry, trackedEntry } from './tables';
+
+export interface ResolvedComputedField {
+  fn: DbFunction;
+  /** scalar: one value per row; table: rows of a tracked table (`returns`). */
+  kind: 'scalar' | 'table';
+  returns?: QualifiedName;
+  /** Positions in fn.arguments of the row argument and of the session argument. */
+  tableArgument: number;
+  sessionArgument?: number;
+}
+
+/** pg_type.typtype of types a scalar computed field may return: base, enum, domain. */
+const SCALAR_KINDS = new Set(['b', 'e', 'd']);
+
+export const computedFieldsOf = (entry: TableEntry): readonly ComputedField[] => entry.computed_fields ?? [];
+
+/** The function of a computed field of `table`, when it can define one; otherwise the refusal. */
+export function resolveComputedField(document: MetadataDocument, db: Introspection, table: QualifiedName, definition: ComputedFieldDefinition): ResolvedComputedField {
+  const name = quoteQualified(definition.function);
+  const fn = singleFunction(db, definition.function);
+  const tableArgument = definition.table_argument === undefined ? 0 : fn.arguments.findIndex((a) => a.name === definition.table_argument);
+  const row = fn.arguments[tableArgument];
+  if (!row || row.type !== table.name || row.type_schema !== table.schema) {
+    const which = definition.table_argument === undefined ? 'its first argument' : `the argument ${JSON.stringify(definition.table_argument)}`;
+    throw engineError('not-supported.computed-field-table-argument', '$.args', [name, quoteQualified(table), which]);
+  }
+  let sessionArgument: number | undefined;
+  if (definition.session_argument !== undefined) {
+    sessionArgument = fn.arguments.findIndex((a, i) => i !== tableArgument && a.name === definition.session_argument && JSON_TYPES.has(a.type));
+    if (sessionArgument < 0) throw engineError('not-exists.session-argument', '$.args', [name, JSON.stringify(definition.session_argument)]);
+  }
+  const returned = fn.return_relation;
+  if (fn.returns_set && fn.return_type_kind === 'c' && returned && document.tables.some((t) => sameQualified(t.table, returned))) {
+    return { fn, kind: 'table', returns: returned, tableArgument, ...(sessionArgument !== undefined ? { sessionArgument } : {}) };
+  }
+  if (!fn.returns_set && SCALAR_KINDS.has(fn.return_type_kind)) return { fn, kind: 'scalar', tableArgument, ...(sessionArgument !== undefined ? { sessionArgument } : {}) };
+  throw engineError('not-supported.computed-field-return-type', '$.args', [name, `${fn.returns_set ? 'SETOF ' : ''}${fn.return_type}`]);
+}
+
+/** Why a computed field cannot be served, or undefined. */
+export function computedFieldProblem(document: MetadataDocument, db: Introspection, table: QualifiedName, field: ComputedField): string | undefined {
+  try {
+    resolveComputedField(document, db, table, field.definition);
+    return undefined;
+  } catch (error) {
+    if (error instanceof EngineError) return error.message;
+    throw error;
+  }
+}
+
+/** The names a computed field may not take: columns (and their GraphQL names), relationships, computed fields. */
+export function checkComputedFieldNames(entry: TableEntry, columns: readonly string[]): void {
+  const taken = new Set([...columns, ...columns.map((c) => columnGraphQLName(entry, c)), ...relationshipsOf(entry).map(({ rel }) => rel.name)]);
+  for (const field of computedFieldsOf(entry)) {
+    if (taken.has(field.name)) throw engineError('already-exists.computed-field-name', '$.args', [JSON.stringify(field.name), quoteQualified(entry.table)]);
+    taken.add(field.name);
+  }
+}
+
+export interface AddComputedFieldArgs {
+  table: QualifiedName;
+  name: string;
+  definition: ComputedFieldDefinition;
+  comment?: string | null;
+}
+
+export function addComputedField(document: MetadataDocument, db: Introspection, args: AddComputedFieldArgs): MetadataDocument {
+  const entry = trackedEntry(document, args.table);
+  const table = databaseTable(db, args.table);
+  const field: ComputedField = { name: args.name, definition: args.definition, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) };
+  const next: TableEntry = { ...entry, computed_fields: [...computedFieldsOf(entry), field] };
+  checkComputedFieldNames(next, table.columns.map((c) => c.name));
+  resolveComputedField(document, db, args.table, args.definition);
+  return replaceEntry(document, next);
+}
+
+/** Select permissions that list the computed field: they depend on it. */
+function dependentPermissions(entry: TableEntry, name: string): string[] {
+  return (entry.select_permissions ?? []).filter((p) => p.permission.computed_fields?.includes(name)).map((p) => p.role);
+}
+
+export function dropComputedField(document: MetadataDocument, args: { table: QualifiedName; name: string; cascade?: boolean }): MetadataDocument {
+  const entry = trackedEntry(document, args.table);
+  if (!computedFieldsOf(entry).some((f) => f.name === args.name)) throw engineError('not-exists.computed-field', '$.args', [JSON.stringify(args.name), quoteQualified(args.table)]);
+  const roles = dependentPermissions(entry, args.name);
+  if (roles.length > 0 && !args.cascade) {
+    const display = args.table.schema === 'public' ? args.table.name : `${args.table.schema}.${args.table.name}`;
+    throw engineError('dependency-error.drop', '$.args', [roles.map((r) => `permission ${display}.${r}.select`).join(', ')]);
+  }
+  return replaceEntry(document, withoutComputedFields(entry, [args.name], roles));
+}
+
+/** The entry without the named computed fields, and without the select permissions of `roles`. */
+export function withoutComputedFields(entry: TableEntry, names: readonly string[], roles: readonly string[] = []): TableEntry {
+  const fields = computedFieldsOf(entry).filter((f) => !names.includes(f.name));
+  const selects = (entry.select_permissions ?? []).filter((p) => !roles.includes(p.role));
+  const { computed_fields: _f, select_permissions: _s, ...rest } = entry;
+  return { ...rest, ...(fields.length ? { computed_fields: fields } : {}), ...(selects.length ? { select_permissions: selects } : {}) } as TableEntry;
+}
