@@ -24,7 +24,7 @@ beforeEach(async () => {
   expectResponse(await run('bulk', [{ type: 'reload_metadata', args: {} }, { type: 'track_table', args: { table: item } }]), 200);
 });
 
-test(covers(['op.add_computed_field'], 'a scalar computed field is a field of the table, usable in where and order_by'), async () => {
+test(covers(['op.add_computed_field', 'dec.computed_fields.graphql'], 'a scalar computed field is a field of the table, usable in where and order_by'), async () => {
   expectResponse(await add('label', { function: fn('item_label') }, { comment: 'title and price' }), 200, ok);
   expect(await exported()).toEqual({
     version: 2,
@@ -45,7 +45,7 @@ test(covers(['op.add_computed_field', 'dec.metadata.source-prefixed'], 'argument
   expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
 });
 
-test(covers(['op.add_computed_field'], 'a table-returning computed field takes args, where, order_by and limit'), async () => {
+test(covers(['op.add_computed_field', 'dec.computed_fields.graphql'], 'a table-returning computed field takes args, where, order_by and limit'), async () => {
   expectResponse(await add('similar', { function: fn('similar_items') }), 200, ok);
   expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { similar(args: {max_price: 10}, order_by: {id: asc}) { id title } } }')).toEqual({
     data: { shopfn_item: [{ similar: [{ id: 2, title: 'apple tart' }] }] },
@@ -146,4 +146,11 @@ test(covers(['rule.availability.inconsistent', 'op.replace_metadata.v1'], 'compu
     ],
   });
   expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { id mine } }', { ...target.adminHeaders(), 'x-engine-user-id': '2' })).toEqual({ data: { shopfn_item: [{ id: 1, mine: false }] } });
+});
+
+test(covers(['dec.functions.run_sql'], 'run_sql that drops a computed field\'s function drops the field from its table'), async () => {
+  expectResponse(await add('label', { function: fn('item_label') }), 200, ok);
+  expectResponse(await target.metadata({ type: 'run_sql', args: { sql: 'drop function shopfn.item_label(shopfn.item)' } }, { endpoint: '/v2/query' }), 200, { result_type: 'CommandOk', result: null });
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
+  expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { id } }')).toEqual({ data: { shopfn_item: [{ id: 1 }] } });
 });

@@ -39,7 +39,7 @@ test(covers(['op.track_function.v1', 'op.untrack_function'], 'track_function v1 
   expect(await gql('{ shopfn_search_items(args: {search: "apple"}) { id } }')).toEqual(unknownField('shopfn_search_items'));
 });
 
-test(covers(['op.track_function.v2', 'dec.metadata.source-prefixed'], 'track_function v2 with a configuration, and pg_track_function / pg_untrack_function at /v1/metadata'), async () => {
+test(covers(['op.track_function.v2', 'dec.metadata.source-prefixed', 'dec.functions.graphql'], 'track_function v2 with a configuration, and pg_track_function / pg_untrack_function at /v1/metadata'), async () => {
   expectResponse(await run('pg_track_function', { function: fn('search_items'), configuration: { custom_name: 'find_items' }, source: 'default' }), 200, ok);
   expect(await exported()).toEqual({ version: 2, tables: [{ table: item }], functions: [{ function: fn('search_items'), configuration: { custom_name: 'find_items' } }] });
   // Defaults are honoured; where, order_by, limit and the aggregate apply to the function's rows.
@@ -103,7 +103,7 @@ test(covers(['err.not-exists.function-in-postgres', 'err.not-supported.function-
   expect(await exported()).toEqual({ version: 2, tables: [{ table: item }], functions: [{ function: fn('search_items') }] });
 });
 
-test(covers(['op.track_function.v2', 'err.not-exists.session-argument'], 'the session argument receives the session variables and is not a GraphQL argument'), async () => {
+test(covers(['op.track_function.v2', 'err.not-exists.session-argument', 'dec.functions.graphql'], 'the session argument receives the session variables and is not a GraphQL argument'), async () => {
   expectResponse(await run('track_function', { function: fn('my_items'), configuration: { session_argument: 'nope' } }), 400, refused('not-exists', 'function "shopfn.my_items" has no argument "nope" of type json or jsonb'));
   expectResponse(await run('bulk', [
     { type: 'track_function', args: { function: fn('my_items'), configuration: { session_argument: 'engine_session' } } },
@@ -144,7 +144,7 @@ test(covers(['err.dependency-error.drop', 'op.untrack_table'], 'untracking the t
   expect(await exported()).toEqual({ version: 2, tables: [] });
 });
 
-test(covers(['rule.availability.inconsistent', 'op.get_inconsistent_metadata', 'err.not-exists.function-in-postgres'], 'a function that disappears from the database is an inconsistent object; run_sql that drops it untracks it'), async () => {
+test(covers(['rule.availability.inconsistent', 'op.get_inconsistent_metadata', 'err.not-exists.function-in-postgres', 'dec.functions.run_sql'], 'a function that disappears from the database is an inconsistent object; run_sql that drops it untracks it'), async () => {
   await run('track_function', { function: fn('search_items') });
   await target.sql('drop function shopfn.search_items(text, numeric)');
   expectResponse(await run('reload_metadata', {}), 200, {

@@ -2,7 +2,9 @@
 // working GraphQL schema. Generated permissions (column subsets down to none, presets covering
 // every column, backend_only inserts, aggregations, tables a role may only write) on two related
 // tables go in with replace_metadata; every role must then answer `{ __typename }` and a full
-// introspection, with and without the backend-only header.
+// introspection, with and without the backend-only header. Generated tracked functions and computed
+// fields (some clashing, some exposed where they may not be) come along: accepted ones must come
+// back from export_metadata exactly as given.
 import fc from 'fast-check';
 import { covers } from '../harness/cases';
 import { useTarget } from '../harness/target';
@@ -20,10 +22,38 @@ const presets = (columns: readonly string[]) =>
   fc.subarray([...columns].filter((c) => c !== 'j' && c !== 'id')).map((cs) => Object.fromEntries(cs.map((c) => [c, c === 'n' || c === 'parent_id' ? 'X-Engine-User-Id' : 'X-Engine-User-Name'])));
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 
+/** Computed fields of parent: names from a pool that includes a column's name (refused). */
+const COMPUTED = {
+  label: { function: { schema: 'fuzzrole', name: 'parent_label' } },
+  kids: { function: { schema: 'fuzzrole', name: 'parent_kids' }, table_argument: 'p' },
+  mine: { function: { schema: 'fuzzrole', name: 'parent_mine' }, session_argument: 's' },
+} as const;
+const computedFields = fc.subarray(Object.keys(COMPUTED) as (keyof typeof COMPUTED)[]).chain((keys) =>
+  fc.tuple(
+    ...keys.map((key) =>
+      fc.oneof({ arbitrary: fc.constantFrom(key, `${key}_field`), weight: 12 }, { arbitrary: fc.constant('name'), weight: 1 }).map((name) => ({ name, definition: COMPUTED[key] })),
+    ),
+  ),
+);
+const functions = fc.subarray(['search_parents', 'make_parent', 'parents_by_n'] as const).chain((names) =>
+  fc.tuple(
+    ...names.map((name) =>
+      fc.record(
+        {
+          function: fc.constant({ schema: 'fuzzrole', name }),
+          configuration: fc.record({ custom_name: fc.oneof({ arbitrary: fc.constantFrom(`f_${name}`, `g_${name}`), weight: 12 }, { arbitrary: fc.constant('fuzzrole_parent'), weight: 1 }), exposed_as: fc.oneof({ arbitrary: fc.constant('query' as const), weight: 6 }, { arbitrary: fc.constant('mutation' as const), weight: name === 'make_parent' ? 6 : 1 }) }, { requiredKeys: [] }),
+          permissions: fc.subarray(ROLES.map((role) => ({ role })), { minLength: 1 }),
+        },
+        { requiredKeys: ['function'] },
+      ),
+    ),
+  ),
+);
+
 function permissionsOf(table: keyof typeof COLUMNS) {
   const columns = COLUMNS[table];
   return fc.record({
-    select: maybe(fc.record({ columns: subset(columns), filter: fc.constant({}), allow_aggregations: fc.boolean() })),
+    select: maybe(fc.record({ columns: subset(columns), filter: fc.constant({}), allow_aggregations: fc.boolean(), computed_fields: fc.subarray(table === 'parent' ? ['label', 'kids', 'kids_field', 'mine', 'mine_field'] : []) })),
     insert: maybe(fc.record({ columns: subset(columns), check: fc.constant({}), set: presets(columns), backend_only: fc.boolean() })),
     update: maybe(fc.record({ columns: subset(columns), filter: fc.constant({}), set: presets(columns) })),
     delete: maybe(fc.record({ filter: fc.constant({}) })),
@@ -55,7 +85,13 @@ const INTROSPECTION = '{ __schema { queryType { name } types { name kind fields 
 beforeAll(async () => {
   await target.sql(`drop schema if exists fuzzrole cascade; create schema fuzzrole;
     create table fuzzrole.parent (id serial primary key, name text, n integer, j jsonb);
-    create table fuzzrole.child (id serial primary key, parent_id integer references fuzzrole.parent (id), title text);`);
+    create table fuzzrole.child (id serial primary key, parent_id integer references fuzzrole.parent (id), title text);
+    create function fuzzrole.search_parents(q text default '') returns setof fuzzrole.parent language sql stable as $$ select * from fuzzrole.parent where name like '%' || q || '%' $$;
+    create function fuzzrole.make_parent(nm text) returns setof fuzzrole.parent language sql volatile as $$ insert into fuzzrole.parent (name) values (nm) returning * $$;
+    create function fuzzrole.parents_by_n(integer) returns fuzzrole.parent language sql stable as $$ select * from fuzzrole.parent where n = $1 limit 1 $$;
+    create function fuzzrole.parent_label(p fuzzrole.parent) returns text language sql stable as $$ select p.name || '!' $$;
+    create function fuzzrole.parent_kids(p fuzzrole.parent) returns setof fuzzrole.child language sql stable as $$ select * from fuzzrole.child where parent_id = p.id $$;
+    create function fuzzrole.parent_mine(p fuzzrole.parent, s json) returns boolean language sql stable as $$ select p.n = (s ->> 'x-engine-user-id')::integer $$;`);
   await target.metadata({ type: 'reload_metadata', args: {} });
 });
 
@@ -65,11 +101,22 @@ test(
     const generated = fc.record(Object.fromEntries(ROLES.map((r) => [r, fc.record({ parent: permissionsOf('parent'), child: permissionsOf('child') })]))) as unknown as fc.Arbitrary<Generated>;
     let accepted = 0;
     await fc.assert(
-      fc.asyncProperty(generated, async (byRole) => {
-        const document = { version: 2, tables: [tableEntry(parent, 'parent', byRole), tableEntry(child, 'child', byRole)] };
+      fc.asyncProperty(generated, computedFields, functions, async (byRole, fields, tracked) => {
+        // Select permissions list computed fields the document defines (and now and then one it does not).
+        const defined = new Set<string>(fields.map((f) => f.name));
+        for (const role of ROLES) {
+          const select = byRole[role]!.parent.select as { computed_fields: string[] } | undefined;
+          if (select) select.computed_fields = select.computed_fields.filter((name, i) => defined.has(name) || (i === 0 && name === 'mine_field' && fields.length === 0));
+        }
+        const parentEntry = { ...tableEntry(parent, 'parent', byRole), ...(fields.length ? { computed_fields: fields } : {}) };
+        const withoutEmpty = tracked.map((f) => (f.configuration && Object.keys(f.configuration).length === 0 ? { function: f.function, permissions: f.permissions } : f));
+        const document = { version: 2, tables: [parentEntry, tableEntry(child, 'child', byRole)], ...(withoutEmpty.length ? { functions: withoutEmpty } : {}) };
         const replaced = await target.metadata({ type: 'replace_metadata', args: document });
+        if (process.env.ENGINE_FUZZ_DEBUG && replaced.status !== 200) process.stdout.write(`${replaced.text.slice(0, 300)}\n`);
         if (replaced.status !== 200) return; // refused metadata changes nothing; only accepted metadata must work
         accepted++;
+        const exported = (await target.metadata({ type: 'export_metadata', args: {} })).body as { functions?: unknown; tables: { computed_fields?: unknown }[] };
+        expect([exported.functions, exported.tables[0]!.computed_fields]).toEqual([document.functions, parentEntry.computed_fields]);
         for (const role of ROLES) {
           for (const backendOnly of [false, true]) {
             const headers = { ...target.adminHeaders(), 'x-engine-role': role, 'x-engine-user-id': '1', 'x-engine-user-name': 'fuzz', ...(backendOnly ? { 'x-engine-use-backend-only-permissions': 'true' } : {}) };
