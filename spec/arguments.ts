@@ -1,6 +1,6 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
 import { functionName, nonEmptyName, roleName, tableName } from './names';
-import { computedFieldDefinition, functionConfiguration, metadataDocument } from './metadata-document';
+import { computedFieldDefinition, endpointDefinition, endpointMethods, functionConfiguration, metadataDocument, savedQuery } from './metadata-document';
 import { arrayRelationshipUsing, boolExp, columns, customRootFields, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
 export { boolExp, columns, deletePermission, insertPermission, selectPermission, updatePermission };
 export { tableConfig };
@@ -114,16 +114,19 @@ export const remoteSchemaDefinition = refine(
 export const addRemoteSchema = object({ name: string, definition: remoteSchemaDefinition }, comment);
 export const remoteSchemaByName = object({ name: string });
 
-export const restEndpoint = object(
-  {
-    name: string,
-    url: string,
-    methods: array(literal('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), { minItems: 1 }),
-    definition: object({ query: object({ query_name: string, collection_name: string }) }),
-  },
-  comment,
+/** create_rest_endpoint: §2.8; `methods` may be left out for the defaults of §4.6 rule 1. */
+export const restEndpoint = object({ name: nonEmptyName, url: string, definition: endpointDefinition }, { methods: endpointMethods, ...comment });
+/** drop_rest_endpoint: SPEC.md names `url`; the engine's `name` is taken too (exactly one). */
+export const dropRestEndpoint = refine(object({}, { url: string, name: string }), (v, path) =>
+  (v.url === undefined) === (v.name === undefined) ? parseFailure(path, 'exactly one of "url" and "name" is expected') : parsed(v),
 );
-export const dropRestEndpoint = object({ url: string });
+
+// Query collections and the allow-list: not shown by SPEC.md; the engine's documented forms.
+export const createQueryCollection = object({ name: nonEmptyName, definition: object({ queries: array(savedQuery) }) }, comment);
+export const dropQueryCollection = object({ collection: nonEmptyName }, { cascade: boolean });
+export const addQueryToCollection = object({ collection_name: nonEmptyName, query_name: nonEmptyName, query: string });
+export const dropQueryFromCollection = object({ collection_name: nonEmptyName, query_name: nonEmptyName });
+export const collectionInAllowlist = object({ collection: nonEmptyName }, { scope: json });
 
 const description = { description: nullable(string) };
 const field = object({ name: string, type: string }, { ...description, arguments: json });

@@ -120,11 +120,35 @@ export interface FunctionEntry {
   permissions?: { role: string }[];
 }
 
+/** query_collections.yaml (§2.2): saved GraphQL documents by name. */
+export interface QueryCollection {
+  name: string;
+  definition: { queries: { name: string; query: string }[] };
+  comment?: string;
+}
+
+/** allow_list.yaml (§2.2). */
+export interface AllowlistEntry {
+  collection: string;
+}
+
+/** A REST endpoint (§2.8); `methods` left out means the defaults of §4.6 rule 1. */
+export interface RestEndpoint {
+  name: string;
+  url: string;
+  methods?: string[];
+  definition: { query: { query_name: string; collection_name: string } };
+  comment?: string;
+}
+
 export interface MetadataDocument {
   version: 2;
   tables: TableEntry[];
   /** Left out when no function is tracked. */
   functions?: FunctionEntry[];
+  query_collections?: QueryCollection[];
+  allowlist?: AllowlistEntry[];
+  rest_endpoints?: RestEndpoint[];
 }
 
 /**
@@ -134,15 +158,7 @@ export interface MetadataDocument {
 export const TABLE_KINDS_NOT_YET_SUPPORTED = ['remote_relationships', 'event_triggers'] as const;
 
 /** Top-level keys of the export form, other than `version` and `tables`. */
-export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = [
-  'remote_schemas',
-  'query_collections',
-  'allowlist',
-  'actions',
-  'custom_types',
-  'cron_triggers',
-  'rest_endpoints',
-] as const;
+export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = ['remote_schemas', 'actions', 'custom_types', 'cron_triggers'] as const;
 
 const isEmpty = (v: unknown) =>
   v === null ||
@@ -254,14 +270,50 @@ export const functionEntry: Schema<FunctionEntry> = refine(
   (v) => parsed(normaliseFunctionEntry(v)),
 );
 
+/** A saved query: its name and GraphQL text. */
+export const savedQuery = object({ name: nonEmptyName, query: string });
+export const queryCollection: Schema<QueryCollection> = refine(
+  object({ name: nonEmptyName, definition: object({ queries: array(savedQuery) }) }, comment),
+  (v) => parsed({ name: v.name, definition: { queries: v.definition.queries.map((q) => ({ name: q.name, query: q.query })) }, ...(typeof v.comment === 'string' ? { comment: v.comment } : {}) }),
+);
+export const allowlistEntry: Schema<AllowlistEntry> = refine(object({ collection: nonEmptyName }, { scope: json }), (v) => parsed({ collection: v.collection }));
+export const endpointDefinition = object({ query: object({ query_name: nonEmptyName, collection_name: nonEmptyName }) });
+/** EndpointMethods (§2.8): a non-empty, case-sensitive list of HTTP methods. */
+export const endpointMethods = array(literal('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), { minItems: 1 });
+export const restEndpoint: Schema<RestEndpoint> = refine(
+  object({ name: nonEmptyName, url: string, definition: endpointDefinition }, { methods: endpointMethods, ...comment }),
+  (v) =>
+    parsed({
+      name: v.name,
+      url: v.url,
+      ...(v.methods ? { methods: [...v.methods] } : {}),
+      definition: { query: { query_name: v.definition.query.query_name, collection_name: v.definition.query.collection_name } },
+      ...(typeof v.comment === 'string' ? { comment: v.comment } : {}),
+    }),
+);
+
 export const metadataDocument: Schema<MetadataDocument> = refine(
   object(
     { version: literal(2) },
-    { tables: array(tableEntry), functions: array(functionEntry), ...onlyEmpty(DOCUMENT_KINDS_NOT_YET_SUPPORTED) },
+    {
+      tables: array(tableEntry),
+      functions: array(functionEntry),
+      query_collections: array(queryCollection),
+      allowlist: array(allowlistEntry),
+      rest_endpoints: array(restEndpoint),
+      ...onlyEmpty(DOCUMENT_KINDS_NOT_YET_SUPPORTED),
+    },
   ),
   (v, path) =>
     unsupportedKind(v, DOCUMENT_KINDS_NOT_YET_SUPPORTED, path) ??
-    parsed({ version: 2, tables: v.tables ?? [], ...(v.functions?.length ? { functions: v.functions } : {}) }),
+    parsed({
+      version: 2,
+      tables: v.tables ?? [],
+      ...(v.functions?.length ? { functions: v.functions } : {}),
+      ...(v.query_collections?.length ? { query_collections: v.query_collections } : {}),
+      ...(v.allowlist?.length ? { allowlist: v.allowlist } : {}),
+      ...(v.rest_endpoints?.length ? { rest_endpoints: v.rest_endpoints } : {}),
+    }),
 );
 
 export const emptyMetadata = (): MetadataDocument => ({ version: 2, tables: [] });

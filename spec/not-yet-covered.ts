@@ -21,17 +21,7 @@ export const NOT_YET_COVERED: readonly string[] = [
   'op.add_remote_schema',
   'op.remove_remote_schema',
   'op.reload_remote_schema',
-  'op.create_rest_endpoint',
-  'op.drop_rest_endpoint',
   'op.set_custom_types',
-  'err.already-exists.query-template',
-  'rule.rest.1',
-  'rule.rest.2',
-  'rule.rest.3',
-  'rule.rest.4',
-  'rule.rest.5',
-  'rule.rest.6',
-  'rule.rest.7',
 
   // Event and cron triggers.
   'op.create_event_trigger',

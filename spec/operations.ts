@@ -38,6 +38,11 @@ const has = (args: unknown, key: string) => typeof args === 'object' && args !==
 const RELATIONSHIP_DECISION =
   'SPEC.md §4.3 does not show the relationship operations; they take the engine\'s documented forms: table, name, using {foreign_key_constraint_on | manual_configuration}, comment.';
 const compat = { level: 'compat' as const, decision: RELATIONSHIP_DECISION };
+const collections = {
+  level: 'compat' as const,
+  decision:
+    'SPEC.md names query collections and the allow-list but does not show their operations; they take the engine\'s documented forms: create_query_collection {name, definition {queries [{name, query}]}, comment}, drop_query_collection {collection, cascade}, add_query_to_collection {collection_name, query_name, query}, drop_query_from_collection {collection_name, query_name}, add_collection_to_allowlist / drop_collection_from_allowlist {collection}.',
+};
 const legacy = {
   level: 'compat' as const,
   decision:
@@ -134,6 +139,12 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('add_remote_schema', '4.3', 'add and stitch a remote schema', A.addRemoteSchema),
   op('remove_remote_schema', '4.3', 'remove a remote schema', A.remoteSchemaByName),
   op('reload_remote_schema', '4.3', 'refetch and restitch a remote schema', A.remoteSchemaByName),
+  op('create_query_collection', '2.2', 'create a query collection of saved GraphQL documents', A.createQueryCollection, collections),
+  op('drop_query_collection', '2.2', 'drop a query collection (cascade: with its allow-list entry and REST endpoints)', A.dropQueryCollection, collections),
+  op('add_query_to_collection', '2.2', 'add a saved query to a collection', A.addQueryToCollection, collections),
+  op('drop_query_from_collection', '2.2', 'drop a saved query from a collection', A.dropQueryFromCollection, collections),
+  op('add_collection_to_allowlist', '2.2', 'allow the queries of a collection', A.collectionInAllowlist, collections),
+  op('drop_collection_from_allowlist', '2.2', 'stop allowing the queries of a collection', A.collectionInAllowlist, collections),
   op('create_rest_endpoint', '4.3', 'create a REST endpoint from a saved query', A.restEndpoint),
   op('drop_rest_endpoint', '4.3', 'drop a REST endpoint', A.dropRestEndpoint),
   op('set_custom_types', '4.3', 'replace the custom GraphQL types', A.customTypes),

@@ -352,7 +352,10 @@ export class Engine {
   graphql(): SchemaCache {
     if (!this.schemaCache) {
       const input = this.schemaInput!;
-      this.schemaCache = buildSchemaCache(input.document, input.introspection, input.enumValues, this.config.limits, this.config.inferFunctionPermissions);
+      this.schemaCache = buildSchemaCache(input.document, input.introspection, input.enumValues, this.config.limits, {
+        inferFunctionPermissions: this.config.inferFunctionPermissions,
+        allowList: this.config.enableAllowList,
+      });
     }
     return this.schemaCache;
   }

@@ -26,6 +26,7 @@ import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement,
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
 import { functionCall } from '../sql/graphql/functions';
 import { roleSchema, type CompiledPlan, type RoleSchema, type SchemaCache } from './schemaCache';
+import { normaliseDocument } from '../metadata/collections';
 import type { RequestLimits } from '../config';
 import { documentProblem, nestsDeeperThan, operationProblem } from './operationLimits';
 
@@ -60,8 +61,13 @@ export interface PlanPools {
   statementTimeoutMs: number;
 }
 
-export async function executeGraphQLRequest(pools: PlanPools, cache: SchemaCache, session: Session, request: GraphQLRequest, method: 'GET' | 'POST' = 'POST'): Promise<GraphQLAnswer> {
-  const prepared = prepareGraphQLRequest(cache, session, request);
+export interface RequestOptions {
+  /** A saved query run by a REST endpoint: the allow-list does not apply. */
+  trusted?: boolean;
+}
+
+export async function executeGraphQLRequest(pools: PlanPools, cache: SchemaCache, session: Session, request: GraphQLRequest, method: 'GET' | 'POST' = 'POST', options: RequestOptions = {}): Promise<GraphQLAnswer> {
+  const prepared = prepareGraphQLRequest(cache, session, request, options);
   // Decision dec.graphql.get-mutation: a link or an image must not change data.
   if (method === 'GET' && 'plan' in prepared && prepared.plan.kind === 'mutation') {
     return { ...errorAnswer('mutations cannot be sent with GET; use POST', 'method-not-allowed', '$', 405), headers: { allow: 'POST' } };
@@ -75,7 +81,7 @@ export async function executeGraphQLRequest(pools: PlanPools, cache: SchemaCache
 }
 
 /** Everything before the database: the compiled plan of a request, or the answer that refuses it. */
-export function prepareGraphQLRequest(cache: SchemaCache, session: Session, request: GraphQLRequest): { plan: CompiledPlan } | { answer: GraphQLAnswer } {
+export function prepareGraphQLRequest(cache: SchemaCache, session: Session, request: GraphQLRequest, options: RequestOptions = {}): { plan: CompiledPlan } | { answer: GraphQLAnswer } {
   const refuse = (answer: GraphQLAnswer) => ({ answer });
   if (typeof request.query !== 'string') return refuse(errorAnswer('key "query" not found', 'parse-failed'));
   if (request.variables !== undefined && request.variables !== null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
@@ -94,9 +100,15 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
   // permissions read session variables, the same session).
   // Admin's session variables matter too: a function's session argument receives them.
   const sessionKey = JSON.stringify(session.variables);
-  const planKey = `${documentKey}\u0000${operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}\u0000${sessionKey}`;
+  // A plan made for a REST endpoint is not one an untrusted request may reuse past the allow-list.
+  const planKey = `${options.trusted ? 'rest\u0000' : ''}${documentKey}\u0000${operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}\u0000${sessionKey}`;
   const cached = cache.plans.get(planKey);
   if (cached) return { plan: cached };
+  // The allow-list (dec.allowlist): roles other than admin send only the documents it holds.
+  if (cache.allowList && !isAdmin(session) && !options.trusted) {
+    const normalised = normaliseDocument(request.query);
+    if (normalised === undefined || !cache.allowList.has(normalised)) return refuse(errorAnswer(formatMessage('err.validation-failed.not-allowed'), 'validation-failed'));
+  }
   let parsed = cache.documents.get(documentKey);
   if (!parsed) {
     parsed = parseWithinLimits(request.query, built, limits, !isAdmin(session));

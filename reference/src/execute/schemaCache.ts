@@ -9,6 +9,7 @@ import { buildModels, type EnumValue, type Models } from '../schema/model';
 import { buildSchema, type BuiltSchema } from '../schema/build';
 import { modelsForRole } from '../schema/roles';
 import { TypeShare } from '../schema/typeShare';
+import { allowedDocuments } from '../metadata/collections';
 import { buildFunctionModels, functionsForRole, type FunctionModel } from '../schema/functions';
 import * as q from '../sql';
 import { Lru } from './lru';
@@ -36,6 +37,8 @@ export interface SchemaCache {
   /** The tracked functions that can be served, for admin; roles get those they may use. */
   functions: readonly FunctionModel[];
   readonly inferFunctionPermissions: boolean;
+  /** With the allow-list enabled: the documents roles other than admin may send, normalised. */
+  readonly allowList?: ReadonlySet<string>;
   /** What one request may ask for (the server's settings, kept with the caches they bound). */
   readonly limits: RequestLimits;
   /** Roles that some permission names: every other role gets the same schema, built once. */
@@ -54,8 +57,9 @@ export function buildSchemaCache(
   db: Introspection,
   enumValues: ReadonlyMap<string, EnumValue[]>,
   limits: RequestLimits,
-  inferFunctionPermissions = true,
+  options: { inferFunctionPermissions?: boolean; allowList?: boolean } = {},
 ): SchemaCache {
+  const inferFunctionPermissions = options.inferFunctionPermissions ?? true;
   const models = buildModels(document, db, enumValues);
   const functions = buildFunctionModels(document, db, models);
   const share = new TypeShare();
@@ -67,6 +71,7 @@ export function buildSchemaCache(
     models,
     functions,
     inferFunctionPermissions,
+    ...(options.allowList ? { allowList: allowedDocuments(document) } : {}),
     limits,
     knownRoles: rolesOf(document),
     share,

@@ -5,6 +5,7 @@ import { formatMessage, type Endpoint } from '../../../spec';
 import { nestsDeeperThan } from '../execute/operationLimits';
 import { authenticate, isAdmin, type Session } from '../auth/session';
 import { isRoleDml } from '../operations/roleDml';
+import { openApiDocument, resolveRestCall } from './rest';
 import type { ApiName, EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { engineError, EngineError } from '../errors';
@@ -125,13 +126,14 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
   app.post('/v1/metadata', ...metadataRoute('/v1/metadata'));
   app.post('/v2/query', ...metadataRoute('/v2/query'));
 
-  const graphql = async (req: Request, res: Response, request: GraphQLRequest) => {
+  const graphql = async (req: Request, res: Response, request: GraphQLRequest, rest?: { trusted: boolean; method: 'GET' | 'POST' }) => {
     const who = await session(req, config, request);
     if (who instanceof EngineError) {
       res.locals.error = who;
       return res.status(who.status).type('application/json').send(graphqlErrorBody(who));
     }
-    const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), who, request, req.method === 'GET' ? 'GET' : 'POST');
+    const method = rest?.method ?? (req.method === 'GET' ? 'GET' : 'POST');
+    const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), who, request, method, { trusted: rest?.trusted === true });
     if (answer.headers) res.set(answer.headers);
     res.status(answer.status).type('application/json').send(answer.body);
   };
@@ -159,6 +161,30 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       return sendError(res, engineError('invalid-json', '$.variables'));
     }
     await graphql(req, res, { query, variables: parsedVariables, operationName });
+  });
+
+  // Runtime REST endpoints (§4.6) and their OpenAPI document.
+  app.use('/api/rest', requireApi(config, 'graphql'), rawBody, async (req: Request, res: Response) => {
+    let body: unknown;
+    const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+    if (req.method !== 'GET' && text.trim() !== '') {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return sendError(res, engineError('invalid-json', '$'));
+      }
+      if (nestsDeeperThan(body, config.limits.maxJsonDepth)) return sendError(res, engineError('parse-failed.too-deep', '$', [String(config.limits.maxJsonDepth)]));
+    }
+    const call = resolveRestCall(engine.current().document, { method: req.method, path: req.path.replace(/^\//, ''), query: req.query as Record<string, string | string[]>, body });
+    if ('error' in call) {
+      if (call.allow) res.set('allow', call.allow.join(', '));
+      return sendError(res, call.error);
+    }
+    res.locals.operation = `rest:${call.endpoint.name}`;
+    await graphql(req, res, { query: call.query, variables: call.variables }, { trusted: true, method: call.method });
+  });
+  app.get('/api/swagger/json', requireApi(config, 'graphql'), (_req: Request, res: Response) => {
+    res.status(200).json(openApiDocument(engine.current().document, version));
   });
 
   app.get('/v1alpha1/config', requireApi(config, 'config'), async (req, res) => {

@@ -1,13 +1,21 @@
 // Pure functions over the metadata document: export form, clearing, dropping inconsistent objects.
 import { displayQualified, emptyMetadata, sameQualified, type FunctionEntry, type MetadataDocument, type TableEntry } from '../../../spec';
 import type { Introspection } from '../db/introspection';
+import { endpointsOf, withList } from './collections';
 import { withoutComputedFields } from './computedFields';
 import { withoutFunctions } from './functions';
 import { findInconsistencies, type InconsistentObject } from './inconsistency';
 
 /** The export form (decision dec.export.form): tables in the order they were tracked, empty parts left out. */
 export function exportForm(document: MetadataDocument): MetadataDocument {
-  return { version: 2, tables: document.tables.map(exportEntry), ...(document.functions?.length ? { functions: document.functions } : {}) };
+  return {
+    version: 2,
+    tables: document.tables.map(exportEntry),
+    ...(document.functions?.length ? { functions: document.functions } : {}),
+    ...(document.query_collections?.length ? { query_collections: document.query_collections } : {}),
+    ...(document.allowlist?.length ? { allowlist: document.allowlist } : {}),
+    ...(document.rest_endpoints?.length ? { rest_endpoints: document.rest_endpoints } : {}),
+  };
 }
 
 function exportEntry(t: TableEntry): TableEntry {
@@ -55,7 +63,9 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
       const arrays = keep(a);
       return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };
     });
-  return withoutFunctions({ ...document, tables }, badFunctions);
+  const badEndpoints = objects.flatMap((o) => (o.type === 'rest_endpoint' ? [o.definition.name] : []));
+  const next = withoutFunctions({ ...document, tables }, badFunctions);
+  return badEndpoints.length ? withList(next, 'rest_endpoints', endpointsOf(next).filter((e) => !badEndpoints.includes(e.name))) : next;
 }
 
 /** Every function the document names: tracked functions. */

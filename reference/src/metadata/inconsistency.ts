@@ -1,7 +1,9 @@
 // Which objects of a metadata document do not fit the database (SPEC.md §2.9, §3).
-import { displayQualified, formatMessage, quoteQualified, type ComputedField, type FunctionEntry, type MetadataDocument, type QualifiedName } from '../../../spec';
+import { displayQualified, formatMessage, quoteQualified, type ComputedField, type FunctionEntry, type MetadataDocument, type RestEndpoint, type QualifiedName } from '../../../spec';
 import { computedFieldProblem, computedFieldsOf } from './computedFields';
 import { functionProblem, functionsOf } from './functions';
+import { endpointsOf } from './collections';
+import { endpointProblem } from './restEndpoints';
 import { relationKey, type Introspection } from '../db/introspection';
 import { EngineError } from '../errors';
 import { relationshipsOf, resolveRelationship } from './relationships';
@@ -10,6 +12,7 @@ export type InconsistentObject =
   | { type: 'table'; reason: string; definition: string }
   | { type: 'function'; reason: string; definition: FunctionEntry }
   | { type: 'computed_field'; reason: string; definition: { table: QualifiedName } & ComputedField }
+  | { type: 'rest_endpoint'; reason: string; definition: RestEndpoint }
   | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> };
 
 export { introspectionOf, relationKey, type Introspection, type Relation } from '../db/introspection';
@@ -43,6 +46,10 @@ export function findInconsistencies(document: MetadataDocument, db: Introspectio
   for (const entry of functionsOf(document)) {
     const reason = functionProblem(document, db, entry);
     if (reason) out.push({ type: 'function', reason, definition: entry });
+  }
+  for (const endpoint of endpointsOf(document)) {
+    const reason = endpointProblem(document, endpoint);
+    if (reason) out.push({ type: 'rest_endpoint', reason, definition: endpoint });
   }
   return out;
 }

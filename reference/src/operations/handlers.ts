@@ -11,7 +11,9 @@ import {
 } from './metadataManagement';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship, setRelationshipComment } from './relationships';
 import { dmlCount, dmlDelete, dmlInsert, dmlSelect, dmlUpdate } from './dml';
+import { addCollectionToAllowlist, addQueryToCollection, createQueryCollection, dropCollectionFromAllowlist, dropQueryCollection, dropQueryFromCollection } from './collections';
 import { addComputedField, dropComputedField } from './computedFields';
+import { createRestEndpoint, dropRestEndpoint } from './restEndpoints';
 import { createFunctionPermission, dropFunctionPermission, trackFunction, untrackFunction } from './functions';
 import { createPermission, dropPermission, setPermissionComment } from './permissions';
 import { runSql } from './runSql';
@@ -39,6 +41,14 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   count: dmlCount as OperationHandler,
   track_table: trackTable as OperationHandler,
   track_function: trackFunction as OperationHandler,
+  create_query_collection: createQueryCollection as OperationHandler,
+  drop_query_collection: dropQueryCollection as OperationHandler,
+  add_query_to_collection: addQueryToCollection as OperationHandler,
+  drop_query_from_collection: dropQueryFromCollection as OperationHandler,
+  add_collection_to_allowlist: addCollectionToAllowlist as OperationHandler,
+  drop_collection_from_allowlist: dropCollectionFromAllowlist as OperationHandler,
+  create_rest_endpoint: createRestEndpoint as OperationHandler,
+  drop_rest_endpoint: dropRestEndpoint as OperationHandler,
   add_computed_field: addComputedField as OperationHandler,
   drop_computed_field: dropComputedField as OperationHandler,
   untrack_function: untrackFunction as OperationHandler,

@@ -1,0 +1,27 @@
+// Handlers of create_rest_endpoint and drop_rest_endpoint (SPEC.md §2.8, §4.3): the endpoint's
+// saved query must also validate against the GraphQL schema of the metadata it joins.
+import { validate } from 'graphql';
+import type { RestEndpoint } from '../../../spec';
+import { engineError } from '../errors';
+import { buildSchemaCache, loadEnumValues } from '../execute/schemaCache';
+import { createRestEndpoint as create, dropRestEndpoint as drop, endpointOperation } from '../metadata/restEndpoints';
+import { SUCCESS, type OperationContext } from './context';
+
+export async function createRestEndpoint(ctx: OperationContext, args: RestEndpoint & { comment?: string | null }): Promise<unknown> {
+  const next = create(ctx.document, args);
+  const db = await ctx.introspect();
+  const schema = buildSchemaCache(next, db, await loadEnumValues(ctx.db, next, db), ctx.config.limits, { inferFunctionPermissions: ctx.config.inferFunctionPermissions }).admin.schema;
+  const saved = endpointOperation(next, args);
+  const errors = validate(schema, saved.document);
+  if (errors.length > 0) {
+    const { collection_name, query_name } = args.definition.query;
+    throw engineError('validation-failed.rest-query', '$.args.definition', [JSON.stringify(query_name), JSON.stringify(collection_name), errors[0]!.message]);
+  }
+  ctx.document = next;
+  return SUCCESS;
+}
+
+export async function dropRestEndpoint(ctx: OperationContext, args: { url?: string; name?: string }): Promise<unknown> {
+  ctx.document = drop(ctx.document, args);
+  return SUCCESS;
+}
