@@ -173,3 +173,32 @@ test(covers(['dec.rest.openapi'], 'the OpenAPI document describes every endpoint
     content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer', format: 'int32' }, name: { type: 'string' } } } } },
   });
 });
+
+test(covers(['rule.availability.inconsistent', 'err.validation-failed.rest-query'], 'an endpoint whose query no longer validates is inconsistent: a change that would cause it is refused, a database change is reported'), async () => {
+  const artistEndpoint = endpoint('artist', 'artists/:id', 'artist_by_id');
+  const reason = expect.stringMatching(/^query "artist_by_id" of collection "rest" does not validate against the GraphQL schema: Cannot query field "music_artist_by_pk" on type "query_root"/);
+  const r = await run('untrack_table', { table: musicTable('artist') });
+  const mutationReason = expect.stringMatching(/^query "add_artist" of collection "rest" does not validate against the GraphQL schema: Cannot query field "insert_music_artist_one" on type "mutation_root"/);
+  expectResponse(r, 400, {
+    path: '$.args',
+    error: 'cannot continue due to inconsistent metadata',
+    code: 'unexpected',
+    internal: [
+      { type: 'rest_endpoint', reason, definition: artistEndpoint },
+      { type: 'rest_endpoint', reason: mutationReason, definition: endpoint('add_artist', 'artists', 'add_artist') },
+    ],
+  });
+  expect((await exported()).tables).toEqual([{ table: musicTable('artist') }, { table: musicTable('album') }]);
+  const renamed = expect.stringMatching(/^query "artist_by_id" of collection "rest" does not validate against the GraphQL schema: Cannot query field "name" on type "music_artist"/);
+  try {
+    expectResponse(await target.metadata({ type: 'run_sql', args: { sql: 'alter table music.artist rename column name to full_name' } }, { endpoint: '/v2/query' }), 200);
+    expectResponse(await run('get_inconsistent_metadata', {}), 200, [
+      { type: 'rest_endpoint', reason: renamed, definition: artistEndpoint },
+      { type: 'rest_endpoint', reason: expect.stringMatching(/^query "add_artist" of collection "rest" does not validate against the GraphQL schema: Field "name" is not defined by type "music_artist_insert_input"/), definition: endpoint('add_artist', 'artists', 'add_artist') },
+    ]);
+    expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
+    expect(((await exported()).rest_endpoints as { name: string }[]).map((e) => e.name)).toEqual(['albums']);
+  } finally {
+    await target.metadata({ type: 'run_sql', args: { sql: 'alter table music.artist rename column full_name to name' } }, { endpoint: '/v2/query' });
+  }
+});

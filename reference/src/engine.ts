@@ -17,6 +17,7 @@ import type { ParsedOperation } from './operations/envelope';
 import { HANDLERS } from './operations/handlers';
 import { postgresError } from './operations/runSql';
 import { runAsRole } from './operations/roleDml';
+import { endpointSchemaProblems } from './operations/restEndpoints';
 import type { Session } from './auth/session';
 import * as q from './sql';
 
@@ -191,7 +192,10 @@ export class Engine {
       let input: SchemaInput | undefined;
       if (ctx.document !== stored.document) {
         if (!ctx.acceptInconsistencies) {
-          const introduced = introducedBy(await ctx.inconsistenciesBefore(), findInconsistencies(ctx.document, await ctx.introspect()));
+          const introduced = introducedBy(
+            [...(await ctx.inconsistenciesBefore()), ...(await endpointSchemaProblems(ctx, stored.document))],
+            [...findInconsistencies(ctx.document, await ctx.introspect()), ...(await endpointSchemaProblems(ctx, ctx.document))],
+          );
           if (introduced.length > 0) throw engineError('unexpected.inconsistent-metadata', '$.args', [], introduced);
         }
         resourceVersion = await writeMetadata(client, ctx.document);

@@ -9,6 +9,8 @@ import { clearedDocument, exportForm, tablesNamedBy, withoutInconsistent } from 
 import { checkNames, validateEntry } from '../metadata/tables';
 import { findInconsistencies } from '../metadata/inconsistency';
 import { SUCCESS, type OperationContext } from './context';
+import { endpointsOf, withList } from '../metadata/collections';
+import { endpointSchemaProblems } from './restEndpoints';
 import { introspectFor } from './functions';
 
 export async function exportMetadata(ctx: OperationContext, _args: unknown, version: number): Promise<unknown> {
@@ -23,7 +25,7 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   const document = v2 ? v2.metadata : (args as MetadataDocument);
   const db = await introspectFor(ctx, document);
   checkDocument(document, db);
-  const inconsistent = findInconsistencies(document, db);
+  const inconsistent = [...findInconsistencies(document, db), ...(await endpointSchemaProblems(ctx, document))];
   if (inconsistent.length > 0 && !v2?.allow_inconsistent_metadata) {
     // Rule replace_metadata.1: the same 400 for v1 and v2.
     throw engineError('unexpected.inconsistent-metadata', '$.args', [], inconsistent);
@@ -41,7 +43,7 @@ export async function clearMetadata(ctx: OperationContext): Promise<unknown> {
 
 export async function reloadMetadata(ctx: OperationContext): Promise<unknown> {
   ctx.invalidateIntrospection();
-  const inconsistent = findInconsistencies(ctx.document, await ctx.introspect());
+  const inconsistent = await allInconsistencies(ctx);
   // Reloading reports what does not fit any more; it does not refuse it.
   ctx.acceptInconsistencies = true;
   return inconsistent.length === 0
@@ -49,12 +51,19 @@ export async function reloadMetadata(ctx: OperationContext): Promise<unknown> {
     : { ...SUCCESS, is_consistent: false, inconsistent_objects: inconsistent };
 }
 
+/** What does not fit the database, and the REST endpoints whose query no longer validates. */
+async function allInconsistencies(ctx: OperationContext) {
+  return [...findInconsistencies(ctx.document, await ctx.introspect()), ...(await endpointSchemaProblems(ctx, ctx.document))];
+}
+
 export async function getInconsistentMetadata(ctx: OperationContext): Promise<unknown> {
-  return findInconsistencies(ctx.document, await ctx.introspect());
+  return allInconsistencies(ctx);
 }
 
 export async function dropInconsistentMetadata(ctx: OperationContext): Promise<unknown> {
   ctx.document = withoutInconsistent(ctx.document, await ctx.introspect());
+  const invalid = (await endpointSchemaProblems(ctx, ctx.document)).flatMap((o) => (o.type === 'rest_endpoint' ? [o.definition.name] : []));
+  if (invalid.length > 0) ctx.document = withList(ctx.document, 'rest_endpoints', endpointsOf(ctx.document).filter((e) => !invalid.includes(e.name)));
   return SUCCESS;
 }
 

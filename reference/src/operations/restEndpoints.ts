@@ -1,7 +1,9 @@
 // Handlers of create_rest_endpoint and drop_rest_endpoint (SPEC.md §2.8, §4.3): the endpoint's
 // saved query must also validate against the GraphQL schema of the metadata it joins.
 import { validate } from 'graphql';
-import type { RestEndpoint } from '../../../spec';
+import { formatMessage, type MetadataDocument, type RestEndpoint } from '../../../spec';
+import { endpointsOf } from '../metadata/collections';
+import type { InconsistentObject } from '../metadata/inconsistency';
 import { engineError } from '../errors';
 import { buildSchemaCache, loadEnumValues } from '../execute/schemaCache';
 import { createRestEndpoint as create, dropRestEndpoint as drop, endpointOperation } from '../metadata/restEndpoints';
@@ -19,6 +21,33 @@ export async function createRestEndpoint(ctx: OperationContext, args: RestEndpoi
   }
   ctx.document = next;
   return SUCCESS;
+}
+
+/**
+ * Endpoints whose saved query no longer validates against the schema of `document` (a table or
+ * column it reads went away): inconsistent objects of type rest_endpoint. Nothing to do, and no
+ * schema built, when the document has no endpoints.
+ */
+export async function endpointSchemaProblems(ctx: OperationContext, document: MetadataDocument): Promise<InconsistentObject[]> {
+  const endpoints = endpointsOf(document);
+  if (endpoints.length === 0) return [];
+  const db = await ctx.introspect();
+  const schema = buildSchemaCache(document, db, await loadEnumValues(ctx.db, document, db), ctx.config.limits, { inferFunctionPermissions: ctx.config.inferFunctionPermissions }).admin.schema;
+  const out: InconsistentObject[] = [];
+  for (const endpoint of endpoints) {
+    let saved;
+    try {
+      saved = endpointOperation(document, endpoint);
+    } catch {
+      continue; // reported by findInconsistencies
+    }
+    const errors = validate(schema, saved.document);
+    if (errors.length > 0) {
+      const { collection_name, query_name } = endpoint.definition.query;
+      out.push({ type: 'rest_endpoint', reason: formatMessage('err.validation-failed.rest-query', JSON.stringify(query_name), JSON.stringify(collection_name), errors[0]!.message), definition: endpoint });
+    }
+  }
+  return out;
 }
 
 export async function dropRestEndpoint(ctx: OperationContext, args: { url?: string; name?: string }): Promise<unknown> {
