@@ -168,6 +168,17 @@ test(covers(['dec.rest.openapi'], 'the OpenAPI document describes every endpoint
   expect(Object.keys(doc.paths['/api/rest/artists/{id}']!).sort()).toEqual(['get', 'post']);
   expect(doc.paths['/api/rest/artists/{id}']!.get!.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'integer', format: 'int32' } }]);
   expect(doc.paths['/api/rest/albums']!.get).toEqual(expect.objectContaining({ operationId: 'albums_get', summary: 'albums after a year', parameters: [{ name: 'year', in: 'query', required: false, schema: { type: 'integer', format: 'int32' } }] }));
+  // The fields OpenAPI 3.0 requires, for every operation; path parameters are the template's variables.
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    for (const op of Object.values(operations) as { responses?: Record<string, { description?: string }>; parameters: { name: string; in: string; required: boolean; schema: unknown }[] }[]) {
+      expect(Object.values(op.responses ?? {}).every((x) => typeof x.description === 'string')).toBe(true);
+      expect(Object.keys(op.responses ?? {}).length).toBeGreaterThan(0);
+      expect(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, p.required])).toEqual(templated.map((t) => [t, true]));
+      expect(op.parameters.every((p) => ['path', 'query'].includes(p.in) && typeof p.name === 'string' && p.schema !== undefined)).toBe(true);
+    }
+  }
+  expect((r.body as { info: unknown }).info).toEqual({ title: 'REST endpoints', version: expect.any(String) });
   expect(doc.paths['/api/rest/artists']!.post!.requestBody).toEqual({
     required: false,
     content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer', format: 'int32' }, name: { type: 'string' } } } } },
@@ -201,4 +212,22 @@ test(covers(['rule.availability.inconsistent', 'err.validation-failed.rest-query
   } finally {
     await target.metadata({ type: 'run_sql', args: { sql: 'alter table music.artist rename column full_name to name' } }, { endpoint: '/v2/query' });
   }
+});
+
+test(covers(['rule.rest.2', 'err.invalid-json'], 'bad input to a REST endpoint is a 4xx that changes nothing'), async () => {
+  expectResponse(await target.request('POST', '/api/rest/artists', { headers: { ...target.adminHeaders(), 'content-type': 'application/json' }, body: '{"id": 92,', raw: true }), 400, { path: '$', error: 'invalid json', code: 'invalid-json' });
+  expectResponse(await rest('GET', 'artists/%E0%A4%A'), 404, { path: '$', error: 'No such resource exists', code: 'not-found' });
+  expectResponse(await rest('GET', `artists/${'9'.repeat(40)}`), 400, refused('parse-failed', `variable "id" expects Int, but got "${'9'.repeat(40)}"`, '$.variables.id'));
+  // A value that does not parse is refused even where the route would override it.
+  expectResponse(await rest('GET', 'artists/1?id=2&id=x'), 400, refused('parse-failed', 'variable "id" expects Int, but got "x"', '$.variables.id'));
+  const deep = '['.repeat(5000) + ']'.repeat(5000);
+  const r = await target.request('POST', '/api/rest/artists', { headers: { ...target.adminHeaders(), 'content-type': 'application/json' }, body: `{"id": 93, "name": ${deep}}`, raw: true });
+  expect(r.status).toBe(400);
+  expectResponse(await rest('POST', 'artists', { body: [1, 2] }), 200, {
+    errors: [
+      { message: 'Variable "$id" of required type "Int!" was not provided.', extensions: { path: '$.variables', code: 'validation-failed' } },
+      { message: 'Variable "$name" of required type "String!" was not provided.', extensions: { path: '$.variables', code: 'validation-failed' } },
+    ],
+  });
+  expect(await target.sql('select id from music.artist where id >= 90')).toEqual([]);
 });
