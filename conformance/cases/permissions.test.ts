@@ -293,6 +293,23 @@ test(covers(['err.parse-failed.permission-value', 'op.create_select_permission',
   expect(exported.tables.flatMap((t) => t.select_permissions ?? []).filter((p) => p.role === 'typed')).toHaveLength(1);
 });
 
+test(covers(['err.parse-failed.permission-value', 'op.replace_metadata.v1', 'op.replace_metadata.v2'], 'replace_metadata refuses permissions whose literal values do not fit their columns, naming the permission'), async () => {
+  const before = (await run('export_metadata', {})).body as { version: 2; tables: Record<string, unknown>[] };
+  const withBad = {
+    ...before,
+    tables: before.tables.map((t) =>
+      (t.table as { name: string }).name === 'article'
+        ? { ...t, select_permissions: [{ role: 'typed', permission: { columns: ['id'], filter: { rating: { _gte: 3 } } } }, { role: 'other', permission: { columns: ['id'], filter: { _not: { author_id: { _in: [1, 'x'] } } } } }] }
+        : t,
+    ),
+  };
+  const index = before.tables.findIndex((t) => (t.table as { name: string }).name === 'article');
+  const misfit = (path: string) => ({ path, error: 'a value does not fit its column: invalid input syntax for type integer: "x"', code: 'parse-failed' });
+  expectResponse(await run('replace_metadata', withBad), 400, misfit(`$.args.tables[${index}].select_permissions[1].permission.filter`));
+  expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: withBad } }), 400, misfit(`$.args.metadata.tables[${index}].select_permissions[1].permission.filter`));
+  expect((await run('export_metadata', {})).body).toEqual(before);
+});
+
 test(covers(['op.replace_metadata.v1', 'op.create_update_permission'], 'permissions round-trip through export and replace'), async () => {
   await run('create_update_permission', { table: article, role: 'user', permission: { columns: ['title'], filter: mine, check: { title: { _ne: '' } }, set: { edited: true } } });
   const exported = (await run('export_metadata', {})).body;

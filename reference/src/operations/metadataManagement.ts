@@ -12,6 +12,7 @@ import { SUCCESS, type OperationContext } from './context';
 import { endpointsOf, withList } from '../metadata/collections';
 import { endpointSchemaProblems } from './restEndpoints';
 import { introspectFor } from './functions';
+import { checkDocumentPermissionValues } from './permissionValues';
 
 export async function exportMetadata(ctx: OperationContext, _args: unknown, version: number): Promise<unknown> {
   // Decision dec.export_metadata.v2: version 2 says which resource version the export is.
@@ -25,6 +26,7 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   const document = v2 ? v2.metadata : (args as MetadataDocument);
   const db = await introspectFor(ctx, document);
   checkDocument(document, db);
+  await checkDocumentPermissionValues(ctx, buildModels(document, db, new Map()), document, v2 ? '$.args.metadata' : '$.args');
   const inconsistent = [...findInconsistencies(document, db), ...(await endpointSchemaProblems(ctx, document))];
   if (inconsistent.length > 0 && !v2?.allow_inconsistent_metadata) {
     // Rule replace_metadata.1: the same 400 for v1 and v2.

@@ -2,12 +2,60 @@
 // integer column is refused when the permission is created, not by every later request). The
 // database is the judge: planning a query over the table folds the permission's constant casts.
 import { DatabaseError } from 'pg';
-import type { PermissionType } from '../../../spec';
+import { PERMISSION_TYPES, permissionListKey, type MetadataDocument, type PermissionType } from '../../../spec';
+import { relationKey, type DbColumn } from '../db/introspection';
+import { sql, typedValue } from '../sql/graphql/context';
 import { engineError } from '../errors';
 import type { Models, TableModel } from '../schema/model';
 import * as q from '../sql';
-import { permissionValueProbes } from '../sql/graphql/permissions';
+import { permissionValueProbes, permissionValues } from '../sql/graphql/permissions';
 import type { OperationContext } from './context';
+
+/** Runs a probe in a savepoint: the database's refusal of a value, or undefined when it takes it. */
+async function refusal(ctx: OperationContext, query: q.Fragment): Promise<DatabaseError | undefined> {
+  await q.run(ctx.db, q.savepoint('permission_values'));
+  try {
+    await q.run(ctx.db, query);
+    await q.run(ctx.db, q.releaseSavepoint('permission_values'));
+    return undefined;
+  } catch (error) {
+    await q.run(ctx.db, q.rollbackToSavepoint('permission_values'));
+    // Class 22: data exceptions (invalid input syntax, out of range, …); 42804: datatype mismatch.
+    if (error instanceof DatabaseError && ((error.code ?? '').startsWith('22') || error.code === '42804')) return error;
+    throw error;
+  }
+}
+
+/**
+ * replace_metadata: the literal values of every permission of the document must fit their columns.
+ * Values are gathered per column type, each distinct one cast once, in batches; a batch the
+ * database refuses is cast value by value to name the permission that holds the bad one.
+ */
+export async function checkDocumentPermissionValues(ctx: OperationContext, models: Models, document: MetadataDocument, path: string): Promise<void> {
+  const found = new Map<string, { column: DbColumn; value: unknown; path: string }>();
+  for (const [i, entry] of document.tables.entries()) {
+    const table = models.get(relationKey(entry.table));
+    if (!table) continue;
+    for (const type of PERMISSION_TYPES) {
+      for (const [j, p] of (entry[permissionListKey(type)] ?? []).entries()) {
+        const at = `${path}.tables[${i}].${permissionListKey(type)}[${j}].permission`;
+        for (const [key, column, value] of permissionValues(models, table, type, p.permission as unknown as Record<string, unknown>)) {
+          const id = `${column.type_schema}.${column.type}\u0000${JSON.stringify(value)}`;
+          if (!found.has(id)) found.set(id, { column, value, path: `${at}.${key}` });
+        }
+      }
+    }
+  }
+  const all = [...found.values()];
+  for (let start = 0; start < all.length; start += 500) {
+    const batch = all.slice(start, start + 500);
+    if (!(await refusal(ctx, sql.query`select ${sql.join(batch.map((v) => typedValue(v.column, v.value)), ', ')}`))) continue;
+    for (const v of batch) {
+      const error = await refusal(ctx, sql.query`select ${typedValue(v.column, v.value)}`);
+      if (error) throw engineError('parse-failed.permission-value', v.path, [error.message]);
+    }
+  }
+}
 
 export async function checkPermissionValues(ctx: OperationContext, models: Models, table: TableModel, type: PermissionType, permission: Record<string, unknown>): Promise<void> {
   for (const [key, query] of permissionValueProbes(models, table, type, permission)) {
