@@ -5,7 +5,7 @@ import { formatMessage, type Endpoint } from '../../../spec';
 import { nestsDeeperThan } from '../execute/operationLimits';
 import { authenticate, isAdmin, type Session } from '../auth/session';
 import { isRoleDml } from '../operations/roleDml';
-import { openApiDocument, resolveRestCall } from './rest';
+import { openApiDocument, resolveRestCall } from '../rest/router';
 import type { ApiName, EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { engineError, EngineError } from '../errors';

@@ -13,7 +13,8 @@ import { engineError } from '../errors';
 import type { Models, TableModel } from '../schema/model';
 import { compileRawBoolExp } from '../sql/dml/boolExp';
 import { alias } from '../sql/graphql/context';
-import { relationKey } from '../db/introspection';
+import { relationKey, type DbColumn } from '../db/introspection';
+import { isSessionVariable } from '../sql/graphql/permissions';
 import { replaceEntry, trackedEntry } from './tables';
 
 type AnyPermission = PermissionsByType[PermissionType];
@@ -33,7 +34,10 @@ export function findPermission(entry: TableEntry, type: PermissionType, role: st
 }
 
 /** Columns, presets and expressions must fit the table. */
-export function validatePermission(models: Models, table: TableModel, type: PermissionType, permission: AnyPermission): void {
+/** A literal value of a permission and its column, by part (filter, check, set): `record` collects them. */
+export type RecordValue = (key: 'filter' | 'check' | 'set', column: DbColumn, value: unknown) => void;
+
+export function validatePermission(models: Models, table: TableModel, type: PermissionType, permission: AnyPermission, record?: RecordValue): void {
   const columns = 'columns' in permission ? permission.columns : undefined;
   if (Array.isArray(columns)) {
     for (const c of columns) if (!table.byColumn.has(c)) throw engineError('not-exists.column', '$.args.permission.columns', [JSON.stringify(c)]);
@@ -45,10 +49,22 @@ export function validatePermission(models: Models, table: TableModel, type: Perm
     }
   }
   const set = 'set' in permission ? permission.set : undefined;
-  for (const c of Object.keys(set ?? {})) if (!table.byColumn.has(c)) throw engineError('not-exists.column', '$.args.permission.set', [JSON.stringify(c)]);
+  for (const [c, v] of Object.entries(set ?? {})) {
+    const column = table.byColumn.get(c);
+    if (!column) throw engineError('not-exists.column', '$.args.permission.set', [JSON.stringify(c)]);
+    if (record && !isSessionVariable(v) && !(typeof v === 'string' && v.toUpperCase() === 'NOW()')) record('set', column.column, v);
+  }
   for (const key of ['filter', 'check'] as const) {
     const exp = (permission as unknown as Record<string, unknown>)[key];
-    if (exp !== undefined) compileRawBoolExp({ models, path: `$.args.permission.${key}`, sessionLists: 'unresolved' }, table, alias(table.name), exp);
+    if (exp === undefined) continue;
+    // Literal values (not session variables) are handed to `record`, to be checked against their columns.
+    const resolveValue = record
+      ? (v: unknown, c: DbColumn) => {
+          if (!isSessionVariable(v) && v !== null) record(key, c, v);
+          return v;
+        }
+      : undefined;
+    compileRawBoolExp({ models, path: `$.args.permission.${key}`, sessionLists: 'unresolved', ...(resolveValue ? { resolveValue } : {}) }, table, alias(table.name), exp);
   }
   if (type === 'select' && 'limit' in permission && permission.limit !== undefined && permission.limit < 0) {
     throw engineError('parse-failed.arguments', '$.args.permission.limit', ['expected a limit ≥ 0']);

@@ -12,7 +12,7 @@ import { SUCCESS, type OperationContext } from './context';
 import { endpointsOf, withList } from '../metadata/collections';
 import { endpointSchemaProblems } from './restEndpoints';
 import { introspectFor } from './functions';
-import { checkDocumentPermissionValues } from './permissionValues';
+import { checkPermissionValueList, type PermissionValue } from './permissionValues';
 
 export async function exportMetadata(ctx: OperationContext, _args: unknown, version: number): Promise<unknown> {
   // Decision dec.export_metadata.v2: version 2 says which resource version the export is.
@@ -25,8 +25,8 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   const v2 = version === 2 ? (args as { metadata: MetadataDocument; allow_inconsistent_metadata?: boolean }) : undefined;
   const document = v2 ? v2.metadata : (args as MetadataDocument);
   const db = await introspectFor(ctx, document);
-  checkDocument(document, db);
-  await checkDocumentPermissionValues(ctx, buildModels(document, db, new Map()), document, v2 ? '$.args.metadata' : '$.args');
+  const values = checkDocument(document, db, v2 ? '$.args.metadata' : '$.args');
+  await checkPermissionValueList(ctx, values);
   const inconsistent = [...findInconsistencies(document, db), ...(await endpointSchemaProblems(ctx, document))];
   if (inconsistent.length > 0 && !v2?.allow_inconsistent_metadata) {
     // Rule replace_metadata.1: the same 400 for v1 and v2.
@@ -69,8 +69,13 @@ export async function dropInconsistentMetadata(ctx: OperationContext): Promise<u
   return SUCCESS;
 }
 
-/** A document's tables must each be tracked once and give valid, distinct GraphQL names. */
-function checkDocument(document: MetadataDocument, db: Introspection): void {
+/**
+ * A document's tables must each be tracked once and give valid, distinct GraphQL names; its
+ * permissions must fit their tables. Returns the permissions' literal values, to be checked
+ * against their columns.
+ */
+function checkDocument(document: MetadataDocument, db: Introspection, path: string): PermissionValue[] {
+  const values: PermissionValue[] = [];
   const seen = new Map<string, number>();
   for (const entry of document.tables) seen.set(relationKey(entry.table), (seen.get(relationKey(entry.table)) ?? 0) + 1);
   const duplicates = document.tables.filter((t, i) => seen.get(relationKey(t.table))! > 1 && document.tables.findIndex((u) => relationKey(u.table) === relationKey(t.table)) === i);
@@ -83,14 +88,16 @@ function checkDocument(document: MetadataDocument, db: Introspection): void {
   }
   checkNames(document, db);
   const models = buildModels(document, db, new Map());
-  for (const entry of document.tables) {
+  for (const [i, entry] of document.tables.entries()) {
     const table = models.get(relationKey(entry.table));
     if (!table) continue;
     for (const type of PERMISSION_TYPES) {
-      for (const p of entry[permissionListKey(type)] ?? []) {
+      for (const [j, p] of (entry[permissionListKey(type)] ?? []).entries()) {
         if (p.role === 'admin') throw engineError('constraint-violation.admin-role', '$.args', [quoteQualified(entry.table)]);
-        validatePermission(models, table, type, p.permission);
+        const at = `${path}.tables[${i}].${permissionListKey(type)}[${j}].permission`;
+        validatePermission(models, table, type, p.permission, (key, column, value) => values.push({ column, value, path: `${at}.${key}` }));
       }
     }
   }
+  return values;
 }

@@ -2,13 +2,13 @@
 // integer column is refused when the permission is created, not by every later request). The
 // database is the judge: planning a query over the table folds the permission's constant casts.
 import { DatabaseError } from 'pg';
-import { PERMISSION_TYPES, permissionListKey, type MetadataDocument, type PermissionType } from '../../../spec';
-import { relationKey, type DbColumn } from '../db/introspection';
+import type { PermissionType } from '../../../spec';
+import type { DbColumn } from '../db/introspection';
 import { sql, typedValue } from '../sql/graphql/context';
 import { engineError } from '../errors';
 import type { Models, TableModel } from '../schema/model';
 import * as q from '../sql';
-import { permissionValueProbes, permissionValues } from '../sql/graphql/permissions';
+import { permissionValueProbes } from '../sql/graphql/permissions';
 import type { OperationContext } from './context';
 
 /** Runs a probe in a savepoint: the database's refusal of a value, or undefined when it takes it. */
@@ -26,27 +26,25 @@ async function refusal(ctx: OperationContext, query: q.Fragment): Promise<Databa
   }
 }
 
+/** A literal value of a permission, its column, and where it sits in the request. */
+export interface PermissionValue {
+  column: DbColumn;
+  value: unknown;
+  path: string;
+}
+
 /**
- * replace_metadata: the literal values of every permission of the document must fit their columns.
- * Values are gathered per column type, each distinct one cast once, in batches; a batch the
- * database refuses is cast value by value to name the permission that holds the bad one.
+ * replace_metadata: the literal values of every permission must fit their columns. Each distinct
+ * value of a type is cast once, in batches; a batch the database refuses is cast value by value to
+ * name the permission that holds the bad one.
  */
-export async function checkDocumentPermissionValues(ctx: OperationContext, models: Models, document: MetadataDocument, path: string): Promise<void> {
-  const found = new Map<string, { column: DbColumn; value: unknown; path: string }>();
-  for (const [i, entry] of document.tables.entries()) {
-    const table = models.get(relationKey(entry.table));
-    if (!table) continue;
-    for (const type of PERMISSION_TYPES) {
-      for (const [j, p] of (entry[permissionListKey(type)] ?? []).entries()) {
-        const at = `${path}.tables[${i}].${permissionListKey(type)}[${j}].permission`;
-        for (const [key, column, value] of permissionValues(models, table, type, p.permission as unknown as Record<string, unknown>)) {
-          const id = `${column.type_schema}.${column.type}\u0000${JSON.stringify(value)}`;
-          if (!found.has(id)) found.set(id, { column, value, path: `${at}.${key}` });
-        }
-      }
-    }
+export async function checkPermissionValueList(ctx: OperationContext, values: readonly PermissionValue[]): Promise<void> {
+  const distinct = new Map<string, PermissionValue>();
+  for (const v of values) {
+    const id = `${v.column.type_schema}.${v.column.type}\u0000${JSON.stringify(v.value)}`;
+    if (!distinct.has(id)) distinct.set(id, v);
   }
-  const all = [...found.values()];
+  const all = [...distinct.values()];
   for (let start = 0; start < all.length; start += 500) {
     const batch = all.slice(start, start + 500);
     if (!(await refusal(ctx, sql.query`select ${sql.join(batch.map((v) => typedValue(v.column, v.value)), ', ')}`))) continue;

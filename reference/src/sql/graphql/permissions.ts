@@ -101,27 +101,6 @@ export function presets(env: PermissionEnvironment, t: TableModel, set: Record<s
 
 const EXPRESSIONS: Record<PermissionType, readonly ('filter' | 'check')[]> = { select: ['filter'], insert: ['check'], update: ['filter', 'check'], delete: ['filter'] };
 
-/** The literal values of a permission with their columns, by part (filter, check, set); session variables are left out. */
-export function permissionValues(models: Models, t: TableModel, type: PermissionType, permission: Record<string, unknown>): [string, DbColumn, unknown][] {
-  const out: [string, DbColumn, unknown][] = [];
-  const a = alias(t.name);
-  for (const key of EXPRESSIONS[type]) {
-    const exp = permission[key];
-    if (exp === undefined || exp === null) continue;
-    const record = (v: unknown, c: DbColumn) => {
-      if (!isSessionVariable(v) && v !== null) out.push([key, c, v]);
-      return v;
-    };
-    compileRawBoolExp({ models, path: `$.args.permission.${key}`, resolveValue: record, sessionLists: 'unresolved' }, t, a, exp);
-  }
-  for (const [name, v] of Object.entries((permission.set as Record<string, unknown> | undefined) ?? {})) {
-    if (isSessionVariable(v) || (typeof v === 'string' && v.toUpperCase() === 'NOW()')) continue;
-    const c = t.db.columns.find((x) => x.name === name);
-    if (c) out.push(['set', c, v]);
-  }
-  return out;
-}
-
 /**
  * Queries whose planning checks that the literal values of a permission fit their columns, one per
  * part (filter, check, set); session variables stand as NULL, as they are known only per request.
