@@ -1,6 +1,6 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
 import { functionName, nonEmptyName, roleName, tableName } from './names';
-import { computedFieldDefinition, endpointDefinition, endpointMethods, functionConfiguration, metadataDocument, savedQuery } from './metadata-document';
+import { computedFieldDefinition, endpointDefinition, eventHeader, eventOperation, eventRetryConf, endpointMethods, functionConfiguration, metadataDocument, savedQuery } from './metadata-document';
 import { arrayRelationshipUsing, boolExp, columns, customRootFields, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
 export { boolExp, columns, deletePermission, insertPermission, selectPermission, updatePermission };
 export { tableConfig };
@@ -163,23 +163,28 @@ export const customTypes = object(
   },
 );
 
-const operationSpec = object({ columns }, { payload: json });
-export const retryConfEvent = object({}, { num_retries: integer, interval_sec: integer, timeout_sec: integer });
 export const createEventTrigger = object(
-  { name: string, table: tableName },
+  { name: nonEmptyName, table: tableName },
   {
     webhook: string,
     webhook_from_env: string,
-    insert: operationSpec,
-    update: operationSpec,
-    delete: operationSpec,
+    insert: eventOperation,
+    update: eventOperation,
+    delete: eventOperation,
     enable_manual: boolean,
-    retry_conf: retryConfEvent,
-    headers: array(header),
+    retry_conf: eventRetryConf,
+    headers: array(eventHeader),
     replace: boolean,
     ...source,
   },
 );
+// Deleting, redelivering and invoking event triggers, and reading the event log: not shown by
+// SPEC.md; the engine's documented forms.
+export const deleteEventTrigger = object({ name: nonEmptyName }, source);
+export const redeliverEvent = object({ event_id: string }, source);
+export const invokeEventTrigger = object({ name: nonEmptyName, payload: json }, source);
+export const getEventLogs = object({ name: nonEmptyName }, { status: literal('pending', 'processed', 'dead', 'all'), limit: integer, offset: integer, ...source });
+export const getEventInvocationLogs = object({ name: nonEmptyName }, { limit: integer, offset: integer, ...source });
 
 export const functionPermission = object({ function: functionName, role: string }, source);
 

@@ -1,8 +1,8 @@
 // The metadata document: the JSON form of the config v2 metadata directory (SPEC.md §2.2),
 // which is both the output of export_metadata and the input of replace_metadata.
-import { arrayRelationshipUsing, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
+import { arrayRelationshipUsing, columns as eventColumns, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
 import { functionName, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
-import { array, boolean, json, literal, nullable, object, parseFailure, parsed, refine, string, type Infer, type Schema } from './schema';
+import { array, boolean, integer, json, literal, nullable, object, parseFailure, parsed, refine, string, union, type Infer, type Schema } from './schema';
 
 export const ROOT_FIELD_KEYS = [
   'select',
@@ -53,6 +53,21 @@ export interface ComputedField {
   comment?: string;
 }
 
+/** An event trigger in the metadata file form (§2.6): operations and enable_manual under definition. */
+export interface EventTrigger {
+  name: string;
+  definition: {
+    enable_manual: boolean;
+    insert?: { columns: Columns };
+    update?: { columns: Columns };
+    delete?: { columns: Columns };
+  };
+  retry_conf: { num_retries: number; interval_sec: number; timeout_sec: number };
+  webhook?: string;
+  webhook_from_env?: string;
+  headers?: ({ name: string; value: string } | { name: string; value_from_env: string })[];
+}
+
 export type BoolExp = Record<string, unknown>;
 export type Columns = '*' | string[];
 export const PERMISSION_TYPES = ['insert', 'select', 'update', 'delete'] as const;
@@ -100,6 +115,7 @@ export interface TableEntry {
   object_relationships?: ObjectRelationship[];
   array_relationships?: ArrayRelationship[];
   computed_fields?: ComputedField[];
+  event_triggers?: EventTrigger[];
   insert_permissions?: PermissionEntry<InsertPermission>[];
   select_permissions?: PermissionEntry<SelectPermission>[];
   update_permissions?: PermissionEntry<UpdatePermission>[];
@@ -155,7 +171,7 @@ export interface MetadataDocument {
  * Parts of a table entry that later kinds of object fill in. Until the server supports a kind,
  * a document may carry it only empty: refusing it is better than dropping it silently.
  */
-export const TABLE_KINDS_NOT_YET_SUPPORTED = ['remote_relationships', 'event_triggers'] as const;
+export const TABLE_KINDS_NOT_YET_SUPPORTED = ['remote_relationships'] as const;
 
 /** Top-level keys of the export form, other than `version` and `tables`. */
 export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = ['remote_schemas', 'actions', 'custom_types', 'cron_triggers'] as const;
@@ -192,6 +208,42 @@ export const computedFieldDefinition = refine(
     return parsed(d);
   },
 );
+/** §2.6 defaults: num_retries 0, interval_sec 10, timeout_sec 60. */
+export const EVENT_RETRY_DEFAULTS = { num_retries: 0, interval_sec: 10, timeout_sec: 60 } as const;
+const nonNegative = refine(integer, (v, path) => (v < 0 ? parseFailure(path, 'expected an integer ≥ 0') : parsed(v)));
+export const eventRetryConf = refine(object({}, { num_retries: nonNegative, interval_sec: nonNegative, timeout_sec: nonNegative }), (v) =>
+  parsed({ ...EVENT_RETRY_DEFAULTS, ...v } as EventTrigger['retry_conf']),
+);
+export const eventOperation = object({ columns: eventColumns }, { payload: json });
+export const eventHeader = union<[{ name: string; value: string }, { name: string; value_from_env: string }]>(
+  [object({ name: nonEmptyName, value: string }), object({ name: nonEmptyName, value_from_env: nonEmptyName })],
+  'header {name, value} or {name, value_from_env}',
+);
+export const eventTrigger: Schema<EventTrigger> = refine(
+  object(
+    {
+      name: nonEmptyName,
+      definition: object({}, { enable_manual: boolean, insert: eventOperation, update: eventOperation, delete: eventOperation }),
+    },
+    { retry_conf: eventRetryConf, webhook: string, webhook_from_env: string, headers: array(eventHeader) },
+  ),
+  (v, path) => {
+    if ((v.webhook === undefined) === (v.webhook_from_env === undefined)) return parseFailure(path, 'exactly one of "webhook" and "webhook_from_env" is expected');
+    const op = (o: { columns: Columns } | undefined) => (o ? { columns: o.columns } : undefined);
+    const definition: EventTrigger['definition'] = { enable_manual: v.definition.enable_manual === true };
+    for (const key of ['insert', 'update', 'delete'] as const) {
+      const o = op(v.definition[key]);
+      if (o) definition[key] = o;
+    }
+    return parsed({
+      name: v.name,
+      definition,
+      retry_conf: v.retry_conf ?? { ...EVENT_RETRY_DEFAULTS },
+      ...(v.webhook !== undefined ? { webhook: v.webhook } : { webhook_from_env: v.webhook_from_env! }),
+      ...(v.headers?.length ? { headers: v.headers } : {}),
+    });
+  },
+);
 const computedField = object({ name: nonEmptyName, definition: computedFieldDefinition }, comment);
 const permissionEntry = <T>(permission: Schema<T>) => array(object({ role: roleName, permission }, comment));
 
@@ -221,6 +273,7 @@ export const tableEntry: Schema<TableEntry> = refine(
       object_relationships: array(objectRelationship),
       array_relationships: array(arrayRelationship),
       computed_fields: array(computedField),
+      event_triggers: array(eventTrigger),
       insert_permissions: permissionEntry(insertPermission),
       select_permissions: permissionEntry(selectPermission),
       update_permissions: permissionEntry(updatePermission),
@@ -238,6 +291,7 @@ export const tableEntry: Schema<TableEntry> = refine(
     if (v.object_relationships?.length) entry.object_relationships = v.object_relationships.map(withComment) as ObjectRelationship[];
     if (v.array_relationships?.length) entry.array_relationships = v.array_relationships.map(withComment) as ArrayRelationship[];
     if (v.computed_fields?.length) entry.computed_fields = v.computed_fields.map(withComment) as ComputedField[];
+    if (v.event_triggers?.length) entry.event_triggers = v.event_triggers;
     if (v.insert_permissions?.length) entry.insert_permissions = v.insert_permissions.map(withComment) as PermissionEntry<InsertPermission>[];
     if (v.select_permissions?.length) entry.select_permissions = v.select_permissions.map(withComment) as PermissionEntry<SelectPermission>[];
     if (v.update_permissions?.length) entry.update_permissions = v.update_permissions.map(withComment) as PermissionEntry<UpdatePermission>[];

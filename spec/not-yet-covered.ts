@@ -24,10 +24,6 @@ export const NOT_YET_COVERED: readonly string[] = [
   'op.set_custom_types',
 
   // Event and cron triggers.
-  'op.create_event_trigger',
-  'rule.events.1',
-  'rule.events.2',
-  'rule.events.3',
   'rule.events.4',
   'rule.events.5',
 

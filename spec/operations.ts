@@ -38,6 +38,11 @@ const has = (args: unknown, key: string) => typeof args === 'object' && args !==
 const RELATIONSHIP_DECISION =
   'SPEC.md §4.3 does not show the relationship operations; they take the engine\'s documented forms: table, name, using {foreign_key_constraint_on | manual_configuration}, comment.';
 const compat = { level: 'compat' as const, decision: RELATIONSHIP_DECISION };
+const eventOps = {
+  level: 'compat' as const,
+  decision:
+    'SPEC.md shows create_event_trigger only; deleting, redelivering and invoking take the engine\'s documented forms (delete_event_trigger {name}, redeliver_event {event_id}, invoke_event_trigger {name, payload}), and the event log is read with get_event_logs {name, status, limit, offset} and get_event_invocation_logs {name, limit, offset} (also with the pg_ prefix).',
+};
 const collections = {
   level: 'compat' as const,
   decision:
@@ -149,6 +154,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('drop_rest_endpoint', '4.3', 'drop a REST endpoint', A.dropRestEndpoint),
   op('set_custom_types', '4.3', 'replace the custom GraphQL types', A.customTypes),
   op('create_event_trigger', '4.3', 'create an event trigger', A.createEventTrigger),
+  op('delete_event_trigger', '2.6', 'delete an event trigger and its database triggers', A.deleteEventTrigger, eventOps),
+  op('redeliver_event', '2.6', 'deliver an event again', A.redeliverEvent, eventOps),
+  op('invoke_event_trigger', '2.6', 'invoke an event trigger by hand (enable_manual)', A.invokeEventTrigger, eventOps),
+  op('get_event_logs', '2.6', 'events of a trigger with their state', A.getEventLogs, eventOps),
+  op('get_event_invocation_logs', '2.6', 'delivery attempts of a trigger\'s events', A.getEventInvocationLogs, eventOps),
   op('pg_create_function_permission', '4.4', 'allow a role to use a tracked function', A.functionPermission),
   op('pg_drop_function_permission', '4.4', 'drop a function permission', A.functionPermission),
   op('bulk', '4.4', 'run several operations, all or nothing', A.bulk),
@@ -170,6 +180,7 @@ export const SOURCE_PREFIXED: readonly string[] = [
   'create_insert_permission', 'drop_insert_permission', 'create_select_permission', 'drop_select_permission',
   'create_update_permission', 'drop_update_permission', 'create_delete_permission', 'drop_delete_permission', 'set_permission_comment',
   'track_function', 'untrack_function', 'add_computed_field', 'drop_computed_field',
+  'create_event_trigger', 'delete_event_trigger', 'redeliver_event', 'invoke_event_trigger', 'get_event_logs', 'get_event_invocation_logs',
 ];
 
 const PREFIXED_OPERATIONS: readonly OperationSpec[] = SOURCE_PREFIXED.map((type) => {

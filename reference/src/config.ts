@@ -32,6 +32,21 @@ export interface EngineConfig {
   corsDomains?: readonly string[];
   /** How long a SIGTERM/SIGINT waits for in-flight requests before closing them. */
   gracefulShutdownTimeoutSeconds: number;
+  /** The delivery of event trigger events. */
+  events: EventSettings;
+}
+
+export interface EventSettings {
+  /** How often the worker looks for due events, when it found none the last time. */
+  fetchIntervalMs: number;
+  /** Deliveries in flight at once (and events taken per look). */
+  httpPoolSize: number;
+  /** Added to a trigger's timeout_sec: how long an event stays held by an instance that took it. */
+  lockMarginSeconds: number;
+  /** Delivered events older than this are deleted; 0 keeps them. */
+  retentionSeconds: number;
+  /** Between retries: interval_sec every time, or doubling from it (capped at an hour). */
+  backoff: 'fixed' | 'exponential';
 }
 
 export interface RequestLimits {
@@ -82,6 +97,11 @@ const FLAGS: Record<string, string> = {
   'unauthorized-role': 'ENGINE_GRAPHQL_UNAUTHORIZED_ROLE',
   'enabled-apis': 'ENGINE_GRAPHQL_ENABLED_APIS',
   'enable-allowlist': 'ENGINE_GRAPHQL_ENABLE_ALLOWLIST',
+  'events-fetch-interval': 'ENGINE_GRAPHQL_EVENTS_FETCH_INTERVAL',
+  'events-http-pool-size': 'ENGINE_GRAPHQL_EVENTS_HTTP_POOL_SIZE',
+  'events-lock-margin-seconds': 'ENGINE_GRAPHQL_EVENTS_LOCK_MARGIN_SECONDS',
+  'events-retention-seconds': 'ENGINE_GRAPHQL_EVENTS_RETENTION_SECONDS',
+  'events-retry-backoff': 'ENGINE_GRAPHQL_EVENTS_RETRY_BACKOFF',
   'infer-function-permissions': 'ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS',
   'live-queries-multiplexed-batch-size': 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE',
   'live-queries-multiplexed-refetch-interval': 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL',
@@ -204,6 +224,17 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       cacheMaxBytes: int('ENGINE_GRAPHQL_CACHE_MAX_BYTES', get('ENGINE_GRAPHQL_CACHE_MAX_BYTES'), 64 * 1024 * 1024, 1024 * 1024),
     },
     gracefulShutdownTimeoutSeconds: int('ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT', get('ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT'), 60, 0),
+    events: {
+      fetchIntervalMs: int('ENGINE_GRAPHQL_EVENTS_FETCH_INTERVAL', get('ENGINE_GRAPHQL_EVENTS_FETCH_INTERVAL'), 100, 10),
+      httpPoolSize: int('ENGINE_GRAPHQL_EVENTS_HTTP_POOL_SIZE', get('ENGINE_GRAPHQL_EVENTS_HTTP_POOL_SIZE'), 100, 1),
+      lockMarginSeconds: int('ENGINE_GRAPHQL_EVENTS_LOCK_MARGIN_SECONDS', get('ENGINE_GRAPHQL_EVENTS_LOCK_MARGIN_SECONDS'), 30, 1),
+      retentionSeconds: int('ENGINE_GRAPHQL_EVENTS_RETENTION_SECONDS', get('ENGINE_GRAPHQL_EVENTS_RETENTION_SECONDS'), 7 * 24 * 3600, 0),
+      backoff: (() => {
+        const v = get('ENGINE_GRAPHQL_EVENTS_RETRY_BACKOFF') ?? 'fixed';
+        if (v !== 'fixed' && v !== 'exponential') throw new ConfigError(`ENGINE_GRAPHQL_EVENTS_RETRY_BACKOFF must be fixed or exponential, not ${JSON.stringify(v)}`);
+        return v;
+      })(),
+    },
     ...((() => {
       const domains = corsDomains(get('ENGINE_GRAPHQL_CORS_DOMAIN'));
       return domains ? { corsDomains: domains } : {};

@@ -18,6 +18,7 @@ import { HANDLERS } from './operations/handlers';
 import { postgresError } from './operations/runSql';
 import { runAsRole } from './operations/roleDml';
 import { endpointSchemaProblems } from './operations/restEndpoints';
+import { syncEventTriggers } from './operations/eventTriggers';
 import type { Session } from './auth/session';
 import * as q from './sql';
 
@@ -198,6 +199,7 @@ export class Engine {
           );
           if (introduced.length > 0) throw engineError('unexpected.inconsistent-metadata', '$.args', [], introduced);
         }
+        await syncEventTriggers(client, stored.document, ctx.document, await ctx.introspect());
         resourceVersion = await writeMetadata(client, ctx.document);
       }
       const changed = ctx.document !== stored.document || ctx.databaseChanged || resourceVersion !== this.snapshot?.resourceVersion;

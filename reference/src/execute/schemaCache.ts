@@ -25,6 +25,8 @@ export interface CompiledPlan {
   /** Root fields answered without the database (__typename), by alias. */
   literals: Map<string, string>;
   order: string[];
+  /** A mutation's session variables: event triggers record who made a change. */
+  sessionVariables?: Readonly<Record<string, string>>;
 }
 
 export interface RoleSchema {

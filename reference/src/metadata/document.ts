@@ -26,6 +26,7 @@ function exportEntry(t: TableEntry): TableEntry {
     ...(t.object_relationships?.length ? { object_relationships: t.object_relationships } : {}),
     ...(t.array_relationships?.length ? { array_relationships: t.array_relationships } : {}),
     ...(t.computed_fields?.length ? { computed_fields: t.computed_fields } : {}),
+    ...(t.event_triggers?.length ? { event_triggers: t.event_triggers } : {}),
     ...(t.insert_permissions?.length ? { insert_permissions: t.insert_permissions } : {}),
     ...(t.select_permissions?.length ? { select_permissions: t.select_permissions } : {}),
     ...(t.update_permissions?.length ? { update_permissions: t.update_permissions } : {}),

@@ -48,6 +48,8 @@ async function result(ctx: DmlContext, build: () => Fragment): Promise<unknown> 
     throw error;
   }
   let row: { result: unknown; ok?: boolean } | undefined;
+  // Who makes the change, for event triggers.
+  await q.run(ctx.db, q.setSessionVariables(ctx.session ? { ...ctx.session.variables, 'x-engine-role': ctx.session.role } : { 'x-engine-role': 'admin' }));
   try {
     [row] = await q.run<{ result: unknown; ok?: boolean }>(ctx.db, statement);
   } catch (error) {

@@ -13,6 +13,7 @@ import { createArrayRelationship, createObjectRelationship, dropRelationship, re
 import { dmlCount, dmlDelete, dmlInsert, dmlSelect, dmlUpdate } from './dml';
 import { addCollectionToAllowlist, addQueryToCollection, createQueryCollection, dropCollectionFromAllowlist, dropQueryCollection, dropQueryFromCollection } from './collections';
 import { addComputedField, dropComputedField } from './computedFields';
+import { createEventTrigger, deleteEventTrigger, getEventInvocationLogs, getEventLogs, invokeEventTrigger, redeliverEvent } from './eventTriggers';
 import { createRestEndpoint, dropRestEndpoint } from './restEndpoints';
 import { createFunctionPermission, dropFunctionPermission, trackFunction, untrackFunction } from './functions';
 import { createPermission, dropPermission, setPermissionComment } from './permissions';
@@ -41,6 +42,12 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   count: dmlCount as OperationHandler,
   track_table: trackTable as OperationHandler,
   track_function: trackFunction as OperationHandler,
+  create_event_trigger: createEventTrigger as OperationHandler,
+  delete_event_trigger: deleteEventTrigger as OperationHandler,
+  invoke_event_trigger: invokeEventTrigger as OperationHandler,
+  redeliver_event: redeliverEvent as OperationHandler,
+  get_event_logs: getEventLogs as OperationHandler,
+  get_event_invocation_logs: getEventInvocationLogs as OperationHandler,
   create_query_collection: createQueryCollection as OperationHandler,
   drop_query_collection: dropQueryCollection as OperationHandler,
   add_query_to_collection: addQueryToCollection as OperationHandler,

@@ -18,6 +18,8 @@ import { CATALOG_SCHEMA } from './catalog-schema';
 
 export { CATALOG_SCHEMA };
 export * from './introspection';
+export * from './events';
+import { EVENTS_MIGRATION } from './events';
 const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
 
 /** Serialises metadata changes across all servers that share the database. */
@@ -88,6 +90,8 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
       deferrable initially deferred
       for each row execute procedure ${catalog('engine_refuse_foreign_commit')}()`,
   ],
+  // Event triggers: the event log, its deliveries, and the function the database triggers call.
+  EVENTS_MIGRATION,
 ];
 
 export const setCatalogVersion = (version: string) =>

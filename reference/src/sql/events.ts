@@ -1,0 +1,204 @@
+// Event triggers in SQL (SPEC.md §2.6, §6): the catalog's event log and invocation log, the
+// capture function the database triggers call, the triggers themselves, and the queries of the
+// delivery worker. DDL takes no parameters: the catalog's own functions make the database
+// triggers, quoting the bound values with format().
+import * as sql from 'pg-sql2';
+import { CATALOG_SCHEMA } from './catalog-schema';
+
+const catalog = (name: string) => sql.identifier(CATALOG_SCHEMA, name);
+const eventLog = catalog('event_log');
+const invocationLog = catalog('event_invocation_log');
+
+/** Catalog migration: the event log, the invocation log and the capture function. */
+export const EVENTS_MIGRATION: readonly sql.SQLQuery[] = [
+  sql.query`create table ${eventLog} (
+    id uuid primary key default gen_random_uuid(),
+    trigger_name text not null,
+    schema_name text not null,
+    table_name text not null,
+    op text not null,
+    data jsonb not null,
+    session_variables jsonb,
+    created_at timestamptz not null default clock_timestamp(),
+    state text not null default 'pending' check (state in ('pending', 'delivered', 'dead')),
+    tries integer not null default 0,
+    next_attempt_at timestamptz not null default clock_timestamp(),
+    locked_until timestamptz,
+    locked_by text,
+    delivered_at timestamptz,
+    last_error text
+  )`,
+  sql.query`create index event_log_due on ${eventLog} (next_attempt_at) where state = 'pending'`,
+  sql.query`create index event_log_trigger on ${eventLog} (trigger_name, created_at)`,
+  sql.query`create table ${invocationLog} (
+    id bigserial primary key,
+    event_id uuid not null,
+    trigger_name text not null,
+    attempt integer not null,
+    status integer,
+    request jsonb not null,
+    response jsonb not null,
+    duration_ms integer not null,
+    created_at timestamptz not null default clock_timestamp()
+  )`,
+  sql.query`create index event_invocation_log_event on ${invocationLog} (event_id)`,
+  sql.query`create index event_invocation_log_trigger on ${invocationLog} (trigger_name, created_at)`,
+  // TG_ARGV: the trigger's name, and for updates '*' or a JSON array of the columns that count.
+  sql.query`create function ${catalog('capture_event')}() returns trigger language plpgsql as $capture$
+    declare
+      old_row jsonb;
+      new_row jsonb;
+      listed jsonb;
+    begin
+      if tg_op = 'UPDATE' then
+        old_row := to_jsonb(old);
+        new_row := to_jsonb(new);
+        if tg_argv[1] = '*' then
+          if old_row = new_row then return null; end if;
+        else
+          listed := tg_argv[1]::jsonb;
+          if not exists (select 1 from jsonb_array_elements_text(listed) c where old_row -> c is distinct from new_row -> c) then
+            return null;
+          end if;
+        end if;
+      elsif tg_op = 'INSERT' then
+        new_row := to_jsonb(new);
+      else
+        old_row := to_jsonb(old);
+      end if;
+      insert into ${eventLog} (trigger_name, schema_name, table_name, op, data, session_variables)
+      values (tg_argv[0], tg_table_schema, tg_table_name, tg_op, jsonb_build_object('old', old_row, 'new', new_row),
+              nullif(current_setting('engine.session_variables', true), '')::jsonb);
+      return null;
+    end
+  $capture$`,
+  sql.query`create function ${catalog('set_event_trigger')}(table_schema text, table_name text, trigger_name text, event_trigger text, op text, columns text)
+    returns void language plpgsql as $set$
+    begin
+      if op not in ('insert', 'update', 'delete') then raise exception 'unknown operation %', op; end if;
+      execute format('create or replace trigger %I after %s on %I.%I for each row execute function ${sql.raw(CATALOG_SCHEMA)}.capture_event(%L, %L)',
+                     trigger_name, op, table_schema, table_name, event_trigger, columns);
+    end
+  $set$`,
+  sql.query`create function ${catalog('drop_event_trigger')}(table_schema text, table_name text, trigger_name text)
+    returns void language plpgsql as $drop$
+    begin
+      execute format('drop trigger if exists %I on %I.%I', trigger_name, table_schema, table_name);
+    end
+  $drop$`,
+];
+
+export type EventOperation = 'insert' | 'update' | 'delete';
+
+/** The database trigger of one operation of an event trigger. */
+export const triggerName = (trigger: string, op: EventOperation) => `engine_evt_${trigger}_${op}`;
+
+export const createTrigger = (table: { schema: string; name: string }, trigger: string, op: EventOperation, updateColumns: string) => sql.query`
+  select ${catalog('set_event_trigger')}(${sql.value(table.schema)}, ${sql.value(table.name)}, ${sql.value(triggerName(trigger, op))}, ${sql.value(trigger)}, ${sql.value(op)}, ${sql.value(updateColumns)})`;
+
+export const dropTrigger = (table: { schema: string; name: string }, trigger: string, op: EventOperation) =>
+  sql.query`select ${catalog('drop_event_trigger')}(${sql.value(table.schema)}, ${sql.value(table.name)}, ${sql.value(triggerName(trigger, op))})`;
+
+/** Who made a change: read by the capture function in the same transaction. */
+export const setSessionVariables = (variables: Record<string, string>) =>
+  sql.query`select set_config('engine.session_variables', ${sql.value(JSON.stringify(variables))}, true)`;
+
+export const manualEvent = (trigger: string, table: { schema: string; name: string }, payload: unknown, session: Record<string, string>) => sql.query`
+  insert into ${eventLog} (trigger_name, schema_name, table_name, op, data, session_variables)
+  values (${sql.value(trigger)}, ${sql.value(table.schema)}, ${sql.value(table.name)}, 'MANUAL',
+          jsonb_build_object('old', null, 'new', ${sql.value(JSON.stringify(payload))}::jsonb), ${sql.value(JSON.stringify(session))}::jsonb)
+  returning id::text as event_id`;
+
+export const redeliver = (eventId: string) => sql.query`
+  update ${eventLog} set state = 'pending', tries = 0, next_attempt_at = clock_timestamp(), locked_until = null, locked_by = null, last_error = null
+   where id::text = ${sql.value(eventId)}
+  returning id::text as event_id`;
+
+export interface EventRow {
+  id: string;
+  trigger_name: string;
+  schema_name: string;
+  table_name: string;
+  op: string;
+  data: { old: unknown; new: unknown };
+  session_variables: Record<string, string> | null;
+  created_at: string;
+  tries: number;
+}
+
+/**
+ * Take due events: pending, their time come, not held by a live instance (`locked_until` frees
+ * the events of an instance that died). Several instances share the work: SKIP LOCKED.
+ */
+export const claimEvents = (limit: number, lockSeconds: number, instance: string) => sql.query`
+  with due as (
+    select id from ${eventLog}
+     where state = 'pending' and next_attempt_at <= clock_timestamp() and (locked_until is null or locked_until < clock_timestamp())
+     order by next_attempt_at, created_at
+     limit ${sql.value(limit)}
+     for update skip locked)
+  update ${eventLog} e set locked_until = clock_timestamp() + make_interval(secs => ${sql.value(lockSeconds)}), locked_by = ${sql.value(instance)}
+    from due where e.id = due.id
+  returning e.id::text as id, e.trigger_name, e.schema_name, e.table_name, e.op, e.data, e.session_variables,
+            to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at, e.tries`;
+
+export interface Invocation {
+  eventId: string;
+  trigger: string;
+  attempt: number;
+  status: number | null;
+  request: unknown;
+  response: unknown;
+  durationMs: number;
+}
+
+const logInvocation = (i: Invocation) => sql.query`
+  insert into ${invocationLog} (event_id, trigger_name, attempt, status, request, response, duration_ms)
+  values (${sql.value(i.eventId)}::uuid, ${sql.value(i.trigger)}, ${sql.value(i.attempt)}, ${sql.value(i.status)},
+          ${sql.value(JSON.stringify(i.request))}::jsonb, ${sql.value(JSON.stringify(i.response))}::jsonb, ${sql.value(i.durationMs)})`;
+
+/** The outcome of an attempt, with its invocation, in one statement. Only the holder of the lock may settle. */
+export const settleEvent = (i: Invocation, instance: string, outcome: { state: 'delivered' | 'dead' } | { retryInSeconds: number }, error: string | null) => sql.query`
+  with logged as (${logInvocation(i)})
+  update ${eventLog}
+     set tries = tries + 1,
+         state = ${sql.value('state' in outcome ? outcome.state : 'pending')},
+         next_attempt_at = clock_timestamp() + make_interval(secs => ${sql.value('retryInSeconds' in outcome ? outcome.retryInSeconds : 0)}),
+         delivered_at = case when ${sql.value('state' in outcome && outcome.state === 'delivered')} then clock_timestamp() end,
+         locked_until = null, locked_by = null, last_error = ${sql.value(error)}
+   where id = ${sql.value(i.eventId)}::uuid and locked_by = ${sql.value(instance)}`;
+
+/** Events this instance holds go back to the queue (a clean shutdown). */
+export const releaseEvents = (instance: string) => sql.query`
+  update ${eventLog} set locked_until = null, locked_by = null where locked_by = ${sql.value(instance)} and state = 'pending'`;
+
+/** An event whose trigger is gone cannot be delivered: it is dead, with the reason. */
+export const orphanEvent = (eventId: string, instance: string, reason: string) => sql.query`
+  update ${eventLog} set state = 'dead', locked_until = null, locked_by = null, last_error = ${sql.value(reason)}
+   where id = ${sql.value(eventId)}::uuid and locked_by = ${sql.value(instance)}`;
+
+/** Delivered events (and their invocations) older than the retention go. */
+export const cleanupDelivered = (seconds: number) => sql.query`
+  with gone as (
+    delete from ${eventLog} where state = 'delivered' and delivered_at < clock_timestamp() - make_interval(secs => ${sql.value(seconds)}) returning id)
+  delete from ${invocationLog} where event_id in (select id from gone)`;
+
+export const eventLogs = (trigger: string, status: string, limit: number, offset: number) => sql.query`
+  select coalesce(json_agg(e order by e.created_at desc, e.id), '[]'::json) as events from (
+    select id::text as id, trigger_name, schema_name, table_name, op, data, session_variables, state, tries,
+           created_at, next_attempt_at, delivered_at, last_error
+      from ${eventLog}
+     where trigger_name = ${sql.value(trigger)}
+       and (${sql.value(status)} = 'all'
+            or (${sql.value(status)} = 'processed' and state = 'delivered')
+            or state = ${sql.value(status)})
+     order by created_at desc, id
+     limit ${sql.value(limit)} offset ${sql.value(offset)}) e`;
+
+export const invocationLogs = (trigger: string, limit: number, offset: number) => sql.query`
+  select coalesce(json_agg(i order by i.created_at desc, i.id desc), '[]'::json) as invocations from (
+    select id, event_id::text as event_id, trigger_name, attempt, status, request, response, duration_ms, created_at
+      from ${invocationLog}
+     where trigger_name = ${sql.value(trigger)}
+     order by created_at desc, id desc
+     limit ${sql.value(limit)} offset ${sql.value(offset)}) i`;
