@@ -1,57 +1,17 @@
 // The server as `npm start` runs it, as a process: stopped with SIGTERM while it works, killed
 // with -9 during a burst of metadata writes, and started again on the same data directory.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { freePort } from './db/provision';
 import { readPostmasterLock } from './db/postmaster';
 import { commandLine, isAlive, waitForExit } from './db/processes';
+import { children, post, startServer as startProcess } from './testing/serverProcess';
 
 jest.setTimeout(120_000);
 
-const BIN = join(__dirname, '..', '..', 'bin', 'engine-reference.js');
 let dataDir: string;
-const children: ChildProcess[] = [];
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  postmasterPid: number;
-  exit: Promise<number | null>;
-  output: () => string;
-}
-
-async function startServer(): Promise<Started> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, ENGINE_GRAPHQL_DATA_DIR: dataDir, ENGINE_GRAPHQL_SERVER_PORT: String(port), ENGINE_GRAPHQL_LOG_LEVEL: 'warn' };
-  delete env.ENGINE_GRAPHQL_DATABASE_URL;
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [BIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output}`);
-    if (Date.now() > deadline) throw new Error(`the server did not answer: ${output}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    if (ok) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const lock = readPostmasterLock(join(dataDir, 'pgdata'));
-  if (!lock) throw new Error('no postmaster.pid');
-  return { child, url, postmasterPid: lock.pid, exit, output: () => output };
-}
-
-async function post(url: string, body: unknown, endpoint = '/v1/metadata'): Promise<{ status: number; body: any }> {
-  const r = await fetch(url + endpoint, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  return { status: r.status, body: await r.json() };
-}
+const startServer = () => startProcess(dataDir);
 
 const createAndTrack = (name: string) => ({
   type: 'bulk',

@@ -116,7 +116,7 @@ export class EventWorker {
       if (free > 0) {
         const triggers = eventTriggersOf(this.document());
         const byName = new Map(triggers.map((t) => [t.trigger.name, t.trigger]));
-        const longest = Math.max(60, ...triggers.map((t) => t.trigger.retry_conf.timeout_sec));
+        const longest = Math.max(1, ...triggers.map((t) => t.trigger.retry_conf.timeout_sec));
         const rows = await q.run<q.EventRow>(this.pool, q.claimEvents(free, longest + this.settings.lockMarginSeconds, this.instance));
         taken = rows.length;
         for (const row of rows) {
