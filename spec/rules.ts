@@ -144,6 +144,8 @@ export const DECISIONS: readonly SpecItem[] = [
     'invoke_event_trigger {name, payload} on a trigger with enable_manual: true writes an event with op MANUAL and the payload as data.new, answers {event_id}, and delivers it like any other.'),
   decision('events.replace', '2.6', 'create_event_trigger with replace',
     'replace: true replaces the trigger of the same name (on whatever table it was) with the new definition; without it a second trigger of that name is refused.'),
+  decision('events.shared', '6', 'several servers on one database',
+    'Every server delivers events; an event is taken by one server at a time (until its hold ends, when a server that died lets go), so without crashes each event reaches the webhook once.'),
   decision('bulk.atomic', '4.4', 'bulk all or nothing',
     'bulk runs its operations in one transaction and answers the array of their responses; when one fails, nothing of the bulk is kept and the error carries the failing operation\'s path ($.args[1].args...).'),
   decision('auth.no-secret', '5', 'roles when no admin secret is configured',

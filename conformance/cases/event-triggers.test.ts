@@ -5,12 +5,13 @@
 // environment-variable cases need ENGINE_CONFORMANCE_HOOK_SECRET=s3cret and
 // ENGINE_CONFORMANCE_HOOK_URL=<the webhook's url>/env in that engine's environment
 // (ENGINE_WEBHOOK_PORT fixes the port).
-import { covers } from '../harness/cases';
+import { caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { useTarget } from '../harness/target';
 import { startWebhook, type Webhook } from '../harness/webhook';
 
-const target = useTarget();
+// A second server on the same database (any profile would do): both deliver events.
+const target = useTarget({ profiles: ['no-function-inference'] });
 const item = { schema: 'evt', name: 'item' };
 const ok = { message: 'success' };
 const run = (type: string, args: unknown) => target.metadata({ type, args });
@@ -208,4 +209,19 @@ test(covers(['op.replace_metadata.v1', 'dec.events.form', 'op.untrack_table'], '
   expect(call!.headers['x-a']).toBe('b');
   expectResponse(await run('untrack_table', { table: item }), 200, ok);
   expect(await target.sql("select count(*)::int as n from pg_trigger where tgname::text like 'engine_evt_%'")).toEqual([{ n: 0 }]);
+});
+
+caseWithProfile('no-function-inference', ['rule.events.1', 'dec.events.shared'], 'two servers on one database share the deliveries: each event reaches the webhook once', async () => {
+  const other = target.profileTarget('no-function-inference')!;
+  await run('create_event_trigger', trigger('shared', '/shared', { insert: { columns: '*' } }));
+  // Both servers know the trigger before the rows come.
+  await until(async () => ((await other.metadata({ type: 'export_metadata', args: {} })).body as { tables: { event_triggers?: unknown[] }[] }).tables[0]?.event_triggers?.length ?? 0, (n) => n === 1);
+  for (let b = 0; b < 10; b++) await target.sql(`insert into evt.item (id, name) select g, 'n' || g from generate_series(${1000 + b * 50}, ${1049 + b * 50}) g`);
+  const calls = await hook.waitFor('/shared', 500, 30_000);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const ids = hook.callsTo('/shared').map((c) => (c.body as { event: { data: { new: { id: number } } } }).event.data.new.id);
+  expect([ids.length, new Set(ids).size]).toEqual([500, 500]);
+  expect(calls.length).toBeGreaterThanOrEqual(500);
+  const by = await target.sql("select count(distinct locked_by) as holders, count(*)::int as n from engine_catalog.event_log where trigger_name = 'shared' and state = 'delivered'");
+  expect(by).toEqual([{ holders: '0', n: 500 }]);
 });

@@ -67,6 +67,22 @@ const restParts = fc.record({
   endpoints: fc.subarray(ENDPOINTS.slice(0, 2), { minLength: 0 }).chain((picked) => fc.oneof({ arbitrary: fc.constant(picked), weight: 6 }, { arbitrary: fc.constant([...picked, ENDPOINTS[2]!]), weight: 1 })),
 });
 
+/** Event triggers on parent: valid ones, and now and then one naming a column that does not exist. */
+const eventTriggers = fc.subarray(['ev_insert', 'ev_update', 'ev_manual'] as const).chain((names) =>
+  fc.tuple(
+    ...names.map((name) =>
+      fc.record({
+        name: fc.constant(name),
+        definition: fc.constant(
+          name === 'ev_insert' ? { enable_manual: false, insert: { columns: '*' as const } } : name === 'ev_manual' ? { enable_manual: true } : { enable_manual: false, update: { columns: ['name', 'n'] } },
+        ),
+        retry_conf: fc.record({ num_retries: fc.nat(5), interval_sec: fc.nat(30), timeout_sec: fc.integer({ min: 1, max: 60 }) }),
+        webhook: fc.oneof({ arbitrary: fc.constant('http://127.0.0.1:1/hook'), weight: 10 }, { arbitrary: fc.constant('http://127.0.0.1:1/other'), weight: 1 }),
+      }),
+    ),
+  ),
+);
+
 function permissionsOf(table: keyof typeof COLUMNS) {
   const columns = COLUMNS[table];
   return fc.record({
@@ -118,14 +134,14 @@ test(
     const generated = fc.record(Object.fromEntries(ROLES.map((r) => [r, fc.record({ parent: permissionsOf('parent'), child: permissionsOf('child') })]))) as unknown as fc.Arbitrary<Generated>;
     let accepted = 0;
     await fc.assert(
-      fc.asyncProperty(generated, computedFields, functions, restParts, async (byRole, fields, tracked, restGenerated) => {
+      fc.asyncProperty(generated, computedFields, functions, restParts, eventTriggers, async (byRole, fields, tracked, restGenerated, triggers) => {
         // Select permissions list computed fields the document defines (and now and then one it does not).
         const defined = new Set<string>(fields.map((f) => f.name));
         for (const role of ROLES) {
           const select = byRole[role]!.parent.select as { computed_fields: string[] } | undefined;
           if (select) select.computed_fields = select.computed_fields.filter((name, i) => defined.has(name) || (i === 0 && name === 'mine_field' && fields.length === 0));
         }
-        const parentEntry = { ...tableEntry(parent, 'parent', byRole), ...(fields.length ? { computed_fields: fields } : {}) };
+        const parentEntry = { ...tableEntry(parent, 'parent', byRole), ...(fields.length ? { computed_fields: fields } : {}), ...(triggers.length ? { event_triggers: triggers } : {}) };
         const withoutEmpty = tracked.map((f) => (f.configuration && Object.keys(f.configuration).length === 0 ? { function: f.function, permissions: f.permissions } : f));
         // Endpoints need their saved query: only those whose query the collection holds.
         const queries = restGenerated.queries.map((name) => ({ name, query: SAVED[name] }));
@@ -140,7 +156,11 @@ test(
         if (process.env.ENGINE_FUZZ_DEBUG && replaced.status !== 200) process.stdout.write(`${replaced.text.slice(0, 300)}\n`);
         if (replaced.status !== 200) return; // refused metadata changes nothing; only accepted metadata must work
         accepted++;
-        const exported = (await target.metadata({ type: 'export_metadata', args: {} })).body as Record<string, unknown> & { tables: { computed_fields?: unknown }[] };
+        const exported = (await target.metadata({ type: 'export_metadata', args: {} })).body as Record<string, unknown> & { tables: { computed_fields?: unknown; event_triggers?: unknown }[] };
+        expect(exported.tables[0]!.event_triggers).toEqual(parentEntry.event_triggers);
+        const triggersInDatabase = await target.sql("select tgname::text as name from pg_trigger where tgrelid = 'fuzzrole.parent'::regclass and tgname::text like 'engine_evt_%' order by 1");
+        const expectedTriggers = triggers.flatMap((t) => (['insert', 'update', 'delete'] as const).filter((op) => op in t.definition).map((op) => `engine_evt_${t.name}_${op}`)).sort();
+        expect(triggersInDatabase.map((r) => (r as { name: string }).name)).toEqual(expectedTriggers);
         expect([exported.functions, exported.tables[0]!.computed_fields, exported.query_collections, exported.allowlist, exported.rest_endpoints]).toEqual([
           document.functions,
           parentEntry.computed_fields,
