@@ -139,7 +139,14 @@ export class EventWorker {
     this.schedule(taken > 0 && taken >= this.settings.httpPoolSize - this.inFlight.size ? 0 : this.settings.fetchIntervalMs);
   }
 
-  private async deliver(row: q.EventRow, trigger: EventTrigger | undefined): Promise<void> {
+  /** The trigger as the stored metadata has it: this server's copy may lag behind another server's change. */
+  private async storedTrigger(name: string): Promise<EventTrigger | undefined> {
+    const [row] = await q.run<{ metadata: MetadataDocument }>(this.pool, q.readMetadata);
+    return row ? eventTriggersOf(row.metadata).find((t) => t.trigger.name === name)?.trigger : undefined;
+  }
+
+  private async deliver(row: q.EventRow, known: EventTrigger | undefined): Promise<void> {
+    const trigger = known ?? (await this.storedTrigger(row.trigger_name));
     if (!trigger) {
       await q.run(this.pool, q.orphanEvent(row.id, this.instance, `the event trigger ${JSON.stringify(row.trigger_name)} no longer exists`));
       return;
