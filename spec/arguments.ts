@@ -1,6 +1,6 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
 import { functionName, nonEmptyName, roleName, tableName } from './names';
-import { computedFieldDefinition, endpointDefinition, eventHeader, eventOperation, eventRetryConf, endpointMethods, functionConfiguration, metadataDocument, savedQuery } from './metadata-document';
+import { computedFieldDefinition, endpointDefinition, eventHeader, scheduledRetryConf, eventOperation, eventRetryConf, endpointMethods, functionConfiguration, metadataDocument, savedQuery } from './metadata-document';
 import { arrayRelationshipUsing, boolExp, columns, customRootFields, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
 export { boolExp, columns, deletePermission, insertPermission, selectPermission, updatePermission };
 export { tableConfig };
@@ -185,6 +185,18 @@ export const redeliverEvent = object({ event_id: string }, source);
 export const invokeEventTrigger = object({ name: nonEmptyName, payload: json }, source);
 export const getEventLogs = object({ name: nonEmptyName }, { status: literal('pending', 'processed', 'dead', 'all'), limit: integer, offset: integer, ...source });
 export const getEventInvocationLogs = object({ name: nonEmptyName }, { limit: integer, offset: integer, ...source });
+
+// Cron triggers and one-off scheduled events: SPEC.md §2.5 gives the fields; the operations take
+// the engine's documented forms.
+export const createCronTrigger = object(
+  { name: nonEmptyName, webhook: string, schedule: string },
+  { include_in_metadata: boolean, payload: json, headers: array(eventHeader), retry_conf: scheduledRetryConf, comment: nullable(string), replace: boolean },
+);
+export const deleteCronTrigger = object({ name: nonEmptyName });
+export const createScheduledEvent = object({ webhook: string, schedule_at: string }, { payload: json, headers: array(eventHeader), retry_conf: scheduledRetryConf, comment: nullable(string) });
+export const deleteScheduledEvent = object({ type: literal('one_off', 'cron'), event_id: string });
+export const getCronTriggers = object({});
+export const getScheduledEvents = object({ type: literal('one_off', 'cron') }, { trigger_name: string, limit: integer, offset: integer, status: literal('scheduled', 'delivered', 'dead', 'all') });
 
 export const functionPermission = object({ function: functionName, role: string }, source);
 

@@ -157,6 +157,21 @@ export interface RestEndpoint {
   comment?: string;
 }
 
+/** A cron trigger (§2.5); retry_conf with the engine's defaults filled in. */
+export interface CronTrigger {
+  name: string;
+  webhook: string;
+  schedule: string;
+  include_in_metadata: boolean;
+  payload?: unknown;
+  headers?: ({ name: string; value: string } | { name: string; value_from_env: string })[];
+  retry_conf: { num_retries: number; retry_interval_seconds: number; timeout_seconds: number; tolerance_seconds: number };
+  comment?: string;
+}
+
+/** Defaults of a cron trigger's or scheduled event's retry_conf (SPEC.md leaves them open: the engine's). */
+export const SCHEDULED_RETRY_DEFAULTS = { num_retries: 0, retry_interval_seconds: 10, timeout_seconds: 60, tolerance_seconds: 21600 } as const;
+
 export interface MetadataDocument {
   version: 2;
   tables: TableEntry[];
@@ -165,6 +180,8 @@ export interface MetadataDocument {
   query_collections?: QueryCollection[];
   allowlist?: AllowlistEntry[];
   rest_endpoints?: RestEndpoint[];
+  /** All cron triggers; the export leaves out those with include_in_metadata false. */
+  cron_triggers?: CronTrigger[];
 }
 
 /**
@@ -174,7 +191,7 @@ export interface MetadataDocument {
 export const TABLE_KINDS_NOT_YET_SUPPORTED = ['remote_relationships'] as const;
 
 /** Top-level keys of the export form, other than `version` and `tables`. */
-export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = ['remote_schemas', 'actions', 'custom_types', 'cron_triggers'] as const;
+export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = ['remote_schemas', 'actions', 'custom_types'] as const;
 
 const isEmpty = (v: unknown) =>
   v === null ||
@@ -346,6 +363,28 @@ export const restEndpoint: Schema<RestEndpoint> = refine(
     }),
 );
 
+export const scheduledRetryConf = refine(
+  object({}, { num_retries: nonNegative, retry_interval_seconds: nonNegative, timeout_seconds: nonNegative, tolerance_seconds: nonNegative }),
+  (v) => parsed({ ...SCHEDULED_RETRY_DEFAULTS, ...v } as CronTrigger['retry_conf']),
+);
+export const cronTrigger: Schema<CronTrigger> = refine(
+  object(
+    { name: nonEmptyName, webhook: string, schedule: string },
+    { include_in_metadata: boolean, payload: json, headers: array(eventHeader), retry_conf: scheduledRetryConf, comment: nullable(string) },
+  ),
+  (v) =>
+    parsed({
+      name: v.name,
+      webhook: v.webhook,
+      schedule: v.schedule,
+      include_in_metadata: v.include_in_metadata !== false,
+      ...(v.payload !== undefined && v.payload !== null ? { payload: v.payload } : {}),
+      ...(v.headers?.length ? { headers: v.headers } : {}),
+      retry_conf: v.retry_conf ?? { ...SCHEDULED_RETRY_DEFAULTS },
+      ...(typeof v.comment === 'string' ? { comment: v.comment } : {}),
+    }),
+);
+
 export const metadataDocument: Schema<MetadataDocument> = refine(
   object(
     { version: literal(2) },
@@ -355,6 +394,7 @@ export const metadataDocument: Schema<MetadataDocument> = refine(
       query_collections: array(queryCollection),
       allowlist: array(allowlistEntry),
       rest_endpoints: array(restEndpoint),
+      cron_triggers: array(cronTrigger),
       ...onlyEmpty(DOCUMENT_KINDS_NOT_YET_SUPPORTED),
     },
   ),
@@ -367,6 +407,7 @@ export const metadataDocument: Schema<MetadataDocument> = refine(
       ...(v.query_collections?.length ? { query_collections: v.query_collections } : {}),
       ...(v.allowlist?.length ? { allowlist: v.allowlist } : {}),
       ...(v.rest_endpoints?.length ? { rest_endpoints: v.rest_endpoints } : {}),
+      ...(v.cron_triggers?.length ? { cron_triggers: v.cron_triggers } : {}),
     }),
 );
 

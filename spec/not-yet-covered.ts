@@ -24,8 +24,6 @@ export const NOT_YET_COVERED: readonly string[] = [
   'op.set_custom_types',
 
   // Event and cron triggers.
-  'rule.events.4',
-  'rule.events.5',
 
   // Legacy transaction API of /v1/query, not described beyond its messages.
   'err.access-denied.tx',

@@ -43,6 +43,11 @@ const eventOps = {
   decision:
     'SPEC.md shows create_event_trigger only; deleting, redelivering and invoking take the engine\'s documented forms (delete_event_trigger {name}, redeliver_event {event_id}, invoke_event_trigger {name, payload}), and the event log is read with get_event_logs {name, status, limit, offset} and get_event_invocation_logs {name, limit, offset} (also with the pg_ prefix).',
 };
+const cronOps = {
+  level: 'compat' as const,
+  decision:
+    'SPEC.md gives the fields of a cron trigger (§2.5) but not the operations; they take the engine\'s documented forms: create_cron_trigger {name, webhook, schedule, payload, headers, retry_conf, include_in_metadata, comment, replace}, delete_cron_trigger {name}, create_scheduled_event {webhook, schedule_at, payload, headers, retry_conf, comment}, delete_scheduled_event {type, event_id}, get_cron_triggers, get_scheduled_events {type, trigger_name, status, limit, offset}.',
+};
 const collections = {
   level: 'compat' as const,
   decision:
@@ -158,6 +163,12 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('redeliver_event', '2.6', 'deliver an event again', A.redeliverEvent, eventOps),
   op('invoke_event_trigger', '2.6', 'invoke an event trigger by hand (enable_manual)', A.invokeEventTrigger, eventOps),
   op('get_event_logs', '2.6', 'events of a trigger with their state', A.getEventLogs, eventOps),
+  op('create_cron_trigger', '2.5', 'create (or with replace, replace) a cron trigger', A.createCronTrigger, cronOps),
+  op('delete_cron_trigger', '2.5', 'delete a cron trigger and its future invocations', A.deleteCronTrigger, cronOps),
+  op('create_scheduled_event', '2.5', 'schedule a one-off invocation of a webhook', A.createScheduledEvent, cronOps),
+  op('delete_scheduled_event', '2.5', 'delete a scheduled invocation that has not happened', A.deleteScheduledEvent, cronOps),
+  op('get_cron_triggers', '2.5', 'every cron trigger, also those left out of the metadata', A.getCronTriggers, cronOps),
+  op('get_scheduled_events', '2.5', 'scheduled invocations of cron triggers or one-off events, with their state', A.getScheduledEvents, cronOps),
   op('get_event_invocation_logs', '2.6', 'delivery attempts of a trigger\'s events', A.getEventInvocationLogs, eventOps),
   op('pg_create_function_permission', '4.4', 'allow a role to use a tracked function', A.functionPermission),
   op('pg_drop_function_permission', '4.4', 'drop a function permission', A.functionPermission),

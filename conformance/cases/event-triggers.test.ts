@@ -139,7 +139,7 @@ test(covers(['rule.events.2'], 'timeout_sec ends an attempt the webhook does not
   expect(event?.state).toBe('dead');
   expect(Date.now() - started).toBeLessThan(3500);
   const [invocation] = await invocationsOf('slow');
-  expect([invocation!.status, invocation!.response.error]).toEqual([null, 'no answer within timeout_sec (1 s)']);
+  expect([invocation!.status, invocation!.response.error]).toEqual([null, 'no answer within 1 s']);
 });
 
 test(covers(['rule.events.2', 'dec.events.retry-after'], 'a webhook\'s Retry-After sets when the next attempt comes'), async () => {

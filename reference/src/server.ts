@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import pkg from '../../package.json';
 import { ConfigError, type EngineConfig } from './config';
 import { Engine } from './engine';
+import { Scheduler } from './events/scheduler';
 import { EventWorker } from './events/worker';
 import { createApp } from './http/app';
 import { createGraphQLFastPath } from './http/graphqlFastPath';
@@ -58,6 +59,8 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
   // Event trigger deliveries run beside the requests, on the engine's connections.
   const events = new EventWorker(engine.pool, config.events, () => engine.current().document, logger);
   events.start();
+  const scheduler = new Scheduler(engine.pool, config.events, () => engine.current().document, logger);
+  scheduler.start();
   const sockets: GraphQLWebSocket | undefined = config.enabledApis.has('graphql') ? attachGraphQLWebSocket(server, engine, config, logger) : undefined;
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -79,7 +82,7 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
       clearInterval(sweeper);
       server.closeAllConnections();
       await drained;
-      await events.stop(Math.min(graceMs, 5000));
+      await Promise.all([events.stop(Math.min(graceMs, 5000)), scheduler.stop(Math.min(graceMs, 5000))]);
       await engine.close();
     },
   };

@@ -4,13 +4,13 @@
 // webhook's Retry-After says, or doubling with exponential backoff), and then dead: a visible
 // dead letter. Events are taken with SKIP LOCKED and held until a deadline, so several servers
 // share the work and the events of a server that died are taken again: at least once.
-import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { EventTrigger, MetadataDocument } from '../../../spec';
 import type { EventSettings } from '../config';
 import type { Logger } from '../log';
 import { eventTriggersOf } from '../metadata/eventTriggers';
 import * as q from '../sql';
+import { PollingWorker } from './polling';
 
 /** How much of a webhook's answer the invocation log keeps. */
 const RESPONSE_BYTES = 64 * 1024;
@@ -34,17 +34,23 @@ export function eventPayload(row: q.EventRow, trigger: EventTrigger): Record<str
   };
 }
 
+/** Headers of a delivery, values taken from the engine's environment where configured so. */
+export function resolveHeaders(headers: EventTrigger['headers'], env: NodeJS.ProcessEnv): Record<string, string> | { problem: string } {
+  const out: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'engine-reference-events' };
+  for (const h of headers ?? []) {
+    const value = 'value' in h ? h.value : env[h.value_from_env];
+    if (value === undefined) return { problem: `the environment variable ${(h as { value_from_env: string }).value_from_env} (header ${h.name}) is not set` };
+    out[h.name.toLowerCase()] = value;
+  }
+  return out;
+}
+
 /** The webhook and headers, resolved from the environment where the trigger says so. */
 export function resolveDelivery(trigger: EventTrigger, env: NodeJS.ProcessEnv): { url: string; headers: Record<string, string> } | { problem: string } {
   const url = trigger.webhook ?? env[trigger.webhook_from_env!];
   if (!url) return { problem: `the environment variable ${trigger.webhook_from_env} (webhook_from_env) is not set` };
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'engine-reference-events' };
-  for (const h of trigger.headers ?? []) {
-    const value = 'value' in h ? h.value : env[h.value_from_env];
-    if (value === undefined) return { problem: `the environment variable ${(h as { value_from_env: string }).value_from_env} (header ${h.name}) is not set` };
-    headers[h.name.toLowerCase()] = value;
-  }
-  return { url, headers };
+  const headers = resolveHeaders(trigger.headers, env);
+  return 'problem' in headers ? { problem: headers.problem as string } : { url, headers };
 }
 
 /** Seconds to wait before the next attempt: Retry-After when the webhook gives one, else the trigger's interval. */
@@ -72,71 +78,73 @@ async function readLimited(response: Response): Promise<string> {
   return Buffer.concat(chunks).subarray(0, RESPONSE_BYTES).toString('utf8');
 }
 
-export class EventWorker {
-  private readonly instance = randomUUID();
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
-  private inFlight = new Set<Promise<void>>();
+export interface Attempt {
+  status: number | null;
+  headers: Record<string, string>;
+  body: string;
+  /** Why the attempt failed; null when the webhook answered 2xx. */
+  error: string | null;
+  retryAfter: string | null;
+  durationMs: number;
+}
+
+/** One POST of a JSON body, ended after `timeoutSeconds` (0: no limit), its answer read up to 64 KiB. */
+export async function attempt(url: string, headers: Record<string, string>, body: unknown, timeoutSeconds: number): Promise<Attempt> {
+  const started = Date.now();
+  const out: Attempt = { status: null, headers: {}, body: '', error: null, retryAfter: null, durationMs: 0 };
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      redirect: 'manual',
+      ...(timeoutSeconds > 0 ? { signal: AbortSignal.timeout(timeoutSeconds * 1000) } : {}),
+    });
+    out.status = response.status;
+    out.headers = Object.fromEntries(response.headers.entries());
+    out.retryAfter = response.headers.get('retry-after');
+    out.body = await readLimited(response);
+    if (out.status < 200 || out.status > 299) out.error = `the webhook answered ${out.status}`;
+  } catch (e) {
+    const name = (e as Error).name;
+    out.error = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutSeconds} s` : `the webhook could not be reached: ${(e as Error).message}`;
+  }
+  out.durationMs = Date.now() - started;
+  return out;
+}
+
+export class EventWorker extends PollingWorker {
   private lastCleanup = 0;
-  private ticking: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly pool: Pool,
-    private readonly settings: EventSettings,
+    pool: Pool,
+    settings: EventSettings,
     private readonly document: () => MetadataDocument,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {}
-
-  start(): void {
-    this.schedule(0);
+  ) {
+    super(pool, settings, logger, 'event-delivery');
   }
 
-  /** Stop taking events; wait up to `graceMs` for deliveries in flight; give back what is still held. */
-  async stop(graceMs = 5000): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.ticking;
-    await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
-    await q.run(this.pool, q.releaseEvents(this.instance)).catch(() => {});
+  protected release(): Promise<void> {
+    return q.run(this.pool, q.releaseEvents(this.instance)).then(() => undefined);
   }
 
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.ticking = this.tick();
-    }, ms);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
+  protected async poll(): Promise<number> {
     let taken = 0;
-    try {
-      const free = this.settings.httpPoolSize - this.inFlight.size;
-      if (free > 0) {
-        const triggers = eventTriggersOf(this.document());
-        const byName = new Map(triggers.map((t) => [t.trigger.name, t.trigger]));
-        const longest = Math.max(1, ...triggers.map((t) => t.trigger.retry_conf.timeout_sec));
-        const rows = await q.run<q.EventRow>(this.pool, q.claimEvents(free, longest + this.settings.lockMarginSeconds, this.instance));
-        taken = rows.length;
-        for (const row of rows) {
-          const delivery = this.deliver(row, byName.get(row.trigger_name)).catch((error: unknown) => {
-            // The event stays held until its deadline, then is taken again.
-            this.logger.log('error', 'event-delivery', { event_id: row.id, trigger: row.trigger_name, error: String(error) });
-          });
-          this.inFlight.add(delivery);
-          void delivery.finally(() => this.inFlight.delete(delivery));
-        }
-      }
-      if (this.settings.retentionSeconds > 0 && Date.now() - this.lastCleanup > CLEANUP_EVERY_MS) {
-        this.lastCleanup = Date.now();
-        await q.run(this.pool, q.cleanupDelivered(this.settings.retentionSeconds));
-      }
-    } catch (error) {
-      if (!this.stopped) this.logger.log('warn', 'event-worker', { error: String(error) });
+    if (this.free > 0) {
+      const triggers = eventTriggersOf(this.document());
+      const byName = new Map(triggers.map((t) => [t.trigger.name, t.trigger]));
+      const longest = Math.max(1, ...triggers.map((t) => t.trigger.retry_conf.timeout_sec));
+      const rows = await q.run<q.EventRow>(this.pool, q.claimEvents(this.free, longest + this.settings.lockMarginSeconds, this.instance));
+      taken = rows.length;
+      for (const row of rows) this.track(row.id, this.deliver(row, byName.get(row.trigger_name)));
     }
-    // More may be waiting when a full batch came: look again at once.
-    this.schedule(taken > 0 && taken >= this.settings.httpPoolSize - this.inFlight.size ? 0 : this.settings.fetchIntervalMs);
+    if (this.settings.retentionSeconds > 0 && Date.now() - this.lastCleanup > CLEANUP_EVERY_MS) {
+      this.lastCleanup = Date.now();
+      await q.run(this.pool, q.cleanupDelivered(this.settings.retentionSeconds));
+    }
+    return taken;
   }
 
   /** The trigger as the stored metadata has it: this server's copy may lag behind another server's change. */
@@ -151,50 +159,27 @@ export class EventWorker {
       await q.run(this.pool, q.orphanEvent(row.id, this.instance, `the event trigger ${JSON.stringify(row.trigger_name)} no longer exists`));
       return;
     }
-    const attempt = row.tries + 1;
+    const attemptNumber = row.tries + 1;
     const payload = eventPayload(row, trigger);
     const resolved = resolveDelivery(trigger, this.env);
-    const started = Date.now();
-    let status: number | null = null;
-    let responseHeaders: Record<string, string> = {};
-    let body = '';
-    let error: string | null = null;
-    let retryAfter: string | null = null;
-    if ('problem' in resolved) {
-      error = resolved.problem;
-    } else {
-      const timeout = trigger.retry_conf.timeout_sec;
-      try {
-        const response = await fetch(resolved.url, {
-          method: 'POST',
-          headers: resolved.headers,
-          body: JSON.stringify(payload),
-          redirect: 'manual',
-          ...(timeout > 0 ? { signal: AbortSignal.timeout(timeout * 1000) } : {}),
-        });
-        status = response.status;
-        responseHeaders = Object.fromEntries(response.headers.entries());
-        retryAfter = response.headers.get('retry-after');
-        body = await readLimited(response);
-        if (status < 200 || status > 299) error = `the webhook answered ${status}`;
-      } catch (e) {
-        const name = (e as Error).name;
-        error = name === 'TimeoutError' || name === 'AbortError' ? `no answer within timeout_sec (${timeout} s)` : `the webhook could not be reached: ${(e as Error).message}`;
-      }
-    }
-    const durationMs = Date.now() - started;
+    const result: Attempt =
+      'problem' in resolved
+        ? { status: null, headers: {}, body: '', error: resolved.problem, retryAfter: null, durationMs: 0 }
+        : await attempt(resolved.url, resolved.headers, payload, trigger.retry_conf.timeout_sec);
+    const { status, body, error, retryAfter, durationMs } = result;
+    const responseHeaders = result.headers;
     const outcome: { state: 'delivered' | 'dead' } | { retryInSeconds: number } =
       error === null
         ? { state: 'delivered' }
-        : attempt > trigger.retry_conf.num_retries
+        : attemptNumber > trigger.retry_conf.num_retries
           ? { state: 'dead' }
-          : { retryInSeconds: retryDelay(retryAfter, trigger.retry_conf.interval_sec, attempt, this.settings.backoff) };
+          : { retryInSeconds: retryDelay(retryAfter, trigger.retry_conf.interval_sec, attemptNumber, this.settings.backoff) };
     const request = { url: 'problem' in resolved ? null : resolved.url, headers: 'problem' in resolved ? {} : resolved.headers, payload };
-    await q.run(this.pool, q.settleEvent({ eventId: row.id, trigger: trigger.name, attempt, status, request, response: { status, headers: responseHeaders, body, error }, durationMs }, this.instance, outcome, error));
+    await q.run(this.pool, q.settleEvent({ eventId: row.id, trigger: trigger.name, attempt: attemptNumber, status, request, response: { status, headers: responseHeaders, body, error }, durationMs }, this.instance, outcome, error));
     this.logger.log(error === null ? 'info' : 'warn', 'event-delivery', {
       event_id: row.id,
       trigger: trigger.name,
-      attempt,
+      attempt: attemptNumber,
       status,
       duration_ms: durationMs,
       outcome: 'state' in outcome ? outcome.state : `retry in ${outcome.retryInSeconds} s`,

@@ -3,6 +3,7 @@ import { displayQualified, emptyMetadata, sameQualified, type FunctionEntry, typ
 import type { Introspection } from '../db/introspection';
 import { endpointsOf, withList } from './collections';
 import { withoutComputedFields } from './computedFields';
+import { exportedCronTriggers } from './cronTriggers';
 import { withoutFunctions } from './functions';
 import { findInconsistencies, type InconsistentObject } from './inconsistency';
 
@@ -15,6 +16,7 @@ export function exportForm(document: MetadataDocument): MetadataDocument {
     ...(document.query_collections?.length ? { query_collections: document.query_collections } : {}),
     ...(document.allowlist?.length ? { allowlist: document.allowlist } : {}),
     ...(document.rest_endpoints?.length ? { rest_endpoints: document.rest_endpoints } : {}),
+    ...(exportedCronTriggers(document).length ? { cron_triggers: exportedCronTriggers(document) } : {}),
   };
 }
 

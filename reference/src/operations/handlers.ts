@@ -13,6 +13,7 @@ import { createArrayRelationship, createObjectRelationship, dropRelationship, re
 import { dmlCount, dmlDelete, dmlInsert, dmlSelect, dmlUpdate } from './dml';
 import { addCollectionToAllowlist, addQueryToCollection, createQueryCollection, dropCollectionFromAllowlist, dropQueryCollection, dropQueryFromCollection } from './collections';
 import { addComputedField, dropComputedField } from './computedFields';
+import { createCronTrigger, createScheduledEvent, deleteCronTrigger, deleteScheduledEvent, getCronTriggers, getScheduledEvents } from './cronTriggers';
 import { createEventTrigger, deleteEventTrigger, getEventInvocationLogs, getEventLogs, invokeEventTrigger, redeliverEvent } from './eventTriggers';
 import { createRestEndpoint, dropRestEndpoint } from './restEndpoints';
 import { createFunctionPermission, dropFunctionPermission, trackFunction, untrackFunction } from './functions';
@@ -42,6 +43,12 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   count: dmlCount as OperationHandler,
   track_table: trackTable as OperationHandler,
   track_function: trackFunction as OperationHandler,
+  create_cron_trigger: createCronTrigger as OperationHandler,
+  delete_cron_trigger: deleteCronTrigger as OperationHandler,
+  create_scheduled_event: createScheduledEvent as OperationHandler,
+  delete_scheduled_event: deleteScheduledEvent as OperationHandler,
+  get_cron_triggers: getCronTriggers as OperationHandler,
+  get_scheduled_events: getScheduledEvents as OperationHandler,
   create_event_trigger: createEventTrigger as OperationHandler,
   delete_event_trigger: deleteEventTrigger as OperationHandler,
   invoke_event_trigger: invokeEventTrigger as OperationHandler,

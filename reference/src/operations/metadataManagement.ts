@@ -9,6 +9,7 @@ import { clearedDocument, exportForm, tablesNamedBy, withoutInconsistent } from 
 import { checkNames, validateEntry } from '../metadata/tables';
 import { findInconsistencies } from '../metadata/inconsistency';
 import { SUCCESS, type OperationContext } from './context';
+import { checkSchedule, keepHiddenCronTriggers } from '../metadata/cronTriggers';
 import { endpointsOf, withList } from '../metadata/collections';
 import { endpointSchemaProblems } from './restEndpoints';
 import { introspectFor } from './functions';
@@ -26,20 +27,22 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   const document = v2 ? v2.metadata : (args as MetadataDocument);
   const db = await introspectFor(ctx, document);
   const values = checkDocument(document, db, v2 ? '$.args.metadata' : '$.args');
+  for (const [i, t] of (document.cron_triggers ?? []).entries()) checkSchedule(t.schedule, `${v2 ? '$.args.metadata' : '$.args'}.cron_triggers[${i}].schedule`);
   await checkPermissionValueList(ctx, values);
   const inconsistent = [...findInconsistencies(document, db), ...(await endpointSchemaProblems(ctx, document))];
   if (inconsistent.length > 0 && !v2?.allow_inconsistent_metadata) {
     // Rule replace_metadata.1: the same 400 for v1 and v2.
     throw engineError('unexpected.inconsistent-metadata', '$.args', [], inconsistent);
   }
-  ctx.document = document;
+  // Cron triggers left out of the metadata are not the metadata's to replace.
+  ctx.document = keepHiddenCronTriggers(ctx.document, document);
   ctx.acceptInconsistencies = true;
   if (!v2) return SUCCESS;
   return { is_consistent: inconsistent.length === 0, inconsistent_objects: inconsistent };
 }
 
 export async function clearMetadata(ctx: OperationContext): Promise<unknown> {
-  ctx.document = clearedDocument();
+  ctx.document = keepHiddenCronTriggers(ctx.document, clearedDocument());
   return SUCCESS;
 }
 

@@ -1,6 +1,7 @@
 // The transaction guard behind run_sql's own check: PostgreSQL itself refuses a COMMIT in run_sql's
 // text that the check did not see. Here the database reads strings with backslash escapes
 // (standard_conforming_strings off), so `'a\''` ends early for PostgreSQL but not for the check.
+import { Client } from 'pg';
 import { createDatabase, dropDatabase } from '../../../conformance/harness/database';
 import { CLUSTER_URL_VARIABLE } from '../../../conformance/harness/environment';
 import { loadConfig } from '../config';
@@ -19,10 +20,12 @@ const runSql = async (sql: string) => {
 
 beforeAll(async () => {
   database = await createDatabase(cluster());
+  // Set before the server opens any connection: every one of them reads strings the old way.
+  const client = new Client({ connectionString: database.url });
+  await client.connect();
+  await client.query(`create table probe (id int); alter database ${database.name} set standard_conforming_strings = off`);
+  await client.end();
   server = await startServer(loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0', ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1' }), database.url, createLogger('silent'));
-  for (const sql of ['create table probe (id int)', `alter database ${database.name} set standard_conforming_strings = off`]) {
-    await fetch(`${server.url}/v2/query`, { method: 'POST', body: JSON.stringify({ type: 'run_sql', args: { sql } }), headers: { 'x-engine-role': 'admin' } });
-  }
 });
 afterAll(async () => {
   await server.close();

@@ -19,7 +19,9 @@ import { CATALOG_SCHEMA } from './catalog-schema';
 export { CATALOG_SCHEMA };
 export * from './introspection';
 export * from './events';
+export * from './scheduled';
 import { EVENTS_MIGRATION } from './events';
+import { SCHEDULED_MIGRATION } from './scheduled';
 const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
 
 /** Serialises metadata changes across all servers that share the database. */
@@ -92,6 +94,8 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   ],
   // Event triggers: the event log, its deliveries, and the function the database triggers call.
   EVENTS_MIGRATION,
+  // Cron triggers and one-off scheduled events.
+  SCHEDULED_MIGRATION,
 ];
 
 export const setCatalogVersion = (version: string) =>

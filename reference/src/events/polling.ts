@@ -1,0 +1,71 @@
+// What the event worker and the scheduler share: a loop that looks for due work every
+// fetch interval (at once again while it finds some), tracks deliveries in flight, and on stop
+// waits for them a while and gives back what it still holds.
+import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
+import type { EventSettings } from '../config';
+import type { Logger } from '../log';
+
+export abstract class PollingWorker {
+  /** Who holds what this server took: only the holder settles it. */
+  protected readonly instance = randomUUID();
+  protected readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private ticking: Promise<void> = Promise.resolve();
+
+  constructor(
+    protected readonly pool: Pool,
+    protected readonly settings: EventSettings,
+    protected readonly logger: Logger,
+    private readonly name: string,
+  ) {}
+
+  /** Take what is due and start delivering it; how many were taken. */
+  protected abstract poll(): Promise<number>;
+  /** Give back what this server holds and has not settled. */
+  protected abstract release(): Promise<void>;
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** Stop taking work; wait up to `graceMs` for deliveries in flight; give back what is still held. */
+  async stop(graceMs = 5000): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    await this.release().catch(() => {});
+  }
+
+  /** A delivery in flight; its failure is logged (what it held is taken again at its deadline). */
+  protected track(id: string, delivery: Promise<void>): void {
+    const tracked = delivery.catch((error: unknown) => this.logger.log('error', this.name, { event_id: id, error: String(error) }));
+    this.inFlight.add(tracked);
+    void tracked.finally(() => this.inFlight.delete(tracked));
+  }
+
+  protected get free(): number {
+    return this.settings.httpPoolSize - this.inFlight.size;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick();
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    let taken = 0;
+    try {
+      taken = await this.poll();
+    } catch (error) {
+      if (!this.stopped) this.logger.log('warn', this.name, { error: String(error) });
+    }
+    // More may be waiting when some came: look again at once.
+    this.schedule(taken > 0 ? 0 : this.settings.fetchIntervalMs);
+  }
+}
