@@ -11,19 +11,13 @@ export const NOT_YET_COVERED: readonly string[] = [
   'err.unexpected.dependent-object',
   'err.unexpected.field-exists',
   'err.unexpected.field-not-exists',
-
-  // Functions and computed fields.
-
-  // Permissions, session variables and authentication.
   'err.unexpected.permission-not-exists',
 
-  // Remote schemas, REST endpoints, custom types, query collections.
+  // Remote schemas and custom types.
   'op.add_remote_schema',
   'op.remove_remote_schema',
   'op.reload_remote_schema',
   'op.set_custom_types',
-
-  // Event and cron triggers.
 
   // Legacy transaction API of /v1/query, not described beyond its messages.
   'err.access-denied.tx',
