@@ -18,7 +18,18 @@ export interface Started {
   output: () => string;
 }
 
+/** Starts a server; a port taken by another process between choosing it and binding it is chosen again. */
 export async function startServer(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Started> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(dataDir, extraEnv);
+    } catch (error) {
+      if (attempt >= 5 || !/is already in use/.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startOnce(dataDir: string, extraEnv: NodeJS.ProcessEnv): Promise<Started> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, ENGINE_GRAPHQL_DATA_DIR: dataDir, ENGINE_GRAPHQL_SERVER_PORT: String(port), ENGINE_GRAPHQL_LOG_LEVEL: 'warn', ...extraEnv };
   delete env.ENGINE_GRAPHQL_DATABASE_URL;
