@@ -367,22 +367,34 @@ export const scheduledRetryConf = refine(
   object({}, { num_retries: nonNegative, retry_interval_seconds: nonNegative, timeout_seconds: nonNegative, tolerance_seconds: nonNegative }),
   (v) => parsed({ ...SCHEDULED_RETRY_DEFAULTS, ...v } as CronTrigger['retry_conf']),
 );
+/** A cron trigger as it is stored: include_in_metadata true unless false, retry defaults filled in, no empty parts. */
+export function normaliseCronTrigger(v: {
+  name: string;
+  webhook: string;
+  schedule: string;
+  include_in_metadata?: boolean;
+  payload?: unknown;
+  headers?: CronTrigger['headers'];
+  retry_conf?: Partial<CronTrigger['retry_conf']>;
+  comment?: string | null;
+}): CronTrigger {
+  return {
+    name: v.name,
+    webhook: v.webhook,
+    schedule: v.schedule,
+    include_in_metadata: v.include_in_metadata !== false,
+    ...(v.payload !== undefined && v.payload !== null ? { payload: v.payload } : {}),
+    ...(v.headers?.length ? { headers: v.headers } : {}),
+    retry_conf: { ...SCHEDULED_RETRY_DEFAULTS, ...(v.retry_conf ?? {}) },
+    ...(typeof v.comment === 'string' ? { comment: v.comment } : {}),
+  };
+}
 export const cronTrigger: Schema<CronTrigger> = refine(
   object(
     { name: nonEmptyName, webhook: string, schedule: string },
     { include_in_metadata: boolean, payload: json, headers: array(eventHeader), retry_conf: scheduledRetryConf, comment: nullable(string) },
   ),
-  (v) =>
-    parsed({
-      name: v.name,
-      webhook: v.webhook,
-      schedule: v.schedule,
-      include_in_metadata: v.include_in_metadata !== false,
-      ...(v.payload !== undefined && v.payload !== null ? { payload: v.payload } : {}),
-      ...(v.headers?.length ? { headers: v.headers } : {}),
-      retry_conf: v.retry_conf ?? { ...SCHEDULED_RETRY_DEFAULTS },
-      ...(typeof v.comment === 'string' ? { comment: v.comment } : {}),
-    }),
+  (v) => parsed(normaliseCronTrigger(v)),
 );
 
 export const metadataDocument: Schema<MetadataDocument> = refine(

@@ -4,6 +4,7 @@
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { useTarget } from '../harness/target';
+import { until } from '../harness/wait';
 import { startWebhook, type Webhook } from '../harness/webhook';
 
 jest.setTimeout(120_000);
@@ -16,14 +17,6 @@ let hook: Webhook;
 
 type Scheduled = { id: string; trigger_name: string | null; scheduled_time: string; state: string; tries: number; last_error: string | null };
 const scheduled = async (type: 'cron' | 'one_off', extra: Record<string, unknown> = {}) => ((await run('get_scheduled_events', { type, ...extra })).body as { events: Scheduled[] }).events;
-const until = async <T>(probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (done(v) || Date.now() > deadline) return v;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 beforeAll(async () => {
   hook = await startWebhook();

@@ -8,6 +8,7 @@
 import { caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { useTarget } from '../harness/target';
+import { until } from '../harness/wait';
 import { startWebhook, type Webhook } from '../harness/webhook';
 
 // A second server on the same database (any profile would do): both deliver events.
@@ -23,14 +24,6 @@ let hook: Webhook;
 const trigger = (name: string, path: string, extra: Record<string, unknown> = {}) => ({ name, table: item, webhook: `${hook.url}${path}`, ...extra });
 const eventsOf = async (name: string, status = 'all') => (await run('get_event_logs', { name, status })).body as { id: string; op: string; state: string; tries: number; data: unknown }[];
 const invocationsOf = async (name: string) => (await run('get_event_invocation_logs', { name })).body as { event_id: string; attempt: number; status: number | null; response: { error: string | null } }[];
-const until = async <T>(probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 15_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (done(v) || Date.now() > deadline) return v;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 beforeAll(async () => {
   hook = await startWebhook();

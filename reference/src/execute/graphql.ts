@@ -143,7 +143,7 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
     return refuse(introspect(built, document, operation, variables, roots));
   }
   try {
-    const plan = compile(env, built, operation, roots, !isAdmin(session));
+    const plan = compile(env, built, operation, roots, !isAdmin(session), cache.capturesEvents);
     cache.plans.set(planKey, plan);
     return { plan };
   } catch (error) {
@@ -170,7 +170,7 @@ function parseWithinLimits(text: string, built: BuiltSchema, limits: RequestLimi
   }
 }
 
-function compile(env: SelectEnvironment, built: BuiltSchema, operation: OperationDefinitionNode, roots: CollectedField[], bounded: boolean): CompiledPlan {
+function compile(env: SelectEnvironment, built: BuiltSchema, operation: OperationDefinitionNode, roots: CollectedField[], bounded: boolean, capturesEvents: boolean): CompiledPlan {
   const literals = new Map<string, string>();
   const order = roots.map((f) => f.alias);
   const rootTypeName = operation.operation === 'mutation' ? 'mutation_root' : operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
@@ -213,7 +213,8 @@ function compile(env: SelectEnvironment, built: BuiltSchema, operation: Operatio
       }
       return compiled(f.alias, statement);
     });
-    return { kind: 'mutation', bounded, operation: 'mutation', statements, literals, order, sessionVariables: env.sessionVariables };
+    // Only where event triggers capture changes does the transaction say who made them.
+    return { kind: 'mutation', bounded, operation: 'mutation', statements, literals, order, ...(capturesEvents ? { sessionVariables: env.sessionVariables } : {}) };
   }
   const pairs = tableFields.map((f): [string, Fragment] => {
     const root = built.queryFields.get(f.name);
@@ -282,7 +283,7 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan): Promise<string> {
   try {
     await q.run(client, q.begin);
     try {
-      await q.run(client, q.setSessionVariables({ 'x-engine-role': 'admin', ...plan.sessionVariables }));
+      if (plan.sessionVariables) await q.run(client, q.setSessionVariables({ 'x-engine-role': 'admin', ...plan.sessionVariables }));
       for (const statement of plan.statements) {
         const result = await client.query<{ data: string; ok: boolean }>({ name: statement.name, text: statement.text, values: statement.values });
         if (result.rows[0]!.ok === false) throw new CheckFailed();

@@ -39,6 +39,8 @@ export interface SchemaCache {
   /** The tracked functions that can be served, for admin; roles get those they may use. */
   functions: readonly FunctionModel[];
   readonly inferFunctionPermissions: boolean;
+  /** Some tracked table has event triggers: mutations record their session for them. */
+  readonly capturesEvents: boolean;
   /** With the allow-list enabled: the documents roles other than admin may send, normalised. */
   readonly allowList?: ReadonlySet<string>;
   /** What one request may ask for (the server's settings, kept with the caches they bound). */
@@ -73,6 +75,7 @@ export function buildSchemaCache(
     models,
     functions,
     inferFunctionPermissions,
+    capturesEvents: document.tables.some((t) => (t.event_triggers?.length ?? 0) > 0),
     ...(options.allowList ? { allowList: allowedDocuments(document) } : {}),
     limits,
     knownRoles: rolesOf(document),

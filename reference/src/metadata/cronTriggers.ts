@@ -1,7 +1,7 @@
 // Cron triggers (SPEC.md §2.5; operations in the engine's forms) as pure functions over the
 // document. Triggers with include_in_metadata false live in the document too, but the export
 // leaves them out and replacing or clearing the metadata keeps them.
-import { SCHEDULED_RETRY_DEFAULTS, type CronTrigger, type MetadataDocument } from '../../../spec';
+import { normaliseCronTrigger, type CronTrigger, type MetadataDocument } from '../../../spec';
 import { engineError } from '../errors';
 import { CronError, parseCron } from '../events/cron';
 
@@ -32,16 +32,8 @@ export function createCronTrigger(document: MetadataDocument, args: CreateCronTr
   checkSchedule(args.schedule);
   const exists = cronTriggersOf(document).some((t) => t.name === args.name);
   if (exists && !args.replace) throw engineError('already-exists.cron-trigger', '$.args', [JSON.stringify(args.name)]);
-  const trigger: CronTrigger = {
-    name: args.name,
-    webhook: args.webhook,
-    schedule: args.schedule,
-    include_in_metadata: args.include_in_metadata !== false,
-    ...(args.payload !== undefined && args.payload !== null ? { payload: args.payload } : {}),
-    ...(args.headers?.length ? { headers: args.headers } : {}),
-    retry_conf: { ...SCHEDULED_RETRY_DEFAULTS, ...(args.retry_conf ?? {}) },
-    ...(typeof args.comment === 'string' ? { comment: args.comment } : {}),
-  };
+  const { replace: _replace, ...fields } = args;
+  const trigger = normaliseCronTrigger(fields);
   const others = cronTriggersOf(document).filter((t) => t.name !== args.name);
   return withCronTriggers(document, [...others, trigger]);
 }
