@@ -3,9 +3,12 @@
 // (take it out) and when an item is neither covered nor listed here.
 
 export const NOT_YET_COVERED: readonly string[] = [
-  // Tables, relationships, GraphQL and legacy DML.
+  // Messages SPEC.md lists without the request that produces them. The reference has no request
+  // that leads here: it finds a run_sql's dependents in the catalog instead of parsing the
+  // database's drop notices (dotted-table), its legacy select orders by any object relationship
+  // whether or not it is selected (include-in-columns), and the 500s name broken invariants of
+  // the engine's own state, which a correct server never shows a client.
   'err.parse-failed.dotted-table',
-  'err.invalid-params.missing',
   'err.unexpected-payload.include-in-columns',
   'err.unexpected.relationship-dependency',
   'err.unexpected.dependent-object',

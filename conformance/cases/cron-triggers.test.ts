@@ -69,7 +69,7 @@ test(covers(['op.create_scheduled_event', 'rule.events.4', 'dec.cron.tolerance']
   const late = (await run('create_scheduled_event', { webhook: `${hook.url}/late`, schedule_at: hourAgo, retry_conf: { tolerance_seconds: 60 } })).body as { event_id: string };
   const kept = (await run('create_scheduled_event', { webhook: `${hook.url}/kept`, schedule_at: hourAgo })).body as { event_id: string };
   await hook.waitFor('/kept', 1, 10_000);
-  const settled = await until(() => scheduled('one_off'), (e) => e.find((x) => x.id === late.event_id)?.state === 'dead');
+  const settled = await until(() => scheduled('one_off'), (e) => e.find((x) => x.id === late.event_id)?.state === 'dead' && e.find((x) => x.id === kept.event_id)?.state !== 'scheduled');
   expect(settled.find((x) => x.id === late.event_id)).toEqual(expect.objectContaining({ state: 'dead', tries: 0, last_error: expect.stringMatching(/ s late, past its tolerance of 60 s$/) }));
   expect(settled.find((x) => x.id === kept.event_id)?.state).toBe('delivered');
   expect(hook.callsTo('/late')).toEqual([]);

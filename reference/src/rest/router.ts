@@ -2,7 +2,7 @@
 // endpoint whose url template and methods match, with variables from the route, the query string
 // and a JSON body, and answers exactly what GraphQL answers. Also the OpenAPI document of the
 // endpoints (/api/swagger/json).
-import type { VariableDefinitionNode } from 'graphql';
+import { Kind, type VariableDefinitionNode } from 'graphql';
 import type { MetadataDocument, RestEndpoint } from '../../../spec';
 import { engineError, type EngineError } from '../errors';
 import { endpointsOf } from '../metadata/collections';
@@ -116,6 +116,10 @@ export function resolveRestCall(document: MetadataDocument, request: RestRequest
         variables[name] = list ? texts.map((t) => coerce(name, type, t)) : coerce(name, type, texts[texts.length - 1]!);
       }
       if (bound[name] !== undefined) variables[name] = list ? [coerce(name, type, bound[name]!)] : coerce(name, type, bound[name]!);
+      // A required variable without a default must have a value (decision dec.rest.missing-variable).
+      if (definition.type.kind === Kind.NON_NULL_TYPE && !definition.defaultValue && (variables[name] === undefined || variables[name] === null)) {
+        throw engineError('invalid-params.missing', `$.variables.${name}`, [name]);
+      }
     }
     return { endpoint: s.endpoint, query: s.query, variables, method: request.method === 'GET' ? 'GET' : 'POST' };
   } catch (error) {
