@@ -1,6 +1,6 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
 import { functionName, nonEmptyName, roleName, tableName } from './names';
-import { computedFieldDefinition, endpointDefinition, eventHeader, scheduledRetryConf, eventOperation, eventRetryConf, endpointMethods, functionConfiguration, metadataDocument, savedQuery } from './metadata-document';
+import { computedFieldDefinition, endpointDefinition, eventHeader, scheduledRetryConf, eventOperation, eventRetryConf, endpointMethods, functionConfiguration, metadataDocument, remoteSchema, savedQuery } from './metadata-document';
 import { arrayRelationshipUsing, boolExp, columns, customRootFields, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
 export { boolExp, columns, deletePermission, insertPermission, selectPermission, updatePermission };
 export { tableConfig };
@@ -90,29 +90,8 @@ export const replaceMetadataV2 = object(
 export const emptyArgs = object({});
 export const reloadMetadata = object({}, { reload_remote_schemas: boolean, reload_sources: json });
 
-const header = union<[{ name: string; value: string }, { name: string; value_from_env: string }]>(
-  [object({ name: string, value: string }), object({ name: string, value_from_env: string })],
-  'header {name, value} or {name, value_from_env}',
-);
-export const remoteSchemaDefinition = refine(
-  object(
-    {},
-    {
-      url: string,
-      url_from_env: string,
-      headers: array(header),
-      forward_client_headers: boolean,
-      timeout_seconds: integer,
-      customization: jsonObject,
-    },
-  ),
-  (v, path) =>
-    (v.url === undefined) === (v.url_from_env === undefined)
-      ? parseFailure(path, 'exactly one of "url" and "url_from_env" is expected')
-      : parsed(v),
-);
-export const addRemoteSchema = object({ name: string, definition: remoteSchemaDefinition }, comment);
-export const remoteSchemaByName = object({ name: string });
+export const addRemoteSchema = remoteSchema;
+export const remoteSchemaByName = object({ name: nonEmptyName });
 
 /** create_rest_endpoint: §2.8; `methods` may be left out for the defaults of §4.6 rule 1. */
 export const restEndpoint = object({ name: nonEmptyName, url: string, definition: endpointDefinition }, { methods: endpointMethods, ...comment });

@@ -269,6 +269,16 @@ export const ERRORS: readonly ErrorSpec[] = [
     'A metadata request whose envelope carries a resource_version other than the current one is refused with 409 and changes nothing (decision dec.envelope.resource-version).'),
   decided('bad-request.transaction-control', 400, 'bad-request', 'run_sql runs inside the transaction of its request and may not end it: <statement>',
     'run_sql text with a statement that begins or ends a transaction (BEGIN, START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, PREPARE TRANSACTION) is refused before any of it runs, at $.args.sql; savepoints are allowed. A COMMIT that gets through anyway is refused by PostgreSQL, and nothing of the request is kept.'),
+  decided('not-exists.remote-schema', 400, 'not-exists', 'remote schema with name <name> does not exist',
+    'remove_remote_schema and reload_remote_schema of a name that no remote schema has are refused at $.args.name.'),
+  decided('already-exists.remote-schema', 400, 'already-exists', 'remote schema with name <name> already exists',
+    'add_remote_schema with the name of an existing remote schema is refused at $.args.name.'),
+  decided('remote-schema-error.unusable', 400, 'remote-schema-error', 'the remote schema <name> cannot be used: <reason>',
+    'add_remote_schema and reload_remote_schema introspect the remote server at once; when it cannot be reached, answers late, answers something other than a valid introspection result, or its URL or a header comes from an environment variable that is not set, the operation is refused with the reason and changes nothing.'),
+  decided('remote-schema-conflicts.graphql-name', 400, 'remote-schema-conflicts', 'the GraphQL name <name> of <what> conflicts with <other>',
+    'A remote schema\'s root fields and the types they reach share one namespace with the tracked tables and functions and with the other remote schemas: a metadata change that would define a name twice (adding the remote schema, or tracking a table after it) is refused, naming both sides.'),
+  decided('graphql.remote-failed', 200, 'remote-schema-error', 'the remote schema <name> did not answer: <reason>',
+    'When a remote server cannot be reached, answers later than its timeout_seconds, or answers something other than a GraphQL result, the request answers this GraphQL error (HTTP 200) and no data.'),
 ];
 
 export const ERRORS_BY_ID: ReadonlyMap<string, ErrorSpec> = new Map(ERRORS.map((x) => [x.id, x]));

@@ -172,6 +172,25 @@ export interface CronTrigger {
 /** Defaults of a cron trigger's or scheduled event's retry_conf (SPEC.md leaves them open: the engine's). */
 export const SCHEDULED_RETRY_DEFAULTS = { num_retries: 0, retry_interval_seconds: 10, timeout_seconds: 60, tolerance_seconds: 21600 } as const;
 
+/** A header sent to a remote server: a literal value or an environment variable's. */
+export type HeaderSpec = { name: string; value: string } | { name: string; value_from_env: string };
+
+/** A remote schema (§2.4), its definition with the defaults filled in (decision dec.remote-schema.defaults). */
+export interface RemoteSchema {
+  name: string;
+  definition: {
+    url?: string;
+    url_from_env?: string;
+    headers?: HeaderSpec[];
+    forward_client_headers: boolean;
+    timeout_seconds: number;
+  };
+  comment?: string;
+}
+
+/** What SPEC.md §2.4 leaves open: the engine's defaults. */
+export const REMOTE_SCHEMA_DEFAULTS = { forward_client_headers: false, timeout_seconds: 60 } as const;
+
 export interface MetadataDocument {
   version: 2;
   tables: TableEntry[];
@@ -182,6 +201,7 @@ export interface MetadataDocument {
   rest_endpoints?: RestEndpoint[];
   /** All cron triggers; the export leaves out those with include_in_metadata false. */
   cron_triggers?: CronTrigger[];
+  remote_schemas?: RemoteSchema[];
 }
 
 /**
@@ -191,7 +211,7 @@ export interface MetadataDocument {
 export const TABLE_KINDS_NOT_YET_SUPPORTED = ['remote_relationships'] as const;
 
 /** Top-level keys of the export form, other than `version` and `tables`. */
-export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = ['remote_schemas', 'actions', 'custom_types'] as const;
+export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = ['actions', 'custom_types'] as const;
 
 const isEmpty = (v: unknown) =>
   v === null ||
@@ -397,6 +417,24 @@ export const cronTrigger: Schema<CronTrigger> = refine(
   (v) => parsed(normaliseCronTrigger(v)),
 );
 
+const positive = refine(integer, (v, path) => (v < 1 ? parseFailure(path, 'expected an integer ≥ 1') : parsed(v)));
+export const remoteSchemaDefinition = refine(
+  object({}, { url: string, url_from_env: nonEmptyName, headers: array(eventHeader), forward_client_headers: boolean, timeout_seconds: positive, customization: json }),
+  (v, path) => {
+    if ((v.url === undefined) === (v.url_from_env === undefined)) return parseFailure(path, 'exactly one of "url" and "url_from_env" is expected');
+    if (v.customization !== undefined && v.customization !== null) return parseFailure(`${path}.customization`, 'customization is not supported by this server yet', 'not-supported');
+    return parsed({
+      ...(v.url !== undefined ? { url: v.url } : { url_from_env: v.url_from_env! }),
+      ...(v.headers?.length ? { headers: v.headers } : {}),
+      forward_client_headers: v.forward_client_headers ?? REMOTE_SCHEMA_DEFAULTS.forward_client_headers,
+      timeout_seconds: v.timeout_seconds ?? REMOTE_SCHEMA_DEFAULTS.timeout_seconds,
+    } as RemoteSchema['definition']);
+  },
+);
+export const remoteSchema: Schema<RemoteSchema> = refine(object({ name: nonEmptyName, definition: remoteSchemaDefinition }, comment), (v) =>
+  parsed({ name: v.name, definition: v.definition, ...(typeof v.comment === 'string' ? { comment: v.comment } : {}) }),
+);
+
 export const metadataDocument: Schema<MetadataDocument> = refine(
   object(
     { version: literal(2) },
@@ -407,6 +445,7 @@ export const metadataDocument: Schema<MetadataDocument> = refine(
       allowlist: array(allowlistEntry),
       rest_endpoints: array(restEndpoint),
       cron_triggers: array(cronTrigger),
+      remote_schemas: array(remoteSchema),
       ...onlyEmpty(DOCUMENT_KINDS_NOT_YET_SUPPORTED),
     },
   ),
@@ -420,6 +459,7 @@ export const metadataDocument: Schema<MetadataDocument> = refine(
       ...(v.allowlist?.length ? { allowlist: v.allowlist } : {}),
       ...(v.rest_endpoints?.length ? { rest_endpoints: v.rest_endpoints } : {}),
       ...(v.cron_triggers?.length ? { cron_triggers: v.cron_triggers } : {}),
+      ...(v.remote_schemas?.length ? { remote_schemas: v.remote_schemas } : {}),
     }),
 );
 

@@ -17,9 +17,6 @@ export const NOT_YET_COVERED: readonly string[] = [
   'err.unexpected.permission-not-exists',
 
   // Remote schemas and custom types.
-  'op.add_remote_schema',
-  'op.remove_remote_schema',
-  'op.reload_remote_schema',
   'op.set_custom_types',
 
   // Legacy transaction API of /v1/query, not described beyond its messages.

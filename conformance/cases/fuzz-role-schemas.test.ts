@@ -4,12 +4,15 @@
 // tables go in with replace_metadata; every role must then answer `{ __typename }` and a full
 // introspection, with and without the backend-only header. Generated tracked functions and computed
 // fields (some clashing, some exposed where they may not be) come along: accepted ones must come
-// back from export_metadata exactly as given.
+// back from export_metadata exactly as given. So do remote schemas (on loopback; one of them
+// clashes with a table's root field and must be refused).
 import fc from 'fast-check';
 import { covers } from '../harness/cases';
+import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
+const remote = useMockServer();
 const RUNS = Number(process.env.ENGINE_ROLE_SCHEMA_RUNS ?? 25);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 const parent = { schema: 'fuzzrole', name: 'parent' };
@@ -83,6 +86,35 @@ const eventTriggers = fc.subarray(['ev_insert', 'ev_update', 'ev_manual'] as con
   ),
 );
 
+/** Remote schemas on the mock server: two that fit together, one whose root field is a table's. */
+const REMOTES = {
+  fz_a: 'type Query { fz_a: FzA } type FzA { x: Int }',
+  fz_b: 'type Query { fz_b(k: String): Int } type Mutation { fz_b_set(v: Int!): Int }',
+  fz_clash: 'type Query { fuzzrole_parent: String }',
+} as const;
+const remoteNames = fc
+  .tuple(fc.subarray(['fz_a', 'fz_b'] as (keyof typeof REMOTES)[]), fc.oneof({ arbitrary: fc.constant(false), weight: 10 }, { arbitrary: fc.constant(true), weight: 1 }))
+  .map(([names, clash]) => (clash ? [...names, 'fz_clash' as const] : names));
+const remoteSchemas = remoteNames.chain((names) =>
+  fc.tuple(
+    ...names.map((name) =>
+      fc.record(
+        {
+          name: fc.constant(name),
+          definition: fc.record({
+            url: fc.constant(name),
+            forward_client_headers: fc.boolean(),
+            timeout_seconds: fc.integer({ min: 1, max: 120 }),
+            headers: fc.subarray([{ name: 'X-Fuzz', value: 'v' }, { name: 'X-Env', value_from_env: 'HOME' }], { minLength: 1 }),
+          }, { requiredKeys: ['url', 'forward_client_headers', 'timeout_seconds'] }),
+          comment: fc.constantFrom('c', 'another'),
+        },
+        { requiredKeys: ['name', 'definition'] },
+      ),
+    ),
+  ),
+);
+
 function permissionsOf(table: keyof typeof COLUMNS) {
   const columns = COLUMNS[table];
   return fc.record({
@@ -127,6 +159,9 @@ beforeAll(async () => {
     create function fuzzrole.parent_mine(p fuzzrole.parent, s json) returns boolean language sql stable as $$ select p.n = (s ->> 'x-engine-user-id')::integer $$;`);
   await target.metadata({ type: 'reload_metadata', args: {} });
 });
+beforeEach(() => {
+  for (const [name, sdl] of Object.entries(REMOTES)) remote.use(graphQLServer(`/${name}`, sdl, {}));
+});
 
 test(
   covers(['dec.schema.always-valid'], `generated permissions never leave a role without a working schema (${RUNS} metadata documents × ${ROLES.length} roles)`),
@@ -134,7 +169,7 @@ test(
     const generated = fc.record(Object.fromEntries(ROLES.map((r) => [r, fc.record({ parent: permissionsOf('parent'), child: permissionsOf('child') })]))) as unknown as fc.Arbitrary<Generated>;
     let accepted = 0;
     await fc.assert(
-      fc.asyncProperty(generated, computedFields, functions, restParts, eventTriggers, async (byRole, fields, tracked, restGenerated, triggers) => {
+      fc.asyncProperty(generated, computedFields, functions, restParts, eventTriggers, remoteSchemas, async (byRole, fields, tracked, restGenerated, triggers, remotesGenerated) => {
         // Select permissions list computed fields the document defines (and now and then one it does not).
         const defined = new Set<string>(fields.map((f) => f.name));
         for (const role of ROLES) {
@@ -150,6 +185,7 @@ test(
           ...(queries.length ? { query_collections: [{ name: 'fuzz', definition: { queries } }] } : {}),
           ...(queries.length && restGenerated.allowlisted ? { allowlist: [{ collection: 'fuzz' }] } : {}),
           ...(endpoints.length ? { rest_endpoints: endpoints } : {}),
+          ...(remotesGenerated.length ? { remote_schemas: remotesGenerated.map((r) => ({ ...r, definition: { ...r.definition, url: `${remote.url}/${r.definition.url}` } })) } : {}),
         };
         const document = { version: 2, tables: [parentEntry, tableEntry(child, 'child', byRole)], ...(withoutEmpty.length ? { functions: withoutEmpty } : {}), ...rest };
         const replaced = await target.metadata({ type: 'replace_metadata', args: document });
@@ -161,13 +197,15 @@ test(
         const triggersInDatabase = await target.sql("select tgname::text as name from pg_trigger where tgrelid = 'fuzzrole.parent'::regclass and tgname::text like 'engine_evt_%' order by 1");
         const expectedTriggers = triggers.flatMap((t) => (['insert', 'update', 'delete'] as const).filter((op) => op in t.definition).map((op) => `engine_evt_${t.name}_${op}`)).sort();
         expect(triggersInDatabase.map((r) => (r as { name: string }).name)).toEqual(expectedTriggers);
-        expect([exported.functions, exported.tables[0]!.computed_fields, exported.query_collections, exported.allowlist, exported.rest_endpoints]).toEqual([
+        expect([exported.functions, exported.tables[0]!.computed_fields, exported.query_collections, exported.allowlist, exported.rest_endpoints, exported.remote_schemas]).toEqual([
           document.functions,
           parentEntry.computed_fields,
           rest.query_collections,
           rest.allowlist,
           rest.rest_endpoints,
+          rest.remote_schemas,
         ]);
+        expect(remotesGenerated.map((r) => r.name)).not.toContain('fz_clash');
         if (endpoints.some((e) => e.name === 'parents')) {
           const r = await target.request('GET', '/api/rest/parents', { headers: target.adminHeaders() });
           if (r.status !== 200 || !(r.body as { data?: unknown }).data) throw new Error(`REST endpoint "parents" does not answer after accepted metadata ${JSON.stringify(document)}: ${r.text.slice(0, 300)}`);

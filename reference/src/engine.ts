@@ -21,6 +21,9 @@ import { endpointSchemaProblems } from './operations/restEndpoints';
 import { syncEventTriggers } from './operations/eventTriggers';
 import type { Session } from './auth/session';
 import * as q from './sql';
+import { RemoteSchemaStore } from './remote/store';
+import { remoteView, type RemoteView } from './remote/view';
+import { remoteSchemasOf } from './metadata/remoteSchemas';
 
 export interface MetadataSnapshot {
   document: MetadataDocument;
@@ -48,6 +51,8 @@ export class Engine {
 
   /** Where GraphQL plans run: roles other than admin on connections with the statement timeout. */
   readonly pools: PlanPools;
+  /** The remote schemas as this server introspected them. */
+  readonly remotes = new RemoteSchemaStore();
 
   private constructor(
     readonly pool: Pool,
@@ -75,6 +80,8 @@ export class Engine {
         await loadFunctions(client, functionsNamedBy(stored.document)),
       );
       engine.schemaInput = { document: stored.document, introspection, enumValues: await loadEnumValues(client, stored.document, introspection) };
+      // A remote that cannot be reached now is an inconsistent object; the server starts anyway.
+      await engine.remotes.loadAll(stored.document);
       for (const t of introspection.tables.values()) engine.tableDetails.set(t.oid, t);
     } finally {
       client.release();
@@ -146,6 +153,7 @@ export class Engine {
         if (databaseChanged) ctx.invalidateIntrospection();
         const introspection = await ctx.introspect();
         const enumValues = await loadEnumValues(client, stored.document, introspection);
+        await this.remotes.loadAll(stored.document);
         if (this.snapshot && stored.resourceVersion < this.snapshot.resourceVersion) return;
         this.snapshot = stored;
         if (databaseChanged) this.tableDetails = new Map();
@@ -192,6 +200,15 @@ export class Engine {
       let resourceVersion = stored.resourceVersion;
       let input: SchemaInput | undefined;
       if (ctx.document !== stored.document) {
+        if (remoteSchemasOf(ctx.document).length > 0) {
+          // A remote that replace_metadata brings is introspected here; one that cannot be served is refused.
+          await this.remotes.loadAll(ctx.document);
+          if (!ctx.acceptInconsistencies) {
+            const before = new Set((await ctx.remoteProblems(stored.document)).map((o) => o.reason));
+            const introduced = (await this.remoteViewOf(ctx.document, await ctx.introspect())).problems.filter((p) => !before.has(p.object.reason));
+            if (introduced.length > 0) throw introduced[0]!.error;
+          }
+        }
         if (!ctx.acceptInconsistencies) {
           const introduced = introducedBy(
             [...(await ctx.inconsistenciesBefore()), ...(await endpointSchemaProblems(ctx, stored.document))],
@@ -206,7 +223,7 @@ export class Engine {
       if (ctx.document !== stored.document || ctx.databaseChanged) {
         await q.run(client, q.notifyChange(JSON.stringify({ sender: this.id, resource_version: resourceVersion, database_changed: ctx.databaseChanged })));
       }
-      if (changed) {
+      if (changed || ctx.remotesChanged) {
         const introspection = await ctx.introspect();
         input = { document: ctx.document, introspection, enumValues: await loadEnumValues(client, ctx.document, introspection) };
       }
@@ -261,8 +278,14 @@ export class Engine {
     const pool = this.pool;
     let before: Promise<readonly InconsistentObject[]> | undefined;
     let guard: { token: string; xid: string } | undefined;
+    const engine = this;
     const ctx: OperationContext = {
       db: client,
+      remotes: this.remotes,
+      remotesChanged: false,
+      async remoteProblems(doc) {
+        return (await engine.remoteViewOf(doc, await ctx.introspect())).problems.map((p) => p.object);
+      },
       config: this.config,
       document,
       resourceVersion: stored.resourceVersion,
@@ -361,9 +384,17 @@ export class Engine {
       this.schemaCache = buildSchemaCache(input.document, input.introspection, input.enumValues, this.config.limits, {
         inferFunctionPermissions: this.config.inferFunctionPermissions,
         allowList: this.config.enableAllowList,
+        remotes: this.remoteViewOf(input.document, input.introspection, input.enumValues).usable,
       });
     }
     return this.schemaCache;
+  }
+
+  /** Which remote schemas of a document can be served beside its tables and functions. */
+  private remoteViewOf(document: MetadataDocument, introspection: Introspection, enumValues: Map<string, EnumValue[]> = new Map()): RemoteView {
+    const local = () =>
+      buildSchemaCache(document, introspection, enumValues, this.config.limits, { inferFunctionPermissions: this.config.inferFunctionPermissions }).admin.schema;
+    return remoteView(document, local, this.remotes);
   }
 
   /** The last metadata this server committed or read. */

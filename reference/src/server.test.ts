@@ -5,10 +5,13 @@ import { CLUSTER_URL_VARIABLE } from '../../conformance/harness/environment';
 import { loadConfig } from './config';
 import { createLogger } from './log';
 import { startServer, type RunningServer } from './server';
+import { graphQLServer, useMockServer } from '../../conformance/harness/mockServer';
+import { http, HttpResponse } from 'msw';
 
 const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
 const config = loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0', ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1' });
 let database: { name: string; url: string };
+const remote = useMockServer();
 const servers: RunningServer[] = [];
 
 const start = async () => {
@@ -71,23 +74,47 @@ describe('reference server', () => {
 
   test('an operation the server does not implement yet is refused [err.not-supported.not-implemented]', async () => {
     const server = await start();
-    expect(await post(server, { type: 'remove_remote_schema', args: { name: 'x' } })).toEqual({
+    expect(await post(server, { type: 'set_custom_types', args: {} })).toEqual({
       status: 400,
-      body: { path: '$.type', error: 'the operation remove_remote_schema is not supported by this server yet', code: 'not-supported' },
+      body: { path: '$.type', error: 'the operation set_custom_types is not supported by this server yet', code: 'not-supported' },
     });
   });
 
   test('a metadata kind the server does not implement yet is refused, nothing changed [err.not-supported.not-implemented]', async () => {
     const server = await start();
-    const remote = { name: 'r', definition: { url: 'http://127.0.0.1:1/graphql' } };
-    expect(await post(server, { type: 'replace_metadata', args: { version: 2, tables: [], remote_schemas: [remote] } })).toEqual({
+    const action = { name: 'a', definition: { handler: 'http://127.0.0.1:1/a' } };
+    expect(await post(server, { type: 'replace_metadata', args: { version: 2, tables: [], actions: [action] } })).toEqual({
       status: 400,
-      body: { path: '$.args.remote_schemas', error: 'remote_schemas is not supported by this server yet', code: 'not-supported' },
+      body: { path: '$.args.actions', error: 'actions is not supported by this server yet', code: 'not-supported' },
     });
-    expect(await post(server, { type: 'replace_metadata', args: { version: 2, tables: [], remote_schemas: [], functions: [] } })).toEqual({
+    expect(await post(server, { type: 'replace_metadata', args: { version: 2, tables: [], actions: [], functions: [] } })).toEqual({
       status: 200,
       body: { message: 'success' },
     });
+  });
+
+  test('a remote schema that does not answer at start-up is an inconsistent object; the server starts and serves the rest [dec.remote-schema.defaults]', async () => {
+    const first = await start();
+    remote.use(graphQLServer('/r', 'type Query { hello: String }', { hello: () => 'hi' }));
+    await post(first, { type: 'run_sql', args: { sql: 'create table kept (id int primary key); insert into kept values (7)' } }, '/v2/query');
+    expect((await post(first, { type: 'track_table', args: { table: 'kept' } })).status).toBe(200);
+    const definition = { url: `${remote.url}/r`, forward_client_headers: false, timeout_seconds: 2 };
+    expect(await post(first, { type: 'add_remote_schema', args: { name: 'r', definition } })).toEqual({ status: 200, body: { message: 'success' } });
+    expect(await post(first, { query: '{ hello kept { id } }' }, '/v1/graphql')).toEqual({ status: 200, body: { data: { hello: 'hi', kept: [{ id: 7 }] } } });
+    await first.close();
+    servers.splice(0);
+    // The remote now answers with a failure; a new server starts anyway.
+    remote.use(http.post('/r', () => new HttpResponse('down', { status: 502 })));
+    const second = await start();
+    expect(await post(second, { type: 'get_inconsistent_metadata', args: {} })).toEqual({
+      status: 200,
+      body: [{ type: 'remote_schema', reason: 'the remote schema "r" cannot be used: it answered 502 with a body that is not JSON', definition: { name: 'r', definition } }],
+    });
+    expect(await post(second, { query: '{ kept { id } }' }, '/v1/graphql')).toEqual({ status: 200, body: { data: { kept: [{ id: 7 }] } } });
+    // Back up: reloading the remote schemas serves it again.
+    remote.use(graphQLServer('/r', 'type Query { hello: String }', { hello: () => 'again' }));
+    expect(await post(second, { type: 'reload_metadata', args: { reload_remote_schemas: true } })).toEqual({ status: 200, body: { message: 'success', is_consistent: true } });
+    expect(await post(second, { query: '{ hello }' }, '/v1/graphql')).toEqual({ status: 200, body: { data: { hello: 'again' } } });
   });
 
   test('a catalog migrated by a newer server stops metadata changes [err.not-supported.catalog-version]', async () => {

@@ -29,6 +29,7 @@ import { roleSchema, type CompiledPlan, type RoleSchema, type SchemaCache } from
 import { normaliseDocument } from '../metadata/collections';
 import type { RequestLimits } from '../config';
 import { documentProblem, nestsDeeperThan, operationProblem } from './operationLimits';
+import { RemoteCallFailed, remoteParts, runRemoteParts } from './remote';
 
 type ParsedDocument = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 
@@ -64,6 +65,8 @@ export interface PlanPools {
 export interface RequestOptions {
   /** A saved query run by a REST endpoint: the allow-list does not apply. */
   trusted?: boolean;
+  /** The client's headers, for remote schemas that forward them. */
+  clientHeaders?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 export async function executeGraphQLRequest(pools: PlanPools, cache: SchemaCache, session: Session, request: GraphQLRequest, method: 'GET' | 'POST' = 'POST', options: RequestOptions = {}): Promise<GraphQLAnswer> {
@@ -74,7 +77,7 @@ export async function executeGraphQLRequest(pools: PlanPools, cache: SchemaCache
   }
   if ('answer' in prepared) return prepared.answer;
   try {
-    return { status: 200, body: await runPlan(pools, prepared.plan) };
+    return { status: 200, body: await runPlan(pools, prepared.plan, { session, headers: options.clientHeaders ?? {} }) };
   } catch (error) {
     return databaseErrorAnswer(error);
   }
@@ -143,7 +146,12 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
     return refuse(introspect(built, document, operation, variables, roots));
   }
   try {
-    const plan = compile(env, built, operation, roots, !isAdmin(session), cache.capturesEvents);
+    const remote = roots.filter((f) => externalOwner(built, operation, f.name) !== undefined);
+    const plan = compile(env, built, operation, roots.filter((f) => !remote.includes(f)), !isAdmin(session), cache.capturesEvents);
+    if (remote.length > 0) {
+      plan.order = roots.map((f) => f.alias);
+      plan.remote = remoteParts(operation, remote, (name) => externalOwner(built, operation, name), cache.remotes, fragments, (request.variables as Record<string, unknown> | undefined) ?? {});
+    }
     cache.plans.set(planKey, plan);
     return { plan };
   } catch (error) {
@@ -151,6 +159,11 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
     if (error instanceof GraphQLError) return refuse(errorAnswer(error.message, 'validation-failed'));
     throw error;
   }
+}
+
+/** The remote schema that answers a root field, if one does. */
+function externalOwner(built: BuiltSchema, operation: OperationDefinitionNode, name: string): string | undefined {
+  return (operation.operation === 'mutation' ? built.externalMutationFields : built.externalQueryFields).get(name);
 }
 
 /** Parse and validate a document, refusing first what would ask too much (decisions dec.limits.*). */
@@ -239,13 +252,36 @@ function compiled(alias: string, statement: sql.SQLQuery | sql.SQLNode) {
   return { alias, name: `engine_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`, text, values: values ?? [] };
 }
 
-/** Assemble `{"data": {...}}` from JSON texts without parsing them. */
-function assemble(plan: CompiledPlan, values: Map<string, string>): string {
-  return `{"data":{${plan.order.map((alias) => `${JSON.stringify(alias)}:${values.get(alias) ?? 'null'}`).join(',')}}}`;
+/** Assemble `{"data": {...}}` from JSON texts without parsing them (with the remotes' errors, if any). */
+function assemble(plan: CompiledPlan, values: Map<string, string>, errors: readonly unknown[] = []): string {
+  const data = `{"data":{${plan.order.map((alias) => `${JSON.stringify(alias)}:${values.get(alias) ?? 'null'}`).join(',')}}`;
+  return errors.length ? `${data},"errors":${JSON.stringify(errors)}}` : `${data}}`;
+}
+
+/** Who asks, for the remote schemas a plan calls. */
+export interface PlanCaller {
+  session: Session;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** Run a compiled plan: the JSON text of the answer. */
-export async function runPlan(pools: PlanPools, plan: CompiledPlan): Promise<string> {
+export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller): Promise<string> {
+  if (plan.remote) {
+    const parts = plan.remote;
+    if (plan.kind === 'mutation') {
+      // Mutations run in order: the database's root fields, then the remotes'.
+      const local = JSON.parse(plan.statements.length || plan.literals.size ? await runPlan(pools, { ...plan, remote: undefined }) : '{"data":{}}') as { data: Record<string, unknown> };
+      const remote = await runRemoteParts(parts, caller?.session, caller?.headers ?? {});
+      for (const [alias, v] of Object.entries(local.data)) if (!remote.values.has(alias)) remote.values.set(alias, JSON.stringify(v));
+      return assemble(plan, remote.values, remote.errors);
+    }
+    const [local, remote] = await Promise.all([
+      plan.statements.length || plan.literals.size ? runPlan(pools, { ...plan, remote: undefined }) : Promise.resolve('{"data":{}}'),
+      runRemoteParts(parts, caller?.session, caller?.headers ?? {}),
+    ]);
+    for (const [alias, v] of Object.entries((JSON.parse(local) as { data: Record<string, unknown> }).data)) if (!remote.values.has(alias)) remote.values.set(alias, JSON.stringify(v));
+    return assemble(plan, remote.values, remote.errors);
+  }
   try {
     return await runPlanOn(plan.bounded ? pools.roles : pools.admin, plan);
   } catch (error) {
@@ -330,6 +366,7 @@ class StatementTimedOut extends Error {
 export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
   if (error instanceof CheckFailed) return errorAnswer(formatMessage('err.permission-error.check-failed'), 'permission-error');
   if (error instanceof StatementTimedOut) return errorAnswer(formatMessage('err.graphql.statement-timeout', String(error.ms)), 'timeout');
+  if (error instanceof RemoteCallFailed) return errorAnswer(error.message, 'remote-schema-error');
   if (error instanceof ConnectionLost) return errorAnswer(formatMessage('err.postgres-error.connection'), 'postgres-error', '$', 500);
   if (!(error instanceof DatabaseError)) throw error;
   const code = error.code ?? '';

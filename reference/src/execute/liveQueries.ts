@@ -5,7 +5,7 @@
 // compiles its request again; a request that no longer compiles ends its subscriptions.
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Session } from '../auth/session';
-import { databaseErrorAnswer, prepareGraphQLRequest, runPlan, type GraphQLRequest, type PlanPools } from './graphql';
+import { databaseErrorAnswer, prepareGraphQLRequest, runPlan, type GraphQLRequest, type PlanCaller, type PlanPools } from './graphql';
 import type { CompiledPlan, SchemaCache } from './schemaCache';
 
 /** A result as graphql-ws sends it: the parsed JSON of an answer, its errors as GraphQLErrors. */
@@ -60,11 +60,11 @@ export class LiveQueries {
 }
 
 /** Run a plan: its text and parsed result, `final` when it is an error that ends the subscription. */
-export async function answerOf(pool: PlanPools, plan: CompiledPlan): Promise<{ text: string; result: LiveResult; final: boolean }> {
+export async function answerOf(pool: PlanPools, plan: CompiledPlan, caller?: PlanCaller): Promise<{ text: string; result: LiveResult; final: boolean }> {
   let text: string;
   let final = false;
   try {
-    text = await runPlan(pool, plan);
+    text = await runPlan(pool, plan, caller);
   } catch (error) {
     text = databaseErrorAnswer(error).body;
     final = true;

@@ -1,12 +1,15 @@
 // The GraphQL side of the metadata: table models and the schema each role sees, rebuilt when the
 // metadata or the database changes, with the caches that belong to that version.
-import type { DocumentNode, GraphQLError } from 'graphql';
+import type { DocumentNode, GraphQLError, GraphQLField, GraphQLFieldConfig, GraphQLNamedType } from 'graphql';
+import type { RemoteContribution } from '../metadata/remoteSchemas';
+import type { RemoteEndpoint } from '../remote/client';
+import type { RemotePart } from './remote';
 import { PERMISSION_TYPES, permissionListKey, type MetadataDocument } from '../../../spec';
 import type { RequestLimits } from '../config';
 import { relationKey, type Introspection } from '../db/introspection';
 import { enumShape } from '../metadata/enumTable';
 import { buildModels, type EnumValue, type Models } from '../schema/model';
-import { buildSchema, type BuiltSchema } from '../schema/build';
+import { buildSchema, type BuiltSchema, type ExternalRoots } from '../schema/build';
 import { modelsForRole } from '../schema/roles';
 import { TypeShare } from '../schema/typeShare';
 import { allowedDocuments } from '../metadata/collections';
@@ -27,6 +30,8 @@ export interface CompiledPlan {
   order: string[];
   /** A mutation's session variables: event triggers record who made a change. */
   sessionVariables?: Readonly<Record<string, string>>;
+  /** Root fields answered by remote schemas, one request per remote. */
+  remote?: RemotePart[] | undefined;
 }
 
 export interface RoleSchema {
@@ -48,10 +53,14 @@ export interface SchemaCache {
   /** Roles that some permission names: every other role gets the same schema, built once. */
   readonly knownRoles: ReadonlySet<string>;
   readonly admin: BuiltSchema;
+  /** Root fields and types of the remote schemas, for every role alike. */
+  readonly external: ExternalRoots;
   /** Schemas of the other roles, built when a role first asks. */
   roles: Map<string, RoleSchema>;
   /** Types and schemas the roles' schemas share. */
   share: TypeShare;
+  /** The remote servers whose root fields the schemas carry, by name. */
+  readonly remotes: ReadonlyMap<string, RemoteEndpoint>;
   documents: Lru<string, { document: DocumentNode } | { errors: readonly GraphQLError[] }>;
   plans: Lru<string, CompiledPlan>;
 }
@@ -61,12 +70,14 @@ export function buildSchemaCache(
   db: Introspection,
   enumValues: ReadonlyMap<string, EnumValue[]>,
   limits: RequestLimits,
-  options: { inferFunctionPermissions?: boolean; allowList?: boolean } = {},
+  options: { inferFunctionPermissions?: boolean; allowList?: boolean; remotes?: readonly UsableRemote[] } = {},
 ): SchemaCache {
   const inferFunctionPermissions = options.inferFunctionPermissions ?? true;
   const models = buildModels(document, db, enumValues);
   const functions = buildFunctionModels(document, db, models);
   const share = new TypeShare();
+  const remotes = options.remotes ?? [];
+  const external = externalRoots(remotes);
   let admin: BuiltSchema | undefined;
   // Half of the memory for parsed documents (about 40 bytes of tree per byte of text, with the
   // key), half for compiled plans (their SQL text and bound values, twice for UTF-16).
@@ -82,11 +93,49 @@ export function buildSchemaCache(
     share,
     // Built when an admin request first needs it: roles' schemas do not.
     get admin() {
-      return (admin ??= buildSchema(models, share, functions));
+      return (admin ??= buildSchema(models, share, functions, external));
     },
+    external,
+    remotes: new Map(remotes.map((r) => [r.contribution.name, r.endpoint])),
     roles: new Map(),
     documents: new Lru(half, (key, value) => 2 * key.length + ('document' in value ? 40 * key.length : 1000)),
     plans: new Lru(half, (key, plan) => 2 * key.length + plan.statements.reduce((n, s) => n + 2 * s.text.length + 2 * JSON.stringify(s.values).length, 1000)),
+  };
+}
+
+/** A remote schema that can be served: where it is and what it brings. */
+export interface UsableRemote {
+  endpoint: RemoteEndpoint;
+  contribution: RemoteContribution;
+}
+
+function externalRoots(remotes: readonly UsableRemote[]): ExternalRoots {
+  const query: ExternalRoots['query'] = {};
+  const mutation: ExternalRoots['mutation'] = {};
+  const queryOwners = new Map<string, string>();
+  const mutationOwners = new Map<string, string>();
+  const types = new Map<string, GraphQLNamedType>();
+  for (const { contribution: c } of remotes) {
+    for (const [name, field] of c.query) {
+      query[name] = fieldConfig(field);
+      queryOwners.set(name, c.name);
+    }
+    for (const [name, field] of c.mutation) {
+      mutation[name] = fieldConfig(field);
+      mutationOwners.set(name, c.name);
+    }
+    for (const [name, type] of c.types) types.set(name, type);
+  }
+  return { key: remotes.map((r) => r.contribution.name).join('\u0000'), query, mutation, types: [...types.values()], queryOwners, mutationOwners };
+}
+
+/** A remote root field as a field of the engine's own root type: its type, arguments and description. */
+function fieldConfig(field: GraphQLField<unknown, unknown>): GraphQLFieldConfig<unknown, unknown> {
+  return {
+    type: field.type,
+    args: Object.fromEntries(field.args.map((a) => [a.name, { type: a.type, defaultValue: a.defaultValue, description: a.description, deprecationReason: a.deprecationReason }])),
+    ...(field.description ? { description: field.description } : {}),
+    ...(field.deprecationReason ? { deprecationReason: field.deprecationReason } : {}),
   };
 }
 
@@ -123,7 +172,7 @@ export function roleSchema(cache: SchemaCache, role: string, backendOnly: boolea
   let found = cache.roles.get(key);
   if (!found) {
     const models = modelsForRole(cache.models, role, { backendOnly });
-    found = { models, built: buildSchema(models, cache.share, functionsForRole(cache.functions, models, role, cache.inferFunctionPermissions)) };
+    found = { models, built: buildSchema(models, cache.share, functionsForRole(cache.functions, models, role, cache.inferFunctionPermissions), cache.external) };
     cache.roles.set(key, found);
   }
   return found;

@@ -133,7 +133,7 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       return res.status(who.status).type('application/json').send(graphqlErrorBody(who));
     }
     const method = rest?.method ?? (req.method === 'GET' ? 'GET' : 'POST');
-    const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), who, request, method, { trusted: rest?.trusted === true });
+    const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), who, request, method, { trusted: rest?.trusted === true, clientHeaders: req.headers });
     if (answer.headers) res.set(answer.headers);
     res.status(answer.status).type('application/json').send(answer.body);
   };

@@ -47,7 +47,7 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
       authenticate(req.headers, config, request)
         .then(async (session) => {
           if (session instanceof EngineError) return send(session.status, graphqlErrorBody(session));
-          const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), session, request);
+          const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), session, request, 'POST', { clientHeaders: req.headers });
           send(answer.status, answer.body);
         })
         .catch((error: unknown) => {

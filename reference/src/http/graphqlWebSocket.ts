@@ -48,7 +48,7 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
   const work = (args: ExecutionArgs) => args.contextValue as Work;
   const run = async (args: ExecutionArgs): Promise<LiveResult> => {
     const w = work(args);
-    return 'result' in w ? w.result : (await answerOf(engine.pools, w.plan)).result;
+    return 'result' in w ? w.result : (await answerOf(engine.pools, w.plan, { session: w.session, headers: {} })).result;
   };
 
   const disposable = useServer<{ headers?: Record<string, unknown> } | undefined>(

@@ -17,6 +17,7 @@ export function exportForm(document: MetadataDocument): MetadataDocument {
     ...(document.allowlist?.length ? { allowlist: document.allowlist } : {}),
     ...(document.rest_endpoints?.length ? { rest_endpoints: document.rest_endpoints } : {}),
     ...(exportedCronTriggers(document).length ? { cron_triggers: exportedCronTriggers(document) } : {}),
+    ...(document.remote_schemas?.length ? { remote_schemas: document.remote_schemas } : {}),
   };
 }
 

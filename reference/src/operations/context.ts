@@ -5,6 +5,7 @@ import type { MetadataDocument, QualifiedName } from '../../../spec';
 import type { EngineConfig } from '../config';
 import type { Introspection } from '../db/introspection';
 import type { InconsistentObject } from '../metadata/inconsistency';
+import type { RemoteSchemaStore } from '../remote/store';
 
 export interface OperationContext {
   readonly db: PoolClient;
@@ -33,6 +34,12 @@ export interface OperationContext {
    * ROLLBACK in its text) is refused before anything else of the request runs.
    */
   guarded<T>(work: (db: PoolClient) => Promise<T>): Promise<T>;
+  /** The remote servers' schemas as this server introspected them. */
+  readonly remotes: RemoteSchemaStore;
+  /** The remote schemas of a document that cannot be served (unreachable, or clashing names). */
+  remoteProblems(document: MetadataDocument): Promise<readonly InconsistentObject[]>;
+  /** A remote schema was introspected again: the GraphQL schema is rebuilt. */
+  remotesChanged: boolean;
 }
 
 export type OperationHandler = (ctx: OperationContext, args: never, version: number) => Promise<unknown>;

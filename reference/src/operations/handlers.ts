@@ -16,6 +16,7 @@ import { addComputedField, dropComputedField } from './computedFields';
 import { createCronTrigger, createScheduledEvent, deleteCronTrigger, deleteScheduledEvent, getCronTriggers, getScheduledEvents } from './cronTriggers';
 import { createEventTrigger, deleteEventTrigger, getEventInvocationLogs, getEventLogs, invokeEventTrigger, redeliverEvent } from './eventTriggers';
 import { createRestEndpoint, dropRestEndpoint } from './restEndpoints';
+import { addRemoteSchema, reloadRemoteSchema, removeRemoteSchema } from './remoteSchemas';
 import { createFunctionPermission, dropFunctionPermission, trackFunction, untrackFunction } from './functions';
 import { createPermission, dropPermission, setPermissionComment } from './permissions';
 import { runSql } from './runSql';
@@ -63,6 +64,9 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   drop_collection_from_allowlist: dropCollectionFromAllowlist as OperationHandler,
   create_rest_endpoint: createRestEndpoint as OperationHandler,
   drop_rest_endpoint: dropRestEndpoint as OperationHandler,
+  add_remote_schema: addRemoteSchema as OperationHandler,
+  remove_remote_schema: removeRemoteSchema as OperationHandler,
+  reload_remote_schema: reloadRemoteSchema as OperationHandler,
   add_computed_field: addComputedField as OperationHandler,
   drop_computed_field: dropComputedField as OperationHandler,
   untrack_function: untrackFunction as OperationHandler,

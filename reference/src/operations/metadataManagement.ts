@@ -8,6 +8,7 @@ import { relationKey, type Introspection } from '../db/introspection';
 import { clearedDocument, exportForm, tablesNamedBy, withoutInconsistent } from '../metadata/document';
 import { checkNames, validateEntry } from '../metadata/tables';
 import { findInconsistencies } from '../metadata/inconsistency';
+import { remoteSchemasOf, withRemoteSchemas } from '../metadata/remoteSchemas';
 import { SUCCESS, type OperationContext } from './context';
 import { checkSchedule, keepHiddenCronTriggers } from '../metadata/cronTriggers';
 import { endpointsOf, withList } from '../metadata/collections';
@@ -29,7 +30,8 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   const values = checkDocument(document, db, v2 ? '$.args.metadata' : '$.args');
   for (const [i, t] of (document.cron_triggers ?? []).entries()) checkSchedule(t.schedule, `${v2 ? '$.args.metadata' : '$.args'}.cron_triggers[${i}].schedule`);
   await checkPermissionValueList(ctx, values);
-  const inconsistent = [...findInconsistencies(document, db), ...(await endpointSchemaProblems(ctx, document))];
+  await ctx.remotes.loadAll(document);
+  const inconsistent = [...findInconsistencies(document, db), ...(await endpointSchemaProblems(ctx, document)), ...(await ctx.remoteProblems(document))];
   if (inconsistent.length > 0 && !v2?.allow_inconsistent_metadata) {
     // Rule replace_metadata.1: the same 400 for v1 and v2.
     throw engineError('unexpected.inconsistent-metadata', '$.args', [], inconsistent);
@@ -46,8 +48,12 @@ export async function clearMetadata(ctx: OperationContext): Promise<unknown> {
   return SUCCESS;
 }
 
-export async function reloadMetadata(ctx: OperationContext): Promise<unknown> {
+export async function reloadMetadata(ctx: OperationContext, args: { reload_remote_schemas?: boolean } = {}): Promise<unknown> {
   ctx.invalidateIntrospection();
+  if (args.reload_remote_schemas === true) {
+    await ctx.remotes.loadAll(ctx.document, true);
+    ctx.remotesChanged = true;
+  }
   const inconsistent = await allInconsistencies(ctx);
   // Reloading reports what does not fit any more; it does not refuse it.
   ctx.acceptInconsistencies = true;
@@ -58,7 +64,7 @@ export async function reloadMetadata(ctx: OperationContext): Promise<unknown> {
 
 /** What does not fit the database, and the REST endpoints whose query no longer validates. */
 async function allInconsistencies(ctx: OperationContext) {
-  return [...findInconsistencies(ctx.document, await ctx.introspect()), ...(await endpointSchemaProblems(ctx, ctx.document))];
+  return [...findInconsistencies(ctx.document, await ctx.introspect()), ...(await endpointSchemaProblems(ctx, ctx.document)), ...(await ctx.remoteProblems(ctx.document))];
 }
 
 export async function getInconsistentMetadata(ctx: OperationContext): Promise<unknown> {
@@ -69,6 +75,8 @@ export async function dropInconsistentMetadata(ctx: OperationContext): Promise<u
   ctx.document = withoutInconsistent(ctx.document, await ctx.introspect());
   const invalid = (await endpointSchemaProblems(ctx, ctx.document)).flatMap((o) => (o.type === 'rest_endpoint' ? [o.definition.name] : []));
   if (invalid.length > 0) ctx.document = withList(ctx.document, 'rest_endpoints', endpointsOf(ctx.document).filter((e) => !invalid.includes(e.name)));
+  const unusable = new Set((await ctx.remoteProblems(ctx.document)).flatMap((o) => (o.type === 'remote_schema' ? [o.definition.name] : [])));
+  if (unusable.size > 0) ctx.document = withRemoteSchemas(ctx.document, remoteSchemasOf(ctx.document).filter((r) => !unusable.has(r.name)));
   return SUCCESS;
 }
 

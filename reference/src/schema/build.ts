@@ -14,6 +14,7 @@ import {
   GraphQLString,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
+  type GraphQLNamedType,
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
   type GraphQLNullableType,
@@ -40,7 +41,23 @@ export interface BuiltSchema {
   schema: GraphQLSchema;
   queryFields: ReadonlyMap<string, RootField>;
   mutationFields: ReadonlyMap<string, RootField>;
+  /** Root fields answered outside the database (remote schemas), by name: who answers them. */
+  externalQueryFields: ReadonlyMap<string, string>;
+  externalMutationFields: ReadonlyMap<string, string>;
 }
+
+/** Root fields and types from outside the database (remote schemas), the same for every role. */
+export interface ExternalRoots {
+  /** Tells one set of external roots from another in the shared schema cache. */
+  key: string;
+  query: GraphQLFieldConfigMap<unknown, unknown>;
+  mutation: GraphQLFieldConfigMap<unknown, unknown>;
+  types: readonly GraphQLNamedType[];
+  queryOwners: ReadonlyMap<string, string>;
+  mutationOwners: ReadonlyMap<string, string>;
+}
+
+const NO_EXTERNAL_ROOTS: ExternalRoots = { key: '', query: {}, mutation: {}, types: [], queryOwners: new Map(), mutationOwners: new Map() };
 
 // Wrapped types are made once per named type: a schema uses `[T!]!` and `T!` of a type many times.
 const nonNulls = new WeakMap<object, GraphQLNonNull<never>>();
@@ -64,14 +81,20 @@ const list = <T extends GraphQLOutputType | GraphQLInputType>(t: T) => {
   return found as GraphQLNonNull<GraphQLList<GraphQLNonNull<T & GraphQLNullableType>>>;
 };
 
-/** subscription_root: the fields of query_root, the same field objects rather than a copy. */
+/** subscription_root: the fields of query_root, the same field objects rather than a copy (less those answered elsewhere). */
 class SubscriptionRoot extends GraphQLObjectType {
-  constructor(private readonly queryRoot: GraphQLObjectType) {
+  private own: ReturnType<GraphQLObjectType['getFields']> | undefined;
+
+  constructor(
+    private readonly queryRoot: GraphQLObjectType,
+    private readonly external: ReadonlyMap<string, string>,
+  ) {
     super({ name: 'subscription_root', fields: {}, extensions: NO_EXTENSIONS });
   }
 
   override getFields() {
-    return this.queryRoot.getFields();
+    if (this.external.size === 0) return this.queryRoot.getFields();
+    return (this.own ??= Object.fromEntries(Object.entries(this.queryRoot.getFields()).filter(([name]) => !this.external.has(name))));
   }
 }
 
@@ -86,7 +109,7 @@ const orderByEnum = makeEnumType({
   ),
 });
 
-export function buildSchema(models: Models, share: TypeShare = new TypeShare(), functions: readonly FunctionModel[] = []): BuiltSchema {
+export function buildSchema(models: Models, share: TypeShare = new TypeShare(), functions: readonly FunctionModel[] = [], external: ExternalRoots = NO_EXTERNAL_ROOTS): BuiltSchema {
   const scalars = share.scalars;
   const scalar = (name: string) => {
     let s = scalars.get(name) ?? builtInScalar(name);
@@ -420,24 +443,27 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
       queryFields.set(`${f.field}_aggregate`, { kind: 'function_aggregate', table: t, fn: f });
     }
   }
+  Object.assign(query, external.query);
+  Object.assign(mutation, external.mutation);
   if (Object.keys(query).length === 0) {
     query.no_queries_available = { type: nonNull(GraphQLString) };
   }
   // Roots made of the same classes of tables make the same schema (the root fields' tables, with
   // their role's permissions, stay this role's own: queryFields and mutationFields).
-  const rootKey = share.rootKey(models, classes, functions.map((f) => [f.field, f.exposedAs, f.tableKey, classes.get(f.tableKey)].join(' ')));
+  const rootKey = share.rootKey(models, classes, [...functions.map((f) => [f.field, f.exposedAs, f.tableKey, classes.get(f.tableKey)].join(' ')), external.key]);
   let schema = share.schemas.get(rootKey);
   if (!schema) {
     const queryRoot = makeObjectType({ name: 'query_root', fields: query });
     schema = new GraphQLSchema({
       query: queryRoot,
       ...(Object.keys(mutation).length ? { mutation: makeObjectType({ name: 'mutation_root', fields: mutation }) } : {}),
-      subscription: new SubscriptionRoot(queryRoot),
-      types: [...enumTables.values()].map(enumType),
+      // Remote fields are not subscribed to: a root with only those has no subscription type.
+      ...(Object.keys(query).some((name) => !external.queryOwners.has(name)) ? { subscription: new SubscriptionRoot(queryRoot, external.queryOwners) } : {}),
+      types: [...[...enumTables.values()].map(enumType), ...external.types],
     });
     share.schemas.set(rootKey, schema);
   }
-  return { schema, queryFields, mutationFields };
+  return { schema, queryFields, mutationFields, externalQueryFields: external.queryOwners, externalMutationFields: external.mutationOwners };
 }
 
 /** Scalar computed fields that need no arguments: they can be compared and ordered by. */

@@ -1,0 +1,132 @@
+// Talking to remote GraphQL servers: where a remote schema's definition points, its schema
+// (by introspection), and one request sent on, each bounded in time and in the size of the answer.
+import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+import type { RemoteSchema } from '../../../spec';
+import type { Session } from '../auth/session';
+
+/** A remote server's answer may not be larger than this; a bigger one is a failure, not a crash. */
+export const MAX_REMOTE_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** Where a remote schema is and what every request to it carries. */
+export interface RemoteEndpoint {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  forwardClientHeaders: boolean;
+  timeoutMs: number;
+}
+
+/** Why a remote server could not be used, in words for the client. */
+export class RemoteFailure extends Error {}
+
+/** The definition with the environment's values, or why it cannot be used. */
+export function remoteEndpoint(remote: RemoteSchema, env: NodeJS.ProcessEnv): RemoteEndpoint {
+  const d = remote.definition;
+  const url = d.url ?? env[d.url_from_env!];
+  if (url === undefined || url === '') throw new RemoteFailure(`the environment variable ${d.url_from_env} (url_from_env) is not set`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RemoteFailure(`${JSON.stringify(url)} is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new RemoteFailure(`${JSON.stringify(url)} is not an http or https URL`);
+  const headers: Record<string, string> = {};
+  for (const h of d.headers ?? []) {
+    const value = 'value' in h ? h.value : env[h.value_from_env];
+    if (value === undefined) throw new RemoteFailure(`the environment variable ${(h as { value_from_env: string }).value_from_env} (header ${h.name}) is not set`);
+    headers[h.name.toLowerCase()] = value;
+  }
+  return { name: remote.name, url, headers, forwardClientHeaders: d.forward_client_headers, timeoutMs: d.timeout_seconds * 1000 };
+}
+
+/** Client headers never sent on: the connection's own, and the engine's credentials. */
+const NOT_FORWARDED = new Set([
+  'host', 'content-length', 'content-type', 'content-encoding', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade',
+  'accept-encoding', 'proxy-authorization', 'proxy-connection', 'x-engine-admin-secret',
+]);
+
+/**
+ * The headers of a request to a remote server (decision dec.remote-schema.headers): the client's
+ * when the definition forwards them, then the configured ones, then the session's variables as
+ * X-Engine-* headers, each later group overriding an earlier one.
+ */
+export function remoteHeaders(endpoint: RemoteEndpoint, session: Session | undefined, client: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (endpoint.forwardClientHeaders) {
+    for (const [name, value] of Object.entries(client)) {
+      const lower = name.toLowerCase();
+      if (value === undefined || NOT_FORWARDED.has(lower) || lower.startsWith('x-engine-')) continue;
+      out[lower] = Array.isArray(value) ? value.join(', ') : value;
+    }
+  }
+  Object.assign(out, endpoint.headers);
+  if (session) {
+    out['x-engine-role'] = session.role;
+    for (const [name, value] of Object.entries(session.variables)) out[name] = value;
+  }
+  out['content-type'] = 'application/json';
+  out.accept = 'application/json';
+  return out;
+}
+
+/** POST a GraphQL request; the parsed JSON answer, or a RemoteFailure that says what went wrong. */
+export async function postGraphQL(endpoint: RemoteEndpoint, body: unknown, headers: Record<string, string>): Promise<{ data?: unknown; errors?: unknown }> {
+  let response: Response;
+  try {
+    response = await fetch(endpoint.url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(endpoint.timeoutMs), redirect: 'error' });
+  } catch (error) {
+    throw failure(error, endpoint);
+  }
+  let text: string;
+  try {
+    text = await boundedText(response);
+  } catch (error) {
+    throw failure(error, endpoint);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new RemoteFailure(`it answered ${response.status} with a body that is not JSON`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json) || !('data' in json || 'errors' in json)) {
+    throw new RemoteFailure(`it answered ${response.status} without "data" or "errors"`);
+  }
+  return json as { data?: unknown; errors?: unknown };
+}
+
+/** The remote's schema, by the standard introspection query. */
+export async function introspectRemote(endpoint: RemoteEndpoint): Promise<GraphQLSchema> {
+  const answer = await postGraphQL(endpoint, { query: getIntrospectionQuery() }, { ...endpoint.headers, 'content-type': 'application/json', accept: 'application/json' });
+  if (Array.isArray(answer.errors) && answer.errors.length > 0) {
+    const first = answer.errors[0] as { message?: unknown };
+    throw new RemoteFailure(`introspection failed: ${typeof first.message === 'string' ? first.message : JSON.stringify(first)}`);
+  }
+  try {
+    return buildClientSchema(answer.data as IntrospectionQuery);
+  } catch (error) {
+    throw new RemoteFailure(`its introspection answer is not a valid schema: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function failure(error: unknown, endpoint: RemoteEndpoint): RemoteFailure {
+  if (error instanceof RemoteFailure) return error;
+  const e = error as { name?: string; cause?: { code?: string; message?: string }; message?: string };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return new RemoteFailure(`it did not answer within ${endpoint.timeoutMs / 1000} s`);
+  return new RemoteFailure(e.cause?.code ?? e.cause?.message ?? e.message ?? String(error));
+}
+
+async function boundedText(response: Response): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > MAX_REMOTE_ANSWER_BYTES) throw new RemoteFailure(`its answer is larger than ${MAX_REMOTE_ANSWER_BYTES} bytes`);
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > MAX_REMOTE_ANSWER_BYTES) throw new RemoteFailure(`its answer is larger than ${MAX_REMOTE_ANSWER_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

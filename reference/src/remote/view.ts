@@ -1,0 +1,49 @@
+// Which remote schemas of a document can be served, and why the others cannot: not introspected
+// successfully, or defining a GraphQL name that the tables, functions or an earlier remote define.
+import type { GraphQLSchema } from 'graphql';
+import { formatMessage, type MetadataDocument } from '../../../spec';
+import { engineError, type EngineError } from '../errors';
+import type { UsableRemote } from '../execute/schemaCache';
+import type { InconsistentObject } from '../metadata/inconsistency';
+import { contributionOf, firstConflict, remoteSchemasOf } from '../metadata/remoteSchemas';
+import type { RemoteSchemaStore } from './store';
+
+export interface RemoteProblem {
+  object: InconsistentObject;
+  /** What a metadata change that brings this problem is refused with. */
+  error: EngineError;
+}
+
+export interface RemoteView {
+  usable: UsableRemote[];
+  problems: RemoteProblem[];
+}
+
+/** `local` builds the schema of the tables and functions alone; called only when there are remotes. */
+export function remoteView(document: MetadataDocument, local: () => GraphQLSchema, store: RemoteSchemaStore): RemoteView {
+  const remotes = remoteSchemasOf(document);
+  if (remotes.length === 0) return { usable: [], problems: [] };
+  const own = local();
+  const usable: UsableRemote[] = [];
+  const problems: RemoteProblem[] = [];
+  for (const remote of remotes) {
+    const state = store.state(remote);
+    const name = JSON.stringify(remote.name);
+    if (!state || 'problem' in state) {
+      const reason = state ? state.problem : 'it has not been introspected yet';
+      problems.push({ object: { type: 'remote_schema', reason: formatMessage('err.remote-schema-error.unusable', name, reason), definition: remote }, error: engineError('remote-schema-error.unusable', '$.args', [name, reason]) });
+      continue;
+    }
+    const contribution = contributionOf(remote.name, state.schema);
+    const conflict = firstConflict(own, [...usable.map((u) => u.contribution), contribution]);
+    if (conflict) {
+      problems.push({
+        object: { type: 'remote_schema', reason: formatMessage('err.remote-schema-conflicts.graphql-name', ...conflict), definition: remote },
+        error: engineError('remote-schema-conflicts.graphql-name', '$.args', conflict),
+      });
+      continue;
+    }
+    usable.push({ endpoint: state.endpoint, contribution });
+  }
+  return { usable, problems };
+}
