@@ -1,6 +1,6 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
 import { functionName, nonEmptyName, roleName, tableName } from './names';
-import { computedFieldDefinition, endpointDefinition, eventHeader, scheduledRetryConf, eventOperation, eventRetryConf, endpointMethods, functionConfiguration, metadataDocument, remoteSchema, savedQuery } from './metadata-document';
+import { computedFieldDefinition, endpointDefinition, eventHeader, scheduledRetryConf, eventOperation, eventRetryConf, endpointMethods, functionConfiguration, metadataDocument, remoteSchema, savedQuery, customTypes, actionDefinition } from './metadata-document';
 import { arrayRelationshipUsing, boolExp, columns, customRootFields, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
 export { boolExp, columns, deletePermission, insertPermission, selectPermission, updatePermission };
 export { tableConfig };
@@ -107,40 +107,13 @@ export const addQueryToCollection = object({ collection_name: nonEmptyName, quer
 export const dropQueryFromCollection = object({ collection_name: nonEmptyName, query_name: nonEmptyName });
 export const collectionInAllowlist = object({ collection: nonEmptyName }, { scope: json });
 
-const description = { description: nullable(string) };
-const field = object({ name: string, type: string }, { ...description, arguments: json });
-export const customTypes = object(
-  {},
-  {
-    input_objects: array(object({ name: string, fields: array(field) }, description)),
-    objects: array(
-      object(
-        { name: string, fields: array(field) },
-        {
-          ...description,
-          relationships: array(
-            object({
-              name: string,
-              type: literal('object', 'array'),
-              remote_table: tableName,
-              field_mapping: record(string),
-            }),
-          ),
-        },
-      ),
-    ),
-    scalars: array(object({ name: string }, description)),
-    enums: array(
-      object(
-        {
-          name: string,
-          values: array(object({ value: string }, { ...description, is_deprecated: boolean }), { minItems: 1 }),
-        },
-        description,
-      ),
-    ),
-  },
-);
+export { customTypes };
+// Actions: not shown by SPEC.md beyond actions.yaml; the engine's documented forms.
+export const createAction = object({ name: nonEmptyName, definition: actionDefinition }, comment);
+export const updateAction = createAction;
+export const dropAction = object({ name: nonEmptyName }, { clear_data: boolean });
+export const actionPermission = object({ action: nonEmptyName, role: roleName }, { ...comment, definition: json });
+export const dropActionPermission = object({ action: nonEmptyName, role: roleName });
 
 export const createEventTrigger = object(
   { name: nonEmptyName, table: tableName },

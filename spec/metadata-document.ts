@@ -2,7 +2,7 @@
 // which is both the output of export_metadata and the input of replace_metadata.
 import { arrayRelationshipUsing, columns as eventColumns, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
 import { functionName, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
-import { array, boolean, integer, json, literal, nullable, object, parseFailure, parsed, refine, string, union, type Infer, type Schema } from './schema';
+import { array, boolean, integer, json, literal, nullable, object, parseFailure, parsed, record, refine, string, union, type Infer, type Schema } from './schema';
 
 export const ROOT_FIELD_KEYS = [
   'select',
@@ -191,6 +191,48 @@ export interface RemoteSchema {
 /** What SPEC.md §2.4 leaves open: the engine's defaults. */
 export const REMOTE_SCHEMA_DEFAULTS = { forward_client_headers: false, timeout_seconds: 60 } as const;
 
+/** A field of a custom input object or object type (§2.7); `type` is a GraphQL type such as `[Int!]!`. */
+export interface CustomField {
+  name: string;
+  type: string;
+  description?: string;
+}
+
+/** A relationship from a custom object type to a tracked table (§2.7 ObjectRelationship). */
+export interface CustomObjectRelationship {
+  name: string;
+  type: 'object' | 'array';
+  remote_table: QualifiedName;
+  field_mapping: Record<string, string>;
+}
+
+/** Custom GraphQL types (§2.7); empty kinds left out. */
+export interface CustomTypes {
+  input_objects?: { name: string; description?: string; fields: CustomField[] }[];
+  objects?: { name: string; description?: string; fields: CustomField[]; relationships?: CustomObjectRelationship[] }[];
+  scalars?: { name: string; description?: string }[];
+  enums?: { name: string; description?: string; values: { value: string; description?: string; is_deprecated?: boolean }[] }[];
+}
+
+/** An action (§2.2 actions.yaml), its definition with the engine's defaults filled in (decision dec.actions.forms). */
+export interface Action {
+  name: string;
+  definition: {
+    kind: 'synchronous' | 'asynchronous';
+    type: 'query' | 'mutation';
+    arguments?: CustomField[];
+    output_type: string;
+    handler: string;
+    forward_client_headers: boolean;
+    headers?: HeaderSpec[];
+    timeout: number;
+  };
+  comment?: string;
+  permissions?: { role: string; comment?: string }[];
+}
+
+export const ACTION_DEFAULTS = { kind: 'synchronous', type: 'mutation', forward_client_headers: false, timeout: 30 } as const;
+
 export interface MetadataDocument {
   version: 2;
   tables: TableEntry[];
@@ -202,6 +244,8 @@ export interface MetadataDocument {
   /** All cron triggers; the export leaves out those with include_in_metadata false. */
   cron_triggers?: CronTrigger[];
   remote_schemas?: RemoteSchema[];
+  custom_types?: CustomTypes;
+  actions?: Action[];
 }
 
 /**
@@ -211,7 +255,7 @@ export interface MetadataDocument {
 export const TABLE_KINDS_NOT_YET_SUPPORTED = ['remote_relationships'] as const;
 
 /** Top-level keys of the export form, other than `version` and `tables`. */
-export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = ['actions', 'custom_types'] as const;
+export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = [] as const;
 
 const isEmpty = (v: unknown) =>
   v === null ||
@@ -431,6 +475,82 @@ export const remoteSchemaDefinition = refine(
     } as RemoteSchema['definition']);
   },
 );
+const description = { description: nullable(string) };
+const withDescription = <T extends { description?: string | null }>(v: T) => {
+  const { description: d, ...rest } = v;
+  return (typeof d === 'string' ? { ...rest, description: d } : rest) as Omit<T, 'description'> & { description?: string };
+};
+const customField = refine(object({ name: string, type: string }, description), (v) => parsed(withDescription(v) as CustomField));
+export const customTypes: Schema<CustomTypes> = refine(
+  object(
+    {},
+    {
+      input_objects: array(refine(object({ name: string, fields: array(customField, { minItems: 1 }) }, description), (v) => parsed(withDescription(v)))),
+      objects: array(
+        refine(
+          object(
+            { name: string, fields: array(customField, { minItems: 1 }) },
+            {
+              ...description,
+              relationships: array(object({ name: nonEmptyName, type: literal('object', 'array'), remote_table: tableName, field_mapping: record(string) })),
+            },
+          ),
+          (v) => {
+            const { relationships, ...rest } = withDescription(v);
+            return parsed(relationships?.length ? { ...rest, relationships } : rest);
+          },
+        ),
+      ),
+      scalars: array(refine(object({ name: string }, description), (v) => parsed(withDescription(v)))),
+      enums: array(
+        refine(
+          object({ name: string, values: array(refine(object({ value: string }, { ...description, is_deprecated: boolean }), (v) => parsed(withDescription(v))), { minItems: 1 }) }, description),
+          (v) => parsed(withDescription(v)),
+        ),
+      ),
+    },
+  ),
+  (v) => {
+    const out: CustomTypes = {};
+    for (const key of ['input_objects', 'objects', 'scalars', 'enums'] as const) if (v[key]?.length) (out as Record<string, unknown>)[key] = v[key];
+    return parsed(out);
+  },
+);
+
+const actionKind = literal('synchronous', 'asynchronous');
+export const actionDefinition = refine(
+  object(
+    { output_type: string, handler: string },
+    { kind: actionKind, type: literal('query', 'mutation'), arguments: array(customField), forward_client_headers: boolean, headers: array(eventHeader), timeout: positive },
+  ),
+  (v, path) => {
+    const kind = v.kind ?? ACTION_DEFAULTS.kind;
+    const type = v.type ?? ACTION_DEFAULTS.type;
+    if (kind === 'asynchronous' && type === 'query') return parseFailure(`${path}.kind`, 'an asynchronous action must be a mutation');
+    return parsed({
+      kind,
+      type,
+      ...(v.arguments?.length ? { arguments: v.arguments } : {}),
+      output_type: v.output_type,
+      handler: v.handler,
+      forward_client_headers: v.forward_client_headers ?? ACTION_DEFAULTS.forward_client_headers,
+      ...(v.headers?.length ? { headers: v.headers } : {}),
+      timeout: v.timeout ?? ACTION_DEFAULTS.timeout,
+    } as Action['definition']);
+  },
+);
+const actionPermission = refine(object({ role: roleName }, comment), (v) => parsed(typeof v.comment === 'string' ? { role: v.role, comment: v.comment } : { role: v.role }));
+export const action: Schema<Action> = refine(
+  object({ name: nonEmptyName, definition: actionDefinition }, { ...comment, permissions: array(actionPermission) }),
+  (v) =>
+    parsed({
+      name: v.name,
+      definition: v.definition,
+      ...(typeof v.comment === 'string' ? { comment: v.comment } : {}),
+      ...(v.permissions?.length ? { permissions: v.permissions } : {}),
+    }),
+);
+
 export const remoteSchema: Schema<RemoteSchema> = refine(object({ name: nonEmptyName, definition: remoteSchemaDefinition }, comment), (v) =>
   parsed({ name: v.name, definition: v.definition, ...(typeof v.comment === 'string' ? { comment: v.comment } : {}) }),
 );
@@ -446,6 +566,8 @@ export const metadataDocument: Schema<MetadataDocument> = refine(
       rest_endpoints: array(restEndpoint),
       cron_triggers: array(cronTrigger),
       remote_schemas: array(remoteSchema),
+      custom_types: customTypes,
+      actions: array(action),
       ...onlyEmpty(DOCUMENT_KINDS_NOT_YET_SUPPORTED),
     },
   ),
@@ -460,6 +582,8 @@ export const metadataDocument: Schema<MetadataDocument> = refine(
       ...(v.rest_endpoints?.length ? { rest_endpoints: v.rest_endpoints } : {}),
       ...(v.cron_triggers?.length ? { cron_triggers: v.cron_triggers } : {}),
       ...(v.remote_schemas?.length ? { remote_schemas: v.remote_schemas } : {}),
+      ...(v.custom_types && Object.keys(v.custom_types).length ? { custom_types: v.custom_types } : {}),
+      ...(v.actions?.length ? { actions: v.actions } : {}),
     }),
 );
 

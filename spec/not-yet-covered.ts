@@ -17,7 +17,6 @@ export const NOT_YET_COVERED: readonly string[] = [
   'err.unexpected.permission-not-exists',
 
   // Remote schemas and custom types.
-  'op.set_custom_types',
 
   // Legacy transaction API of /v1/query, not described beyond its messages.
   'err.access-denied.tx',

@@ -48,6 +48,11 @@ const cronOps = {
   decision:
     'SPEC.md gives the fields of a cron trigger (§2.5) but not the operations; they take the engine\'s documented forms: create_cron_trigger {name, webhook, schedule, payload, headers, retry_conf, include_in_metadata, comment, replace}, delete_cron_trigger {name}, create_scheduled_event {webhook, schedule_at, payload, headers, retry_conf, comment}, delete_scheduled_event {type, event_id}, get_cron_triggers, get_scheduled_events {type, trigger_name, status, limit, offset}.',
 };
+const actionOps = {
+  level: 'compat' as const,
+  decision:
+    'SPEC.md shows actions only in the metadata directory; the operations take the engine\'s documented forms: create_action {name, definition {kind (synchronous | asynchronous, default synchronous), type (query | mutation, default mutation), arguments [{name, type, description}], output_type, handler, forward_client_headers (default false), headers, timeout (seconds, default 30)}, comment}, update_action (the same, replacing the definition and keeping the permissions), drop_action {name, clear_data}, create_action_permission {action, role, comment}, drop_action_permission {action, role}.',
+};
 const collections = {
   level: 'compat' as const,
   decision:
@@ -158,6 +163,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('create_rest_endpoint', '4.3', 'create a REST endpoint from a saved query', A.restEndpoint),
   op('drop_rest_endpoint', '4.3', 'drop a REST endpoint', A.dropRestEndpoint),
   op('set_custom_types', '4.3', 'replace the custom GraphQL types', A.customTypes),
+  op('create_action', '2.2', 'create an action: a root field answered by an HTTP handler', A.createAction, actionOps),
+  op('update_action', '2.2', 'replace the definition of an action', A.updateAction, actionOps),
+  op('drop_action', '2.2', 'drop an action with its permissions', A.dropAction, actionOps),
+  op('create_action_permission', '2.2', 'allow a role to use an action', A.actionPermission, actionOps),
+  op('drop_action_permission', '2.2', 'stop a role from using an action', A.dropActionPermission, actionOps),
   op('create_event_trigger', '4.3', 'create an event trigger', A.createEventTrigger),
   op('delete_event_trigger', '2.6', 'delete an event trigger and its database triggers', A.deleteEventTrigger, eventOps),
   op('redeliver_event', '2.6', 'deliver an event again', A.redeliverEvent, eventOps),

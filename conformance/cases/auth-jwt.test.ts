@@ -33,6 +33,33 @@ caseWithProfile('jwt-hs256', ['rule.auth.2', 'rule.auth.4'], 'an HS256 token giv
   expectResponse(await t.graphql(query, undefined, { headers: bearer(token) }), 200, { data: { blog_article: [{ id: 3 }, { id: 4 }] } });
 });
 
+caseWithProfile('jwt-hs256', ['rule.auth.2', 'rule.auth.4'], 'the default role is the claim x-engine-default-role, not the first allowed role', async () => {
+  const t = target.profileTarget('jwt-hs256')!;
+  const token = await hs(engineClaims('reader', ['user', 'reader'], { 'x-engine-user-id': '2' }));
+  expectResponse(await t.graphql(query, undefined, { headers: bearer(token) }), 200, { data: { blog_article: [{ id: 1 }, { id: 3 }] } });
+  const other = await hs(engineClaims('user', ['reader', 'user'], { 'x-engine-user-id': '2' }));
+  expectResponse(await t.graphql(query, undefined, { headers: bearer(other) }), 200, { data: { blog_article: [{ id: 3 }, { id: 4 }] } });
+});
+
+caseWithProfile('jwt-hs256', ['rule.perm.insert.backend-only'], 'a token is not the admin secret: the backend-only header gives a JWT request no backend_only permission', async () => {
+  const t = target.profileTarget('jwt-hs256')!;
+  const article = { schema: 'blog', name: 'article' };
+  expect((await t.metadata({ type: 'create_insert_permission', args: { table: article, role: 'feeder', permission: { check: {}, columns: ['title', 'author_id'], backend_only: true } } })).status).toBe(200);
+  try {
+    const token = await hs(engineClaims('feeder', ['feeder']));
+    const insert = 'mutation { insert_blog_article(objects: [{title: "by token", author_id: 1}]) { affected_rows } }';
+    const r = await t.graphql(insert, undefined, { headers: { ...bearer(token), 'x-engine-use-backend-only-permissions': 'true' } });
+    expect(r.body).toEqual({ errors: [{ message: 'the schema is not configured for mutation operations', extensions: { path: '$', code: 'validation-failed' } }] });
+    expect(await target.sql("select count(*)::int as n from blog.article where title = 'by token'")).toEqual([{ n: 0 }]);
+    // The same request with the admin secret may.
+    const admin = await t.graphql(insert, undefined, { headers: { ...t.adminHeaders(), 'x-engine-role': 'feeder', 'x-engine-use-backend-only-permissions': 'true' } });
+    expect(admin.body).toEqual({ data: { insert_blog_article: { affected_rows: 1 } } });
+  } finally {
+    await target.sql("delete from blog.article where title = 'by token'");
+    await t.metadata({ type: 'drop_insert_permission', args: { table: article, role: 'feeder' } });
+  }
+});
+
 caseWithProfile('jwt-hs256', ['rule.auth.4', 'err.jwt.role-not-allowed'], 'X-Engine-Role picks one of the allowed roles, and no other', async () => {
   const t = target.profileTarget('jwt-hs256')!;
   const token = await hs(engineClaims('user', ['user', 'reader'], { 'x-engine-user-id': '2' }));
@@ -92,6 +119,8 @@ caseWithProfile('jwt-jwk', ['rule.auth.2', 'rule.auth.4'], 'keys from a jwk_url 
     expectResponse(await t.graphql(query, undefined, { headers: bearer(token) }), 200, { data: { blog_article: [{ id: 1 }, { id: 2 }] } });
   }
   expect(target.jwks().requests).toBe(1);
+  // An HS256 token is no token of this key set, whatever it claims.
   const forged = await hs(engineClaims('user', ['user'], { 'x-engine-user-id': '1' }));
-  expect((await t.graphql(query, undefined, { headers: bearer(forged) })).status).toBe(400);
+  const r = await t.graphql(query, undefined, { headers: bearer(forged) });
+  expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { errors: [{ message: expect.stringMatching(/^Could not verify JWT: /), extensions: { path: '$', code: 'invalid-jwt' } }] } });
 });

@@ -17,6 +17,17 @@ test(covers(['rule.auth.3', 'err.admin-secret.invalid'], 'a wrong admin secret i
   expectResponse(r, 401, { path: '$', error: 'invalid x-engine-admin-secret', code: 'access-denied' });
 });
 
+test(covers(['rule.auth.3', 'err.admin-secret.invalid'], 'only the whole secret is admin: no prefix, no empty value, no other case, no repetition, also at /v1/graphql'), async () => {
+  const secret = target.adminSecret!;
+  const almost = [secret.slice(0, -1), secret.slice(0, 1), '', secret.toUpperCase() === secret ? secret.toLowerCase() : secret.toUpperCase(), `${secret}${secret}`];
+  for (const wrong of almost) {
+    const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'x-engine-admin-secret': wrong } });
+    expectResponse(r, 401, { path: '$', error: 'invalid x-engine-admin-secret', code: 'access-denied' });
+    const g = await target.request('POST', '/v1/graphql', { body: { query: '{ __typename }' }, headers: { 'x-engine-admin-secret': wrong } });
+    expectResponse(g, 401, { errors: [{ message: 'invalid x-engine-admin-secret', extensions: { path: '$', code: 'access-denied' } }] });
+  }
+});
+
 test(covers(['rule.auth.3', 'rule.auth.1'], 'the right admin secret is admin, whatever the case of the header name'), async () => {
   const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'X-ENGINE-ADMIN-SECRET': target.adminSecret! } });
   expectResponse(r, 200, { version: 2, tables: [] });

@@ -39,8 +39,15 @@ caseWithProfile('configured', ['rule.config.fields'], 'the configuration object 
 caseWithProfile('no-admin-secret', ['rule.config.fields', 'rule.auth.3'], 'without an admin secret, is_admin_secret_set is false and X-Engine-Role: admin is admin', async () => {
   const t = target.profileTarget('no-admin-secret')!;
   const r = await t.request('GET', '/v1alpha1/config', { headers: { 'x-engine-role': 'admin' } });
-  expect(r.status).toBe(200);
-  expect(r.body).toMatchObject({ is_admin_secret_set: false });
+  expectResponse(r, 200, {
+    version: isVersion,
+    is_function_permissions_inferred: true,
+    is_admin_secret_set: false,
+    is_auth_hook_set: false,
+    is_jwt_set: false,
+    is_allow_list_enabled: false,
+    live_queries: { batch_size: 100, refetch_delay: 1 },
+  });
 });
 
 test(covers(['rule.config.admin-only', 'err.access-denied.admin-endpoint', 'rule.auth.1'], 'a non-admin role is refused'), async () => {

@@ -115,6 +115,42 @@ const remoteSchemas = remoteNames.chain((names) =>
   ),
 );
 
+/** Custom types and actions: generated kinds, types and permissions; now and then an output type that is not defined (refused). */
+const CUSTOM_TYPES = {
+  scalars: [{ name: 'FzMoney' }],
+  enums: [{ name: 'FzColour', values: [{ value: 'RED' }, { value: 'BLUE' }] }],
+  input_objects: [{ name: 'FzInput', fields: [{ name: 'n', type: 'Int!' }, { name: 'c', type: 'FzColour' }] }],
+  objects: [{ name: 'FzOut', fields: [{ name: 'id', type: 'ID!' }, { name: 'm', type: 'FzMoney' }, { name: 'parent_id', type: 'Int' }], relationships: [{ name: 'parent', type: 'object' as const, remote_table: parent, field_mapping: { parent_id: 'id' } }] }],
+};
+const actions = fc.subarray(['fz_act_one', 'fz_act_two', 'fz_act_three'] as const).chain((names) =>
+  fc.tuple(
+    ...names.map((name) =>
+      fc
+        .record({
+          kind: fc.constantFrom('synchronous' as const, 'asynchronous' as const),
+          type: fc.constantFrom('query' as const, 'mutation' as const),
+          output: fc.oneof({ arbitrary: fc.constantFrom('FzOut', 'FzOut!', '[FzOut!]', 'FzColour', 'Int'), weight: 12 }, { arbitrary: fc.constant('FzMissing'), weight: 1 }),
+          args: fc.subarray([{ name: 'input', type: 'FzInput!' }, { name: 'note', type: 'String' }]),
+          timeout: fc.integer({ min: 1, max: 60 }),
+          roles: fc.subarray(ROLES),
+        })
+        .map((g) => ({
+          name,
+          definition: {
+            kind: g.kind,
+            type: g.kind === 'asynchronous' ? ('mutation' as const) : g.type,
+            ...(g.args.length ? { arguments: g.args } : {}),
+            output_type: g.output,
+            handler: `http://127.0.0.1:1/${name}`,
+            forward_client_headers: false,
+            timeout: g.timeout,
+          },
+          ...(g.roles.length ? { permissions: g.roles.map((role) => ({ role })) } : {}),
+        })),
+    ),
+  ),
+);
+
 function permissionsOf(table: keyof typeof COLUMNS) {
   const columns = COLUMNS[table];
   return fc.record({
@@ -169,7 +205,7 @@ test(
     const generated = fc.record(Object.fromEntries(ROLES.map((r) => [r, fc.record({ parent: permissionsOf('parent'), child: permissionsOf('child') })]))) as unknown as fc.Arbitrary<Generated>;
     let accepted = 0;
     await fc.assert(
-      fc.asyncProperty(generated, computedFields, functions, restParts, eventTriggers, remoteSchemas, async (byRole, fields, tracked, restGenerated, triggers, remotesGenerated) => {
+      fc.asyncProperty(generated, computedFields, functions, restParts, eventTriggers, remoteSchemas, actions, async (byRole, fields, tracked, restGenerated, triggers, remotesGenerated, actionsGenerated) => {
         // Select permissions list computed fields the document defines (and now and then one it does not).
         const defined = new Set<string>(fields.map((f) => f.name));
         for (const role of ROLES) {
@@ -185,6 +221,7 @@ test(
           ...(queries.length ? { query_collections: [{ name: 'fuzz', definition: { queries } }] } : {}),
           ...(queries.length && restGenerated.allowlisted ? { allowlist: [{ collection: 'fuzz' }] } : {}),
           ...(endpoints.length ? { rest_endpoints: endpoints } : {}),
+          ...(actionsGenerated.length ? { custom_types: CUSTOM_TYPES, actions: actionsGenerated } : {}),
           ...(remotesGenerated.length ? { remote_schemas: remotesGenerated.map((r) => ({ ...r, definition: { ...r.definition, url: `${remote.url}/${r.definition.url}` } })) } : {}),
         };
         const document = { version: 2, tables: [parentEntry, tableEntry(child, 'child', byRole)], ...(withoutEmpty.length ? { functions: withoutEmpty } : {}), ...rest };
@@ -205,6 +242,8 @@ test(
           rest.rest_endpoints,
           rest.remote_schemas,
         ]);
+        expect([exported.actions, exported.custom_types]).toEqual([rest.actions, rest.custom_types]);
+        expect(actionsGenerated.map((a) => a.definition.output_type)).not.toContain('FzMissing');
         expect(remotesGenerated.map((r) => r.name)).not.toContain('fz_clash');
         if (endpoints.some((e) => e.name === 'parents')) {
           const r = await target.request('GET', '/api/rest/parents', { headers: target.adminHeaders() });

@@ -46,6 +46,10 @@ test(covers(['dec.graphql.where'], 'comparison operators'), async () => {
   expect(await ids('music_album', '{year: {_neq: 1999}}')).toEqual([10, 11, 21]);
   expect(await ids('music_album', '{id: {_in: [10, 20, 99]}}')).toEqual([10, 20]);
   expect(await ids('music_album', '{id: {_nin: [10, 20]}}')).toEqual([11, 21]);
+  // NULL is neither equal nor unequal to anything: _neq and _nin leave out the row whose price is NULL.
+  expect(await ids('music_album', '{price: {_nin: [9.99]}}')).toEqual([11, 20]);
+  expect(await ids('music_album', '{price: {_neq: 9.99}}')).toEqual([11, 20]);
+  expect(await ids('music_album', '{_not: {price: {_in: [9.99]}}}')).toEqual([11, 20]);
   expect(await ids('music_album', '{price: {_is_null: true}}')).toEqual([21]);
   expect(await ids('music_album', '{price: {_is_null: false}}')).toEqual([10, 11, 20]);
 });

@@ -88,6 +88,42 @@ test(covers(['op.create_insert_permission', 'rule.perm.insert.columns', 'rule.pe
   expect(r).toEqual({ data: { insert_blog_article_one: { title: 'Bob new', author_id: 2, published: false } } });
 });
 
+test(covers(['rule.perm.insert.columns'], 'insert: a column outside the permission\'s columns is not in the input type, and a value for it is refused'), async () => {
+  await run('create_insert_permission', { table: article, role: 'user', permission: { check: {}, columns: ['title', 'author_id'] } });
+  const input = await gql('{ __type(name: "blog_article_insert_input") { inputFields { name } } }', asUser('1'));
+  expect(input).toEqual({ data: { __type: { inputFields: [{ name: 'author_id' }, { name: 'title' }] } } });
+  const refused = await gql('mutation { insert_blog_article_one(object: {title: "x", author_id: 1, published: true}) { id } }', asUser('1'));
+  expect(refused).toEqual({ errors: [{ message: 'Field "published" is not defined by type "blog_article_insert_input".', extensions: { path: '$', code: 'validation-failed' } }] });
+  expect(await target.sql('select count(*)::int as n from blog.article')).toEqual([{ n: 4 }]);
+});
+
+test(covers(['rule.perm.select.filter', 'rule.perm.insert.check', 'rule.perm.update.filter'], 'returning shows only the changed rows the role may read'), async () => {
+  // Ann may insert and update anyone's articles but reads only published ones and her own.
+  await run('create_insert_permission', { table: article, role: 'user', permission: { check: {}, columns: ['id', 'title', 'author_id'] } });
+  await run('create_update_permission', { table: article, role: 'user', permission: { columns: ['title'], filter: {} } });
+  const inserted = await gql('mutation { insert_blog_article(objects: [{id: 201, title: "for Bob", author_id: 2}, {id: 202, title: "mine", author_id: 1}]) { affected_rows returning { id } } }', asUser('1'));
+  expect(inserted).toEqual({ data: { insert_blog_article: { affected_rows: 2, returning: [{ id: 202 }] } } });
+  const one = await gql('mutation { insert_blog_article_one(object: {id: 203, title: "Bob again", author_id: 2}) { id } }', asUser('1'));
+  expect(one).toEqual({ data: { insert_blog_article_one: null } });
+  const updated = await gql('mutation { update_blog_article(where: {id: {_in: [2, 4]}}, _set: {title: "t"}) { affected_rows returning { id title } } }', asUser('1'));
+  expect(updated).toEqual({ data: { update_blog_article: { affected_rows: 2, returning: [{ id: 2, title: 't' }] } } });
+  expect(await target.sql('select id, title from blog.article where id in (2, 4, 201, 202, 203) order by id')).toEqual([
+    { id: 2, title: 't' }, { id: 4, title: 't' }, { id: 201, title: 'for Bob' }, { id: 202, title: 'mine' }, { id: 203, title: 'Bob again' },
+  ]);
+});
+
+test(covers(['rule.perm.select.filter'], 'ordering through a relationship sees only the related rows the role may read'), async () => {
+  await run('drop_select_permission', { table: author, role: 'user' });
+  await run('create_select_permission', { table: author, role: 'user', permission: { columns: ['id', 'name'], filter: { id: { _eq: 2 } } } });
+  await run('drop_select_permission', { table: article, role: 'user' });
+  await run('create_select_permission', { table: article, role: 'user', permission: { columns: ['id'], filter: {} } });
+  // Ann's name is hidden: her articles order as if it were null (first in descending order).
+  const r = await gql('{ blog_article(order_by: [{author: {name: desc}}, {id: asc}]) { id } }', asUser('1'));
+  expect(r).toEqual({ data: { blog_article: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }] } });
+  const asc = await gql('{ blog_article(order_by: [{author: {name: asc_nulls_last}}, {id: desc}]) { id } }', asUser('1'));
+  expect(asc).toEqual({ data: { blog_article: [{ id: 4 }, { id: 3 }, { id: 2 }, { id: 1 }] } });
+});
+
 test(covers(['rule.perm.insert.check', 'err.permission-error.check-failed'], 'insert: a row failing the check undoes the insert'), async () => {
   await run('create_insert_permission', { table: article, role: 'user', permission: { check: { $and: [mine, { title: { $nlike: '%spam%' } }] }, columns: ['title', 'author_id'] } });
   const r = await gql('mutation { insert_blog_article(objects: [{title: "fine", author_id: 1}, {title: "spam!", author_id: 1}]) { affected_rows } }', asUser('1'));
@@ -171,7 +207,12 @@ test(covers(['op.drop_select_permission', 'op.drop_insert_permission', 'op.drop_
   await run('create_insert_permission', { table: article, role: 'user', permission: { check: {} } });
   await run('create_update_permission', { table: article, role: 'user', permission: { columns: '*', filter: {} } });
   await run('create_delete_permission', { table: article, role: 'user', permission: { filter: {} } });
-  for (const type of ['insert', 'update', 'delete', 'select']) expectResponse(await run(`drop_${type}_permission`, { table: article, role: 'user' }), 200, ok);
+  const listed = async () => ((await run('export_metadata', {})).body as { tables: Record<string, unknown>[] }).tables[1]!;
+  expect(Object.keys(await listed()).filter((k) => k.endsWith('_permissions'))).toEqual(['insert_permissions', 'select_permissions', 'update_permissions', 'delete_permissions']);
+  for (const type of ['insert', 'update', 'delete', 'select']) {
+    expectResponse(await run(`drop_${type}_permission`, { table: article, role: 'user' }), 200, ok);
+    expect((await listed())[`${type}_permissions`]).toBeUndefined();
+  }
   const r = await gql('{ __schema { queryType { fields { name } } mutationType { name } } }', asUser('1'));
   expect(r.data).toEqual({ __schema: { queryType: { fields: [{ name: 'blog_author' }, { name: 'blog_author_by_pk' }] }, mutationType: null } });
 });

@@ -32,6 +32,23 @@ test(covers(['dec.envelope.resource-version', 'dec.export_metadata.v2'], 'every 
   expect(second).toBeGreaterThan(first);
   await target.metadata({ type: 'get_inconsistent_metadata', args: {} });
   expect((await exportV2()).resource_version).toBe(second);
+  // Every kind of write bumps it, a refused one does not.
+  let last = second;
+  const writes = [
+    { type: 'create_select_permission', args: { table: { schema: 'rv', name: 't0' }, role: 'r', permission: { columns: '*', filter: {} } } },
+    { type: 'drop_select_permission', args: { table: { schema: 'rv', name: 't0' }, role: 'r' } },
+    { type: 'bulk', args: [{ type: 'untrack_table', args: { table: { schema: 'rv', name: 't0' } } }] },
+    { type: 'replace_metadata', args: { version: 2, tables: [{ table: { schema: 'rv', name: 't0' } }] } },
+    { type: 'clear_metadata', args: {} },
+  ];
+  for (const write of writes) {
+    expect((await target.metadata(write)).status).toBe(200);
+    const now = (await exportV2()).resource_version;
+    expect([write.type, now > last]).toEqual([write.type, true]);
+    last = now;
+  }
+  expect((await target.metadata({ type: 'untrack_table', args: { table: { schema: 'rv', name: 't0' } } })).status).toBe(400);
+  expect((await exportV2()).resource_version).toBe(last);
 });
 
 test(covers(['dec.envelope.resource-version', 'err.conflict'], 'a change conditioned on a stale resource version is refused with 409 and changes nothing'), async () => {

@@ -60,8 +60,27 @@ test(covers(['op.track_table.v2', 'err.not-exists.table-in-postgres'], 'tracking
   expect(await exported()).toEqual({ version: 2, tables: [] });
 });
 
-test(covers(['op.track_table.v1'], 'a view can be tracked'), async () => {
+test(covers(['op.track_table.v1'], 'a view can be tracked, and answers its rows over GraphQL'), async () => {
+  await target.sql("insert into shop.customer (id, name) values (9001, 'viewer') on conflict do nothing; delete from shop.orders where customer_id = 9001; insert into shop.orders (customer_id, total) values (9001, 50), (9001, 150.5)");
   expectResponse(await run('track_table', { table: { schema: 'shop', name: 'big_orders' } }), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: { schema: 'shop', name: 'big_orders' } }] });
+  expectResponse(await target.graphql('{ shop_big_orders(where: {customer_id: {_eq: 9001}}) { total } }'), 200, { data: { shop_big_orders: [{ total: 150.5 }] } });
+});
+
+test(covers(['op.track_table.v1', 'op.untrack_table'], 'two tables of one name in two schemas are two tables'), async () => {
+  await target.sql("drop schema if exists twin_a cascade; drop schema if exists twin_b cascade; create schema twin_a; create schema twin_b; create table twin_a.thing (id int primary key, label text); create table twin_b.thing (id int primary key, label text); insert into twin_a.thing values (1, 'a'); insert into twin_b.thing values (1, 'b'), (2, 'b2')");
+  const a = { schema: 'twin_a', name: 'thing' };
+  const b = { schema: 'twin_b', name: 'thing' };
+  expectResponse(await run('track_table', { table: a }), 200, ok);
+  expectResponse(await run('track_table', { table: b }), 200, ok);
+  expectResponse(await run('track_table', { table: b }), 400, { path: '$.args', error: 'view/table already tracked : "twin_b.thing"', code: 'already-tracked' });
+  expectResponse(await target.graphql('{ twin_a_thing { label } twin_b_thing(order_by: {id: asc}) { label } }'), 200, { data: { twin_a_thing: [{ label: 'a' }], twin_b_thing: [{ label: 'b' }, { label: 'b2' }] } });
+  expectResponse(await target.metadata({ type: 'create_select_permission', args: { table: b, role: 'r', permission: { columns: ['label'], filter: {} } } }), 200, ok);
+  expect((await exported()).tables).toEqual([{ table: a }, { table: b, select_permissions: [{ role: 'r', permission: { columns: ['label'], filter: {} } }] }]);
+  expectResponse(await run('untrack_table', { table: a }), 200, ok);
+  expect((await exported()).tables).toEqual([{ table: b, select_permissions: [{ role: 'r', permission: { columns: ['label'], filter: {} } }] }]);
+  expectResponse(await target.graphql('{ twin_b_thing(order_by: {id: asc}) { label } }'), 200, { data: { twin_b_thing: [{ label: 'b' }, { label: 'b2' }] } });
+  await target.sql('drop schema twin_a cascade; drop schema twin_b cascade');
 });
 
 test(covers(['op.track_table.v1', 'err.validation-failed.graphql-name'], 'a table whose name is not a GraphQL name needs a custom name'), async () => {

@@ -6,13 +6,20 @@ import { CLUSTER_URL_VARIABLE } from './environment';
 declare global {
   // eslint-disable-next-line no-var
   var __engineTestCluster: ProvisionedDatabase | undefined;
+  /** The cluster URL this process set; not one given from outside. */
+  // eslint-disable-next-line no-var
+  var __engineTestClusterUrl: string | undefined;
 }
 
 export default async function globalSetup(): Promise<void> {
   // Already given, or not needed: the CLI runs only the cases, against an engine it was given.
+  // A URL this process set for a run that has ended (jest run again in one process, as by mutation
+  // testing) names a stopped cluster: start another rather than reuse it.
+  if (process.env[CLUSTER_URL_VARIABLE] === globalThis.__engineTestClusterUrl) delete process.env[CLUSTER_URL_VARIABLE];
   if (process.env[CLUSTER_URL_VARIABLE] || process.env.ENGINE_TEST_NO_CLUSTER === '1') return;
   const given = process.env.ENGINE_GRAPHQL_DATABASE_URL ?? process.env.DATABASE_URL;
   const cluster = await provisionDatabase({ databaseUrl: given });
   globalThis.__engineTestCluster = cluster;
+  globalThis.__engineTestClusterUrl = cluster.url;
   process.env[CLUSTER_URL_VARIABLE] = cluster.url;
 }

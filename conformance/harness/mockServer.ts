@@ -25,13 +25,17 @@ export interface MockServer {
   requestsTo(path: string): RecordedRequest[];
 }
 
-/** One mock server for a test file: started before the cases, emptied before each case. */
-export function useMockServer(): MockServer {
-  let handlers: RequestHandler[] = [];
-  let middleware = createMiddleware();
+/** A mock server that runs until closed; `use` adds handlers in front of the given ones. */
+export interface RunningMockServer extends MockServer {
+  /** Forget the handlers added by `use` and the recorded requests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startMockServer(base: RequestHandler[] = [], port = 0): Promise<RunningMockServer> {
+  let handlers: RequestHandler[] = [...base];
+  let middleware = createMiddleware(...handlers);
   const requests: RecordedRequest[] = [];
-  let server: Server | undefined;
-  let url = '';
   const app = express();
   app.use(express.json({ limit: '10mb' }));
   app.use((req, res, next) => {
@@ -43,31 +47,48 @@ export function useMockServer(): MockServer {
   app.use((_req, res) => {
     res.status(404).json({ error: 'no handler for this request' });
   });
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => {
-      server = app.listen(0, '127.0.0.1', () => resolve());
-    });
-    url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
-  });
-  beforeEach(() => {
-    handlers = [];
-    middleware = createMiddleware();
-    requests.length = 0;
-  });
-  afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(port, '127.0.0.1', () => resolve(s));
   });
   return {
-    get url() {
-      return url;
-    },
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     use(...more: RequestHandler[]) {
       handlers = [...more, ...handlers];
       middleware = createMiddleware(...handlers);
     },
     requestsTo: (path) => requests.filter((r) => r.path === path),
+    reset() {
+      handlers = [...base];
+      middleware = createMiddleware(...handlers);
+      requests.length = 0;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** One mock server for a test file: started before the cases, emptied before each case. */
+export function useMockServer(): MockServer {
+  let running: RunningMockServer | undefined;
+  beforeAll(async () => {
+    running = await startMockServer();
+  });
+  beforeEach(() => running!.reset());
+  afterAll(async () => {
+    await running?.close();
+  });
+  return {
+    get url() {
+      return running!.url;
+    },
+    get requests() {
+      return running!.requests;
+    },
+    use: (...more) => running!.use(...more),
+    requestsTo: (path) => running!.requestsTo(path),
   };
 }
 

@@ -200,7 +200,7 @@ export class Engine {
       let resourceVersion = stored.resourceVersion;
       let input: SchemaInput | undefined;
       if (ctx.document !== stored.document) {
-        if (remoteSchemasOf(ctx.document).length > 0) {
+        if (remoteSchemasOf(ctx.document).length > 0 || (ctx.document.actions?.length ?? 0) > 0) {
           // A remote that replace_metadata brings is introspected here; one that cannot be served is refused.
           await this.remotes.loadAll(ctx.document);
           if (!ctx.acceptInconsistencies) {
@@ -384,7 +384,10 @@ export class Engine {
       this.schemaCache = buildSchemaCache(input.document, input.introspection, input.enumValues, this.config.limits, {
         inferFunctionPermissions: this.config.inferFunctionPermissions,
         allowList: this.config.enableAllowList,
-        remotes: this.remoteViewOf(input.document, input.introspection, input.enumValues).usable,
+        ...(() => {
+          const view = this.remoteViewOf(input.document, input.introspection, input.enumValues);
+          return { remotes: view.usable, withActions: view.actionsUsable };
+        })(),
       });
     }
     return this.schemaCache;

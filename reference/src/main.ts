@@ -1,5 +1,6 @@
 // `npm start`: read the configuration, provision PostgreSQL, serve HTTP; stop cleanly on signals.
 import { CatalogError } from './catalog/catalog';
+import { metadataCommand } from './cli/metadata';
 import { ConfigError, loadConfig } from './config';
 import { provisionDatabase, ProvisionError, type ProvisionedDatabase } from './db/provision';
 import { createLogger } from './log';
@@ -60,4 +61,14 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+if (process.argv[2] === 'metadata') {
+  metadataCommand(process.argv.slice(3), process.env, { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+} else {
+  void main();
+}

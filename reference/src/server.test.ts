@@ -72,25 +72,16 @@ describe('reference server', () => {
     await waitFor(async () => JSON.stringify(await graphql(b, '{ pet { age } }')) === '{"data":{"pet":[{"age":3}]}}');
   });
 
-  test('an operation the server does not implement yet is refused [err.not-supported.not-implemented]', async () => {
-    const server = await start();
-    expect(await post(server, { type: 'set_custom_types', args: {} })).toEqual({
-      status: 400,
-      body: { path: '$.type', error: 'the operation set_custom_types is not supported by this server yet', code: 'not-supported' },
-    });
-  });
-
   test('a metadata kind the server does not implement yet is refused, nothing changed [err.not-supported.not-implemented]', async () => {
     const server = await start();
-    const action = { name: 'a', definition: { handler: 'http://127.0.0.1:1/a' } };
-    expect(await post(server, { type: 'replace_metadata', args: { version: 2, tables: [], actions: [action] } })).toEqual({
+    const table = (extra: Record<string, unknown>) => ({ version: 2, tables: [{ table: 'kept', ...extra }] });
+    await post(server, { type: 'run_sql', args: { sql: 'create table kept (id int primary key)' } }, '/v2/query');
+    expect(await post(server, { type: 'replace_metadata', args: table({ remote_relationships: [{ name: 'r', definition: {} }] }) })).toEqual({
       status: 400,
-      body: { path: '$.args.actions', error: 'actions is not supported by this server yet', code: 'not-supported' },
+      body: { path: '$.args.tables[0].remote_relationships', error: 'remote_relationships is not supported by this server yet', code: 'not-supported' },
     });
-    expect(await post(server, { type: 'replace_metadata', args: { version: 2, tables: [], actions: [], functions: [] } })).toEqual({
-      status: 200,
-      body: { message: 'success' },
-    });
+    expect(await post(server, { type: 'export_metadata', args: {} })).toEqual({ status: 200, body: { version: 2, tables: [] } });
+    expect(await post(server, { type: 'replace_metadata', args: table({ remote_relationships: [] }) })).toEqual({ status: 200, body: { message: 'success' } });
   });
 
   test('a remote schema that does not answer at start-up is an inconsistent object; the server starts and serves the rest [dec.remote-schema.defaults]', async () => {

@@ -5,6 +5,7 @@ import pkg from '../../package.json';
 import { ConfigError, type EngineConfig } from './config';
 import { Engine } from './engine';
 import { Scheduler } from './events/scheduler';
+import { ActionWorker } from './actions/worker';
 import { EventWorker } from './events/worker';
 import { createApp } from './http/app';
 import { createGraphQLFastPath } from './http/graphqlFastPath';
@@ -61,6 +62,8 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
   events.start();
   const scheduler = new Scheduler(engine.pool, config.events, () => engine.current().document, logger);
   scheduler.start();
+  const actions = new ActionWorker(engine.pool, config.events, () => engine.current().document, logger);
+  actions.start();
   const sockets: GraphQLWebSocket | undefined = config.enabledApis.has('graphql') ? attachGraphQLWebSocket(server, engine, config, logger) : undefined;
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -82,7 +85,7 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
       clearInterval(sweeper);
       server.closeAllConnections();
       await drained;
-      await Promise.all([events.stop(Math.min(graceMs, 5000)), scheduler.stop(Math.min(graceMs, 5000))]);
+      await Promise.all([events.stop(Math.min(graceMs, 5000)), scheduler.stop(Math.min(graceMs, 5000)), actions.stop(Math.min(graceMs, 5000))]);
       await engine.close();
     },
   };

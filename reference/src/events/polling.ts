@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { EventSettings } from '../config';
 import type { Logger } from '../log';
+import type { MetadataDocument } from '../../../spec';
 
 export abstract class PollingWorker {
   /** Who holds what this server took: only the holder settles it. */
@@ -14,11 +15,16 @@ export abstract class PollingWorker {
   private stopped = false;
   private ticking: Promise<void> = Promise.resolve();
 
+  /** What the log calls this worker's deliveries. */
+  protected abstract readonly name: string;
+
   constructor(
     protected readonly pool: Pool,
     protected readonly settings: EventSettings,
+    /** This server's copy of the metadata. */
+    protected readonly document: () => MetadataDocument,
     protected readonly logger: Logger,
-    private readonly name: string,
+    protected readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
   /** Take what is due and start delivering it; how many were taken. */

@@ -2,10 +2,7 @@
 // trigger are written ahead into the catalog (every server may write them: one row per trigger and
 // time), and due invocations are taken with SKIP LOCKED and POSTed like events. An invocation later
 // than its tolerance_seconds is dead, not sent.
-import type { Pool } from 'pg';
 import { SCHEDULED_RETRY_DEFAULTS, type CronTrigger, type MetadataDocument } from '../../../spec';
-import type { EventSettings } from '../config';
-import type { Logger } from '../log';
 import { cronTriggersOf } from '../metadata/cronTriggers';
 import * as q from '../sql';
 import { occurrences, parseCron } from './cron';
@@ -32,15 +29,7 @@ export function resolveTemplate(text: string, env: NodeJS.ProcessEnv): string | 
 export class Scheduler extends PollingWorker {
   private lastGenerated = 0;
 
-  constructor(
-    pool: Pool,
-    settings: EventSettings,
-    private readonly document: () => MetadataDocument,
-    logger: Logger,
-    private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {
-    super(pool, settings, logger, 'scheduled-delivery');
-  }
+  protected readonly name = 'scheduled-delivery';
 
   protected release(): Promise<void> {
     return q.run(this.pool, q.releaseScheduled(this.instance)).then(() => undefined);

@@ -4,10 +4,8 @@
 // webhook's Retry-After says, or doubling with exponential backoff), and then dead: a visible
 // dead letter. Events are taken with SKIP LOCKED and held until a deadline, so several servers
 // share the work and the events of a server that died are taken again: at least once.
-import type { Pool } from 'pg';
 import type { EventTrigger, MetadataDocument } from '../../../spec';
 import type { EventSettings } from '../config';
-import type { Logger } from '../log';
 import { eventTriggersOf } from '../metadata/eventTriggers';
 import * as q from '../sql';
 import { PollingWorker } from './polling';
@@ -116,15 +114,7 @@ export async function attempt(url: string, headers: Record<string, string>, body
 export class EventWorker extends PollingWorker {
   private lastCleanup = 0;
 
-  constructor(
-    pool: Pool,
-    settings: EventSettings,
-    private readonly document: () => MetadataDocument,
-    logger: Logger,
-    private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {
-    super(pool, settings, logger, 'event-delivery');
-  }
+  protected readonly name = 'event-delivery';
 
   protected release(): Promise<void> {
     return q.run(this.pool, q.releaseEvents(this.instance)).then(() => undefined);

@@ -30,6 +30,8 @@ import { normaliseDocument } from '../metadata/collections';
 import type { RequestLimits } from '../config';
 import { documentProblem, nestsDeeperThan, operationProblem } from './operationLimits';
 import { RemoteCallFailed, remoteParts, runRemoteParts } from './remote';
+import { ActionFailed, actionParts, runActionParts } from './actions';
+import { ACTIONS_OWNER } from '../schema/actions';
 
 type ParsedDocument = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 
@@ -146,11 +148,17 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
     return refuse(introspect(built, document, operation, variables, roots));
   }
   try {
-    const remote = roots.filter((f) => externalOwner(built, operation, f.name) !== undefined);
-    const plan = compile(env, built, operation, roots.filter((f) => !remote.includes(f)), !isAdmin(session), cache.capturesEvents);
-    if (remote.length > 0) {
+    const external = roots.filter((f) => externalOwner(built, operation, f.name) !== undefined);
+    const plan = compile(env, built, operation, roots.filter((f) => !external.includes(f)), !isAdmin(session), cache.capturesEvents);
+    if (external.length > 0) {
+      const rawVariables = (request.variables as Record<string, unknown> | undefined) ?? {};
+      const actionFields = external.filter((f) => externalOwner(built, operation, f.name) === ACTIONS_OWNER);
+      const remoteFields = external.filter((f) => !actionFields.includes(f));
       plan.order = roots.map((f) => f.alias);
-      plan.remote = remoteParts(operation, remote, (name) => externalOwner(built, operation, name), cache.remotes, fragments, (request.variables as Record<string, unknown> | undefined) ?? {});
+      if (remoteFields.length) plan.remote = remoteParts(operation, remoteFields, (name) => externalOwner(built, operation, name), cache.remotes, fragments, rawVariables);
+      if (actionFields.length) {
+        plan.actions = actionParts(operation.operation === 'mutation' ? 'mutation' : 'query', operation.variableDefinitions ?? [], actionFields, cache.actions, built.schema, fragments, rawVariables, request.query, env, cache.customTypes);
+      }
     }
     cache.plans.set(planKey, plan);
     return { plan };
@@ -266,21 +274,18 @@ export interface PlanCaller {
 
 /** Run a compiled plan: the JSON text of the answer. */
 export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller): Promise<string> {
-  if (plan.remote) {
-    const parts = plan.remote;
-    if (plan.kind === 'mutation') {
-      // Mutations run in order: the database's root fields, then the remotes'.
-      const local = JSON.parse(plan.statements.length || plan.literals.size ? await runPlan(pools, { ...plan, remote: undefined }) : '{"data":{}}') as { data: Record<string, unknown> };
-      const remote = await runRemoteParts(parts, caller?.session, caller?.headers ?? {});
-      for (const [alias, v] of Object.entries(local.data)) if (!remote.values.has(alias)) remote.values.set(alias, JSON.stringify(v));
-      return assemble(plan, remote.values, remote.errors);
-    }
-    const [local, remote] = await Promise.all([
-      plan.statements.length || plan.literals.size ? runPlan(pools, { ...plan, remote: undefined }) : Promise.resolve('{"data":{}}'),
-      runRemoteParts(parts, caller?.session, caller?.headers ?? {}),
-    ]);
-    for (const [alias, v] of Object.entries((JSON.parse(local) as { data: Record<string, unknown> }).data)) if (!remote.values.has(alias)) remote.values.set(alias, JSON.stringify(v));
-    return assemble(plan, remote.values, remote.errors);
+  if (plan.remote || plan.actions) {
+    const own = { ...plan, remote: undefined, actions: undefined };
+    const local = async () => (JSON.parse(plan.statements.length || plan.literals.size ? await runPlan(pools, own) : '{"data":{}}') as { data: Record<string, unknown> }).data;
+    const session = caller?.session ?? { role: 'admin', variables: {} };
+    const headers = caller?.headers ?? {};
+    const remote = async () => (plan.remote ? runRemoteParts(plan.remote, session, headers) : { values: new Map<string, string>(), errors: [] });
+    const actions = async () => (plan.actions ? runActionParts(plan.actions, { session, headers, pool: pools.admin, rowsPool: plan.bounded ? pools.roles : pools.admin }) : new Map<string, string>());
+    // Mutations run in order: the database's root fields, then the actions', then the remotes'.
+    const [data, fromActions, fromRemotes] =
+      plan.kind === 'mutation' ? [await local(), await actions(), await remote()] : await Promise.all([local(), actions(), remote()]);
+    const values = new Map([...Object.entries(data).map(([alias, v]): [string, string] => [alias, JSON.stringify(v)]), ...fromActions, ...fromRemotes.values]);
+    return assemble(plan, values, fromRemotes.errors);
   }
   try {
     return await runPlanOn(plan.bounded ? pools.roles : pools.admin, plan);
@@ -367,6 +372,7 @@ export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
   if (error instanceof CheckFailed) return errorAnswer(formatMessage('err.permission-error.check-failed'), 'permission-error');
   if (error instanceof StatementTimedOut) return errorAnswer(formatMessage('err.graphql.statement-timeout', String(error.ms)), 'timeout');
   if (error instanceof RemoteCallFailed) return errorAnswer(error.message, 'remote-schema-error');
+  if (error instanceof ActionFailed) return { status: 200, body: JSON.stringify({ errors: [{ message: error.message, extensions: error.extensions }] }) };
   if (error instanceof ConnectionLost) return errorAnswer(formatMessage('err.postgres-error.connection'), 'postgres-error', '$', 500);
   if (!(error instanceof DatabaseError)) throw error;
   const code = error.code ?? '';

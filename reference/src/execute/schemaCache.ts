@@ -1,15 +1,18 @@
 // The GraphQL side of the metadata: table models and the schema each role sees, rebuilt when the
 // metadata or the database changes, with the caches that belong to that version.
-import type { DocumentNode, GraphQLError, GraphQLField, GraphQLFieldConfig, GraphQLNamedType } from 'graphql';
+import type { DocumentNode, GraphQLError, GraphQLNamedType } from 'graphql';
 import type { RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from '../remote/client';
 import type { RemotePart } from './remote';
-import { PERMISSION_TYPES, permissionListKey, type MetadataDocument } from '../../../spec';
+import type { ActionPart } from './actions';
+import { PERMISSION_TYPES, permissionListKey, type Action, type CustomTypes, type MetadataDocument } from '../../../spec';
 import type { RequestLimits } from '../config';
 import { relationKey, type Introspection } from '../db/introspection';
 import { enumShape } from '../metadata/enumTable';
 import { buildModels, type EnumValue, type Models } from '../schema/model';
-import { buildSchema, type BuiltSchema, type ExternalRoots } from '../schema/build';
+import { buildSchema, sharedScalar, type BuiltSchema, type ExternalRoots } from '../schema/build';
+import { buildActionTypes, hasRelationships } from '../schema/actions';
+import { actionsOf } from '../metadata/actions';
 import { modelsForRole } from '../schema/roles';
 import { TypeShare } from '../schema/typeShare';
 import { allowedDocuments } from '../metadata/collections';
@@ -32,6 +35,8 @@ export interface CompiledPlan {
   sessionVariables?: Readonly<Record<string, string>>;
   /** Root fields answered by remote schemas, one request per remote. */
   remote?: RemotePart[] | undefined;
+  /** Root fields answered by actions' handlers. */
+  actions?: ActionPart[] | undefined;
 }
 
 export interface RoleSchema {
@@ -53,8 +58,11 @@ export interface SchemaCache {
   /** Roles that some permission names: every other role gets the same schema, built once. */
   readonly knownRoles: ReadonlySet<string>;
   readonly admin: BuiltSchema;
-  /** Root fields and types of the remote schemas, for every role alike. */
-  readonly external: ExternalRoots;
+  /** Root fields and types of the remote schemas (every role alike) and of the actions a role may use. */
+  externalFor(role: string, backendOnly?: boolean): ExternalRoots;
+  /** The actions, by name, and the custom types. */
+  readonly actions: ReadonlyMap<string, Action>;
+  readonly customTypes: CustomTypes | undefined;
   /** Schemas of the other roles, built when a role first asks. */
   roles: Map<string, RoleSchema>;
   /** Types and schemas the roles' schemas share. */
@@ -70,14 +78,39 @@ export function buildSchemaCache(
   db: Introspection,
   enumValues: ReadonlyMap<string, EnumValue[]>,
   limits: RequestLimits,
-  options: { inferFunctionPermissions?: boolean; allowList?: boolean; remotes?: readonly UsableRemote[] } = {},
+  options: { inferFunctionPermissions?: boolean; allowList?: boolean; remotes?: readonly UsableRemote[]; withActions?: boolean } = {},
 ): SchemaCache {
   const inferFunctionPermissions = options.inferFunctionPermissions ?? true;
   const models = buildModels(document, db, enumValues);
   const functions = buildFunctionModels(document, db, models);
   const share = new TypeShare();
   const remotes = options.remotes ?? [];
-  const external = externalRoots(remotes);
+  const makeActionTypes = (tables?: ExternalRoots['tables']) =>
+    options.withActions ? buildActionTypes(document.custom_types, actionsOf(document), (name) => sharedScalar(share, name), tables) : undefined;
+  const actionTypes = makeActionTypes();
+  const externals = new Map<RemoteContribution | string | undefined, ExternalRoots>();
+  // Custom objects with relationships take each role's own table types: their types are the role's.
+  const perRole = options.withActions === true && hasRelationships(document.custom_types);
+  const knownRoles = rolesOf(document);
+  const externalFor = (asked: string, backendOnly = false) => {
+    // Roles that no permission names share one entry, however many names arrive.
+    const role = asked === 'admin' || knownRoles.has(asked) ? asked : '';
+    if (perRole) {
+      // One schema per entry of the roles' cache (role and backend-only flag): its own table types.
+      const key = `${role}\u0000${backendOnly}`;
+      let found = externals.get(key);
+      if (!found) {
+        const tables: NonNullable<ExternalRoots['tables']> = {};
+        const own = makeActionTypes(tables)!;
+        externals.set(key, (found = { ...externalRoots(remotes, role === 'admin' ? own.all : own.forRole(role), key), tables }));
+      }
+      return found;
+    }
+    const fromActions = role === 'admin' ? actionTypes?.all : actionTypes?.forRole(role);
+    let found = externals.get(fromActions);
+    if (!found) externals.set(fromActions, (found = externalRoots(remotes, fromActions)));
+    return found;
+  };
   let admin: BuiltSchema | undefined;
   // Half of the memory for parsed documents (about 40 bytes of tree per byte of text, with the
   // key), half for compiled plans (their SQL text and bound values, twice for UTF-16).
@@ -89,13 +122,15 @@ export function buildSchemaCache(
     capturesEvents: document.tables.some((t) => (t.event_triggers?.length ?? 0) > 0),
     ...(options.allowList ? { allowList: allowedDocuments(document) } : {}),
     limits,
-    knownRoles: rolesOf(document),
+    knownRoles,
     share,
     // Built when an admin request first needs it: roles' schemas do not.
     get admin() {
-      return (admin ??= buildSchema(models, share, functions, external));
+      return (admin ??= buildSchema(models, share, functions, externalFor('admin')));
     },
-    external,
+    externalFor,
+    actions: new Map(options.withActions ? actionsOf(document).map((a) => [a.name, a]) : []),
+    customTypes: document.custom_types,
     remotes: new Map(remotes.map((r) => [r.contribution.name, r.endpoint])),
     roles: new Map(),
     documents: new Lru(half, (key, value) => 2 * key.length + ('document' in value ? 40 * key.length : 1000)),
@@ -109,34 +144,25 @@ export interface UsableRemote {
   contribution: RemoteContribution;
 }
 
-function externalRoots(remotes: readonly UsableRemote[]): ExternalRoots {
+function externalRoots(remotes: readonly UsableRemote[], actions: RemoteContribution | undefined, role = ''): ExternalRoots {
   const query: ExternalRoots['query'] = {};
   const mutation: ExternalRoots['mutation'] = {};
   const queryOwners = new Map<string, string>();
   const mutationOwners = new Map<string, string>();
   const types = new Map<string, GraphQLNamedType>();
-  for (const { contribution: c } of remotes) {
+  for (const c of [...remotes.map((r) => r.contribution), ...(actions ? [actions] : [])]) {
     for (const [name, field] of c.query) {
-      query[name] = fieldConfig(field);
+      query[name] = field;
       queryOwners.set(name, c.name);
     }
     for (const [name, field] of c.mutation) {
-      mutation[name] = fieldConfig(field);
+      mutation[name] = field;
       mutationOwners.set(name, c.name);
     }
     for (const [name, type] of c.types) types.set(name, type);
   }
-  return { key: remotes.map((r) => r.contribution.name).join('\u0000'), query, mutation, types: [...types.values()], queryOwners, mutationOwners };
-}
-
-/** A remote root field as a field of the engine's own root type: its type, arguments and description. */
-function fieldConfig(field: GraphQLField<unknown, unknown>): GraphQLFieldConfig<unknown, unknown> {
-  return {
-    type: field.type,
-    args: Object.fromEntries(field.args.map((a) => [a.name, { type: a.type, defaultValue: a.defaultValue, description: a.description, deprecationReason: a.deprecationReason }])),
-    ...(field.description ? { description: field.description } : {}),
-    ...(field.deprecationReason ? { deprecationReason: field.deprecationReason } : {}),
-  };
+  const actionKey = actions ? [...actions.query.keys(), ...actions.mutation.keys()].join(',') : '';
+  return { key: [...remotes.map((r) => r.contribution.name), actionKey, role].join('\u0000'), query, mutation, types: [...types.values()], queryOwners, mutationOwners };
 }
 
 function rolesOf(document: MetadataDocument): Set<string> {
@@ -145,6 +171,7 @@ function rolesOf(document: MetadataDocument): Set<string> {
     for (const type of PERMISSION_TYPES) for (const p of t[permissionListKey(type)] ?? []) roles.add(p.role);
   }
   for (const f of document.functions ?? []) for (const p of f.permissions ?? []) roles.add(p.role);
+  for (const a of document.actions ?? []) for (const p of a.permissions ?? []) roles.add(p.role);
   return roles;
 }
 
@@ -172,7 +199,7 @@ export function roleSchema(cache: SchemaCache, role: string, backendOnly: boolea
   let found = cache.roles.get(key);
   if (!found) {
     const models = modelsForRole(cache.models, role, { backendOnly });
-    found = { models, built: buildSchema(models, cache.share, functionsForRole(cache.functions, models, role, cache.inferFunctionPermissions), cache.external) };
+    found = { models, built: buildSchema(models, cache.share, functionsForRole(cache.functions, models, role, cache.inferFunctionPermissions), cache.externalFor(role, backendOnly)) };
     cache.roles.set(key, found);
   }
   return found;

@@ -18,6 +18,8 @@ export function exportForm(document: MetadataDocument): MetadataDocument {
     ...(document.rest_endpoints?.length ? { rest_endpoints: document.rest_endpoints } : {}),
     ...(exportedCronTriggers(document).length ? { cron_triggers: exportedCronTriggers(document) } : {}),
     ...(document.remote_schemas?.length ? { remote_schemas: document.remote_schemas } : {}),
+    ...(document.actions?.length ? { actions: document.actions } : {}),
+    ...(document.custom_types && Object.keys(document.custom_types).length ? { custom_types: document.custom_types } : {}),
   };
 }
 

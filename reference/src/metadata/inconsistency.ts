@@ -1,5 +1,5 @@
 // Which objects of a metadata document do not fit the database (SPEC.md §2.9, §3).
-import { displayQualified, formatMessage, quoteQualified, type ComputedField, type FunctionEntry, type MetadataDocument, type RemoteSchema, type RestEndpoint, type QualifiedName } from '../../../spec';
+import { displayQualified, formatMessage, quoteQualified, type ComputedField, type FunctionEntry, type Action, type MetadataDocument, type RemoteSchema, type RestEndpoint, type QualifiedName } from '../../../spec';
 import { computedFieldProblem, computedFieldsOf } from './computedFields';
 import { functionProblem, functionsOf } from './functions';
 import { endpointsOf } from './collections';
@@ -14,6 +14,7 @@ export type InconsistentObject =
   | { type: 'computed_field'; reason: string; definition: { table: QualifiedName } & ComputedField }
   | { type: 'rest_endpoint'; reason: string; definition: RestEndpoint }
   | { type: 'remote_schema'; reason: string; definition: RemoteSchema }
+  | { type: 'action'; reason: string; definition: Action }
   | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> };
 
 export { introspectionOf, relationKey, type Introspection, type Relation } from '../db/introspection';

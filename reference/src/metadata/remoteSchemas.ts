@@ -9,6 +9,7 @@ import {
   isSpecifiedScalarType,
   isUnionType,
   type GraphQLField,
+  type GraphQLFieldConfig,
   type GraphQLInputField,
   type GraphQLNamedType,
   type GraphQLSchema,
@@ -45,8 +46,10 @@ export function removeRemoteSchema(document: MetadataDocument, name: string): Me
 /** What a remote schema adds: root fields by operation, and every named type they reach. */
 export interface RemoteContribution {
   name: string;
-  query: ReadonlyMap<string, GraphQLField<unknown, unknown>>;
-  mutation: ReadonlyMap<string, GraphQLField<unknown, unknown>>;
+  /** How messages name it; `remote schema "<name>"` unless said otherwise. */
+  label?: string;
+  query: ReadonlyMap<string, GraphQLFieldConfig<unknown, unknown>>;
+  mutation: ReadonlyMap<string, GraphQLFieldConfig<unknown, unknown>>;
   types: ReadonlyMap<string, GraphQLNamedType>;
 }
 
@@ -73,14 +76,24 @@ export function contributionOf(name: string, schema: GraphQLSchema): RemoteContr
       visit(getNamedType(field.type));
       for (const arg of field.args) visit(getNamedType(arg.type));
     };
-    const fieldsOf = (root: ReturnType<GraphQLSchema['getQueryType']>) => new Map(Object.entries(root?.getFields() ?? {}));
+    const fieldsOf = (root: ReturnType<GraphQLSchema['getQueryType']>) => Object.entries(root?.getFields() ?? {});
     const query = fieldsOf(schema.getQueryType());
     const mutation = fieldsOf(schema.getMutationType());
-    for (const field of [...query.values(), ...mutation.values()]) visitField(field);
-    found = { query, mutation, types };
+    for (const [, field] of [...query, ...mutation]) visitField(field);
+    found = { query: new Map(query.map(([n, f]) => [n, fieldConfig(f)])), mutation: new Map(mutation.map(([n, f]) => [n, fieldConfig(f)])), types };
     contributions.set(schema, found);
   }
   return { name, ...found };
+}
+
+/** A remote root field as a field of the engine's own root type: its type, arguments and description. */
+function fieldConfig(field: GraphQLField<unknown, unknown>): GraphQLFieldConfig<unknown, unknown> {
+  return {
+    type: field.type,
+    args: Object.fromEntries(field.args.map((a) => [a.name, { type: a.type, defaultValue: a.defaultValue, description: a.description, deprecationReason: a.deprecationReason }])),
+    ...(field.description ? { description: field.description } : {}),
+    ...(field.deprecationReason ? { deprecationReason: field.deprecationReason } : {}),
+  };
 }
 
 /**
@@ -102,7 +115,7 @@ export function firstConflict(local: GraphQLSchema, remotes: readonly RemoteCont
   for (const name of Object.keys(local.getQueryType()?.getFields() ?? {})) owner.set(`query ${name}`, 'the schema of the tracked tables and functions');
   for (const name of Object.keys(local.getMutationType()?.getFields() ?? {})) owner.set(`mutation ${name}`, 'the schema of the tracked tables and functions');
   for (const remote of remotes) {
-    const what = `remote schema ${JSON.stringify(remote.name)}`;
+    const what = remote.label ?? `remote schema ${JSON.stringify(remote.name)}`;
     for (const name of remote.types.keys()) {
       const c = claim(`type ${name}`, what, name);
       if (c) return c;

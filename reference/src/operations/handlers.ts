@@ -17,6 +17,7 @@ import { createCronTrigger, createScheduledEvent, deleteCronTrigger, deleteSched
 import { createEventTrigger, deleteEventTrigger, getEventInvocationLogs, getEventLogs, invokeEventTrigger, redeliverEvent } from './eventTriggers';
 import { createRestEndpoint, dropRestEndpoint } from './restEndpoints';
 import { addRemoteSchema, reloadRemoteSchema, removeRemoteSchema } from './remoteSchemas';
+import { createAction, createActionPermission, dropAction, dropActionPermission, setCustomTypes, updateAction } from './actions';
 import { createFunctionPermission, dropFunctionPermission, trackFunction, untrackFunction } from './functions';
 import { createPermission, dropPermission, setPermissionComment } from './permissions';
 import { runSql } from './runSql';
@@ -67,6 +68,12 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   add_remote_schema: addRemoteSchema as OperationHandler,
   remove_remote_schema: removeRemoteSchema as OperationHandler,
   reload_remote_schema: reloadRemoteSchema as OperationHandler,
+  set_custom_types: setCustomTypes as OperationHandler,
+  create_action: createAction as OperationHandler,
+  update_action: updateAction as OperationHandler,
+  drop_action: dropAction as OperationHandler,
+  create_action_permission: createActionPermission as OperationHandler,
+  drop_action_permission: dropActionPermission as OperationHandler,
   add_computed_field: addComputedField as OperationHandler,
   drop_computed_field: dropComputedField as OperationHandler,
   untrack_function: untrackFunction as OperationHandler,

@@ -3,7 +3,9 @@
 import { displayQualified, quoteQualified, PERMISSION_TYPES, permissionListKey, type MetadataDocument } from '../../../spec';
 import { validatePermission } from '../metadata/permissions';
 import { buildModels } from '../schema/model';
-import { engineError } from '../errors';
+import { engineError, EngineError } from '../errors';
+import { actionProblem, actionsOf } from '../metadata/actions';
+import { validateCustomTypes } from '../metadata/customTypes';
 import { relationKey, type Introspection } from '../db/introspection';
 import { clearedDocument, exportForm, tablesNamedBy, withoutInconsistent } from '../metadata/document';
 import { checkNames, validateEntry } from '../metadata/tables';
@@ -30,6 +32,7 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   const values = checkDocument(document, db, v2 ? '$.args.metadata' : '$.args');
   for (const [i, t] of (document.cron_triggers ?? []).entries()) checkSchedule(t.schedule, `${v2 ? '$.args.metadata' : '$.args'}.cron_triggers[${i}].schedule`);
   await checkPermissionValueList(ctx, values);
+  checkActions(document, db, v2 ? '$.args.metadata' : '$.args');
   await ctx.remotes.loadAll(document);
   const inconsistent = [...findInconsistencies(document, db), ...(await endpointSchemaProblems(ctx, document)), ...(await ctx.remoteProblems(document))];
   if (inconsistent.length > 0 && !v2?.allow_inconsistent_metadata) {
@@ -78,6 +81,19 @@ export async function dropInconsistentMetadata(ctx: OperationContext): Promise<u
   const unusable = new Set((await ctx.remoteProblems(ctx.document)).flatMap((o) => (o.type === 'remote_schema' ? [o.definition.name] : [])));
   if (unusable.size > 0) ctx.document = withRemoteSchemas(ctx.document, remoteSchemasOf(ctx.document).filter((r) => !unusable.has(r.name)));
   return SUCCESS;
+}
+
+/** Custom types must be valid and every action must fit them. */
+function checkActions(document: MetadataDocument, db: Introspection, path: string): void {
+  try {
+    if (document.custom_types) validateCustomTypes(document.custom_types, document, db);
+  } catch (error) {
+    throw error instanceof EngineError ? new EngineError(error.id, error.status, error.code, error.message, `${path}.custom_types`) : error;
+  }
+  for (const [i, action] of actionsOf(document).entries()) {
+    const problem = actionProblem(action, document.custom_types);
+    if (problem) throw engineError('validation-failed.action', `${path}.actions[${i}]`, [JSON.stringify(action.name), problem]);
+  }
 }
 
 /**

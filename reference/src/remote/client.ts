@@ -52,14 +52,7 @@ const NOT_FORWARDED = new Set([
  * X-Engine-* headers, each later group overriding an earlier one.
  */
 export function remoteHeaders(endpoint: RemoteEndpoint, session: Session | undefined, client: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (endpoint.forwardClientHeaders) {
-    for (const [name, value] of Object.entries(client)) {
-      const lower = name.toLowerCase();
-      if (value === undefined || NOT_FORWARDED.has(lower) || lower.startsWith('x-engine-')) continue;
-      out[lower] = Array.isArray(value) ? value.join(', ') : value;
-    }
-  }
+  const out: Record<string, string> = endpoint.forwardClientHeaders ? forwardedHeaders(client) : {};
   Object.assign(out, endpoint.headers);
   if (session) {
     out['x-engine-role'] = session.role;
@@ -70,28 +63,39 @@ export function remoteHeaders(endpoint: RemoteEndpoint, session: Session | undef
   return out;
 }
 
-/** POST a GraphQL request; the parsed JSON answer, or a RemoteFailure that says what went wrong. */
-export async function postGraphQL(endpoint: RemoteEndpoint, body: unknown, headers: Record<string, string>): Promise<{ data?: unknown; errors?: unknown }> {
-  let response: Response;
-  try {
-    response = await fetch(endpoint.url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(endpoint.timeoutMs), redirect: 'error' });
-  } catch (error) {
-    throw failure(error, endpoint);
+/** The client's headers that may be passed on to another server. */
+export function forwardedHeaders(client: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(client)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || NOT_FORWARDED.has(lower) || lower.startsWith('x-engine-')) continue;
+    out[lower] = Array.isArray(value) ? value.join(', ') : value;
   }
+  return out;
+}
+
+/** POST a JSON body: the status and the parsed JSON answer, or a RemoteFailure that says what went wrong. */
+export async function postJson(url: string, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<{ status: number; json: unknown }> {
+  let response: Response;
   let text: string;
   try {
+    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
     text = await boundedText(response);
   } catch (error) {
-    throw failure(error, endpoint);
+    throw failure(error, timeoutMs);
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return { status: response.status, json: JSON.parse(text) };
   } catch {
     throw new RemoteFailure(`it answered ${response.status} with a body that is not JSON`);
   }
+}
+
+/** POST a GraphQL request; the parsed JSON answer, or a RemoteFailure that says what went wrong. */
+export async function postGraphQL(endpoint: RemoteEndpoint, body: unknown, headers: Record<string, string>): Promise<{ data?: unknown; errors?: unknown }> {
+  const { status, json } = await postJson(endpoint.url, headers, body, endpoint.timeoutMs);
   if (typeof json !== 'object' || json === null || Array.isArray(json) || !('data' in json || 'errors' in json)) {
-    throw new RemoteFailure(`it answered ${response.status} without "data" or "errors"`);
+    throw new RemoteFailure(`it answered ${status} without "data" or "errors"`);
   }
   return json as { data?: unknown; errors?: unknown };
 }
@@ -110,10 +114,10 @@ export async function introspectRemote(endpoint: RemoteEndpoint): Promise<GraphQ
   }
 }
 
-function failure(error: unknown, endpoint: RemoteEndpoint): RemoteFailure {
+function failure(error: unknown, timeoutMs: number): RemoteFailure {
   if (error instanceof RemoteFailure) return error;
   const e = error as { name?: string; cause?: { code?: string; message?: string }; message?: string };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return new RemoteFailure(`it did not answer within ${endpoint.timeoutMs / 1000} s`);
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return new RemoteFailure(`it did not answer within ${timeoutMs / 1000} s`);
   return new RemoteFailure(e.cause?.code ?? e.cause?.message ?? e.message ?? String(error));
 }
 

@@ -7,6 +7,9 @@ import type { UsableRemote } from '../execute/schemaCache';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { contributionOf, firstConflict, remoteSchemasOf } from '../metadata/remoteSchemas';
 import type { RemoteSchemaStore } from './store';
+import { actionsOf } from '../metadata/actions';
+import { buildActionTypes } from '../schema/actions';
+import { customScalar } from '../schema/scalars';
 
 export interface RemoteProblem {
   object: InconsistentObject;
@@ -16,16 +19,30 @@ export interface RemoteProblem {
 
 export interface RemoteView {
   usable: UsableRemote[];
+  /** The actions' root fields and types clash with nothing: they are served. */
+  actionsUsable: boolean;
   problems: RemoteProblem[];
 }
 
 /** `local` builds the schema of the tables and functions alone; called only when there are remotes. */
 export function remoteView(document: MetadataDocument, local: () => GraphQLSchema, store: RemoteSchemaStore): RemoteView {
   const remotes = remoteSchemasOf(document);
-  if (remotes.length === 0) return { usable: [], problems: [] };
+  const actions = actionsOf(document);
+  if (remotes.length === 0 && actions.length === 0) return { usable: [], actionsUsable: false, problems: [] };
   const own = local();
   const usable: UsableRemote[] = [];
   const problems: RemoteProblem[] = [];
+  // The actions first: they change only with the metadata, while a remote may change any time.
+  const actionTypes = buildActionTypes(document.custom_types, actions, (name) => customScalar(name));
+  const fromActions = actionTypes ? [actionTypes.all] : [];
+  const actionConflict = actionTypes && firstConflict(own, fromActions);
+  if (actionConflict) {
+    problems.push({
+      object: { type: 'action', reason: formatMessage('err.remote-schema-conflicts.graphql-name', ...actionConflict), definition: actions[0]! },
+      error: engineError('remote-schema-conflicts.graphql-name', '$.args', actionConflict),
+    });
+  }
+  const claimed = actionConflict ? [] : fromActions;
   for (const remote of remotes) {
     const state = store.state(remote);
     const name = JSON.stringify(remote.name);
@@ -35,7 +52,7 @@ export function remoteView(document: MetadataDocument, local: () => GraphQLSchem
       continue;
     }
     const contribution = contributionOf(remote.name, state.schema);
-    const conflict = firstConflict(own, [...usable.map((u) => u.contribution), contribution]);
+    const conflict = firstConflict(own, [...claimed, ...usable.map((u) => u.contribution), contribution]);
     if (conflict) {
       problems.push({
         object: { type: 'remote_schema', reason: formatMessage('err.remote-schema-conflicts.graphql-name', ...conflict), definition: remote },
@@ -45,5 +62,5 @@ export function remoteView(document: MetadataDocument, local: () => GraphQLSchem
     }
     usable.push({ endpoint: state.endpoint, contribution });
   }
-  return { usable, problems };
+  return { usable, actionsUsable: actionTypes !== undefined && !actionConflict, problems };
 }

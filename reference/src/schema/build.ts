@@ -21,7 +21,8 @@ import {
   type GraphQLOutputType,
   type GraphQLScalarType,
 } from 'graphql';
-import type { RootFieldKey } from '../../../spec';
+import type { QualifiedName, RootFieldKey } from '../../../spec';
+import { relationKey } from '../db/introspection';
 import { enumTypeName, INSERT_PLACEHOLDER, type ColumnModel, type ComputedFieldModel, type Models, type TableModel } from './model';
 import type { FunctionModel } from './functions';
 import { TypeShare } from './typeShare';
@@ -55,6 +56,8 @@ export interface ExternalRoots {
   types: readonly GraphQLNamedType[];
   queryOwners: ReadonlyMap<string, string>;
   mutationOwners: ReadonlyMap<string, string>;
+  /** Where types of the external roots refer to tables (action relationships): told the role's table types. */
+  tables?: { lookup?: (table: QualifiedName) => GraphQLObjectType | undefined };
 }
 
 const NO_EXTERNAL_ROOTS: ExternalRoots = { key: '', query: {}, mutation: {}, types: [], queryOwners: new Map(), mutationOwners: new Map() };
@@ -109,16 +112,18 @@ const orderByEnum = makeEnumType({
   ),
 });
 
+/** The scalar of this name in the schemas that share `share`: one object per name. */
+export function sharedScalar(share: TypeShare, name: string): GraphQLScalarType {
+  let s = share.scalars.get(name) ?? builtInScalar(name);
+  if (!s) {
+    s = customScalar(name);
+    share.scalars.set(name, s);
+  }
+  return s;
+}
+
 export function buildSchema(models: Models, share: TypeShare = new TypeShare(), functions: readonly FunctionModel[] = [], external: ExternalRoots = NO_EXTERNAL_ROOTS): BuiltSchema {
-  const scalars = share.scalars;
-  const scalar = (name: string) => {
-    let s = scalars.get(name) ?? builtInScalar(name);
-    if (!s) {
-      s = customScalar(name);
-      scalars.set(name, s);
-    }
-    return s;
-  };
+  const scalar = (name: string) => sharedScalar(share, name);
   /** The type of this name, made once; a table's types once per class of the table (see TypeShare). */
   const once = <T>(name: string, make: () => T, table?: TableModel): T => {
     const memo = table ? share.typesOfClass(classes.get(table.key)!) : share.types;
@@ -442,6 +447,12 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
       query[`${f.field}_aggregate`] = { type: nonNull(aggregate(t)), args };
       queryFields.set(`${f.field}_aggregate`, { kind: 'function_aggregate', table: t, fn: f });
     }
+  }
+  if (external.tables) {
+    external.tables.lookup = (name) => {
+      const t = models.get(relationKey(name));
+      return t?.access.select ? objectType(t) : undefined;
+    };
   }
   Object.assign(query, external.query);
   Object.assign(mutation, external.mutation);

@@ -20,8 +20,10 @@ export { CATALOG_SCHEMA };
 export * from './introspection';
 export * from './events';
 export * from './scheduled';
+export * from './actions';
 import { EVENTS_MIGRATION } from './events';
 import { SCHEDULED_MIGRATION } from './scheduled';
+import { ACTIONS_MIGRATION } from './actions';
 const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
 
 /** Serialises metadata changes across all servers that share the database. */
@@ -96,6 +98,8 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   EVENTS_MIGRATION,
   // Cron triggers and one-off scheduled events.
   SCHEDULED_MIGRATION,
+  // Asynchronous actions.
+  ACTIONS_MIGRATION,
 ];
 
 export const setCatalogVersion = (version: string) =>
