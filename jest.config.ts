@@ -3,6 +3,19 @@ import type { Config } from 'jest';
 
 const transform: Config['transform'] = { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }] };
 
+// Mutation testing copies the project into .stryker-tmp; its copies are not this project's tests.
+const ignored = { testPathIgnorePatterns: ['/node_modules/', '<rootDir>/.stryker-tmp/'], modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'] };
+
+// ENGINE_JEST_ONLY (comma-separated paths): run only these test files (mutation testing of one
+// module runs the tests that exercise it, not the whole suite for every mutant).
+const only = process.env.ENGINE_JEST_ONLY?.split(',').filter(Boolean);
+const match = (patterns: string[], cases: boolean) => {
+  if (!only) return patterns;
+  const mine = only.filter((path) => path.startsWith('conformance/cases/') === cases).map((path) => `<rootDir>/${path}`);
+  // An empty list would mean jest's defaults: a pattern that matches nothing instead.
+  return mine.length ? mine : ['<rootDir>/no-such-test-file'];
+};
+
 const config: Config = {
   // One PostgreSQL cluster for the whole run (unless a URL is given); every test file makes
   // its own database in it, so files run in parallel without sharing metadata.
@@ -13,15 +26,17 @@ const config: Config = {
   projects: [
     {
       displayName: 'unit',
+      ...ignored,
       transform,
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/spec/**/*.test.ts', '<rootDir>/reference/**/*.test.ts', '<rootDir>/conformance/harness/**/*.test.ts', '<rootDir>/conformance/cli/**/*.test.ts'],
+      testMatch: match(['<rootDir>/spec/**/*.test.ts', '<rootDir>/reference/**/*.test.ts', '<rootDir>/conformance/harness/**/*.test.ts', '<rootDir>/conformance/cli/**/*.test.ts'], false),
     },
     {
       displayName: 'conformance',
+      ...ignored,
       transform,
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/conformance/cases/**/*.test.ts'],
+      testMatch: match(['<rootDir>/conformance/cases/**/*.test.ts'], true),
     },
   ],
 };

@@ -1,4 +1,4 @@
-// `npm run mutation [-- MODULE...]`: Stryker over the reference's metadata, permission, auth and
+// `npm run mutation [-- MODULE... [--tests FILE,FILE]]`: Stryker over the reference's metadata, permission, auth and
 // SQL-compiler modules, with the jest suites as the tests. One PostgreSQL cluster for the whole
 // run (every jest run of every mutant reuses it); its URL reaches the runs through the
 // environment, so the harness does not start or stop a cluster per mutant.
@@ -18,13 +18,19 @@ export const DEFAULT_MODULES = [
 ];
 
 async function main(): Promise<void> {
-  const modules = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  // `--tests a.test.ts,b.test.ts`: the tests to run for each mutant (default: every test file).
+  const args = process.argv.slice(2);
+  const testsAt = args.indexOf('--tests');
+  const tests = testsAt >= 0 ? args.splice(testsAt, 2)[1] : undefined;
+  const modules = args.filter((a) => !a.startsWith('-'));
   const cluster = await provisionDatabase({ databaseUrl: process.env.ENGINE_GRAPHQL_DATABASE_URL ?? process.env.DATABASE_URL, log: (m) => process.stdout.write(`${m}\n`) });
   try {
     const stryker = join(__dirname, '..', 'node_modules', '.bin', 'stryker');
-    const result = spawnSync(stryker, ['run', 'mutation/stryker.config.json', '--mutate', (modules.length ? modules : DEFAULT_MODULES).join(',')], {
+    // The runner itself is not mutated.
+    const mutate = [...(modules.length ? modules : DEFAULT_MODULES), '!mutation/**'].join(',');
+    const result = spawnSync(stryker, ['run', 'mutation/stryker.config.json', '--mutate', mutate], {
       stdio: 'inherit',
-      env: { ...process.env, [CLUSTER_URL_VARIABLE]: cluster.url },
+      env: { ...process.env, [CLUSTER_URL_VARIABLE]: cluster.url, ...(tests ? { ENGINE_JEST_ONLY: tests } : {}) },
       cwd: join(__dirname, '..'),
     });
     process.exitCode = result.status ?? 1;

@@ -27,7 +27,26 @@ function idsNamedIn(files: string[]): Set<string> {
 const conformanceIds = idsNamedIn(filesUnder(join(root, 'conformance', 'cases'), '.test.ts'));
 const referenceIds = idsNamedIn(filesUnder(join(root, 'reference'), '.test.ts'));
 
+/** How many cases name each ID: each `covers([...])` and `caseWithProfile(name, [...])` list counts once. */
+function casesPerId(files: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const file of files) {
+    for (const list of readFileSync(file, 'utf8').matchAll(/(?:covers\(\s*|caseWithProfile\([^,]+,\s*)\[([^\]]*)\]/g)) {
+      for (const m of list[1]!.matchAll(/'((?:op|err|rule|dec)\.[^']+)'/g)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
 describe('spec coverage', () => {
+  test('items that rest on a single case are reported', () => {
+    const counts = casesPerId(filesUnder(join(root, 'conformance', 'cases'), '.test.ts'));
+    const single = ITEMS.filter((item) => counts.get(item.id) === 1).map((item) => item.id);
+    process.stdout.write(`spec items resting on a single case: ${single.length}${single.length ? ` (${single.join(', ')})` : ''}\n`);
+    // Every ID a case names is counted: the count cannot miss a case that names it.
+    expect([...conformanceIds].filter((id) => ITEMS_BY_ID.has(id) && !counts.has(id) && !NOT_YET_COVERED.includes(id))).toEqual([]);
+  });
+
   test('every ID that a case names exists', () => {
     expect([...conformanceIds, ...referenceIds].filter((id) => !ITEMS_BY_ID.has(id))).toEqual([]);
   });

@@ -297,6 +297,8 @@ export const ERRORS: readonly ErrorSpec[] = [
     'When an action\'s handler cannot be reached, answers later than the action\'s timeout, or answers something other than JSON, the request answers this GraphQL error and no data.'),
   decided('graphql.action-response', 200, 'unexpected', 'the handler of action <name> answered what its output type does not allow: <reason>',
     'A handler\'s 2xx answer must fit the output type (graphql-js completes it: nulls in non-null fields, values a scalar or enum cannot serialise are refused); otherwise the request answers this GraphQL error and no data. A 4xx answer {message, extensions} is the GraphQL error the client gets, with the handler\'s extensions (code unexpected when they have none).'),
+  decided('graphql.batch-size', 200, 'validation-failed', 'a batch holds 1 to <limit> operations',
+    'A JSON array of GraphQL requests at /v1/graphql is a batch (decision dec.graphql.batch); an empty one, or one of more than 100 operations, is refused as a whole.'),
 ];
 
 export const ERRORS_BY_ID: ReadonlyMap<string, ErrorSpec> = new Map(ERRORS.map((x) => [x.id, x]));

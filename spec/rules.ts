@@ -140,6 +140,8 @@ export const DECISIONS: readonly SpecItem[] = [
     'An asynchronous action is a mutation that logs the request and answers its id (uuid) at once; the action worker of any server calls the handler once and keeps its output or errors. The query field <action>(id: uuid!) answers {id, created_at, errors, output} or null: admin reads every result, another role those requested with its role and, when the request had one, the same X-Engine-User-Id. drop_action forgets the results unless clear_data is false.'),
   decision('actions.relationships', '2.7', 'relationships of custom object types',
     'A relationship {name, type object | array, remote_table, field_mapping} of a custom object is a field of that object whose value is the rows of remote_table whose mapped columns equal the output\'s mapped fields (an object relationship: the first such row, or null; a null field gives null or []), read under the role\'s select permission; a role without a select permission on the table does not have the field.'),
+  decision('graphql.batch', '4.1', 'batched GraphQL requests',
+    'POST /v1/graphql with a JSON array of requests answers a JSON array with each request\'s answer in order (HTTP 200), all under the credentials of the HTTP request; mutations of different operations are separate transactions, each answered even when another fails.'),
   decision('rest.missing-variable', '4.6', 'a REST call without a required variable',
     'A variable of non-null type without a default that gets no value (or null) from the body, query string or route is refused before the query runs: 400 invalid-params "missing parameter : <variable>" at $.variables.<variable>.'),
   decision('rest.openapi', '4.6', 'an OpenAPI document of the REST endpoints',
@@ -220,6 +222,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'A GraphQL document is at most ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES and nests at most ENGINE_GRAPHQL_MAX_JSON_DEPTH brackets or fragment spreads, for every role; an operation of a role other than admin selects at most ENGINE_GRAPHQL_MAX_QUERY_DEPTH levels and ENGINE_GRAPHQL_MAX_QUERY_FIELDS fields. Each refusal is a GraphQL error with code validation-failed and nothing runs.'),
   decision('limits.statement-timeout', '8', 'how long the SQL of a request may run',
     'The SQL of a role other than admin is cancelled after ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 30 s), answering a GraphQL error with code timeout; admin requests have no timeout.'),
+  decision('version', '4.1', 'the version endpoint', 'GET /v1/version answers 200 {"version": "<the server\'s version>"} (a non-empty string) without credentials, as the engine\'s CLI expects.'),
   decision('healthz', '4.1', 'health endpoint', 'GET /healthz answers 200 "OK" while the database answers, and 500 "ERROR: " followed by the part that is unwell (such as "the database does not answer") otherwise.'),
   decision('delete-permission.filter', '2.3', 'requiredness of DeletePermission fields', 'DeletePermission.filter is required.'),
 ];

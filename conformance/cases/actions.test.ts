@@ -134,18 +134,39 @@ test(covers(['op.set_custom_types', 'err.validation-failed.custom-types', 'err.d
   await bad({ objects: [{ name: 'O', fields: [{ name: 'f', type: '[Int' }] }] }, 'field "f" of "O": "[Int" is not a GraphQL type');
   await bad({ objects: [{ name: 'O', fields: [{ name: 'f', type: 'Int' }] }], input_objects: [{ name: 'I', fields: [{ name: 'o', type: 'O' }] }] }, 'field "o" of "I": "O" is an object type, which cannot be an input');
   await bad({ enums: [{ name: 'E', values: [{ value: 'A' }, { value: 'A' }] }] }, 'the value "A" of enum "E" is defined more than once');
+  for (const value of ['true', 'false', 'null', 'not-a-name']) await bad({ enums: [{ name: 'E', values: [{ value }] }] }, `"${value}" (a value of enum "E") is not a valid enum value`);
+  await bad({ objects: [{ name: 'O', fields: [{ name: 'bad name', type: 'Int' }] }] }, '"bad name" (a field of "O") is not a valid GraphQL name');
+  await bad({ input_objects: [{ name: 'I', fields: [{ name: 'f', type: 'Int' }, { name: 'f', type: 'String' }] }] }, 'the field "f" of "I" is defined more than once');
+  await bad({ objects: [{ name: 'O', fields: [{ name: 'i', type: 'I' }] }], input_objects: [{ name: 'I', fields: [{ name: 'n', type: 'Int' }] }] }, 'field "i" of "O": "I" is an input object type, which cannot be an output');
   const rel = (r: Record<string, unknown>) => ({ objects: [{ name: 'O', fields: [{ name: 'artist_id', type: 'Int' }, { name: 'o', type: 'O' }], relationships: [{ name: 'artist', type: 'object', remote_table: { schema: 'music', name: 'artist' }, field_mapping: { artist_id: 'id' }, ...r }] }] });
   await bad(rel({ remote_table: { schema: 'music', name: 'album' } }), 'relationship "artist" of "O": the table "music.album" is not tracked');
   await bad(rel({ field_mapping: { artist_id: 'nope' } }), 'relationship "artist" of "O": "nope" is not a column of "music.artist"');
   await bad(rel({ field_mapping: { missing: 'id' } }), 'relationship "artist" of "O": "missing" is not a field of "O"');
   await bad(rel({ field_mapping: { o: 'id' } }), 'relationship "artist" of "O": the field "o" is an object, not a scalar');
   await bad(rel({ name: 'o' }), 'relationship "o" of "O": the name is taken by a field or another relationship');
+  await bad(rel({ name: 'two words' }), 'relationship "two words" of "O": the name is not a valid GraphQL name');
+  await bad(rel({ field_mapping: {} }), 'relationship "artist" of "O": field_mapping is empty');
+  // A tracked table that the database no longer has.
+  await target.sql('create table music.vanishing (id int primary key)');
+  expectResponse(await run('track_table', { table: { schema: 'music', name: 'vanishing' } }), 200, ok);
+  await target.sql('drop table music.vanishing');
+  await bad(rel({ remote_table: { schema: 'music', name: 'vanishing' } }), 'relationship "artist" of "O": the table "music.vanishing" does not exist');
+  expectResponse(await run('untrack_table', { table: { schema: 'music', name: 'vanishing' } }), 200, ok);
   // Valid types that leave out one the action uses.
   expectResponse(await run('set_custom_types', { ...TYPES, input_objects: [] }), 400, refused('dependency-error', 'cannot drop due to the following dependent objects : action "quote" (uses "PriceInput")'));
   expect(await exported()).toEqual(before);
   // A relationship to a tracked table is accepted and exported as given.
   expectResponse(await run('set_custom_types', { ...TYPES, objects: [...TYPES.objects, ...rel({}).objects] }), 200, ok);
   expect((await exported()).custom_types).toEqual({ ...TYPES, objects: [...TYPES.objects, ...rel({}).objects] });
+});
+
+test(covers(['op.create_action', 'op.set_custom_types'], 'an action of built-in types needs no custom types'), async () => {
+  expectResponse(await run('set_custom_types', {}), 200, ok);
+  expect((await exported()).custom_types).toBeUndefined();
+  handlers.use(http.post('/double', async ({ request }) => HttpResponse.json(((await request.json()) as { input: { n: number } }).input.n * 2)));
+  expectResponse(await run('create_action', action('double', { type: 'query', arguments: [{ name: 'n', type: 'Int!' }], output_type: 'Int!' })), 200, ok);
+  expectResponse(await target.graphql('{ double(n: 21) }'), 200, { data: { double: 42 } });
+  expectResponse(await run('create_action', action('nothing', { output_type: 'Quote' })), 400, refused('validation-failed', 'invalid action "nothing": output_type: the type "Quote" is not defined', '$.args.definition'));
 });
 
 test(covers(['op.create_action', 'op.update_action', 'op.drop_action', 'err.already-exists.action', 'err.not-exists.action', 'err.validation-failed.action', 'err.remote-schema-conflicts.graphql-name'], 'create_action refuses what could not be served; update_action keeps the permissions; drop_action removes it'), async () => {

@@ -82,3 +82,9 @@ test(covers(['dec.healthz'], 'GET /healthz answers OK'), async () => {
   const r = await target.request('GET', '/healthz');
   expect({ status: r.status, text: r.text }).toEqual({ status: 200, text: 'OK' });
 });
+
+test(covers(['dec.version'], 'GET /v1/version answers the server version without credentials'), async () => {
+  const r = await target.request('GET', '/v1/version');
+  expectResponse(r, 200, { version: expect.stringMatching(/\S/) });
+  expect(Object.keys(r.body as object)).toEqual(['version']);
+});

@@ -225,10 +225,20 @@ test(
           ...(remotesGenerated.length ? { remote_schemas: remotesGenerated.map((r) => ({ ...r, definition: { ...r.definition, url: `${remote.url}/${r.definition.url}` } })) } : {}),
         };
         const document = { version: 2, tables: [parentEntry, tableEntry(child, 'child', byRole)], ...(withoutEmpty.length ? { functions: withoutEmpty } : {}), ...rest };
+        const before = (await target.metadata({ type: 'export_metadata', args: {} })).body;
         const replaced = await target.metadata({ type: 'replace_metadata', args: document });
         if (process.env.ENGINE_FUZZ_DEBUG && replaced.status !== 200) process.stdout.write(`${replaced.text.slice(0, 300)}\n`);
-        if (replaced.status !== 200) return; // refused metadata changes nothing; only accepted metadata must work
+        if (replaced.status !== 200) {
+          // Refused metadata changes nothing.
+          expect(replaced.status).toBe(400);
+          expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(before);
+          return;
+        }
         accepted++;
+        // replace(export()) changes nothing.
+        const once = (await target.metadata({ type: 'export_metadata', args: {} })).body;
+        expect((await target.metadata({ type: 'replace_metadata', args: once })).status).toBe(200);
+        expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(once);
         const exported = (await target.metadata({ type: 'export_metadata', args: {} })).body as Record<string, unknown> & { tables: { computed_fields?: unknown; event_triggers?: unknown }[] };
         expect(exported.tables[0]!.event_triggers).toEqual(parentEntry.event_triggers);
         const triggersInDatabase = await target.sql("select tgname::text as name from pg_trigger where tgrelid = 'fuzzrole.parent'::regclass and tgname::text like 'engine_evt_%' order by 1");

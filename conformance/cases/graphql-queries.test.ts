@@ -252,3 +252,22 @@ test(covers(['dec.graphql.root-fields'], 'wide selections: many root fields and 
   expect(Object.keys(answered)).toEqual(names);
   expect([answered[names[0]!], answered[names[1]!], answered[names[2]!]]).toEqual([1, 'Aurora Lane', 'NO']);
 });
+
+test(covers(['dec.graphql.batch', 'err.graphql.batch-size'], 'a JSON array of requests is a batch: one answer per request, in order'), async () => {
+  const post = (body: unknown) => target.request('POST', '/v1/graphql', { headers: target.adminHeaders(), body });
+  const r = await post([
+    { query: '{ music_artist_by_pk(id: 1) { name } }' },
+    { query: 'query Q($id: Int!) { music_album_by_pk(id: $id) { title } }', variables: { id: 11 } },
+    { query: '{ nope }' },
+    'not a request',
+  ]);
+  expectResponse(r, 200, [
+    { data: { music_artist_by_pk: { name: 'Aurora Lane' } } },
+    { data: { music_album_by_pk: { title: 'Long Night' } } },
+    { errors: [{ message: 'Cannot query field "nope" on type "query_root".', extensions: { path: '$', code: 'validation-failed' } }] },
+    { errors: [{ message: 'expected an object with "query"', extensions: { path: '$', code: 'parse-failed' } }] },
+  ]);
+  const refused = { errors: [{ message: 'a batch holds 1 to 100 operations', extensions: { path: '$', code: 'validation-failed' } }] };
+  expectResponse(await post([]), 200, refused);
+  expectResponse(await post(Array.from({ length: 101 }, () => ({ query: '{ __typename }' }))), 200, refused);
+});

@@ -29,6 +29,11 @@ describe('engine-conformance arguments', () => {
     expect(() => parseCliArguments(argv, '/')).toThrow(message);
   });
 
+  test('--junit takes a file, relative to the working directory', () => {
+    const options = parseCliArguments(['--target', 'http://h', '--database', 'postgres://x', '--junit', 'out/junit.xml'], '/work');
+    expect(suiteEnvironment(options as Exclude<typeof options, 'help'>).ENGINE_CONFORMANCE_JUNIT).toBe('/work/out/junit.xml');
+  });
+
   test('--help', () => {
     expect(parseCliArguments(['--target', 'http://h', '--help'], '/')).toBe('help');
   });

@@ -1,4 +1,5 @@
 // Command-line arguments of `engine-conformance`.
+import { resolve } from 'node:path';
 
 export interface CliOptions {
   target: string;
@@ -8,16 +9,19 @@ export interface CliOptions {
   reportDir: string;
   /** Only the case files whose path contains this text. */
   filter?: string;
+  /** Where the JUnit XML goes, if anywhere. */
+  junit?: string;
 }
 
 export const USAGE = `usage: engine-conformance --target URL --database POSTGRES_URL [--admin-secret SECRET]
-                          [--profile NAME=URL]... [--report-dir DIR] [--filter TEXT]
+                          [--profile NAME=URL]... [--report-dir DIR] [--filter TEXT] [--junit FILE]
 
 Runs the conformance suite against the engine at URL, whose database is POSTGRES_URL.
 --profile   an engine configured as profile NAME (see conformance/harness/profiles.ts);
             cases needing a profile without one are reported as not run
 --report-dir where conformance-report.json and .html go (default: the current directory)
---filter    run only the case files whose path contains TEXT`;
+--filter    run only the case files whose path contains TEXT
+--junit     also write the results as JUnit XML to FILE, for CI systems`;
 
 export class UsageError extends Error {}
 
@@ -36,7 +40,7 @@ export function parseCliArguments(argv: readonly string[], cwd: string): CliOpti
       const eq = value.indexOf('=');
       if (eq <= 0) throw new UsageError(`--profile takes NAME=URL, got ${JSON.stringify(value)}`);
       profiles[value.slice(0, eq)] = value.slice(eq + 1);
-    } else if (['target', 'admin-secret', 'database', 'report-dir', 'filter'].includes(name)) {
+    } else if (['target', 'admin-secret', 'database', 'report-dir', 'filter', 'junit'].includes(name)) {
       values[name] = value;
     } else {
       throw new UsageError(`unknown option --${name}`);
@@ -54,6 +58,7 @@ export function parseCliArguments(argv: readonly string[], cwd: string): CliOpti
     profiles,
     reportDir: values['report-dir'] ?? cwd,
     ...(values.filter !== undefined ? { filter: values.filter } : {}),
+    ...(values.junit !== undefined ? { junit: resolve(cwd, values.junit) } : {}),
   };
 }
 
@@ -66,6 +71,7 @@ export function suiteEnvironment(options: CliOptions): Record<string, string> {
     ENGINE_TEST_NO_CLUSTER: '1',
   };
   if (options.adminSecret !== undefined) env.ENGINE_ADMIN_SECRET = options.adminSecret;
+  if (options.junit !== undefined) env.ENGINE_CONFORMANCE_JUNIT = options.junit;
   for (const [name, url] of Object.entries(options.profiles)) env[`ENGINE_URL_${name.toUpperCase().replace(/-/g, '_')}`] = url;
   return env;
 }

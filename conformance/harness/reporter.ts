@@ -1,9 +1,9 @@
 // A jest reporter that writes conformance-report.json and conformance-report.html for the
 // conformance cases of a run.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { idsOfTitle } from './cases';
-import { buildReport, renderHtml, type CaseResult } from './report';
+import { buildReport, renderHtml, renderJUnit, type CaseResult } from './report';
 
 interface AssertionResult {
   title: string;
@@ -42,16 +42,30 @@ export default class ConformanceReporter {
     }
   }
 
+  /** IDs named by case files this run did not run (a --filter left them out). */
+  private unselectedIds(): Set<string> {
+    const ran = new Set(this.results.map((r) => r.file));
+    const ids = new Set<string>();
+    const dir = join(this.globalConfig.rootDir, CASES_DIR);
+    for (const name of readdirSync(dir)) {
+      const file = join(CASES_DIR, name);
+      if (!name.endsWith('.test.ts') || ran.has(file)) continue;
+      for (const m of readFileSync(join(dir, name), 'utf8').matchAll(/['[]((?:op|err|rule|dec)\.[A-Za-z0-9_.:-]*[A-Za-z0-9_-])[']\]]/g)) ids.add(m[1]!);
+    }
+    return ids;
+  }
+
   onRunComplete(): void {
     if (this.results.length === 0) return;
     const target = process.env.ENGINE_URL ?? 'reference server (started by the suite)';
-    const report = buildReport(this.results, target);
+    const report = buildReport(this.results, target, new Date(), this.unselectedIds());
     const dir = process.env.ENGINE_CONFORMANCE_REPORT_DIR ?? this.globalConfig.rootDir;
     writeFileSync(join(dir, 'conformance-report.json'), JSON.stringify(report, null, 2) + '\n');
     writeFileSync(join(dir, 'conformance-report.html'), renderHtml(report));
+    if (process.env.ENGINE_CONFORMANCE_JUNIT) writeFileSync(process.env.ENGINE_CONFORMANCE_JUNIT, renderJUnit(this.results));
     const t = report.totals;
     process.stderr.write(
-      `\nConformance: ${t.items} items — ${t.pass} pass, ${t.fail} fail, ${t['not-run']} not run, ${t['not-covered']} not covered, ${t.reference} by reference tests; report in ${join(dir, 'conformance-report.html')}\n`,
+      `\nConformance: ${t.items} items — ${t.pass} pass, ${t.partial} partial, ${t.fail} fail, ${t['not-run']} not run, ${t['not-selected']} not selected, ${t['not-covered']} not covered, ${t.reference} by reference tests; report in ${join(dir, 'conformance-report.html')}\n`,
     );
   }
 }

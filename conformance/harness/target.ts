@@ -40,6 +40,8 @@ interface TargetHandle extends Target {
 
 const settings = targetSettings();
 export const isManaged = settings.url === undefined;
+/** Whether the target has an admin secret (the reference the suite starts always has one); known before the cases run. */
+export const targetHasAdminSecret = isManaged || settings.adminSecret !== undefined;
 
 /** Whether cases needing this profile can run in this run. */
 export const profileAvailable = (name: ProfileName) => isManaged || name in settings.profileUrls;

@@ -86,7 +86,7 @@ export function parseArgv(argv: readonly string[]): Source {
   return flags;
 }
 
-const FLAGS: Record<string, string> = {
+export const FLAGS: Record<string, string> = {
   'database-url': 'ENGINE_GRAPHQL_DATABASE_URL',
   'server-port': 'ENGINE_GRAPHQL_SERVER_PORT',
   'server-host': 'ENGINE_GRAPHQL_SERVER_HOST',

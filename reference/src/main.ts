@@ -1,13 +1,40 @@
 // `npm start`: read the configuration, provision PostgreSQL, serve HTTP; stop cleanly on signals.
 import { CatalogError } from './catalog/catalog';
 import { metadataCommand } from './cli/metadata';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, FLAGS, loadConfig } from './config';
 import { provisionDatabase, ProvisionError, type ProvisionedDatabase } from './db/provision';
 import { createLogger } from './log';
 import { SERVER_VERSION, startServer, type RunningServer } from './server';
 
+const USAGE = `Usage: engine-reference [--FLAG VALUE]...       run the server (flags or ENGINE_GRAPHQL_* variables)
+       engine-reference metadata <export|apply|diff> DIR [options]
+       engine-reference --help | --version
+
+Flags (each also an environment variable; see the README):
+${Object.entries(FLAGS)
+  .map(([flag, variable]) => `  --${flag.padEnd(30)} ${variable}`)
+  .join('\n')}
+
+Exit codes: 0 stopped cleanly, 1 failed to start or stopped on an error, 2 bad flag or setting.`;
+
 async function main(): Promise<void> {
-  const config = loadConfig(process.env, process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (argv.includes('--version')) {
+    process.stdout.write(`engine-reference ${SERVER_VERSION}\n`);
+    return;
+  }
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env, argv);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`engine-reference: ${error.message}\n(engine-reference --help lists the flags)\n`);
+    process.exit(2);
+  }
   const logger = createLogger(config.logLevel);
   let database: ProvisionedDatabase | undefined;
   let server: RunningServer | undefined;
@@ -46,8 +73,14 @@ async function main(): Promise<void> {
     logger.log('info', 'startup', {
       message: `engine reference ${SERVER_VERSION} listening on ${config.host}:${server.port}`,
       database: database.description,
+      // The embedded database's own URL (never a configured one: it may carry credentials).
+      ...(config.databaseUrl ? {} : { database_url: database.url }),
       enabled_apis: [...config.enabledApis],
     });
+    // What checks this server: the suite against it, with the database it uses.
+    const secret = config.adminSecret ? ' --admin-secret "$ENGINE_GRAPHQL_ADMIN_SECRET"' : '';
+    const databaseArgument = config.databaseUrl ? '"$ENGINE_GRAPHQL_DATABASE_URL"' : `'${database.url}'`;
+    logger.log('info', 'startup', { message: `check it with: npx engine-conformance --target ${server.url} --database ${databaseArgument}${secret}` });
   } catch (error) {
     const detail: Record<string, unknown> =
       error instanceof CatalogError

@@ -38,6 +38,9 @@ function session(req: Request, config: EngineConfig, request?: unknown): Promise
   return authenticate(req.headers, config, request);
 }
 
+/** The most operations one batched GraphQL request may carry. */
+export const MAX_BATCH = 100;
+
 export function createApp({ engine, config, logger, version }: AppDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -83,6 +86,11 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     const refused = req.method === 'POST' ? refusedContentType(req.headers) : undefined;
     if (refused !== undefined) return sendError(res, engineError('unsupported-media-type', '$', [refused]));
     next();
+  });
+
+  // Decision dec.version: which server answers, without credentials, as the engine's CLI asks.
+  app.get('/v1/version', (_req, res) => {
+    res.json({ version });
   });
 
   app.get('/healthz', async (_req, res) => {
@@ -144,11 +152,30 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     } catch {
       return sendError(res, engineError('invalid-json', '$'));
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return res.status(200).json({ errors: [{ message: 'expected an object with "query"', extensions: { path: '$', code: 'parse-failed' } }] });
-    }
+    const notAnObject = { errors: [{ message: 'expected an object with "query"', extensions: { path: '$', code: 'parse-failed' } }] };
+    if (typeof body !== 'object' || body === null) return res.status(200).json(notAnObject);
     if (nestsDeeperThan(body, config.limits.maxJsonDepth)) {
       return res.status(200).json({ errors: [{ message: formatMessage('err.parse-failed.too-deep', String(config.limits.maxJsonDepth)), extensions: { path: '$', code: 'validation-failed' } }] });
+    }
+    if (Array.isArray(body)) {
+      // A batch (decision dec.graphql.batch): each operation answered in order, as one JSON array.
+      if (body.length === 0 || body.length > MAX_BATCH) {
+        return res.status(200).json({ errors: [{ message: formatMessage('err.graphql.batch-size', String(MAX_BATCH)), extensions: { path: '$', code: 'validation-failed' } }] });
+      }
+      const who = await session(req, config);
+      if (who instanceof EngineError) {
+        res.locals.error = who;
+        return res.status(who.status).type('application/json').send(graphqlErrorBody(who));
+      }
+      const answers: string[] = [];
+      for (const item of body as unknown[]) {
+        if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+          answers.push(JSON.stringify(notAnObject));
+          continue;
+        }
+        answers.push((await executeGraphQLRequest(engine.pools, engine.graphql(), who, item as GraphQLRequest, 'POST', { clientHeaders: req.headers })).body);
+      }
+      return res.status(200).type('application/json').send(`[${answers.join(',')}]`);
     }
     await graphql(req, res, body as GraphQLRequest);
   });
