@@ -304,3 +304,37 @@ test(covers(['op.set_custom_types', 'op.create_action', 'dec.actions.relationshi
     errors: [{ message: 'Cannot query field "country" on type "music_artist".', extensions: { path: '$', code: 'validation-failed' } }],
   });
 });
+
+test(covers(['op.create_action', 'op.update_action', 'op.drop_action', 'op.create_action_permission', 'op.drop_action_permission', 'err.validation-failed.action', 'err.dependency-error.drop'], 'each operation touches its own action and role only'), async () => {
+  expectResponse(await run('create_action', { ...action('quote', { arguments: quoteArgs }), comment: null }), 200, ok);
+  expectResponse(await run('create_action', { ...action('second', {}), comment: 'two' }), 200, ok);
+  for (const role of ['shopper', 'clerk']) expectResponse(await run('create_action_permission', { action: 'quote', role }), 200, ok);
+  expectResponse(await run('create_action_permission', { action: 'second', role: 'clerk' }), 200, ok);
+  const list = async () => (await exported()).actions as { name: string; comment?: string; permissions?: { role: string }[]; definition: { handler: string } }[];
+  expect((await list()).map((a) => [a.name, a.comment, a.permissions])).toEqual([
+    ['quote', undefined, [{ role: 'shopper' }, { role: 'clerk' }]],
+    ['second', 'two', [{ role: 'clerk' }]],
+  ]);
+  // A role without a permission does not see the action, whoever else may.
+  expect((await target.graphql('mutation { second { id } }', undefined, { headers: asRole('shopper') })).body).toEqual({
+    errors: [{ message: 'Cannot query field "second" on type "mutation_root".', extensions: { path: '$', code: 'validation-failed' } }],
+  });
+  expectResponse(await run('drop_action_permission', { action: 'quote', role: 'shopper' }), 200, ok);
+  expectResponse(await run('drop_action_permission', { action: 'nope', role: 'clerk' }), 400, refused('not-exists', 'action with name "nope" does not exist', '$.args.action'));
+  expect((await list()).map((a) => [a.name, a.permissions])).toEqual([['quote', [{ role: 'clerk' }]], ['second', [{ role: 'clerk' }]]]);
+  // update_action: the comment stays unless given; null removes it; the other action is untouched.
+  expectResponse(await run('update_action', { name: 'second', definition: { handler: `${handlers.url}/other`, output_type: 'Quote' } }), 200, ok);
+  expect((await list()).map((a) => [a.name, a.comment, a.definition.handler])).toEqual([['quote', undefined, `${handlers.url}/quote`], ['second', 'two', `${handlers.url}/other`]]);
+  expectResponse(await run('update_action', { name: 'second', definition: { handler: `${handlers.url}/other`, output_type: 'Quote' }, comment: 'new' }), 200, ok);
+  expect((await list())[1]!.comment).toBe('new');
+  expectResponse(await run('update_action', { name: 'second', definition: { handler: `${handlers.url}/other`, output_type: 'Quote' }, comment: null }), 200, ok);
+  expect((await list())[1]!.comment).toBeUndefined();
+  // Bad names.
+  expectResponse(await run('create_action', action('two words', {})), 400, refused('validation-failed', 'invalid action "two words": the name is not a valid GraphQL name', '$.args.name'));
+  expectResponse(await run('create_action', action('a6', { arguments: [{ name: 'bad arg', type: 'Int' }] })), 400, refused('validation-failed', 'invalid action "a6": the argument name "bad arg" is not a valid GraphQL name', '$.args.definition'));
+  // Types still in use, named by the first one missing.
+  expectResponse(await run('set_custom_types', { ...TYPES, objects: [] }), 400, refused('dependency-error', 'cannot drop due to the following dependent objects : action "quote" (uses "Quote"), action "second" (uses "Quote")'));
+  // drop_action drops that action only.
+  expectResponse(await run('drop_action', { name: 'quote' }), 200, ok);
+  expect((await list()).map((a) => a.name)).toEqual(['second']);
+});
