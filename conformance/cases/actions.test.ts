@@ -334,6 +334,9 @@ test(covers(['op.create_action', 'op.update_action', 'op.drop_action', 'op.creat
   expectResponse(await run('create_action', action('a6', { arguments: [{ name: 'bad arg', type: 'Int' }] })), 400, refused('validation-failed', 'invalid action "a6": the argument name "bad arg" is not a valid GraphQL name', '$.args.definition'));
   // Types still in use, named by the first one missing.
   expectResponse(await run('set_custom_types', { ...TYPES, objects: [] }), 400, refused('dependency-error', 'cannot drop due to the following dependent objects : action "quote" (uses "Quote"), action "second" (uses "Quote")'));
+  // Dropping a role from one action leaves it on the other.
+  expectResponse(await run('drop_action_permission', { action: 'quote', role: 'clerk' }), 200, ok);
+  expect((await list()).map((a) => [a.name, a.permissions])).toEqual([['quote', undefined], ['second', [{ role: 'clerk' }]]]);
   // drop_action drops that action only.
   expectResponse(await run('drop_action', { name: 'quote' }), 200, ok);
   expect((await list()).map((a) => a.name)).toEqual(['second']);
