@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// Runs the reference server from its TypeScript sources (compiled on load by SWC).
-process.env.TS_NODE_TRANSPILE_ONLY = 'true';
-process.env.TS_NODE_SWC = 'true';
-require('ts-node').register({ swc: true, transpileOnly: true, project: require('node:path').join(__dirname, '..', 'tsconfig.json') });
-require('../reference/src/main.ts');
+// Runs the reference server: an installed package runs the JavaScript compiled into dist/; a
+// source checkout runs its TypeScript as it is (compiled on load by SWC), so no build step is needed.
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+if (existsSync(join(root, 'reference', 'src', 'main.ts'))) {
+  require('ts-node').register({ swc: true, transpileOnly: true, project: join(root, 'tsconfig.json') });
+  require('../reference/src/main.ts');
+} else {
+  require('../dist/reference/src/main.js');
+}

@@ -27,11 +27,11 @@ function idsNamedIn(files: string[]): Set<string> {
 const conformanceIds = idsNamedIn(filesUnder(join(root, 'conformance', 'cases'), '.test.ts'));
 const referenceIds = idsNamedIn(filesUnder(join(root, 'reference'), '.test.ts'));
 
-/** How many cases name each ID: each `covers([...])` and `caseWithProfile(name, [...])` list counts once. */
+/** How many cases name each ID: each `covers([...])`, `caseWithProfile(name, [...])` and `caseNeeding(requirement, [...])` list counts once. */
 function casesPerId(files: string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const file of files) {
-    for (const list of readFileSync(file, 'utf8').matchAll(/(?:covers\(\s*|caseWithProfile\([^,]+,\s*)\[([^\]]*)\]/g)) {
+    for (const list of readFileSync(file, 'utf8').matchAll(/(?:covers\(\s*|(?:caseWithProfile|caseNeeding)\([^,]+,\s*)\[([^\]]*)\]/g)) {
       for (const m of list[1]!.matchAll(/'((?:op|err|rule|dec)\.[^']+)'/g)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
     }
   }

@@ -158,6 +158,8 @@ export const DECISIONS: readonly SpecItem[] = [
     'interval_sec after a failed attempt, unless the webhook answered with a Retry-After (seconds or an HTTP date), which wins; ENGINE_GRAPHQL_EVENTS_RETRY_BACKOFF=exponential doubles the interval from attempt to attempt (at most an hour).'),
   decision('events.manual', '6', 'invoking an event trigger by hand',
     'invoke_event_trigger {name, payload} on a trigger with enable_manual: true writes an event with op MANUAL and the payload as data.new, answers {event_id}, and delivers it like any other.'),
+  decision('events.removed', '6', 'the events of a removed trigger',
+    'Removing an event trigger (delete_event_trigger, untracking its table, clear_metadata, replace_metadata without it) archives its events in the same transaction: they are never delivered or redelivered, and get_event_logs and get_event_invocation_logs no longer list them, also for a new trigger of the same name. Removing a cron trigger drops its invocations yet to come and archives the others alike: get_scheduled_events does not list them and a new trigger of the same name schedules from its own schedule. One-off scheduled events belong to no trigger and stay.'),
   decision('events.replace', '2.6', 'create_event_trigger with replace',
     'replace: true replaces the trigger of the same name (on whatever table it was) with the new definition; without it a second trigger of that name is refused.'),
   decision('events.shared', '6', 'several servers on one database',

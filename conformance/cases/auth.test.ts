@@ -1,23 +1,23 @@
 // Who may use the metadata API: SPEC.md §5.1, §5.3 and the 401 decisions of §7.1.
-import { caseWithProfile, covers } from '../harness/cases';
+import { caseNeeding, caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { useTarget } from '../harness/target';
+import { REQUIRES_ADMIN_SECRET, useTarget } from '../harness/target';
 
 const target = useTarget({ profiles: ['no-admin-secret', 'unauthorized-role'] });
 const exportEnvelope = { type: 'export_metadata', args: {} };
 const adminOnly = { path: '$.args', error: 'restricted access : admin only', code: 'access-denied' };
 
-test(covers(['rule.auth.3', 'err.admin-secret.missing'], 'with an admin secret configured, a request without one is refused'), async () => {
+caseNeeding(REQUIRES_ADMIN_SECRET, ['rule.auth.3', 'err.admin-secret.missing'], 'with an admin secret configured, a request without one is refused', async () => {
   const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'x-engine-role': 'admin' } });
   expectResponse(r, 401, { path: '$', error: 'x-engine-admin-secret required, but not found', code: 'access-denied' });
 });
 
-test(covers(['rule.auth.3', 'err.admin-secret.invalid'], 'a wrong admin secret is refused'), async () => {
+caseNeeding(REQUIRES_ADMIN_SECRET, ['rule.auth.3', 'err.admin-secret.invalid'], 'a wrong admin secret is refused', async () => {
   const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'x-engine-admin-secret': `${target.adminSecret}x` } });
   expectResponse(r, 401, { path: '$', error: 'invalid x-engine-admin-secret', code: 'access-denied' });
 });
 
-test(covers(['rule.auth.3', 'err.admin-secret.invalid'], 'only the whole secret is admin: no prefix, no empty value, no other case, no repetition, also at /v1/graphql'), async () => {
+caseNeeding(REQUIRES_ADMIN_SECRET, ['rule.auth.3', 'err.admin-secret.invalid'], 'only the whole secret is admin: no prefix, no empty value, no other case, no repetition, also at /v1/graphql', async () => {
   const secret = target.adminSecret!;
   const almost = [secret.slice(0, -1), secret.slice(0, 1), '', secret.toUpperCase() === secret ? secret.toLowerCase() : secret.toUpperCase(), `${secret}${secret}`];
   for (const wrong of almost) {
@@ -28,7 +28,7 @@ test(covers(['rule.auth.3', 'err.admin-secret.invalid'], 'only the whole secret 
   }
 });
 
-test(covers(['rule.auth.3', 'rule.auth.1'], 'the right admin secret is admin, whatever the case of the header name'), async () => {
+caseNeeding(REQUIRES_ADMIN_SECRET, ['rule.auth.3', 'rule.auth.1'], 'the right admin secret is admin, whatever the case of the header name', async () => {
   const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'X-ENGINE-ADMIN-SECRET': target.adminSecret! } });
   expectResponse(r, 200, { version: 2, tables: [] });
 });
@@ -40,7 +40,7 @@ test(covers(['rule.auth.1', 'err.access-denied.admin-only', 'dec.auth.admin-secr
   }
 });
 
-test(covers(['rule.auth.1', 'dec.auth.admin-secret-role'], 'the admin secret with X-Engine-Role: admin is admin'), async () => {
+caseNeeding(REQUIRES_ADMIN_SECRET, ['rule.auth.1', 'dec.auth.admin-secret-role'], 'the admin secret with X-Engine-Role: admin is admin', async () => {
   expectResponse(await target.metadata(exportEnvelope, { headers: { 'x-engine-role': 'admin' } }), 200, { version: 2, tables: [] });
 });
 

@@ -1,7 +1,7 @@
 // The config API: SPEC.md §2.10, §4.5, §5.5.
 import { caseWithProfile, covers } from '../harness/cases';
 import { expectError, expectResponse } from '../harness/client';
-import { useTarget } from '../harness/target';
+import { targetHasAdminSecret, useTarget } from '../harness/target';
 
 const target = useTarget({ profiles: ['configured', 'graphql-metadata', 'graphql-only', 'no-admin-secret'] });
 
@@ -12,7 +12,8 @@ test(covers(['rule.config.admin-only', 'rule.config.fields', 'dec.config.jwt'], 
   expectResponse(r, 200, {
     version: isVersion,
     is_function_permissions_inferred: true,
-    is_admin_secret_set: true,
+    // As the run was told: --admin-secret given or not.
+    is_admin_secret_set: targetHasAdminSecret,
     is_auth_hook_set: false,
     is_jwt_set: false,
     is_allow_list_enabled: false,

@@ -1,9 +1,9 @@
 // Requests from web pages of other origins: decisions dec.http.content-type, dec.http.cross-origin
 // and dec.graphql.get-mutation. Without them any page a user visits could POST run_sql as text/plain
 // to an engine that has no admin secret (every request is admin there) without a preflight.
-import { caseWithProfile, covers } from '../harness/cases';
+import { caseNeeding, caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { useTarget } from '../harness/target';
+import { REQUIRES_ADMIN_SECRET, useTarget } from '../harness/target';
 import { socketUrl } from '../harness/websocket';
 import WebSocket from 'ws';
 
@@ -70,7 +70,7 @@ test(covers(['dec.http.cross-origin', 'err.access-denied.origin'], 'the admin AP
   expectResponse(own, 200, { version: 2, tables: [] });
 });
 
-test(covers(['dec.http.cross-origin'], 'with an admin secret, GraphQL takes any origin and answers with CORS headers; its preflight names what it allows'), async () => {
+caseNeeding(REQUIRES_ADMIN_SECRET, ['dec.http.cross-origin'], 'with an admin secret, GraphQL takes any origin and answers with CORS headers; its preflight names what it allows', async () => {
   const r = await target.request('POST', '/v1/graphql', { body: { query: '{ __typename }' }, headers: { ...target.adminHeaders(), origin: OTHER } });
   expectResponse(r, 200, { data: { __typename: 'query_root' } });
   expect({ origin: r.headers.get('access-control-allow-origin'), credentials: r.headers.get('access-control-allow-credentials'), vary: r.headers.get('vary') }).toEqual({

@@ -5,9 +5,9 @@
 // environment-variable cases need ENGINE_CONFORMANCE_HOOK_SECRET=s3cret and
 // ENGINE_CONFORMANCE_HOOK_URL=<the webhook's url>/env in that engine's environment
 // (ENGINE_WEBHOOK_PORT fixes the port).
-import { caseWithProfile, covers } from '../harness/cases';
+import { caseNeeding, caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { useTarget } from '../harness/target';
+import { REQUIRES_HOOK_ENVIRONMENT, useTarget } from '../harness/target';
 import { until } from '../harness/wait';
 import { startWebhook, type Webhook } from '../harness/webhook';
 
@@ -94,7 +94,7 @@ test(covers(['rule.events.1'], 'a change that is rolled back invokes nothing'), 
   expect(await eventsOf('rolled_back')).toEqual([]);
 });
 
-test(covers(['rule.events.3'], 'webhook requests carry the static headers and those taken from the engine\'s environment; the webhook itself may come from there'), async () => {
+caseNeeding(REQUIRES_HOOK_ENVIRONMENT, ['rule.events.3'], 'webhook requests carry the static headers and those taken from the engine\'s environment; the webhook itself may come from there', async () => {
   await run('create_event_trigger', {
     name: 'with_headers',
     table: item,
@@ -183,6 +183,27 @@ test(covers(['op.create_event_trigger', 'op.delete_event_trigger', 'err.already-
   await target.sql("insert into evt.item (id, name) values (8, 'b'); delete from evt.item where id = 8");
   await new Promise((resolve) => setTimeout(resolve, 400));
   expect([hook.callsTo('/one').length, hook.callsTo('/two').length]).toEqual([0, 1]);
+});
+
+test(covers(['dec.events.removed', 'op.delete_event_trigger', 'op.get_event_logs', 'op.get_event_invocation_logs', 'err.not-exists.event'], 'a removed trigger\'s events are neither retried nor listed, also under a new trigger of the same name'), async () => {
+  hook.on('/retried', () => ({ status: 500 }));
+  await run('create_event_trigger', trigger('gone', '/retried', { insert: { columns: '*' }, retry_conf: { num_retries: 5, interval_sec: 1, timeout_sec: 5 } }));
+  await target.sql("insert into evt.item (id, name) values (11, 'g')");
+  await hook.waitFor('/retried', 1);
+  const [old] = await until(() => eventsOf('gone'), (e) => e.length === 1 && e[0]!.tries === 1);
+  expectResponse(await run('delete_event_trigger', { name: 'gone' }), 200, ok);
+  expectResponse(await run('create_event_trigger', trigger('gone', '/again', { insert: { columns: '*' } })), 200, ok);
+  expect([await eventsOf('gone'), await invocationsOf('gone')]).toEqual([[], []]);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(hook.callsTo('/retried')).toHaveLength(1);
+  expectResponse(await run('redeliver_event', { event_id: old!.id }), 400, refused('not-exists', `event "${old!.id}" does not exist`));
+  await target.sql("insert into evt.item (id, name) values (12, 'h')");
+  await hook.waitFor('/again', 1);
+  const events = await until(() => eventsOf('gone'), (e) => e[0]?.state === 'delivered');
+  expect(events.map((e) => [e.op, (e.data as { new: { id: number } }).new.id, e.state])).toEqual([['INSERT', 12, 'delivered']]);
+  expectResponse(await run('clear_metadata', {}), 200, ok);
+  expectResponse(await run('bulk', [{ type: 'track_table', args: { table: item } }, { type: 'create_event_trigger', args: trigger('gone', '/again', { insert: { columns: '*' } }) }]), 200, [ok, ok]);
+  expect([await eventsOf('gone'), await invocationsOf('gone')]).toEqual([[], []]);
 });
 
 test(covers(['op.replace_metadata.v1', 'dec.events.form', 'op.untrack_table'], 'event triggers round-trip through replace_metadata and work after it; untracking the table removes them'), async () => {

@@ -1,8 +1,8 @@
 // Subscriptions: SPEC.md §1.2 (tracked tables are subscribable) and the decision on how they are
 // served (dec.graphql.subscriptions): live queries over WebSocket at /v1/graphql.
-import { covers } from '../harness/cases';
+import { caseNeeding, covers } from '../harness/cases';
 import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
-import { targetHasAdminSecret, useTarget } from '../harness/target';
+import { REQUIRES_ADMIN_SECRET, useTarget } from '../harness/target';
 import { openSocket, type GraphQLSocket } from '../harness/websocket';
 
 const target = useTarget();
@@ -91,7 +91,7 @@ test(covers(['dec.graphql.subscriptions'], 'an operation that does not validate 
 });
 
 // A target without an admin secret refuses no credentials: the case is reported as not run there.
-(targetHasAdminSecret ? test : test.skip)(covers(['dec.graphql.subscriptions'], `a connection whose credentials are refused is closed with 4403${targetHasAdminSecret ? '' : ' (not run: needs a target with an admin secret, ENGINE_ADMIN_SECRET)'}`), async () => {
+caseNeeding(REQUIRES_ADMIN_SECRET, ['dec.graphql.subscriptions'], 'a connection whose credentials are refused is closed with 4403', async () => {
   const socket = open({ 'x-engine-admin-secret': `${target.adminSecret}-wrong` });
   socket.start('subscription { music_artist { id } }');
   expect(await socket.closed()).toEqual({ type: 'closed', code: 4403, reason: 'Forbidden' });

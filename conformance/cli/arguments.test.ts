@@ -7,7 +7,7 @@ describe('engine-conformance arguments', () => {
       '/tmp',
     );
     expect(options).not.toBe('help');
-    expect(suiteEnvironment(options as Exclude<typeof options, 'help'>)).toEqual({
+    expect(suiteEnvironment(options as Exclude<typeof options, 'help' | 'version'>)).toEqual({
       ENGINE_URL: 'http://127.0.0.1:8080',
       ENGINE_ADMIN_SECRET: 's',
       ENGINE_DATABASE_URL: 'postgres://x/y',
@@ -22,8 +22,10 @@ describe('engine-conformance arguments', () => {
     [['--target', 'http://h'], '--database is required'],
     [['--target', 'ftp://h', '--database', 'postgres://x'], 'not an http(s) URL'],
     [['--target', 'http://h', '--database', 'p', '--profile', 'noequals'], '--profile takes NAME=URL'],
-    [['--target', 'http://h', '--database', 'p', '--colour', 'red'], 'unknown option --colour'],
+    [['--target', 'http://h', '--database', 'p', '--colour', 'red'], 'unknown flag --colour'],
     [['--target'], '--target needs a value'],
+    [['--target', '--database', 'postgres://x'], '--target needs a value'],
+    [['--target', 'http://h', '--database', 'p', 'stray'], 'unexpected argument stray'],
   ])('%j is refused: %s', (argv, message) => {
     expect(() => parseCliArguments(argv, '/')).toThrow(UsageError);
     expect(() => parseCliArguments(argv, '/')).toThrow(message);
@@ -31,10 +33,17 @@ describe('engine-conformance arguments', () => {
 
   test('--junit takes a file, relative to the working directory', () => {
     const options = parseCliArguments(['--target', 'http://h', '--database', 'postgres://x', '--junit', 'out/junit.xml'], '/work');
-    expect(suiteEnvironment(options as Exclude<typeof options, 'help'>).ENGINE_CONFORMANCE_JUNIT).toBe('/work/out/junit.xml');
+    expect(suiteEnvironment(options as Exclude<typeof options, 'help' | 'version'>).ENGINE_CONFORMANCE_JUNIT).toBe('/work/out/junit.xml');
   });
 
-  test('--help', () => {
+  test('--help and --version need nothing else', () => {
     expect(parseCliArguments(['--target', 'http://h', '--help'], '/')).toBe('help');
+    expect(parseCliArguments(['-h'], '/')).toBe('help');
+    expect(parseCliArguments(['--version'], '/')).toBe('version');
+  });
+
+  test('the report directory is taken relative to the working directory; a trailing slash of the target goes', () => {
+    const options = parseCliArguments(['--target', 'http://h:1/', '--database', 'postgres://x', '--report-dir', 'out'], '/work') as Exclude<ReturnType<typeof parseCliArguments>, 'help' | 'version'>;
+    expect([options.target, options.reportDir]).toEqual(['http://h:1', '/work/out']);
   });
 });

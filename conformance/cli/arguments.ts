@@ -1,5 +1,6 @@
 // Command-line arguments of `engine-conformance`.
 import { resolve } from 'node:path';
+import { parseFlags, UsageError } from '../../reference/src/cli/flags';
 
 export interface CliOptions {
   target: string;
@@ -15,36 +16,42 @@ export interface CliOptions {
 
 export const USAGE = `usage: engine-conformance --target URL --database POSTGRES_URL [--admin-secret SECRET]
                           [--profile NAME=URL]... [--report-dir DIR] [--filter TEXT] [--junit FILE]
+       engine-conformance --help | --version
 
-Runs the conformance suite against the engine at URL, whose database is POSTGRES_URL.
+Runs the conformance suite against the engine at URL, whose database is POSTGRES_URL. It first
+reads the engine's /v1alpha1/config and checks the admin credentials once; cases the engine's
+configuration does not allow are reported as "not run: needs …".
+
 --profile   an engine configured as profile NAME (see conformance/harness/profiles.ts);
             cases needing a profile without one are reported as not run
 --report-dir where conformance-report.json and .html go (default: the current directory)
 --filter    run only the case files whose path contains TEXT
---junit     also write the results as JUnit XML to FILE, for CI systems`;
+--junit     also write the results as JUnit XML to FILE, for CI systems
 
-export class UsageError extends Error {}
+Exit codes: 0 every case run passed, 1 a case failed or the suite could not run,
+2 bad usage, or the target or its database could not be reached or refused the credentials.`;
 
-export function parseCliArguments(argv: readonly string[], cwd: string): CliOptions | 'help' {
-  const values: Record<string, string> = {};
+export { UsageError };
+
+export function parseCliArguments(argv: readonly string[], cwd: string): CliOptions | 'help' | 'version' {
+  const { values } = parseFlags(argv, {
+    target: { type: 'string' },
+    'admin-secret': { type: 'string' },
+    database: { type: 'string' },
+    profile: { type: 'string', multiple: true },
+    'report-dir': { type: 'string' },
+    filter: { type: 'string' },
+    junit: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
+  });
+  if (values.help) return 'help';
+  if (values.version) return 'version';
   const profiles: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help' || arg === '-h') return 'help';
-    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
-    if (!m) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}`);
-    const name = m[1]!;
-    const value = m[2] ?? argv[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    if (name === 'profile') {
-      const eq = value.indexOf('=');
-      if (eq <= 0) throw new UsageError(`--profile takes NAME=URL, got ${JSON.stringify(value)}`);
-      profiles[value.slice(0, eq)] = value.slice(eq + 1);
-    } else if (['target', 'admin-secret', 'database', 'report-dir', 'filter', 'junit'].includes(name)) {
-      values[name] = value;
-    } else {
-      throw new UsageError(`unknown option --${name}`);
-    }
+  for (const value of values.profile ?? []) {
+    const eq = value.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--profile takes NAME=URL, got ${JSON.stringify(value)}`);
+    profiles[value.slice(0, eq)] = value.slice(eq + 1);
   }
   if (!values.target) throw new UsageError('--target is required');
   if (!values.database) throw new UsageError('--database is required: the suite sets up fixtures and checks results in SQL');
@@ -52,11 +59,11 @@ export function parseCliArguments(argv: readonly string[], cwd: string): CliOpti
     if (!/^https?:\/\//.test(url)) throw new UsageError(`not an http(s) URL: ${url}`);
   }
   return {
-    target: values.target,
+    target: values.target.replace(/\/+$/, ''),
     ...(values['admin-secret'] !== undefined ? { adminSecret: values['admin-secret'] } : {}),
     database: values.database,
     profiles,
-    reportDir: values['report-dir'] ?? cwd,
+    reportDir: resolve(cwd, values['report-dir'] ?? '.'),
     ...(values.filter !== undefined ? { filter: values.filter } : {}),
     ...(values.junit !== undefined ? { junit: resolve(cwd, values.junit) } : {}),
   };

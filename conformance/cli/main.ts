@@ -1,13 +1,14 @@
 // `engine-conformance`: run the conformance suite against any engine, with a progress line,
 // and print the summary table per SPEC.md section.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../harness/report';
 import { summaryTable } from '../harness/report';
+import { FROM_SOURCE, PACKAGE_ROOT } from '../../reference/src/packageRoot';
 import { parseCliArguments, suiteEnvironment, USAGE, UsageError } from './arguments';
+import { ProbeError, probeTarget } from './probe';
 
-const packageRoot = join(__dirname, '..', '..');
 
 async function main(): Promise<number> {
   let options;
@@ -24,20 +25,40 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (options === 'version') {
+    const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+    process.stdout.write(`engine-conformance ${version}\n`);
+    return 0;
+  }
+  let probe;
+  try {
+    probe = await probeTarget(options);
+  } catch (error) {
+    if (!(error instanceof ProbeError)) throw error;
+    process.stderr.write(`engine-conformance: ${error.message}\n`);
+    return 2;
+  }
+  const version = probe.config?.version;
+  process.stdout.write(`target ${options.target}${typeof version === 'string' ? ` (version ${version})` : ''}: reached, credentials accepted\n`);
+  for (const note of probe.notes) process.stdout.write(`note: ${note}\n`);
+  const { adminSecret: _given, ...rest } = options;
+  options = { ...rest, ...(probe.adminSecret !== undefined ? { adminSecret: probe.adminSecret } : {}) };
+  mkdirSync(options.reportDir, { recursive: true });
+  // A source checkout runs the TypeScript cases; an installed package the compiled ones in dist/.
+  const harness = FROM_SOURCE ? join(PACKAGE_ROOT, 'conformance', 'harness') : join(PACKAGE_ROOT, 'dist', 'conformance', 'harness');
   const jestArgs = [
     require.resolve('jest/bin/jest'),
-    '--selectProjects',
-    'conformance',
+    ...(FROM_SOURCE ? ['--selectProjects', 'conformance'] : ['--config', join(PACKAGE_ROOT, 'conformance', 'jest.dist.config.js')]),
     '--runInBand',
     '--reporters',
-    join(packageRoot, 'conformance', 'harness', 'progress-reporter.js'),
+    join(harness, 'progress-reporter.js'),
     '--reporters',
-    join(packageRoot, 'conformance', 'harness', 'reporter.js'),
+    join(harness, 'reporter.js'),
     ...(options.filter ? ['--testPathPatterns', options.filter] : []),
   ];
   const code = await new Promise<number>((resolve) => {
     const child = spawn(process.execPath, jestArgs, {
-      cwd: packageRoot,
+      cwd: PACKAGE_ROOT,
       env: { ...process.env, ...suiteEnvironment(options) },
       stdio: 'inherit',
     });

@@ -1,9 +1,10 @@
 // SQL fixtures from fixtures/sql, run straight on the target's database.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../reference/src/packageRoot';
 
 export function fixtureSql(name: string): string {
-  return readFileSync(join(__dirname, '..', '..', 'fixtures', 'sql', `${name}.sql`), 'utf8');
+  return readFileSync(join(PACKAGE_ROOT, 'fixtures', 'sql', `${name}.sql`), 'utf8');
 }
 
 export const musicTable = (name: string) => ({ schema: 'music', name });

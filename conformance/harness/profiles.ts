@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../reference/src/packageRoot';
 
 // Cases that need the engine configured in a particular way name a profile. A run that starts
 // the reference starts one per profile; against a given engine, set ENGINE_URL_<PROFILE> to an
@@ -12,7 +13,7 @@ export interface Profile {
   usesAdminSecret: boolean;
 }
 
-const key = (name: string) => readFileSync(join(__dirname, '..', '..', 'fixtures', 'keys', name), 'utf8');
+const key = (name: string) => readFileSync(join(PACKAGE_ROOT, 'fixtures', 'keys', name), 'utf8');
 export const JWT_HS256_KEY = 'conformance-hs256-key-of-at-least-32-bytes!';
 export const RS256_PRIVATE_KEY = key('rs256.private.pem');
 export const RS256_PUBLIC_KEY = key('rs256.public.pem');

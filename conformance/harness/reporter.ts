@@ -49,7 +49,7 @@ export default class ConformanceReporter {
     const dir = join(this.globalConfig.rootDir, CASES_DIR);
     for (const name of readdirSync(dir)) {
       const file = join(CASES_DIR, name);
-      if (!name.endsWith('.test.ts') || ran.has(file)) continue;
+      if (!/\.test\.[jt]s$/.test(name) || ran.has(file)) continue;
       for (const m of readFileSync(join(dir, name), 'utf8').matchAll(/['[]((?:op|err|rule|dec)\.[A-Za-z0-9_.:-]*[A-Za-z0-9_-])[']\]]/g)) ids.add(m[1]!);
     }
     return ids;

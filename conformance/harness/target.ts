@@ -43,8 +43,32 @@ export const isManaged = settings.url === undefined;
 /** Whether the target has an admin secret (the reference the suite starts always has one); known before the cases run. */
 export const targetHasAdminSecret = isManaged || settings.adminSecret !== undefined;
 
+/**
+ * The profile a target given without an admin secret already is: its cases run against the main
+ * target when no URL of their own is given.
+ */
+const mainTargetProfile: ProfileName | undefined = !isManaged && settings.adminSecret === undefined ? 'no-admin-secret' : undefined;
+
 /** Whether cases needing this profile can run in this run. */
-export const profileAvailable = (name: ProfileName) => isManaged || name in settings.profileUrls;
+export const profileAvailable = (name: ProfileName) => isManaged || name in settings.profileUrls || name === mainTargetProfile;
+
+/** What a case needs of the target beyond a profile, and whether this run has it. */
+export interface Requirement {
+  readonly met: boolean;
+  /** Said in the report of a case not run: "not run: needs …". */
+  readonly needs: string;
+}
+
+export const REQUIRES_ADMIN_SECRET: Requirement = {
+  met: targetHasAdminSecret,
+  needs: 'a target with an admin secret, given with --admin-secret (ENGINE_ADMIN_SECRET)',
+};
+
+/** Cases whose webhook the target reads from its own environment: the suite cannot set another engine's. */
+export const REQUIRES_HOOK_ENVIRONMENT: Requirement = {
+  met: isManaged || (process.env.ENGINE_CONFORMANCE_HOOK_URL !== undefined && process.env.ENGINE_WEBHOOK_PORT !== undefined),
+  needs: "ENGINE_CONFORMANCE_HOOK_URL, ENGINE_CONFORMANCE_HOOK_SECRET and ENGINE_WEBHOOK_PORT set alike in the suite's and the target's environment",
+};
 
 function makeTarget(url: string, adminSecret: string | undefined, databaseUrl: string, db: () => Promise<Client>): Target {
   const adminHeaders = (): Record<string, string> => (adminSecret ? { 'x-engine-admin-secret': adminSecret } : { 'x-engine-role': 'admin' });
@@ -105,6 +129,7 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
       for (const name of options.profiles ?? []) {
         const url = settings.profileUrls[name];
         if (url) profiles.set(name, makeTarget(url, PROFILES[name].usesAdminSecret ? settings.adminSecret : undefined, databaseUrl, db));
+        else if (name === mainTargetProfile) profiles.set(name, main);
       }
       await main.reset();
       return;

@@ -1,5 +1,6 @@
 // Every ENGINE_GRAPHQL_* setting in one typed object, parsed once from the environment and
 // the command line (a flag wins over its environment variable).
+import { parseFlags, UsageError } from './cli/flags';
 
 export const API_NAMES = ['graphql', 'metadata', 'pgdump', 'config'] as const;
 export type ApiName = (typeof API_NAMES)[number];
@@ -20,6 +21,8 @@ export interface EngineConfig {
   unauthorizedRole?: string;
   enabledApis: ReadonlySet<ApiName>;
   enableAllowList: boolean;
+  /** The GraphiQL console at /console: on by default only when there is no admin secret. */
+  enableConsole: boolean;
   inferFunctionPermissions: boolean;
   liveQueries: { batchSize: number; refetchDelaySeconds: number };
   maxRequestBodyBytes: number;
@@ -67,23 +70,16 @@ export class ConfigError extends Error {}
 
 type Source = Record<string, string | undefined>;
 
-/** `--enabled-apis=graphql,metadata` and `--enabled-apis graphql` both work. */
+/** `--enabled-apis=graphql,metadata` and `--enabled-apis graphql` both work; `--help` and `--version` are the binary's. */
 export function parseArgv(argv: readonly string[]): Source {
-  const flags: Source = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}`);
-    const eq = arg.indexOf('=');
-    if (eq > 0) {
-      flags[arg.slice(2, eq)] = arg.slice(eq + 1);
-    } else {
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new ConfigError(`flag ${arg} needs a value`);
-      flags[arg.slice(2)] = next;
-      i++;
-    }
+  const options = Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const }]));
+  try {
+    const { values } = parseFlags(argv, { ...options, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } });
+    const { help: _help, version: _version, ...flags } = values;
+    return flags as Source;
+  } catch (error) {
+    throw error instanceof UsageError ? new ConfigError(error.message) : error;
   }
-  return flags;
 }
 
 export const FLAGS: Record<string, string> = {
@@ -97,6 +93,7 @@ export const FLAGS: Record<string, string> = {
   'unauthorized-role': 'ENGINE_GRAPHQL_UNAUTHORIZED_ROLE',
   'enabled-apis': 'ENGINE_GRAPHQL_ENABLED_APIS',
   'enable-allowlist': 'ENGINE_GRAPHQL_ENABLE_ALLOWLIST',
+  'enable-console': 'ENGINE_GRAPHQL_ENABLE_CONSOLE',
   'events-fetch-interval': 'ENGINE_GRAPHQL_EVENTS_FETCH_INTERVAL',
   'events-http-pool-size': 'ENGINE_GRAPHQL_EVENTS_HTTP_POOL_SIZE',
   'events-lock-margin-seconds': 'ENGINE_GRAPHQL_EVENTS_LOCK_MARGIN_SECONDS',
@@ -174,9 +171,6 @@ function jwt(value: string | undefined): JwtSettings | undefined {
 /** Build the configuration from environment variables and command-line flags. */
 export function loadConfig(env: Source, argv: readonly string[] = []): EngineConfig {
   const flags = parseArgv(argv);
-  for (const name of Object.keys(flags)) {
-    if (!(name in FLAGS)) throw new ConfigError(`unknown flag --${name}`);
-  }
   const get = (envName: string) => {
     const flag = Object.entries(FLAGS).find(([, v]) => v === envName)?.[0];
     return (flag && flags[flag]) ?? env[envName];
@@ -205,6 +199,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
     })()),
     enabledApis: enabledApis(get('ENGINE_GRAPHQL_ENABLED_APIS')),
     enableAllowList: bool('ENGINE_GRAPHQL_ENABLE_ALLOWLIST', get('ENGINE_GRAPHQL_ENABLE_ALLOWLIST'), false),
+    enableConsole: bool('ENGINE_GRAPHQL_ENABLE_CONSOLE', get('ENGINE_GRAPHQL_ENABLE_CONSOLE'), adminSecret === undefined),
     inferFunctionPermissions: bool('ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS', get('ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS'), true),
     liveQueries: {
       batchSize: int('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE', get('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE'), 100, 1),

@@ -19,6 +19,7 @@ import { postgresError } from './operations/runSql';
 import { runAsRole } from './operations/roleDml';
 import { endpointSchemaProblems } from './operations/restEndpoints';
 import { syncEventTriggers } from './operations/eventTriggers';
+import { syncCronTriggers } from './operations/cronTriggers';
 import type { Session } from './auth/session';
 import * as q from './sql';
 import { RemoteSchemaStore } from './remote/store';
@@ -217,6 +218,7 @@ export class Engine {
           if (introduced.length > 0) throw engineError('unexpected.inconsistent-metadata', '$.args', [], introduced);
         }
         await syncEventTriggers(client, stored.document, ctx.document, await ctx.introspect());
+        await syncCronTriggers(client, stored.document, ctx.document);
         resourceVersion = await writeMetadata(client, ctx.document);
       }
       const changed = ctx.document !== stored.document || ctx.databaseChanged || resourceVersion !== this.snapshot?.resourceVersion;

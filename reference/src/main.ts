@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     const secret = config.adminSecret ? ' --admin-secret "$ENGINE_GRAPHQL_ADMIN_SECRET"' : '';
     const databaseArgument = config.databaseUrl ? '"$ENGINE_GRAPHQL_DATABASE_URL"' : `'${database.url}'`;
     logger.log('info', 'startup', { message: `check it with: npx engine-conformance --target ${server.url} --database ${databaseArgument}${secret}` });
+    if (config.enableConsole) logger.log('info', 'startup', { message: `console: ${server.url}/console` });
   } catch (error) {
     const detail: Record<string, unknown> =
       error instanceof CatalogError

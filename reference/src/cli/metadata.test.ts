@@ -99,7 +99,7 @@ test('diff shows the changed lines; apply of a directory the server refuses chan
 test('bad usage: exit 2 with what is wrong; --help', async () => {
   expect(await cli('export')).toEqual(expect.objectContaining({ code: 2, err: expect.stringMatching(/^engine-reference metadata: expected export, apply or diff and a directory/) }));
   expect(await cli('publish', dir)).toEqual(expect.objectContaining({ code: 2 }));
-  expect(await cli('export', dir, '--colour')).toEqual({ code: 2, out: '', err: expect.stringMatching(/^engine-reference metadata: Unknown option '--colour'/) });
+  expect(await cli('export', dir, '--colour')).toEqual({ code: 2, out: '', err: 'engine-reference metadata: unknown flag --colour' });
   expect((await cli('--help')).out).toMatch(/^Usage: engine-reference metadata <export\|apply\|diff> DIR/);
   const closed = createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

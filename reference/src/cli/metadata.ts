@@ -3,8 +3,8 @@
 // compared. Exit codes: 0 done (diff: no differences), 1 refused or different, 2 bad usage.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { MetadataDocument } from '../../../spec';
+import { parseFlags } from './flags';
 import { DIRECTORY_FILES, directoryFiles, documentFromFiles, DirectoryError, type DirectoryFile } from '../metadata/directory';
 
 export const METADATA_USAGE = `Usage: engine-reference metadata <export|apply|diff> DIR [options]
@@ -20,8 +20,6 @@ Options:
 
 Exit codes: 0 done (diff: no differences), 1 refused by the server or different, 2 bad usage.`;
 
-export class UsageError extends Error {}
-
 interface Output {
   out(line: string): void;
   err(line: string): void;
@@ -30,7 +28,7 @@ interface Output {
 export async function metadataCommand(argv: readonly string[], env: NodeJS.ProcessEnv, io: Output): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, options: { endpoint: { type: 'string' }, 'admin-secret': { type: 'string' }, help: { type: 'boolean' } } });
+    parsed = parseFlags(argv, { endpoint: { type: 'string' }, 'admin-secret': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
   } catch (error) {
     io.err(`engine-reference metadata: ${(error as Error).message}`);
     return 2;

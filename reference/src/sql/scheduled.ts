@@ -43,9 +43,32 @@ export const SCHEDULED_MIGRATION: readonly sql.SQLQuery[] = [
   sql.query`create index scheduled_invocation_log_event on ${attempts} (event_id)`,
 ];
 
+/**
+ * Catalog migration: invocations of a removed cron trigger are archived, so that a new trigger of
+ * the same name neither lists them nor goes on from their times. Those of triggers gone before
+ * this migration are archived by it.
+ */
+export const SCHEDULED_ARCHIVE_MIGRATION: readonly sql.SQLQuery[] = [
+  sql.query`alter table ${scheduled} add column archived boolean not null default false`,
+  sql.query`update ${scheduled} set archived = true
+    where kind = 'cron' and trigger_name not in (
+      select jsonb_path_query(metadata::jsonb, '$.cron_triggers[*].name') #>> '{}' from ${catalog('engine_metadata')})`,
+];
+
+/** In the transaction that removes cron triggers: their invocations yet to come go, the others are archived. */
+export const archiveCronInvocations = (triggers: readonly string[]) => sql.query`
+  with gone as (
+    delete from ${scheduled} where kind = 'cron' and trigger_name = any(${sql.value(triggers)}::text[]) and state = 'scheduled' and tries = 0)
+  update ${scheduled}
+     set archived = true,
+         state = case when state = 'scheduled' then 'dead' else state end,
+         last_error = case when state = 'scheduled' then 'the cron trigger was removed' else last_error end,
+         locked_until = null, locked_by = null
+   where kind = 'cron' and trigger_name = any(${sql.value(triggers)}::text[]) and not archived and not (state = 'scheduled' and tries = 0)`;
+
 /** The latest invocation of each cron trigger that has one: generation goes on from there. */
 export const latestCronInvocations = sql.query`
-  select trigger_name, max(scheduled_time) as latest from ${scheduled} where kind = 'cron' group by trigger_name`;
+  select trigger_name, max(scheduled_time) as latest from ${scheduled} where kind = 'cron' and not archived group by trigger_name`;
 
 /** Invocations of a cron trigger; one already there (made by another server) stays as it is. */
 export const insertCronInvocations = (trigger: string, times: Date[]) => sql.query`
@@ -82,7 +105,7 @@ export interface ScheduledRow {
 export const claimScheduled = (limit: number, lockSeconds: number, instance: string) => sql.query`
   with due as (
     select id from ${scheduled}
-     where state = 'scheduled' and next_attempt_at <= clock_timestamp() and (locked_until is null or locked_until < clock_timestamp())
+     where state = 'scheduled' and not archived and next_attempt_at <= clock_timestamp() and (locked_until is null or locked_until < clock_timestamp())
      order by next_attempt_at limit ${sql.value(limit)} for update skip locked)
   update ${scheduled} e set locked_until = clock_timestamp() + make_interval(secs => ${sql.value(lockSeconds)}), locked_by = ${sql.value(instance)}
     from due where e.id = due.id
@@ -119,7 +142,7 @@ export const scheduledEvents = (kind: string, trigger: string | undefined, statu
   select coalesce(json_agg(e order by e.scheduled_time, e.id), '[]'::json) as events from (
     select id::text as id, kind, trigger_name, scheduled_time, state, tries, next_attempt_at, delivered_at, last_error, webhook, payload, comment
       from ${scheduled}
-     where kind = ${sql.value(kind)}
+     where kind = ${sql.value(kind)} and not archived
        and (${sql.value(trigger ?? null)}::text is null or trigger_name = ${sql.value(trigger ?? null)}::text)
        and (${sql.value(status)} = 'all' or state = ${sql.value(status)})
      order by scheduled_time, id

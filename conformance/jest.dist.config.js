@@ -1,0 +1,16 @@
+// The conformance cases of an installed package, compiled to dist/ by `npm run build`; the
+// source checkout runs them from TypeScript through the root jest.config.ts instead.
+const { join } = require('node:path');
+
+module.exports = {
+  rootDir: join(__dirname, '..', 'dist'),
+  globalSetup: '<rootDir>/conformance/harness/globalSetup.js',
+  globalTeardown: '<rootDir>/conformance/harness/globalTeardown.js',
+  testEnvironment: 'node',
+  testTimeout: 30_000,
+  transform: {},
+  testMatch: ['<rootDir>/conformance/cases/**/*.test.js'],
+  // The package itself lives in node_modules, which jest leaves out by default.
+  testPathIgnorePatterns: [],
+  haste: { retainAllFiles: true },
+};
