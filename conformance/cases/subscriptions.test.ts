@@ -3,7 +3,8 @@
 import { caseNeeding, covers } from '../harness/cases';
 import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
 import { REQUIRES_ADMIN_SECRET, useTarget } from '../harness/target';
-import { openSocket, type GraphQLSocket } from '../harness/websocket';
+import { openSocket, socketUrl, type GraphQLSocket } from '../harness/websocket';
+import WebSocket from 'ws';
 
 const target = useTarget();
 const sockets: GraphQLSocket[] = [];
@@ -109,4 +110,84 @@ test(covers(['dec.graphql.subscriptions', 'rule.availability.untracked'], 'a run
     payload: { errors: [{ message: expect.any(String), extensions: { path: '$', code: 'validation-failed' } }] },
   });
   expect(await live.take()).toEqual({ type: 'complete' });
+});
+
+/** A socket speaking the legacy subprotocol graphql-ws (subscriptions-transport-ws), message by message. */
+async function legacySocket() {
+  const ws = new WebSocket(socketUrl(target), 'graphql-ws');
+  const messages: Record<string, unknown>[] = [];
+  const waiting: (() => void)[] = [];
+  let closed: { code: number; reason: string } | undefined;
+  ws.on('message', (data) => {
+    messages.push(JSON.parse(String(data)) as Record<string, unknown>);
+    waiting.splice(0).forEach((w) => w());
+  });
+  ws.on('close', (code, reason) => {
+    closed = { code, reason: String(reason) };
+    waiting.splice(0).forEach((w) => w());
+  });
+  await new Promise<void>((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  /** The next message that is not a keep-alive. */
+  const next = async (timeoutMs = 10_000): Promise<Record<string, unknown>> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const i = messages.findIndex((m) => m.type !== 'ka');
+      if (i >= 0) return messages.splice(0, i + 1).pop()!;
+      if (closed) return { closed };
+      if (Date.now() > deadline) throw new Error('no message in time');
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  };
+  return { ws, messages, next, send: (m: unknown) => ws.send(JSON.stringify(m)) };
+}
+
+test(covers(['dec.graphql.legacy-ws', 'dec.graphql.subscriptions'], 'the legacy graphql-ws subprotocol: init, ack and keep-alive, a live subscription until stop, a query answered once'), async () => {
+  const s = await legacySocket();
+  expect(s.ws.protocol).toBe('graphql-ws');
+  s.send({ type: 'connection_init', payload: { headers: target.adminHeaders() } });
+  expect(await s.next()).toEqual({ type: 'connection_ack' });
+  expect(s.messages.some((m) => m.type === 'ka') || (await new Promise((r) => setTimeout(r, 200)), s.messages.some((m) => m.type === 'ka'))).toBe(true);
+  s.send({ id: '1', type: 'start', payload: { query: 'subscription ($min: Int!) { music_artist(where: {id: {_gte: $min}}, order_by: {id: asc}) { id name } }', variables: { min: 60 } } });
+  expect(await s.next()).toEqual({ id: '1', type: 'data', payload: { data: { music_artist: [] } } });
+  await target.sql("insert into music.artist (id, name) values (60, 'Legacy One')");
+  expect(await s.next()).toEqual({ id: '1', type: 'data', payload: { data: { music_artist: [{ id: 60, name: 'Legacy One' }] } } });
+  s.send({ id: '2', type: 'start', payload: { query: 'query Count { music_artist_aggregate(where: {id: {_gte: 60}}) { aggregate { count } } }', operationName: 'Count' } });
+  expect([await s.next(), await s.next()]).toEqual([
+    { id: '2', type: 'data', payload: { data: { music_artist_aggregate: { aggregate: { count: 1 } } } } },
+    { id: '2', type: 'complete' },
+  ]);
+  s.send({ id: '3', type: 'start', payload: { query: '{ no_such_field }' } });
+  expect([await s.next(), await s.next()]).toEqual([
+    { id: '3', type: 'data', payload: { errors: [{ message: 'Cannot query field "no_such_field" on type "query_root".', extensions: { path: '$', code: 'validation-failed' } }] } },
+    { id: '3', type: 'complete' },
+  ]);
+  s.send({ id: '1', type: 'stop' });
+  expect(await s.next()).toEqual({ id: '1', type: 'complete' });
+  await target.sql("insert into music.artist (id, name) values (61, 'Legacy Two')");
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  expect(s.messages.filter((m) => m.type !== 'ka')).toEqual([]);
+  s.send({ type: 'connection_terminate' });
+  expect(await s.next()).toEqual({ closed: { code: 1000, reason: 'terminated' } });
+  await target.sql('delete from music.artist where id >= 60');
+});
+
+test(covers(['dec.graphql.legacy-ws'], 'the legacy subprotocol: an operation before connection_init, and a message that is not JSON, close the socket'), async () => {
+  const early = await legacySocket();
+  early.send({ id: '1', type: 'start', payload: { query: '{ __typename }' } });
+  expect([await early.next(), await early.next()]).toEqual([{ type: 'connection_error', payload: { message: 'send connection_init first' } }, { closed: { code: 4401, reason: 'Unauthorized' } }]);
+  const garbage = await legacySocket();
+  garbage.ws.send('{not json');
+  expect(await garbage.next()).toEqual({ closed: { code: 4400, reason: 'invalid message' } });
+});
+
+caseNeeding(REQUIRES_ADMIN_SECRET, ['dec.graphql.legacy-ws'], 'the legacy subprotocol: refused credentials get connection_error and a close', async () => {
+  const s = await legacySocket();
+  s.send({ type: 'connection_init', payload: { headers: { 'x-engine-admin-secret': 'wrong' } } });
+  expect([await s.next(), await s.next()]).toEqual([
+    { type: 'connection_error', payload: { message: 'invalid x-engine-admin-secret', extensions: { path: '$', code: 'access-denied' } } },
+    { closed: { code: 4403, reason: 'Forbidden' } },
+  ]);
 });

@@ -39,6 +39,27 @@ function session(req: Request, config: EngineConfig, request?: unknown): Promise
   return authenticate(req.headers, config, request);
 }
 
+const JSON_MEDIA = 'application/json';
+const GRAPHQL_RESPONSE_MEDIA = 'application/graphql-response+json';
+
+/**
+ * GraphQL over HTTP (decision dec.graphql.response-media-type): a client that asks for
+ * application/graphql-response+json gets it; every other client (no Accept, any type, application/json)
+ * gets application/json as the engine this API comes from answers.
+ */
+function responseMediaType(req: Request): string {
+  if (!(req.headers.accept ?? '').includes(GRAPHQL_RESPONSE_MEDIA)) return JSON_MEDIA;
+  return req.accepts([JSON_MEDIA, GRAPHQL_RESPONSE_MEDIA]) === GRAPHQL_RESPONSE_MEDIA ? GRAPHQL_RESPONSE_MEDIA : JSON_MEDIA;
+}
+
+/**
+ * Under application/json a request that never ran (parse, validation and variable errors: an
+ * answer of errors without data) answers 200; under application/graphql-response+json, 400.
+ */
+function statusFor(answer: { status: number; body: string }, media: string): number {
+  return media === GRAPHQL_RESPONSE_MEDIA && answer.status === 200 && answer.body.startsWith('{"errors"') ? 400 : answer.status;
+}
+
 /** The most operations one batched GraphQL request may carry. */
 export const MAX_BATCH = 100;
 
@@ -146,7 +167,8 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     const method = rest?.method ?? (req.method === 'GET' ? 'GET' : 'POST');
     const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), who, request, method, { trusted: rest?.trusted === true, clientHeaders: req.headers });
     if (answer.headers) res.set(answer.headers);
-    res.status(answer.status).type('application/json').send(answer.body);
+    const media = rest ? JSON_MEDIA : responseMediaType(req);
+    res.status(statusFor(answer, media)).type(media).send(answer.body);
   };
   app.post([...GRAPHQL_PATHS], requireApi(config, 'graphql'), rawBody, async (req, res) => {
     let body: unknown;
@@ -156,9 +178,11 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       return sendError(res, engineError('invalid-json', '$'));
     }
     const notAnObject = { errors: [{ message: 'expected an object with "query"', extensions: { path: '$', code: 'parse-failed' } }] };
-    if (typeof body !== 'object' || body === null) return res.status(200).json(notAnObject);
+    const media = responseMediaType(req);
+    const refuse = (errors: unknown) => res.status(media === GRAPHQL_RESPONSE_MEDIA ? 400 : 200).type(media).send(JSON.stringify(errors));
+    if (typeof body !== 'object' || body === null) return refuse(notAnObject);
     if (nestsDeeperThan(body, config.limits.maxJsonDepth)) {
-      return res.status(200).json({ errors: [{ message: formatMessage('err.parse-failed.too-deep', String(config.limits.maxJsonDepth)), extensions: { path: '$', code: 'validation-failed' } }] });
+      return refuse({ errors: [{ message: formatMessage('err.parse-failed.too-deep', String(config.limits.maxJsonDepth)), extensions: { path: '$', code: 'validation-failed' } }] });
     }
     if (Array.isArray(body)) {
       // A batch (decision dec.graphql.batch): each operation answered in order, as one JSON array.

@@ -1,6 +1,7 @@
 // POST /v1/graphql without Express: the hot path of the engine, kept as short as the work allows
 // (read the body, resolve the session, take the cached plan, one round trip, write the JSON text).
 // Everything else, and every malformed request, goes through the Express app.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from '../auth/session';
 import type { EngineConfig } from '../config';
@@ -18,6 +19,8 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
     if (!enabled || req.method !== 'POST' || !GRAPHQL_PATHS.has((req.url ?? '').split('?')[0]!)) return false;
     // Pages of other origins and bodies that are not JSON get the app's checks.
     if (req.headers.origin !== undefined || refusedContentType(req.headers) !== undefined) return false;
+    // A client asking for application/graphql-response+json: the app negotiates it.
+    if ((req.headers.accept ?? '').includes('graphql-response+json')) return false;
     // Compressed, chunked or too large bodies too: the app's body reader inflates, and refuses a
     // body over the limit from its Content-Length or as soon as it grows past it.
     const length = Number(req.headers['content-length']);
@@ -40,9 +43,12 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
         return fallback(body); // the app answers with the right error
       }
       const send = (status: number, text: string) => {
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId });
         res.end(text);
-        if (logRequests) logger.log('info', 'http-log', { method: 'POST', url: req.url, status, duration_ms: Number(process.hrtime.bigint() - started) / 1e6 });
+        if (logRequests) {
+          logger.log('info', 'http-log', { request_id: requestId, method: 'POST', url: req.url, status, duration_ms: Number(process.hrtime.bigint() - started) / 1e6 });
+        }
       };
       authenticate(req.headers, config, request)
         .then(async (session) => {

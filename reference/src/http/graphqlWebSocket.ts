@@ -1,11 +1,13 @@
-// GraphQL over WebSocket at /v1/graphql (the graphql-transport-ws protocol, served by graphql-ws):
+// GraphQL over WebSocket at /v1/graphql (the graphql-transport-ws protocol, served by graphql-ws,
+// and the legacy graphql-ws subprotocol of subscriptions-transport-ws, in legacyWebSocket.ts):
 // the session comes from connection_init's payload headers over the upgrade request's; every
 // operation compiles as over HTTP; subscriptions are live queries (execute/liveQueries.ts).
 import type { IncomingMessage, Server } from 'node:http';
 import { parse, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { authenticate, type Session } from '../auth/session';
+import type { Session } from '../auth/session';
 import type { EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { EngineError } from '../errors';
@@ -14,6 +16,8 @@ import { prepareGraphQLRequest, schemaFor, type GraphQLRequest } from '../execut
 import { answerOf, LiveQueries, resultOf, type LiveResult } from '../execute/liveQueries';
 import type { CompiledPlan, SchemaCache } from '../execute/schemaCache';
 import type { Logger } from '../log';
+import { serveLegacyProtocol } from './legacyWebSocket';
+import { socketSession } from './socketSession';
 
 /** What onSubscribe hands to execute/subscribe: a compiled plan, or an answer already made. */
 type Work = { session: Session; request: GraphQLRequest; cache: SchemaCache; plan: CompiledPlan } | { result: LiveResult };
@@ -30,19 +34,28 @@ export interface GraphQLWebSocket {
   close(): Promise<void>;
 }
 
+const LEGACY_PROTOCOL = 'graphql-ws';
+
 export function attachGraphQLWebSocket(server: Server, engine: Engine, config: EngineConfig, logger: Logger): GraphQLWebSocket {
   // A page of another origin may not open a socket in the user's name (decision dec.http.cross-origin).
   const origins = originPolicy(config);
-  const wss = new WebSocketServer({
-    server,
-    verifyClient: ({ req }: { req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void) => {
-      if (!GRAPHQL_PATHS.has((req.url ?? '').split('?')[0]!)) return done(false, 404, 'Not Found');
-      const origin = req.headers.origin;
-      if (origin === undefined || origins.allows(origin, 'graphql', req.headers.host)) return done(true);
-      done(false, 403, 'origin not allowed');
-    },
-  });
+  const wss = new WebSocketServer({ noServer: true });
+  // Clients that speak only subscriptions-transport-ws (subprotocol graphql-ws) get it (decision dec.graphql.legacy-ws).
+  const legacyWss = new WebSocketServer({ noServer: true, handleProtocols: () => LEGACY_PROTOCOL });
   const live = new LiveQueries(engine.pools, () => engine.graphql(), config.liveQueries.refetchDelaySeconds * 1000);
+  const legacy = serveLegacyProtocol(legacyWss, engine, config, live, logger);
+  const refuse = (socket: Duplex, status: string) => {
+    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+  };
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!GRAPHQL_PATHS.has((req.url ?? '').split('?')[0]!)) return refuse(socket, '404 Not Found');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.allows(origin, 'graphql', req.headers.host)) return refuse(socket, '403 Forbidden');
+    const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    const target = offered.includes(LEGACY_PROTOCOL) && !offered.includes('graphql-transport-ws') ? legacyWss : wss;
+    target.handleUpgrade(req, socket, head, (ws) => target.emit('connection', ws, req));
+  };
+  server.on('upgrade', onUpgrade);
   const sessions = new WeakMap<object, Session>();
 
   const work = (args: ExecutionArgs) => args.contextValue as Work;
@@ -54,12 +67,7 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
   const disposable = useServer<{ headers?: Record<string, unknown> } | undefined>(
     {
       async onConnect(ctx) {
-        const given = ctx.connectionParams?.headers;
-        const headers: Record<string, string | string[] | undefined> = { ...ctx.extra.request.headers };
-        if (given && typeof given === 'object') {
-          for (const [name, value] of Object.entries(given)) if (typeof value === 'string') headers[name.toLowerCase()] = value;
-        }
-        const session = await authenticate(headers, config);
+        const session = await socketSession(ctx.extra.request, ctx.connectionParams?.headers, config);
         if (session instanceof EngineError) return false;
         sessions.set(ctx.extra, session);
         return true;
@@ -97,12 +105,13 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
   return {
     live,
     async close() {
+      server.off('upgrade', onUpgrade);
       live.close();
       // Every client is told 1001 Going away; one that does not finish the closing handshake soon is cut.
-      await disposable.dispose();
+      await Promise.all([disposable.dispose(), legacy.close()]);
       const deadline = Date.now() + 1000;
-      while (wss.clients.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      for (const client of wss.clients) client.terminate();
+      while (wss.clients.size + legacyWss.clients.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const client of [...wss.clients, ...legacyWss.clients]) client.terminate();
     },
   };
 }
