@@ -1,7 +1,9 @@
 /** @jest-config-loader-options {"transpileOnly": true} */
 import type { Config } from 'jest';
 
-const transform: Config['transform'] = { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }] };
+const transform: Config['transform'] = {
+  '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+};
 
 // Mutation testing copies the project into .stryker-tmp; its copies are not this project's tests.
 const ignored = { testPathIgnorePatterns: ['/node_modules/', '<rootDir>/.stryker-tmp/'], modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'] };
@@ -29,7 +31,15 @@ const config: Config = {
       ...ignored,
       transform,
       testEnvironment: 'node',
-      testMatch: match(['<rootDir>/spec/**/*.test.ts', '<rootDir>/reference/**/*.test.ts', '<rootDir>/conformance/harness/**/*.test.ts', '<rootDir>/conformance/cli/**/*.test.ts'], false),
+      testMatch: match(
+        [
+          '<rootDir>/spec/**/*.test.ts',
+          '<rootDir>/reference/**/*.test.ts',
+          '<rootDir>/conformance/harness/**/*.test.ts',
+          '<rootDir>/conformance/cli/**/*.test.ts',
+        ],
+        false,
+      ),
     },
     {
       displayName: 'conformance',

@@ -53,20 +53,30 @@ export async function metadataScale(log: (line: string) => void): Promise<string
       const permissions: number[] = [];
       for (let i = 1; i <= SAMPLES; i++) {
         const args = { table: { schema: 'scale', name: 't1' }, role: `r${i}` };
-        permissions.push(await call({ type: 'create_select_permission', args: { ...args, permission: { columns: ['id', 'name'], filter: { id: { _gt: 0 } } } } }));
+        permissions.push(
+          await call({ type: 'create_select_permission', args: { ...args, permission: { columns: ['id', 'name'], filter: { id: { _gt: 0 } } } } }),
+        );
         await call({ type: 'drop_select_permission', args });
       }
       const exports: number[] = [];
       for (let i = 0; i < SAMPLES; i++) exports.push(await call({ type: 'export_metadata', args: {} }));
       // The GraphQL schema is built on the first GraphQL request after a change.
       const started = process.hrtime.bigint();
-      const g = await fetch(`${url}/v1/graphql`, { method: 'POST', headers: { 'x-engine-role': 'admin' }, body: JSON.stringify({ query: '{ scale_t1(limit: 1) { id } }' }) });
+      const g = await fetch(`${url}/v1/graphql`, {
+        method: 'POST',
+        headers: { 'x-engine-role': 'admin' },
+        body: JSON.stringify({ query: '{ scale_t1(limit: 1) { id } }' }),
+      });
       if (g.status !== 200 || !(await g.text()).startsWith('{"data"')) throw new Error('GraphQL request failed');
       const firstQuery = Number(process.hrtime.bigint() - started) / 1e6;
       const rss = rssMiB(server.pid!);
       log(`${n} tables: create_select_permission p50 ${median(permissions).toFixed(1)} ms`);
-      log(`${n} tables: replace ${Math.round(replace)} ms, track_table p50 ${median(track).toFixed(1)} ms, export p50 ${median(exports).toFixed(1)} ms, first GraphQL query ${Math.round(firstQuery)} ms, RSS ${rss} MiB`);
-      rows.push(`| ${n} | ${Math.round(replace)} | ${median(track).toFixed(1)} | ${median(exports).toFixed(1)} | ${median(permissions).toFixed(1)} | ${Math.round(firstQuery)} | ${rss} |`);
+      log(
+        `${n} tables: replace ${Math.round(replace)} ms, track_table p50 ${median(track).toFixed(1)} ms, export p50 ${median(exports).toFixed(1)} ms, first GraphQL query ${Math.round(firstQuery)} ms, RSS ${rss} MiB`,
+      );
+      rows.push(
+        `| ${n} | ${Math.round(replace)} | ${median(track).toFixed(1)} | ${median(exports).toFixed(1)} | ${median(permissions).toFixed(1)} | ${Math.round(firstQuery)} | ${rss} |`,
+      );
     }
     // 5,000 tables with select permissions for 10 roles, each role's schema built by a query: roles
     // that read the same columns through different filters (their schemas can be shared), then
@@ -77,7 +87,11 @@ export async function metadataScale(log: (line: string) => void): Promise<string
       { title: 'the same columns, a different filter each', permission: (r) => ({ columns: ['id', 'name'], filter: { id: { _gt: r } } }) },
       {
         title: 'a different set of columns each',
-        permission: (r) => ({ columns: ['id', ...['name', 'amount', 'created_at'].filter((_, b) => (r % 8) & (1 << b))], filter: { id: { _gt: r } }, allow_aggregations: r >= 8 }),
+        permission: (r) => ({
+          columns: ['id', ...['name', 'amount', 'created_at'].filter((_, b) => (r % 8) & (1 << b))],
+          filter: { id: { _gt: r } },
+          allow_aggregations: r >= 8,
+        }),
       },
     ];
     for (const scenario of scenarios) {
@@ -93,12 +107,18 @@ export async function metadataScale(log: (line: string) => void): Promise<string
       const replaceRoles = await call({ type: 'replace_metadata', args: { version: 2, tables } });
       const roleStart = process.hrtime.bigint();
       for (let r = 0; r < ROLES; r++) {
-        const g = await fetch(`${url}/v1/graphql`, { method: 'POST', headers: { 'x-engine-role': `role${r}` }, body: JSON.stringify({ query: '{ scale_t1(limit: 1) { id } }' }) });
+        const g = await fetch(`${url}/v1/graphql`, {
+          method: 'POST',
+          headers: { 'x-engine-role': `role${r}` },
+          body: JSON.stringify({ query: '{ scale_t1(limit: 1) { id } }' }),
+        });
         if (!(await g.text()).startsWith('{"data"')) throw new Error(`role${r}: GraphQL request failed`);
       }
       const roleSchemas = Number(process.hrtime.bigint() - roleStart) / 1e6;
       const rolesRss = rssMiB(server.pid!);
-      log(`5000 tables x ${ROLES} roles (${scenario.title}): replace ${Math.round(replaceRoles)} ms, first query of each role ${Math.round(roleSchemas)} ms in all, RSS ${rolesRss} MiB`);
+      log(
+        `5000 tables x ${ROLES} roles (${scenario.title}): replace ${Math.round(replaceRoles)} ms, first query of each role ${Math.round(roleSchemas)} ms in all, RSS ${rolesRss} MiB`,
+      );
       rows.push(
         '',
         `5,000 tables × ${ROLES} roles (50,000 select permissions), ${scenario.title}: replace_metadata ${Math.round(replaceRoles)} ms; the first query of each role (building its schema) ${Math.round(roleSchemas)} ms for all ${ROLES}; server RSS ${rolesRss} MiB after them.`,

@@ -31,7 +31,8 @@ const CASES: QueryCase[] = [
   {
     name: 'nested list',
     reference: '{ bench_album(limit: 10, order_by: {id: asc}) { id title artist { name } tracks(order_by: {id: asc}) { name milliseconds } } }',
-    postgraphile: '{ allAlbums(first: 10, orderBy: [PRIMARY_KEY_ASC]) { nodes { rowId title artistByArtistId { name } tracksByAlbumId(orderBy: [PRIMARY_KEY_ASC]) { nodes { name milliseconds } } } } }',
+    postgraphile:
+      '{ allAlbums(first: 10, orderBy: [PRIMARY_KEY_ASC]) { nodes { rowId title artistByArtistId { name } tracksByAlbumId(orderBy: [PRIMARY_KEY_ASC]) { nodes { name milliseconds } } } } }',
     count: (d) => {
       const v = Object.values(d as Record<string, unknown>)[0] as unknown;
       const albums = (Array.isArray(v) ? v : (v as { nodes: unknown[] }).nodes) as Record<string, unknown>[];
@@ -69,7 +70,11 @@ function load(tools: ReturnType<typeof ensureTools>, url: string, body: string |
 
 /** One request on a fresh connection (a kept-alive one may have been closed by the server meanwhile). */
 async function post(url: string, query: string): Promise<unknown> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-engine-role': 'admin', connection: 'close' }, body: JSON.stringify({ query }) });
+  const r = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-engine-role': 'admin', connection: 'close' },
+    body: JSON.stringify({ query }),
+  });
   const body = (await r.json()) as { data?: unknown; errors?: unknown };
   if (!body.data) throw new Error(`${url}: ${JSON.stringify(body.errors)}`);
   return body.data;
@@ -105,7 +110,10 @@ export async function querySpeed(log: (line: string) => void, seconds = Number(p
         args: [
           ...['artist', 'album', 'track'].map((name) => ({ type: 'track_table', args: { table: t(name) } })),
           { type: 'create_object_relationship', args: { table: t('album'), name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } } },
-          { type: 'create_array_relationship', args: { table: t('album'), name: 'tracks', using: { foreign_key_constraint_on: { table: t('track'), column: 'album_id' } } } },
+          {
+            type: 'create_array_relationship',
+            args: { table: t('album'), name: 'tracks', using: { foreign_key_constraint_on: { table: t('track'), column: 'album_id' } } },
+          },
         ],
       }),
     });
@@ -128,7 +136,12 @@ export async function querySpeed(log: (line: string) => void, seconds = Number(p
       BARE_PORT: String(barePort),
     });
     children.push(bare);
-    const pgl = start(tools.node22, [tools.postgraphile, '--preset', 'postgraphile/presets/amber', '-c', database.url, '-s', 'bench', '-p', String(pglPort), '-n', '127.0.0.1'], { GRAPHILE_ENV: 'production' }, TOOLS_DIR);
+    const pgl = start(
+      tools.node22,
+      [tools.postgraphile, '--preset', 'postgraphile/presets/amber', '-c', database.url, '-s', 'bench', '-p', String(pglPort), '-n', '127.0.0.1'],
+      { GRAPHILE_ENV: 'production' },
+      TOOLS_DIR,
+    );
     children.push(pgl);
     await waitFor(`http://127.0.0.1:${barePort}/q0`);
     await waitFor(`http://127.0.0.1:${pglPort}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
@@ -148,9 +161,16 @@ export async function querySpeed(log: (line: string) => void, seconds = Number(p
       };
       const results: Record<string, LoadResult> = {};
       for (const [server, run] of Object.entries(runs)) {
-        load(tools, server === 'bare' ? `http://127.0.0.1:${barePort}/q${i}` : server === 'reference' ? `${refUrl}/v1/graphql` : `http://127.0.0.1:${pglPort}/graphql`, server === 'bare' ? undefined : JSON.stringify({ query: server === 'reference' ? c.reference : c.postgraphile }), 2);
+        load(
+          tools,
+          server === 'bare' ? `http://127.0.0.1:${barePort}/q${i}` : server === 'reference' ? `${refUrl}/v1/graphql` : `http://127.0.0.1:${pglPort}/graphql`,
+          server === 'bare' ? undefined : JSON.stringify({ query: server === 'reference' ? c.reference : c.postgraphile }),
+          2,
+        );
         results[server] = run();
-        log(`${c.name} (${counts.reference} rows) ${server}: ${Math.round(results[server]!.requestsPerSecond)} req/s, p50 ${results[server]!.p50} ms, p99 ${results[server]!.p99} ms, ${results[server]!.errors} errors`);
+        log(
+          `${c.name} (${counts.reference} rows) ${server}: ${Math.round(results[server]!.requestsPerSecond)} req/s, p50 ${results[server]!.p50} ms, p99 ${results[server]!.p99} ms, ${results[server]!.errors} errors`,
+        );
       }
       const r = results.reference!;
       const p = results.postgraphile!;

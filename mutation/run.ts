@@ -23,7 +23,10 @@ async function main(): Promise<void> {
   const testsAt = args.indexOf('--tests');
   const tests = testsAt >= 0 ? args.splice(testsAt, 2)[1] : undefined;
   const modules = args.filter((a) => !a.startsWith('-'));
-  const cluster = await provisionDatabase({ databaseUrl: process.env.ENGINE_GRAPHQL_DATABASE_URL ?? process.env.DATABASE_URL, log: (m) => process.stdout.write(`${m}\n`) });
+  const cluster = await provisionDatabase({
+    databaseUrl: process.env.ENGINE_GRAPHQL_DATABASE_URL ?? process.env.DATABASE_URL,
+    log: (m) => process.stdout.write(`${m}\n`),
+  });
   try {
     const stryker = join(__dirname, '..', 'node_modules', '.bin', 'stryker');
     // The runner itself is not mutated.

@@ -51,7 +51,10 @@ async function main(): Promise<void> {
   try {
     const command = await startLine(server);
     step(`its start line: ${command}`);
-    const args = command.replace(/^npx engine-conformance /, '').match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, ''));
+    const args = command
+      .replace(/^npx engine-conformance /, '')
+      .match(/'[^']*'|\S+/g)!
+      .map((a) => a.replace(/^'|'$/g, ''));
     const report = join(work, 'report');
     run(bin('engine-conformance'), [...args, '--filter', 'metadata.test', '--report-dir', report], app);
     if (!existsSync(join(report, 'conformance-report.html'))) throw new Error('the conformance CLI wrote no report');

@@ -1,41 +1,47 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
 import { functionName, nonEmptyName, roleName, tableName } from './names';
-import { computedFieldDefinition, endpointDefinition, eventHeader, scheduledRetryConf, eventOperation, eventRetryConf, endpointMethods, functionConfiguration, metadataDocument, remoteSchema, savedQuery, customTypes, actionDefinition } from './metadata-document';
-import { arrayRelationshipUsing, boolExp, columns, customRootFields, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
+import {
+  computedFieldDefinition,
+  endpointDefinition,
+  eventHeader,
+  scheduledRetryConf,
+  eventOperation,
+  eventRetryConf,
+  endpointMethods,
+  functionConfiguration,
+  metadataDocument,
+  remoteSchema,
+  savedQuery,
+  customTypes,
+  actionDefinition,
+} from './metadata-document';
+import {
+  arrayRelationshipUsing,
+  boolExp,
+  columns,
+  customRootFields,
+  deletePermission,
+  insertPermission,
+  objectRelationshipUsing,
+  selectPermission,
+  tableConfig,
+  updatePermission,
+} from './table-schemas';
 export { boolExp, columns, deletePermission, insertPermission, selectPermission, updatePermission };
 export { tableConfig };
-import {
-  array,
-  boolean,
-  integer,
-  json,
-  jsonObject,
-  literal,
-  nullable,
-  object,
-  parseFailure,
-  parsed,
-  record,
-  refine,
-  string,
-  union,
-} from './schema';
+import { array, boolean, integer, json, jsonObject, literal, nullable, object, parseFailure, parsed, record, refine, string, union } from './schema';
 
 const source = { source: string };
 const comment = { comment: nullable(string) };
 
-
-const trackTableV1Object = refine(
-  object({}, { table: tableName, schema: string, name: string, is_enum: boolean, ...source }),
-  (v, path) => {
-    if (v.table && (v.name !== undefined || v.schema !== undefined)) {
-      return parseFailure(path, 'give the table either as "table" or as "schema" and "name", not both');
-    }
-    const table = v.table ?? (v.name !== undefined ? { schema: v.schema ?? 'public', name: v.name } : undefined);
-    if (!table) return parseFailure(path, 'key "table" not found');
-    return parsed({ table, is_enum: v.is_enum ?? false });
-  },
-);
+const trackTableV1Object = refine(object({}, { table: tableName, schema: string, name: string, is_enum: boolean, ...source }), (v, path) => {
+  if (v.table && (v.name !== undefined || v.schema !== undefined)) {
+    return parseFailure(path, 'give the table either as "table" or as "schema" and "name", not both');
+  }
+  const table = v.table ?? (v.name !== undefined ? { schema: v.schema ?? 'public', name: v.name } : undefined);
+  if (!table) return parseFailure(path, 'key "table" not found');
+  return parsed({ table, is_enum: v.is_enum ?? false });
+});
 /** The engine's oldest form: the arguments are the table's name itself (`"args": "author"`). */
 const bareTableName = refine(string, (name, path) => {
   const table = tableName.parse(name, path);
@@ -44,21 +50,12 @@ const bareTableName = refine(string, (name, path) => {
 export const trackTableV1 = union([trackTableV1Object, bareTableName], 'a table name, or an object with "table"');
 export const trackTableV2 = object({ table: tableName }, { configuration: tableConfig, ...source });
 export const setTableIsEnum = object({ table: tableName, is_enum: boolean }, source);
-export const setTableCustomFields = object(
-  { table: tableName },
-  { custom_root_fields: customRootFields, custom_column_names: record(string), ...source },
-);
+export const setTableCustomFields = object({ table: tableName }, { custom_root_fields: customRootFields, custom_column_names: record(string), ...source });
 export const setTableCustomization = object({ table: tableName }, { configuration: tableConfig, ...source });
 export const untrackTable = object({ table: tableName }, { cascade: boolean, ...source });
 
-export const createObjectRelationship = object(
-  { table: tableName, name: nonEmptyName, using: objectRelationshipUsing },
-  { ...comment, ...source },
-);
-export const createArrayRelationship = object(
-  { table: tableName, name: nonEmptyName, using: arrayRelationshipUsing },
-  { ...comment, ...source },
-);
+export const createObjectRelationship = object({ table: tableName, name: nonEmptyName, using: objectRelationshipUsing }, { ...comment, ...source });
+export const createArrayRelationship = object({ table: tableName, name: nonEmptyName, using: arrayRelationshipUsing }, { ...comment, ...source });
 export const dropRelationship = object({ table: tableName, relationship: nonEmptyName }, { cascade: boolean, ...source });
 export const renameRelationship = object({ table: tableName, name: nonEmptyName, new_name: nonEmptyName }, source);
 export const setRelationshipComment = object({ table: tableName, name: nonEmptyName }, { ...comment, ...source });
@@ -67,26 +64,16 @@ export const trackFunctionV1 = object({ name: string }, { schema: string });
 export const trackFunctionV2 = object({ function: functionName }, { configuration: functionConfiguration, ...source });
 export const untrackFunction = object({}, { schema: string, name: string, table: functionName, function: functionName, ...source });
 
-export const addComputedField = object(
-  { table: tableName, name: nonEmptyName, definition: computedFieldDefinition },
-  { ...comment, ...source },
-);
+export const addComputedField = object({ table: tableName, name: nonEmptyName, definition: computedFieldDefinition }, { ...comment, ...source });
 export const dropComputedField = object({ table: tableName, name: nonEmptyName }, { cascade: boolean, ...source });
 
 const permissionTarget = { table: tableName, role: roleName };
-export const createPermission = <T>(permission: import('./schema').Schema<T>) =>
-  object({ ...permissionTarget, permission }, { ...comment, ...source });
+export const createPermission = <T>(permission: import('./schema').Schema<T>) => object({ ...permissionTarget, permission }, { ...comment, ...source });
 export const dropPermission = object(permissionTarget, source);
-export const setPermissionComment = object(
-  { ...permissionTarget, type: literal('insert', 'select', 'update', 'delete') },
-  { ...comment, ...source },
-);
+export const setPermissionComment = object({ ...permissionTarget, type: literal('insert', 'select', 'update', 'delete') }, { ...comment, ...source });
 
 export const replaceMetadataV1 = metadataDocument;
-export const replaceMetadataV2 = object(
-  { metadata: metadataDocument },
-  { allow_inconsistent_metadata: boolean },
-);
+export const replaceMetadataV2 = object({ metadata: metadataDocument }, { allow_inconsistent_metadata: boolean });
 export const emptyArgs = object({});
 export const reloadMetadata = object({}, { reload_remote_schemas: boolean, reload_sources: json });
 
@@ -135,7 +122,10 @@ export const createEventTrigger = object(
 export const deleteEventTrigger = object({ name: nonEmptyName }, source);
 export const redeliverEvent = object({ event_id: string }, source);
 export const invokeEventTrigger = object({ name: nonEmptyName, payload: json }, source);
-export const getEventLogs = object({ name: nonEmptyName }, { status: literal('pending', 'processed', 'dead', 'all'), limit: integer, offset: integer, ...source });
+export const getEventLogs = object(
+  { name: nonEmptyName },
+  { status: literal('pending', 'processed', 'dead', 'all'), limit: integer, offset: integer, ...source },
+);
 export const getEventInvocationLogs = object({ name: nonEmptyName }, { limit: integer, offset: integer, ...source });
 
 // Cron triggers and one-off scheduled events: SPEC.md §2.5 gives the fields; the operations take
@@ -145,17 +135,20 @@ export const createCronTrigger = object(
   { include_in_metadata: boolean, payload: json, headers: array(eventHeader), retry_conf: scheduledRetryConf, comment: nullable(string), replace: boolean },
 );
 export const deleteCronTrigger = object({ name: nonEmptyName });
-export const createScheduledEvent = object({ webhook: string, schedule_at: string }, { payload: json, headers: array(eventHeader), retry_conf: scheduledRetryConf, comment: nullable(string) });
+export const createScheduledEvent = object(
+  { webhook: string, schedule_at: string },
+  { payload: json, headers: array(eventHeader), retry_conf: scheduledRetryConf, comment: nullable(string) },
+);
 export const deleteScheduledEvent = object({ type: literal('one_off', 'cron'), event_id: string });
 export const getCronTriggers = object({});
-export const getScheduledEvents = object({ type: literal('one_off', 'cron') }, { trigger_name: string, limit: integer, offset: integer, status: literal('scheduled', 'delivered', 'dead', 'all') });
+export const getScheduledEvents = object(
+  { type: literal('one_off', 'cron') },
+  { trigger_name: string, limit: integer, offset: integer, status: literal('scheduled', 'delivered', 'dead', 'all') },
+);
 
 export const functionPermission = object({ function: functionName, role: string }, source);
 
-export const runSql = object(
-  { sql: string },
-  { cascade: boolean, read_only: boolean, check_metadata_consistency: boolean, ...source },
-);
+export const runSql = object({ sql: string }, { cascade: boolean, read_only: boolean, check_metadata_consistency: boolean, ...source });
 
 export const queryObject = jsonObject;
 export const bulk = array(queryObject);
@@ -163,10 +156,7 @@ export const bulk = array(queryObject);
 // Legacy DML of /v1/query (issue: the engine's v1 argument forms).
 const dmlColumns = array(json);
 const orderBy = union<[unknown[], string, Record<string, unknown>]>([array(json), string, jsonObject], 'Array, String or Object');
-export const dmlSelect = object(
-  { table: tableName, columns: dmlColumns },
-  { where: boolExp, order_by: orderBy, limit: integer, offset: integer },
-);
+export const dmlSelect = object({ table: tableName, columns: dmlColumns }, { where: boolExp, order_by: orderBy, limit: integer, offset: integer });
 export const dmlInsert = object(
   { table: tableName, objects: array(jsonObject) },
   {

@@ -1,8 +1,33 @@
 // The metadata document: the JSON form of the config v2 metadata directory (SPEC.md §2.2),
 // which is both the output of export_metadata and the input of replace_metadata.
-import { arrayRelationshipUsing, columns as eventColumns, deletePermission, insertPermission, objectRelationshipUsing, selectPermission, tableConfig, updatePermission } from './table-schemas';
+import {
+  arrayRelationshipUsing,
+  columns as eventColumns,
+  deletePermission,
+  insertPermission,
+  objectRelationshipUsing,
+  selectPermission,
+  tableConfig,
+  updatePermission,
+} from './table-schemas';
 import { functionName, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
-import { array, boolean, integer, json, literal, nullable, object, parseFailure, parsed, record, refine, string, union, type Infer, type Schema } from './schema';
+import {
+  array,
+  boolean,
+  integer,
+  json,
+  literal,
+  nullable,
+  object,
+  parseFailure,
+  parsed,
+  record,
+  refine,
+  string,
+  union,
+  type Infer,
+  type Schema,
+} from './schema';
 
 export const ROOT_FIELD_KEYS = [
   'select',
@@ -34,9 +59,7 @@ export interface ObjectRelationship {
 
 export interface ArrayRelationship {
   name: string;
-  using:
-    | { foreign_key_constraint_on: { table: QualifiedName; column?: string; columns?: string[] } }
-    | { manual_configuration: ManualConfiguration };
+  using: { foreign_key_constraint_on: { table: QualifiedName; column?: string; columns?: string[] } } | { manual_configuration: ManualConfiguration };
   comment?: string;
 }
 
@@ -309,7 +332,8 @@ export const eventTrigger: Schema<EventTrigger> = refine(
     { retry_conf: eventRetryConf, webhook: string, webhook_from_env: string, headers: array(eventHeader) },
   ),
   (v, path) => {
-    if ((v.webhook === undefined) === (v.webhook_from_env === undefined)) return parseFailure(path, 'exactly one of "webhook" and "webhook_from_env" is expected');
+    if ((v.webhook === undefined) === (v.webhook_from_env === undefined))
+      return parseFailure(path, 'exactly one of "webhook" and "webhook_from_env" is expected');
     const op = (o: { columns: Columns } | undefined) => (o ? { columns: o.columns } : undefined);
     const definition: EventTrigger['definition'] = { enable_manual: v.definition.enable_manual === true };
     for (const key of ['insert', 'update', 'delete'] as const) {
@@ -409,9 +433,16 @@ export const functionEntry: Schema<FunctionEntry> = refine(
 export const savedQuery = object({ name: nonEmptyName, query: string });
 export const queryCollection: Schema<QueryCollection> = refine(
   object({ name: nonEmptyName, definition: object({ queries: array(savedQuery) }) }, comment),
-  (v) => parsed({ name: v.name, definition: { queries: v.definition.queries.map((q) => ({ name: q.name, query: q.query })) }, ...(typeof v.comment === 'string' ? { comment: v.comment } : {}) }),
+  (v) =>
+    parsed({
+      name: v.name,
+      definition: { queries: v.definition.queries.map((q) => ({ name: q.name, query: q.query })) },
+      ...(typeof v.comment === 'string' ? { comment: v.comment } : {}),
+    }),
 );
-export const allowlistEntry: Schema<AllowlistEntry> = refine(object({ collection: nonEmptyName }, { scope: json }), (v) => parsed({ collection: v.collection }));
+export const allowlistEntry: Schema<AllowlistEntry> = refine(object({ collection: nonEmptyName }, { scope: json }), (v) =>
+  parsed({ collection: v.collection }),
+);
 export const endpointDefinition = object({ query: object({ query_name: nonEmptyName, collection_name: nonEmptyName }) });
 /** EndpointMethods (§2.8): a non-empty, case-sensitive list of HTTP methods. */
 export const endpointMethods = array(literal('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), { minItems: 1 });
@@ -463,10 +494,14 @@ export const cronTrigger: Schema<CronTrigger> = refine(
 
 const positive = refine(integer, (v, path) => (v < 1 ? parseFailure(path, 'expected an integer ≥ 1') : parsed(v)));
 export const remoteSchemaDefinition = refine(
-  object({}, { url: string, url_from_env: nonEmptyName, headers: array(eventHeader), forward_client_headers: boolean, timeout_seconds: positive, customization: json }),
+  object(
+    {},
+    { url: string, url_from_env: nonEmptyName, headers: array(eventHeader), forward_client_headers: boolean, timeout_seconds: positive, customization: json },
+  ),
   (v, path) => {
     if ((v.url === undefined) === (v.url_from_env === undefined)) return parseFailure(path, 'exactly one of "url" and "url_from_env" is expected');
-    if (v.customization !== undefined && v.customization !== null) return parseFailure(`${path}.customization`, 'customization is not supported by this server yet', 'not-supported');
+    if (v.customization !== undefined && v.customization !== null)
+      return parseFailure(`${path}.customization`, 'customization is not supported by this server yet', 'not-supported');
     return parsed({
       ...(v.url !== undefined ? { url: v.url } : { url_from_env: v.url_from_env! }),
       ...(v.headers?.length ? { headers: v.headers } : {}),
@@ -504,7 +539,16 @@ export const customTypes: Schema<CustomTypes> = refine(
       scalars: array(refine(object({ name: string }, description), (v) => parsed(withDescription(v)))),
       enums: array(
         refine(
-          object({ name: string, values: array(refine(object({ value: string }, { ...description, is_deprecated: boolean }), (v) => parsed(withDescription(v))), { minItems: 1 }) }, description),
+          object(
+            {
+              name: string,
+              values: array(
+                refine(object({ value: string }, { ...description, is_deprecated: boolean }), (v) => parsed(withDescription(v))),
+                { minItems: 1 },
+              ),
+            },
+            description,
+          ),
           (v) => parsed(withDescription(v)),
         ),
       ),
@@ -521,7 +565,14 @@ const actionKind = literal('synchronous', 'asynchronous');
 export const actionDefinition = refine(
   object(
     { output_type: string, handler: string },
-    { kind: actionKind, type: literal('query', 'mutation'), arguments: array(customField), forward_client_headers: boolean, headers: array(eventHeader), timeout: positive },
+    {
+      kind: actionKind,
+      type: literal('query', 'mutation'),
+      arguments: array(customField),
+      forward_client_headers: boolean,
+      headers: array(eventHeader),
+      timeout: positive,
+    },
   ),
   (v, path) => {
     const kind = v.kind ?? ACTION_DEFAULTS.kind;
@@ -539,7 +590,9 @@ export const actionDefinition = refine(
     } as Action['definition']);
   },
 );
-const actionPermission = refine(object({ role: roleName }, comment), (v) => parsed(typeof v.comment === 'string' ? { role: v.role, comment: v.comment } : { role: v.role }));
+const actionPermission = refine(object({ role: roleName }, comment), (v) =>
+  parsed(typeof v.comment === 'string' ? { role: v.role, comment: v.comment } : { role: v.role }),
+);
 export const action: Schema<Action> = refine(
   object({ name: nonEmptyName, definition: actionDefinition }, { ...comment, permissions: array(actionPermission) }),
   (v) =>

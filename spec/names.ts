@@ -12,14 +12,11 @@ export const DEFAULT_SCHEMA = 'public';
 const qualifiedObject = object({ name: string }, { schema: string });
 
 function qualifiedName(kind: string): Schema<QualifiedName> {
-  return refine(
-    union<[string, { name: string; schema?: string }]>([string, qualifiedObject], `String or Object (${kind})`),
-    (value, path) => {
-      if (typeof value !== 'string') return parsed({ schema: value.schema ?? DEFAULT_SCHEMA, name: value.name });
-      if (value.length === 0) return parseFailure(path, `${kind} name can't be empty`);
-      return parsed({ schema: DEFAULT_SCHEMA, name: value });
-    },
-  );
+  return refine(union<[string, { name: string; schema?: string }]>([string, qualifiedObject], `String or Object (${kind})`), (value, path) => {
+    if (typeof value !== 'string') return parsed({ schema: value.schema ?? DEFAULT_SCHEMA, name: value.name });
+    if (value.length === 0) return parseFailure(path, `${kind} name can't be empty`);
+    return parsed({ schema: DEFAULT_SCHEMA, name: value });
+  });
 }
 
 /** TableName (§2.1): a string, or `{schema, name}`. */
@@ -41,8 +38,9 @@ export const nonEmptyName: Schema<string> = refine(string, (value, path) => (val
 
 /** A role travels in the X-Engine-Role header (decision err.parse-failed.role-name). */
 export const roleName: Schema<string> = refine(nonEmptyName, (value, path) =>
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u001f\u007f]/.test(value) || value.trim() !== value ? parseFailure(path, 'a role name may not have control characters or surrounding spaces') : parsed(value),
+  /[\u0000-\u001f\u007f]/.test(value) || value.trim() !== value
+    ? parseFailure(path, 'a role name may not have control characters or surrounding spaces')
+    : parsed(value),
 );
 
 export const sameQualified = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;

@@ -36,27 +36,27 @@ const QUERY: readonly Endpoint[] = ['/v1/query', '/v2/query'];
 const has = (args: unknown, key: string) => typeof args === 'object' && args !== null && key in args;
 
 const RELATIONSHIP_DECISION =
-  'SPEC.md §4.3 does not show the relationship operations; they take the engine\'s documented forms: table, name, using {foreign_key_constraint_on | manual_configuration}, comment.';
+  "SPEC.md §4.3 does not show the relationship operations; they take the engine's documented forms: table, name, using {foreign_key_constraint_on | manual_configuration}, comment.";
 const compat = { level: 'compat' as const, decision: RELATIONSHIP_DECISION };
 const eventOps = {
   level: 'compat' as const,
   decision:
-    'SPEC.md shows create_event_trigger only; deleting, redelivering and invoking take the engine\'s documented forms (delete_event_trigger {name}, redeliver_event {event_id}, invoke_event_trigger {name, payload}), and the event log is read with get_event_logs {name, status, limit, offset} and get_event_invocation_logs {name, limit, offset} (also with the pg_ prefix).',
+    "SPEC.md shows create_event_trigger only; deleting, redelivering and invoking take the engine's documented forms (delete_event_trigger {name}, redeliver_event {event_id}, invoke_event_trigger {name, payload}), and the event log is read with get_event_logs {name, status, limit, offset} and get_event_invocation_logs {name, limit, offset} (also with the pg_ prefix).",
 };
 const cronOps = {
   level: 'compat' as const,
   decision:
-    'SPEC.md gives the fields of a cron trigger (§2.5) but not the operations; they take the engine\'s documented forms: create_cron_trigger {name, webhook, schedule, payload, headers, retry_conf, include_in_metadata, comment, replace}, delete_cron_trigger {name}, create_scheduled_event {webhook, schedule_at, payload, headers, retry_conf, comment}, delete_scheduled_event {type, event_id}, get_cron_triggers, get_scheduled_events {type, trigger_name, status, limit, offset}.',
+    "SPEC.md gives the fields of a cron trigger (§2.5) but not the operations; they take the engine's documented forms: create_cron_trigger {name, webhook, schedule, payload, headers, retry_conf, include_in_metadata, comment, replace}, delete_cron_trigger {name}, create_scheduled_event {webhook, schedule_at, payload, headers, retry_conf, comment}, delete_scheduled_event {type, event_id}, get_cron_triggers, get_scheduled_events {type, trigger_name, status, limit, offset}.",
 };
 const actionOps = {
   level: 'compat' as const,
   decision:
-    'SPEC.md shows actions only in the metadata directory; the operations take the engine\'s documented forms: create_action {name, definition {kind (synchronous | asynchronous, default synchronous), type (query | mutation, default mutation), arguments [{name, type, description}], output_type, handler, forward_client_headers (default false), headers, timeout (seconds, default 30)}, comment}, update_action (the same, replacing the definition and keeping the permissions), drop_action {name, clear_data}, create_action_permission {action, role, comment}, drop_action_permission {action, role}.',
+    "SPEC.md shows actions only in the metadata directory; the operations take the engine's documented forms: create_action {name, definition {kind (synchronous | asynchronous, default synchronous), type (query | mutation, default mutation), arguments [{name, type, description}], output_type, handler, forward_client_headers (default false), headers, timeout (seconds, default 30)}, comment}, update_action (the same, replacing the definition and keeping the permissions), drop_action {name, clear_data}, create_action_permission {action, role, comment}, drop_action_permission {action, role}.",
 };
 const collections = {
   level: 'compat' as const,
   decision:
-    'SPEC.md names query collections and the allow-list but does not show their operations; they take the engine\'s documented forms: create_query_collection {name, definition {queries [{name, query}]}, comment}, drop_query_collection {collection, cascade}, add_query_to_collection {collection_name, query_name, query}, drop_query_from_collection {collection_name, query_name}, add_collection_to_allowlist / drop_collection_from_allowlist {collection}.',
+    "SPEC.md names query collections and the allow-list but does not show their operations; they take the engine's documented forms: create_query_collection {name, definition {queries [{name, query}]}, comment}, drop_query_collection {collection, cascade}, add_query_to_collection {collection_name, query_name, query}, drop_query_from_collection {collection_name, query_name}, add_collection_to_allowlist / drop_collection_from_allowlist {collection}.",
 };
 const legacy = {
   level: 'compat' as const,
@@ -64,13 +64,14 @@ const legacy = {
     'The legacy DML of /v1/query is not described by SPEC.md beyond its §7.2 messages; it takes the engine\'s v1 forms (columns with nested relationship objects, where, order_by as "+col"/"-col"/"rel.col" or {column, type, nulls}, limit, offset, objects, returning, on_conflict {action, constraint | constraint_on}, $set, $inc, $mul, $default) and answers rows, {affected_rows, returning} or {count}.',
 };
 
-const op = (
-  type: string,
-  section: string,
-  summary: string,
-  args: Schema<unknown>,
-  extra: Partial<OperationSpec> = {},
-): OperationSpec => ({ type, section, summary, versions: [{ version: 1, args }], endpoints: METADATA, ...extra });
+const op = (type: string, section: string, summary: string, args: Schema<unknown>, extra: Partial<OperationSpec> = {}): OperationSpec => ({
+  type,
+  section,
+  summary,
+  versions: [{ version: 1, args }],
+  endpoints: METADATA,
+  ...extra,
+});
 
 const permissionOps = (['insert', 'select', 'update', 'delete'] as const).flatMap((kind) => {
   const schema = { insert: A.insertPermission, select: A.selectPermission, update: A.updatePermission, delete: A.deletePermission }[kind];
@@ -92,9 +93,10 @@ export const OPERATIONS: readonly OperationSpec[] = [
     inferVersion: (args) => (has(args, 'configuration') ? 2 : 1),
     endpoints: METADATA,
   },
-  op('add_existing_table_or_view', '4.3', 'track a table or view (the engine\'s older name of track_table v1)', A.trackTableV1, {
+  op('add_existing_table_or_view', '4.3', "track a table or view (the engine's older name of track_table v1)", A.trackTableV1, {
     level: 'compat',
-    decision: 'add_existing_table_or_view is the engine\'s older name of track_table, taken with the arguments of track_table version 1 (an object, or the table\'s name alone) and doing what it does.',
+    decision:
+      "add_existing_table_or_view is the engine's older name of track_table, taken with the arguments of track_table version 1 (an object, or the table's name alone) and doing what it does.",
     aliasOf: 'track_table',
   }),
   op('set_table_is_enum', '4.3', 'flag a tracked table as an enum table', A.setTableIsEnum),
@@ -132,7 +134,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
     summary: 'export the metadata document',
     versions: [
       { version: 1, args: A.emptyArgs },
-      { version: 2, args: A.emptyArgs, decision: 'Version 2 answers {resource_version, metadata}, as the engine this API comes from does (decision dec.export_metadata.v2).' },
+      {
+        version: 2,
+        args: A.emptyArgs,
+        decision: 'Version 2 answers {resource_version, metadata}, as the engine this API comes from does (decision dec.export_metadata.v2).',
+      },
     ],
     endpoints: METADATA,
   },
@@ -179,7 +185,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('delete_scheduled_event', '2.5', 'delete a scheduled invocation that has not happened', A.deleteScheduledEvent, cronOps),
   op('get_cron_triggers', '2.5', 'every cron trigger, also those left out of the metadata', A.getCronTriggers, cronOps),
   op('get_scheduled_events', '2.5', 'scheduled invocations of cron triggers or one-off events, with their state', A.getScheduledEvents, cronOps),
-  op('get_event_invocation_logs', '2.6', 'delivery attempts of a trigger\'s events', A.getEventInvocationLogs, eventOps),
+  op('get_event_invocation_logs', '2.6', "delivery attempts of a trigger's events", A.getEventInvocationLogs, eventOps),
   op('pg_create_function_permission', '4.4', 'allow a role to use a tracked function', A.functionPermission),
   op('pg_drop_function_permission', '4.4', 'drop a function permission', A.functionPermission),
   op('bulk', '4.4', 'run several operations, all or nothing', A.bulk),
@@ -196,12 +202,34 @@ export const OPERATIONS: readonly OperationSpec[] = [
  * permission, function and computed-field operation, at /v1/metadata, as the engine's CLI sends them.
  */
 export const SOURCE_PREFIXED: readonly string[] = [
-  'track_table', 'untrack_table', 'set_table_is_enum', 'set_table_customization',
-  'create_object_relationship', 'create_array_relationship', 'drop_relationship', 'rename_relationship', 'set_relationship_comment',
-  'create_insert_permission', 'drop_insert_permission', 'create_select_permission', 'drop_select_permission',
-  'create_update_permission', 'drop_update_permission', 'create_delete_permission', 'drop_delete_permission', 'set_permission_comment',
-  'track_function', 'untrack_function', 'add_computed_field', 'drop_computed_field',
-  'create_event_trigger', 'delete_event_trigger', 'redeliver_event', 'invoke_event_trigger', 'get_event_logs', 'get_event_invocation_logs',
+  'track_table',
+  'untrack_table',
+  'set_table_is_enum',
+  'set_table_customization',
+  'create_object_relationship',
+  'create_array_relationship',
+  'drop_relationship',
+  'rename_relationship',
+  'set_relationship_comment',
+  'create_insert_permission',
+  'drop_insert_permission',
+  'create_select_permission',
+  'drop_select_permission',
+  'create_update_permission',
+  'drop_update_permission',
+  'create_delete_permission',
+  'drop_delete_permission',
+  'set_permission_comment',
+  'track_function',
+  'untrack_function',
+  'add_computed_field',
+  'drop_computed_field',
+  'create_event_trigger',
+  'delete_event_trigger',
+  'redeliver_event',
+  'invoke_event_trigger',
+  'get_event_logs',
+  'get_event_invocation_logs',
 ];
 
 const PREFIXED_OPERATIONS: readonly OperationSpec[] = SOURCE_PREFIXED.map((type) => {
@@ -220,13 +248,11 @@ export function operationItemId(type: string, version?: number): string {
 }
 
 export const OPERATION_ITEMS: SpecItem[] = OPERATIONS.flatMap((o) =>
-  o.versions.map(
-    (v): SpecItem => ({
-      id: operationItemId(o.type, o.versions.length > 1 ? v.version : undefined),
-      section: o.section,
-      level: v.decision ? 'compat' : (o.level ?? 'spec'),
-      ...(v.decision ?? o.decision ? { decision: v.decision ?? o.decision } : {}),
-      summary: `${o.type}${o.versions.length > 1 ? ` v${v.version}` : ''}: ${o.summary}`,
-    }),
-  ),
+  o.versions.map((v): SpecItem => ({
+    id: operationItemId(o.type, o.versions.length > 1 ? v.version : undefined),
+    section: o.section,
+    level: v.decision ? 'compat' : (o.level ?? 'spec'),
+    ...((v.decision ?? o.decision) ? { decision: v.decision ?? o.decision } : {}),
+    summary: `${o.type}${o.versions.length > 1 ? ` v${v.version}` : ''}: ${o.summary}`,
+  })),
 );

@@ -52,11 +52,9 @@ export function jsonTypeName(value: unknown): string {
   }
 }
 
-const mismatch = (path: string, expected: string, value: unknown) =>
-  fail(path, `expected ${expected}, but encountered ${jsonTypeName(value)}`);
+const mismatch = (path: string, expected: string, value: unknown) => fail(path, `expected ${expected}, but encountered ${jsonTypeName(value)}`);
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Path of a key below `path`: `$.args.table`, or `$.args["odd key"]` for non-identifier keys. */
 export function childPath(path: string, key: string | number): string {
@@ -152,10 +150,7 @@ type ObjectOf<R extends Shape, O extends Shape> = { [K in keyof R]: Infer<R[K]> 
  * An object with required and optional keys. Unknown keys are refused, so that a misspelt
  * optional key is reported instead of silently ignored.
  */
-export function object<R extends Shape, O extends Shape = Record<never, never>>(
-  required: R,
-  optional?: O,
-): Schema<ObjectOf<R, O>> {
+export function object<R extends Shape, O extends Shape = Record<never, never>>(required: R, optional?: O): Schema<ObjectOf<R, O>> {
   const opt = (optional ?? {}) as O;
   const describe = (s: Shape) => Object.fromEntries(Object.entries(s).map(([k, x]) => [k, x.description]));
   return {
@@ -184,10 +179,7 @@ export function object<R extends Shape, O extends Shape = Record<never, never>>(
 }
 
 /** The first alternative that parses wins; when none does, the problem names all of them. */
-export function union<T extends unknown[]>(
-  alternatives: { [K in keyof T]: Schema<T[K]> },
-  expected: string,
-): Schema<T[number]> {
+export function union<T extends unknown[]>(alternatives: { [K in keyof T]: Schema<T[K]> }, expected: string): Schema<T[number]> {
   return {
     description: { type: 'union', of: alternatives.map((a) => a.description) },
     parse(v, p) {

@@ -31,7 +31,13 @@ export const tableConfig = object(
 // Relationships (SPEC.md §2.2 "Relationship entry"; operations not shown: Hasura's documented forms).
 export const manualConfiguration = object({ remote_table: tableName, column_mapping: record(string) });
 export const objectRelationshipUsing = refine(
-  object({}, { foreign_key_constraint_on: union<[string, string[]]>([string, array(string, { minItems: 1 })], 'String or Array'), manual_configuration: manualConfiguration }),
+  object(
+    {},
+    {
+      foreign_key_constraint_on: union<[string, string[]]>([string, array(string, { minItems: 1 })], 'String or Array'),
+      manual_configuration: manualConfiguration,
+    },
+  ),
   (v, path) =>
     (v.foreign_key_constraint_on === undefined) === (v.manual_configuration === undefined)
       ? parseFailure(path, 'exactly one of "foreign_key_constraint_on" and "manual_configuration" is expected')
@@ -56,15 +62,8 @@ export const arrayRelationshipUsing = refine(
 export const columns = union<['*', string[]]>([literal('*'), array(string)], "'*' or Array");
 export const boolExp = jsonObject;
 export const columnPresets = record(json);
-export const insertPermission = object(
-  { check: boolExp },
-  { set: columnPresets, columns, backend_only: boolean },
-);
-export const selectPermission = object(
-  { columns, filter: boolExp },
-  { computed_fields: array(string), limit: integer, allow_aggregations: boolean },
-);
+export const insertPermission = object({ check: boolExp }, { set: columnPresets, columns, backend_only: boolean });
+export const selectPermission = object({ columns, filter: boolExp }, { computed_fields: array(string), limit: integer, allow_aggregations: boolean });
 export const updatePermission = object({ columns, filter: boolExp }, { check: boolExp, set: columnPresets });
 /** SPEC.md §2.3: requiredness not shown; `filter` is required (decision dec.delete-permission.filter). */
 export const deletePermission = object({ filter: boolExp });
-

@@ -41,29 +41,47 @@ caseWithProfile('jwt-hs256', ['rule.auth.2', 'rule.auth.4'], 'the default role i
   expectResponse(await t.graphql(query, undefined, { headers: bearer(other) }), 200, { data: { blog_article: [{ id: 3 }, { id: 4 }] } });
 });
 
-caseWithProfile('jwt-hs256', ['rule.perm.insert.backend-only'], 'a token is not the admin secret: the backend-only header gives a JWT request no backend_only permission', async () => {
-  const t = target.profileTarget('jwt-hs256')!;
-  const article = { schema: 'blog', name: 'article' };
-  expect((await t.metadata({ type: 'create_insert_permission', args: { table: article, role: 'feeder', permission: { check: {}, columns: ['title', 'author_id'], backend_only: true } } })).status).toBe(200);
-  try {
-    const token = await hs(engineClaims('feeder', ['feeder']));
-    const insert = 'mutation { insert_blog_article(objects: [{title: "by token", author_id: 1}]) { affected_rows } }';
-    const r = await t.graphql(insert, undefined, { headers: { ...bearer(token), 'x-engine-use-backend-only-permissions': 'true' } });
-    expect(r.body).toEqual({ errors: [{ message: 'the schema is not configured for mutation operations', extensions: { path: '$', code: 'validation-failed' } }] });
-    expect(await target.sql("select count(*)::int as n from blog.article where title = 'by token'")).toEqual([{ n: 0 }]);
-    // The same request with the admin secret may.
-    const admin = await t.graphql(insert, undefined, { headers: { ...t.adminHeaders(), 'x-engine-role': 'feeder', 'x-engine-use-backend-only-permissions': 'true' } });
-    expect(admin.body).toEqual({ data: { insert_blog_article: { affected_rows: 1 } } });
-  } finally {
-    await target.sql("delete from blog.article where title = 'by token'");
-    await t.metadata({ type: 'drop_insert_permission', args: { table: article, role: 'feeder' } });
-  }
-});
+caseWithProfile(
+  'jwt-hs256',
+  ['rule.perm.insert.backend-only'],
+  'a token is not the admin secret: the backend-only header gives a JWT request no backend_only permission',
+  async () => {
+    const t = target.profileTarget('jwt-hs256')!;
+    const article = { schema: 'blog', name: 'article' };
+    expect(
+      (
+        await t.metadata({
+          type: 'create_insert_permission',
+          args: { table: article, role: 'feeder', permission: { check: {}, columns: ['title', 'author_id'], backend_only: true } },
+        })
+      ).status,
+    ).toBe(200);
+    try {
+      const token = await hs(engineClaims('feeder', ['feeder']));
+      const insert = 'mutation { insert_blog_article(objects: [{title: "by token", author_id: 1}]) { affected_rows } }';
+      const r = await t.graphql(insert, undefined, { headers: { ...bearer(token), 'x-engine-use-backend-only-permissions': 'true' } });
+      expect(r.body).toEqual({
+        errors: [{ message: 'the schema is not configured for mutation operations', extensions: { path: '$', code: 'validation-failed' } }],
+      });
+      expect(await target.sql("select count(*)::int as n from blog.article where title = 'by token'")).toEqual([{ n: 0 }]);
+      // The same request with the admin secret may.
+      const admin = await t.graphql(insert, undefined, {
+        headers: { ...t.adminHeaders(), 'x-engine-role': 'feeder', 'x-engine-use-backend-only-permissions': 'true' },
+      });
+      expect(admin.body).toEqual({ data: { insert_blog_article: { affected_rows: 1 } } });
+    } finally {
+      await target.sql("delete from blog.article where title = 'by token'");
+      await t.metadata({ type: 'drop_insert_permission', args: { table: article, role: 'feeder' } });
+    }
+  },
+);
 
 caseWithProfile('jwt-hs256', ['rule.auth.4', 'err.jwt.role-not-allowed'], 'X-Engine-Role picks one of the allowed roles, and no other', async () => {
   const t = target.profileTarget('jwt-hs256')!;
   const token = await hs(engineClaims('user', ['user', 'reader'], { 'x-engine-user-id': '2' }));
-  expectResponse(await t.graphql(query, undefined, { headers: { ...bearer(token), 'x-engine-role': 'reader' } }), 200, { data: { blog_article: [{ id: 1 }, { id: 3 }] } });
+  expectResponse(await t.graphql(query, undefined, { headers: { ...bearer(token), 'x-engine-role': 'reader' } }), 200, {
+    data: { blog_article: [{ id: 1 }, { id: 3 }] },
+  });
   const r = await t.graphql(query, undefined, { headers: { ...bearer(token), 'x-engine-role': 'editor' } });
   expectResponse(r, 400, { errors: [{ message: 'Your current role is not in allowed roles', extensions: { path: '$', code: 'access-denied' } }] });
 });
@@ -80,7 +98,9 @@ caseWithProfile('jwt-hs256', ['err.jwt.invalid'], 'expired tokens, bad signature
   expect(r.body).toEqual({ errors: [{ message: expect.stringMatching(/^Could not verify JWT: /), extensions: { path: '$', code: 'invalid-jwt' } }] });
   const noRoles = await hs({ 'x-engine-default-role': 'user' });
   expect((await t.graphql(query, undefined, { headers: bearer(noRoles) })).body).toEqual({
-    errors: [{ message: 'Could not verify JWT: x-engine-allowed-roles claim is missing or not a list of roles', extensions: { path: '$', code: 'invalid-jwt' } }],
+    errors: [
+      { message: 'Could not verify JWT: x-engine-allowed-roles claim is missing or not a list of roles', extensions: { path: '$', code: 'invalid-jwt' } },
+    ],
   });
 });
 
@@ -89,7 +109,9 @@ caseWithProfile('jwt-hs256', ['err.jwt.missing', 'rule.auth.3'], 'without a toke
   expectResponse(await t.graphql(query, undefined, { headers: {} }), 401, {
     errors: [{ message: "Missing 'Authorization' or 'Cookie' header in JWT authentication mode", extensions: { path: '$', code: 'access-denied' } }],
   });
-  expectResponse(await t.graphql(query, undefined, { headers: t.adminHeaders() }), 200, { data: { blog_article: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }] } });
+  expectResponse(await t.graphql(query, undefined, { headers: t.adminHeaders() }), 200, {
+    data: { blog_article: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }] },
+  });
   const config = await t.request('GET', '/v1alpha1/config', { headers: t.adminHeaders() });
   expect(config.body).toMatchObject({ is_jwt_set: true, jwt: { claims_namespace: NS, claims_format: 'json' } });
 });
@@ -99,17 +121,26 @@ caseWithProfile('jwt-rs256', ['rule.auth.2', 'rule.auth.4'], 'an RS256 token wit
   const claims = JSON.stringify(engineClaims('user', ['user'], { 'x-engine-user-id': '1' }));
   const good = await signToken({ engine: { claims } }, { algorithm: 'RS256', audience: 'conformance', issuer: 'harness', expiresIn: '5m' });
   expectResponse(await t.graphql(query, undefined, { headers: bearer(good) }), 200, { data: { blog_article: [{ id: 1 }, { id: 2 }] } });
-  for (const options of [{ audience: 'someone-else', issuer: 'harness' }, { audience: 'conformance', issuer: 'mallory' }, { audience: 'conformance', issuer: 'harness', notBefore: '10m' }]) {
+  for (const options of [
+    { audience: 'someone-else', issuer: 'harness' },
+    { audience: 'conformance', issuer: 'mallory' },
+    { audience: 'conformance', issuer: 'harness', notBefore: '10m' },
+  ]) {
     const bad = await signToken({ engine: { claims } }, { algorithm: 'RS256', ...options });
     const r = await t.graphql(query, undefined, { headers: bearer(bad) });
-    expect({ status: r.status, code: (r.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code }).toEqual({ status: 400, code: 'invalid-jwt' });
+    expect({ status: r.status, code: (r.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code }).toEqual({
+      status: 400,
+      code: 'invalid-jwt',
+    });
   }
 });
 
 caseWithProfile('jwt-cookie', ['rule.auth.2'], 'the token may come in the configured cookie instead of Authorization', async () => {
   const t = target.profileTarget('jwt-cookie')!;
   const token = await hs(engineClaims('user', ['user'], { 'x-engine-user-id': '1' }));
-  expectResponse(await t.graphql(query, undefined, { headers: { cookie: `theme=dark; engine_token=${token}` } }), 200, { data: { blog_article: [{ id: 1 }, { id: 2 }] } });
+  expectResponse(await t.graphql(query, undefined, { headers: { cookie: `theme=dark; engine_token=${token}` } }), 200, {
+    data: { blog_article: [{ id: 1 }, { id: 2 }] },
+  });
 });
 
 caseWithProfile('jwt-jwk', ['rule.auth.2', 'rule.auth.4'], 'keys from a jwk_url verify tokens, and the key set is cached', async () => {
@@ -122,5 +153,8 @@ caseWithProfile('jwt-jwk', ['rule.auth.2', 'rule.auth.4'], 'keys from a jwk_url 
   // An HS256 token is no token of this key set, whatever it claims.
   const forged = await hs(engineClaims('user', ['user'], { 'x-engine-user-id': '1' }));
   const r = await t.graphql(query, undefined, { headers: bearer(forged) });
-  expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { errors: [{ message: expect.stringMatching(/^Could not verify JWT: /), extensions: { path: '$', code: 'invalid-jwt' } }] } });
+  expect({ status: r.status, body: r.body }).toEqual({
+    status: 400,
+    body: { errors: [{ message: expect.stringMatching(/^Could not verify JWT: /), extensions: { path: '$', code: 'invalid-jwt' } }] },
+  });
 });

@@ -28,15 +28,20 @@ for (const name of PROFILES) {
     expect(config.body).toMatchObject({ is_auth_hook_set: true, is_jwt_set: false });
   });
 
-  caseWithProfile(name, ['err.webhook.unauthorized', 'err.webhook.invalid-response'], `${name}: a 401 from the webhook refuses the request, other answers are errors`, async () => {
-    const t = target.profileTarget(name)!;
-    expectResponse(await t.graphql(query, undefined, { headers: { authorization: 'Bearer deny' } }), 401, {
-      errors: [{ message: 'Authentication hook unauthorized this request', extensions: { path: '$', code: 'access-denied' } }],
-    });
-    expectResponse(await t.graphql(query, undefined, { headers: { authorization: 'Bearer broken' } }), 500, {
-      errors: [{ message: 'Invalid response from authorization hook: status 500', extensions: { path: '$', code: 'unexpected' } }],
-    });
-  });
+  caseWithProfile(
+    name,
+    ['err.webhook.unauthorized', 'err.webhook.invalid-response'],
+    `${name}: a 401 from the webhook refuses the request, other answers are errors`,
+    async () => {
+      const t = target.profileTarget(name)!;
+      expectResponse(await t.graphql(query, undefined, { headers: { authorization: 'Bearer deny' } }), 401, {
+        errors: [{ message: 'Authentication hook unauthorized this request', extensions: { path: '$', code: 'access-denied' } }],
+      });
+      expectResponse(await t.graphql(query, undefined, { headers: { authorization: 'Bearer broken' } }), 500, {
+        errors: [{ message: 'Invalid response from authorization hook: status 500', extensions: { path: '$', code: 'unexpected' } }],
+      });
+    },
+  );
 }
 
 caseWithProfile('auth-hook-post', ['rule.auth.4'], 'in POST mode the webhook gets the client headers and the GraphQL request', async () => {

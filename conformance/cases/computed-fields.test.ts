@@ -16,34 +16,65 @@ const refused = (code: string, error: string) => ({ path: '$.args', error, code 
 const exported = async () => (await run('export_metadata', {})).body as { tables: unknown[] };
 const gql = async (query: string, headers: Record<string, string> = target.adminHeaders()) => (await target.graphql(query, undefined, { headers })).body;
 const asRole = (role: string, userId?: string) => ({ ...target.adminHeaders(), 'x-engine-role': role, ...(userId ? { 'x-engine-user-id': userId } : {}) });
-const add = (name: string, definition: Record<string, unknown>, extra: Record<string, unknown> = {}) => run('add_computed_field', { table: item, name, definition, ...extra });
+const add = (name: string, definition: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  run('add_computed_field', { table: item, name, definition, ...extra });
 
 beforeEach(async () => {
   await target.reset();
   await target.sql(fixtureSql('shopfn'));
-  expectResponse(await run('bulk', [{ type: 'reload_metadata', args: {} }, { type: 'track_table', args: { table: item } }]), 200);
+  expectResponse(
+    await run('bulk', [
+      { type: 'reload_metadata', args: {} },
+      { type: 'track_table', args: { table: item } },
+    ]),
+    200,
+  );
 });
 
-test(covers(['op.add_computed_field', 'dec.computed_fields.graphql'], 'a scalar computed field is a field of the table, usable in where and order_by'), async () => {
-  expectResponse(await add('label', { function: fn('item_label') }, { comment: 'title and price' }), 200, ok);
-  expect(await exported()).toEqual({
-    version: 2,
-    tables: [{ table: item, computed_fields: [{ name: 'label', definition: { function: fn('item_label') }, comment: 'title and price' }] }],
-  });
-  expect(await gql('{ shopfn_item(order_by: {id: asc}, limit: 2) { id label } }')).toEqual({
-    data: { shopfn_item: [{ id: 1, label: 'APPLE PIE (3.50)' }, { id: 2, label: 'APPLE TART (4.00)' }] },
-  });
-  expect(await gql('{ shopfn_item(where: {label: {_like: "APPLE%"}}, order_by: {label: desc}) { id } }')).toEqual({ data: { shopfn_item: [{ id: 2 }, { id: 1 }] } });
-  expect(await gql('{ shopfn_item_by_pk(id: 3) { label } }')).toEqual({ data: { shopfn_item_by_pk: { label: 'BANANA BREAD (2.50)' } } });
-});
+test(
+  covers(['op.add_computed_field', 'dec.computed_fields.graphql'], 'a scalar computed field is a field of the table, usable in where and order_by'),
+  async () => {
+    expectResponse(await add('label', { function: fn('item_label') }, { comment: 'title and price' }), 200, ok);
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [{ table: item, computed_fields: [{ name: 'label', definition: { function: fn('item_label') }, comment: 'title and price' }] }],
+    });
+    expect(await gql('{ shopfn_item(order_by: {id: asc}, limit: 2) { id label } }')).toEqual({
+      data: {
+        shopfn_item: [
+          { id: 1, label: 'APPLE PIE (3.50)' },
+          { id: 2, label: 'APPLE TART (4.00)' },
+        ],
+      },
+    });
+    expect(await gql('{ shopfn_item(where: {label: {_like: "APPLE%"}}, order_by: {label: desc}) { id } }')).toEqual({
+      data: { shopfn_item: [{ id: 2 }, { id: 1 }] },
+    });
+    expect(await gql('{ shopfn_item_by_pk(id: 3) { label } }')).toEqual({ data: { shopfn_item_by_pk: { label: 'BANANA BREAD (2.50)' } } });
+  },
+);
 
-test(covers(['op.add_computed_field', 'dec.metadata.source-prefixed'], 'arguments of a computed field, with defaults; the table argument named; the pg_ forms'), async () => {
-  expectResponse(await run('pg_add_computed_field', { table: item, name: 'taxed', definition: { function: fn('price_with_tax'), table_argument: 'i' }, source: 'default' }), 200, ok);
-  expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { taxed plain: taxed(args: {rate: 0}) } }')).toEqual({ data: { shopfn_item: [{ taxed: 4.2, plain: 3.5 }] } });
-  expect(await gql('{ shopfn_item(where: {taxed: {_gt: 5}}, order_by: {taxed: asc}) { id } }')).toEqual({ data: { shopfn_item: [{ id: 4 }] } });
-  expectResponse(await run('pg_drop_computed_field', { table: item, name: 'taxed', source: 'default' }), 200, ok);
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
-});
+test(
+  covers(['op.add_computed_field', 'dec.metadata.source-prefixed'], 'arguments of a computed field, with defaults; the table argument named; the pg_ forms'),
+  async () => {
+    expectResponse(
+      await run('pg_add_computed_field', {
+        table: item,
+        name: 'taxed',
+        definition: { function: fn('price_with_tax'), table_argument: 'i' },
+        source: 'default',
+      }),
+      200,
+      ok,
+    );
+    expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { taxed plain: taxed(args: {rate: 0}) } }')).toEqual({
+      data: { shopfn_item: [{ taxed: 4.2, plain: 3.5 }] },
+    });
+    expect(await gql('{ shopfn_item(where: {taxed: {_gt: 5}}, order_by: {taxed: asc}) { id } }')).toEqual({ data: { shopfn_item: [{ id: 4 }] } });
+    expectResponse(await run('pg_drop_computed_field', { table: item, name: 'taxed', source: 'default' }), 200, ok);
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
+  },
+);
 
 test(covers(['op.add_computed_field', 'dec.computed_fields.graphql'], 'a table-returning computed field takes args, where, order_by and limit'), async () => {
   expectResponse(await add('similar', { function: fn('similar_items') }), 200, ok);
@@ -51,106 +82,218 @@ test(covers(['op.add_computed_field', 'dec.computed_fields.graphql'], 'a table-r
     data: { shopfn_item: [{ similar: [{ id: 2, title: 'apple tart' }] }] },
   });
   expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { similar(args: {max_price: 3}) { id } } }')).toEqual({ data: { shopfn_item: [{ similar: [] }] } });
-  expect(await gql('{ shopfn_item(where: {id: {_eq: 2}}) { similar(args: {max_price: 10}, where: {price: {_lt: 1}}, limit: 1) { id } } }')).toEqual({ data: { shopfn_item: [{ similar: [] }] } });
-});
-
-test(covers(['op.add_computed_field', 'rule.perm.select.columns', 'err.not-exists.session-argument'], 'a role reads the computed fields its select permission lists; the session argument gets its session'), async () => {
-  expectResponse(await add('mine', { function: fn('is_mine'), session_argument: 'nope' }), 400, refused('not-exists', 'function "shopfn.is_mine" has no argument "nope" of type json or jsonb'));
-  expectResponse(await run('bulk', [
-    { type: 'add_computed_field', args: { table: item, name: 'mine', definition: { function: fn('is_mine'), session_argument: 'engine_session' } } },
-    { type: 'add_computed_field', args: { table: item, name: 'label', definition: { function: fn('item_label') } } },
-    { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id'], computed_fields: ['mine'], filter: {} } } },
-  ]), 200, [ok, ok, ok]);
-  expect(await gql('{ shopfn_item(order_by: {id: asc}) { id mine } }', asRole('user', '1'))).toEqual({
-    data: { shopfn_item: [{ id: 1, mine: true }, { id: 2, mine: false }, { id: 3, mine: true }, { id: 4, mine: false }] },
-  });
-  expect(await gql('{ shopfn_item { label } }', asRole('user', '1'))).toEqual({
-    errors: [{ message: expect.stringMatching(/^Cannot query field "label" on type "shopfn_item"\./), extensions: { path: '$', code: 'validation-failed' } }],
-  });
-  expectResponse(await run('create_select_permission', { table: item, role: 'other', permission: { columns: ['id'], computed_fields: ['ghost'], filter: {} } }), 400, {
-    path: '$.args.permission.computed_fields',
-    error: 'computed field "ghost" does not exist in table "shopfn.item"',
-    code: 'not-exists',
+  expect(await gql('{ shopfn_item(where: {id: {_eq: 2}}) { similar(args: {max_price: 10}, where: {price: {_lt: 1}}, limit: 1) { id } } }')).toEqual({
+    data: { shopfn_item: [{ similar: [] }] },
   });
 });
 
-test(covers(['rule.computed_field.name', 'err.already-exists.computed-field-name'], 'a computed field may not take the name of a column, relationship or computed field'), async () => {
-  const taken = (name: string) => refused('already-exists', `the name "${name}" is already used by a column, relationship or computed field of table "shopfn.item"`);
-  expectResponse(await add('title', { function: fn('item_label') }), 400, taken('title'));
-  expectResponse(await add('label', { function: fn('item_label') }), 200, ok);
-  expectResponse(await add('label', { function: fn('price_with_tax') }), 400, taken('label'));
-  await target.sql('alter table shopfn.item add column if not exists note_id integer references shopfn.note (id)');
-  await run('bulk', [{ type: 'reload_metadata', args: {} }, { type: 'track_table', args: { table: note } }, { type: 'create_object_relationship', args: { table: item, name: 'attached', using: { foreign_key_constraint_on: 'note_id' } } }]);
-  expectResponse(await add('attached', { function: fn('price_with_tax') }), 400, taken('attached'));
-  // And the other way round: a relationship cannot take a computed field's name.
-  expectResponse(await run('create_object_relationship', { table: item, name: 'label', using: { foreign_key_constraint_on: 'note_id' } }), 400, taken('label'));
-  expect((await exported()).tables[0]).toEqual({
-    table: item,
-    object_relationships: [{ name: 'attached', using: { foreign_key_constraint_on: 'note_id' } }],
-    computed_fields: [{ name: 'label', definition: { function: fn('item_label') } }],
-  });
-});
-
-test(covers(['op.drop_computed_field', 'rule.computed_field.drop-cascade', 'err.dependency-error.drop', 'err.not-exists.computed-field'], 'drop_computed_field needs cascade while permissions list the field, and cascade drops them'), async () => {
-  expectResponse(await run('bulk', [
-    { type: 'add_computed_field', args: { table: item, name: 'label', definition: { function: fn('item_label') } } },
-    { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id'], computed_fields: ['label'], filter: {} } } },
-    { type: 'create_select_permission', args: { table: item, role: 'guest', permission: { columns: ['id'], filter: {} } } },
-  ]), 200, [ok, ok, ok]);
-  expectResponse(await run('drop_computed_field', { table: item, name: 'label' }), 400, refused('dependency-error', 'cannot drop due to the following dependent objects : permission shopfn.item.user.select'));
-  expect((await exported()).tables[0]).toEqual({
-    table: item,
-    computed_fields: [{ name: 'label', definition: { function: fn('item_label') } }],
-    select_permissions: [
-      { role: 'user', permission: { columns: ['id'], computed_fields: ['label'], filter: {} } },
-      { role: 'guest', permission: { columns: ['id'], filter: {} } },
-    ],
-  });
-  expectResponse(await run('drop_computed_field', { table: item, name: 'label', cascade: true }), 200, ok);
-  expect((await exported()).tables[0]).toEqual({ table: item, select_permissions: [{ role: 'guest', permission: { columns: ['id'], filter: {} } }] });
-  expectResponse(await run('drop_computed_field', { table: item, name: 'label' }), 400, refused('not-exists', 'computed field "label" does not exist in table "shopfn.item"'));
-});
-
-test(covers(['err.not-supported.computed-field-table-argument', 'err.not-supported.computed-field-return-type', 'err.not-exists.function-in-postgres', 'err.not-supported.function-overloaded'], 'only functions over a row of the table, returning a scalar or rows of a tracked table, define computed fields'), async () => {
-  expectResponse(await add('n', { function: fn('note_label') }), 400, refused('not-supported', 'function "shopfn.note_label" cannot define a computed field of table "shopfn.item": its first argument does not take its rows'));
-  expectResponse(await add('n', { function: fn('price_with_tax'), table_argument: 'rate' }), 400, refused('not-supported', 'function "shopfn.price_with_tax" cannot define a computed field of table "shopfn.item": the argument "rate" does not take its rows'));
-  expectResponse(await add('n', { function: fn('tags') }), 400, refused('not-supported', 'function "shopfn.tags" cannot define a computed field: it must return a base type or SETOF a tracked table, but returns SETOF text'));
-  expectResponse(await add('n', { function: fn('missing') }), 400, refused('not-exists', 'no such function exists in postgres : "shopfn.missing"'));
-  expectResponse(await add('n', { function: fn('twice') }), 400, refused('not-supported', 'function "shopfn.twice" is overloaded. Overloaded functions are not supported'));
-  expectResponse(await run('add_computed_field', { table: note, name: 'n', definition: { function: fn('note_label') } }), 400, refused('not-exists', 'table "shopfn.note" does not exist'));
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
-});
-
-test(covers(['rule.availability.inconsistent', 'op.replace_metadata.v1'], 'computed fields round-trip through replace_metadata; one whose function disappears is inconsistent'), async () => {
-  const document = {
-    version: 2,
-    tables: [
-      {
-        table: item,
-        computed_fields: [
-          { name: 'label', definition: { function: fn('item_label'), table_argument: 'i' }, comment: 'upper case' },
-          { name: 'mine', definition: { function: fn('is_mine'), session_argument: 'engine_session' } },
+test(
+  covers(
+    ['op.add_computed_field', 'rule.perm.select.columns', 'err.not-exists.session-argument'],
+    'a role reads the computed fields its select permission lists; the session argument gets its session',
+  ),
+  async () => {
+    expectResponse(
+      await add('mine', { function: fn('is_mine'), session_argument: 'nope' }),
+      400,
+      refused('not-exists', 'function "shopfn.is_mine" has no argument "nope" of type json or jsonb'),
+    );
+    expectResponse(
+      await run('bulk', [
+        { type: 'add_computed_field', args: { table: item, name: 'mine', definition: { function: fn('is_mine'), session_argument: 'engine_session' } } },
+        { type: 'add_computed_field', args: { table: item, name: 'label', definition: { function: fn('item_label') } } },
+        { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id'], computed_fields: ['mine'], filter: {} } } },
+      ]),
+      200,
+      [ok, ok, ok],
+    );
+    expect(await gql('{ shopfn_item(order_by: {id: asc}) { id mine } }', asRole('user', '1'))).toEqual({
+      data: {
+        shopfn_item: [
+          { id: 1, mine: true },
+          { id: 2, mine: false },
+          { id: 3, mine: true },
+          { id: 4, mine: false },
         ],
-        select_permissions: [{ role: 'user', permission: { columns: ['id'], computed_fields: ['label', 'mine'], filter: {} } }],
       },
-    ],
-  };
-  expectResponse(await run('replace_metadata', document), 200, ok);
-  expect(await exported()).toEqual(document);
-  await target.sql('drop function shopfn.item_label(shopfn.item)');
-  expectResponse(await run('reload_metadata', {}), 200, {
-    message: 'success',
-    is_consistent: false,
-    inconsistent_objects: [
-      { type: 'computed_field', reason: 'no such function exists in postgres : "shopfn.item_label"', definition: { table: item, name: 'label', definition: { function: fn('item_label'), table_argument: 'i' }, comment: 'upper case' } },
-    ],
-  });
-  expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { id mine } }', { ...target.adminHeaders(), 'x-engine-user-id': '2' })).toEqual({ data: { shopfn_item: [{ id: 1, mine: false }] } });
-});
+    });
+    expect(await gql('{ shopfn_item { label } }', asRole('user', '1'))).toEqual({
+      errors: [{ message: expect.stringMatching(/^Cannot query field "label" on type "shopfn_item"\./), extensions: { path: '$', code: 'validation-failed' } }],
+    });
+    expectResponse(
+      await run('create_select_permission', { table: item, role: 'other', permission: { columns: ['id'], computed_fields: ['ghost'], filter: {} } }),
+      400,
+      {
+        path: '$.args.permission.computed_fields',
+        error: 'computed field "ghost" does not exist in table "shopfn.item"',
+        code: 'not-exists',
+      },
+    );
+  },
+);
 
-test(covers(['dec.functions.run_sql'], 'run_sql that drops a computed field\'s function drops the field from its table'), async () => {
+test(
+  covers(
+    ['rule.computed_field.name', 'err.already-exists.computed-field-name'],
+    'a computed field may not take the name of a column, relationship or computed field',
+  ),
+  async () => {
+    const taken = (name: string) =>
+      refused('already-exists', `the name "${name}" is already used by a column, relationship or computed field of table "shopfn.item"`);
+    expectResponse(await add('title', { function: fn('item_label') }), 400, taken('title'));
+    expectResponse(await add('label', { function: fn('item_label') }), 200, ok);
+    expectResponse(await add('label', { function: fn('price_with_tax') }), 400, taken('label'));
+    await target.sql('alter table shopfn.item add column if not exists note_id integer references shopfn.note (id)');
+    await run('bulk', [
+      { type: 'reload_metadata', args: {} },
+      { type: 'track_table', args: { table: note } },
+      { type: 'create_object_relationship', args: { table: item, name: 'attached', using: { foreign_key_constraint_on: 'note_id' } } },
+    ]);
+    expectResponse(await add('attached', { function: fn('price_with_tax') }), 400, taken('attached'));
+    // And the other way round: a relationship cannot take a computed field's name.
+    expectResponse(
+      await run('create_object_relationship', { table: item, name: 'label', using: { foreign_key_constraint_on: 'note_id' } }),
+      400,
+      taken('label'),
+    );
+    expect((await exported()).tables[0]).toEqual({
+      table: item,
+      object_relationships: [{ name: 'attached', using: { foreign_key_constraint_on: 'note_id' } }],
+      computed_fields: [{ name: 'label', definition: { function: fn('item_label') } }],
+    });
+  },
+);
+
+test(
+  covers(
+    ['op.drop_computed_field', 'rule.computed_field.drop-cascade', 'err.dependency-error.drop', 'err.not-exists.computed-field'],
+    'drop_computed_field needs cascade while permissions list the field, and cascade drops them',
+  ),
+  async () => {
+    expectResponse(
+      await run('bulk', [
+        { type: 'add_computed_field', args: { table: item, name: 'label', definition: { function: fn('item_label') } } },
+        { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id'], computed_fields: ['label'], filter: {} } } },
+        { type: 'create_select_permission', args: { table: item, role: 'guest', permission: { columns: ['id'], filter: {} } } },
+      ]),
+      200,
+      [ok, ok, ok],
+    );
+    expectResponse(
+      await run('drop_computed_field', { table: item, name: 'label' }),
+      400,
+      refused('dependency-error', 'cannot drop due to the following dependent objects : permission shopfn.item.user.select'),
+    );
+    expect((await exported()).tables[0]).toEqual({
+      table: item,
+      computed_fields: [{ name: 'label', definition: { function: fn('item_label') } }],
+      select_permissions: [
+        { role: 'user', permission: { columns: ['id'], computed_fields: ['label'], filter: {} } },
+        { role: 'guest', permission: { columns: ['id'], filter: {} } },
+      ],
+    });
+    expectResponse(await run('drop_computed_field', { table: item, name: 'label', cascade: true }), 200, ok);
+    expect((await exported()).tables[0]).toEqual({ table: item, select_permissions: [{ role: 'guest', permission: { columns: ['id'], filter: {} } }] });
+    expectResponse(
+      await run('drop_computed_field', { table: item, name: 'label' }),
+      400,
+      refused('not-exists', 'computed field "label" does not exist in table "shopfn.item"'),
+    );
+  },
+);
+
+test(
+  covers(
+    [
+      'err.not-supported.computed-field-table-argument',
+      'err.not-supported.computed-field-return-type',
+      'err.not-exists.function-in-postgres',
+      'err.not-supported.function-overloaded',
+    ],
+    'only functions over a row of the table, returning a scalar or rows of a tracked table, define computed fields',
+  ),
+  async () => {
+    expectResponse(
+      await add('n', { function: fn('note_label') }),
+      400,
+      refused('not-supported', 'function "shopfn.note_label" cannot define a computed field of table "shopfn.item": its first argument does not take its rows'),
+    );
+    expectResponse(
+      await add('n', { function: fn('price_with_tax'), table_argument: 'rate' }),
+      400,
+      refused(
+        'not-supported',
+        'function "shopfn.price_with_tax" cannot define a computed field of table "shopfn.item": the argument "rate" does not take its rows',
+      ),
+    );
+    expectResponse(
+      await add('n', { function: fn('tags') }),
+      400,
+      refused(
+        'not-supported',
+        'function "shopfn.tags" cannot define a computed field: it must return a base type or SETOF a tracked table, but returns SETOF text',
+      ),
+    );
+    expectResponse(await add('n', { function: fn('missing') }), 400, refused('not-exists', 'no such function exists in postgres : "shopfn.missing"'));
+    expectResponse(
+      await add('n', { function: fn('twice') }),
+      400,
+      refused('not-supported', 'function "shopfn.twice" is overloaded. Overloaded functions are not supported'),
+    );
+    expectResponse(
+      await run('add_computed_field', { table: note, name: 'n', definition: { function: fn('note_label') } }),
+      400,
+      refused('not-exists', 'table "shopfn.note" does not exist'),
+    );
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
+  },
+);
+
+test(
+  covers(
+    ['rule.availability.inconsistent', 'op.replace_metadata.v1'],
+    'computed fields round-trip through replace_metadata; one whose function disappears is inconsistent',
+  ),
+  async () => {
+    const document = {
+      version: 2,
+      tables: [
+        {
+          table: item,
+          computed_fields: [
+            { name: 'label', definition: { function: fn('item_label'), table_argument: 'i' }, comment: 'upper case' },
+            { name: 'mine', definition: { function: fn('is_mine'), session_argument: 'engine_session' } },
+          ],
+          select_permissions: [{ role: 'user', permission: { columns: ['id'], computed_fields: ['label', 'mine'], filter: {} } }],
+        },
+      ],
+    };
+    expectResponse(await run('replace_metadata', document), 200, ok);
+    expect(await exported()).toEqual(document);
+    await target.sql('drop function shopfn.item_label(shopfn.item)');
+    expectResponse(await run('reload_metadata', {}), 200, {
+      message: 'success',
+      is_consistent: false,
+      inconsistent_objects: [
+        {
+          type: 'computed_field',
+          reason: 'no such function exists in postgres : "shopfn.item_label"',
+          definition: { table: item, name: 'label', definition: { function: fn('item_label'), table_argument: 'i' }, comment: 'upper case' },
+        },
+      ],
+    });
+    expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { id mine } }', { ...target.adminHeaders(), 'x-engine-user-id': '2' })).toEqual({
+      data: { shopfn_item: [{ id: 1, mine: false }] },
+    });
+  },
+);
+
+test(covers(['dec.functions.run_sql'], "run_sql that drops a computed field's function drops the field from its table"), async () => {
   expectResponse(await add('label', { function: fn('item_label') }), 200, ok);
-  expectResponse(await target.metadata({ type: 'run_sql', args: { sql: 'drop function shopfn.item_label(shopfn.item)' } }, { endpoint: '/v2/query' }), 200, { result_type: 'CommandOk', result: null });
+  expectResponse(await target.metadata({ type: 'run_sql', args: { sql: 'drop function shopfn.item_label(shopfn.item)' } }, { endpoint: '/v2/query' }), 200, {
+    result_type: 'CommandOk',
+    result: null,
+  });
   expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
   expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { id } }')).toEqual({ data: { shopfn_item: [{ id: 1 }] } });
 });

@@ -37,42 +37,57 @@ caseWithProfile('configured', ['rule.config.fields'], 'the configuration object 
   });
 });
 
-caseWithProfile('no-admin-secret', ['rule.config.fields', 'rule.auth.3'], 'without an admin secret, is_admin_secret_set is false and X-Engine-Role: admin is admin', async () => {
-  const t = target.profileTarget('no-admin-secret')!;
-  const r = await t.request('GET', '/v1alpha1/config', { headers: { 'x-engine-role': 'admin' } });
-  expectResponse(r, 200, {
-    version: isVersion,
-    is_function_permissions_inferred: true,
-    is_admin_secret_set: false,
-    is_auth_hook_set: false,
-    is_jwt_set: false,
-    is_allow_list_enabled: false,
-    live_queries: { batch_size: 100, refetch_delay: 1 },
-  });
-});
+caseWithProfile(
+  'no-admin-secret',
+  ['rule.config.fields', 'rule.auth.3'],
+  'without an admin secret, is_admin_secret_set is false and X-Engine-Role: admin is admin',
+  async () => {
+    const t = target.profileTarget('no-admin-secret')!;
+    const r = await t.request('GET', '/v1alpha1/config', { headers: { 'x-engine-role': 'admin' } });
+    expectResponse(r, 200, {
+      version: isVersion,
+      is_function_permissions_inferred: true,
+      is_admin_secret_set: false,
+      is_auth_hook_set: false,
+      is_jwt_set: false,
+      is_allow_list_enabled: false,
+      live_queries: { batch_size: 100, refetch_delay: 1 },
+    });
+  },
+);
 
 test(covers(['rule.config.admin-only', 'err.access-denied.admin-endpoint', 'rule.auth.1'], 'a non-admin role is refused'), async () => {
   const r = await target.request('GET', '/v1alpha1/config', { headers: { ...target.adminHeaders(), 'x-engine-role': 'user' } });
   expectError(r, 400, { error: 'You have to be admin to access this endpoint', code: 'access-denied' });
 });
 
-caseWithProfile('graphql-metadata', ['rule.auth.5', 'dec.apis.disabled-404', 'err.not-found'], 'a list of graphql,metadata disables the config API', async () => {
-  const t = target.profileTarget('graphql-metadata')!;
-  const r = await t.request('GET', '/v1alpha1/config', { headers: t.adminHeaders() });
-  expectResponse(r, 404, { path: '$', error: 'No such resource exists', code: 'not-found' });
-  const m = await t.metadata({ type: 'export_metadata', args: {} });
-  expectResponse(m, 200, { version: 2, tables: [] });
-});
-
-caseWithProfile('graphql-only', ['rule.auth.5', 'dec.apis.disabled-404', 'err.not-found'], 'a list of only graphql disables the metadata and config APIs', async () => {
-  const t = target.profileTarget('graphql-only')!;
-  for (const endpoint of ['/v1/metadata', '/v1/query', '/v2/query']) {
-    const r = await t.metadata({ type: 'export_metadata', args: {} }, { endpoint });
+caseWithProfile(
+  'graphql-metadata',
+  ['rule.auth.5', 'dec.apis.disabled-404', 'err.not-found'],
+  'a list of graphql,metadata disables the config API',
+  async () => {
+    const t = target.profileTarget('graphql-metadata')!;
+    const r = await t.request('GET', '/v1alpha1/config', { headers: t.adminHeaders() });
     expectResponse(r, 404, { path: '$', error: 'No such resource exists', code: 'not-found' });
-  }
-  const c = await t.request('GET', '/v1alpha1/config', { headers: t.adminHeaders() });
-  expectResponse(c, 404, { path: '$', error: 'No such resource exists', code: 'not-found' });
-});
+    const m = await t.metadata({ type: 'export_metadata', args: {} });
+    expectResponse(m, 200, { version: 2, tables: [] });
+  },
+);
+
+caseWithProfile(
+  'graphql-only',
+  ['rule.auth.5', 'dec.apis.disabled-404', 'err.not-found'],
+  'a list of only graphql disables the metadata and config APIs',
+  async () => {
+    const t = target.profileTarget('graphql-only')!;
+    for (const endpoint of ['/v1/metadata', '/v1/query', '/v2/query']) {
+      const r = await t.metadata({ type: 'export_metadata', args: {} }, { endpoint });
+      expectResponse(r, 404, { path: '$', error: 'No such resource exists', code: 'not-found' });
+    }
+    const c = await t.request('GET', '/v1alpha1/config', { headers: t.adminHeaders() });
+    expectResponse(c, 404, { path: '$', error: 'No such resource exists', code: 'not-found' });
+  },
+);
 
 test(covers(['err.not-found'], 'an unknown path answers 404 not-found'), async () => {
   const r = await target.request('GET', '/v1/no-such-thing', { headers: target.adminHeaders() });

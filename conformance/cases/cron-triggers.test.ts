@@ -16,7 +16,8 @@ const DEFAULT_RETRY = { num_retries: 0, retry_interval_seconds: 10, timeout_seco
 let hook: Webhook;
 
 type Scheduled = { id: string; trigger_name: string | null; scheduled_time: string; state: string; tries: number; last_error: string | null };
-const scheduled = async (type: 'cron' | 'one_off', extra: Record<string, unknown> = {}) => ((await run('get_scheduled_events', { type, ...extra })).body as { events: Scheduled[] }).events;
+const scheduled = async (type: 'cron' | 'one_off', extra: Record<string, unknown> = {}) =>
+  ((await run('get_scheduled_events', { type, ...extra })).body as { events: Scheduled[] }).events;
 
 beforeAll(async () => {
   hook = await startWebhook();
@@ -29,85 +30,210 @@ beforeEach(async () => {
   hook.calls.length = 0;
 });
 
-test(covers(['op.create_cron_trigger', 'op.get_scheduled_events', 'dec.cron.form'], 'a cron trigger is stored with the retry defaults, and its invocations are scheduled at the minutes its schedule names, in UTC'), async () => {
-  expectResponse(await run('create_cron_trigger', { name: 'every_ten', webhook: `${hook.url}/ten`, schedule: '*/10 * * * *', payload: { k: 1 }, comment: 'ten', include_in_metadata: true }), 200, ok);
-  expect(((await run('export_metadata', {})).body as { cron_triggers: unknown }).cron_triggers).toEqual([
-    { name: 'every_ten', webhook: `${hook.url}/ten`, schedule: '*/10 * * * *', include_in_metadata: true, payload: { k: 1 }, retry_conf: DEFAULT_RETRY, comment: 'ten' },
-  ]);
-  const events = await until(() => scheduled('cron', { trigger_name: 'every_ten' }), (e) => e.length > 0, 5000);
-  expect(events.length).toBeGreaterThanOrEqual(1);
-  for (const e of events) {
-    const t = new Date(e.scheduled_time);
-    expect([t.getUTCMinutes() % 10, t.getUTCSeconds(), t.getUTCMilliseconds(), e.state, e.trigger_name]).toEqual([0, 0, 0, 'scheduled', 'every_ten']);
-    expect(t.getTime()).toBeLessThanOrEqual(Date.now() + 11 * 60_000);
-  }
-  expectResponse(await run('delete_cron_trigger', { name: 'every_ten' }), 200, ok);
-  expect(await scheduled('cron', { trigger_name: 'every_ten' })).toEqual([]);
-});
+test(
+  covers(
+    ['op.create_cron_trigger', 'op.get_scheduled_events', 'dec.cron.form'],
+    'a cron trigger is stored with the retry defaults, and its invocations are scheduled at the minutes its schedule names, in UTC',
+  ),
+  async () => {
+    expectResponse(
+      await run('create_cron_trigger', {
+        name: 'every_ten',
+        webhook: `${hook.url}/ten`,
+        schedule: '*/10 * * * *',
+        payload: { k: 1 },
+        comment: 'ten',
+        include_in_metadata: true,
+      }),
+      200,
+      ok,
+    );
+    expect(((await run('export_metadata', {})).body as { cron_triggers: unknown }).cron_triggers).toEqual([
+      {
+        name: 'every_ten',
+        webhook: `${hook.url}/ten`,
+        schedule: '*/10 * * * *',
+        include_in_metadata: true,
+        payload: { k: 1 },
+        retry_conf: DEFAULT_RETRY,
+        comment: 'ten',
+      },
+    ]);
+    const events = await until(
+      () => scheduled('cron', { trigger_name: 'every_ten' }),
+      (e) => e.length > 0,
+      5000,
+    );
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    for (const e of events) {
+      const t = new Date(e.scheduled_time);
+      expect([t.getUTCMinutes() % 10, t.getUTCSeconds(), t.getUTCMilliseconds(), e.state, e.trigger_name]).toEqual([0, 0, 0, 'scheduled', 'every_ten']);
+      expect(t.getTime()).toBeLessThanOrEqual(Date.now() + 11 * 60_000);
+    }
+    expectResponse(await run('delete_cron_trigger', { name: 'every_ten' }), 200, ok);
+    expect(await scheduled('cron', { trigger_name: 'every_ten' })).toEqual([]);
+  },
+);
 
 test(covers(['rule.events.4', 'dec.cron.payload', 'dec.events.removed'], 'a cron trigger invokes its webhook on schedule with its payload'), async () => {
-  await run('create_cron_trigger', { name: 'every_minute', webhook: `${hook.url}/minute`, schedule: '* * * * *', payload: { hello: 'world' }, include_in_metadata: true, headers: [{ name: 'X-Cron', value: 'yes' }] });
+  await run('create_cron_trigger', {
+    name: 'every_minute',
+    webhook: `${hook.url}/minute`,
+    schedule: '* * * * *',
+    payload: { hello: 'world' },
+    include_in_metadata: true,
+    headers: [{ name: 'X-Cron', value: 'yes' }],
+  });
   const [call] = await hook.waitFor('/minute', 1, 75_000);
   const body = call!.body as { id: string; name: string; scheduled_time: string; payload: unknown };
-  expect({ ...body, id: typeof body.id, scheduled_time: new Date(body.scheduled_time).getUTCSeconds() }).toEqual({ id: 'string', name: 'every_minute', scheduled_time: 0, payload: { hello: 'world' } });
+  expect({ ...body, id: typeof body.id, scheduled_time: new Date(body.scheduled_time).getUTCSeconds() }).toEqual({
+    id: 'string',
+    name: 'every_minute',
+    scheduled_time: 0,
+    payload: { hello: 'world' },
+  });
   expect(call!.headers['x-cron']).toBe('yes');
   expect(Math.abs(call!.at - Date.parse(body.scheduled_time))).toBeLessThan(5000);
   expectResponse(await run('delete_cron_trigger', { name: 'every_minute' }), 200, ok);
   // A new trigger of the same name starts afresh: the old one's invocations are not its own.
-  expectResponse(await run('create_cron_trigger', { name: 'every_minute', webhook: `${hook.url}/minute`, schedule: '0 0 1 1 *', include_in_metadata: true }), 200, ok);
-  const again = await until(() => scheduled('cron', { trigger_name: 'every_minute' }), (e) => e.length > 0, 5000);
-  expect(again.map((e) => [new Date(e.scheduled_time).getUTCMonth(), new Date(e.scheduled_time).getUTCDate(), new Date(e.scheduled_time).getUTCHours(), e.state])).toEqual(again.map(() => [0, 1, 0, 'scheduled']));
+  expectResponse(
+    await run('create_cron_trigger', { name: 'every_minute', webhook: `${hook.url}/minute`, schedule: '0 0 1 1 *', include_in_metadata: true }),
+    200,
+    ok,
+  );
+  const again = await until(
+    () => scheduled('cron', { trigger_name: 'every_minute' }),
+    (e) => e.length > 0,
+    5000,
+  );
+  expect(
+    again.map((e) => [new Date(e.scheduled_time).getUTCMonth(), new Date(e.scheduled_time).getUTCDate(), new Date(e.scheduled_time).getUTCHours(), e.state]),
+  ).toEqual(again.map(() => [0, 1, 0, 'scheduled']));
   expectResponse(await run('delete_cron_trigger', { name: 'every_minute' }), 200, ok);
 });
 
-test(covers(['op.create_scheduled_event', 'rule.events.4', 'dec.cron.tolerance'], 'a one-off event is delivered at its time, retried by its retry_conf, and dead when it comes later than its tolerance'), async () => {
-  hook.on('/once', (n) => ({ status: n === 0 ? 500 : 200 }));
-  const created = await run('create_scheduled_event', { webhook: `${hook.url}/once`, schedule_at: new Date().toISOString(), payload: { n: 1 }, comment: 'c', retry_conf: { num_retries: 1, retry_interval_seconds: 1 } });
-  expect(created.status).toBe(200);
-  const id = (created.body as { event_id: string }).event_id;
-  const calls = await hook.waitFor('/once', 2, 10_000);
-  expect(calls.map((c) => (c.body as { id: string; payload: unknown; comment: string }).payload)).toEqual([{ n: 1 }, { n: 1 }]);
-  expect((calls[0]!.body as { id: string }).id).toBe(id);
-  expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(900);
-  // One-off events outlive metadata changes: on a shared target, earlier runs' events are listed too.
-  const mine = async () => (await scheduled('one_off')).filter((e) => e.id === id);
-  expect((await until(mine, (e) => e[0]?.state === 'delivered')).map((e) => [e.id, e.state, e.tries])).toEqual([[id, 'delivered', 2]]);
-  const hourAgo = new Date(Date.now() - 3600_000).toISOString();
-  const late = (await run('create_scheduled_event', { webhook: `${hook.url}/late`, schedule_at: hourAgo, retry_conf: { tolerance_seconds: 60 } })).body as { event_id: string };
-  const kept = (await run('create_scheduled_event', { webhook: `${hook.url}/kept`, schedule_at: hourAgo })).body as { event_id: string };
-  await hook.waitFor('/kept', 1, 10_000);
-  const settled = await until(() => scheduled('one_off'), (e) => e.find((x) => x.id === late.event_id)?.state === 'dead' && e.find((x) => x.id === kept.event_id)?.state !== 'scheduled');
-  expect(settled.find((x) => x.id === late.event_id)).toEqual(expect.objectContaining({ state: 'dead', tries: 0, last_error: expect.stringMatching(/ s late, past its tolerance of 60 s$/) }));
-  expect(settled.find((x) => x.id === kept.event_id)?.state).toBe('delivered');
-  expect(hook.callsTo('/late')).toEqual([]);
-});
+test(
+  covers(
+    ['op.create_scheduled_event', 'rule.events.4', 'dec.cron.tolerance'],
+    'a one-off event is delivered at its time, retried by its retry_conf, and dead when it comes later than its tolerance',
+  ),
+  async () => {
+    hook.on('/once', (n) => ({ status: n === 0 ? 500 : 200 }));
+    const created = await run('create_scheduled_event', {
+      webhook: `${hook.url}/once`,
+      schedule_at: new Date().toISOString(),
+      payload: { n: 1 },
+      comment: 'c',
+      retry_conf: { num_retries: 1, retry_interval_seconds: 1 },
+    });
+    expect(created.status).toBe(200);
+    const id = (created.body as { event_id: string }).event_id;
+    const calls = await hook.waitFor('/once', 2, 10_000);
+    expect(calls.map((c) => (c.body as { id: string; payload: unknown; comment: string }).payload)).toEqual([{ n: 1 }, { n: 1 }]);
+    expect((calls[0]!.body as { id: string }).id).toBe(id);
+    expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(900);
+    // One-off events outlive metadata changes: on a shared target, earlier runs' events are listed too.
+    const mine = async () => (await scheduled('one_off')).filter((e) => e.id === id);
+    expect((await until(mine, (e) => e[0]?.state === 'delivered')).map((e) => [e.id, e.state, e.tries])).toEqual([[id, 'delivered', 2]]);
+    const hourAgo = new Date(Date.now() - 3600_000).toISOString();
+    const late = (await run('create_scheduled_event', { webhook: `${hook.url}/late`, schedule_at: hourAgo, retry_conf: { tolerance_seconds: 60 } })).body as {
+      event_id: string;
+    };
+    const kept = (await run('create_scheduled_event', { webhook: `${hook.url}/kept`, schedule_at: hourAgo })).body as { event_id: string };
+    await hook.waitFor('/kept', 1, 10_000);
+    const settled = await until(
+      () => scheduled('one_off'),
+      (e) => e.find((x) => x.id === late.event_id)?.state === 'dead' && e.find((x) => x.id === kept.event_id)?.state !== 'scheduled',
+    );
+    expect(settled.find((x) => x.id === late.event_id)).toEqual(
+      expect.objectContaining({ state: 'dead', tries: 0, last_error: expect.stringMatching(/ s late, past its tolerance of 60 s$/) }),
+    );
+    expect(settled.find((x) => x.id === kept.event_id)?.state).toBe('delivered');
+    expect(hook.callsTo('/late')).toEqual([]);
+  },
+);
 
-test(covers(['rule.events.5', 'op.get_cron_triggers', 'dec.cron.hidden'], 'include_in_metadata false keeps a trigger out of the export, through replace and clear, while it keeps running'), async () => {
-  await run('create_cron_trigger', { name: 'hidden', webhook: `${hook.url}/hidden`, schedule: '0 * * * *', include_in_metadata: false });
-  await run('create_cron_trigger', { name: 'shown', webhook: `${hook.url}/shown`, schedule: '0 * * * *', include_in_metadata: true });
-  const exported = (await run('export_metadata', {})).body as { cron_triggers: { name: string }[] };
-  expect(exported.cron_triggers.map((t) => t.name)).toEqual(['shown']);
-  expectResponse(await run('replace_metadata', { version: 2, tables: [] }), 200, ok);
-  expectResponse(await run('clear_metadata', {}), 200, ok);
-  expect(((await run('get_cron_triggers', {})).body as { cron_triggers: { name: string; include_in_metadata: boolean }[] }).cron_triggers.map((t) => [t.name, t.include_in_metadata])).toEqual([['hidden', false]]);
-  expect(await run('export_metadata', {}).then((r) => r.body)).toEqual({ version: 2, tables: [] });
-  expect((await until(() => scheduled('cron', { trigger_name: 'hidden' }), (e) => e.length > 0, 5000)).length).toBeGreaterThan(0);
-  expectResponse(await run('delete_cron_trigger', { name: 'hidden' }), 200, ok);
-});
+test(
+  covers(
+    ['rule.events.5', 'op.get_cron_triggers', 'dec.cron.hidden'],
+    'include_in_metadata false keeps a trigger out of the export, through replace and clear, while it keeps running',
+  ),
+  async () => {
+    await run('create_cron_trigger', { name: 'hidden', webhook: `${hook.url}/hidden`, schedule: '0 * * * *', include_in_metadata: false });
+    await run('create_cron_trigger', { name: 'shown', webhook: `${hook.url}/shown`, schedule: '0 * * * *', include_in_metadata: true });
+    const exported = (await run('export_metadata', {})).body as { cron_triggers: { name: string }[] };
+    expect(exported.cron_triggers.map((t) => t.name)).toEqual(['shown']);
+    expectResponse(await run('replace_metadata', { version: 2, tables: [] }), 200, ok);
+    expectResponse(await run('clear_metadata', {}), 200, ok);
+    expect(
+      ((await run('get_cron_triggers', {})).body as { cron_triggers: { name: string; include_in_metadata: boolean }[] }).cron_triggers.map((t) => [
+        t.name,
+        t.include_in_metadata,
+      ]),
+    ).toEqual([['hidden', false]]);
+    expect(await run('export_metadata', {}).then((r) => r.body)).toEqual({ version: 2, tables: [] });
+    expect(
+      (
+        await until(
+          () => scheduled('cron', { trigger_name: 'hidden' }),
+          (e) => e.length > 0,
+          5000,
+        )
+      ).length,
+    ).toBeGreaterThan(0);
+    expectResponse(await run('delete_cron_trigger', { name: 'hidden' }), 200, ok);
+  },
+);
 
-test(covers(['op.create_cron_trigger', 'op.delete_cron_trigger', 'op.delete_scheduled_event', 'err.parse-failed.cron-schedule', 'err.already-exists.cron-trigger', 'err.not-exists.cron-trigger', 'err.parse-failed.schedule-at', 'err.not-exists.scheduled-event'], 'refusals: a schedule that is not five cron fields, a name in use without replace, unknown names and times'), async () => {
-  const make = (extra: Record<string, unknown>) => run('create_cron_trigger', { name: 'c', webhook: `${hook.url}/c`, schedule: '0 0 * * *', include_in_metadata: true, ...extra });
-  expectResponse(await make({ schedule: '0 0 * *' }), 400, refused('parse-failed', 'invalid cron schedule "0 0 * *": five fields are expected, not 4', '$.args.schedule'));
-  expectResponse(await make({ schedule: '61 * * * *' }), 400, refused('parse-failed', 'invalid cron schedule "61 * * * *": 61 is outside 0-59', '$.args.schedule'));
-  expectResponse(await make({}), 200, ok);
-  expectResponse(await make({ schedule: '5 0 * * *' }), 400, refused('already-exists', 'cron trigger with name "c" already exists'));
-  expectResponse(await make({ schedule: '5 0 * * *', replace: true }), 200, ok);
-  expect(((await run('export_metadata', {})).body as { cron_triggers: { schedule: string }[] }).cron_triggers.map((t) => t.schedule)).toEqual(['5 0 * * *']);
-  expectResponse(await run('delete_cron_trigger', { name: 'nope' }), 400, refused('not-exists', 'cron trigger with name "nope" does not exist'));
-  expectResponse(await run('create_scheduled_event', { webhook: `${hook.url}/x`, schedule_at: 'tomorrow' }), 400, refused('parse-failed', 'schedule_at "tomorrow" is not an ISO 8601 time with a time zone', '$.args.schedule_at'));
-  const future = (await run('create_scheduled_event', { webhook: `${hook.url}/x`, schedule_at: '2999-01-01T00:00:00Z' })).body as { event_id: string };
-  expectResponse(await run('delete_scheduled_event', { type: 'one_off', event_id: future.event_id }), 200, ok);
-  expectResponse(await run('delete_scheduled_event', { type: 'one_off', event_id: future.event_id }), 400, refused('not-exists', `scheduled event "${future.event_id}" does not exist or has happened`));
-  expectResponse(await run('replace_metadata', { version: 2, tables: [], cron_triggers: [{ name: 'r', webhook: 'http://127.0.0.1:1/', schedule: 'every day' }] }), 400, refused('parse-failed', 'invalid cron schedule "every day": five fields are expected, not 2', '$.args.cron_triggers[0].schedule'));
-  await run('delete_cron_trigger', { name: 'c' });
-});
+test(
+  covers(
+    [
+      'op.create_cron_trigger',
+      'op.delete_cron_trigger',
+      'op.delete_scheduled_event',
+      'err.parse-failed.cron-schedule',
+      'err.already-exists.cron-trigger',
+      'err.not-exists.cron-trigger',
+      'err.parse-failed.schedule-at',
+      'err.not-exists.scheduled-event',
+    ],
+    'refusals: a schedule that is not five cron fields, a name in use without replace, unknown names and times',
+  ),
+  async () => {
+    const make = (extra: Record<string, unknown>) =>
+      run('create_cron_trigger', { name: 'c', webhook: `${hook.url}/c`, schedule: '0 0 * * *', include_in_metadata: true, ...extra });
+    expectResponse(
+      await make({ schedule: '0 0 * *' }),
+      400,
+      refused('parse-failed', 'invalid cron schedule "0 0 * *": five fields are expected, not 4', '$.args.schedule'),
+    );
+    expectResponse(
+      await make({ schedule: '61 * * * *' }),
+      400,
+      refused('parse-failed', 'invalid cron schedule "61 * * * *": 61 is outside 0-59', '$.args.schedule'),
+    );
+    expectResponse(await make({}), 200, ok);
+    expectResponse(await make({ schedule: '5 0 * * *' }), 400, refused('already-exists', 'cron trigger with name "c" already exists'));
+    expectResponse(await make({ schedule: '5 0 * * *', replace: true }), 200, ok);
+    expect(((await run('export_metadata', {})).body as { cron_triggers: { schedule: string }[] }).cron_triggers.map((t) => t.schedule)).toEqual(['5 0 * * *']);
+    expectResponse(await run('delete_cron_trigger', { name: 'nope' }), 400, refused('not-exists', 'cron trigger with name "nope" does not exist'));
+    expectResponse(
+      await run('create_scheduled_event', { webhook: `${hook.url}/x`, schedule_at: 'tomorrow' }),
+      400,
+      refused('parse-failed', 'schedule_at "tomorrow" is not an ISO 8601 time with a time zone', '$.args.schedule_at'),
+    );
+    const future = (await run('create_scheduled_event', { webhook: `${hook.url}/x`, schedule_at: '2999-01-01T00:00:00Z' })).body as { event_id: string };
+    expectResponse(await run('delete_scheduled_event', { type: 'one_off', event_id: future.event_id }), 200, ok);
+    expectResponse(
+      await run('delete_scheduled_event', { type: 'one_off', event_id: future.event_id }),
+      400,
+      refused('not-exists', `scheduled event "${future.event_id}" does not exist or has happened`),
+    );
+    expectResponse(
+      await run('replace_metadata', { version: 2, tables: [], cron_triggers: [{ name: 'r', webhook: 'http://127.0.0.1:1/', schedule: 'every day' }] }),
+      400,
+      refused('parse-failed', 'invalid cron schedule "every day": five fields are expected, not 2', '$.args.cron_triggers[0].schedule'),
+    );
+    await run('delete_cron_trigger', { name: 'c' });
+  },
+);

@@ -10,7 +10,11 @@ const artist = musicTable('artist');
 const album = musicTable('album');
 const track = musicTable('track');
 
-const as = (role: string, userId?: string) => ({ ...target.adminHeaders(), 'x-engine-role': role, ...(userId === undefined ? {} : { 'x-engine-user-id': userId }) });
+const as = (role: string, userId?: string) => ({
+  ...target.adminHeaders(),
+  'x-engine-role': role,
+  ...(userId === undefined ? {} : { 'x-engine-user-id': userId }),
+});
 const dml = (type: string, args: Record<string, unknown>, headers: Record<string, string> = as('user', '1'), endpoint = '/v1/query') =>
   target.metadata({ type, args }, { endpoint, headers });
 const denied = (path: string, error: string) => ({ path, error, code: 'permission-denied' });
@@ -21,7 +25,10 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   await target.sql('delete from music.album where id >= 90');
-  const permission = (type: string, table: unknown, role: string, p: Record<string, unknown>) => ({ type: `create_${type}_permission`, args: { table, role, permission: p } });
+  const permission = (type: string, table: unknown, role: string, p: Record<string, unknown>) => ({
+    type: `create_${type}_permission`,
+    args: { table, role, permission: p },
+  });
   const base = musicMetadata(['artist', 'album', 'track'], ['album.artist', 'artist.albums']);
   expectResponse(
     await target.metadata({
@@ -53,21 +60,41 @@ test(covers(['dec.dml.roles', 'op.select'], 'a role selects the rows and columns
 test(covers(['dec.dml.roles', 'err.permission-denied.column'], 'a column outside the select permission is refused wherever it is named'), async () => {
   const error = denied('$.args.columns[1]', 'role "user" does not have permission to select column "price"');
   expectResponse(await dml('select', { table: album, columns: ['id', 'price'] }), 400, error);
-  expectResponse(await dml('select', { table: album, columns: ['id'], where: { price: { $gt: 1 } } }), 400, denied('$.args.where', 'role "user" does not have permission to select column "price"'));
-  expectResponse(await dml('select', { table: album, columns: ['id'], order_by: ['-price'] }), 400, denied('$.args.order_by', 'role "user" does not have permission to select column "price"'));
-  expectResponse(await dml('count', { table: artist, distinct: ['country'] }), 400, denied('$.args.distinct[0]', 'role "user" does not have permission to select column "country"'));
+  expectResponse(
+    await dml('select', { table: album, columns: ['id'], where: { price: { $gt: 1 } } }),
+    400,
+    denied('$.args.where', 'role "user" does not have permission to select column "price"'),
+  );
+  expectResponse(
+    await dml('select', { table: album, columns: ['id'], order_by: ['-price'] }),
+    400,
+    denied('$.args.order_by', 'role "user" does not have permission to select column "price"'),
+  );
+  expectResponse(
+    await dml('count', { table: artist, distinct: ['country'] }),
+    400,
+    denied('$.args.distinct[0]', 'role "user" does not have permission to select column "country"'),
+  );
 });
 
 test(covers(['dec.dml.roles', 'err.permission-denied.select'], 'a table the role may not select from is refused, also behind a relationship'), async () => {
   expectResponse(await dml('select', { table: track, columns: ['id'] }), 400, denied('$.args', 'select on "music.track" for role "user" is not allowed.'));
   expectResponse(await dml('count', { table: track }), 400, denied('$.args', 'select on "music.track" for role "user" is not allowed.'));
-  expectResponse(await dml('select', { table: album, columns: ['id'] }, as('nobody')), 400, denied('$.args', 'select on "music.album" for role "nobody" is not allowed.'));
+  expectResponse(
+    await dml('select', { table: album, columns: ['id'] }, as('nobody')),
+    400,
+    denied('$.args', 'select on "music.album" for role "nobody" is not allowed.'),
+  );
   expectResponse(
     await dml('select', { table: album, columns: ['id', { name: 'artist', columns: ['name'] }] }, as('writer')),
     400,
     denied('$.args.columns[1]', 'select on "music.artist" for role "writer" is not allowed.'),
   );
-  expectResponse(await dml('select', { table: album, columns: ['id'], where: { artist: { name: 'x' } } }, as('writer')), 400, denied('$.args.where', 'select on "music.artist" for role "writer" is not allowed.'));
+  expectResponse(
+    await dml('select', { table: album, columns: ['id'], where: { artist: { name: 'x' } } }, as('writer')),
+    400,
+    denied('$.args.where', 'select on "music.artist" for role "writer" is not allowed.'),
+  );
 });
 
 test(covers(['dec.dml.roles'], 'rows reached through relationships are only those the role may read: a filter cannot probe hidden rows'), async () => {
@@ -75,53 +102,101 @@ test(covers(['dec.dml.roles'], 'rows reached through relationships are only thos
   const probe = { table: artist, columns: ['id'], where: { albums: { year: { $lt: 2000 } } } };
   expectResponse(await dml('select', probe, as('admin')), 200, [{ id: 2 }]);
   expectResponse(await dml('select', probe), 200, []);
-  expectResponse(await dml('select', { table: artist, columns: ['id', { name: 'albums', columns: ['id'], order_by: ['id'] }], where: { id: 2 } }), 200, [{ id: 2, albums: [{ id: 21 }] }]);
+  expectResponse(await dml('select', { table: artist, columns: ['id', { name: 'albums', columns: ['id'], order_by: ['id'] }], where: { id: 2 } }), 200, [
+    { id: 2, albums: [{ id: 21 }] },
+  ]);
   expectResponse(await dml('select', { table: artist, columns: ['id'], where: { _exists: { _table: album, _where: { year: 1999 } } } }), 200, []);
 });
 
-test(covers(['dec.dml.roles', 'op.insert', 'err.permission-error.check-failed'], 'an insert takes the presets and must pass the check, or nothing is kept'), async () => {
-  expectResponse(await dml('insert', { table: album, objects: [{ id: 90, title: 'New', year: 2020 }], returning: ['id', 'artist_id'] }), 200, {
-    affected_rows: 1,
-    returning: [{ id: 90, artist_id: 1 }],
-  });
-  expectResponse(await dml('insert', { table: album, objects: [{ id: 91, title: 'Ok', year: 2021 }, { id: 92, title: 'Old', year: 1990 }] }), 400, {
-    path: '$.args',
-    error: 'check constraint of an insert/update permission has failed',
-    code: 'permission-error',
-  });
-  expect(await albumsOver90()).toEqual([{ id: 90, title: 'New', artist_id: 1, year: 2020 }]);
-});
+test(
+  covers(['dec.dml.roles', 'op.insert', 'err.permission-error.check-failed'], 'an insert takes the presets and must pass the check, or nothing is kept'),
+  async () => {
+    expectResponse(await dml('insert', { table: album, objects: [{ id: 90, title: 'New', year: 2020 }], returning: ['id', 'artist_id'] }), 200, {
+      affected_rows: 1,
+      returning: [{ id: 90, artist_id: 1 }],
+    });
+    expectResponse(
+      await dml('insert', {
+        table: album,
+        objects: [
+          { id: 91, title: 'Ok', year: 2021 },
+          { id: 92, title: 'Old', year: 1990 },
+        ],
+      }),
+      400,
+      {
+        path: '$.args',
+        error: 'check constraint of an insert/update permission has failed',
+        code: 'permission-error',
+      },
+    );
+    expect(await albumsOver90()).toEqual([{ id: 90, title: 'New', artist_id: 1, year: 2020 }]);
+  },
+);
 
-test(covers(['dec.dml.roles', 'err.permission-denied.column', 'err.permission-denied.operation'], 'an insert may set only the columns of the insert permission, on tables it may insert into'), async () => {
-  expectResponse(await dml('insert', { table: album, objects: [{ id: 93, title: 'G', year: 2020, genre: 'pop' }] }), 400, denied('$.args.objects', 'role "user" does not have permission to insert column "genre"'));
-  expectResponse(await dml('insert', { table: album, objects: [{ id: 93, title: 'P', year: 2020, artist_id: 2 }] }), 400, denied('$.args.objects', 'role "user" does not have permission to insert column "artist_id"'));
-  expectResponse(await dml('insert', { table: artist, objects: [{ id: 93, name: 'A' }] }), 400, denied('$.args', 'insert on "music.artist" for role "user" is not allowed'));
-  expect(await albumsOver90()).toEqual([]);
-});
+test(
+  covers(
+    ['dec.dml.roles', 'err.permission-denied.column', 'err.permission-denied.operation'],
+    'an insert may set only the columns of the insert permission, on tables it may insert into',
+  ),
+  async () => {
+    expectResponse(
+      await dml('insert', { table: album, objects: [{ id: 93, title: 'G', year: 2020, genre: 'pop' }] }),
+      400,
+      denied('$.args.objects', 'role "user" does not have permission to insert column "genre"'),
+    );
+    expectResponse(
+      await dml('insert', { table: album, objects: [{ id: 93, title: 'P', year: 2020, artist_id: 2 }] }),
+      400,
+      denied('$.args.objects', 'role "user" does not have permission to insert column "artist_id"'),
+    );
+    expectResponse(
+      await dml('insert', { table: artist, objects: [{ id: 93, name: 'A' }] }),
+      400,
+      denied('$.args', 'insert on "music.artist" for role "user" is not allowed'),
+    );
+    expect(await albumsOver90()).toEqual([]);
+  },
+);
 
 test(covers(['dec.dml.roles', 'err.unexpected-payload.upsert-not-allowed'], 'an upsert needs an update permission'), async () => {
   const upsert = { table: album, objects: [{ id: 10, title: 'Taken', artist_id: 1 }], on_conflict: { action: 'update', constraint_on: ['id'] } };
-  expectResponse(await dml('insert', upsert, as('writer')), 400, { path: '$.args.on_conflict', error: 'upsert is not allowed for role "writer"', code: 'unexpected-payload' });
+  expectResponse(await dml('insert', upsert, as('writer')), 400, {
+    path: '$.args.on_conflict',
+    error: 'upsert is not allowed for role "writer"',
+    code: 'unexpected-payload',
+  });
   expectResponse(await dml('insert', { ...upsert, on_conflict: { action: 'ignore' } }, as('writer')), 200, { affected_rows: 0 });
   expect(await target.sql('select title from music.album where id = 10')).toEqual([{ title: 'First Light' }]);
 });
 
-test(covers(['dec.dml.roles', 'op.update', 'err.permission-denied.column'], 'an update changes only the rows of its filter and the columns it lists'), async () => {
-  expectResponse(await dml('update', { table: album, where: { id: { $in: [10, 20] } }, $set: { title: 'Renamed' }, returning: ['id', 'title'] }), 200, {
-    affected_rows: 1,
-    returning: [{ id: 10, title: 'Renamed' }],
-  });
-  expectResponse(await dml('update', { table: album, where: { id: 10 }, $inc: { year: 1 } }), 400, denied('$.args.$inc', 'role "user" does not have permission to update column "year"'));
-  expect(await target.sql('select id, title, year from music.album where id in (10, 20) order by id')).toEqual([
-    { id: 10, title: 'Renamed', year: 2012 },
-    { id: 20, title: 'Horns Up', year: 1999 },
-  ]);
-  await target.sql(`update music.album set title = 'First Light' where id = 10`);
-});
+test(
+  covers(['dec.dml.roles', 'op.update', 'err.permission-denied.column'], 'an update changes only the rows of its filter and the columns it lists'),
+  async () => {
+    expectResponse(await dml('update', { table: album, where: { id: { $in: [10, 20] } }, $set: { title: 'Renamed' }, returning: ['id', 'title'] }), 200, {
+      affected_rows: 1,
+      returning: [{ id: 10, title: 'Renamed' }],
+    });
+    expectResponse(
+      await dml('update', { table: album, where: { id: 10 }, $inc: { year: 1 } }),
+      400,
+      denied('$.args.$inc', 'role "user" does not have permission to update column "year"'),
+    );
+    expect(await target.sql('select id, title, year from music.album where id in (10, 20) order by id')).toEqual([
+      { id: 10, title: 'Renamed', year: 2012 },
+      { id: 20, title: 'Horns Up', year: 1999 },
+    ]);
+    await target.sql(`update music.album set title = 'First Light' where id = 10`);
+  },
+);
 
 test(covers(['dec.dml.roles', 'err.permission-denied.operation'], 'delete without a delete permission is refused and deletes nothing'), async () => {
   expectResponse(await dml('delete', { table: album, where: {} }), 400, denied('$.args', 'delete on "music.album" for role "user" is not allowed'));
-  expectResponse(await dml('update', { table: album, where: {}, $set: { title: 'x' } }, as('writer')), 400, denied('$.args', 'update on "music.album" for role "writer" is not allowed'));
+  expectResponse(
+    await dml('update', { table: album, where: {}, $set: { title: 'x' } }, as('writer')),
+    400,
+    denied('$.args', 'update on "music.album" for role "writer" is not allowed'),
+  );
   expect(await target.sql('select count(*)::int as n from music.album')).toEqual([{ n: 4 }]);
 });
 
@@ -133,14 +208,40 @@ test(covers(['dec.dml.roles', 'err.invalid-headers.missing'], 'a permission nami
   });
 });
 
-test(covers(['dec.dml.roles', 'rule.auth.1', 'err.access-denied.admin-only'], 'a role may send DML and bulks of DML only, at the query endpoints only'), async () => {
-  expectResponse(await target.metadata({ type: 'bulk', args: [{ type: 'count', args: { table: album } }, { type: 'count', args: { table: artist } }] }, { endpoint: '/v1/query', headers: as('user') }), 200, [
-    { count: 3 },
-    { count: 3 },
-  ]);
-  const adminOnly = { path: '$.args', error: 'restricted access : admin only', code: 'access-denied' };
-  expectResponse(await target.metadata({ type: 'bulk', args: [{ type: 'count', args: { table: album } }, { type: 'export_metadata', args: {} }] }, { endpoint: '/v1/query', headers: as('user') }), 400, adminOnly);
-  expectResponse(await dml('select', { table: album, columns: ['id'] }, as('user'), '/v1/metadata'), 400, adminOnly);
-  expectResponse(await dml('track_table', { table: track }, as('user')), 400, adminOnly);
-  expectResponse(await dml('count', { table: album }, as('user'), '/v2/query'), 200, { count: 3 });
-});
+test(
+  covers(['dec.dml.roles', 'rule.auth.1', 'err.access-denied.admin-only'], 'a role may send DML and bulks of DML only, at the query endpoints only'),
+  async () => {
+    expectResponse(
+      await target.metadata(
+        {
+          type: 'bulk',
+          args: [
+            { type: 'count', args: { table: album } },
+            { type: 'count', args: { table: artist } },
+          ],
+        },
+        { endpoint: '/v1/query', headers: as('user') },
+      ),
+      200,
+      [{ count: 3 }, { count: 3 }],
+    );
+    const adminOnly = { path: '$.args', error: 'restricted access : admin only', code: 'access-denied' };
+    expectResponse(
+      await target.metadata(
+        {
+          type: 'bulk',
+          args: [
+            { type: 'count', args: { table: album } },
+            { type: 'export_metadata', args: {} },
+          ],
+        },
+        { endpoint: '/v1/query', headers: as('user') },
+      ),
+      400,
+      adminOnly,
+    );
+    expectResponse(await dml('select', { table: album, columns: ['id'] }, as('user'), '/v1/metadata'), 400, adminOnly);
+    expectResponse(await dml('track_table', { table: track }, as('user')), 400, adminOnly);
+    expectResponse(await dml('count', { table: album }, as('user'), '/v2/query'), 200, { count: 3 });
+  },
+);

@@ -25,7 +25,14 @@ test(covers(['op.select'], 'select with where, order_by, limit, offset and neste
     limit: 2,
   });
   expectResponse(r, 200, [
-    { id: 1, name: 'Aurora Lane', albums: [{ title: 'Long Night', artist: { name: 'Aurora Lane' } }, { title: 'First Light', artist: { name: 'Aurora Lane' } }] },
+    {
+      id: 1,
+      name: 'Aurora Lane',
+      albums: [
+        { title: 'Long Night', artist: { name: 'Aurora Lane' } },
+        { title: 'First Light', artist: { name: 'Aurora Lane' } },
+      ],
+    },
     { id: 2, name: 'Brass Tacks', albums: [{ title: 'Second Wind', artist: { name: 'Brass Tacks' } }] },
   ]);
 });
@@ -38,32 +45,57 @@ test(covers(['op.select'], 'select * , order by an object relationship column, a
 });
 
 test(covers(['op.select', 'err.unexpected-payload.order-by-empty'], 'an empty order_by is refused'), async () => {
-  expectResponse(await dml('select', { table: artist, columns: ['id'], order_by: [] }), 400, payloadError('$.args.order_by', 'order_by array should not be empty'));
-});
-
-test(covers(['op.select', 'err.unexpected-payload.object-relationship-arguments'], 'an object relationship takes no where, order_by, limit or offset'), async () => {
   expectResponse(
-    await dml('select', { table: album, columns: [{ name: 'artist', columns: ['name'], limit: 1 }] }),
+    await dml('select', { table: artist, columns: ['id'], order_by: [] }),
     400,
-    payloadError('$.args.columns[0]', "when selecting an obj_relationship where, order_by, limit and offset can't be used"),
+    payloadError('$.args.order_by', 'order_by array should not be empty'),
   );
 });
 
+test(
+  covers(['op.select', 'err.unexpected-payload.object-relationship-arguments'], 'an object relationship takes no where, order_by, limit or offset'),
+  async () => {
+    expectResponse(
+      await dml('select', { table: album, columns: [{ name: 'artist', columns: ['name'], limit: 1 }] }),
+      400,
+      payloadError('$.args.columns[0]', "when selecting an obj_relationship where, order_by, limit and offset can't be used"),
+    );
+  },
+);
+
 test(covers(['op.select', 'err.no-code.relationship-expand'], 'a relationship must be expanded, and that error has no code'), async () => {
-  expectResponse(await dml('select', { table: album, columns: ['id', 'artist'] }), 400, { path: '$.args.columns[1]', error: 'artist is a relationship and should be expanded' });
+  expectResponse(await dml('select', { table: album, columns: ['id', 'artist'] }), 400, {
+    path: '$.args.columns[1]',
+    error: 'artist is a relationship and should be expanded',
+  });
 });
 
 test(covers(['op.select', 'err.unexpected-payload.array-relationship-order-by'], 'an array relationship cannot order'), async () => {
-  expectResponse(await dml('select', { table: artist, columns: ['id'], order_by: ['albums.year'] }), 400, payloadError('$.args.order_by', "albums is an array relationship and can't be used in order_by"));
+  expectResponse(
+    await dml('select', { table: artist, columns: ['id'], order_by: ['albums.year'] }),
+    400,
+    payloadError('$.args.order_by', "albums is an array relationship and can't be used in order_by"),
+  );
 });
 
 test(covers(['op.select', 'err.no-code.column-chained'], 'a column cannot be chained in order_by'), async () => {
-  expectResponse(await dml('select', { table: artist, columns: ['id'], order_by: ['name.length'] }), 400, { path: '$.args.order_by', error: 'name is a Postgres column and cannot be chained further' });
+  expectResponse(await dml('select', { table: artist, columns: ['id'], order_by: ['name.length'] }), 400, {
+    path: '$.args.order_by',
+    error: 'name is a Postgres column and cannot be chained further',
+  });
 });
 
 test(covers(['op.select', 'err.not-exists.no-such-column'], 'unknown columns are refused'), async () => {
-  expectResponse(await dml('select', { table: artist, columns: ['id', 'nickname'] }), 400, { path: '$.args.columns[1]', error: 'no such column exists : "nickname"', code: 'not-exists' });
-  expectResponse(await dml('select', { table: artist, columns: ['id'], where: { nickname: 'x' } }), 400, { path: '$.args.where', error: 'no such column exists : "nickname"', code: 'not-exists' });
+  expectResponse(await dml('select', { table: artist, columns: ['id', 'nickname'] }), 400, {
+    path: '$.args.columns[1]',
+    error: 'no such column exists : "nickname"',
+    code: 'not-exists',
+  });
+  expectResponse(await dml('select', { table: artist, columns: ['id'], where: { nickname: 'x' } }), 400, {
+    path: '$.args.where',
+    error: 'no such column exists : "nickname"',
+    code: 'not-exists',
+  });
 });
 
 test(covers(['op.select', 'err.unexpected-payload.empty'], 'columns must not be empty'), async () => {
@@ -71,11 +103,19 @@ test(covers(['op.select', 'err.unexpected-payload.empty'], 'columns must not be 
 });
 
 test(covers(['op.select', 'err.not-exists.table'], 'DML needs a tracked table'), async () => {
-  expectResponse(await dml('select', { table: music('track'), columns: ['id'] }), 400, { path: '$.args.table', error: 'table "music.track" does not exist', code: 'not-exists' });
+  expectResponse(await dml('select', { table: music('track'), columns: ['id'] }), 400, {
+    path: '$.args.table',
+    error: 'table "music.track" does not exist',
+    code: 'not-exists',
+  });
 });
 
 test(covers(['err.unexpected-payload.unknown-operator'], 'an unknown operator is refused'), async () => {
-  expectResponse(await dml('select', { table: artist, columns: ['id'], where: { id: { $approx: 1 } } }), 400, payloadError('$.args.where', 'Unknown operator : $approx'));
+  expectResponse(
+    await dml('select', { table: artist, columns: ['id'], where: { id: { $approx: 1 } } }),
+    400,
+    payloadError('$.args.where', 'Unknown operator : $approx'),
+  );
 });
 
 test(covers(['err.unexpected-payload.operator-column-type'], 'a text operator on a number column is refused'), async () => {
@@ -86,17 +126,35 @@ test(covers(['err.unexpected-payload.operator-column-type'], 'a text operator on
   );
 });
 
-test(covers(['err.unexpected-payload.expecting-string', 'err.unexpected-payload.incompatible-columns'], 'column comparison operators name a column of the same type'), async () => {
-  expectResponse(await dml('count', { table: album, where: { year: { $cgt: 5 } } }), 400, payloadError('$.args.where', 'expecting a string for column operator'));
-  expectResponse(await dml('count', { table: album, where: { year: { $ceq: 'title' } } }), 400, payloadError('$.args.where', 'incompatible column types : year, title'));
-  expectResponse(await dml('count', { table: album, where: { artist_id: { _cne: 'year' } } }), 200, { count: 4 });
-});
+test(
+  covers(
+    ['err.unexpected-payload.expecting-string', 'err.unexpected-payload.incompatible-columns'],
+    'column comparison operators name a column of the same type',
+  ),
+  async () => {
+    expectResponse(
+      await dml('count', { table: album, where: { year: { $cgt: 5 } } }),
+      400,
+      payloadError('$.args.where', 'expecting a string for column operator'),
+    );
+    expectResponse(
+      await dml('count', { table: album, where: { year: { $ceq: 'title' } } }),
+      400,
+      payloadError('$.args.where', 'incompatible column types : year, title'),
+    );
+    expectResponse(await dml('count', { table: album, where: { artist_id: { _cne: 'year' } } }), 200, { count: 4 });
+  },
+);
 
 test(covers(['err.unexpected-payload.json-in-where'], 'a json column cannot be compared'), async () => {
   await target.sql('alter table music.artist add column if not exists notes json');
   await target.metadata({ type: 'reload_metadata', args: {} });
   try {
-    expectResponse(await dml('count', { table: artist, where: { notes: { $eq: '{}' } } }), 400, payloadError('$.args.where', 'JSON column can not be part of where clause'));
+    expectResponse(
+      await dml('count', { table: artist, where: { notes: { $eq: '{}' } } }),
+      400,
+      payloadError('$.args.where', 'JSON column can not be part of where clause'),
+    );
   } finally {
     await target.sql('alter table music.artist drop column notes');
     await target.metadata({ type: 'reload_metadata', args: {} });
@@ -111,33 +169,73 @@ test(covers(['op.count'], 'count, with where and distinct'), async () => {
 });
 
 describe('writes', () => {
-  beforeEach(() => target.sql('delete from music.track where album_id >= 90; delete from music.album where id >= 90; delete from music.artist where id >= 90;'));
+  beforeEach(() =>
+    target.sql('delete from music.track where album_id >= 90; delete from music.album where id >= 90; delete from music.artist where id >= 90;'),
+  );
 
   test(covers(['op.insert'], 'insert answers affected_rows and the returning columns'), async () => {
-    const r = await dml('insert', { table: artist, objects: [{ id: 90, name: 'Ninety' }, { id: 91, name: 'Ninety-One', formed: 2001 }], returning: ['id', 'formed'] });
-    expectResponse(r, 200, { affected_rows: 2, returning: [{ id: 90, formed: null }, { id: 91, formed: 2001 }] });
+    const r = await dml('insert', {
+      table: artist,
+      objects: [
+        { id: 90, name: 'Ninety' },
+        { id: 91, name: 'Ninety-One', formed: 2001 },
+      ],
+      returning: ['id', 'formed'],
+    });
+    expectResponse(r, 200, {
+      affected_rows: 2,
+      returning: [
+        { id: 90, formed: null },
+        { id: 91, formed: 2001 },
+      ],
+    });
   });
 
   test(covers(['op.insert', 'err.unexpected-payload.objects-empty'], 'objects must not be empty'), async () => {
     expectResponse(await dml('insert', { table: artist, objects: [] }), 400, payloadError('$.args.objects', 'objects should not be empty'));
   });
 
-  test(covers(['op.insert', 'err.unexpected-payload.upsert-needs-constraint', 'err.unexpected-payload.constraint-and-constraint-on'], 'on_conflict: update needs one constraint'), async () => {
-    expectResponse(await dml('insert', { table: artist, objects: [{ id: 1, name: 'x' }], on_conflict: { action: 'update' } }), 400, payloadError('$.args.on_conflict', 'Expecting constraint or constraint_on when the action is update'));
-    expectResponse(
-      await dml('insert', { table: artist, objects: [{ id: 1, name: 'x' }], on_conflict: { action: 'update', constraint: 'artist_pkey', constraint_on: ['id'] } }),
-      400,
-      payloadError('$.args.on_conflict', 'constraint and constraint_on cannot be set at a time'),
-    );
-  });
+  test(
+    covers(
+      ['op.insert', 'err.unexpected-payload.upsert-needs-constraint', 'err.unexpected-payload.constraint-and-constraint-on'],
+      'on_conflict: update needs one constraint',
+    ),
+    async () => {
+      expectResponse(
+        await dml('insert', { table: artist, objects: [{ id: 1, name: 'x' }], on_conflict: { action: 'update' } }),
+        400,
+        payloadError('$.args.on_conflict', 'Expecting constraint or constraint_on when the action is update'),
+      );
+      expectResponse(
+        await dml('insert', {
+          table: artist,
+          objects: [{ id: 1, name: 'x' }],
+          on_conflict: { action: 'update', constraint: 'artist_pkey', constraint_on: ['id'] },
+        }),
+        400,
+        payloadError('$.args.on_conflict', 'constraint and constraint_on cannot be set at a time'),
+      );
+    },
+  );
 
   test(covers(['op.insert'], 'on_conflict update and ignore'), async () => {
     await dml('insert', { table: artist, objects: [{ id: 92, name: 'Before' }] });
-    expectResponse(await dml('insert', { table: artist, objects: [{ id: 92, name: 'After' }], on_conflict: { action: 'update', constraint_on: ['id'] }, returning: ['name'] }), 200, {
-      affected_rows: 1,
-      returning: [{ name: 'After' }],
+    expectResponse(
+      await dml('insert', {
+        table: artist,
+        objects: [{ id: 92, name: 'After' }],
+        on_conflict: { action: 'update', constraint_on: ['id'] },
+        returning: ['name'],
+      }),
+      200,
+      {
+        affected_rows: 1,
+        returning: [{ name: 'After' }],
+      },
+    );
+    expectResponse(await dml('insert', { table: artist, objects: [{ id: 92, name: 'Ignored' }], on_conflict: { action: 'ignore' } }), 200, {
+      affected_rows: 0,
     });
-    expectResponse(await dml('insert', { table: artist, objects: [{ id: 92, name: 'Ignored' }], on_conflict: { action: 'ignore' } }), 200, { affected_rows: 0 });
   });
 
   test(covers(['op.insert', 'err.postgres-error.not-null'], 'a missing required column is a Not-NULL violation'), async () => {
@@ -149,12 +247,23 @@ describe('writes', () => {
   });
 
   test(covers(['op.insert', 'err.no-code.expecting-column'], 'returning takes columns, not relationships'), async () => {
-    expectResponse(await dml('insert', { table: artist, objects: [{ id: 94, name: 'R' }], returning: ['albums'] }), 400, { path: '$.args.returning[0]', error: 'expecting a postgres column; but, albums is relationship' });
+    expectResponse(await dml('insert', { table: artist, objects: [{ id: 94, name: 'R' }], returning: ['albums'] }), 400, {
+      path: '$.args.returning[0]',
+      error: 'expecting a postgres column; but, albums is relationship',
+    });
   });
 
   test(covers(['op.update'], 'update with $set, $inc, $mul and $default'), async () => {
     await dml('insert', { table: album, objects: [{ id: 95, title: 'T', artist_id: 1, year: 2000, price: 10 }] });
-    const r = await dml('update', { table: album, where: { id: 95 }, $set: { title: 'U' }, $inc: { year: 5 }, $mul: { price: 2 }, $default: ['genre'], returning: ['title', 'year', 'price', 'genre'] });
+    const r = await dml('update', {
+      table: album,
+      where: { id: 95 },
+      $set: { title: 'U' },
+      $inc: { year: 5 },
+      $mul: { price: 2 },
+      $default: ['genre'],
+      returning: ['title', 'year', 'price', 'genre'],
+    });
     expectResponse(r, 200, { affected_rows: 1, returning: [{ title: 'U', year: 2005, price: 20, genre: null }] });
   });
 
@@ -163,7 +272,16 @@ describe('writes', () => {
   });
 
   test(covers(['op.delete'], 'delete answers affected_rows and returning'), async () => {
-    await dml('insert', { table: artist, objects: [{ id: 96, name: 'Gone' }, { id: 97, name: 'Gone too' }] });
-    expectResponse(await dml('delete', { table: artist, where: { name: { $like: 'Gone%' } }, returning: ['id'] }), 200, { affected_rows: 2, returning: [{ id: 96 }, { id: 97 }] });
+    await dml('insert', {
+      table: artist,
+      objects: [
+        { id: 96, name: 'Gone' },
+        { id: 97, name: 'Gone too' },
+      ],
+    });
+    expectResponse(await dml('delete', { table: artist, where: { name: { $like: 'Gone%' } }, returning: ['id'] }), 200, {
+      affected_rows: 2,
+      returning: [{ id: 96 }, { id: 97 }],
+    });
   });
 });

@@ -5,8 +5,7 @@ import { useTarget } from '../harness/target';
 
 const target = useTarget({ profiles: ['small-body-limit'] });
 
-const post = (body: unknown, raw = false, endpoint = '/v1/metadata') =>
-  target.request('POST', endpoint, { headers: target.adminHeaders(), body, raw });
+const post = (body: unknown, raw = false, endpoint = '/v1/metadata') => target.request('POST', endpoint, { headers: target.adminHeaders(), body, raw });
 
 test(covers(['err.invalid-json'], 'a body that is not JSON is invalid-json'), async () => {
   for (const endpoint of ['/v1/metadata', '/v1/query', '/v2/query']) {
@@ -46,13 +45,16 @@ test(covers(['err.parse-failed.unknown-operation'], 'an unknown type is refused'
   });
 });
 
-test(covers(['err.parse-failed.unsupported-operation-version', 'rule.envelope.version-explicit'], 'a version the operation does not have is refused'), async () => {
-  expectResponse(await post({ type: 'replace_metadata', version: 3, args: { version: 2, tables: [] } }), 400, {
-    path: '$.version',
-    error: 'unsupported version 3 for replace_metadata; supported: 1, 2',
-    code: 'parse-failed',
-  });
-});
+test(
+  covers(['err.parse-failed.unsupported-operation-version', 'rule.envelope.version-explicit'], 'a version the operation does not have is refused'),
+  async () => {
+    expectResponse(await post({ type: 'replace_metadata', version: 3, args: { version: 2, tables: [] } }), 400, {
+      path: '$.version',
+      error: 'unsupported version 3 for replace_metadata; supported: 1, 2',
+      code: 'parse-failed',
+    });
+  },
+);
 
 test(covers(['err.parse-failed.arguments', 'rule.envelope.version-explicit'], 'version must be an integer'), async () => {
   expectResponse(await post({ type: 'export_metadata', version: '1', args: {} }), 400, {

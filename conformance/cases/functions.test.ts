@@ -19,50 +19,91 @@ const gql = async (query: string, headers: Record<string, string> = target.admin
 const asRole = (role: string, userId?: string) => ({ ...target.adminHeaders(), 'x-engine-role': role, ...(userId ? { 'x-engine-user-id': userId } : {}) });
 // The field is not in the schema (graphql-js may add "Did you mean …" after the sentence).
 const unknownField = (field: string, type = 'query_root') => ({
-  errors: [{ message: expect.stringMatching(new RegExp(`^Cannot query field "${field}" on type "${type}"\\.`)), extensions: { path: '$', code: 'validation-failed' } }],
+  errors: [
+    { message: expect.stringMatching(new RegExp(`^Cannot query field "${field}" on type "${type}"\\.`)), extensions: { path: '$', code: 'validation-failed' } },
+  ],
 });
 
 beforeEach(async () => {
   await target.reset();
   await target.sql(fixtureSql('shopfn'));
-  expectResponse(await run('bulk', [{ type: 'reload_metadata', args: {} }, { type: 'track_table', args: { table: item } }]), 200);
+  expectResponse(
+    await run('bulk', [
+      { type: 'reload_metadata', args: {} },
+      { type: 'track_table', args: { table: item } },
+    ]),
+    200,
+  );
 });
 
 test(covers(['op.track_function.v1', 'op.untrack_function'], 'track_function v1 takes schema and name; untrack_function takes it away again'), async () => {
   expectResponse(await target.metadata({ type: 'track_function', args: { schema: 'shopfn', name: 'search_items' } }, { endpoint: '/v1/query' }), 200, ok);
   expect(await exported()).toEqual({ version: 2, tables: [{ table: item }], functions: [{ function: fn('search_items') }] });
   expect(await gql('{ shopfn_search_items(args: {search: "apple"}, order_by: {id: desc}) { id title } }')).toEqual({
-    data: { shopfn_search_items: [{ id: 2, title: 'apple tart' }, { id: 1, title: 'apple pie' }] },
+    data: {
+      shopfn_search_items: [
+        { id: 2, title: 'apple tart' },
+        { id: 1, title: 'apple pie' },
+      ],
+    },
   });
   expectResponse(await target.metadata({ type: 'untrack_function', args: { schema: 'shopfn', name: 'search_items' } }, { endpoint: '/v1/query' }), 200, ok);
   expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
   expect(await gql('{ shopfn_search_items(args: {search: "apple"}) { id } }')).toEqual(unknownField('shopfn_search_items'));
 });
 
-test(covers(['op.track_function.v2', 'dec.metadata.source-prefixed', 'dec.functions.graphql'], 'track_function v2 with a configuration, and pg_track_function / pg_untrack_function at /v1/metadata'), async () => {
-  expectResponse(await run('pg_track_function', { function: fn('search_items'), configuration: { custom_name: 'find_items' }, source: 'default' }), 200, ok);
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }], functions: [{ function: fn('search_items'), configuration: { custom_name: 'find_items' } }] });
-  // Defaults are honoured; where, order_by, limit and the aggregate apply to the function's rows.
-  expect(await gql('{ a: find_items(args: {search: "a", max_price: 3}) { id } b: find_items(args: {search: "cake"}) { id } }')).toEqual({ data: { a: [{ id: 3 }], b: [{ id: 4 }] } });
-  expect(await gql('{ find_items(args: {search: "a"}, where: {price: {_gt: 3}}, order_by: {price: asc}, limit: 2, offset: 0) { id price } }')).toEqual({
-    data: { find_items: [{ id: 1, price: 3.5 }, { id: 2, price: 4 }] },
-  });
-  expect(await gql('{ find_items_aggregate(args: {search: "apple"}) { aggregate { count } nodes { id } } }')).toEqual({
-    data: { find_items_aggregate: { aggregate: { count: 2 }, nodes: [{ id: 1 }, { id: 2 }] } },
-  });
-  expect(await gql('{ find_items { id } }')).toEqual({
-    errors: [{ message: 'Field "find_items" argument "args" of type "find_items_args!" is required, but it was not provided.', extensions: { path: '$', code: 'validation-failed' } }],
-  });
-  expectResponse(await run('pg_untrack_function', { function: fn('search_items'), source: 'default' }), 200, ok);
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
-});
+test(
+  covers(
+    ['op.track_function.v2', 'dec.metadata.source-prefixed', 'dec.functions.graphql'],
+    'track_function v2 with a configuration, and pg_track_function / pg_untrack_function at /v1/metadata',
+  ),
+  async () => {
+    expectResponse(await run('pg_track_function', { function: fn('search_items'), configuration: { custom_name: 'find_items' }, source: 'default' }), 200, ok);
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [{ table: item }],
+      functions: [{ function: fn('search_items'), configuration: { custom_name: 'find_items' } }],
+    });
+    // Defaults are honoured; where, order_by, limit and the aggregate apply to the function's rows.
+    expect(await gql('{ a: find_items(args: {search: "a", max_price: 3}) { id } b: find_items(args: {search: "cake"}) { id } }')).toEqual({
+      data: { a: [{ id: 3 }], b: [{ id: 4 }] },
+    });
+    expect(await gql('{ find_items(args: {search: "a"}, where: {price: {_gt: 3}}, order_by: {price: asc}, limit: 2, offset: 0) { id price } }')).toEqual({
+      data: {
+        find_items: [
+          { id: 1, price: 3.5 },
+          { id: 2, price: 4 },
+        ],
+      },
+    });
+    expect(await gql('{ find_items_aggregate(args: {search: "apple"}) { aggregate { count } nodes { id } } }')).toEqual({
+      data: { find_items_aggregate: { aggregate: { count: 2 }, nodes: [{ id: 1 }, { id: 2 }] } },
+    });
+    expect(await gql('{ find_items { id } }')).toEqual({
+      errors: [
+        {
+          message: 'Field "find_items" argument "args" of type "find_items_args!" is required, but it was not provided.',
+          extensions: { path: '$', code: 'validation-failed' },
+        },
+      ],
+    });
+    expectResponse(await run('pg_untrack_function', { function: fn('search_items'), source: 'default' }), 200, ok);
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
+  },
+);
 
 test(covers(['rule.track_function.1'], 'without exposed_as, a VOLATILE function is a mutation and a STABLE one a query'), async () => {
-  expectResponse(await run('bulk', [
-    { type: 'track_function', args: { function: fn('add_item') } },
-    { type: 'track_function', args: { function: fn('search_items') } },
-  ]), 200, [ok, ok]);
-  expect(await gql('mutation { shopfn_add_item(args: {new_title: "date loaf", new_price: 6}) { id title } }')).toEqual({ data: { shopfn_add_item: [{ id: 5, title: 'date loaf' }] } });
+  expectResponse(
+    await run('bulk', [
+      { type: 'track_function', args: { function: fn('add_item') } },
+      { type: 'track_function', args: { function: fn('search_items') } },
+    ]),
+    200,
+    [ok, ok],
+  );
+  expect(await gql('mutation { shopfn_add_item(args: {new_title: "date loaf", new_price: 6}) { id title } }')).toEqual({
+    data: { shopfn_add_item: [{ id: 5, title: 'date loaf' }] },
+  });
   expect(await target.sql('select id, title from shopfn.item where id > 4')).toEqual([{ id: 5, title: 'date loaf' }]);
   expect(await gql('{ shopfn_add_item(args: {new_title: "x", new_price: 1}) { id } }')).toEqual(unknownField('shopfn_add_item'));
   expect(await gql('mutation { shopfn_search_items(args: {search: "a"}) { id } }')).toEqual(unknownField('shopfn_search_items', 'mutation_root'));
@@ -70,139 +111,308 @@ test(covers(['rule.track_function.1'], 'without exposed_as, a VOLATILE function 
 });
 
 test(covers(['rule.track_function.2', 'err.not-supported.function-volatility'], 'a STABLE or IMMUTABLE function cannot be exposed as a mutation'), async () => {
-  expectResponse(await run('track_function', { function: fn('search_items'), configuration: { exposed_as: 'mutation' } }), 400, refused('not-supported', 'function "shopfn.search_items" is STABLE and can only be exposed as a query'));
+  expectResponse(
+    await run('track_function', { function: fn('search_items'), configuration: { exposed_as: 'mutation' } }),
+    400,
+    refused('not-supported', 'function "shopfn.search_items" is STABLE and can only be exposed as a query'),
+  );
   expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
 });
 
-test(covers(['rule.track_function.3'], 'a VOLATILE function may be exposed as a query, on the caller\'s word that it changes nothing'), async () => {
+test(covers(['rule.track_function.3'], "a VOLATILE function may be exposed as a query, on the caller's word that it changes nothing"), async () => {
   expectResponse(await run('track_function', { function: fn('all_items'), configuration: { exposed_as: 'query' } }), 200, ok);
   expect(await gql('{ shopfn_all_items(order_by: {id: asc}) { id } }')).toEqual({ data: { shopfn_all_items: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }] } });
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }], functions: [{ function: fn('all_items'), configuration: { exposed_as: 'query' } }] });
-});
-
-test(covers(['rule.track_function.4', 'err.not-supported.function-return-type', 'err.not-supported.function-untracked-table', 'err.not-supported.function-arguments'], 'only functions returning rows of a tracked table, with IN arguments only, can be tracked'), async () => {
-  expectResponse(await run('track_function', { function: fn('item_count') }), 400, refused('not-supported', 'function "shopfn.item_count" cannot be tracked: it must return rows of a table (SETOF table or table), but returns int4'));
-  expectResponse(await run('track_function', { function: fn('notes') }), 400, refused('not-supported', 'function "shopfn.notes" cannot be tracked: the table "shopfn.note" it returns is not tracked'));
-  expectResponse(await run('track_function', { function: fn('pairs') }), 400, refused('not-supported', 'function "shopfn.pairs" cannot be tracked: all its arguments must be IN arguments'));
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
-  // A function returning one row of the table is fine, and so is tracking the table first in a bulk.
-  expectResponse(await run('bulk', [
-    { type: 'track_function', args: { function: fn('cheapest') } },
-    { type: 'track_table', args: { table: note } },
-    { type: 'track_function', args: { function: fn('notes') } },
-  ]), 200, [ok, ok, ok]);
-  expect(await gql('{ shopfn_cheapest { id } shopfn_notes { id } }')).toEqual({ data: { shopfn_cheapest: [{ id: 3 }], shopfn_notes: [] } });
-});
-
-test(covers(['err.not-exists.function-in-postgres', 'err.not-supported.function-overloaded', 'err.already-tracked.function', 'err.not-exists.function'], 'missing, overloaded, already tracked and untracked functions are refused'), async () => {
-  expectResponse(await run('track_function', { function: fn('missing') }), 400, refused('not-exists', 'no such function exists in postgres : "shopfn.missing"'));
-  expectResponse(await run('track_function', { function: fn('twice') }), 400, refused('not-supported', 'function "shopfn.twice" is overloaded. Overloaded functions are not supported'));
-  expectResponse(await run('track_function', { function: fn('search_items') }), 200, ok);
-  expectResponse(await run('track_function', { function: fn('search_items'), configuration: { custom_name: 'again' } }), 400, refused('already-tracked', 'function already tracked : "shopfn.search_items"'));
-  expectResponse(await run('untrack_function', { function: fn('cheapest') }), 400, refused('not-exists', 'function "shopfn.cheapest" is not tracked'));
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }], functions: [{ function: fn('search_items') }] });
-});
-
-test(covers(['op.track_function.v2', 'err.not-exists.session-argument', 'dec.functions.graphql'], 'the session argument receives the session variables and is not a GraphQL argument'), async () => {
-  expectResponse(await run('track_function', { function: fn('my_items'), configuration: { session_argument: 'nope' } }), 400, refused('not-exists', 'function "shopfn.my_items" has no argument "nope" of type json or jsonb'));
-  expectResponse(await run('bulk', [
-    { type: 'track_function', args: { function: fn('my_items'), configuration: { session_argument: 'engine_session' } } },
-    { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id', 'title'], filter: {} } } },
-  ]), 200, [ok, ok]);
-  expect(await gql('{ shopfn_my_items(order_by: {id: asc}) { id } }', asRole('user', '2'))).toEqual({ data: { shopfn_my_items: [{ id: 2 }, { id: 4 }] } });
-  expect(await gql('{ shopfn_my_items(order_by: {id: asc}) { id } }', { ...target.adminHeaders(), 'x-engine-user-id': '1' })).toEqual({ data: { shopfn_my_items: [{ id: 1 }, { id: 3 }] } });
-  expect(await gql('{ shopfn_my_items(args: {engine_session: "{}"}) { id } }')).toEqual({
-    errors: [{ message: 'Unknown argument "args" on field "query_root.shopfn_my_items".', extensions: { path: '$', code: 'validation-failed' } }],
+  expect(await exported()).toEqual({
+    version: 2,
+    tables: [{ table: item }],
+    functions: [{ function: fn('all_items'), configuration: { exposed_as: 'query' } }],
   });
 });
 
-test(covers(['op.track_function.v2', 'rule.perm.select.filter', 'rule.perm.select.columns', 'rule.availability.tracked'], 'a role gets a function\'s rows through its select permission on the table, and no function without one'), async () => {
-  expectResponse(await run('bulk', [
-    { type: 'track_function', args: { function: fn('search_items') } },
-    { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id', 'title'], filter: { owner_id: { _eq: 'X-Engine-User-Id' } }, allow_aggregations: true } } },
-  ]), 200, [ok, ok]);
-  expect(await gql('{ shopfn_search_items(args: {search: "a"}, order_by: {id: asc}) { id title } shopfn_search_items_aggregate(args: {search: "a"}) { aggregate { count } } }', asRole('user', '1'))).toEqual({
-    data: { shopfn_search_items: [{ id: 1, title: 'apple pie' }, { id: 3, title: 'banana bread' }], shopfn_search_items_aggregate: { aggregate: { count: 2 } } },
-  });
-  expect(await gql('{ shopfn_search_items(args: {search: "a"}) { price } }', asRole('user', '1'))).toEqual({
-    errors: [{ message: 'Cannot query field "price" on type "shopfn_item".', extensions: { path: '$', code: 'validation-failed' } }],
-  });
-  expect(await gql('{ shopfn_search_items(args: {search: "a"}) { id } }', asRole('guest'))).toEqual(unknownField('shopfn_search_items'));
-});
+test(
+  covers(
+    ['rule.track_function.4', 'err.not-supported.function-return-type', 'err.not-supported.function-untracked-table', 'err.not-supported.function-arguments'],
+    'only functions returning rows of a tracked table, with IN arguments only, can be tracked',
+  ),
+  async () => {
+    expectResponse(
+      await run('track_function', { function: fn('item_count') }),
+      400,
+      refused('not-supported', 'function "shopfn.item_count" cannot be tracked: it must return rows of a table (SETOF table or table), but returns int4'),
+    );
+    expectResponse(
+      await run('track_function', { function: fn('notes') }),
+      400,
+      refused('not-supported', 'function "shopfn.notes" cannot be tracked: the table "shopfn.note" it returns is not tracked'),
+    );
+    expectResponse(
+      await run('track_function', { function: fn('pairs') }),
+      400,
+      refused('not-supported', 'function "shopfn.pairs" cannot be tracked: all its arguments must be IN arguments'),
+    );
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
+    // A function returning one row of the table is fine, and so is tracking the table first in a bulk.
+    expectResponse(
+      await run('bulk', [
+        { type: 'track_function', args: { function: fn('cheapest') } },
+        { type: 'track_table', args: { table: note } },
+        { type: 'track_function', args: { function: fn('notes') } },
+      ]),
+      200,
+      [ok, ok, ok],
+    );
+    expect(await gql('{ shopfn_cheapest { id } shopfn_notes { id } }')).toEqual({ data: { shopfn_cheapest: [{ id: 3 }], shopfn_notes: [] } });
+  },
+);
+
+test(
+  covers(
+    ['err.not-exists.function-in-postgres', 'err.not-supported.function-overloaded', 'err.already-tracked.function', 'err.not-exists.function'],
+    'missing, overloaded, already tracked and untracked functions are refused',
+  ),
+  async () => {
+    expectResponse(
+      await run('track_function', { function: fn('missing') }),
+      400,
+      refused('not-exists', 'no such function exists in postgres : "shopfn.missing"'),
+    );
+    expectResponse(
+      await run('track_function', { function: fn('twice') }),
+      400,
+      refused('not-supported', 'function "shopfn.twice" is overloaded. Overloaded functions are not supported'),
+    );
+    expectResponse(await run('track_function', { function: fn('search_items') }), 200, ok);
+    expectResponse(
+      await run('track_function', { function: fn('search_items'), configuration: { custom_name: 'again' } }),
+      400,
+      refused('already-tracked', 'function already tracked : "shopfn.search_items"'),
+    );
+    expectResponse(await run('untrack_function', { function: fn('cheapest') }), 400, refused('not-exists', 'function "shopfn.cheapest" is not tracked'));
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: item }], functions: [{ function: fn('search_items') }] });
+  },
+);
+
+test(
+  covers(
+    ['op.track_function.v2', 'err.not-exists.session-argument', 'dec.functions.graphql'],
+    'the session argument receives the session variables and is not a GraphQL argument',
+  ),
+  async () => {
+    expectResponse(
+      await run('track_function', { function: fn('my_items'), configuration: { session_argument: 'nope' } }),
+      400,
+      refused('not-exists', 'function "shopfn.my_items" has no argument "nope" of type json or jsonb'),
+    );
+    expectResponse(
+      await run('bulk', [
+        { type: 'track_function', args: { function: fn('my_items'), configuration: { session_argument: 'engine_session' } } },
+        { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id', 'title'], filter: {} } } },
+      ]),
+      200,
+      [ok, ok],
+    );
+    expect(await gql('{ shopfn_my_items(order_by: {id: asc}) { id } }', asRole('user', '2'))).toEqual({ data: { shopfn_my_items: [{ id: 2 }, { id: 4 }] } });
+    expect(await gql('{ shopfn_my_items(order_by: {id: asc}) { id } }', { ...target.adminHeaders(), 'x-engine-user-id': '1' })).toEqual({
+      data: { shopfn_my_items: [{ id: 1 }, { id: 3 }] },
+    });
+    expect(await gql('{ shopfn_my_items(args: {engine_session: "{}"}) { id } }')).toEqual({
+      errors: [{ message: 'Unknown argument "args" on field "query_root.shopfn_my_items".', extensions: { path: '$', code: 'validation-failed' } }],
+    });
+  },
+);
+
+test(
+  covers(
+    ['op.track_function.v2', 'rule.perm.select.filter', 'rule.perm.select.columns', 'rule.availability.tracked'],
+    "a role gets a function's rows through its select permission on the table, and no function without one",
+  ),
+  async () => {
+    expectResponse(
+      await run('bulk', [
+        { type: 'track_function', args: { function: fn('search_items') } },
+        {
+          type: 'create_select_permission',
+          args: {
+            table: item,
+            role: 'user',
+            permission: { columns: ['id', 'title'], filter: { owner_id: { _eq: 'X-Engine-User-Id' } }, allow_aggregations: true },
+          },
+        },
+      ]),
+      200,
+      [ok, ok],
+    );
+    expect(
+      await gql(
+        '{ shopfn_search_items(args: {search: "a"}, order_by: {id: asc}) { id title } shopfn_search_items_aggregate(args: {search: "a"}) { aggregate { count } } }',
+        asRole('user', '1'),
+      ),
+    ).toEqual({
+      data: {
+        shopfn_search_items: [
+          { id: 1, title: 'apple pie' },
+          { id: 3, title: 'banana bread' },
+        ],
+        shopfn_search_items_aggregate: { aggregate: { count: 2 } },
+      },
+    });
+    expect(await gql('{ shopfn_search_items(args: {search: "a"}) { price } }', asRole('user', '1'))).toEqual({
+      errors: [{ message: 'Cannot query field "price" on type "shopfn_item".', extensions: { path: '$', code: 'validation-failed' } }],
+    });
+    expect(await gql('{ shopfn_search_items(args: {search: "a"}) { id } }', asRole('guest'))).toEqual(unknownField('shopfn_search_items'));
+  },
+);
 
 test(covers(['err.already-exists.graphql-name'], 'a function and a table cannot share a GraphQL name, whichever comes first'), async () => {
-  expectResponse(await run('track_function', { function: fn('search_items'), configuration: { custom_name: 'shopfn_item' } }), 400, refused('already-exists', 'the GraphQL name "shopfn_item" of function "shopfn.search_items" conflicts with table "shopfn.item"'));
+  expectResponse(
+    await run('track_function', { function: fn('search_items'), configuration: { custom_name: 'shopfn_item' } }),
+    400,
+    refused('already-exists', 'the GraphQL name "shopfn_item" of function "shopfn.search_items" conflicts with table "shopfn.item"'),
+  );
   expectResponse(await run('track_function', { function: fn('search_items'), configuration: { custom_name: 'shopfn_note' } }), 200, ok);
-  expectResponse(await run('track_table', { table: note }), 400, refused('already-exists', 'the GraphQL name "shopfn_note" of function "shopfn.search_items" conflicts with table "shopfn.note"'));
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }], functions: [{ function: fn('search_items'), configuration: { custom_name: 'shopfn_note' } }] });
-});
-
-test(covers(['err.dependency-error.drop', 'op.untrack_table'], 'untracking the table a function returns needs cascade, which untracks the function'), async () => {
-  await run('track_function', { function: fn('search_items') });
-  expectResponse(await run('untrack_table', { table: item }), 400, refused('dependency-error', 'cannot drop due to the following dependent objects : function shopfn.search_items'));
-  expectResponse(await run('untrack_table', { table: item, cascade: true }), 200, ok);
-  expect(await exported()).toEqual({ version: 2, tables: [] });
-});
-
-test(covers(['rule.availability.inconsistent', 'op.get_inconsistent_metadata', 'err.not-exists.function-in-postgres', 'dec.functions.run_sql'], 'a function that disappears from the database is an inconsistent object; run_sql that drops it untracks it'), async () => {
-  await run('track_function', { function: fn('search_items') });
-  await target.sql('drop function shopfn.search_items(text, numeric)');
-  expectResponse(await run('reload_metadata', {}), 200, {
-    message: 'success',
-    is_consistent: false,
-    inconsistent_objects: [{ type: 'function', reason: 'no such function exists in postgres : "shopfn.search_items"', definition: { function: fn('search_items') } }],
-  });
-  expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
-  await run('track_function', { function: fn('cheapest') });
-  expectResponse(await target.metadata({ type: 'run_sql', args: { sql: 'drop function shopfn.cheapest()' } }, { endpoint: '/v2/query' }), 200, { result_type: 'CommandOk', result: null });
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
-});
-
-test(covers(['op.replace_metadata.v1', 'op.export_metadata.v1'], 'functions with their configuration and permissions round-trip through replace_metadata'), async () => {
-  const document = {
+  expectResponse(
+    await run('track_table', { table: note }),
+    400,
+    refused('already-exists', 'the GraphQL name "shopfn_note" of function "shopfn.search_items" conflicts with table "shopfn.note"'),
+  );
+  expect(await exported()).toEqual({
     version: 2,
-    tables: [{ table: item, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] }],
-    functions: [
-      { function: fn('search_items'), configuration: { custom_name: 'find_items' }, permissions: [{ role: 'user' }] },
-      { function: fn('my_items'), configuration: { session_argument: 'engine_session', exposed_as: 'query' } },
-      { function: fn('by_owner') },
-    ],
-  };
-  expectResponse(await run('replace_metadata', document), 200, ok);
-  expect(await exported()).toEqual(document);
-  expect(await gql('{ by_owner: shopfn_by_owner(args: {arg_1: 2}, order_by: {id: asc}) { id } }')).toEqual({ data: { by_owner: [{ id: 2 }, { id: 4 }] } });
-  expectResponse(await run('replace_metadata', { ...document, functions: [{ function: fn('twice') }] }), 400, {
-    path: '$.args',
-    error: 'cannot continue due to inconsistent metadata',
-    code: 'unexpected',
-    internal: [{ type: 'function', reason: 'function "shopfn.twice" is overloaded. Overloaded functions are not supported', definition: { function: fn('twice') } }],
+    tables: [{ table: item }],
+    functions: [{ function: fn('search_items'), configuration: { custom_name: 'shopfn_note' } }],
   });
-  expect(await exported()).toEqual(document);
 });
 
-test(covers(['rule.function_permission.inference-disabled', 'err.not-supported.function-permissions-inferred'], 'function permissions are refused while the engine infers them (the default)'), async () => {
-  await run('track_function', { function: fn('search_items') });
-  await run('create_select_permission', { table: item, role: 'user', permission: { columns: ['id'], filter: {} } });
-  expectResponse(await run('pg_create_function_permission', { function: fn('search_items'), role: 'user' }), 400, refused('not-supported', 'function permissions can only be added when ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS is false'));
-  expect((await exported() as { functions: unknown }).functions).toEqual([{ function: fn('search_items') }]);
-});
+test(
+  covers(['err.dependency-error.drop', 'op.untrack_table'], 'untracking the table a function returns needs cascade, which untracks the function'),
+  async () => {
+    await run('track_function', { function: fn('search_items') });
+    expectResponse(
+      await run('untrack_table', { table: item }),
+      400,
+      refused('dependency-error', 'cannot drop due to the following dependent objects : function shopfn.search_items'),
+    );
+    expectResponse(await run('untrack_table', { table: item, cascade: true }), 200, ok);
+    expect(await exported()).toEqual({ version: 2, tables: [] });
+  },
+);
 
-caseWithProfile('no-function-inference', ['op.pg_create_function_permission', 'op.pg_drop_function_permission', 'rule.function_permission.select-permission', 'err.not-supported.function-permission-select', 'err.already-exists.function-permission', 'err.not-exists.function-permission'], 'without inference a role sees a function only through a function permission, which needs its select permission', async () => {
-  const strict = target.profileTarget('no-function-inference')!;
-  const query = '{ shopfn_search_items(args: {search: "apple"}, order_by: {id: asc}) { id } }';
-  expectResponse(await run('bulk', [
-    { type: 'track_function', args: { function: fn('search_items') } },
-    { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id'], filter: {} } } },
-  ], strict), 200, [ok, ok]);
-  expect(await gql(query, asRole('user'), strict)).toEqual(unknownField('shopfn_search_items'));
-  expectResponse(await run('pg_create_function_permission', { function: fn('search_items'), role: 'guest' }, strict), 400, refused('not-supported', 'role "guest" has no select permission on the table "shopfn.item" that function "shopfn.search_items" returns'));
-  expectResponse(await run('pg_create_function_permission', { function: fn('search_items'), role: 'user', source: 'default' }, strict), 200, ok);
-  expectResponse(await run('pg_create_function_permission', { function: fn('search_items'), role: 'user' }, strict), 400, refused('already-exists', 'permission of role "user" on function "shopfn.search_items" already exists'));
-  expect((await exported(strict) as { functions: unknown }).functions).toEqual([{ function: fn('search_items'), permissions: [{ role: 'user' }] }]);
-  expect(await gql(query, asRole('user'), strict)).toEqual({ data: { shopfn_search_items: [{ id: 1 }, { id: 2 }] } });
-  expectResponse(await run('pg_drop_function_permission', { function: fn('search_items'), role: 'user' }, strict), 200, ok);
-  expectResponse(await run('pg_drop_function_permission', { function: fn('search_items'), role: 'user' }, strict), 400, refused('not-exists', 'permission of role "user" on function "shopfn.search_items" does not exist'));
-  expect((await exported(strict) as { functions: unknown }).functions).toEqual([{ function: fn('search_items') }]);
-  expect(await gql(query, asRole('user'), strict)).toEqual(unknownField('shopfn_search_items'));
-});
+test(
+  covers(
+    ['rule.availability.inconsistent', 'op.get_inconsistent_metadata', 'err.not-exists.function-in-postgres', 'dec.functions.run_sql'],
+    'a function that disappears from the database is an inconsistent object; run_sql that drops it untracks it',
+  ),
+  async () => {
+    await run('track_function', { function: fn('search_items') });
+    await target.sql('drop function shopfn.search_items(text, numeric)');
+    expectResponse(await run('reload_metadata', {}), 200, {
+      message: 'success',
+      is_consistent: false,
+      inconsistent_objects: [
+        { type: 'function', reason: 'no such function exists in postgres : "shopfn.search_items"', definition: { function: fn('search_items') } },
+      ],
+    });
+    expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
+    await run('track_function', { function: fn('cheapest') });
+    expectResponse(await target.metadata({ type: 'run_sql', args: { sql: 'drop function shopfn.cheapest()' } }, { endpoint: '/v2/query' }), 200, {
+      result_type: 'CommandOk',
+      result: null,
+    });
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
+  },
+);
+
+test(
+  covers(['op.replace_metadata.v1', 'op.export_metadata.v1'], 'functions with their configuration and permissions round-trip through replace_metadata'),
+  async () => {
+    const document = {
+      version: 2,
+      tables: [{ table: item, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] }],
+      functions: [
+        { function: fn('search_items'), configuration: { custom_name: 'find_items' }, permissions: [{ role: 'user' }] },
+        { function: fn('my_items'), configuration: { session_argument: 'engine_session', exposed_as: 'query' } },
+        { function: fn('by_owner') },
+      ],
+    };
+    expectResponse(await run('replace_metadata', document), 200, ok);
+    expect(await exported()).toEqual(document);
+    expect(await gql('{ by_owner: shopfn_by_owner(args: {arg_1: 2}, order_by: {id: asc}) { id } }')).toEqual({ data: { by_owner: [{ id: 2 }, { id: 4 }] } });
+    expectResponse(await run('replace_metadata', { ...document, functions: [{ function: fn('twice') }] }), 400, {
+      path: '$.args',
+      error: 'cannot continue due to inconsistent metadata',
+      code: 'unexpected',
+      internal: [
+        { type: 'function', reason: 'function "shopfn.twice" is overloaded. Overloaded functions are not supported', definition: { function: fn('twice') } },
+      ],
+    });
+    expect(await exported()).toEqual(document);
+  },
+);
+
+test(
+  covers(
+    ['rule.function_permission.inference-disabled', 'err.not-supported.function-permissions-inferred'],
+    'function permissions are refused while the engine infers them (the default)',
+  ),
+  async () => {
+    await run('track_function', { function: fn('search_items') });
+    await run('create_select_permission', { table: item, role: 'user', permission: { columns: ['id'], filter: {} } });
+    expectResponse(
+      await run('pg_create_function_permission', { function: fn('search_items'), role: 'user' }),
+      400,
+      refused('not-supported', 'function permissions can only be added when ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS is false'),
+    );
+    expect(((await exported()) as { functions: unknown }).functions).toEqual([{ function: fn('search_items') }]);
+  },
+);
+
+caseWithProfile(
+  'no-function-inference',
+  [
+    'op.pg_create_function_permission',
+    'op.pg_drop_function_permission',
+    'rule.function_permission.select-permission',
+    'err.not-supported.function-permission-select',
+    'err.already-exists.function-permission',
+    'err.not-exists.function-permission',
+  ],
+  'without inference a role sees a function only through a function permission, which needs its select permission',
+  async () => {
+    const strict = target.profileTarget('no-function-inference')!;
+    const query = '{ shopfn_search_items(args: {search: "apple"}, order_by: {id: asc}) { id } }';
+    expectResponse(
+      await run(
+        'bulk',
+        [
+          { type: 'track_function', args: { function: fn('search_items') } },
+          { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id'], filter: {} } } },
+        ],
+        strict,
+      ),
+      200,
+      [ok, ok],
+    );
+    expect(await gql(query, asRole('user'), strict)).toEqual(unknownField('shopfn_search_items'));
+    expectResponse(
+      await run('pg_create_function_permission', { function: fn('search_items'), role: 'guest' }, strict),
+      400,
+      refused('not-supported', 'role "guest" has no select permission on the table "shopfn.item" that function "shopfn.search_items" returns'),
+    );
+    expectResponse(await run('pg_create_function_permission', { function: fn('search_items'), role: 'user', source: 'default' }, strict), 200, ok);
+    expectResponse(
+      await run('pg_create_function_permission', { function: fn('search_items'), role: 'user' }, strict),
+      400,
+      refused('already-exists', 'permission of role "user" on function "shopfn.search_items" already exists'),
+    );
+    expect(((await exported(strict)) as { functions: unknown }).functions).toEqual([{ function: fn('search_items'), permissions: [{ role: 'user' }] }]);
+    expect(await gql(query, asRole('user'), strict)).toEqual({ data: { shopfn_search_items: [{ id: 1 }, { id: 2 }] } });
+    expectResponse(await run('pg_drop_function_permission', { function: fn('search_items'), role: 'user' }, strict), 200, ok);
+    expectResponse(
+      await run('pg_drop_function_permission', { function: fn('search_items'), role: 'user' }, strict),
+      400,
+      refused('not-exists', 'permission of role "user" on function "shopfn.search_items" does not exist'),
+    );
+    expect(((await exported(strict)) as { functions: unknown }).functions).toEqual([{ function: fn('search_items') }]);
+    expect(await gql(query, asRole('user'), strict)).toEqual(unknownField('shopfn_search_items'));
+  },
+);

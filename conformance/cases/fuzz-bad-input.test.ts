@@ -25,7 +25,10 @@ beforeAll(async () => {
     insert into fuzz_bad.sentinel select g, 'row ' || g from generate_series(1, 5) g`);
   const replaced = await target.metadata({
     type: 'replace_metadata',
-    args: { version: 2, tables: [{ table: { schema: 'fuzz_bad', name: 'sentinel' }, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] }] },
+    args: {
+      version: 2,
+      tables: [{ table: { schema: 'fuzz_bad', name: 'sentinel' }, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] }],
+    },
   });
   expect(replaced.status).toBe(200);
   before = { metadata: await exportV2(), data: await checksum() };
@@ -35,7 +38,10 @@ const isErrorEnvelope = (body: unknown) =>
   typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string' && typeof (body as { code?: unknown }).code === 'string';
 
 test(
-  covers(['err.parse-failed.arguments', 'rule.envelope.shape'], `generated bad arguments for every operation and endpoint are refused with a 4xx and change nothing (${RUNS} per operation version and endpoint)`),
+  covers(
+    ['err.parse-failed.arguments', 'rule.envelope.shape'],
+    `generated bad arguments for every operation and endpoint are refused with a 4xx and change nothing (${RUNS} per operation version and endpoint)`,
+  ),
   async () => {
     const failures: string[] = [];
     let tried = 0;
@@ -55,7 +61,9 @@ test(
         }
       }
     }
-    process.stdout.write(`bad input: ${tried} generated requests over ${OPERATIONS.length} operations, seed ${seed}, ${failures.length} answered other than a 4xx error\n`);
+    process.stdout.write(
+      `bad input: ${tried} generated requests over ${OPERATIONS.length} operations, seed ${seed}, ${failures.length} answered other than a 4xx error\n`,
+    );
     expect(failures).toEqual([]);
     expect(tried).toBeGreaterThan(OPERATIONS.length * RUNS);
     expect(await exportV2()).toEqual(before.metadata);
@@ -65,12 +73,27 @@ test(
 );
 
 const ENDPOINTS = ['/v1/metadata', '/v1/query', '/v2/query', '/v1/graphql'] as const;
-const WRITES = ['{"type":"clear_metadata","args":{}}', '{"type":"run_sql","args":{"sql":"drop schema fuzz_bad cascade"}}', '{"type":"bulk","args":[{"type":"clear_metadata","args":{}}]}'];
+const WRITES = [
+  '{"type":"clear_metadata","args":{}}',
+  '{"type":"run_sql","args":{"sql":"drop schema fuzz_bad cascade"}}',
+  '{"type":"bulk","args":[{"type":"clear_metadata","args":{}}]}',
+];
 
 test(
-  covers(['dec.http.content-type', 'err.unsupported-media-type', 'dec.http.cross-origin'], 'bodies of other media types and shapes: never a 5xx; from a page of another site, never run'),
+  covers(
+    ['dec.http.content-type', 'err.unsupported-media-type', 'dec.http.cross-origin'],
+    'bodies of other media types and shapes: never a 5xx; from a page of another site, never run',
+  ),
   async () => {
-    const contentType = fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/graphql', '', 'text/plain; charset=utf-8', 'application/json');
+    const contentType = fc.constantFrom(
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/graphql',
+      '',
+      'text/plain; charset=utf-8',
+      'application/json',
+    );
     const body = fc.oneof(
       fc.constantFrom('{', '[]', 'null', '"x"', '{"__proto__":{"type":"clear_metadata"},"args":{}}', '['.repeat(20_000)),
       fc.constantFrom(...WRITES),
@@ -90,7 +113,8 @@ test(
         const r = await target.request('POST', endpoint, { body: text, raw: true, headers: { ...target.adminHeaders(), 'content-type': type, ...page } });
         const refused = r.status >= 400 && r.status < 500;
         // GraphQL may be open to every origin (with an admin secret, by default); the admin APIs are not.
-        if (r.status >= 500 || (fromPage && endpoint !== '/v1/graphql' && !refused)) failures.push(`${endpoint} ${type} ${JSON.stringify(page)}: ${r.status} ${r.text.slice(0, 200)}\n  ${r.curl.slice(0, 400)}`);
+        if (r.status >= 500 || (fromPage && endpoint !== '/v1/graphql' && !refused))
+          failures.push(`${endpoint} ${type} ${JSON.stringify(page)}: ${r.status} ${r.text.slice(0, 200)}\n  ${r.curl.slice(0, 400)}`);
       }),
       { numRuns: 200, seed },
     );

@@ -63,7 +63,14 @@ let before: unknown;
 
 async function insertItems(rows: ModelRow[]): Promise<void> {
   for (const r of rows) {
-    await target.sql('insert into fuzzrel.item (id, n, t, b, j, owner) values ($1, $2, $3, $4, $5, $6)', [r.id, r.n, r.t, r.b, r.j === null ? null : JSON.stringify(r.j), r.owner]);
+    await target.sql('insert into fuzzrel.item (id, n, t, b, j, owner) values ($1, $2, $3, $4, $5, $6)', [
+      r.id,
+      r.n,
+      r.t,
+      r.b,
+      r.j === null ? null : JSON.stringify(r.j),
+      r.owner,
+    ]);
   }
 }
 
@@ -80,7 +87,8 @@ beforeAll(async () => {
 const headers = (role: string) => ({ ...target.adminHeaders(), 'x-engine-role': role, ...SESSION });
 
 function metadataFor(roles: RoleFilters[], update: BoolExp, del: BoolExp) {
-  const select = (table: 'item' | 'person') => roles.map((f, i) => ({ role: `r${i}`, permission: { columns: '*', filter: f[table], allow_aggregations: true } }));
+  const select = (table: 'item' | 'person') =>
+    roles.map((f, i) => ({ role: `r${i}`, permission: { columns: '*', filter: f[table], allow_aggregations: true } }));
   return {
     version: 2,
     tables: [
@@ -151,7 +159,14 @@ const runArbitrary = fc.record({
 
 test(
   covers(
-    ['rule.perm.select.filter', 'rule.perm.select.aggregations', 'rule.perm.update.filter', 'rule.perm.delete.filter', 'dec.graphql.where', 'dec.graphql.order-by'],
+    [
+      'rule.perm.select.filter',
+      'rule.perm.select.aggregations',
+      'rule.perm.update.filter',
+      'rule.perm.delete.filter',
+      'dec.graphql.where',
+      'dec.graphql.order-by',
+    ],
     `generated filters on two tables with generated where through relationships: rows, counts, order, updates and deletes follow the model (${RUNS} runs)`,
   ),
   async () => {
@@ -168,7 +183,9 @@ test(
             const answer = (await target.graphql(QUERY, variables, { headers: headers(`r${r}`) })).body;
             const expected = expectedAnswer(filters, w);
             if (JSON.stringify(answer) !== JSON.stringify(expected)) {
-              throw new Error(`role filters ${JSON.stringify(filters)}, where ${JSON.stringify(variables)}:\n the target answers ${JSON.stringify(answer)}\n the model expects ${JSON.stringify(expected)}`);
+              throw new Error(
+                `role filters ${JSON.stringify(filters)}, where ${JSON.stringify(variables)}:\n the target answers ${JSON.stringify(answer)}\n the model expects ${JSON.stringify(expected)}`,
+              );
             }
             checked += 2 * WHERES_PER_ROLE;
           }),
@@ -176,28 +193,52 @@ test(
 
         // Update: the request's where together with the update filter.
         mark++;
-        const updated = await target.graphql('mutation ($w: fuzzrel_item_bool_exp!, $m: Int) { update_fuzzrel_item(where: $w, _set: {mark: $m}) { affected_rows } }', { w: run.update.where, m: mark }, { headers: headers('r0') });
-        const toUpdate = items.filter((r) => evaluateIn(run.update.where, 'item', r, whereEnv(run.roles[0]!)) === true && holds(run.update.filter, 'item', r)).map((r) => r.id);
+        const updated = await target.graphql(
+          'mutation ($w: fuzzrel_item_bool_exp!, $m: Int) { update_fuzzrel_item(where: $w, _set: {mark: $m}) { affected_rows } }',
+          { w: run.update.where, m: mark },
+          { headers: headers('r0') },
+        );
+        const toUpdate = items
+          .filter((r) => evaluateIn(run.update.where, 'item', r, whereEnv(run.roles[0]!)) === true && holds(run.update.filter, 'item', r))
+          .map((r) => r.id);
         const marked = (await target.sql('select id from fuzzrel.item where mark = $1 order by id', [mark])).map((r) => r.id);
         await target.sql('update fuzzrel.item set mark = null where mark is not null');
-        if (JSON.stringify({ answer: updated.body, marked }) !== JSON.stringify({ answer: { data: { update_fuzzrel_item: { affected_rows: toUpdate.length } } }, marked: toUpdate })) {
-          throw new Error(`update filter ${JSON.stringify(run.update.filter)}, where ${JSON.stringify(run.update.where)}: the target answers ${updated.text} and changed ${JSON.stringify(marked)}, the model changes ${JSON.stringify(toUpdate)}`);
+        if (
+          JSON.stringify({ answer: updated.body, marked }) !==
+          JSON.stringify({ answer: { data: { update_fuzzrel_item: { affected_rows: toUpdate.length } } }, marked: toUpdate })
+        ) {
+          throw new Error(
+            `update filter ${JSON.stringify(run.update.filter)}, where ${JSON.stringify(run.update.where)}: the target answers ${updated.text} and changed ${JSON.stringify(marked)}, the model changes ${JSON.stringify(toUpdate)}`,
+          );
         }
 
         // Delete: the same, then the deleted rows are put back.
-        const deleted = await target.graphql('mutation ($w: fuzzrel_item_bool_exp!) { delete_fuzzrel_item(where: $w) { affected_rows } }', { w: run.del.where }, { headers: headers('r0') });
-        const toDelete = items.filter((r) => evaluateIn(run.del.where, 'item', r, whereEnv(run.roles[0]!)) === true && holds(run.del.filter, 'item', r)).map((r) => r.id);
+        const deleted = await target.graphql(
+          'mutation ($w: fuzzrel_item_bool_exp!) { delete_fuzzrel_item(where: $w) { affected_rows } }',
+          { w: run.del.where },
+          { headers: headers('r0') },
+        );
+        const toDelete = items
+          .filter((r) => evaluateIn(run.del.where, 'item', r, whereEnv(run.roles[0]!)) === true && holds(run.del.filter, 'item', r))
+          .map((r) => r.id);
         const remaining = new Set((await target.sql('select id from fuzzrel.item')).map((r) => r.id as number));
         const gone = items.filter((r) => !remaining.has(r.id as number));
         await insertItems(gone);
-        if (JSON.stringify({ answer: deleted.body, gone: gone.map((r) => r.id) }) !== JSON.stringify({ answer: { data: { delete_fuzzrel_item: { affected_rows: toDelete.length } } }, gone: toDelete })) {
-          throw new Error(`delete filter ${JSON.stringify(run.del.filter)}, where ${JSON.stringify(run.del.where)}: the target answers ${deleted.text} and deleted ${JSON.stringify(gone.map((r) => r.id))}, the model deletes ${JSON.stringify(toDelete)}`);
+        if (
+          JSON.stringify({ answer: deleted.body, gone: gone.map((r) => r.id) }) !==
+          JSON.stringify({ answer: { data: { delete_fuzzrel_item: { affected_rows: toDelete.length } } }, gone: toDelete })
+        ) {
+          throw new Error(
+            `delete filter ${JSON.stringify(run.del.filter)}, where ${JSON.stringify(run.del.where)}: the target answers ${deleted.text} and deleted ${JSON.stringify(gone.map((r) => r.id))}, the model deletes ${JSON.stringify(toDelete)}`,
+          );
         }
         checked += 2;
       }),
       { numRuns: RUNS, seed, endOnFailure: false },
     );
-    process.stdout.write(`BoolExp relationship fuzz: ${checked} generated where expressions and mutations checked in ${RUNS} runs, seed ${seed}, no mismatch\n`);
+    process.stdout.write(
+      `BoolExp relationship fuzz: ${checked} generated where expressions and mutations checked in ${RUNS} runs, seed ${seed}, no mismatch\n`,
+    );
     expect(checked).toBe(RUNS * (ROLES_PER_RUN * 2 * WHERES_PER_ROLE + 2));
     expect(await checksum()).toBe(before);
   },

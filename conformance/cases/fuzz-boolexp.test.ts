@@ -19,20 +19,28 @@ const checksum = async () => (await target.sql(`select md5(string_agg(i::text, '
 let before: unknown;
 
 beforeAll(async () => {
-  await target.sql('drop schema if exists fuzz cascade; create schema fuzz; create table fuzz.item (id integer primary key, n integer, t text, b boolean, j jsonb, owner integer not null)');
-  for (const r of rows) await target.sql('insert into fuzz.item values ($1, $2, $3, $4, $5, $6)', [r.id, r.n, r.t, r.b, r.j === null ? null : JSON.stringify(r.j), r.owner]);
+  await target.sql(
+    'drop schema if exists fuzz cascade; create schema fuzz; create table fuzz.item (id integer primary key, n integer, t text, b boolean, j jsonb, owner integer not null)',
+  );
+  for (const r of rows)
+    await target.sql('insert into fuzz.item values ($1, $2, $3, $4, $5, $6)', [r.id, r.n, r.t, r.b, r.j === null ? null : JSON.stringify(r.j), r.owner]);
   await target.metadata({ type: 'reload_metadata', args: {} });
   before = await checksum();
 });
 
 async function seenBy(role: string, session: Record<string, string>): Promise<{ ids?: number[]; errors?: unknown }> {
-  const r = await target.graphql('{ fuzz_item(order_by: {id: asc}) { id } }', undefined, { headers: { ...target.adminHeaders(), 'x-engine-role': role, ...session } });
+  const r = await target.graphql('{ fuzz_item(order_by: {id: asc}) { id } }', undefined, {
+    headers: { ...target.adminHeaders(), 'x-engine-role': role, ...session },
+  });
   const body = r.body as { data?: { fuzz_item: { id: number }[] }; errors?: unknown };
   return body.data ? { ids: body.data.fuzz_item.map((x) => x.id) } : { errors: body.errors ?? r.text };
 }
 
 test(
-  covers(['rule.perm.select.filter', 'dec.graphql.where', 'rule.auth.4'], `generated filters: the target shows exactly the rows the model keeps (${RUNS * ROLES_PER_RUN} expressions)`),
+  covers(
+    ['rule.perm.select.filter', 'dec.graphql.where', 'rule.auth.4'],
+    `generated filters: the target shows exactly the rows the model keeps (${RUNS * ROLES_PER_RUN} expressions)`,
+  ),
   async () => {
     let checked = 0;
     await fc.assert(
@@ -60,7 +68,10 @@ test(
 
 test(covers(['err.invalid-headers.user-id-integer', 'rule.auth.4'], 'hostile session variables never widen a role or change data'), async () => {
   const filter = { owner: 'X-Engine-User-Id' };
-  await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table, select_permissions: [{ role: 'owner', permission: { columns: ['id'], filter } }] }] } });
+  await target.metadata({
+    type: 'replace_metadata',
+    args: { version: 2, tables: [{ table, select_permissions: [{ role: 'owner', permission: { columns: ['id'], filter } }] }] },
+  });
   await fc.assert(
     fc.asyncProperty(fc.stringMatching(/^[ -~]{0,40}$/), async (value) => {
       const result = await seenBy('owner', { 'x-engine-user-id': value });
@@ -77,24 +88,33 @@ test(covers(['err.invalid-headers.user-id-integer', 'rule.auth.4'], 'hostile ses
   expect(await checksum()).toBe(before);
 });
 
-test(covers(['err.not-exists.no-such-column', 'op.create_select_permission'], 'hostile column names in a filter are refused, with nothing changed'), async () => {
-  await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table }] } });
-  const exported = (await target.metadata({ type: 'export_metadata', args: {} })).body;
-  const known = new Set(['id', 'n', 't', 'b', 'j', 'owner']);
-  const name = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('id"; drop table fuzz.item; --', "n' or '1'='1", 'ä', '😀', 'N', ' id', 'id ', 'pg_catalog.pg_class'));
-  await fc.assert(
-    fc.asyncProperty(
-      name.filter((n) => !known.has(n) && !/^[$_]/.test(n)),
-      async (column) => {
-        const r = await target.metadata({ type: 'create_select_permission', args: { table, role: 'hostile', permission: { columns: ['id'], filter: { [column]: { _eq: 1 } } } } });
-        expect({ status: r.status, body: r.body }).toEqual({
-          status: 400,
-          body: { path: '$.args.permission.filter', error: `no such column exists : ${JSON.stringify(column)}`, code: 'not-exists' },
-        });
-      },
-    ),
-    { numRuns: 200, seed },
-  );
-  expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(exported);
-  expect(await checksum()).toBe(before);
-});
+test(
+  covers(['err.not-exists.no-such-column', 'op.create_select_permission'], 'hostile column names in a filter are refused, with nothing changed'),
+  async () => {
+    await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table }] } });
+    const exported = (await target.metadata({ type: 'export_metadata', args: {} })).body;
+    const known = new Set(['id', 'n', 't', 'b', 'j', 'owner']);
+    const name = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom('id"; drop table fuzz.item; --', "n' or '1'='1", 'ä', '😀', 'N', ' id', 'id ', 'pg_catalog.pg_class'),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        name.filter((n) => !known.has(n) && !/^[$_]/.test(n)),
+        async (column) => {
+          const r = await target.metadata({
+            type: 'create_select_permission',
+            args: { table, role: 'hostile', permission: { columns: ['id'], filter: { [column]: { _eq: 1 } } } },
+          });
+          expect({ status: r.status, body: r.body }).toEqual({
+            status: 400,
+            body: { path: '$.args.permission.filter', error: `no such column exists : ${JSON.stringify(column)}`, code: 'not-exists' },
+          });
+        },
+      ),
+      { numRuns: 200, seed },
+    );
+    expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(exported);
+    expect(await checksum()).toBe(before);
+  },
+);

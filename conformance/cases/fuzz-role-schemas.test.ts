@@ -22,7 +22,9 @@ const ROLES = ['r0', 'r1', 'r2', 'r3'];
 
 const subset = (columns: readonly string[]) => fc.subarray([...columns]);
 const presets = (columns: readonly string[]) =>
-  fc.subarray([...columns].filter((c) => c !== 'j' && c !== 'id')).map((cs) => Object.fromEntries(cs.map((c) => [c, c === 'n' || c === 'parent_id' ? 'X-Engine-User-Id' : 'X-Engine-User-Name'])));
+  fc
+    .subarray([...columns].filter((c) => c !== 'j' && c !== 'id'))
+    .map((cs) => Object.fromEntries(cs.map((c) => [c, c === 'n' || c === 'parent_id' ? 'X-Engine-User-Id' : 'X-Engine-User-Name'])));
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 
 /** Computed fields of parent: names from a pool that includes a column's name (refused). */
@@ -31,21 +33,40 @@ const COMPUTED = {
   kids: { function: { schema: 'fuzzrole', name: 'parent_kids' }, table_argument: 'p' },
   mine: { function: { schema: 'fuzzrole', name: 'parent_mine' }, session_argument: 's' },
 } as const;
-const computedFields = fc.subarray(Object.keys(COMPUTED) as (keyof typeof COMPUTED)[]).chain((keys) =>
-  fc.tuple(
-    ...keys.map((key) =>
-      fc.oneof({ arbitrary: fc.constantFrom(key, `${key}_field`), weight: 12 }, { arbitrary: fc.constant('name'), weight: 1 }).map((name) => ({ name, definition: COMPUTED[key] })),
+const computedFields = fc
+  .subarray(Object.keys(COMPUTED) as (keyof typeof COMPUTED)[])
+  .chain((keys) =>
+    fc.tuple(
+      ...keys.map((key) =>
+        fc
+          .oneof({ arbitrary: fc.constantFrom(key, `${key}_field`), weight: 12 }, { arbitrary: fc.constant('name'), weight: 1 })
+          .map((name) => ({ name, definition: COMPUTED[key] })),
+      ),
     ),
-  ),
-);
+  );
 const functions = fc.subarray(['search_parents', 'make_parent', 'parents_by_n'] as const).chain((names) =>
   fc.tuple(
     ...names.map((name) =>
       fc.record(
         {
           function: fc.constant({ schema: 'fuzzrole', name }),
-          configuration: fc.record({ custom_name: fc.oneof({ arbitrary: fc.constantFrom(`f_${name}`, `g_${name}`), weight: 12 }, { arbitrary: fc.constant('fuzzrole_parent'), weight: 1 }), exposed_as: fc.oneof({ arbitrary: fc.constant('query' as const), weight: 6 }, { arbitrary: fc.constant('mutation' as const), weight: name === 'make_parent' ? 6 : 1 }) }, { requiredKeys: [] }),
-          permissions: fc.subarray(ROLES.map((role) => ({ role })), { minLength: 1 }),
+          configuration: fc.record(
+            {
+              custom_name: fc.oneof(
+                { arbitrary: fc.constantFrom(`f_${name}`, `g_${name}`), weight: 12 },
+                { arbitrary: fc.constant('fuzzrole_parent'), weight: 1 },
+              ),
+              exposed_as: fc.oneof(
+                { arbitrary: fc.constant('query' as const), weight: 6 },
+                { arbitrary: fc.constant('mutation' as const), weight: name === 'make_parent' ? 6 : 1 },
+              ),
+            },
+            { requiredKeys: [] },
+          ),
+          permissions: fc.subarray(
+            ROLES.map((role) => ({ role })),
+            { minLength: 1 },
+          ),
         },
         { requiredKeys: ['function'] },
       ),
@@ -67,7 +88,9 @@ const ENDPOINTS = [
 const restParts = fc.record({
   queries: fc.subarray(Object.keys(SAVED) as (keyof typeof SAVED)[]),
   allowlisted: fc.boolean(),
-  endpoints: fc.subarray(ENDPOINTS.slice(0, 2), { minLength: 0 }).chain((picked) => fc.oneof({ arbitrary: fc.constant(picked), weight: 6 }, { arbitrary: fc.constant([...picked, ENDPOINTS[2]!]), weight: 1 })),
+  endpoints: fc
+    .subarray(ENDPOINTS.slice(0, 2), { minLength: 0 })
+    .chain((picked) => fc.oneof({ arbitrary: fc.constant(picked), weight: 6 }, { arbitrary: fc.constant([...picked, ENDPOINTS[2]!]), weight: 1 })),
 });
 
 /** Event triggers on parent: valid ones, and now and then one naming a column that does not exist. */
@@ -77,7 +100,11 @@ const eventTriggers = fc.subarray(['ev_insert', 'ev_update', 'ev_manual'] as con
       fc.record({
         name: fc.constant(name),
         definition: fc.constant(
-          name === 'ev_insert' ? { enable_manual: false, insert: { columns: '*' as const } } : name === 'ev_manual' ? { enable_manual: true } : { enable_manual: false, update: { columns: ['name', 'n'] } },
+          name === 'ev_insert'
+            ? { enable_manual: false, insert: { columns: '*' as const } }
+            : name === 'ev_manual'
+              ? { enable_manual: true }
+              : { enable_manual: false, update: { columns: ['name', 'n'] } },
         ),
         retry_conf: fc.record({ num_retries: fc.nat(5), interval_sec: fc.nat(30), timeout_sec: fc.integer({ min: 1, max: 60 }) }),
         webhook: fc.oneof({ arbitrary: fc.constant('http://127.0.0.1:1/hook'), weight: 10 }, { arbitrary: fc.constant('http://127.0.0.1:1/other'), weight: 1 }),
@@ -93,7 +120,10 @@ const REMOTES = {
   fz_clash: 'type Query { fuzzrole_parent: String }',
 } as const;
 const remoteNames = fc
-  .tuple(fc.subarray(['fz_a', 'fz_b'] as (keyof typeof REMOTES)[]), fc.oneof({ arbitrary: fc.constant(false), weight: 10 }, { arbitrary: fc.constant(true), weight: 1 }))
+  .tuple(
+    fc.subarray(['fz_a', 'fz_b'] as (keyof typeof REMOTES)[]),
+    fc.oneof({ arbitrary: fc.constant(false), weight: 10 }, { arbitrary: fc.constant(true), weight: 1 }),
+  )
   .map(([names, clash]) => (clash ? [...names, 'fz_clash' as const] : names));
 const remoteSchemas = remoteNames.chain((names) =>
   fc.tuple(
@@ -101,12 +131,21 @@ const remoteSchemas = remoteNames.chain((names) =>
       fc.record(
         {
           name: fc.constant(name),
-          definition: fc.record({
-            url: fc.constant(name),
-            forward_client_headers: fc.boolean(),
-            timeout_seconds: fc.integer({ min: 1, max: 120 }),
-            headers: fc.subarray([{ name: 'X-Fuzz', value: 'v' }, { name: 'X-Env', value_from_env: 'HOME' }], { minLength: 1 }),
-          }, { requiredKeys: ['url', 'forward_client_headers', 'timeout_seconds'] }),
+          definition: fc.record(
+            {
+              url: fc.constant(name),
+              forward_client_headers: fc.boolean(),
+              timeout_seconds: fc.integer({ min: 1, max: 120 }),
+              headers: fc.subarray(
+                [
+                  { name: 'X-Fuzz', value: 'v' },
+                  { name: 'X-Env', value_from_env: 'HOME' },
+                ],
+                { minLength: 1 },
+              ),
+            },
+            { requiredKeys: ['url', 'forward_client_headers', 'timeout_seconds'] },
+          ),
           comment: fc.constantFrom('c', 'another'),
         },
         { requiredKeys: ['name', 'definition'] },
@@ -119,8 +158,26 @@ const remoteSchemas = remoteNames.chain((names) =>
 const CUSTOM_TYPES = {
   scalars: [{ name: 'FzMoney' }],
   enums: [{ name: 'FzColour', values: [{ value: 'RED' }, { value: 'BLUE' }] }],
-  input_objects: [{ name: 'FzInput', fields: [{ name: 'n', type: 'Int!' }, { name: 'c', type: 'FzColour' }] }],
-  objects: [{ name: 'FzOut', fields: [{ name: 'id', type: 'ID!' }, { name: 'm', type: 'FzMoney' }, { name: 'parent_id', type: 'Int' }], relationships: [{ name: 'parent', type: 'object' as const, remote_table: parent, field_mapping: { parent_id: 'id' } }] }],
+  input_objects: [
+    {
+      name: 'FzInput',
+      fields: [
+        { name: 'n', type: 'Int!' },
+        { name: 'c', type: 'FzColour' },
+      ],
+    },
+  ],
+  objects: [
+    {
+      name: 'FzOut',
+      fields: [
+        { name: 'id', type: 'ID!' },
+        { name: 'm', type: 'FzMoney' },
+        { name: 'parent_id', type: 'Int' },
+      ],
+      relationships: [{ name: 'parent', type: 'object' as const, remote_table: parent, field_mapping: { parent_id: 'id' } }],
+    },
+  ],
 };
 const actions = fc.subarray(['fz_act_one', 'fz_act_two', 'fz_act_three'] as const).chain((names) =>
   fc.tuple(
@@ -129,8 +186,14 @@ const actions = fc.subarray(['fz_act_one', 'fz_act_two', 'fz_act_three'] as cons
         .record({
           kind: fc.constantFrom('synchronous' as const, 'asynchronous' as const),
           type: fc.constantFrom('query' as const, 'mutation' as const),
-          output: fc.oneof({ arbitrary: fc.constantFrom('FzOut', 'FzOut!', '[FzOut!]', 'FzColour', 'Int'), weight: 12 }, { arbitrary: fc.constant('FzMissing'), weight: 1 }),
-          args: fc.subarray([{ name: 'input', type: 'FzInput!' }, { name: 'note', type: 'String' }]),
+          output: fc.oneof(
+            { arbitrary: fc.constantFrom('FzOut', 'FzOut!', '[FzOut!]', 'FzColour', 'Int'), weight: 12 },
+            { arbitrary: fc.constant('FzMissing'), weight: 1 },
+          ),
+          args: fc.subarray([
+            { name: 'input', type: 'FzInput!' },
+            { name: 'note', type: 'String' },
+          ]),
           timeout: fc.integer({ min: 1, max: 60 }),
           roles: fc.subarray(ROLES),
         })
@@ -154,7 +217,14 @@ const actions = fc.subarray(['fz_act_one', 'fz_act_two', 'fz_act_three'] as cons
 function permissionsOf(table: keyof typeof COLUMNS) {
   const columns = COLUMNS[table];
   return fc.record({
-    select: maybe(fc.record({ columns: subset(columns), filter: fc.constant({}), allow_aggregations: fc.boolean(), computed_fields: fc.subarray(table === 'parent' ? ['label', 'kids', 'kids_field', 'mine', 'mine_field'] : []) })),
+    select: maybe(
+      fc.record({
+        columns: subset(columns),
+        filter: fc.constant({}),
+        allow_aggregations: fc.boolean(),
+        computed_fields: fc.subarray(table === 'parent' ? ['label', 'kids', 'kids_field', 'mine', 'mine_field'] : []),
+      }),
+    ),
     insert: maybe(fc.record({ columns: subset(columns), check: fc.constant({}), set: presets(columns), backend_only: fc.boolean() })),
     update: maybe(fc.record({ columns: subset(columns), filter: fc.constant({}), set: presets(columns) })),
     delete: maybe(fc.record({ filter: fc.constant({}) })),
@@ -202,76 +272,118 @@ beforeEach(() => {
 test(
   covers(['dec.schema.always-valid'], `generated permissions never leave a role without a working schema (${RUNS} metadata documents × ${ROLES.length} roles)`),
   async () => {
-    const generated = fc.record(Object.fromEntries(ROLES.map((r) => [r, fc.record({ parent: permissionsOf('parent'), child: permissionsOf('child') })]))) as unknown as fc.Arbitrary<Generated>;
+    const generated = fc.record(
+      Object.fromEntries(ROLES.map((r) => [r, fc.record({ parent: permissionsOf('parent'), child: permissionsOf('child') })])),
+    ) as unknown as fc.Arbitrary<Generated>;
     let accepted = 0;
     await fc.assert(
-      fc.asyncProperty(generated, computedFields, functions, restParts, eventTriggers, remoteSchemas, actions, async (byRole, fields, tracked, restGenerated, triggers, remotesGenerated, actionsGenerated) => {
-        // Select permissions list computed fields the document defines (and now and then one it does not).
-        const defined = new Set<string>(fields.map((f) => f.name));
-        for (const role of ROLES) {
-          const select = byRole[role]!.parent.select as { computed_fields: string[] } | undefined;
-          if (select) select.computed_fields = select.computed_fields.filter((name, i) => defined.has(name) || (i === 0 && name === 'mine_field' && fields.length === 0));
-        }
-        const parentEntry = { ...tableEntry(parent, 'parent', byRole), ...(fields.length ? { computed_fields: fields } : {}), ...(triggers.length ? { event_triggers: triggers } : {}) };
-        const withoutEmpty = tracked.map((f) => (f.configuration && Object.keys(f.configuration).length === 0 ? { function: f.function, permissions: f.permissions } : f));
-        // Endpoints need their saved query: only those whose query the collection holds.
-        const queries = restGenerated.queries.map((name) => ({ name, query: SAVED[name] }));
-        const endpoints = restGenerated.endpoints.filter((e) => restGenerated.queries.includes(e.definition.query.query_name as keyof typeof SAVED));
-        const rest = {
-          ...(queries.length ? { query_collections: [{ name: 'fuzz', definition: { queries } }] } : {}),
-          ...(queries.length && restGenerated.allowlisted ? { allowlist: [{ collection: 'fuzz' }] } : {}),
-          ...(endpoints.length ? { rest_endpoints: endpoints } : {}),
-          ...(actionsGenerated.length ? { custom_types: CUSTOM_TYPES, actions: actionsGenerated } : {}),
-          ...(remotesGenerated.length ? { remote_schemas: remotesGenerated.map((r) => ({ ...r, definition: { ...r.definition, url: `${remote.url}/${r.definition.url}` } })) } : {}),
-        };
-        const document = { version: 2, tables: [parentEntry, tableEntry(child, 'child', byRole)], ...(withoutEmpty.length ? { functions: withoutEmpty } : {}), ...rest };
-        const before = (await target.metadata({ type: 'export_metadata', args: {} })).body;
-        const replaced = await target.metadata({ type: 'replace_metadata', args: document });
-        if (process.env.ENGINE_FUZZ_DEBUG && replaced.status !== 200) process.stdout.write(`${replaced.text.slice(0, 300)}\n`);
-        if (replaced.status !== 200) {
-          // Refused metadata changes nothing.
-          expect(replaced.status).toBe(400);
-          expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(before);
-          return;
-        }
-        accepted++;
-        // replace(export()) changes nothing.
-        const once = (await target.metadata({ type: 'export_metadata', args: {} })).body;
-        expect((await target.metadata({ type: 'replace_metadata', args: once })).status).toBe(200);
-        expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(once);
-        const exported = (await target.metadata({ type: 'export_metadata', args: {} })).body as Record<string, unknown> & { tables: { computed_fields?: unknown; event_triggers?: unknown }[] };
-        expect(exported.tables[0]!.event_triggers).toEqual(parentEntry.event_triggers);
-        const triggersInDatabase = await target.sql("select tgname::text as name from pg_trigger where tgrelid = 'fuzzrole.parent'::regclass and tgname::text like 'engine_evt_%' order by 1");
-        const expectedTriggers = triggers.flatMap((t) => (['insert', 'update', 'delete'] as const).filter((op) => op in t.definition).map((op) => `engine_evt_${t.name}_${op}`)).sort();
-        expect(triggersInDatabase.map((r) => (r as { name: string }).name)).toEqual(expectedTriggers);
-        expect([exported.functions, exported.tables[0]!.computed_fields, exported.query_collections, exported.allowlist, exported.rest_endpoints, exported.remote_schemas]).toEqual([
-          document.functions,
-          parentEntry.computed_fields,
-          rest.query_collections,
-          rest.allowlist,
-          rest.rest_endpoints,
-          rest.remote_schemas,
-        ]);
-        expect([exported.actions, exported.custom_types]).toEqual([rest.actions, rest.custom_types]);
-        expect(actionsGenerated.map((a) => a.definition.output_type)).not.toContain('FzMissing');
-        expect(remotesGenerated.map((r) => r.name)).not.toContain('fz_clash');
-        if (endpoints.some((e) => e.name === 'parents')) {
-          const r = await target.request('GET', '/api/rest/parents', { headers: target.adminHeaders() });
-          if (r.status !== 200 || !(r.body as { data?: unknown }).data) throw new Error(`REST endpoint "parents" does not answer after accepted metadata ${JSON.stringify(document)}: ${r.text.slice(0, 300)}`);
-        }
-        for (const role of ROLES) {
-          for (const backendOnly of [false, true]) {
-            const headers = { ...target.adminHeaders(), 'x-engine-role': role, 'x-engine-user-id': '1', 'x-engine-user-name': 'fuzz', ...(backendOnly ? { 'x-engine-use-backend-only-permissions': 'true' } : {}) };
-            for (const query of ['{ __typename }', INTROSPECTION]) {
-              const r = await target.graphql(query, undefined, { headers });
-              const body = r.body as { data?: unknown; errors?: unknown };
-              if (r.status !== 200 || !body.data || body.errors) {
-                throw new Error(`role ${role}${backendOnly ? ' (backend only)' : ''} cannot use its schema after accepted metadata ${JSON.stringify(document)}: ${r.text.slice(0, 400)}`);
+      fc.asyncProperty(
+        generated,
+        computedFields,
+        functions,
+        restParts,
+        eventTriggers,
+        remoteSchemas,
+        actions,
+        async (byRole, fields, tracked, restGenerated, triggers, remotesGenerated, actionsGenerated) => {
+          // Select permissions list computed fields the document defines (and now and then one it does not).
+          const defined = new Set<string>(fields.map((f) => f.name));
+          for (const role of ROLES) {
+            const select = byRole[role]!.parent.select as { computed_fields: string[] } | undefined;
+            if (select)
+              select.computed_fields = select.computed_fields.filter(
+                (name, i) => defined.has(name) || (i === 0 && name === 'mine_field' && fields.length === 0),
+              );
+          }
+          const parentEntry = {
+            ...tableEntry(parent, 'parent', byRole),
+            ...(fields.length ? { computed_fields: fields } : {}),
+            ...(triggers.length ? { event_triggers: triggers } : {}),
+          };
+          const withoutEmpty = tracked.map((f) =>
+            f.configuration && Object.keys(f.configuration).length === 0 ? { function: f.function, permissions: f.permissions } : f,
+          );
+          // Endpoints need their saved query: only those whose query the collection holds.
+          const queries = restGenerated.queries.map((name) => ({ name, query: SAVED[name] }));
+          const endpoints = restGenerated.endpoints.filter((e) => restGenerated.queries.includes(e.definition.query.query_name as keyof typeof SAVED));
+          const rest = {
+            ...(queries.length ? { query_collections: [{ name: 'fuzz', definition: { queries } }] } : {}),
+            ...(queries.length && restGenerated.allowlisted ? { allowlist: [{ collection: 'fuzz' }] } : {}),
+            ...(endpoints.length ? { rest_endpoints: endpoints } : {}),
+            ...(actionsGenerated.length ? { custom_types: CUSTOM_TYPES, actions: actionsGenerated } : {}),
+            ...(remotesGenerated.length
+              ? { remote_schemas: remotesGenerated.map((r) => ({ ...r, definition: { ...r.definition, url: `${remote.url}/${r.definition.url}` } })) }
+              : {}),
+          };
+          const document = {
+            version: 2,
+            tables: [parentEntry, tableEntry(child, 'child', byRole)],
+            ...(withoutEmpty.length ? { functions: withoutEmpty } : {}),
+            ...rest,
+          };
+          const before = (await target.metadata({ type: 'export_metadata', args: {} })).body;
+          const replaced = await target.metadata({ type: 'replace_metadata', args: document });
+          if (process.env.ENGINE_FUZZ_DEBUG && replaced.status !== 200) process.stdout.write(`${replaced.text.slice(0, 300)}\n`);
+          if (replaced.status !== 200) {
+            // Refused metadata changes nothing.
+            expect(replaced.status).toBe(400);
+            expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(before);
+            return;
+          }
+          accepted++;
+          // replace(export()) changes nothing.
+          const once = (await target.metadata({ type: 'export_metadata', args: {} })).body;
+          expect((await target.metadata({ type: 'replace_metadata', args: once })).status).toBe(200);
+          expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(once);
+          const exported = (await target.metadata({ type: 'export_metadata', args: {} })).body as Record<string, unknown> & {
+            tables: { computed_fields?: unknown; event_triggers?: unknown }[];
+          };
+          expect(exported.tables[0]!.event_triggers).toEqual(parentEntry.event_triggers);
+          const triggersInDatabase = await target.sql(
+            "select tgname::text as name from pg_trigger where tgrelid = 'fuzzrole.parent'::regclass and tgname::text like 'engine_evt_%' order by 1",
+          );
+          const expectedTriggers = triggers
+            .flatMap((t) => (['insert', 'update', 'delete'] as const).filter((op) => op in t.definition).map((op) => `engine_evt_${t.name}_${op}`))
+            .sort();
+          expect(triggersInDatabase.map((r) => (r as { name: string }).name)).toEqual(expectedTriggers);
+          expect([
+            exported.functions,
+            exported.tables[0]!.computed_fields,
+            exported.query_collections,
+            exported.allowlist,
+            exported.rest_endpoints,
+            exported.remote_schemas,
+          ]).toEqual([document.functions, parentEntry.computed_fields, rest.query_collections, rest.allowlist, rest.rest_endpoints, rest.remote_schemas]);
+          expect([exported.actions, exported.custom_types]).toEqual([rest.actions, rest.custom_types]);
+          expect(actionsGenerated.map((a) => a.definition.output_type)).not.toContain('FzMissing');
+          expect(remotesGenerated.map((r) => r.name)).not.toContain('fz_clash');
+          if (endpoints.some((e) => e.name === 'parents')) {
+            const r = await target.request('GET', '/api/rest/parents', { headers: target.adminHeaders() });
+            if (r.status !== 200 || !(r.body as { data?: unknown }).data)
+              throw new Error(`REST endpoint "parents" does not answer after accepted metadata ${JSON.stringify(document)}: ${r.text.slice(0, 300)}`);
+          }
+          for (const role of ROLES) {
+            for (const backendOnly of [false, true]) {
+              const headers = {
+                ...target.adminHeaders(),
+                'x-engine-role': role,
+                'x-engine-user-id': '1',
+                'x-engine-user-name': 'fuzz',
+                ...(backendOnly ? { 'x-engine-use-backend-only-permissions': 'true' } : {}),
+              };
+              for (const query of ['{ __typename }', INTROSPECTION]) {
+                const r = await target.graphql(query, undefined, { headers });
+                const body = r.body as { data?: unknown; errors?: unknown };
+                if (r.status !== 200 || !body.data || body.errors) {
+                  throw new Error(
+                    `role ${role}${backendOnly ? ' (backend only)' : ''} cannot use its schema after accepted metadata ${JSON.stringify(document)}: ${r.text.slice(0, 400)}`,
+                  );
+                }
               }
             }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: RUNS, seed },
     );
     process.stdout.write(`role schemas: ${accepted} of ${RUNS} generated documents accepted, every role's schema valid, seed ${seed}\n`);

@@ -34,7 +34,9 @@ beforeEach(async () => {
 });
 
 test(covers(['dec.graphql.root-fields'], 'insert_<t> answers affected_rows and returning, and the rows are there'), async () => {
-  const result = await mutate(`mutation { insert_music_artist(objects: [{id: 4, name: "Dune"}, {id: 5, name: "Echo", tags: {new: true}}]) { affected_rows returning { id name tags } } }`);
+  const result = await mutate(
+    `mutation { insert_music_artist(objects: [{id: 4, name: "Dune"}, {id: 5, name: "Echo", tags: {new: true}}]) { affected_rows returning { id name tags } } }`,
+  );
   expect(result).toEqual({
     insert_music_artist: {
       affected_rows: 2,
@@ -51,16 +53,24 @@ test(covers(['dec.graphql.root-fields'], 'insert_<t> answers affected_rows and r
 });
 
 test(covers(['dec.graphql.root-fields'], 'insert_<t>_one answers the row, with relationships of the new row'), async () => {
-  const result = await mutate(`mutation { insert_music_album_one(object: {id: 30, title: "Third", artist_id: 3, genre: rock}) { title genre artist { name } } }`);
+  const result = await mutate(
+    `mutation { insert_music_album_one(object: {id: 30, title: "Third", artist_id: 3, genre: rock}) { title genre artist { name } } }`,
+  );
   expect(result).toEqual({ insert_music_album_one: { title: 'Third', genre: 'rock', artist: { name: 'Cellar Door' } } });
 });
 
 test(covers(['dec.graphql.root-fields'], 'on_conflict updates the listed columns, or does nothing'), async () => {
-  const upsert = await mutate(`mutation { insert_music_artist_one(object: {id: 1, name: "Aurora Lane II", country: "SE"}, on_conflict: {constraint: artist_pkey, update_columns: [name]}) { id name country } }`);
+  const upsert = await mutate(
+    `mutation { insert_music_artist_one(object: {id: 1, name: "Aurora Lane II", country: "SE"}, on_conflict: {constraint: artist_pkey, update_columns: [name]}) { id name country } }`,
+  );
   expect(upsert).toEqual({ insert_music_artist_one: { id: 1, name: 'Aurora Lane II', country: 'NO' } });
-  const nothing = await mutate(`mutation { insert_music_artist(objects: [{id: 2, name: "Ignored"}], on_conflict: {constraint: artist_pkey, update_columns: []}) { affected_rows returning { id } } }`);
+  const nothing = await mutate(
+    `mutation { insert_music_artist(objects: [{id: 2, name: "Ignored"}], on_conflict: {constraint: artist_pkey, update_columns: []}) { affected_rows returning { id } } }`,
+  );
   expect(nothing).toEqual({ insert_music_artist: { affected_rows: 0, returning: [] } });
-  const guarded = await mutate(`mutation { insert_music_artist(objects: [{id: 2, name: "Guarded"}], on_conflict: {constraint: artist_pkey, update_columns: [name], where: {country: {_eq: "NO"}}}) { affected_rows } }`);
+  const guarded = await mutate(
+    `mutation { insert_music_artist(objects: [{id: 2, name: "Guarded"}], on_conflict: {constraint: artist_pkey, update_columns: [name], where: {country: {_eq: "NO"}}}) { affected_rows } }`,
+  );
   expect(guarded).toEqual({ insert_music_artist: { affected_rows: 0 } });
   expect(await target.sql('select name from music.artist where id = 2')).toEqual([{ name: 'Brass Tacks' }]);
 });
@@ -72,12 +82,20 @@ test(covers(['err.postgres-error.not-null', 'dec.graphql.errors'], 'a missing re
 });
 
 test(covers(['dec.graphql.errors'], 'a duplicate key is a uniqueness violation'), async () => {
-  const [error] = (await errorOf('mutation { insert_music_artist_one(object: {id: 7, name: "Aurora Lane"}) { id } }')) as { message: string; extensions: unknown }[];
-  expect(error).toEqual({ message: expect.stringMatching(/^Uniqueness violation\. .*"artist_name_key"/), extensions: { path: '$', code: 'constraint-violation' } });
+  const [error] = (await errorOf('mutation { insert_music_artist_one(object: {id: 7, name: "Aurora Lane"}) { id } }')) as {
+    message: string;
+    extensions: unknown;
+  }[];
+  expect(error).toEqual({
+    message: expect.stringMatching(/^Uniqueness violation\. .*"artist_name_key"/),
+    extensions: { path: '$', code: 'constraint-violation' },
+  });
 });
 
 test(covers(['dec.graphql.root-fields'], 'update_<t> with _set and _inc'), async () => {
-  const result = await mutate(`mutation { update_music_album(where: {artist_id: {_eq: 2}}, _set: {price: 1.5}, _inc: {year: 1}) { affected_rows returning { id year price } } }`);
+  const result = await mutate(
+    `mutation { update_music_album(where: {artist_id: {_eq: 2}}, _set: {price: 1.5}, _inc: {year: 1}) { affected_rows returning { id year price } } }`,
+  );
   expect(result).toEqual({
     update_music_album: {
       affected_rows: 2,
@@ -100,26 +118,35 @@ test(covers(['dec.graphql.root-fields'], 'update_<t> with the jsonb operators'),
 });
 
 test(covers(['dec.graphql.root-fields'], 'update_<t>_by_pk answers the row, or null when there is none'), async () => {
-  const r = await mutate(`mutation { a: update_music_album_by_pk(pk_columns: {id: 10}, _set: {title: "First Light (Remastered)"}) { id title } b: update_music_album_by_pk(pk_columns: {id: 99}, _set: {title: "x"}) { id } }`);
+  const r = await mutate(
+    `mutation { a: update_music_album_by_pk(pk_columns: {id: 10}, _set: {title: "First Light (Remastered)"}) { id title } b: update_music_album_by_pk(pk_columns: {id: 99}, _set: {title: "x"}) { id } }`,
+  );
   expect(r).toEqual({ a: { id: 10, title: 'First Light (Remastered)' }, b: null });
 });
 
 test(covers(['dec.graphql.root-fields'], 'delete_<t> and delete_<t>_by_pk'), async () => {
   await target.sql('delete from music.track');
-  const r = await mutate(`mutation { d: delete_music_album(where: {year: {_lt: 2005}}) { affected_rows returning { id } } one: delete_music_album_by_pk(id: 11) { title } none: delete_music_album_by_pk(id: 99) { title } }`);
+  const r = await mutate(
+    `mutation { d: delete_music_album(where: {year: {_lt: 2005}}) { affected_rows returning { id } } one: delete_music_album_by_pk(id: 11) { title } none: delete_music_album_by_pk(id: 99) { title } }`,
+  );
   expect(r).toEqual({ d: { affected_rows: 2, returning: [{ id: 20 }, { id: 21 }] }, one: { title: 'Long Night' }, none: null });
   expect(await target.sql('select id from music.album')).toEqual([{ id: 10 }]);
 });
 
 test(covers(['dec.graphql.mutations-atomic'], 'when one mutation field fails, the others of the request are undone'), async () => {
-  const errors = await errorOf(`mutation { a: insert_music_artist_one(object: {id: 9, name: "Kept?"}) { id } b: insert_music_artist_one(object: {id: 1, name: "Duplicate"}) { id } }`);
+  const errors = await errorOf(
+    `mutation { a: insert_music_artist_one(object: {id: 9, name: "Kept?"}) { id } b: insert_music_artist_one(object: {id: 1, name: "Duplicate"}) { id } }`,
+  );
   expect(errors).toHaveLength(1);
   expect(await target.sql('select count(*)::int as n from music.artist where id = 9')).toEqual([{ n: 0 }]);
 });
 
 test(covers(['dec.graphql.root-fields'], 'a mutation with variables'), async () => {
   const r = await mutate('mutation ($objects: [music_artist_insert_input!]!) { insert_music_artist(objects: $objects) { affected_rows } }', {
-    objects: [{ id: 11, name: 'Var One' }, { id: 12, name: 'Var Two', formed: 2020 }],
+    objects: [
+      { id: 11, name: 'Var One' },
+      { id: 12, name: 'Var Two', formed: 2020 },
+    ],
   });
   expect(r).toEqual({ insert_music_artist: { affected_rows: 2 } });
   expectResponse(await target.graphql('{ music_artist_by_pk(id: 12) { formed } }'), 200, { data: { music_artist_by_pk: { formed: 2020 } } });

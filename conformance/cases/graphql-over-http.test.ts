@@ -38,28 +38,42 @@ describe('GraphQL over HTTP (graphql-http audits)', () => {
     const result = await audit.fn();
     expect(result.status).toBe('warn');
     // Bytes as the body: fetch adds no Content-Type.
-    const r = await fetch(`${target.url}/v1/graphql`, { method: 'POST', headers: target.adminHeaders(), body: new TextEncoder().encode('{"query":"{ __typename }"}') });
+    const r = await fetch(`${target.url}/v1/graphql`, {
+      method: 'POST',
+      headers: target.adminHeaders(),
+      body: new TextEncoder().encode('{"query":"{ __typename }"}'),
+    });
     expect({ status: r.status, body: await r.json() }).toEqual({ status: 200, body: { data: { __typename: 'query_root' } } });
   });
 
-  test(covers(['dec.graphql.over-http'], 'under application/graphql-response+json a request that never ran is a 400; under application/json it stays a 200, as the engine\'s clients expect'), async () => {
-    const send = (accept: string, query: string) =>
-      target.request('POST', '/v1/graphql', { body: { query }, headers: { ...target.adminHeaders(), accept } });
-    const parse = { errors: [{ message: 'Syntax Error: Expected Name, found <EOF>.', extensions: { path: '$', code: 'validation-failed' } }] };
-    for (const [accept, status, type] of [
-      ['application/graphql-response+json', 400, 'application/graphql-response+json'],
-      ['application/graphql-response+json, application/json;q=0.9', 400, 'application/graphql-response+json'],
-      ['application/json', 200, 'application/json'],
-      ['*/*', 200, 'application/json'],
-    ] as const) {
-      const r = await send(accept, '{');
-      expect([accept, r.status, r.headers.get('content-type')?.split(';')[0], r.body]).toEqual([accept, status, type, parse]);
-      const ok = await send(accept, '{ __typename }');
-      expect([accept, ok.status, ok.headers.get('content-type')?.split(';')[0], ok.body]).toEqual([accept, 200, type, { data: { __typename: 'query_root' } }]);
-    }
-  });
+  test(
+    covers(
+      ['dec.graphql.over-http'],
+      "under application/graphql-response+json a request that never ran is a 400; under application/json it stays a 200, as the engine's clients expect",
+    ),
+    async () => {
+      const send = (accept: string, query: string) => target.request('POST', '/v1/graphql', { body: { query }, headers: { ...target.adminHeaders(), accept } });
+      const parse = { errors: [{ message: 'Syntax Error: Expected Name, found <EOF>.', extensions: { path: '$', code: 'validation-failed' } }] };
+      for (const [accept, status, type] of [
+        ['application/graphql-response+json', 400, 'application/graphql-response+json'],
+        ['application/graphql-response+json, application/json;q=0.9', 400, 'application/graphql-response+json'],
+        ['application/json', 200, 'application/json'],
+        ['*/*', 200, 'application/json'],
+      ] as const) {
+        const r = await send(accept, '{');
+        expect([accept, r.status, r.headers.get('content-type')?.split(';')[0], r.body]).toEqual([accept, status, type, parse]);
+        const ok = await send(accept, '{ __typename }');
+        expect([accept, ok.status, ok.headers.get('content-type')?.split(';')[0], ok.body]).toEqual([
+          accept,
+          200,
+          type,
+          { data: { __typename: 'query_root' } },
+        ]);
+      }
+    },
+  );
 
-  test(covers(['dec.http.request-id'], 'every answer carries X-Request-Id: the client\'s own, or a new one'), async () => {
+  test(covers(['dec.http.request-id'], "every answer carries X-Request-Id: the client's own, or a new one"), async () => {
     const answers = [
       await target.graphql('{ __typename }'),
       await target.request('POST', '/v1/graphql', { body: { query: '{' }, headers: { ...target.adminHeaders(), accept: 'application/graphql-response+json' } }),

@@ -22,15 +22,21 @@ beforeAll(async () => {
   expect(r.status).toBe(200);
 });
 
-test(covers(['rule.availability.tracked', 'dec.graphql.root-fields', 'rule.service.admin-unrestricted'], 'a tracked table is queryable, named with its schema outside public'), async () => {
-  expect(await data('{ music_artist(order_by: {id: asc}) { id name country formed tags } }')).toEqual({
-    music_artist: [
-      { id: 1, name: 'Aurora Lane', country: 'NO', formed: 2010, tags: { label: 'North', active: true } },
-      { id: 2, name: 'Brass Tacks', country: 'US', formed: 1998, tags: { label: 'South' } },
-      { id: 3, name: 'Cellar Door', country: null, formed: null, tags: null },
-    ],
-  });
-});
+test(
+  covers(
+    ['rule.availability.tracked', 'dec.graphql.root-fields', 'rule.service.admin-unrestricted'],
+    'a tracked table is queryable, named with its schema outside public',
+  ),
+  async () => {
+    expect(await data('{ music_artist(order_by: {id: asc}) { id name country formed tags } }')).toEqual({
+      music_artist: [
+        { id: 1, name: 'Aurora Lane', country: 'NO', formed: 2010, tags: { label: 'North', active: true } },
+        { id: 2, name: 'Brass Tacks', country: 'US', formed: 1998, tags: { label: 'South' } },
+        { id: 3, name: 'Cellar Door', country: null, formed: null, tags: null },
+      ],
+    });
+  },
+);
 
 test(covers(['dec.graphql.root-fields'], '<t>_by_pk finds one row, or null'), async () => {
   expect(await data('{ a: music_album_by_pk(id: 11) { title year price } b: music_album_by_pk(id: 99) { title } }')).toEqual({
@@ -109,7 +115,9 @@ test(covers(['dec.graphql.order-by'], 'order_by through an object relationship a
   expect(await ids('music_album', '{}')).toEqual([10, 11, 20, 21]);
   const albums = await data('{ r: music_album(order_by: [{artist: {name: desc}}, {year: asc}]) { id } }');
   expect(albums).toEqual({ r: [{ id: 20 }, { id: 21 }, { id: 10 }, { id: 11 }] });
-  const artists = await data('{ a: music_artist(order_by: [{albums_aggregate: {count: desc}}, {id: desc}]) { id } b: music_artist(order_by: {albums_aggregate: {max: {year: asc}}}) { id } }');
+  const artists = await data(
+    '{ a: music_artist(order_by: [{albums_aggregate: {count: desc}}, {id: desc}]) { id } b: music_artist(order_by: {albums_aggregate: {max: {year: asc}}}) { id } }',
+  );
   expect(artists).toEqual({ a: [{ id: 2 }, { id: 1 }, { id: 3 }], b: [{ id: 2 }, { id: 1 }, { id: 3 }] });
 });
 
@@ -144,7 +152,13 @@ test(covers(['dec.graphql.root-fields'], 'aggregates: count, sum, avg, max, min 
     music_album_aggregate { aggregate { priced: count(columns: price) artists: count(columns: artist_id, distinct: true) } } }`;
   expect(await data(q)).toEqual({
     music_track_aggregate: {
-      aggregate: { count: 2, sum: { milliseconds: 380000 }, avg: { milliseconds: 190000 }, max: { milliseconds: 200000, name: 'Noon' }, min: { milliseconds: 180000 } },
+      aggregate: {
+        count: 2,
+        sum: { milliseconds: 380000 },
+        avg: { milliseconds: 190000 },
+        max: { milliseconds: 200000, name: 'Noon' },
+        min: { milliseconds: 180000 },
+      },
       nodes: [{ name: 'Dawn' }, { name: 'Noon' }],
     },
     music_album_aggregate: { aggregate: { priced: 3, artists: 2 } },
@@ -172,7 +186,9 @@ test(covers(['dec.graphql.enum-tables', 'op.set_table_is_enum'], 'an enum table 
       ],
     },
   });
-  expect(await data('{ music_album(where: {genre: {_in: [pop, rock]}}, order_by: {id: asc}) { genre } }')).toEqual({ music_album: [{ genre: 'pop' }, { genre: 'rock' }] });
+  expect(await data('{ music_album(where: {genre: {_in: [pop, rock]}}, order_by: {id: asc}) { genre } }')).toEqual({
+    music_album: [{ genre: 'pop' }, { genre: 'rock' }],
+  });
   const r = await target.graphql('{ music_album(where: {genre: {_eq: "pop"}}) { id } }');
   expect((r.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('validation-failed');
 });
@@ -182,7 +198,12 @@ test(covers(['dec.graphql.root-fields'], 'variables, fragments, aliases, directi
     query Old($year: Int, $withYear: Boolean!) { old: music_album(where: {year: {_lt: $year}}, order_by: {id: asc}) { ...albumFields year @include(if: $withYear) } }
     query One { x: music_artist_by_pk(id: 3) { name __typename country @skip(if: true) } }
     fragment albumFields on music_album { id title }`;
-  expect(await data(document, { year: 2005, withYear: false }, 'Old')).toEqual({ old: [{ id: 20, title: 'Horns Up' }, { id: 21, title: 'Second Wind' }] });
+  expect(await data(document, { year: 2005, withYear: false }, 'Old')).toEqual({
+    old: [
+      { id: 20, title: 'Horns Up' },
+      { id: 21, title: 'Second Wind' },
+    ],
+  });
   expect(await data(document, { year: 2000, withYear: true }, 'Old')).toEqual({ old: [{ id: 20, title: 'Horns Up', year: 1999 }] });
   expect(await data(document, undefined, 'One')).toEqual({ x: { name: 'Cellar Door', __typename: 'music_artist' } });
 });
@@ -201,7 +222,9 @@ test(covers(['dec.graphql.errors'], 'variables of the wrong type are refused'), 
 });
 
 test(covers(['dec.graphql.root-fields'], 'GET /v1/graphql takes the query in the URL'), async () => {
-  const r = await target.request('GET', `/v1/graphql?query=${encodeURIComponent('{ music_artist_by_pk(id: 2) { name } }')}`, { headers: target.adminHeaders() });
+  const r = await target.request('GET', `/v1/graphql?query=${encodeURIComponent('{ music_artist_by_pk(id: 2) { name } }')}`, {
+    headers: target.adminHeaders(),
+  });
   expectResponse(r, 200, { data: { music_artist_by_pk: { name: 'Brass Tacks' } } });
 });
 
@@ -209,7 +232,11 @@ test(covers(['rule.track_table.generated-names', 'op.set_table_customization'], 
   const configuration = { custom_name: 'performer', custom_root_fields: { select_by_pk: 'performer_one' }, custom_column_names: { name: 'title' } };
   await target.metadata({ type: 'set_table_customization', args: { table: music('artist'), configuration } });
   try {
-    expect(await data('{ performer(order_by: {id: asc}, limit: 1) { title __typename } performer_one(id: 2) { title } performer_aggregate { aggregate { count } } }')).toEqual({
+    expect(
+      await data(
+        '{ performer(order_by: {id: asc}, limit: 1) { title __typename } performer_one(id: 2) { title } performer_aggregate { aggregate { count } } }',
+      ),
+    ).toEqual({
       performer: [{ title: 'Aurora Lane', __typename: 'performer' }],
       performer_one: { title: 'Brass Tacks' },
       performer_aggregate: { aggregate: { count: 3 } },
@@ -221,19 +248,27 @@ test(covers(['rule.track_table.generated-names', 'op.set_table_customization'], 
   }
 });
 
-test(covers(['rule.availability.untracked', 'rule.availability.tracked', 'op.untrack_table'], 'an untracked table leaves the schema, and comes back when tracked again'), async () => {
-  await target.metadata({ type: 'untrack_table', args: { table: music('track'), cascade: true } });
-  try {
-    const r = await target.graphql('{ music_track { id } }');
-    expect(r.body).toEqual({ errors: [expect.objectContaining({ extensions: { path: '$', code: 'validation-failed' } })] });
-  } finally {
-    await target.metadata({ type: 'track_table', args: { table: music('track') } });
-  }
-  expect(await data('{ music_track_aggregate { aggregate { count } } }')).toEqual({ music_track_aggregate: { aggregate: { count: 6 } } });
-});
+test(
+  covers(
+    ['rule.availability.untracked', 'rule.availability.tracked', 'op.untrack_table'],
+    'an untracked table leaves the schema, and comes back when tracked again',
+  ),
+  async () => {
+    await target.metadata({ type: 'untrack_table', args: { table: music('track'), cascade: true } });
+    try {
+      const r = await target.graphql('{ music_track { id } }');
+      expect(r.body).toEqual({ errors: [expect.objectContaining({ extensions: { path: '$', code: 'validation-failed' } })] });
+    } finally {
+      await target.metadata({ type: 'track_table', args: { table: music('track') } });
+    }
+    expect(await data('{ music_track_aggregate { aggregate { count } } }')).toEqual({ music_track_aggregate: { aggregate: { count: 6 } } });
+  },
+);
 
 test(covers(['dec.graphql.roles-without-permissions'], 'a role without permissions sees no table'), async () => {
-  const r = await target.graphql('{ __schema { queryType { fields { name } } } }', undefined, { headers: { ...target.adminHeaders(), 'x-engine-role': 'user' } });
+  const r = await target.graphql('{ __schema { queryType { fields { name } } } }', undefined, {
+    headers: { ...target.adminHeaders(), 'x-engine-role': 'user' },
+  });
   expectResponse(r, 200, { data: { __schema: { queryType: { fields: [{ name: 'no_queries_available' }] } } } });
 });
 

@@ -25,99 +25,177 @@ beforeAll(async () => {
 beforeEach(async () => {
   const r = await target.metadata(musicMetadata(['artist', 'album'], ['album.artist', 'artist.albums']));
   if (r.status !== 200) throw new Error(r.text);
-  for (const [table, role] of [['artist', 'user'], ['album', 'user']] as const) {
+  for (const [table, role] of [
+    ['artist', 'user'],
+    ['album', 'user'],
+  ] as const) {
     await target.metadata({ type: 'create_select_permission', args: { table: musicTable(table), role, permission: { columns: '*', filter: {} } } });
   }
 });
 const exported = async (t: Target = target) => (await t.metadata({ type: 'export_metadata', args: {} })).body;
 
-test(covers(['dec.limits.json-depth', 'err.parse-failed.too-deep'], 'metadata bodies nested thousands of levels deep are refused with 400, nothing changed'), async () => {
-  const before = await exported();
-  const permission = (filter: string) => `{"type": "create_select_permission", "args": {"table": {"schema": "music", "name": "artist"}, "role": "deep", "permission": {"columns": "*", "filter": ${filter}}}}`;
-  const bodies: [string, string][] = [
-    ['/v1/metadata', permission(deepText(2500, '{"id": {"_eq": 1}}', '{"_not": ', '}'))],
-    ['/v1/metadata', permission(deepText(3000, '{"id": {"_eq": 1}}', '{"_and": [', ']}'))],
-    ['/v1/metadata', deepText(10_000, '{"type": "export_metadata", "args": {}}', '{"type": "bulk", "args": [', ']}')],
-    ['/v1/query', `{"type": "select", "args": {"table": {"schema": "music", "name": "artist"}, "columns": ["id"], "where": ${deepText(10_000, '{"id": 1}', '{"$not": ', '}')}}}`],
-  ];
-  for (const [endpoint, body] of bodies) {
-    expectResponse(await target.request('POST', endpoint, { body, raw: true, headers: target.adminHeaders() }), 400, tooDeep(128));
-  }
-  expect(await exported()).toEqual(before);
-});
+test(
+  covers(['dec.limits.json-depth', 'err.parse-failed.too-deep'], 'metadata bodies nested thousands of levels deep are refused with 400, nothing changed'),
+  async () => {
+    const before = await exported();
+    const permission = (filter: string) =>
+      `{"type": "create_select_permission", "args": {"table": {"schema": "music", "name": "artist"}, "role": "deep", "permission": {"columns": "*", "filter": ${filter}}}}`;
+    const bodies: [string, string][] = [
+      ['/v1/metadata', permission(deepText(2500, '{"id": {"_eq": 1}}', '{"_not": ', '}'))],
+      ['/v1/metadata', permission(deepText(3000, '{"id": {"_eq": 1}}', '{"_and": [', ']}'))],
+      ['/v1/metadata', deepText(10_000, '{"type": "export_metadata", "args": {}}', '{"type": "bulk", "args": [', ']}')],
+      [
+        '/v1/query',
+        `{"type": "select", "args": {"table": {"schema": "music", "name": "artist"}, "columns": ["id"], "where": ${deepText(10_000, '{"id": 1}', '{"$not": ', '}')}}}`,
+      ],
+    ];
+    for (const [endpoint, body] of bodies) {
+      expectResponse(await target.request('POST', endpoint, { body, raw: true, headers: target.adminHeaders() }), 400, tooDeep(128));
+    }
+    expect(await exported()).toEqual(before);
+  },
+);
 
 test(covers(['dec.limits.json-depth'], 'a filter nested 100 levels deep is fine'), async () => {
   const filter = deepJson(100, { id: { _eq: 1 } }, (x) => ({ _not: x }));
-  expectResponse(await target.metadata({ type: 'create_select_permission', args: { table: musicTable('artist'), role: 'deep', permission: { columns: ['id'], filter } } }), 200, { message: 'success' });
+  expectResponse(
+    await target.metadata({ type: 'create_select_permission', args: { table: musicTable('artist'), role: 'deep', permission: { columns: ['id'], filter } } }),
+    200,
+    { message: 'success' },
+  );
   const r = await target.graphql('{ music_artist { id } }', undefined, { headers: { ...target.adminHeaders(), 'x-engine-role': 'deep' } });
   expectResponse(r, 200, { data: { music_artist: [{ id: 1 }] } });
 });
 
 test(covers(['dec.limits.json-depth'], 'GraphQL variables nested 10,000 deep are refused, even unused'), async () => {
   const send = (query: string, variables: string) =>
-    target.request('POST', '/v1/graphql', { body: `{"query": ${JSON.stringify(query)}, "variables": ${variables}}`, raw: true, headers: target.adminHeaders() });
+    target.request('POST', '/v1/graphql', {
+      body: `{"query": ${JSON.stringify(query)}, "variables": ${variables}}`,
+      raw: true,
+      headers: target.adminHeaders(),
+    });
   const r = await send('{ music_artist(where: {id: {_eq: 1}}) { id } }', `{"unused": ${deepText(10_000, '1', '[', ']')}}`);
   expectResponse(r, 200, gqlError('the request nests deeper than 128 levels'));
-  const used = await send('query ($w: music_artist_bool_exp) { music_artist(where: $w) { id } }', `{"w": ${deepText(5000, '{"id": {"_eq": 1}}', '{"_not": ', '}')}}`);
+  const used = await send(
+    'query ($w: music_artist_bool_exp) { music_artist(where: $w) { id } }',
+    `{"w": ${deepText(5000, '{"id": {"_eq": 1}}', '{"_not": ', '}')}}`,
+  );
   expectResponse(used, 200, gqlError('the request nests deeper than 128 levels'));
-  const fine = await send('query ($w: music_artist_bool_exp) { music_artist(where: $w) { id } }', `{"w": ${deepText(100, '{"id": {"_eq": 1}}', '{"_not": ', '}')}}`);
+  const fine = await send(
+    'query ($w: music_artist_bool_exp) { music_artist(where: $w) { id } }',
+    `{"w": ${deepText(100, '{"id": {"_eq": 1}}', '{"_not": ', '}')}}`,
+  );
   expectResponse(fine, 200, { data: { music_artist: [{ id: 1 }] } });
 });
 
-test(covers(['dec.limits.graphql-operation', 'err.graphql.document-too-deep'], 'a query nested thousands of levels deep is refused, for admin too'), async () => {
-  const selection = `{ music_artist ${'{ albums '.repeat(5000)}{ id }${' }'.repeat(5000)} }`;
-  expectResponse(await target.graphql(selection), 200, gqlError('the query nests deeper than 128 levels'));
-  const where = `{ music_artist(where: ${'{_not: '.repeat(5000)}{id: {_eq: 1}}${'}'.repeat(5000)}) { id } }`;
-  expectResponse(await target.graphql(where), 200, gqlError('the query nests deeper than 128 levels'));
-  expectResponse(await target.graphql(`{ music_artist(where: {name: {_eq: "${'{'.repeat(5000)}"}}) { id } }`), 200, { data: { music_artist: [] } });
-  // Flat text, deep recursion: a chain of fragments, each spreading the next.
-  const chain = Array.from({ length: 5000 }, (_, i) => `fragment F${i} on query_root { ${i < 4999 ? `...F${i + 1}` : '__typename'} }`).join('\n');
-  expectResponse(await target.graphql(`query { ...F0 }\n${chain}`), 200, gqlError('the query nests deeper than 128 levels'));
-});
+test(
+  covers(['dec.limits.graphql-operation', 'err.graphql.document-too-deep'], 'a query nested thousands of levels deep is refused, for admin too'),
+  async () => {
+    const selection = `{ music_artist ${'{ albums '.repeat(5000)}{ id }${' }'.repeat(5000)} }`;
+    expectResponse(await target.graphql(selection), 200, gqlError('the query nests deeper than 128 levels'));
+    const where = `{ music_artist(where: ${'{_not: '.repeat(5000)}{id: {_eq: 1}}${'}'.repeat(5000)}) { id } }`;
+    expectResponse(await target.graphql(where), 200, gqlError('the query nests deeper than 128 levels'));
+    expectResponse(await target.graphql(`{ music_artist(where: {name: {_eq: "${'{'.repeat(5000)}"}}) { id } }`), 200, { data: { music_artist: [] } });
+    // Flat text, deep recursion: a chain of fragments, each spreading the next.
+    const chain = Array.from({ length: 5000 }, (_, i) => `fragment F${i} on query_root { ${i < 4999 ? `...F${i + 1}` : '__typename'} }`).join('\n');
+    expectResponse(await target.graphql(`query { ...F0 }\n${chain}`), 200, gqlError('the query nests deeper than 128 levels'));
+  },
+);
 
-test(covers(['dec.limits.graphql-operation', 'err.graphql.operation-too-deep'], 'by default a role may ask for the standard introspection and 25 levels, admin for more'), async () => {
-  const { getIntrospectionQuery } = await import('graphql');
-  const intro = await target.graphql(getIntrospectionQuery(), undefined, { headers: asUser() });
-  expect((intro.body as { data?: { __schema?: unknown } }).data?.__schema).toBeDefined();
-  // music_artist, then n pairs of albums and artist, then the tail: 2n + 1 + the tail's levels.
-  const levels = (n: number, tail: string) => `{ music_artist { ${'albums { artist { '.repeat(n)}${tail}${' } }'.repeat(n)} } }`;
-  expectResponse(await target.graphql(levels(11, 'albums { id }'), undefined, { headers: asUser() }), 200, expect.objectContaining({ data: expect.anything() }));
-  expectResponse(await target.graphql(levels(12, 'id'), undefined, { headers: asUser() }), 200, gqlError('the query selects 26 levels deep; at most 25 are allowed'));
-  expectResponse(await target.graphql(levels(12, 'id')), 200, expect.objectContaining({ data: expect.anything() }));
-});
+test(
+  covers(
+    ['dec.limits.graphql-operation', 'err.graphql.operation-too-deep'],
+    'by default a role may ask for the standard introspection and 25 levels, admin for more',
+  ),
+  async () => {
+    const { getIntrospectionQuery } = await import('graphql');
+    const intro = await target.graphql(getIntrospectionQuery(), undefined, { headers: asUser() });
+    expect((intro.body as { data?: { __schema?: unknown } }).data?.__schema).toBeDefined();
+    // music_artist, then n pairs of albums and artist, then the tail: 2n + 1 + the tail's levels.
+    const levels = (n: number, tail: string) => `{ music_artist { ${'albums { artist { '.repeat(n)}${tail}${' } }'.repeat(n)} } }`;
+    expectResponse(
+      await target.graphql(levels(11, 'albums { id }'), undefined, { headers: asUser() }),
+      200,
+      expect.objectContaining({ data: expect.anything() }),
+    );
+    expectResponse(
+      await target.graphql(levels(12, 'id'), undefined, { headers: asUser() }),
+      200,
+      gqlError('the query selects 26 levels deep; at most 25 are allowed'),
+    );
+    expectResponse(await target.graphql(levels(12, 'id')), 200, expect.objectContaining({ data: expect.anything() }));
+  },
+);
 
-caseWithProfile('tight-limits', ['dec.limits.graphql-operation', 'err.graphql.operation-too-deep', 'err.graphql.operation-too-wide'], 'depth and field count of a role\'s operation are limited, fragments counted where they are spread', async () => {
-  const t = target.profileTarget('tight-limits')!;
-  await t.metadata(musicMetadata(['artist', 'album'], ['album.artist', 'artist.albums']));
-  for (const table of ['artist', 'album']) await t.metadata({ type: 'create_select_permission', args: { table: musicTable(table), role: 'user', permission: { columns: '*', filter: {} } } });
-  const ask = (query: string, headers = asUser(t)) => t.graphql(query, undefined, { headers });
-  expectResponse(await ask('{ music_artist { albums { artist { id } } } }'), 200, expect.objectContaining({ data: expect.anything() }));
-  expectResponse(await ask('{ music_artist { albums { artist { albums { id } } } } }'), 200, gqlError('the query selects 5 levels deep; at most 4 are allowed'));
-  expectResponse(await ask('query { ...A } fragment A on query_root { music_artist { ...B } } fragment B on music_artist { albums { artist { albums { id } } } }'), 200, gqlError('the query selects 5 levels deep; at most 4 are allowed'));
-  const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(' ')} }`;
-  expectResponse(await ask(aliases(20)), 200, expect.objectContaining({ data: expect.anything() }));
-  expectResponse(await ask(aliases(21)), 200, gqlError('the query selects 21 fields; at most 20 are allowed'));
-  // Each spread counts its fragment again: 4 spreads of 3 fields, 4 of them 3 deep, are 4 + 4 × (1 + 4 × 3) fields.
-  const bomb = 'query { ...Q ...Q ...Q ...Q } fragment Q on query_root { music_artist { ...R ...R ...R ...R } } fragment R on music_artist { id name country }';
-  expectResponse(await ask(bomb), 200, gqlError('the query selects 52 fields; at most 20 are allowed'));
-  // Admin is not bound by depth and width.
-  expectResponse(await ask(aliases(21), t.adminHeaders()), 200, expect.objectContaining({ data: expect.anything() }));
-});
+caseWithProfile(
+  'tight-limits',
+  ['dec.limits.graphql-operation', 'err.graphql.operation-too-deep', 'err.graphql.operation-too-wide'],
+  "depth and field count of a role's operation are limited, fragments counted where they are spread",
+  async () => {
+    const t = target.profileTarget('tight-limits')!;
+    await t.metadata(musicMetadata(['artist', 'album'], ['album.artist', 'artist.albums']));
+    for (const table of ['artist', 'album'])
+      await t.metadata({ type: 'create_select_permission', args: { table: musicTable(table), role: 'user', permission: { columns: '*', filter: {} } } });
+    const ask = (query: string, headers = asUser(t)) => t.graphql(query, undefined, { headers });
+    expectResponse(await ask('{ music_artist { albums { artist { id } } } }'), 200, expect.objectContaining({ data: expect.anything() }));
+    expectResponse(
+      await ask('{ music_artist { albums { artist { albums { id } } } } }'),
+      200,
+      gqlError('the query selects 5 levels deep; at most 4 are allowed'),
+    );
+    expectResponse(
+      await ask('query { ...A } fragment A on query_root { music_artist { ...B } } fragment B on music_artist { albums { artist { albums { id } } } }'),
+      200,
+      gqlError('the query selects 5 levels deep; at most 4 are allowed'),
+    );
+    const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(' ')} }`;
+    expectResponse(await ask(aliases(20)), 200, expect.objectContaining({ data: expect.anything() }));
+    expectResponse(await ask(aliases(21)), 200, gqlError('the query selects 21 fields; at most 20 are allowed'));
+    // Each spread counts its fragment again: 4 spreads of 3 fields, 4 of them 3 deep, are 4 + 4 × (1 + 4 × 3) fields.
+    const bomb =
+      'query { ...Q ...Q ...Q ...Q } fragment Q on query_root { music_artist { ...R ...R ...R ...R } } fragment R on music_artist { id name country }';
+    expectResponse(await ask(bomb), 200, gqlError('the query selects 52 fields; at most 20 are allowed'));
+    // Admin is not bound by depth and width.
+    expectResponse(await ask(aliases(21), t.adminHeaders()), 200, expect.objectContaining({ data: expect.anything() }));
+  },
+);
 
-caseWithProfile('tight-limits', ['dec.limits.graphql-operation', 'dec.limits.json-depth', 'err.graphql.document-too-large'], 'document size and nesting limits hold for every role', async () => {
-  const t = target.profileTarget('tight-limits')!;
-  const big = `{ __typename ${' '.repeat(2100)}}`;
-  expectResponse(await t.graphql(big), 200, gqlError('the query is larger than 2048 bytes'));
-  expectResponse(await t.graphql('{ __typename }', { v: deepJson(40, 1, (x) => [x]) }), 200, gqlError('the request nests deeper than 32 levels'));
-  expectResponse(await t.metadata({ type: 'bulk', args: [deepJson(40, {}, (x) => ({ a: x }))] }), 400, tooDeep(32));
-});
+caseWithProfile(
+  'tight-limits',
+  ['dec.limits.graphql-operation', 'dec.limits.json-depth', 'err.graphql.document-too-large'],
+  'document size and nesting limits hold for every role',
+  async () => {
+    const t = target.profileTarget('tight-limits')!;
+    const big = `{ __typename ${' '.repeat(2100)}}`;
+    expectResponse(await t.graphql(big), 200, gqlError('the query is larger than 2048 bytes'));
+    expectResponse(await t.graphql('{ __typename }', { v: deepJson(40, 1, (x) => [x]) }), 200, gqlError('the request nests deeper than 32 levels'));
+    expectResponse(await t.metadata({ type: 'bulk', args: [deepJson(40, {}, (x) => ({ a: x }))] }), 400, tooDeep(32));
+  },
+);
 
-caseWithProfile('tight-limits', ['dec.limits.statement-timeout', 'err.graphql.statement-timeout'], 'a role\'s statement is cancelled after the statement timeout; admin\'s is not', async () => {
-  const t = target.profileTarget('tight-limits')!;
-  await t.metadata({ type: 'bulk', args: [{ type: 'track_table', args: { table: musicTable('slow') } }, { type: 'create_select_permission', args: { table: musicTable('slow'), role: 'user', permission: { columns: '*', filter: {} } } }] });
-  const started = Date.now();
-  expectResponse(await t.graphql('{ music_slow { id } }', undefined, { headers: asUser(t) }), 200, gqlError('the query ran longer than 300 ms and was cancelled', 'timeout'));
-  expect(Date.now() - started).toBeLessThan(750);
-  expectResponse(await t.graphql('{ music_slow { id } }'), 200, { data: { music_slow: [{ id: 1 }] } });
-  expectResponse(await t.graphql('{ music_artist_by_pk(id: 1) { id } }', undefined, { headers: asUser(t) }), 200, { data: { music_artist_by_pk: { id: 1 } } });
-});
+caseWithProfile(
+  'tight-limits',
+  ['dec.limits.statement-timeout', 'err.graphql.statement-timeout'],
+  "a role's statement is cancelled after the statement timeout; admin's is not",
+  async () => {
+    const t = target.profileTarget('tight-limits')!;
+    await t.metadata({
+      type: 'bulk',
+      args: [
+        { type: 'track_table', args: { table: musicTable('slow') } },
+        { type: 'create_select_permission', args: { table: musicTable('slow'), role: 'user', permission: { columns: '*', filter: {} } } },
+      ],
+    });
+    const started = Date.now();
+    expectResponse(
+      await t.graphql('{ music_slow { id } }', undefined, { headers: asUser(t) }),
+      200,
+      gqlError('the query ran longer than 300 ms and was cancelled', 'timeout'),
+    );
+    expect(Date.now() - started).toBeLessThan(750);
+    expectResponse(await t.graphql('{ music_slow { id } }'), 200, { data: { music_slow: [{ id: 1 }] } });
+    expectResponse(await t.graphql('{ music_artist_by_pk(id: 1) { id } }', undefined, { headers: asUser(t) }), 200, {
+      data: { music_artist_by_pk: { id: 1 } },
+    });
+  },
+);

@@ -29,17 +29,23 @@ test(covers(['op.export_metadata.v1', 'dec.export.form'], 'export_metadata of em
   expectResponse(await target.metadata({ type: 'export_metadata', args: {} }), 200, { version: 2, tables: [] });
 });
 
-test(covers(['op.replace_metadata.v1', 'rule.envelope.version-inferred', 'dec.success-body'], 'replace_metadata v1 takes the export form as args'), async () => {
-  const document = { version: 2, tables: [author, book] };
-  expectResponse(await target.metadata({ type: 'replace_metadata', args: document }), 200, { message: 'success' });
-  expect(await exported()).toEqual({ version: 2, tables: [author, book] });
-});
+test(
+  covers(['op.replace_metadata.v1', 'rule.envelope.version-inferred', 'dec.success-body'], 'replace_metadata v1 takes the export form as args'),
+  async () => {
+    const document = { version: 2, tables: [author, book] };
+    expectResponse(await target.metadata({ type: 'replace_metadata', args: document }), 200, { message: 'success' });
+    expect(await exported()).toEqual({ version: 2, tables: [author, book] });
+  },
+);
 
-test(covers(['op.replace_metadata.v2', 'rule.envelope.version-explicit', 'dec.replace_metadata.v2-response'], 'replace_metadata v2 with an explicit version'), async () => {
-  const r = await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [book] } } });
-  expectResponse(r, 200, { is_consistent: true, inconsistent_objects: [] });
-  expect(await exported()).toEqual({ version: 2, tables: [book] });
-});
+test(
+  covers(['op.replace_metadata.v2', 'rule.envelope.version-explicit', 'dec.replace_metadata.v2-response'], 'replace_metadata v2 with an explicit version'),
+  async () => {
+    const r = await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [book] } } });
+    expectResponse(r, 200, { is_consistent: true, inconsistent_objects: [] });
+    expect(await exported()).toEqual({ version: 2, tables: [book] });
+  },
+);
 
 test(covers(['op.replace_metadata.v2', 'rule.envelope.version-inferred'], 'replace_metadata without version but with args.metadata is v2'), async () => {
   const r = await target.metadata({ type: 'replace_metadata', args: { allow_inconsistent_metadata: false, metadata: { version: 2, tables: [author] } } });
@@ -64,23 +70,41 @@ test(covers(['dec.table-name.default-schema'], 'a table given by a bare name is 
   }
 });
 
-test(covers(['rule.replace_metadata.1', 'op.replace_metadata.v1', 'err.unexpected.inconsistent-metadata'], 'v1 with a missing table: 400 with internal, nothing replaced'), async () => {
-  await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [author] } });
-  const r = await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [book, ghost] } });
-  expect(r.status).toBe(400);
-  expect(r.body).toMatchObject({ internal: [ghostInconsistency] });
-  expect(await exported()).toEqual({ version: 2, tables: [author] });
-});
-
-test(covers(['rule.replace_metadata.1', 'op.replace_metadata.v2', 'err.unexpected.inconsistent-metadata', 'err.not-exists.table-in-postgres'], 'v2 with a missing table and no allow_inconsistent_metadata: 400 with internal'), async () => {
-  const r = await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [ghost] } } });
-  expectResponse(r, 400, { path: '$.args', error: 'cannot continue due to inconsistent metadata', code: 'unexpected', internal: [ghostInconsistency] });
-  expect(await exported()).toEqual({ version: 2, tables: [] });
-});
+test(
+  covers(
+    ['rule.replace_metadata.1', 'op.replace_metadata.v1', 'err.unexpected.inconsistent-metadata'],
+    'v1 with a missing table: 400 with internal, nothing replaced',
+  ),
+  async () => {
+    await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [author] } });
+    const r = await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [book, ghost] } });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ internal: [ghostInconsistency] });
+    expect(await exported()).toEqual({ version: 2, tables: [author] });
+  },
+);
 
 test(
   covers(
-    ['rule.replace_metadata.2', 'dec.inconsistent-object.table', 'op.get_inconsistent_metadata', 'op.drop_inconsistent_metadata', 'rule.availability.inconsistent'],
+    ['rule.replace_metadata.1', 'op.replace_metadata.v2', 'err.unexpected.inconsistent-metadata', 'err.not-exists.table-in-postgres'],
+    'v2 with a missing table and no allow_inconsistent_metadata: 400 with internal',
+  ),
+  async () => {
+    const r = await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [ghost] } } });
+    expectResponse(r, 400, { path: '$.args', error: 'cannot continue due to inconsistent metadata', code: 'unexpected', internal: [ghostInconsistency] });
+    expect(await exported()).toEqual({ version: 2, tables: [] });
+  },
+);
+
+test(
+  covers(
+    [
+      'rule.replace_metadata.2',
+      'dec.inconsistent-object.table',
+      'op.get_inconsistent_metadata',
+      'op.drop_inconsistent_metadata',
+      'rule.availability.inconsistent',
+    ],
     'allow_inconsistent_metadata keeps a missing table; it is listed, then dropped',
   ),
   async () => {
@@ -98,18 +122,21 @@ test(
   },
 );
 
-test(covers(['op.reload_metadata', 'dec.reload_metadata.response', 'rule.availability.inconsistent'], 'reload_metadata sees a table created outside the service'), async () => {
-  await target.metadata({ type: 'replace_metadata', version: 2, args: { allow_inconsistent_metadata: true, metadata: { version: 2, tables: [ghost] } } });
-  expectResponse(await target.metadata({ type: 'reload_metadata', args: {} }), 200, {
-    message: 'success',
-    is_consistent: false,
-    inconsistent_objects: [ghostInconsistency],
-  });
-  await target.sql('create table library.ghost (id int)');
-  expectResponse(await target.metadata({ type: 'reload_metadata', args: { reload_remote_schemas: true } }), 200, { message: 'success', is_consistent: true });
-  expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, []);
-  expect(await exported()).toEqual({ version: 2, tables: [ghost] });
-});
+test(
+  covers(['op.reload_metadata', 'dec.reload_metadata.response', 'rule.availability.inconsistent'], 'reload_metadata sees a table created outside the service'),
+  async () => {
+    await target.metadata({ type: 'replace_metadata', version: 2, args: { allow_inconsistent_metadata: true, metadata: { version: 2, tables: [ghost] } } });
+    expectResponse(await target.metadata({ type: 'reload_metadata', args: {} }), 200, {
+      message: 'success',
+      is_consistent: false,
+      inconsistent_objects: [ghostInconsistency],
+    });
+    await target.sql('create table library.ghost (id int)');
+    expectResponse(await target.metadata({ type: 'reload_metadata', args: { reload_remote_schemas: true } }), 200, { message: 'success', is_consistent: true });
+    expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, []);
+    expect(await exported()).toEqual({ version: 2, tables: [ghost] });
+  },
+);
 
 test(covers(['op.clear_metadata', 'dec.success-body'], 'clear_metadata forgets every tracked table'), async () => {
   await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [author, book] } });

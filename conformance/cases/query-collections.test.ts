@@ -12,7 +12,11 @@ const refused = (code: string, error: string, path = '$.args') => ({ path, error
 const exported = async () => (await run('export_metadata', {})).body as Record<string, unknown>;
 const ARTISTS = 'query artists { music_artist(order_by: {id: asc}) { id name } }';
 const ALBUMS = 'query albums { music_album(order_by: {id: asc}) { id } }';
-const collection = (name: string, queries: { name: string; query: string }[], comment?: string) => ({ name, definition: { queries }, ...(comment ? { comment } : {}) });
+const collection = (name: string, queries: { name: string; query: string }[], comment?: string) => ({
+  name,
+  definition: { queries },
+  ...(comment ? { comment } : {}),
+});
 
 beforeAll(async () => {
   await target.sql(fixtureSql('music'));
@@ -22,44 +26,135 @@ beforeEach(async () => {
   expectResponse(await target.metadata(musicMetadata(['artist', 'album'], [])), 200);
 });
 
-test(covers(['op.create_query_collection', 'op.add_query_to_collection', 'op.drop_query_from_collection', 'op.drop_query_collection'], 'collections hold named GraphQL documents, in the export form of query_collections.yaml'), async () => {
-  expectResponse(await run('create_query_collection', collection('app', [{ name: 'artists', query: ARTISTS }], 'the app\'s queries')), 200, ok);
-  expectResponse(await run('add_query_to_collection', { collection_name: 'app', query_name: 'albums', query: ALBUMS }), 200, ok);
-  expect((await exported()).query_collections).toEqual([collection('app', [{ name: 'artists', query: ARTISTS }, { name: 'albums', query: ALBUMS }], 'the app\'s queries')]);
-  expectResponse(await run('drop_query_from_collection', { collection_name: 'app', query_name: 'artists' }), 200, ok);
-  expect((await exported()).query_collections).toEqual([collection('app', [{ name: 'albums', query: ALBUMS }], 'the app\'s queries')]);
-  expectResponse(await run('drop_query_collection', { collection: 'app' }), 200, ok);
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: musicTable('artist') }, { table: musicTable('album') }] });
-});
+test(
+  covers(
+    ['op.create_query_collection', 'op.add_query_to_collection', 'op.drop_query_from_collection', 'op.drop_query_collection'],
+    'collections hold named GraphQL documents, in the export form of query_collections.yaml',
+  ),
+  async () => {
+    expectResponse(await run('create_query_collection', collection('app', [{ name: 'artists', query: ARTISTS }], "the app's queries")), 200, ok);
+    expectResponse(await run('add_query_to_collection', { collection_name: 'app', query_name: 'albums', query: ALBUMS }), 200, ok);
+    expect((await exported()).query_collections).toEqual([
+      collection(
+        'app',
+        [
+          { name: 'artists', query: ARTISTS },
+          { name: 'albums', query: ALBUMS },
+        ],
+        "the app's queries",
+      ),
+    ]);
+    expectResponse(await run('drop_query_from_collection', { collection_name: 'app', query_name: 'artists' }), 200, ok);
+    expect((await exported()).query_collections).toEqual([collection('app', [{ name: 'albums', query: ALBUMS }], "the app's queries")]);
+    expectResponse(await run('drop_query_collection', { collection: 'app' }), 200, ok);
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: musicTable('artist') }, { table: musicTable('album') }] });
+  },
+);
 
-test(covers(['op.create_query_collection', 'op.add_query_to_collection', 'err.already-exists.query-collection', 'err.not-exists.query-collection', 'err.already-exists.saved-query', 'err.not-exists.saved-query', 'err.validation-failed.saved-query'], 'names are unique, queries must parse as one operation, and unknown names are refused'), async () => {
-  expectResponse(await run('create_query_collection', collection('app', [])), 200, ok);
-  expectResponse(await run('create_query_collection', collection('app', [])), 400, refused('already-exists', 'query collection with name "app" already exists'));
-  expectResponse(await run('create_query_collection', collection('twice', [{ name: 'a', query: ARTISTS }, { name: 'a', query: ALBUMS }])), 400, refused('already-exists', 'query with name "a" already exists in collection "twice"'));
-  expectResponse(await run('add_query_to_collection', { collection_name: 'nope', query_name: 'a', query: ARTISTS }), 400, refused('not-exists', 'query collection with name "nope" does not exist'));
-  expectResponse(await run('add_query_to_collection', { collection_name: 'app', query_name: 'bad', query: 'query {' }), 400, refused('validation-failed', 'query "bad" of collection "app" is not a GraphQL document with one operation: Syntax Error: Expected Name, found <EOF>.'));
-  expectResponse(await run('add_query_to_collection', { collection_name: 'app', query_name: 'two', query: `${ARTISTS} ${ALBUMS}` }), 400, refused('validation-failed', 'query "two" of collection "app" is not a GraphQL document with one operation: 2 operations'));
-  expectResponse(await run('add_query_to_collection', { collection_name: 'app', query_name: 'a', query: ARTISTS }), 200, ok);
-  expectResponse(await run('add_query_to_collection', { collection_name: 'app', query_name: 'a', query: ALBUMS }), 400, refused('already-exists', 'query with name "a" already exists in collection "app"'));
-  expectResponse(await run('drop_query_from_collection', { collection_name: 'app', query_name: 'b' }), 400, refused('not-exists', 'query with name "b" does not exist in collection "app"'));
-  expectResponse(await run('drop_query_collection', { collection: 'nope' }), 400, refused('not-exists', 'query collection with name "nope" does not exist'));
-  expect((await exported()).query_collections).toEqual([collection('app', [{ name: 'a', query: ARTISTS }])]);
-});
+test(
+  covers(
+    [
+      'op.create_query_collection',
+      'op.add_query_to_collection',
+      'err.already-exists.query-collection',
+      'err.not-exists.query-collection',
+      'err.already-exists.saved-query',
+      'err.not-exists.saved-query',
+      'err.validation-failed.saved-query',
+    ],
+    'names are unique, queries must parse as one operation, and unknown names are refused',
+  ),
+  async () => {
+    expectResponse(await run('create_query_collection', collection('app', [])), 200, ok);
+    expectResponse(
+      await run('create_query_collection', collection('app', [])),
+      400,
+      refused('already-exists', 'query collection with name "app" already exists'),
+    );
+    expectResponse(
+      await run(
+        'create_query_collection',
+        collection('twice', [
+          { name: 'a', query: ARTISTS },
+          { name: 'a', query: ALBUMS },
+        ]),
+      ),
+      400,
+      refused('already-exists', 'query with name "a" already exists in collection "twice"'),
+    );
+    expectResponse(
+      await run('add_query_to_collection', { collection_name: 'nope', query_name: 'a', query: ARTISTS }),
+      400,
+      refused('not-exists', 'query collection with name "nope" does not exist'),
+    );
+    expectResponse(
+      await run('add_query_to_collection', { collection_name: 'app', query_name: 'bad', query: 'query {' }),
+      400,
+      refused('validation-failed', 'query "bad" of collection "app" is not a GraphQL document with one operation: Syntax Error: Expected Name, found <EOF>.'),
+    );
+    expectResponse(
+      await run('add_query_to_collection', { collection_name: 'app', query_name: 'two', query: `${ARTISTS} ${ALBUMS}` }),
+      400,
+      refused('validation-failed', 'query "two" of collection "app" is not a GraphQL document with one operation: 2 operations'),
+    );
+    expectResponse(await run('add_query_to_collection', { collection_name: 'app', query_name: 'a', query: ARTISTS }), 200, ok);
+    expectResponse(
+      await run('add_query_to_collection', { collection_name: 'app', query_name: 'a', query: ALBUMS }),
+      400,
+      refused('already-exists', 'query with name "a" already exists in collection "app"'),
+    );
+    expectResponse(
+      await run('drop_query_from_collection', { collection_name: 'app', query_name: 'b' }),
+      400,
+      refused('not-exists', 'query with name "b" does not exist in collection "app"'),
+    );
+    expectResponse(await run('drop_query_collection', { collection: 'nope' }), 400, refused('not-exists', 'query collection with name "nope" does not exist'));
+    expect((await exported()).query_collections).toEqual([collection('app', [{ name: 'a', query: ARTISTS }])]);
+  },
+);
 
-test(covers(['op.add_collection_to_allowlist', 'op.drop_collection_from_allowlist', 'err.already-exists.allowlist', 'err.not-exists.allowlist', 'err.dependency-error.drop'], 'the allow-list names collections; a collection in it is dropped only with cascade'), async () => {
-  expectResponse(await run('create_query_collection', collection('app', [{ name: 'artists', query: ARTISTS }])), 200, ok);
-  expectResponse(await run('add_collection_to_allowlist', { collection: 'nope' }), 400, refused('not-exists', 'query collection with name "nope" does not exist'));
-  expectResponse(await run('add_collection_to_allowlist', { collection: 'app' }), 200, ok);
-  expectResponse(await run('add_collection_to_allowlist', { collection: 'app' }), 400, refused('already-exists', 'collection "app" already exists in the allowlist'));
-  expect((await exported()).allowlist).toEqual([{ collection: 'app' }]);
-  expectResponse(await run('drop_query_collection', { collection: 'app' }), 400, refused('dependency-error', 'cannot drop due to the following dependent objects : allowlist entry of "app"'));
-  expectResponse(await run('drop_collection_from_allowlist', { collection: 'app' }), 200, ok);
-  expectResponse(await run('drop_collection_from_allowlist', { collection: 'app' }), 400, refused('not-exists', 'collection "app" does not exist in the allowlist'));
-  expectResponse(await run('add_collection_to_allowlist', { collection: 'app' }), 200, ok);
-  expectResponse(await run('drop_query_collection', { collection: 'app', cascade: true }), 200, ok);
-  const after = await exported();
-  expect([after.query_collections, after.allowlist]).toEqual([undefined, undefined]);
-});
+test(
+  covers(
+    [
+      'op.add_collection_to_allowlist',
+      'op.drop_collection_from_allowlist',
+      'err.already-exists.allowlist',
+      'err.not-exists.allowlist',
+      'err.dependency-error.drop',
+    ],
+    'the allow-list names collections; a collection in it is dropped only with cascade',
+  ),
+  async () => {
+    expectResponse(await run('create_query_collection', collection('app', [{ name: 'artists', query: ARTISTS }])), 200, ok);
+    expectResponse(
+      await run('add_collection_to_allowlist', { collection: 'nope' }),
+      400,
+      refused('not-exists', 'query collection with name "nope" does not exist'),
+    );
+    expectResponse(await run('add_collection_to_allowlist', { collection: 'app' }), 200, ok);
+    expectResponse(
+      await run('add_collection_to_allowlist', { collection: 'app' }),
+      400,
+      refused('already-exists', 'collection "app" already exists in the allowlist'),
+    );
+    expect((await exported()).allowlist).toEqual([{ collection: 'app' }]);
+    expectResponse(
+      await run('drop_query_collection', { collection: 'app' }),
+      400,
+      refused('dependency-error', 'cannot drop due to the following dependent objects : allowlist entry of "app"'),
+    );
+    expectResponse(await run('drop_collection_from_allowlist', { collection: 'app' }), 200, ok);
+    expectResponse(
+      await run('drop_collection_from_allowlist', { collection: 'app' }),
+      400,
+      refused('not-exists', 'collection "app" does not exist in the allowlist'),
+    );
+    expectResponse(await run('add_collection_to_allowlist', { collection: 'app' }), 200, ok);
+    expectResponse(await run('drop_query_collection', { collection: 'app', cascade: true }), 200, ok);
+    const after = await exported();
+    expect([after.query_collections, after.allowlist]).toEqual([undefined, undefined]);
+  },
+);
 
 test(covers(['op.replace_metadata.v1', 'op.export_metadata.v1'], 'collections and the allow-list round-trip through replace_metadata'), async () => {
   const document = {
@@ -71,23 +166,49 @@ test(covers(['op.replace_metadata.v1', 'op.export_metadata.v1'], 'collections an
   expect(await exported()).toEqual(document);
 });
 
-caseWithProfile('allow-list', ['dec.allowlist', 'op.add_collection_to_allowlist', 'err.validation-failed.not-allowed'], 'with the allow-list enabled, roles send only allow-listed documents (layout aside); admin is not bound', async () => {
-  const strict = target.profileTarget('allow-list')!;
-  const as = (role: string) => ({ ...strict.adminHeaders(), 'x-engine-role': role });
-  const gql = async (query: string, headers: Record<string, string>) => (await strict.graphql(query, undefined, { headers })).body;
-  const notAllowed = { errors: [{ message: 'query is not in any of the allowlists', extensions: { path: '$', code: 'validation-failed' } }] };
-  expectResponse(await strict.metadata({ type: 'bulk', args: [
-    { type: 'create_select_permission', args: { table: musicTable('artist'), role: 'user', permission: { columns: ['id', 'name'], filter: { id: { _lt: 3 } } } } },
-    { type: 'create_query_collection', args: collection('app', [{ name: 'artists', query: ARTISTS }]) },
-  ] }), 200, [ok, ok]);
-  expect(await gql(ARTISTS, as('user'))).toEqual(notAllowed);
-  expectResponse(await strict.metadata({ type: 'add_collection_to_allowlist', args: { collection: 'app' } }), 200, ok);
-  const expected = { data: { music_artist: [{ id: 1, name: 'Aurora Lane' }, { id: 2, name: 'Brass Tacks' }] } };
-  expect(await gql(ARTISTS, as('user'))).toEqual(expected);
-  expect(await gql('query artists {\n  music_artist(order_by: {id: asc}) {\n    id\n    name\n  }\n}\n', as('user'))).toEqual(expected);
-  expect(await gql('query artists { music_artist(order_by: {id: desc}) { id name } }', as('user'))).toEqual(notAllowed);
-  expect(await gql('{ music_album { id } }', strict.adminHeaders())).toEqual({ data: { music_album: [{ id: 10 }, { id: 11 }, { id: 20 }, { id: 21 }] } });
-  expectResponse(await strict.request('GET', '/v1alpha1/config', { headers: strict.adminHeaders() }), 200, expect.objectContaining({ is_allow_list_enabled: true }));
-  expectResponse(await strict.metadata({ type: 'drop_collection_from_allowlist', args: { collection: 'app' } }), 200, ok);
-  expect(await gql(ARTISTS, as('user'))).toEqual(notAllowed);
-});
+caseWithProfile(
+  'allow-list',
+  ['dec.allowlist', 'op.add_collection_to_allowlist', 'err.validation-failed.not-allowed'],
+  'with the allow-list enabled, roles send only allow-listed documents (layout aside); admin is not bound',
+  async () => {
+    const strict = target.profileTarget('allow-list')!;
+    const as = (role: string) => ({ ...strict.adminHeaders(), 'x-engine-role': role });
+    const gql = async (query: string, headers: Record<string, string>) => (await strict.graphql(query, undefined, { headers })).body;
+    const notAllowed = { errors: [{ message: 'query is not in any of the allowlists', extensions: { path: '$', code: 'validation-failed' } }] };
+    expectResponse(
+      await strict.metadata({
+        type: 'bulk',
+        args: [
+          {
+            type: 'create_select_permission',
+            args: { table: musicTable('artist'), role: 'user', permission: { columns: ['id', 'name'], filter: { id: { _lt: 3 } } } },
+          },
+          { type: 'create_query_collection', args: collection('app', [{ name: 'artists', query: ARTISTS }]) },
+        ],
+      }),
+      200,
+      [ok, ok],
+    );
+    expect(await gql(ARTISTS, as('user'))).toEqual(notAllowed);
+    expectResponse(await strict.metadata({ type: 'add_collection_to_allowlist', args: { collection: 'app' } }), 200, ok);
+    const expected = {
+      data: {
+        music_artist: [
+          { id: 1, name: 'Aurora Lane' },
+          { id: 2, name: 'Brass Tacks' },
+        ],
+      },
+    };
+    expect(await gql(ARTISTS, as('user'))).toEqual(expected);
+    expect(await gql('query artists {\n  music_artist(order_by: {id: asc}) {\n    id\n    name\n  }\n}\n', as('user'))).toEqual(expected);
+    expect(await gql('query artists { music_artist(order_by: {id: desc}) { id name } }', as('user'))).toEqual(notAllowed);
+    expect(await gql('{ music_album { id } }', strict.adminHeaders())).toEqual({ data: { music_album: [{ id: 10 }, { id: 11 }, { id: 20 }, { id: 21 }] } });
+    expectResponse(
+      await strict.request('GET', '/v1alpha1/config', { headers: strict.adminHeaders() }),
+      200,
+      expect.objectContaining({ is_allow_list_enabled: true }),
+    );
+    expectResponse(await strict.metadata({ type: 'drop_collection_from_allowlist', args: { collection: 'app' } }), 200, ok);
+    expect(await gql(ARTISTS, as('user'))).toEqual(notAllowed);
+  },
+);

@@ -44,28 +44,34 @@ test(covers(['op.create_object_relationship', 'op.create_array_relationship'], '
   expect(await tableEntry('note')).toEqual({ table: note, object_relationships: [{ name: 'customer', using: toCustomer }] });
 });
 
-test(covers(['op.create_object_relationship', 'err.constraint-error.no-foreign-key'], 'a column without a foreign key cannot carry an object relationship'), async () => {
-  expectResponse(await run('create_object_relationship', { table: orders, name: 'by_total', using: { foreign_key_constraint_on: 'total' } }), 400, {
-    path: '$.args',
-    error: 'no foreign constraint exists on the given column',
-    code: 'constraint-error',
-  });
-});
-
-test(covers(['op.create_array_relationship', 'err.constraint-error.several-foreign-keys'], 'several foreign keys on the same column are ambiguous'), async () => {
-  await target.sql('alter table shop.orders add constraint orders_customer_again foreign key (customer_id) references shop.customer (id)');
-  await run('reload_metadata', {});
-  try {
-    expectResponse(await run('create_array_relationship', { table: customer, name: 'orders', using: ordersOf }), 400, {
+test(
+  covers(['op.create_object_relationship', 'err.constraint-error.no-foreign-key'], 'a column without a foreign key cannot carry an object relationship'),
+  async () => {
+    expectResponse(await run('create_object_relationship', { table: orders, name: 'by_total', using: { foreign_key_constraint_on: 'total' } }), 400, {
       path: '$.args',
-      error: 'more than one foreign key constraint exists on the given column',
+      error: 'no foreign constraint exists on the given column',
       code: 'constraint-error',
     });
-  } finally {
-    await target.sql('alter table shop.orders drop constraint orders_customer_again');
+  },
+);
+
+test(
+  covers(['op.create_array_relationship', 'err.constraint-error.several-foreign-keys'], 'several foreign keys on the same column are ambiguous'),
+  async () => {
+    await target.sql('alter table shop.orders add constraint orders_customer_again foreign key (customer_id) references shop.customer (id)');
     await run('reload_metadata', {});
-  }
-});
+    try {
+      expectResponse(await run('create_array_relationship', { table: customer, name: 'orders', using: ordersOf }), 400, {
+        path: '$.args',
+        error: 'more than one foreign key constraint exists on the given column',
+        code: 'constraint-error',
+      });
+    } finally {
+      await target.sql('alter table shop.orders drop constraint orders_customer_again');
+      await run('reload_metadata', {});
+    }
+  },
+);
 
 test(covers(['op.create_object_relationship', 'err.not-exists.column'], 'the foreign key column must exist'), async () => {
   expectResponse(await run('create_object_relationship', { table: orders, name: 'x', using: { foreign_key_constraint_on: 'nope' } }), 400, {
@@ -75,12 +81,15 @@ test(covers(['op.create_object_relationship', 'err.not-exists.column'], 'the for
   });
 });
 
-test(covers(['op.create_object_relationship', 'err.already-exists.column-or-relationship'], 'a relationship may not take the name of a column or relationship'), async () => {
-  const conflict = { path: '$.args', error: 'column/relationship of table "shop.orders" already exists', code: 'already-exists' };
-  expectResponse(await run('create_object_relationship', { table: orders, name: 'total', using: customerOf }), 400, conflict);
-  await run('create_object_relationship', { table: orders, name: 'customer', using: customerOf });
-  expectResponse(await run('create_object_relationship', { table: orders, name: 'customer', using: customerOf }), 400, conflict);
-});
+test(
+  covers(['op.create_object_relationship', 'err.already-exists.column-or-relationship'], 'a relationship may not take the name of a column or relationship'),
+  async () => {
+    const conflict = { path: '$.args', error: 'column/relationship of table "shop.orders" already exists', code: 'already-exists' };
+    expectResponse(await run('create_object_relationship', { table: orders, name: 'total', using: customerOf }), 400, conflict);
+    await run('create_object_relationship', { table: orders, name: 'customer', using: customerOf });
+    expectResponse(await run('create_object_relationship', { table: orders, name: 'customer', using: customerOf }), 400, conflict);
+  },
+);
 
 test(covers(['op.create_object_relationship', 'err.not-exists.table'], 'relationships belong to, and lead to, tracked tables'), async () => {
   await run('untrack_table', { table: customer });
@@ -125,56 +134,78 @@ test(covers(['dec.run_sql.tracked-tables', 'err.dependency-error.drop'], 'run_sq
     error: 'cannot drop due to the following dependent objects : relationship shop.note.customer2',
     code: 'dependency-error',
   });
-  expect(await tableEntry('note')).toEqual({ table: note, object_relationships: [{ name: 'customer2', using: { foreign_key_constraint_on: 'customer_id2' } }] });
-  expectResponse(await target.metadata({ type: 'run_sql', args: { ...drop.args, cascade: true } }, { endpoint: '/v2/query' }), 200, { result_type: 'CommandOk', result: null });
+  expect(await tableEntry('note')).toEqual({
+    table: note,
+    object_relationships: [{ name: 'customer2', using: { foreign_key_constraint_on: 'customer_id2' } }],
+  });
+  expectResponse(await target.metadata({ type: 'run_sql', args: { ...drop.args, cascade: true } }, { endpoint: '/v2/query' }), 200, {
+    result_type: 'CommandOk',
+    result: null,
+  });
   expect(await tableEntry('note')).toEqual({ table: note });
 });
 
-test(covers(['rule.availability.inconsistent', 'op.get_inconsistent_metadata'], 'a relationship the database no longer supports is reported inconsistent'), async () => {
-  await target.sql('alter table shop.note add column if not exists customer_id3 int references shop.customer (id)');
-  await run('reload_metadata', {});
-  await run('create_object_relationship', { table: note, name: 'customer3', using: { foreign_key_constraint_on: 'customer_id3' } });
-  await target.sql('alter table shop.note drop column customer_id3');
-  const r = await run('reload_metadata', {});
-  expectResponse(r, 200, {
-    message: 'success',
-    is_consistent: false,
-    inconsistent_objects: [
-      {
-        type: 'object_relation',
-        reason: '"customer_id3" does not exist',
-        definition: { table: note, name: 'customer3', using: { foreign_key_constraint_on: 'customer_id3' } },
-      },
-    ],
-  });
-  expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
-  expect(await tableEntry('note')).toEqual({ table: note });
-});
+test(
+  covers(['rule.availability.inconsistent', 'op.get_inconsistent_metadata'], 'a relationship the database no longer supports is reported inconsistent'),
+  async () => {
+    await target.sql('alter table shop.note add column if not exists customer_id3 int references shop.customer (id)');
+    await run('reload_metadata', {});
+    await run('create_object_relationship', { table: note, name: 'customer3', using: { foreign_key_constraint_on: 'customer_id3' } });
+    await target.sql('alter table shop.note drop column customer_id3');
+    const r = await run('reload_metadata', {});
+    expectResponse(r, 200, {
+      message: 'success',
+      is_consistent: false,
+      inconsistent_objects: [
+        {
+          type: 'object_relation',
+          reason: '"customer_id3" does not exist',
+          definition: { table: note, name: 'customer3', using: { foreign_key_constraint_on: 'customer_id3' } },
+        },
+      ],
+    });
+    expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
+    expect(await tableEntry('note')).toEqual({ table: note });
+  },
+);
 
-test(covers(['err.parse-failed.empty-name'], 'an empty relationship name is refused when the arguments are parsed, even on a table that does not exist'), async () => {
-  const nowhere = { schema: 'shop', name: 'no_such_table' };
-  const empty = (path: string) => ({ path, error: 'empty string not allowed', code: 'parse-failed' });
-  expectResponse(await run('create_object_relationship', { table: nowhere, name: '', using: customerOf }), 400, empty('$.args.name'));
-  expectResponse(await run('create_array_relationship', { table: nowhere, name: '', using: ordersOf }), 400, empty('$.args.name'));
-  expectResponse(await run('drop_relationship', { table: nowhere, relationship: '' }), 400, empty('$.args.relationship'));
-  expectResponse(await run('rename_relationship', { table: orders, name: 'customer', new_name: '' }), 400, empty('$.args.new_name'));
-  expectResponse(await run('replace_metadata', { version: 2, tables: [{ table: orders, object_relationships: [{ name: '', using: customerOf }] }] }), 400, empty('$.args.tables[0].object_relationships[0].name'));
-});
+test(
+  covers(['err.parse-failed.empty-name'], 'an empty relationship name is refused when the arguments are parsed, even on a table that does not exist'),
+  async () => {
+    const nowhere = { schema: 'shop', name: 'no_such_table' };
+    const empty = (path: string) => ({ path, error: 'empty string not allowed', code: 'parse-failed' });
+    expectResponse(await run('create_object_relationship', { table: nowhere, name: '', using: customerOf }), 400, empty('$.args.name'));
+    expectResponse(await run('create_array_relationship', { table: nowhere, name: '', using: ordersOf }), 400, empty('$.args.name'));
+    expectResponse(await run('drop_relationship', { table: nowhere, relationship: '' }), 400, empty('$.args.relationship'));
+    expectResponse(await run('rename_relationship', { table: orders, name: 'customer', new_name: '' }), 400, empty('$.args.new_name'));
+    expectResponse(
+      await run('replace_metadata', { version: 2, tables: [{ table: orders, object_relationships: [{ name: '', using: customerOf }] }] }),
+      400,
+      empty('$.args.tables[0].object_relationships[0].name'),
+    );
+  },
+);
 
-test(covers(['err.already-exists.column-or-relationship', 'op.set_table_customization'], 'a relationship and a column may not share a field name, whichever comes first and whether the column\'s name is its own or a custom one'), async () => {
-  const clash = { path: '$.args', error: 'column/relationship of table "shop.customer" already exists', code: 'already-exists' };
-  expectResponse(await run('set_table_customization', { table: customer, configuration: { custom_column_names: { email: 'mail' } } }), 200, ok);
-  expectResponse(await run('create_array_relationship', { table: customer, name: 'mail', using: ordersOf }), 400, clash);
-  expectResponse(await run('create_array_relationship', { table: customer, name: 'email', using: ordersOf }), 400, clash);
-  expectResponse(await run('create_array_relationship', { table: customer, name: 'orders', using: ordersOf }), 200, ok);
-  expectResponse(await run('rename_relationship', { table: customer, name: 'orders', new_name: 'mail' }), 400, clash);
-  expectResponse(await run('set_table_customization', { table: customer, configuration: { custom_column_names: { name: 'orders' } } }), 400, clash);
-  expect(await tableEntry('customer')).toEqual({
-    table: customer,
-    configuration: { custom_column_names: { email: 'mail' } },
-    array_relationships: [{ name: 'orders', using: ordersOf }],
-  });
-});
+test(
+  covers(
+    ['err.already-exists.column-or-relationship', 'op.set_table_customization'],
+    "a relationship and a column may not share a field name, whichever comes first and whether the column's name is its own or a custom one",
+  ),
+  async () => {
+    const clash = { path: '$.args', error: 'column/relationship of table "shop.customer" already exists', code: 'already-exists' };
+    expectResponse(await run('set_table_customization', { table: customer, configuration: { custom_column_names: { email: 'mail' } } }), 200, ok);
+    expectResponse(await run('create_array_relationship', { table: customer, name: 'mail', using: ordersOf }), 400, clash);
+    expectResponse(await run('create_array_relationship', { table: customer, name: 'email', using: ordersOf }), 400, clash);
+    expectResponse(await run('create_array_relationship', { table: customer, name: 'orders', using: ordersOf }), 200, ok);
+    expectResponse(await run('rename_relationship', { table: customer, name: 'orders', new_name: 'mail' }), 400, clash);
+    expectResponse(await run('set_table_customization', { table: customer, configuration: { custom_column_names: { name: 'orders' } } }), 400, clash);
+    expect(await tableEntry('customer')).toEqual({
+      table: customer,
+      configuration: { custom_column_names: { email: 'mail' } },
+      array_relationships: [{ name: 'orders', using: ordersOf }],
+    });
+  },
+);
 
 test(covers(['err.validation-failed.graphql-name'], 'a relationship may not be named like an operator of boolean expressions'), async () => {
   for (const name of ['_and', '_or', '_not', '_exists']) {

@@ -16,7 +16,7 @@ beforeEach(async () => {
 });
 
 test(covers(['op.run_sql', 'dec.run_sql.response'], 'a query answers TuplesOk: header row, then rows of text, NULL as "NULL"'), async () => {
-  const r = await runSql({ sql: "select id, name, null::text as nickname, 1.50::numeric as n from library.author order by id" });
+  const r = await runSql({ sql: 'select id, name, null::text as nickname, 1.50::numeric as n from library.author order by id' });
   expectResponse(r, 200, {
     result_type: 'TuplesOk',
     result: [
@@ -38,12 +38,16 @@ test(covers(['op.run_sql', 'dec.run_sql.response'], 'a command answers CommandOk
 });
 
 test(covers(['op.run_sql', 'dec.run_sql.response', 'dec.endpoints'], 'with several statements the last one decides, at /v1/query too'), async () => {
-  const r = await runSql({ sql: "create temporary table t (x int) on commit drop; insert into t values (1), (2); select sum(x) as total from t" }, '/v1/query');
+  const r = await runSql({ sql: 'create temporary table t (x int) on commit drop; insert into t values (1), (2); select sum(x) as total from t' }, '/v1/query');
   expectResponse(r, 200, { result_type: 'TuplesOk', result: [['total'], ['3']] });
 });
 
 test(covers(['dec.endpoints', 'err.parse-failed.unknown-operation'], 'run_sql is not a /v1/metadata operation'), async () => {
-  expectResponse(await runSql({ sql: 'select 1' }, '/v1/metadata'), 400, { path: '$.type', error: 'unknown operation type : run_sql; it is taken at /v1/query, /v2/query', code: 'parse-failed' });
+  expectResponse(await runSql({ sql: 'select 1' }, '/v1/metadata'), 400, {
+    path: '$.type',
+    error: 'unknown operation type : run_sql; it is taken at /v1/query, /v2/query',
+    code: 'parse-failed',
+  });
 });
 
 test(covers(['dec.run_sql.read-only', 'dec.run_sql.response'], 'read_only runs queries'), async () => {
@@ -57,11 +61,14 @@ test(covers(['dec.run_sql.read-only', 'err.postgres-error.query-failed'], 'read_
   expect(await target.sql(`select count(*)::int as n from library.author where name = 'Mallory'`)).toEqual([{ n: 0 }]);
 });
 
-test(covers(['dec.run_sql.errors', 'err.postgres-error.query-failed'], 'a failing statement is a postgres-error with the PostgreSQL error fields'), async () => {
-  const r = await runSql({ sql: 'selec 1' });
-  expectError(r, 400, { path: '$', error: 'query execution failed', code: 'postgres-error' });
-  expect(r.body).toMatchObject({ internal: { statement: 'selec 1', error: { status_code: '42601', message: expect.stringContaining('syntax error') } } });
-});
+test(
+  covers(['dec.run_sql.errors', 'err.postgres-error.query-failed'], 'a failing statement is a postgres-error with the PostgreSQL error fields'),
+  async () => {
+    const r = await runSql({ sql: 'selec 1' });
+    expectError(r, 400, { path: '$', error: 'query execution failed', code: 'postgres-error' });
+    expect(r.body).toMatchObject({ internal: { statement: 'selec 1', error: { status_code: '42601', message: expect.stringContaining('syntax error') } } });
+  },
+);
 
 test(covers(['dec.run_sql.errors', 'err.postgres-error.query-failed'], 'when a later statement fails, the earlier ones are undone'), async () => {
   const r = await runSql({ sql: 'create table library.half_made (id int); select 1/0' });
@@ -84,7 +91,10 @@ test(covers(['err.access-denied.admin-only', 'rule.auth.1'], 'run_sql is admin o
 
 test(covers(['dec.run_sql.tracked-tables', 'rule.availability.untracked'], 'dropping a tracked table through run_sql untracks it'), async () => {
   await target.sql('create table if not exists library.doomed (id int)');
-  await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table: { schema: 'library', name: 'doomed' } }, { table: { schema: 'library', name: 'author' } }] } });
+  await target.metadata({
+    type: 'replace_metadata',
+    args: { version: 2, tables: [{ table: { schema: 'library', name: 'doomed' } }, { table: { schema: 'library', name: 'author' } }] },
+  });
   expectResponse(await runSql({ sql: 'drop table library.doomed' }), 200, { result_type: 'CommandOk', result: null });
   expectResponse(await target.metadata({ type: 'export_metadata', args: {} }), 200, { version: 2, tables: [{ table: { schema: 'library', name: 'author' } }] });
 });
@@ -113,7 +123,13 @@ describe('run_sql cannot end the transaction of its request', () => {
 
   test(covers(['err.bad-request.transaction-control', 'dec.bulk.atomic'], 'a COMMIT inside a bulk whose later member fails keeps nothing'), async () => {
     const r = await target.metadata(
-      { type: 'bulk', args: [{ type: 'run_sql', args: { sql: 'insert into library.tx_probe values (1); commit;' } }, { type: 'track_table', args: { table: 'nope' } }] },
+      {
+        type: 'bulk',
+        args: [
+          { type: 'run_sql', args: { sql: 'insert into library.tx_probe values (1); commit;' } },
+          { type: 'track_table', args: { table: 'nope' } },
+        ],
+      },
       { endpoint: '/v1/query' },
     );
     expectResponse(r, 400, refused('COMMIT (statement 2)', '$.args[0].args.sql'));
@@ -125,15 +141,24 @@ describe('run_sql cannot end the transaction of its request', () => {
     expect(await count()).toBe(0);
   });
 
-  test(covers(['err.bad-request.transaction-control', 'dec.bulk.atomic'], 'a ROLLBACK cannot make a later member of the bulk write outside the transaction'), async () => {
-    const r = await target.metadata(
-      { type: 'bulk', args: [{ type: 'run_sql', args: { sql: 'rollback; insert into library.tx_probe values (3)' } }, { type: 'track_table', args: { table: { schema: 'library', name: 'tx_probe' } } }] },
-      { endpoint: '/v1/query' },
-    );
-    expectResponse(r, 400, refused('ROLLBACK (statement 1)', '$.args[0].args.sql'));
-    expect(await count()).toBe(0);
-    expect(await exportedTables()).toEqual([]);
-  });
+  test(
+    covers(['err.bad-request.transaction-control', 'dec.bulk.atomic'], 'a ROLLBACK cannot make a later member of the bulk write outside the transaction'),
+    async () => {
+      const r = await target.metadata(
+        {
+          type: 'bulk',
+          args: [
+            { type: 'run_sql', args: { sql: 'rollback; insert into library.tx_probe values (3)' } },
+            { type: 'track_table', args: { table: { schema: 'library', name: 'tx_probe' } } },
+          ],
+        },
+        { endpoint: '/v1/query' },
+      );
+      expectResponse(r, 400, refused('ROLLBACK (statement 1)', '$.args[0].args.sql'));
+      expect(await count()).toBe(0);
+      expect(await exportedTables()).toEqual([]);
+    },
+  );
 
   test.each([
     ['END (statement 2)', 'end'],
@@ -150,55 +175,93 @@ describe('run_sql cannot end the transaction of its request', () => {
     expect(await count()).toBe(0);
   });
 
-  test(covers(['op.run_sql', 'err.bad-request.transaction-control'], 'savepoints, quoted text and SQL function bodies are not transaction control'), async () => {
-    const sql = `savepoint s1; insert into library.tx_probe values (5); rollback to savepoint s1; release savepoint s1;
+  test(
+    covers(['op.run_sql', 'err.bad-request.transaction-control'], 'savepoints, quoted text and SQL function bodies are not transaction control'),
+    async () => {
+      const sql = `savepoint s1; insert into library.tx_probe values (5); rollback to savepoint s1; release savepoint s1;
       insert into library.tx_probe values (6);
       create function library.tx_f() returns int language sql begin atomic select 1; end;
       select 'commit; rollback' as a, $q$; end;$q$ as b, library.tx_f() as c`;
-    expectResponse(await runSql({ sql }), 200, { result_type: 'TuplesOk', result: [['a', 'b', 'c'], ['commit; rollback', '; end;', '1']] });
-    expect(await target.sql('select id from library.tx_probe')).toEqual([{ id: 6 }]);
-    await target.sql('drop function library.tx_f()');
-  });
+      expectResponse(await runSql({ sql }), 200, {
+        result_type: 'TuplesOk',
+        result: [
+          ['a', 'b', 'c'],
+          ['commit; rollback', '; end;', '1'],
+        ],
+      });
+      expect(await target.sql('select id from library.tx_probe')).toEqual([{ id: 6 }]);
+      await target.sql('drop function library.tx_f()');
+    },
+  );
 
   test(covers(['op.run_sql', 'dec.run_sql.response'], 'session settings made by run_sql do not reach later requests'), async () => {
-    expectResponse(await runSql({ sql: "set statement_timeout = 1; set search_path = nowhere; select 1 as x" }), 200, { result_type: 'TuplesOk', result: [['x'], ['1']] });
+    expectResponse(await runSql({ sql: 'set statement_timeout = 1; set search_path = nowhere; select 1 as x' }), 200, {
+      result_type: 'TuplesOk',
+      result: [['x'], ['1']],
+    });
     for (let i = 0; i < 12; i++) {
       expectResponse(await runSql({ sql: 'select pg_sleep(0.005), current_setting($$search_path$$) as path', read_only: i % 2 === 0 }), 200, {
         result_type: 'TuplesOk',
-        result: [['pg_sleep', 'path'], ['', '"$user", public']],
+        result: [
+          ['pg_sleep', 'path'],
+          ['', '"$user", public'],
+        ],
       });
     }
   });
 });
 
-test(covers(['err.bad-request.access-mode', 'dec.bulk.atomic'], 'a bulk whose members need different access modes is refused before any of them runs'), async () => {
-  await target.sql('create table if not exists library.tx_probe (id int); delete from library.tx_probe');
-  const insert = { type: 'run_sql', args: { sql: 'insert into library.tx_probe values (7)' } };
-  const readOnly = { type: 'run_sql', args: { sql: 'select 1', read_only: true } };
-  const refused = (expected: string, path: string, forced: string) => ({
-    path: '$',
-    error: `incompatible access mode requirements in bulk query, expected access mode: ${expected} but ${path} forces ${forced}`,
-    code: 'bad-request',
-  });
-  expectResponse(await target.metadata({ type: 'bulk', args: [insert, readOnly] }, { endpoint: '/v1/query' }), 400, refused('READ WRITE', '$.args[1]', 'READ ONLY'));
-  expectResponse(await target.metadata({ type: 'bulk', args: [readOnly, { type: 'track_table', args: { table: { schema: 'library', name: 'tx_probe' } } }] }, { endpoint: '/v1/query' }), 400, refused('READ ONLY', '$.args[1]', 'READ WRITE'));
-  expectResponse(await target.metadata({ type: 'bulk', args: [insert, { type: 'bulk', args: [readOnly] }] }, { endpoint: '/v1/query' }), 400, refused('READ WRITE', '$.args[1].args[0]', 'READ ONLY'));
-  expect((await target.sql('select count(*)::int as n from library.tx_probe'))[0]!.n).toBe(0);
-  // Reads need no mode: they go with either.
-  const reads = await target.metadata({ type: 'bulk', args: [readOnly, { type: 'export_metadata', args: {} }, { type: 'run_sql', args: { sql: 'select 2 as two', read_only: true } }] }, { endpoint: '/v1/query' });
-  expectResponse(reads, 200, [{ result_type: 'TuplesOk', result: [['?column?'], ['1']] }, { version: 2, tables: [] }, { result_type: 'TuplesOk', result: [['two'], ['2']] }]);
-});
+test(
+  covers(['err.bad-request.access-mode', 'dec.bulk.atomic'], 'a bulk whose members need different access modes is refused before any of them runs'),
+  async () => {
+    await target.sql('create table if not exists library.tx_probe (id int); delete from library.tx_probe');
+    const insert = { type: 'run_sql', args: { sql: 'insert into library.tx_probe values (7)' } };
+    const readOnly = { type: 'run_sql', args: { sql: 'select 1', read_only: true } };
+    const refused = (expected: string, path: string, forced: string) => ({
+      path: '$',
+      error: `incompatible access mode requirements in bulk query, expected access mode: ${expected} but ${path} forces ${forced}`,
+      code: 'bad-request',
+    });
+    expectResponse(
+      await target.metadata({ type: 'bulk', args: [insert, readOnly] }, { endpoint: '/v1/query' }),
+      400,
+      refused('READ WRITE', '$.args[1]', 'READ ONLY'),
+    );
+    expectResponse(
+      await target.metadata(
+        { type: 'bulk', args: [readOnly, { type: 'track_table', args: { table: { schema: 'library', name: 'tx_probe' } } }] },
+        { endpoint: '/v1/query' },
+      ),
+      400,
+      refused('READ ONLY', '$.args[1]', 'READ WRITE'),
+    );
+    expectResponse(
+      await target.metadata({ type: 'bulk', args: [insert, { type: 'bulk', args: [readOnly] }] }, { endpoint: '/v1/query' }),
+      400,
+      refused('READ WRITE', '$.args[1].args[0]', 'READ ONLY'),
+    );
+    expect((await target.sql('select count(*)::int as n from library.tx_probe'))[0]!.n).toBe(0);
+    // Reads need no mode: they go with either.
+    const reads = await target.metadata(
+      { type: 'bulk', args: [readOnly, { type: 'export_metadata', args: {} }, { type: 'run_sql', args: { sql: 'select 2 as two', read_only: true } }] },
+      { endpoint: '/v1/query' },
+    );
+    expectResponse(reads, 200, [
+      { result_type: 'TuplesOk', result: [['?column?'], ['1']] },
+      { version: 2, tables: [] },
+      { result_type: 'TuplesOk', result: [['two'], ['2']] },
+    ]);
+  },
+);
 
 describe('run_sql changing columns that metadata names', () => {
   const book = { schema: 'library', name: 'book' };
   const author = { schema: 'library', name: 'author' };
   const userSelect = { role: 'user', permission: { columns: ['id', 'title'], filter: { author_id: { _eq: 'X-Engine-User-Id' } } } };
   const tracked = async (bookEntry: Record<string, unknown>) => {
-    expectResponse(
-      await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table: author }, { table: book, ...bookEntry }] } }),
-      200,
-      { message: 'success' },
-    );
+    expectResponse(await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table: author }, { table: book, ...bookEntry }] } }), 200, {
+      message: 'success',
+    });
   };
   beforeEach(async () => {
     await target.sql(fixtureSql('library'));
@@ -206,7 +269,9 @@ describe('run_sql changing columns that metadata names', () => {
   });
   const exported = async () => (await target.metadata({ type: 'export_metadata', args: {} })).body as { tables: unknown[] };
   const columnsOfBook = async () =>
-    (await target.sql(`select attname::text as name, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = 'library.book'::regclass and attnum > 0 and not attisdropped order by attnum`));
+    await target.sql(
+      `select attname::text as name, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = 'library.book'::regclass and attnum > 0 and not attisdropped order by attnum`,
+    );
 
   test(covers(['err.not-supported.column-rename', 'dec.run_sql.tracked-tables'], 'renaming a column a permission lists is refused and undone'), async () => {
     await tracked({ select_permissions: [userSelect] });
@@ -229,14 +294,20 @@ describe('run_sql changing columns that metadata names', () => {
       error: 'column renames are not yet supported : "library.book"."title"',
       code: 'not-supported',
     });
-    expectResponse(await runSql({ sql: 'alter table library.book rename column title to label', cascade: true }), 200, { result_type: 'CommandOk', result: null });
+    expectResponse(await runSql({ sql: 'alter table library.book rename column title to label', cascade: true }), 200, {
+      result_type: 'CommandOk',
+      result: null,
+    });
     expect((await exported()).tables).toEqual([{ table: author }, { table: book }]);
   });
 
   test(covers(['dec.run_sql.tracked-tables'], 'renaming a column no metadata names is allowed and keeps the metadata'), async () => {
     await tracked({ select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] });
     expectResponse(await runSql({ sql: 'alter table library.book rename column title to heading' }), 200, { result_type: 'CommandOk', result: null });
-    expect((await exported()).tables).toEqual([{ table: author }, { table: book, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] }]);
+    expect((await exported()).tables).toEqual([
+      { table: author },
+      { table: book, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] },
+    ]);
   });
 
   test(covers(['err.dependency-error.column-type'], 'changing the type of a column a permission filter uses is refused and undone'), async () => {
@@ -263,7 +334,10 @@ describe('run_sql changing columns that metadata names', () => {
     });
     expect((await columnsOfBook()).map((c) => c.name)).toEqual(['id', 'title', 'author_id']);
     expectResponse(await runSql({ sql: 'alter table library.book drop column title', cascade: true }), 200, { result_type: 'CommandOk', result: null });
-    expect((await exported()).tables).toEqual([{ table: author }, { table: book, select_permissions: [{ role: 'guest', permission: { columns: ['id'], filter: {} } }] }]);
+    expect((await exported()).tables).toEqual([
+      { table: author },
+      { table: book, select_permissions: [{ role: 'guest', permission: { columns: ['id'], filter: {} } }] },
+    ]);
   });
 
   test(covers(['err.dependency-error.drop'], 'a permission reaching a dropped column through a relationship depends on it'), async () => {
@@ -300,14 +374,19 @@ describe('run_sql changing columns that metadata names', () => {
   });
 
   test(covers(['dec.run_sql.tracked-tables', 'rule.availability.untracked'], 'tables related to each other can be dropped together'), async () => {
-    await target.sql('create table library.shelf (id int primary key); create table library.slot (id int primary key, shelf_id int references library.shelf (id))');
+    await target.sql(
+      'create table library.shelf (id int primary key); create table library.slot (id int primary key, shelf_id int references library.shelf (id))',
+    );
     await target.metadata({
       type: 'replace_metadata',
       args: {
         version: 2,
         tables: [
           { table: author },
-          { table: { schema: 'library', name: 'shelf' }, array_relationships: [{ name: 'slots', using: { foreign_key_constraint_on: { table: { schema: 'library', name: 'slot' }, column: 'shelf_id' } } }] },
+          {
+            table: { schema: 'library', name: 'shelf' },
+            array_relationships: [{ name: 'slots', using: { foreign_key_constraint_on: { table: { schema: 'library', name: 'slot' }, column: 'shelf_id' } } }],
+          },
           { table: { schema: 'library', name: 'slot' }, object_relationships: [{ name: 'shelf', using: { foreign_key_constraint_on: 'shelf_id' } }] },
         ],
       },

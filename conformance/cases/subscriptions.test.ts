@@ -33,41 +33,73 @@ afterEach(async () => {
   await Promise.all(sockets.splice(0).map((s) => s.close()));
 });
 
-test(covers(['rule.availability.tracked', 'dec.graphql.subscriptions'], 'a subscription sends the result at once, then each changed result, never the same one twice'), async () => {
-  const socket = open();
-  const live = socket.start('subscription { music_artist(where: {id: {_gte: 50}}, order_by: {id: asc}) { id name } }');
-  expect(await live.take()).toEqual({ type: 'next', payload: { data: { music_artist: [] } } });
+test(
+  covers(
+    ['rule.availability.tracked', 'dec.graphql.subscriptions'],
+    'a subscription sends the result at once, then each changed result, never the same one twice',
+  ),
+  async () => {
+    const socket = open();
+    const live = socket.start('subscription { music_artist(where: {id: {_gte: 50}}, order_by: {id: asc}) { id name } }');
+    expect(await live.take()).toEqual({ type: 'next', payload: { data: { music_artist: [] } } });
 
-  await target.sql("insert into music.artist (id, name, country) values (50, 'Delta Sleep', 'UK')");
-  expect(await live.take()).toEqual({ type: 'next', payload: { data: { music_artist: [{ id: 50, name: 'Delta Sleep' }] } } });
+    await target.sql("insert into music.artist (id, name, country) values (50, 'Delta Sleep', 'UK')");
+    expect(await live.take()).toEqual({ type: 'next', payload: { data: { music_artist: [{ id: 50, name: 'Delta Sleep' }] } } });
 
-  // A change outside the selection gives the same result: nothing is sent for it.
-  await target.sql('update music.artist set formed = 2011 where id = 50');
-  expect(await live.drain(2500)).toEqual([]);
+    // A change outside the selection gives the same result: nothing is sent for it.
+    await target.sql('update music.artist set formed = 2011 where id = 50');
+    expect(await live.drain(2500)).toEqual([]);
 
-  await target.sql("insert into music.artist (id, name) values (51, 'Echo Park')");
-  expect(await live.take()).toEqual({ type: 'next', payload: { data: { music_artist: [{ id: 50, name: 'Delta Sleep' }, { id: 51, name: 'Echo Park' }] } } });
+    await target.sql("insert into music.artist (id, name) values (51, 'Echo Park')");
+    expect(await live.take()).toEqual({
+      type: 'next',
+      payload: {
+        data: {
+          music_artist: [
+            { id: 50, name: 'Delta Sleep' },
+            { id: 51, name: 'Echo Park' },
+          ],
+        },
+      },
+    });
 
-  live.stop();
-  await target.sql('delete from music.artist where id >= 50');
-});
+    live.stop();
+    await target.sql('delete from music.artist where id >= 50');
+  },
+);
 
-test(covers(['dec.graphql.subscriptions', 'rule.perm.select.filter', 'rule.perm.select.columns'], "a role's subscription sees the rows and columns its select permission allows"), async () => {
-  const socket = open({ ...target.adminHeaders(), 'x-engine-role': 'listener', 'x-engine-country': 'NO' });
-  const live = socket.start('subscription { music_artist(order_by: {id: asc}) { id name } }');
-  expect(await live.take()).toEqual({ type: 'next', payload: { data: { music_artist: [{ id: 1, name: 'Aurora Lane' }] } } });
+test(
+  covers(
+    ['dec.graphql.subscriptions', 'rule.perm.select.filter', 'rule.perm.select.columns'],
+    "a role's subscription sees the rows and columns its select permission allows",
+  ),
+  async () => {
+    const socket = open({ ...target.adminHeaders(), 'x-engine-role': 'listener', 'x-engine-country': 'NO' });
+    const live = socket.start('subscription { music_artist(order_by: {id: asc}) { id name } }');
+    expect(await live.take()).toEqual({ type: 'next', payload: { data: { music_artist: [{ id: 1, name: 'Aurora Lane' }] } } });
 
-  await target.sql("insert into music.artist (id, name, country) values (60, 'Fjord', 'NO'), (61, 'Grit', 'US')");
-  expect(await live.take()).toEqual({ type: 'next', payload: { data: { music_artist: [{ id: 1, name: 'Aurora Lane' }, { id: 60, name: 'Fjord' }] } } });
+    await target.sql("insert into music.artist (id, name, country) values (60, 'Fjord', 'NO'), (61, 'Grit', 'US')");
+    expect(await live.take()).toEqual({
+      type: 'next',
+      payload: {
+        data: {
+          music_artist: [
+            { id: 1, name: 'Aurora Lane' },
+            { id: 60, name: 'Fjord' },
+          ],
+        },
+      },
+    });
 
-  const hidden = socket.start('subscription { music_artist { country } }');
-  expect(await hidden.take()).toEqual({
-    type: 'error',
-    errors: [{ message: expect.any(String), extensions: { path: '$', code: 'validation-failed' } }],
-  });
-  live.stop();
-  await target.sql('delete from music.artist where id >= 60');
-});
+    const hidden = socket.start('subscription { music_artist { country } }');
+    expect(await hidden.take()).toEqual({
+      type: 'error',
+      errors: [{ message: expect.any(String), extensions: { path: '$', code: 'validation-failed' } }],
+    });
+    live.stop();
+    await target.sql('delete from music.artist where id >= 60');
+  },
+);
 
 test(covers(['dec.graphql.subscriptions'], 'queries and mutations over the socket are answered once and completed'), async () => {
   const socket = open();
@@ -98,19 +130,22 @@ caseNeeding(REQUIRES_ADMIN_SECRET, ['dec.graphql.subscriptions'], 'a connection 
   expect(await socket.closed()).toEqual({ type: 'closed', code: 4403, reason: 'Forbidden' });
 });
 
-test(covers(['dec.graphql.subscriptions', 'rule.availability.untracked'], 'a running subscription to a table that is untracked gets an error and ends'), async () => {
-  const socket = open();
-  const live = socket.start('subscription { music_album(where: {id: {_eq: 10}}) { title } }');
-  expect(await live.take()).toEqual({ type: 'next', payload: { data: { music_album: [{ title: 'First Light' }] } } });
+test(
+  covers(['dec.graphql.subscriptions', 'rule.availability.untracked'], 'a running subscription to a table that is untracked gets an error and ends'),
+  async () => {
+    const socket = open();
+    const live = socket.start('subscription { music_album(where: {id: {_eq: 10}}) { title } }');
+    expect(await live.take()).toEqual({ type: 'next', payload: { data: { music_album: [{ title: 'First Light' }] } } });
 
-  const r = await target.metadata({ type: 'untrack_table', args: { table: musicTable('album'), cascade: true } });
-  expect(r.status).toBe(200);
-  expect(await live.take()).toEqual({
-    type: 'next',
-    payload: { errors: [{ message: expect.any(String), extensions: { path: '$', code: 'validation-failed' } }] },
-  });
-  expect(await live.take()).toEqual({ type: 'complete' });
-});
+    const r = await target.metadata({ type: 'untrack_table', args: { table: musicTable('album'), cascade: true } });
+    expect(r.status).toBe(200);
+    expect(await live.take()).toEqual({
+      type: 'next',
+      payload: { errors: [{ message: expect.any(String), extensions: { path: '$', code: 'validation-failed' } }] },
+    });
+    expect(await live.take()).toEqual({ type: 'complete' });
+  },
+);
 
 /** A socket speaking the legacy subprotocol graphql-ws (subscriptions-transport-ws), message by message. */
 async function legacySocket() {
@@ -144,44 +179,68 @@ async function legacySocket() {
   return { ws, messages, next, send: (m: unknown) => ws.send(JSON.stringify(m)) };
 }
 
-test(covers(['dec.graphql.legacy-ws', 'dec.graphql.subscriptions'], 'the legacy graphql-ws subprotocol: init, ack and keep-alive, a live subscription until stop, a query answered once'), async () => {
-  const s = await legacySocket();
-  expect(s.ws.protocol).toBe('graphql-ws');
-  s.send({ type: 'connection_init', payload: { headers: target.adminHeaders() } });
-  expect(await s.next()).toEqual({ type: 'connection_ack' });
-  expect(s.messages.some((m) => m.type === 'ka') || (await new Promise((r) => setTimeout(r, 200)), s.messages.some((m) => m.type === 'ka'))).toBe(true);
-  s.send({ id: '1', type: 'start', payload: { query: 'subscription ($min: Int!) { music_artist(where: {id: {_gte: $min}}, order_by: {id: asc}) { id name } }', variables: { min: 60 } } });
-  expect(await s.next()).toEqual({ id: '1', type: 'data', payload: { data: { music_artist: [] } } });
-  await target.sql("insert into music.artist (id, name) values (60, 'Legacy One')");
-  expect(await s.next()).toEqual({ id: '1', type: 'data', payload: { data: { music_artist: [{ id: 60, name: 'Legacy One' }] } } });
-  s.send({ id: '2', type: 'start', payload: { query: 'query Count { music_artist_aggregate(where: {id: {_gte: 60}}) { aggregate { count } } }', operationName: 'Count' } });
-  expect([await s.next(), await s.next()]).toEqual([
-    { id: '2', type: 'data', payload: { data: { music_artist_aggregate: { aggregate: { count: 1 } } } } },
-    { id: '2', type: 'complete' },
-  ]);
-  s.send({ id: '3', type: 'start', payload: { query: '{ no_such_field }' } });
-  expect([await s.next(), await s.next()]).toEqual([
-    { id: '3', type: 'data', payload: { errors: [{ message: 'Cannot query field "no_such_field" on type "query_root".', extensions: { path: '$', code: 'validation-failed' } }] } },
-    { id: '3', type: 'complete' },
-  ]);
-  s.send({ id: '1', type: 'stop' });
-  expect(await s.next()).toEqual({ id: '1', type: 'complete' });
-  await target.sql("insert into music.artist (id, name) values (61, 'Legacy Two')");
-  await new Promise((resolve) => setTimeout(resolve, 2500));
-  expect(s.messages.filter((m) => m.type !== 'ka')).toEqual([]);
-  s.send({ type: 'connection_terminate' });
-  expect(await s.next()).toEqual({ closed: { code: 1000, reason: 'terminated' } });
-  await target.sql('delete from music.artist where id >= 60');
-});
+test(
+  covers(
+    ['dec.graphql.legacy-ws', 'dec.graphql.subscriptions'],
+    'the legacy graphql-ws subprotocol: init, ack and keep-alive, a live subscription until stop, a query answered once',
+  ),
+  async () => {
+    const s = await legacySocket();
+    expect(s.ws.protocol).toBe('graphql-ws');
+    s.send({ type: 'connection_init', payload: { headers: target.adminHeaders() } });
+    expect(await s.next()).toEqual({ type: 'connection_ack' });
+    expect(s.messages.some((m) => m.type === 'ka') || (await new Promise((r) => setTimeout(r, 200)), s.messages.some((m) => m.type === 'ka'))).toBe(true);
+    s.send({
+      id: '1',
+      type: 'start',
+      payload: { query: 'subscription ($min: Int!) { music_artist(where: {id: {_gte: $min}}, order_by: {id: asc}) { id name } }', variables: { min: 60 } },
+    });
+    expect(await s.next()).toEqual({ id: '1', type: 'data', payload: { data: { music_artist: [] } } });
+    await target.sql("insert into music.artist (id, name) values (60, 'Legacy One')");
+    expect(await s.next()).toEqual({ id: '1', type: 'data', payload: { data: { music_artist: [{ id: 60, name: 'Legacy One' }] } } });
+    s.send({
+      id: '2',
+      type: 'start',
+      payload: { query: 'query Count { music_artist_aggregate(where: {id: {_gte: 60}}) { aggregate { count } } }', operationName: 'Count' },
+    });
+    expect([await s.next(), await s.next()]).toEqual([
+      { id: '2', type: 'data', payload: { data: { music_artist_aggregate: { aggregate: { count: 1 } } } } },
+      { id: '2', type: 'complete' },
+    ]);
+    s.send({ id: '3', type: 'start', payload: { query: '{ no_such_field }' } });
+    expect([await s.next(), await s.next()]).toEqual([
+      {
+        id: '3',
+        type: 'data',
+        payload: { errors: [{ message: 'Cannot query field "no_such_field" on type "query_root".', extensions: { path: '$', code: 'validation-failed' } }] },
+      },
+      { id: '3', type: 'complete' },
+    ]);
+    s.send({ id: '1', type: 'stop' });
+    expect(await s.next()).toEqual({ id: '1', type: 'complete' });
+    await target.sql("insert into music.artist (id, name) values (61, 'Legacy Two')");
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(s.messages.filter((m) => m.type !== 'ka')).toEqual([]);
+    s.send({ type: 'connection_terminate' });
+    expect(await s.next()).toEqual({ closed: { code: 1000, reason: 'terminated' } });
+    await target.sql('delete from music.artist where id >= 60');
+  },
+);
 
-test(covers(['dec.graphql.legacy-ws'], 'the legacy subprotocol: an operation before connection_init, and a message that is not JSON, close the socket'), async () => {
-  const early = await legacySocket();
-  early.send({ id: '1', type: 'start', payload: { query: '{ __typename }' } });
-  expect([await early.next(), await early.next()]).toEqual([{ type: 'connection_error', payload: { message: 'send connection_init first' } }, { closed: { code: 4401, reason: 'Unauthorized' } }]);
-  const garbage = await legacySocket();
-  garbage.ws.send('{not json');
-  expect(await garbage.next()).toEqual({ closed: { code: 4400, reason: 'invalid message' } });
-});
+test(
+  covers(['dec.graphql.legacy-ws'], 'the legacy subprotocol: an operation before connection_init, and a message that is not JSON, close the socket'),
+  async () => {
+    const early = await legacySocket();
+    early.send({ id: '1', type: 'start', payload: { query: '{ __typename }' } });
+    expect([await early.next(), await early.next()]).toEqual([
+      { type: 'connection_error', payload: { message: 'send connection_init first' } },
+      { closed: { code: 4401, reason: 'Unauthorized' } },
+    ]);
+    const garbage = await legacySocket();
+    garbage.ws.send('{not json');
+    expect(await garbage.next()).toEqual({ closed: { code: 4400, reason: 'invalid message' } });
+  },
+);
 
 caseNeeding(REQUIRES_ADMIN_SECRET, ['dec.graphql.legacy-ws'], 'the legacy subprotocol: refused credentials get connection_error and a close', async () => {
   const s = await legacySocket();

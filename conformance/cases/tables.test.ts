@@ -48,7 +48,11 @@ test(covers(['op.track_table.v2', 'dec.table-name.default-schema'], 'track_table
 
 test(covers(['op.track_table.v1', 'err.already-tracked'], 'tracking a tracked table again is refused'), async () => {
   await run('track_table', { table: customer });
-  expectResponse(await run('track_table', { table: customer }), 400, { path: '$.args', error: 'view/table already tracked : "shop.customer"', code: 'already-tracked' });
+  expectResponse(await run('track_table', { table: customer }), 400, {
+    path: '$.args',
+    error: 'view/table already tracked : "shop.customer"',
+    code: 'already-tracked',
+  });
 });
 
 test(covers(['op.track_table.v2', 'err.not-exists.table-in-postgres'], 'tracking a table the database does not have is refused'), async () => {
@@ -61,21 +65,37 @@ test(covers(['op.track_table.v2', 'err.not-exists.table-in-postgres'], 'tracking
 });
 
 test(covers(['op.track_table.v1'], 'a view can be tracked, and answers its rows over GraphQL'), async () => {
-  await target.sql("insert into shop.customer (id, name) values (9001, 'viewer') on conflict do nothing; delete from shop.orders where customer_id = 9001; insert into shop.orders (customer_id, total) values (9001, 50), (9001, 150.5)");
+  await target.sql(
+    "insert into shop.customer (id, name) values (9001, 'viewer') on conflict do nothing; delete from shop.orders where customer_id = 9001; insert into shop.orders (customer_id, total) values (9001, 50), (9001, 150.5)",
+  );
   expectResponse(await run('track_table', { table: { schema: 'shop', name: 'big_orders' } }), 200, ok);
   expect(await exported()).toEqual({ version: 2, tables: [{ table: { schema: 'shop', name: 'big_orders' } }] });
-  expectResponse(await target.graphql('{ shop_big_orders(where: {customer_id: {_eq: 9001}}) { total } }'), 200, { data: { shop_big_orders: [{ total: 150.5 }] } });
+  expectResponse(await target.graphql('{ shop_big_orders(where: {customer_id: {_eq: 9001}}) { total } }'), 200, {
+    data: { shop_big_orders: [{ total: 150.5 }] },
+  });
 });
 
 test(covers(['op.track_table.v1', 'op.untrack_table'], 'two tables of one name in two schemas are two tables'), async () => {
-  await target.sql("drop schema if exists twin_a cascade; drop schema if exists twin_b cascade; create schema twin_a; create schema twin_b; create table twin_a.thing (id int primary key, label text); create table twin_b.thing (id int primary key, label text); insert into twin_a.thing values (1, 'a'); insert into twin_b.thing values (1, 'b'), (2, 'b2')");
+  await target.sql(
+    "drop schema if exists twin_a cascade; drop schema if exists twin_b cascade; create schema twin_a; create schema twin_b; create table twin_a.thing (id int primary key, label text); create table twin_b.thing (id int primary key, label text); insert into twin_a.thing values (1, 'a'); insert into twin_b.thing values (1, 'b'), (2, 'b2')",
+  );
   const a = { schema: 'twin_a', name: 'thing' };
   const b = { schema: 'twin_b', name: 'thing' };
   expectResponse(await run('track_table', { table: a }), 200, ok);
   expectResponse(await run('track_table', { table: b }), 200, ok);
-  expectResponse(await run('track_table', { table: b }), 400, { path: '$.args', error: 'view/table already tracked : "twin_b.thing"', code: 'already-tracked' });
-  expectResponse(await target.graphql('{ twin_a_thing { label } twin_b_thing(order_by: {id: asc}) { label } }'), 200, { data: { twin_a_thing: [{ label: 'a' }], twin_b_thing: [{ label: 'b' }, { label: 'b2' }] } });
-  expectResponse(await target.metadata({ type: 'create_select_permission', args: { table: b, role: 'r', permission: { columns: ['label'], filter: {} } } }), 200, ok);
+  expectResponse(await run('track_table', { table: b }), 400, {
+    path: '$.args',
+    error: 'view/table already tracked : "twin_b.thing"',
+    code: 'already-tracked',
+  });
+  expectResponse(await target.graphql('{ twin_a_thing { label } twin_b_thing(order_by: {id: asc}) { label } }'), 200, {
+    data: { twin_a_thing: [{ label: 'a' }], twin_b_thing: [{ label: 'b' }, { label: 'b2' }] },
+  });
+  expectResponse(
+    await target.metadata({ type: 'create_select_permission', args: { table: b, role: 'r', permission: { columns: ['label'], filter: {} } } }),
+    200,
+    ok,
+  );
   expect((await exported()).tables).toEqual([{ table: a }, { table: b, select_permissions: [{ role: 'r', permission: { columns: ['label'], filter: {} } }] }]);
   expectResponse(await run('untrack_table', { table: a }), 200, ok);
   expect((await exported()).tables).toEqual([{ table: b, select_permissions: [{ role: 'r', permission: { columns: ['label'], filter: {} } }] }]);
@@ -89,14 +109,20 @@ test(covers(['op.track_table.v1', 'err.validation-failed.graphql-name'], 'a tabl
   expectResponse(await run('track_table', { table: odd, configuration: { custom_name: 'odd_name' } }, 2), 200, ok);
 });
 
-test(covers(['rule.track_table.constraint-names', 'err.validation-failed.graphql-name'], 'a table with a constraint name that is not a GraphQL name cannot be tracked'), async () => {
-  expectResponse(await run('track_table', { table: { schema: 'shop', name: 'odd_constraint' } }), 400, {
-    path: '$.args',
-    error: '"odd-constraint" (constraint of table "shop.odd_constraint") is not a valid GraphQL name',
-    code: 'validation-failed',
-  });
-  expect(await exported()).toEqual({ version: 2, tables: [] });
-});
+test(
+  covers(
+    ['rule.track_table.constraint-names', 'err.validation-failed.graphql-name'],
+    'a table with a constraint name that is not a GraphQL name cannot be tracked',
+  ),
+  async () => {
+    expectResponse(await run('track_table', { table: { schema: 'shop', name: 'odd_constraint' } }), 400, {
+      path: '$.args',
+      error: '"odd-constraint" (constraint of table "shop.odd_constraint") is not a valid GraphQL name',
+      code: 'validation-failed',
+    });
+    expect(await exported()).toEqual({ version: 2, tables: [] });
+  },
+);
 
 test(covers(['op.track_table.v2', 'err.already-exists.graphql-name'], 'two tables may not take the same GraphQL names'), async () => {
   await run('track_table', { table: customer, configuration: { custom_name: 'thing' } }, 2);
@@ -121,11 +147,29 @@ test(covers(['op.untrack_table', 'rule.availability.untracked'], 'untrack_table 
   expect(await exported()).toEqual({ version: 2, tables: [] });
 });
 
-test(covers(['op.untrack_table', 'err.already-untracked'], 'untracking a table that is not tracked is refused as already untracked, whether or not the database has it'), async () => {
-  expectResponse(await run('untrack_table', { table: customer }), 400, { path: '$.args', error: 'view/table already untracked : "shop.customer"', code: 'already-untracked' });
-  expectResponse(await run('untrack_table', { table: 'no_such_table' }), 400, { path: '$.args', error: 'view/table already untracked : "no_such_table"', code: 'already-untracked' });
-  expectResponse(await run('untrack_table', { table: { schema: 'shop', name: 'nothing' } }), 400, { path: '$.args', error: 'view/table already untracked : "shop.nothing"', code: 'already-untracked' });
-});
+test(
+  covers(
+    ['op.untrack_table', 'err.already-untracked'],
+    'untracking a table that is not tracked is refused as already untracked, whether or not the database has it',
+  ),
+  async () => {
+    expectResponse(await run('untrack_table', { table: customer }), 400, {
+      path: '$.args',
+      error: 'view/table already untracked : "shop.customer"',
+      code: 'already-untracked',
+    });
+    expectResponse(await run('untrack_table', { table: 'no_such_table' }), 400, {
+      path: '$.args',
+      error: 'view/table already untracked : "no_such_table"',
+      code: 'already-untracked',
+    });
+    expectResponse(await run('untrack_table', { table: { schema: 'shop', name: 'nothing' } }), 400, {
+      path: '$.args',
+      error: 'view/table already untracked : "shop.nothing"',
+      code: 'already-untracked',
+    });
+  },
+);
 
 test(covers(['op.untrack_table', 'err.dependency-error.drop'], 'untrack_table without cascade refuses while relationships lead to the table'), async () => {
   await run('track_table', { table: customer });
@@ -167,7 +211,11 @@ test(covers(['op.set_table_is_enum', 'err.validation-failed.enum-table'], 'table
 });
 
 test(covers(['op.set_table_is_enum', 'err.not-exists.table'], 'set_table_is_enum needs a tracked table'), async () => {
-  expectResponse(await run('set_table_is_enum', { table: status, is_enum: true }), 400, { path: '$.args', error: 'table "shop.status" does not exist', code: 'not-exists' });
+  expectResponse(await run('set_table_is_enum', { table: status, is_enum: true }), 400, {
+    path: '$.args',
+    error: 'table "shop.status" does not exist',
+    code: 'not-exists',
+  });
 });
 
 test(covers(['op.set_table_customization'], 'set_table_customization replaces the whole configuration'), async () => {
@@ -181,7 +229,10 @@ test(covers(['op.set_table_customization'], 'set_table_customization replaces th
 test(covers(['op.set_table_custom_fields'], 'set_table_custom_fields (v2) replaces root fields and column names, keeping the custom name'), async () => {
   await run('track_table', { table: customer, configuration: { custom_name: 'client', custom_column_names: { name: 'fullName' } } }, 2);
   expectResponse(await run('set_table_custom_fields', { table: customer, custom_root_fields: { delete: 'dropClients' } }, 2), 200, ok);
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: customer, configuration: { custom_name: 'client', custom_root_fields: { delete: 'dropClients' } } }] });
+  expect(await exported()).toEqual({
+    version: 2,
+    tables: [{ table: customer, configuration: { custom_name: 'client', custom_root_fields: { delete: 'dropClients' } } }],
+  });
 });
 
 test(covers(['op.set_table_customization', 'err.validation-failed.graphql-name'], 'custom names must be GraphQL names'), async () => {
@@ -205,7 +256,11 @@ test(covers(['op.replace_metadata.v1', 'op.export_metadata.v1'], 'tables, enums,
   const document = {
     version: 2,
     tables: [
-      { table: customer, configuration: { custom_name: 'client' }, array_relationships: [{ name: 'orders', using: { foreign_key_constraint_on: { table: orders, column: 'customer_id' } } }] },
+      {
+        table: customer,
+        configuration: { custom_name: 'client' },
+        array_relationships: [{ name: 'orders', using: { foreign_key_constraint_on: { table: orders, column: 'customer_id' } } }],
+      },
       { table: orders, object_relationships: [{ name: 'customer', using: { foreign_key_constraint_on: 'customer_id' }, comment: 'who ordered' }] },
       { table: status, is_enum: true },
     ],

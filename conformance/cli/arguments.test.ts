@@ -43,7 +43,10 @@ describe('engine-conformance arguments', () => {
   });
 
   test('the report directory is taken relative to the working directory; a trailing slash of the target goes', () => {
-    const options = parseCliArguments(['--target', 'http://h:1/', '--database', 'postgres://x', '--report-dir', 'out'], '/work') as Exclude<ReturnType<typeof parseCliArguments>, 'help' | 'version'>;
+    const options = parseCliArguments(['--target', 'http://h:1/', '--database', 'postgres://x', '--report-dir', 'out'], '/work') as Exclude<
+      ReturnType<typeof parseCliArguments>,
+      'help' | 'version'
+    >;
     expect([options.target, options.reportDir]).toEqual(['http://h:1', '/work/out']);
   });
 });

@@ -9,7 +9,6 @@ import { FROM_SOURCE, PACKAGE_ROOT } from '../../reference/src/packageRoot';
 import { parseCliArguments, suiteEnvironment, USAGE, UsageError } from './arguments';
 import { ProbeError, probeTarget } from './probe';
 
-
 async function main(): Promise<number> {
   let options;
   try {

@@ -22,7 +22,9 @@ const engineWith = (secret: string | undefined, configApi = true) => {
   };
   engine.use(
     http.get('*/v1alpha1/config', ({ request }) =>
-      configApi ? (check(request) ?? HttpResponse.json({ ...CONFIG, is_admin_secret_set: secret !== undefined })) : HttpResponse.json({ code: 'not-found' }, { status: 404 }),
+      configApi
+        ? (check(request) ?? HttpResponse.json({ ...CONFIG, is_admin_secret_set: secret !== undefined }))
+        : HttpResponse.json({ code: 'not-found' }, { status: 404 }),
     ),
     http.post('*/v1/metadata', ({ request }) => check(request) ?? HttpResponse.json({ version: 2, tables: [] })),
   );
@@ -48,8 +50,12 @@ describe('engine-conformance checks the target before running', () => {
 
   test('a wrong or missing secret stops the run with one line saying what to do', async () => {
     engineWith('s3cret');
-    await expect(probeTarget(options({ adminSecret: 'wrong' }))).rejects.toThrow('the target refused the admin secret given with --admin-secret (401: invalid x-engine-admin-secret)');
-    await expect(probeTarget(options())).rejects.toThrow('the target wants an admin secret (401: x-engine-admin-secret required, but not found); give it with --admin-secret');
+    await expect(probeTarget(options({ adminSecret: 'wrong' }))).rejects.toThrow(
+      'the target refused the admin secret given with --admin-secret (401: invalid x-engine-admin-secret)',
+    );
+    await expect(probeTarget(options())).rejects.toThrow(
+      'the target wants an admin secret (401: x-engine-admin-secret required, but not found); give it with --admin-secret',
+    );
   });
 
   test('a target without a secret: a given secret is dropped, and the user is told', async () => {
@@ -59,14 +65,21 @@ describe('engine-conformance checks the target before running', () => {
       notes: ['the target has no admin secret (is_admin_secret_set: false): --admin-secret is not used, and the cases that need one are not run'],
     });
     expect(engine.requests[0]!.headers['x-engine-role']).toBeUndefined();
-    expect((await probeTarget(options())).notes).toEqual(['the target has no admin secret: the cases that need one are not run, those of the no-admin-secret profile run against it']);
+    expect((await probeTarget(options())).notes).toEqual([
+      'the target has no admin secret: the cases that need one are not run, those of the no-admin-secret profile run against it',
+    ]);
     expect(engine.requests[1]!.headers['x-engine-role']).toBe('admin');
   });
 
   test('with the config API disabled, the credentials are checked on the metadata API', async () => {
     engineWith('s3cret', false);
-    expect(await probeTarget(options({ adminSecret: 's3cret' }))).toEqual({ adminSecret: 's3cret', notes: ["the target's config API is disabled: the cases are chosen by the flags alone"] });
-    await expect(probeTarget(options({ adminSecret: 'nope' }))).rejects.toThrow('the target refused the admin secret given with --admin-secret (401: invalid x-engine-admin-secret)');
+    expect(await probeTarget(options({ adminSecret: 's3cret' }))).toEqual({
+      adminSecret: 's3cret',
+      notes: ["the target's config API is disabled: the cases are chosen by the flags alone"],
+    });
+    await expect(probeTarget(options({ adminSecret: 'nope' }))).rejects.toThrow(
+      'the target refused the admin secret given with --admin-secret (401: invalid x-engine-admin-secret)',
+    );
   });
 
   test('an unreachable target, a target that is no engine, and a database that cannot be used', async () => {

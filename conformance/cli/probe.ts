@@ -59,7 +59,7 @@ export async function probeTarget(options: CliOptions): Promise<TargetProbe> {
     });
     if (exported.status === 401 || exported.status === 403) throw refused(options, exported.status, exported.text);
     if (exported.status !== 200) throw new ProbeError(`the target answered export_metadata with ${exported.status}: ${exported.text.slice(0, 200)}`);
-    notes.push('the target\'s config API is disabled: the cases are chosen by the flags alone');
+    notes.push("the target's config API is disabled: the cases are chosen by the flags alone");
   } else if (config.status !== 200) {
     throw new ProbeError(`the target answered GET /v1alpha1/config with ${config.status}: ${config.text.slice(0, 200)}`);
   } else {

@@ -70,9 +70,16 @@ type Breakage =
   | { kind: 'deep'; depth: number };
 
 const breakage: fc.Arbitrary<Breakage> = fc.oneof(
-  fc.record({ kind: fc.constant('wrong-type' as const), replacement: fc.oneof(fc.constant(null), fc.integer(), fc.boolean(), fc.constant([]), fc.constant({}), fc.string({ maxLength: 5 })) }),
+  fc.record({
+    kind: fc.constant('wrong-type' as const),
+    replacement: fc.oneof(fc.constant(null), fc.integer(), fc.boolean(), fc.constant([]), fc.constant({}), fc.string({ maxLength: 5 })),
+  }),
   fc.record({ kind: fc.constant('drop-key' as const) }),
-  fc.record({ kind: fc.constant('extra-key' as const), key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'unexpected', 'TABLE'), fc.string({ maxLength: 6 })), value: anyJson }),
+  fc.record({
+    kind: fc.constant('extra-key' as const),
+    key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'unexpected', 'TABLE'), fc.string({ maxLength: 6 })),
+    value: anyJson,
+  }),
   fc.record({ kind: fc.constant('hostile' as const), value: hostileString }),
   fc.record({ kind: fc.constant('deep' as const), depth: fc.constantFrom(150, 1500) }),
 );
@@ -132,10 +139,8 @@ const DROP = Symbol('drop');
 
 /** A near-valid value for the description, broken in one generated place. */
 export function brokenValueFor(description: Description): fc.Arbitrary<unknown> {
-  return fc
-    .tuple(valueFor(description), breakage, fc.nat())
-    .map(([value, how, pick]) => {
-      const all = places(value);
-      return applyBreakage(value, all[pick % all.length]!, how);
-    });
+  return fc.tuple(valueFor(description), breakage, fc.nat()).map(([value, how, pick]) => {
+    const all = places(value);
+    return applyBreakage(value, all[pick % all.length]!, how);
+  });
 }

@@ -160,7 +160,9 @@ export function boolExpArbitraries(tables: Record<string, TableShape>, form: Boo
       isNull(c),
       ...(permission ? [intValue.map((v) => ({ [c]: v }))] : []),
     ]),
-    ...(permission ? shape.sessionInts.flatMap((c) => [fc.constant({ $or: [{ [c]: 'X-Engine-User-Id' }] }), fc.constant({ [c]: { _neq: 'x-engine-user-id' } })]) : []),
+    ...(permission
+      ? shape.sessionInts.flatMap((c) => [fc.constant({ $or: [{ [c]: 'X-Engine-User-Id' }] }), fc.constant({ [c]: { _neq: 'x-engine-user-id' } })])
+      : []),
     ...shape.texts.flatMap((c) => [
       op(c, ['eq', 'neq'], textValue),
       op(c, ['like', 'nlike', 'ilike', 'nilike'], likePattern),
@@ -209,7 +211,7 @@ export function fuzzRows(): FuzzRow[] {
   for (let i = 0; i < 48; i++) {
     rows.push({
       id: i + 1,
-      n: i % 7 === 0 ? null : (i * 5) % 13 - 2,
+      n: i % 7 === 0 ? null : ((i * 5) % 13) - 2,
       t: texts[i % texts.length]!,
       b: i % 3 === 0 ? null : i % 2 === 0,
       j: jsons[i % jsons.length]!,

@@ -11,7 +11,10 @@ export const musicTable = (name: string) => ({ schema: 'music', name });
 
 /** Relationships of the music fixture, by `table.name`. */
 const MUSIC_RELATIONSHIPS: Record<string, { type: string; args: Record<string, unknown> }> = {
-  'album.artist': { type: 'create_object_relationship', args: { table: musicTable('album'), name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } } },
+  'album.artist': {
+    type: 'create_object_relationship',
+    args: { table: musicTable('album'), name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } },
+  },
   'artist.albums': {
     type: 'create_array_relationship',
     args: { table: musicTable('artist'), name: 'albums', using: { foreign_key_constraint_on: { table: musicTable('album'), column: 'artist_id' } } },
@@ -42,7 +45,10 @@ export function musicMetadata(tables: string[], relationships: (keyof typeof MUS
  */
 export function blogArticleMetadata(publicRole: string) {
   const table = { schema: 'blog', name: 'article' };
-  const select = (role: string, filter: Record<string, unknown>) => ({ type: 'create_select_permission', args: { table, role, permission: { columns: ['id'], filter } } });
+  const select = (role: string, filter: Record<string, unknown>) => ({
+    type: 'create_select_permission',
+    args: { table, role, permission: { columns: ['id'], filter } },
+  });
   return {
     type: 'bulk',
     args: [

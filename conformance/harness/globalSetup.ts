@@ -4,10 +4,9 @@ import { provisionDatabase, type ProvisionedDatabase } from '../../reference/src
 import { CLUSTER_URL_VARIABLE } from './environment';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __engineTestCluster: ProvisionedDatabase | undefined;
   /** The cluster URL this process set; not one given from outside. */
-  // eslint-disable-next-line no-var
+
   var __engineTestClusterUrl: string | undefined;
 }
 

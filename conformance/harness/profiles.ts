@@ -43,7 +43,12 @@ export const PROFILES = {
   'cors-domains': { settings: { ENGINE_GRAPHQL_CORS_DOMAIN: 'https://app.example.test, http://*.example.org:3000' }, usesAdminSecret: true },
   configured: {
     settings: {
-      ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: 'k'.repeat(32), claims_namespace: 'https://example.test/claims', claims_format: 'stringified_json' }),
+      ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({
+        type: 'HS256',
+        key: 'k'.repeat(32),
+        claims_namespace: 'https://example.test/claims',
+        claims_format: 'stringified_json',
+      }),
       ENGINE_GRAPHQL_ENABLE_ALLOWLIST: 'true',
       ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS: 'false',
       ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE: '250',
@@ -70,7 +75,12 @@ export const PROFILES = {
   },
   'jwt-cookie': {
     settings: {
-      ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_HS256_KEY, claims_namespace: 'https://engine.example/claims', header: { type: 'Cookie', name: 'engine_token' } }),
+      ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({
+        type: 'HS256',
+        key: JWT_HS256_KEY,
+        claims_namespace: 'https://engine.example/claims',
+        header: { type: 'Cookie', name: 'engine_token' },
+      }),
     },
     usesAdminSecret: true,
   },

@@ -3,7 +3,13 @@ import { buildReport, renderHtml, renderJUnit, summaryTable, type CaseResult } f
 const results: CaseResult[] = [
   { file: 'conformance/cases/a.test.ts', title: 'a passes [op.run_sql]', ids: ['op.run_sql'], status: 'passed' },
   { file: 'conformance/cases/a.test.ts', title: 'a needs a profile [op.run_sql]', ids: ['op.run_sql'], status: 'skipped' },
-  { file: 'conformance/cases/b.test.ts', title: 'b fails <&> [op.bulk]', ids: ['op.bulk'], status: 'failed', failure: '\u001b[31mexpected 200\u001b[39m\nReproduce with:\n  curl -X POST x' },
+  {
+    file: 'conformance/cases/b.test.ts',
+    title: 'b fails <&> [op.bulk]',
+    ids: ['op.bulk'],
+    status: 'failed',
+    failure: '\u001b[31mexpected 200\u001b[39m\nReproduce with:\n  curl -X POST x',
+  },
   { file: 'conformance/cases/b.test.ts', title: 'b passes [op.export_metadata.v1]', ids: ['op.export_metadata.v1'], status: 'passed' },
 ];
 const report = buildReport(results, 'http://t', new Date('2026-01-02T03:04:05Z'));
@@ -24,10 +30,14 @@ test('with a filter, items that unselected cases check are not selected, not unc
 
 test('the HTML report has the summary, the filter, and each failure with its answer and curl line', () => {
   const html = renderHtml(report);
-  expect(html).toContain('<table class="summary"><tr><th>section</th><th>pass</th><th>partial</th><th>fail</th><th>not-run</th><th>not-selected</th><th>not-covered</th><th>reference</th></tr>');
+  expect(html).toContain(
+    '<table class="summary"><tr><th>section</th><th>pass</th><th>partial</th><th>fail</th><th>not-run</th><th>not-selected</th><th>not-covered</th><th>reference</th></tr>',
+  );
   expect(html).toContain('<select id="status-filter">');
   expect(html).toContain('<a href="#failure-0">b fails &lt;&amp;&gt; [op.bulk]</a>');
-  expect(html).toContain('<h3 id="failure-0">b fails &lt;&amp;&gt; [op.bulk]</h3><p><code>conformance/cases/b.test.ts</code></p><pre>expected 200\nReproduce with:\n  curl -X POST x</pre>');
+  expect(html).toContain(
+    '<h3 id="failure-0">b fails &lt;&amp;&gt; [op.bulk]</h3><p><code>conformance/cases/b.test.ts</code></p><pre>expected 200\nReproduce with:\n  curl -X POST x</pre>',
+  );
 });
 
 test('JUnit XML: a suite per file, failures with their message, skipped cases', () => {

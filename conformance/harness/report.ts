@@ -34,7 +34,11 @@ function statusOf(item: SpecItem, tests: CaseResult[], unselected: ReadonlySet<s
   return item.verifiedBy === 'reference' ? 'reference' : 'not-covered';
 }
 
-const sectionOrder = (s: string) => s.split('.').map((n) => n.padStart(3, '0')).join('.');
+const sectionOrder = (s: string) =>
+  s
+    .split('.')
+    .map((n) => n.padStart(3, '0'))
+    .join('.');
 
 /** `unselected`: IDs that cases left out of this run (by a filter) would check. */
 export function buildReport(results: CaseResult[], target: string, now = new Date(), unselected: ReadonlySet<string> = new Set()): ConformanceReport {
@@ -82,7 +86,10 @@ export function renderHtml(report: ConformanceReport): string {
   const t = report.totals;
   const summary = `<table class="summary"><tr><th>section</th>${STATUSES.map((st) => `<th>${st}</th>`).join('')}</tr>
 ${report.sections
-  .map((s) => `<tr><td><a href="#${anchor(s.section)}">§${escape(s.section)}</a></td>${STATUSES.map((st) => `<td>${s.items.filter((i) => i.status === st).length || ''}</td>`).join('')}</tr>`)
+  .map(
+    (s) =>
+      `<tr><td><a href="#${anchor(s.section)}">§${escape(s.section)}</a></td>${STATUSES.map((st) => `<td>${s.items.filter((i) => i.status === st).length || ''}</td>`).join('')}</tr>`,
+  )
   .join('\n')}
 <tr><th>total</th>${STATUSES.map((st) => `<th>${t[st]}</th>`).join('')}</tr></table>`;
   const failureIndex = new Map(report.failures.map((f, k) => [`${f.file}\u0000${f.title}`, k]));
@@ -92,13 +99,14 @@ ${report.sections
 <table><tr><th>item</th><th>level</th><th>status</th><th>tests</th></tr>
 ${s.items
   .map(
-    (i) => `<tr class="item ${i.status}"><td><code>${escape(i.id)}</code><br>${escape(i.summary)}${i.decision ? `<br><em>decision: ${escape(i.decision)}</em>` : ''}</td><td>${i.level}</td><td>${i.status}</td><td>${i.tests
-      .map((x) => {
-        const k = failureIndex.get(`${x.file}\u0000${x.title}`);
-        const title = k === undefined ? escape(x.title) : `<a href="#failure-${k}">${escape(x.title)}</a>`;
-        return `${x.status === 'passed' ? '✔' : x.status === 'failed' ? '✘' : '–'} ${title}`;
-      })
-      .join('<br>')}</td></tr>`,
+    (i) =>
+      `<tr class="item ${i.status}"><td><code>${escape(i.id)}</code><br>${escape(i.summary)}${i.decision ? `<br><em>decision: ${escape(i.decision)}</em>` : ''}</td><td>${i.level}</td><td>${i.status}</td><td>${i.tests
+        .map((x) => {
+          const k = failureIndex.get(`${x.file}\u0000${x.title}`);
+          const title = k === undefined ? escape(x.title) : `<a href="#failure-${k}">${escape(x.title)}</a>`;
+          return `${x.status === 'passed' ? '✔' : x.status === 'failed' ? '✘' : '–'} ${title}`;
+        })
+        .join('<br>')}</td></tr>`,
   )
   .join('\n')}
 </table>`,
@@ -123,7 +131,6 @@ ${failures}
 </body></html>`;
 }
 
-// eslint-disable-next-line no-control-regex
 const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** JUnit XML for CI systems: one test case per case, grouped by file. */
@@ -136,7 +143,12 @@ export function renderJUnit(results: readonly CaseResult[]): string {
     return `  <testsuite name="${xml(file)}" tests="${cases.length}" failures="${count('failed')}" skipped="${count('skipped')}">
 ${cases
   .map((c) => {
-    const body = c.status === 'failed' ? `<failure message="${xml((c.failure ?? '').split('\n')[0] ?? '')}">${xml(c.failure ?? '')}</failure>` : c.status === 'skipped' ? '<skipped/>' : '';
+    const body =
+      c.status === 'failed'
+        ? `<failure message="${xml((c.failure ?? '').split('\n')[0] ?? '')}">${xml(c.failure ?? '')}</failure>`
+        : c.status === 'skipped'
+          ? '<skipped/>'
+          : '';
     return `    <testcase classname="${xml(file)}" name="${xml(c.title)}">${body}</testcase>`;
   })
   .join('\n')}
@@ -151,9 +163,13 @@ export function summaryTable(report: ConformanceReport): string {
   const lines = ['section  pass  partial  fail  not-run  not-covered'];
   for (const s of report.sections) {
     const n = (st: ItemStatus) => String(s.items.filter((i) => i.status === st).length);
-    lines.push(`§${s.section.padEnd(7)}${n('pass').padStart(4)}${n('partial').padStart(9)}${n('fail').padStart(6)}${n('not-run').padStart(9)}${n('not-covered').padStart(13)}`);
+    lines.push(
+      `§${s.section.padEnd(7)}${n('pass').padStart(4)}${n('partial').padStart(9)}${n('fail').padStart(6)}${n('not-run').padStart(9)}${n('not-covered').padStart(13)}`,
+    );
   }
   const t = report.totals;
-  lines.push(`total   ${String(t.pass).padStart(4)}${String(t.partial).padStart(9)}${String(t.fail).padStart(6)}${String(t['not-run']).padStart(9)}${String(t['not-covered']).padStart(13)}`);
+  lines.push(
+    `total   ${String(t.pass).padStart(4)}${String(t.partial).padStart(9)}${String(t.fail).padStart(6)}${String(t['not-run']).padStart(9)}${String(t['not-covered']).padStart(13)}`,
+  );
   return lines.join('\n');
 }

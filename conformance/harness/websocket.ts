@@ -5,10 +5,7 @@ import WebSocket from 'ws';
 import type { Target } from './target';
 
 export type SocketEvent =
-  | { type: 'next'; payload: unknown }
-  | { type: 'error'; errors: unknown }
-  | { type: 'complete' }
-  | { type: 'closed'; code: number; reason: string };
+  { type: 'next'; payload: unknown } | { type: 'error'; errors: unknown } | { type: 'complete' } | { type: 'closed'; code: number; reason: string };
 
 export interface Operation {
   /** The next event, or a rejection after `timeoutMs`. */
@@ -53,7 +50,10 @@ export function openSocket(target: Target, headers: Record<string, string> = tar
         { query, ...(variables ? { variables } : {}) },
         {
           next: (payload) => events.push({ type: 'next', payload }),
-          error: (errors) => events.push(Array.isArray(errors) ? { type: 'error', errors } : { type: 'error', errors: String((errors as { reason?: string }).reason ?? errors) }),
+          error: (errors) =>
+            events.push(
+              Array.isArray(errors) ? { type: 'error', errors } : { type: 'error', errors: String((errors as { reason?: string }).reason ?? errors) },
+            ),
           complete: () => events.push({ type: 'complete' }),
         },
       );

@@ -30,7 +30,11 @@ describe('loadConfig', () => {
   });
 
   test('CORS domains are origins or *', () => {
-    expect(loadConfig({ ENGINE_GRAPHQL_CORS_DOMAIN: 'https://a.test, http://*.b.test:3000 ,*' }).corsDomains).toEqual(['https://a.test', 'http://*.b.test:3000', '*']);
+    expect(loadConfig({ ENGINE_GRAPHQL_CORS_DOMAIN: 'https://a.test, http://*.b.test:3000 ,*' }).corsDomains).toEqual([
+      'https://a.test',
+      'http://*.b.test:3000',
+      '*',
+    ]);
     expect(loadConfig({}).corsDomains).toBeUndefined();
     expect(() => loadConfig({ ENGINE_GRAPHQL_CORS_DOMAIN: 'a.test' })).toThrow(
       'ENGINE_GRAPHQL_CORS_DOMAIN: "a.test" is not an origin such as https://app.example.com, http://*.example.org:3000 or *',

@@ -130,7 +130,10 @@ function int(name: string, value: string | undefined, fallback: number, min = 0)
 
 function enabledApis(value: string | undefined): Set<ApiName> {
   if (value === undefined || value.trim() === '') return new Set(API_NAMES);
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of names) {
     if (!(API_NAMES as readonly string[]).includes(n)) {
       throw new ConfigError(`ENGINE_GRAPHQL_ENABLED_APIS: unknown API ${JSON.stringify(n)}; known: ${API_NAMES.join(', ')}`);
@@ -142,11 +145,16 @@ function enabledApis(value: string | undefined): Set<ApiName> {
 /** `https://app.example.com, http://*.example.org:3000` or `*`. */
 function corsDomains(value: string | undefined): string[] | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const entries = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (entry === '*') continue;
     if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/.test(entry)) {
-      throw new ConfigError(`ENGINE_GRAPHQL_CORS_DOMAIN: ${JSON.stringify(entry)} is not an origin such as https://app.example.com, http://*.example.org:3000 or *`);
+      throw new ConfigError(
+        `ENGINE_GRAPHQL_CORS_DOMAIN: ${JSON.stringify(entry)} is not an origin such as https://app.example.com, http://*.example.org:3000 or *`,
+      );
     }
   }
   return entries;
@@ -193,10 +201,10 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
     ...(adminSecret ? { adminSecret } : {}),
     ...(hookUrl ? { authHook: { url: hookUrl, mode: hookMode } } : {}),
     ...(unauthorizedRole ? { unauthorizedRole } : {}),
-    ...((() => {
+    ...(() => {
       const j = jwt(get('ENGINE_GRAPHQL_JWT_SECRET'));
       return j ? { jwt: j } : {};
-    })()),
+    })(),
     enabledApis: enabledApis(get('ENGINE_GRAPHQL_ENABLED_APIS')),
     enableAllowList: bool('ENGINE_GRAPHQL_ENABLE_ALLOWLIST', get('ENGINE_GRAPHQL_ENABLE_ALLOWLIST'), false),
     enableConsole: bool('ENGINE_GRAPHQL_ENABLE_CONSOLE', get('ENGINE_GRAPHQL_ENABLE_CONSOLE'), adminSecret === undefined),
@@ -226,13 +234,14 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       retentionSeconds: int('ENGINE_GRAPHQL_EVENTS_RETENTION_SECONDS', get('ENGINE_GRAPHQL_EVENTS_RETENTION_SECONDS'), 7 * 24 * 3600, 0),
       backoff: (() => {
         const v = get('ENGINE_GRAPHQL_EVENTS_RETRY_BACKOFF') ?? 'fixed';
-        if (v !== 'fixed' && v !== 'exponential') throw new ConfigError(`ENGINE_GRAPHQL_EVENTS_RETRY_BACKOFF must be fixed or exponential, not ${JSON.stringify(v)}`);
+        if (v !== 'fixed' && v !== 'exponential')
+          throw new ConfigError(`ENGINE_GRAPHQL_EVENTS_RETRY_BACKOFF must be fixed or exponential, not ${JSON.stringify(v)}`);
         return v;
       })(),
     },
-    ...((() => {
+    ...(() => {
       const domains = corsDomains(get('ENGINE_GRAPHQL_CORS_DOMAIN'));
       return domains ? { corsDomains: domains } : {};
-    })()),
+    })(),
   };
 }

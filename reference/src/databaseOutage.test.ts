@@ -38,13 +38,23 @@ const query = { query: '{ outage { id } }' };
 
 /** `npm start` once makes the data directory (initdb runs where Node's own require loads ES modules). */
 async function initialiseDataDir(dataDir: string): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ENGINE_GRAPHQL_DATA_DIR: dataDir, ENGINE_GRAPHQL_SERVER_PORT: String(await freePort()), ENGINE_GRAPHQL_LOG_LEVEL: 'error' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ENGINE_GRAPHQL_DATA_DIR: dataDir,
+    ENGINE_GRAPHQL_SERVER_PORT: String(await freePort()),
+    ENGINE_GRAPHQL_LOG_LEVEL: 'error',
+  };
   delete env.ENGINE_GRAPHQL_DATABASE_URL;
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, [join(__dirname, '..', '..', 'bin', 'engine-reference.js')], { env, stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${env.ENGINE_GRAPHQL_SERVER_PORT}/healthz`;
-  while (!(await fetch(url).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (child.exitCode !== null) throw new Error('the server did not start');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -58,14 +68,19 @@ test('while PostgreSQL is down every API says so, and all answer again when it i
   await initialiseDataDir(dataDir);
   database = await provisionDatabase({ persistentDir: dataDir, port });
   server = await startServer(loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0' }), database.url, createLogger('error'));
-  expect(await post({ type: 'run_sql', args: { sql: 'create table outage (id int primary key); insert into outage values (1)' } }, '/v2/query')).toMatchObject({ status: 200 });
+  expect(await post({ type: 'run_sql', args: { sql: 'create table outage (id int primary key); insert into outage values (1)' } }, '/v2/query')).toMatchObject({
+    status: 200,
+  });
   expect(await post({ type: 'track_table', args: { table: 'outage' } }, '/v1/metadata')).toEqual({ status: 200, body: { message: 'success' } });
   expect(await post(query, '/v1/graphql')).toEqual({ status: 200, body: { data: { outage: [{ id: 1 }] } } });
 
   await database.stop();
   const connectionError = { errors: [{ message: 'connection error', extensions: { path: '$', code: 'postgres-error' } }] };
   expect(await post(query, '/v1/graphql')).toEqual({ status: 500, body: connectionError });
-  expect(await post({ type: 'run_sql', args: { sql: 'select 1' } }, '/v2/query')).toMatchObject({ status: 500, body: { path: '$', error: 'connection error', code: 'postgres-error' } });
+  expect(await post({ type: 'run_sql', args: { sql: 'select 1' } }, '/v2/query')).toMatchObject({
+    status: 500,
+    body: { path: '$', error: 'connection error', code: 'postgres-error' },
+  });
   expect(await health()).toEqual({ status: 500, body: 'ERROR: the database does not answer' });
 
   database = await provisionDatabase({ persistentDir: dataDir, port });

@@ -6,7 +6,18 @@ import type { MetadataDocument, QualifiedName } from '../../spec';
 import { assertCatalogVersion, CatalogError, ensureCatalog, readMetadata, readMetadataSince, writeMetadata } from './catalog/catalog';
 import type { EngineConfig } from './config';
 import { engineError, EngineError } from './errors';
-import { functionsByName, introspectionOf, loadFunctions, loadRelations, loadTables, relationKey, type DbFunction, type DbTable, type Introspection, type Relation } from './db/introspection';
+import {
+  functionsByName,
+  introspectionOf,
+  loadFunctions,
+  loadRelations,
+  loadTables,
+  relationKey,
+  type DbFunction,
+  type DbTable,
+  type Introspection,
+  type Relation,
+} from './db/introspection';
 import { buildSchemaCache, loadEnumValues, type SchemaCache } from './execute/schemaCache';
 import type { PlanPools } from './execute/graphql';
 import { findInconsistencies, introducedBy, type InconsistentObject } from './metadata/inconsistency';
@@ -66,7 +77,12 @@ export class Engine {
   static async open(config: EngineConfig, databaseUrl: string): Promise<Engine> {
     const pool = new Pool({ connectionString: databaseUrl, max: 10, application_name: 'engine-reference' });
     const timeout = config.limits.statementTimeoutMs;
-    const roles = new Pool({ connectionString: databaseUrl, max: 10, application_name: 'engine-reference-roles', ...(timeout > 0 ? { statement_timeout: timeout } : {}) });
+    const roles = new Pool({
+      connectionString: databaseUrl,
+      max: 10,
+      application_name: 'engine-reference-roles',
+      ...(timeout > 0 ? { statement_timeout: timeout } : {}),
+    });
     // An idle client's failure surfaces on its next use.
     for (const p of [pool, roles]) p.on('error', () => {});
     const engine = new Engine(pool, config, roles);
@@ -323,7 +339,8 @@ export class Engine {
         const found = await loadFunctions(client, functionNames);
         for (const f of found) functionDetails.push(f);
         scanned = ctx.document;
-        if (!view || details.size !== sizeBefore || found.length > 0) view = { relations: byKey!, tables: new Map(details), functions: functionsByName(functionDetails) };
+        if (!view || details.size !== sizeBefore || found.length > 0)
+          view = { relations: byKey!, tables: new Map(details), functions: functionsByName(functionDetails) };
         return view;
       },
       databaseChanged: false,
@@ -398,7 +415,8 @@ export class Engine {
   /** Which remote schemas of a document can be served beside its tables and functions. */
   private remoteViewOf(document: MetadataDocument, introspection: Introspection, enumValues: Map<string, EnumValue[]> = new Map()): RemoteView {
     const local = () =>
-      buildSchemaCache(document, introspection, enumValues, this.config.limits, { inferFunctionPermissions: this.config.inferFunctionPermissions }).admin.schema;
+      buildSchemaCache(document, introspection, enumValues, this.config.limits, { inferFunctionPermissions: this.config.inferFunctionPermissions }).admin
+        .schema;
     return remoteView(document, local, this.remotes);
   }
 

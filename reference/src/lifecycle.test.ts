@@ -1,6 +1,8 @@
 // The server as `npm start` runs it, as a process: stopped with SIGTERM while it works, killed
 // with -9 during a burst of metadata writes, and started again on the same data directory.
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -23,12 +25,19 @@ const createAndTrack = (name: string) => ({
 
 /** Tables named like the burst's, in the database and in the metadata. */
 async function burstTables(url: string): Promise<{ inDatabase: string[]; tracked: string[]; inconsistent: unknown }> {
-  const rows = await post(url, { type: 'run_sql', args: { sql: "select table_name from information_schema.tables where table_schema = 'public' and table_name like 'w\\_%' order by 1" } }, '/v2/query');
+  const rows = await post(
+    url,
+    { type: 'run_sql', args: { sql: "select table_name from information_schema.tables where table_schema = 'public' and table_name like 'w\\_%' order by 1" } },
+    '/v2/query',
+  );
   const exported = await post(url, { type: 'export_metadata', args: {} });
   const consistency = await post(url, { type: 'get_inconsistent_metadata', args: {} });
   if (!Array.isArray(exported.body.tables)) throw new Error(`export_metadata answered ${exported.status} ${JSON.stringify(exported.body)}`);
   const tables = exported.body.tables as { table: { name: string } }[];
-  const tracked = tables.map((t) => t.table.name).filter((name) => name.startsWith('w_')).sort();
+  const tracked = tables
+    .map((t) => t.table.name)
+    .filter((name) => name.startsWith('w_'))
+    .sort();
   return { inDatabase: (rows.body.result as string[][]).slice(1).map((r) => r[0]!), tracked, inconsistent: consistency.body };
 }
 
@@ -55,18 +64,25 @@ test('SIGTERM finishes the metadata transaction in flight, closes subscriptions 
     socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
     socket.once('message', () => resolve());
   });
-  const slow = post(server.url, {
-    type: 'bulk',
-    args: [
-      { type: 'run_sql', args: { sql: 'select pg_sleep(1.5); create table public.graceful (id int primary key)' } },
-      { type: 'track_table', args: { table: { schema: 'public', name: 'graceful' } } },
-    ],
-  }, '/v1/query');
+  const slow = post(
+    server.url,
+    {
+      type: 'bulk',
+      args: [
+        { type: 'run_sql', args: { sql: 'select pg_sleep(1.5); create table public.graceful (id int primary key)' } },
+        { type: 'track_table', args: { table: { schema: 'public', name: 'graceful' } } },
+      ],
+    },
+    '/v1/query',
+  );
   await new Promise((resolve) => setTimeout(resolve, 300));
   server.child.kill('SIGTERM');
   await new Promise((resolve) => setTimeout(resolve, 300));
   // No longer accepting, while the request above is still being answered.
-  const late = await fetch(`${server.url}/healthz`).then((r) => `answered ${r.status}`, (e: Error & { cause?: { code?: string } }) => e.cause?.code);
+  const late = await fetch(`${server.url}/healthz`).then(
+    (r) => `answered ${r.status}`,
+    (e: Error & { cause?: { code?: string } }) => e.cause?.code,
+  );
   expect(late).toBe('ECONNREFUSED');
   expect(await slow).toEqual({ status: 200, body: [{ result_type: 'CommandOk', result: null }, { message: 'success' }] });
   expect(await closed).toBe(1001);
@@ -137,4 +153,33 @@ test('a PostgreSQL left running by a server that died with its watchdog is stopp
   expect((await burstTables(second.url)).tracked).toEqual(['w_kept']);
   second.child.kill('SIGTERM');
   expect(await second.exit).toBe(0);
+});
+
+test('a port already in use fails at once with one line, before any database work', async () => {
+  const taken = createNetServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as AddressInfo).port;
+  const dir = mkdtempSync(join(tmpdir(), 'engine-port-'));
+  try {
+    const child = spawn(process.execPath, [join(__dirname, '..', '..', 'bin', 'engine-reference.js')], {
+      env: { ...process.env, ENGINE_GRAPHQL_DATA_DIR: join(dir, 'data'), ENGINE_GRAPHQL_SERVER_PORT: String(port), ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const errors = output
+      .split('\n')
+      .filter((line) => line.includes('"level":"error"'))
+      .map((line) => (JSON.parse(line) as { detail: unknown }).detail);
+    expect({ code, errors, data: readdirSync(dir) }).toEqual({
+      code: 1,
+      errors: [{ error: `port ${port} on 127.0.0.1 is already in use: stop what uses it, or set ENGINE_GRAPHQL_SERVER_PORT` }],
+      data: [],
+    });
+  } finally {
+    taken.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,4 +1,5 @@
 // `npm start`: read the configuration, provision PostgreSQL, serve HTTP; stop cleanly on signals.
+import { createServer } from 'node:net';
 import { CatalogError } from './catalog/catalog';
 import { metadataCommand } from './cli/metadata';
 import { ConfigError, FLAGS, loadConfig } from './config';
@@ -16,6 +17,20 @@ ${Object.entries(FLAGS)
   .join('\n')}
 
 Exit codes: 0 stopped cleanly, 1 failed to start or stopped on an error, 2 bad flag or setting.`;
+
+class PortTaken extends Error {}
+
+function portAvailable(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' ? new PortTaken(`port ${port} on ${host} is already in use: stop what uses it, or set ENGINE_GRAPHQL_SERVER_PORT`) : error,
+      ),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -43,7 +58,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     const graceMs = config.gracefulShutdownTimeoutSeconds * 1000;
-    logger.log('info', 'shutdown', { message: server ? `stopping: finishing requests in flight (at most ${config.gracefulShutdownTimeoutSeconds} s)` : 'stopping' });
+    logger.log('info', 'shutdown', {
+      message: server ? `stopping: finishing requests in flight (at most ${config.gracefulShutdownTimeoutSeconds} s)` : 'stopping',
+    });
     // A request the engine cannot end (its own SQL running on) does not hold the exit back for long.
     const closed = server?.close(graceMs).catch((error: unknown) => logger.log('error', 'shutdown', { error: String(error) }));
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, graceMs + 5000).unref())]);
@@ -59,6 +76,8 @@ async function main(): Promise<void> {
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
   try {
+    // A port already taken fails at once, before PostgreSQL is started for nothing.
+    if (config.port !== 0) await portAvailable(config.host, config.port);
     database = await provisionDatabase({
       databaseUrl: config.databaseUrl,
       persistentDir: config.dataDir,
@@ -84,10 +103,8 @@ async function main(): Promise<void> {
     if (config.enableConsole) logger.log('info', 'startup', { message: `console: ${server.url}/console` });
   } catch (error) {
     const detail: Record<string, unknown> =
-      error instanceof CatalogError
-        ? { ...error.detail.toBody() }
-        : { error: error instanceof Error ? error.message : String(error) };
-    if (!(error instanceof ConfigError || error instanceof ProvisionError || error instanceof CatalogError)) {
+      error instanceof CatalogError ? { ...error.detail.toBody() } : { error: error instanceof Error ? error.message : String(error) };
+    if (!(error instanceof ConfigError || error instanceof ProvisionError || error instanceof CatalogError || error instanceof PortTaken)) {
       Object.assign(detail, { stack: error instanceof Error ? error.stack : undefined });
     }
     logger.log('error', 'startup', detail);

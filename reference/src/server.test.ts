@@ -49,7 +49,7 @@ describe('reference server', () => {
     });
   });
 
-  test('two servers on one database see each other\'s changes', async () => {
+  test("two servers on one database see each other's changes", async () => {
     const [a, b] = [await start(), await start()];
     await post(a, { type: 'run_sql', args: { sql: 'create table shared (id int)' } }, '/v2/query');
     await post(a, { type: 'replace_metadata', args: { version: 2, tables: [{ table: 'shared' }] } });
@@ -99,12 +99,21 @@ describe('reference server', () => {
     const second = await start();
     expect(await post(second, { type: 'get_inconsistent_metadata', args: {} })).toEqual({
       status: 200,
-      body: [{ type: 'remote_schema', reason: 'the remote schema "r" cannot be used: it answered 502 with a body that is not JSON', definition: { name: 'r', definition } }],
+      body: [
+        {
+          type: 'remote_schema',
+          reason: 'the remote schema "r" cannot be used: it answered 502 with a body that is not JSON',
+          definition: { name: 'r', definition },
+        },
+      ],
     });
     expect(await post(second, { query: '{ kept { id } }' }, '/v1/graphql')).toEqual({ status: 200, body: { data: { kept: [{ id: 7 }] } } });
     // Back up: reloading the remote schemas serves it again.
     remote.use(graphQLServer('/r', 'type Query { hello: String }', { hello: () => 'again' }));
-    expect(await post(second, { type: 'reload_metadata', args: { reload_remote_schemas: true } })).toEqual({ status: 200, body: { message: 'success', is_consistent: true } });
+    expect(await post(second, { type: 'reload_metadata', args: { reload_remote_schemas: true } })).toEqual({
+      status: 200,
+      body: { message: 'success', is_consistent: true },
+    });
     expect(await post(second, { query: '{ hello }' }, '/v1/graphql')).toEqual({ status: 200, body: { data: { hello: 'again' } } });
   });
 
@@ -121,7 +130,11 @@ describe('reference server', () => {
 describe('live queries', () => {
   test('identical subscriptions share one poller, which stops with its last subscriber', async () => {
     const server = await start();
-    await post(server, { type: 'run_sql', args: { sql: 'create table note (id int primary key, body text); insert into note values (1, $$a$$)' } }, '/v2/query');
+    await post(
+      server,
+      { type: 'run_sql', args: { sql: 'create table note (id int primary key, body text); insert into note values (1, $$a$$)' } },
+      '/v2/query',
+    );
     await post(server, { type: 'track_table', args: { table: 'note' } });
     const client = createClient({ url: `${server.url.replace('http', 'ws')}/v1/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
     const firstResult = (query: string, variables: Record<string, unknown>) => {

@@ -71,7 +71,7 @@ export async function authenticateJwt(headers: Headers, settings: JwtSettings): 
     payload = ('key' in v ? await jwtVerify(token, v.key, options) : await jwtVerify(token, v.keys, options)).payload as Record<string, unknown>;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    return invalid(code === 'ERR_JWT_EXPIRED' ? 'JWTExpired' : code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' ? (error as Error).message : code ?? String(error));
+    return invalid(code === 'ERR_JWT_EXPIRED' ? 'JWTExpired' : code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' ? (error as Error).message : (code ?? String(error)));
   }
   let claims: unknown = typeof raw.claims_namespace_path === 'string' ? atPath(payload, raw.claims_namespace_path) : payload[settings.claims_namespace];
   if (settings.claims_format === 'stringified_json' && typeof claims === 'string') {

@@ -15,12 +15,12 @@ describe('authenticate', () => {
     expect(await authenticate({ 'x-engine-admin-secret': 's3cret' }, { adminSecret: 's3cret' })).toEqual({ role: 'admin', variables: {} });
   });
   test('with a secret, a wrong one is refused with 401', async () => {
-    const r = await authenticate({ 'x-engine-admin-secret': 'nope' }, { adminSecret: 's3cret' }) as EngineError;
+    const r = (await authenticate({ 'x-engine-admin-secret': 'nope' }, { adminSecret: 's3cret' })) as EngineError;
     expect(r.toBody()).toEqual({ path: '$', error: 'invalid x-engine-admin-secret', code: 'access-denied' });
     expect(r.status).toBe(401);
   });
   test('with a secret, none given is refused unless an unauthorized role is configured', async () => {
-    const r = await authenticate({}, { adminSecret: 's' }) as EngineError;
+    const r = (await authenticate({}, { adminSecret: 's' })) as EngineError;
     expect(r.toBody()).toEqual({ path: '$', error: 'x-engine-admin-secret required, but not found', code: 'access-denied' });
     expect(await authenticate({}, { adminSecret: 's', unauthorizedRole: 'anonymous' })).toEqual({
       role: 'anonymous',

@@ -18,32 +18,60 @@ let server: RunningServer;
 let dir: string;
 
 const post = async (body: unknown, endpoint = '/v1/metadata') => {
-  const r = await fetch(server.url + endpoint, { method: 'POST', body: JSON.stringify(body), headers: { 'x-engine-admin-secret': 'cli-secret', 'content-type': 'application/json' } });
+  const r = await fetch(server.url + endpoint, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'x-engine-admin-secret': 'cli-secret', 'content-type': 'application/json' },
+  });
   return { status: r.status, body: (await r.json()) as unknown };
 };
 const cli = async (...argv: string[]) => {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await metadataCommand([...argv, '--endpoint', server.url, '--admin-secret', 'cli-secret'], {}, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await metadataCommand(
+    [...argv, '--endpoint', server.url, '--admin-secret', 'cli-secret'],
+    {},
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 };
 
 const DOCUMENT = {
   version: 2,
   tables: [
-    { table: { schema: 'public', name: 'shelf' }, array_relationships: [{ name: 'books', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'book' }, column: 'shelf_id' } } }] },
+    {
+      table: { schema: 'public', name: 'shelf' },
+      array_relationships: [{ name: 'books', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'book' }, column: 'shelf_id' } } }],
+    },
     { table: { schema: 'public', name: 'book' }, select_permissions: [{ role: 'reader', permission: { columns: ['id', 'title'], filter: {} } }] },
   ],
   query_collections: [{ name: 'c', definition: { queries: [{ name: 'q', query: 'query q { book { id } }' }] } }],
   allowlist: [{ collection: 'c' }],
   custom_types: {
     enums: [{ name: 'Mood', values: [{ value: 'HAPPY' }, { value: 'SAD', description: 'not happy' }] }],
-    objects: [{ name: 'Review', fields: [{ name: 'book_id', type: 'Int!' }, { name: 'mood', type: 'Mood' }], relationships: [{ name: 'book', type: 'object', remote_table: { schema: 'public', name: 'book' }, field_mapping: { book_id: 'id' } }] }],
+    objects: [
+      {
+        name: 'Review',
+        fields: [
+          { name: 'book_id', type: 'Int!' },
+          { name: 'mood', type: 'Mood' },
+        ],
+        relationships: [{ name: 'book', type: 'object', remote_table: { schema: 'public', name: 'book' }, field_mapping: { book_id: 'id' } }],
+      },
+    ],
   },
   actions: [
     {
       name: 'review',
-      definition: { kind: 'synchronous', type: 'mutation', arguments: [{ name: 'book_id', type: 'Int!' }], output_type: 'Review', handler: '{{REVIEW_URL}}/review', forward_client_headers: false, timeout: 30 },
+      definition: {
+        kind: 'synchronous',
+        type: 'mutation',
+        arguments: [{ name: 'book_id', type: 'Int!' }],
+        output_type: 'Review',
+        handler: '{{REVIEW_URL}}/review',
+        forward_client_headers: false,
+        timeout: 30,
+      },
       comment: 'write a review',
       permissions: [{ role: 'reader' }],
     },
@@ -54,7 +82,13 @@ beforeEach(async () => {
   database = await createDatabase(process.env[CLUSTER_URL_VARIABLE]!);
   server = await startServer(config, database.url, createLogger('silent'));
   dir = mkdtempSync(join(tmpdir(), 'engine-metadata-'));
-  await post({ type: 'run_sql', args: { sql: 'create table shelf (id int primary key); create table book (id int primary key, title text, shelf_id int references shelf (id))' } }, '/v2/query');
+  await post(
+    {
+      type: 'run_sql',
+      args: { sql: 'create table shelf (id int primary key); create table book (id int primary key, title text, shelf_id int references shelf (id))' },
+    },
+    '/v2/query',
+  );
   expect(await post({ type: 'replace_metadata', args: DOCUMENT })).toEqual({ status: 200, body: { message: 'success' } });
 });
 afterEach(async () => {
@@ -64,13 +98,34 @@ afterEach(async () => {
 });
 
 test('export writes the directory of SPEC.md §2.2; apply of it on a cleared server gives the same metadata', async () => {
-  expect(await cli('export', dir)).toEqual({ code: 0, out: `wrote 10 files to ${dir}: 2 tables, 0 functions, 1 action, 0 remote schemas, 0 REST endpoints`, err: '' });
-  expect(readdirSync(dir).sort()).toEqual(['actions.graphql', 'actions.yaml', 'allow_list.yaml', 'cron_triggers.yaml', 'functions.yaml', 'query_collections.yaml', 'remote_schemas.yaml', 'rest_endpoints.yaml', 'tables.yaml', 'version.yaml']);
-  expect(readFileSync(join(dir, 'actions.graphql'), 'utf8')).toBe('type Mutation {\n  "write a review"\n  review(\n    book_id: Int!\n  ): Review\n}\n\ntype Review {\n  book_id: Int!\n  mood: Mood\n}\n\nenum Mood {\n  HAPPY\n  "not happy"\n  SAD\n}\n');
+  expect(await cli('export', dir)).toEqual({
+    code: 0,
+    out: `wrote 10 files to ${dir}: 2 tables, 0 functions, 1 action, 0 remote schemas, 0 REST endpoints`,
+    err: '',
+  });
+  expect(readdirSync(dir).sort()).toEqual([
+    'actions.graphql',
+    'actions.yaml',
+    'allow_list.yaml',
+    'cron_triggers.yaml',
+    'functions.yaml',
+    'query_collections.yaml',
+    'remote_schemas.yaml',
+    'rest_endpoints.yaml',
+    'tables.yaml',
+    'version.yaml',
+  ]);
+  expect(readFileSync(join(dir, 'actions.graphql'), 'utf8')).toBe(
+    'type Mutation {\n  "write a review"\n  review(\n    book_id: Int!\n  ): Review\n}\n\ntype Review {\n  book_id: Int!\n  mood: Mood\n}\n\nenum Mood {\n  HAPPY\n  "not happy"\n  SAD\n}\n',
+  );
   expect(readFileSync(join(dir, 'allow_list.yaml'), 'utf8')).toBe('- collection: c\n');
   expect(readFileSync(join(dir, 'functions.yaml'), 'utf8')).toBe('[]\n');
   expect(await post({ type: 'clear_metadata', args: {} })).toEqual({ status: 200, body: { message: 'success' } });
-  expect(await cli('apply', dir)).toEqual({ code: 0, out: `applied ${dir}: changed tables.yaml, actions.yaml, actions.graphql, allow_list.yaml, query_collections.yaml`, err: '' });
+  expect(await cli('apply', dir)).toEqual({
+    code: 0,
+    out: `applied ${dir}: changed tables.yaml, actions.yaml, actions.graphql, allow_list.yaml, query_collections.yaml`,
+    err: '',
+  });
   expect(await post({ type: 'export_metadata', args: {} })).toEqual({ status: 200, body: DOCUMENT });
   expect(await cli('diff', dir)).toEqual({ code: 0, out: 'no differences', err: '' });
 });
@@ -84,7 +139,10 @@ test('diff shows the changed lines; apply of a directory the server refuses chan
   expect(diff.code).toBe(1);
   expect(diff.out).toBe(['--- server/tables.yaml', '+++ dir/tables.yaml', '           - id', '+          - shelf_id', '           - title'].join('\n'));
   expect(await cli('apply', dir)).toEqual({ code: 0, out: `applied ${dir}: changed tables.yaml`, err: '' });
-  expect(((await post({ type: 'export_metadata', args: {} })).body as typeof DOCUMENT).tables[1]).toEqual({ ...DOCUMENT.tables[1], select_permissions: [{ role: 'reader', permission: { columns: ['id', 'shelf_id', 'title'], filter: {} } }] });
+  expect(((await post({ type: 'export_metadata', args: {} })).body as typeof DOCUMENT).tables[1]).toEqual({
+    ...DOCUMENT.tables[1],
+    select_permissions: [{ role: 'reader', permission: { columns: ['id', 'shelf_id', 'title'], filter: {} } }],
+  });
   // A table that does not exist: refused, nothing changed.
   const before = await post({ type: 'export_metadata', args: {} });
   writeFileSync(join(dir, 'tables.yaml'), readFileSync(join(dir, 'tables.yaml'), 'utf8') + '- table:\n    schema: public\n    name: missing\n');
@@ -97,7 +155,9 @@ test('diff shows the changed lines; apply of a directory the server refuses chan
 });
 
 test('bad usage: exit 2 with what is wrong; --help', async () => {
-  expect(await cli('export')).toEqual(expect.objectContaining({ code: 2, err: expect.stringMatching(/^engine-reference metadata: expected export, apply or diff and a directory/) }));
+  expect(await cli('export')).toEqual(
+    expect.objectContaining({ code: 2, err: expect.stringMatching(/^engine-reference metadata: expected export, apply or diff and a directory/) }),
+  );
   expect(await cli('publish', dir)).toEqual(expect.objectContaining({ code: 2 }));
   expect(await cli('export', dir, '--colour')).toEqual({ code: 2, out: '', err: 'engine-reference metadata: unknown flag --colour' });
   expect((await cli('--help')).out).toMatch(/^Usage: engine-reference metadata <export\|apply\|diff> DIR/);

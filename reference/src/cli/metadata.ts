@@ -134,12 +134,13 @@ function lineDiff(a: string[], b: string[]): string[] {
   const n = a.length;
   const m = b.length;
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const lines: { mark: ' ' | '-' | '+'; text: string }[] = [];
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) lines.push({ mark: ' ', text: a[i++]! }), j++;
+    if (i < n && j < m && a[i] === b[j]) (lines.push({ mark: ' ', text: a[i++]! }), j++);
     else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) lines.push({ mark: '+', text: b[j++]! });
     else lines.push({ mark: '-', text: a[i++]! });
   }

@@ -49,7 +49,17 @@ describe('function introspection', () => {
       { schema: 'shop', name: 'not_a_function' },
       { schema: 'shop', name: 'missing' },
     ]);
-    expect(found.map((f) => [f.name, f.volatility, f.returns_set, f.return_type, f.return_type_kind, f.return_relation, f.arguments.map((a) => `${a.name ?? '_'}:${a.type}`)])).toEqual([
+    expect(
+      found.map((f) => [
+        f.name,
+        f.volatility,
+        f.returns_set,
+        f.return_type,
+        f.return_type_kind,
+        f.return_relation,
+        f.arguments.map((a) => `${a.name ?? '_'}:${a.type}`),
+      ]),
+    ).toEqual([
       ['add', 'IMMUTABLE', false, 'int4', 'b', null, ['_:int4', '_:int4']],
       ['add', 'IMMUTABLE', false, 'numeric', 'b', null, ['_:numeric', '_:numeric']],
       ['touch', 'VOLATILE', false, 'void', 'p', null, []],

@@ -103,7 +103,12 @@ export async function loadRelations(db: q.Queryable): Promise<Relation[]> {
 }
 
 /** One catalog query over schema/name pairs that answers a JSON array in its one column. */
-async function loadNamed<T>(db: q.Queryable, names: readonly QualifiedName[], query: (schemas: string[], names: string[]) => q.Fragment, column: string): Promise<T[]> {
+async function loadNamed<T>(
+  db: q.Queryable,
+  names: readonly QualifiedName[],
+  query: (schemas: string[], names: string[]) => q.Fragment,
+  column: string,
+): Promise<T[]> {
   if (names.length === 0) return [];
   const [row] = await q.run<Record<string, T[]>>(
     db,

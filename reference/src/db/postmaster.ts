@@ -77,7 +77,9 @@ export async function stopStalePostmaster(dataDir: string, log: (message: string
   try {
     process.kill(lock.pid, 'SIGINT');
   } catch (error) {
-    throw new PostmasterError(`PostgreSQL (pid ${lock.pid}) is still running on ${dataDir} and this user may not stop it (${(error as Error).message}); ${howToStop}`);
+    throw new PostmasterError(
+      `PostgreSQL (pid ${lock.pid}) is still running on ${dataDir} and this user may not stop it (${(error as Error).message}); ${howToStop}`,
+    );
   }
   if (await waitForExit(lock.pid, STOP_TIMEOUT_MS)) return;
   process.kill(lock.pid, 'SIGQUIT');

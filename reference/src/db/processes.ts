@@ -40,7 +40,9 @@ function readStat(pid: number): string[] | undefined {
 /** The command line of a process (Linux); undefined where it cannot be read. */
 export function commandLine(pid: number): string[] | undefined {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((part) => part !== '');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((part) => part !== '');
   } catch {
     return undefined;
   }

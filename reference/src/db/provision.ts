@@ -138,7 +138,9 @@ function binaryDirectory(): string {
   try {
     entry = require.resolve(platformPackage);
   } catch {
-    throw new ProvisionError(`no embedded PostgreSQL for ${process.platform}-${process.arch} (${platformPackage} is not installed); set ENGINE_GRAPHQL_DATABASE_URL`);
+    throw new ProvisionError(
+      `no embedded PostgreSQL for ${process.platform}-${process.arch} (${platformPackage} is not installed); set ENGINE_GRAPHQL_DATABASE_URL`,
+    );
   }
   return join(dirname(entry), '..', 'native', 'bin');
 }
@@ -163,7 +165,9 @@ function checkBinaries(): string {
   if (process.getuid?.() === 0) {
     for (let d = dir; dirname(d) !== d; d = dirname(d)) {
       if ((statSync(d).mode & 0o001) === 0) {
-        throw new ProvisionError(`the embedded PostgreSQL's programs are in ${dir}, which the user postgres cannot reach (${d} is closed to other users; running as root, PostgreSQL runs as postgres): install the package in another folder, or set ENGINE_GRAPHQL_DATABASE_URL`);
+        throw new ProvisionError(
+          `the embedded PostgreSQL's programs are in ${dir}, which the user postgres cannot reach (${d} is closed to other users; running as root, PostgreSQL runs as postgres): install the package in another folder, or set ENGINE_GRAPHQL_DATABASE_URL`,
+        );
       }
     }
   }
@@ -204,9 +208,10 @@ async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedData
         await initdb.initialise();
       } catch (error) {
         const reason = errors.join(' ').trim() || String(error);
-        const hint = /permission denied/i.test(reason) && process.getuid?.() === 0
-          ? `; running as root, PostgreSQL runs as the user postgres, which must be able to reach ${root}: choose another ENGINE_GRAPHQL_DATA_DIR or run as another user`
-          : '';
+        const hint =
+          /permission denied/i.test(reason) && process.getuid?.() === 0
+            ? `; running as root, PostgreSQL runs as the user postgres, which must be able to reach ${root}: choose another ENGINE_GRAPHQL_DATA_DIR or run as another user`
+            : '';
         throw new ProvisionError(`embedded PostgreSQL could not create its data directory ${dataDir}: ${reason}${hint}`);
       }
       writeFileSync(passwordFile, password, { mode: 0o600 });

@@ -36,14 +36,27 @@ afterAll(async () => {
 test(`kill -9 while ${ROWS} rows are written (${ROUNDS} rounds): every event reaches the webhook at least once`, async () => {
   const started = Date.now();
   let server: Started = await start();
-  const setup = await post(server.url, {
-    type: 'bulk',
-    args: [
-      { type: 'run_sql', args: { sql: 'create table public.crash_rows (id integer primary key)' } },
-      { type: 'track_table', args: { table: { schema: 'public', name: 'crash_rows' } } },
-      { type: 'create_event_trigger', args: { name: 'crash', table: { schema: 'public', name: 'crash_rows' }, webhook: `${hook.url}/crash`, insert: { columns: '*' }, retry_conf: { num_retries: 20, interval_sec: 1, timeout_sec: 2 } } },
-    ],
-  }, '/v1/query');
+  const setup = await post(
+    server.url,
+    {
+      type: 'bulk',
+      args: [
+        { type: 'run_sql', args: { sql: 'create table public.crash_rows (id integer primary key)' } },
+        { type: 'track_table', args: { table: { schema: 'public', name: 'crash_rows' } } },
+        {
+          type: 'create_event_trigger',
+          args: {
+            name: 'crash',
+            table: { schema: 'public', name: 'crash_rows' },
+            webhook: `${hook.url}/crash`,
+            insert: { columns: '*' },
+            retry_conf: { num_retries: 20, interval_sec: 1, timeout_sec: 2 },
+          },
+        },
+      ],
+    },
+    '/v1/query',
+  );
   expect(setup.status).toBe(200);
   const batches = Math.ceil(ROWS / BATCH);
   const killAt = new Set(Array.from({ length: ROUNDS }, (_, i) => Math.floor(((i + 1) * batches) / (ROUNDS + 1))));
@@ -57,7 +70,11 @@ test(`kill -9 while ${ROWS} rows are written (${ROUNDS} rounds): every event rea
     const from = b * BATCH + 1;
     const to = Math.min(ROWS, (b + 1) * BATCH);
     for (;;) {
-      const r = await post(server.url, { type: 'run_sql', args: { sql: `insert into public.crash_rows select generate_series(${from}, ${to}) on conflict do nothing` } }, '/v2/query').catch(() => undefined);
+      const r = await post(
+        server.url,
+        { type: 'run_sql', args: { sql: `insert into public.crash_rows select generate_series(${from}, ${to}) on conflict do nothing` } },
+        '/v2/query',
+      ).catch(() => undefined);
       if (r?.status === 200) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -67,7 +84,11 @@ test(`kill -9 while ${ROWS} rows are written (${ROUNDS} rounds): every event rea
   while (ids().size < ROWS && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
   const delivered = ids();
   const calls = hook.callsTo('/crash').length;
-  const pending = await post(server.url, { type: 'run_sql', args: { sql: "select state, count(*) from engine_catalog.event_log group by state order by state" } }, '/v2/query');
+  const pending = await post(
+    server.url,
+    { type: 'run_sql', args: { sql: 'select state, count(*) from engine_catalog.event_log group by state order by state' } },
+    '/v2/query',
+  );
   process.stdout.write(
     `event crash: ${ROWS} rows, ${ROUNDS} kill -9 rounds, ${delivered.size} distinct events delivered, ${calls - delivered.size} duplicates, ${((Date.now() - started) / 1000).toFixed(1)} s; event log by state ${JSON.stringify(pending.body.result?.slice(1))}\n`,
   );

@@ -1,16 +1,30 @@
 import { CronError, occurrences, parseCron } from './cron';
 
 const at = (iso: string) => new Date(iso);
-const times = (schedule: string, from: string, until: string, limit?: number) => occurrences(parseCron(schedule), at(from), at(until), limit).map((d) => d.toISOString());
+const times = (schedule: string, from: string, until: string, limit?: number) =>
+  occurrences(parseCron(schedule), at(from), at(until), limit).map((d) => d.toISOString());
 
 describe('cron schedules in UTC', () => {
   test('every minute, steps, ranges and lists', () => {
-    expect(times('* * * * *', '2026-11-22T10:00:30Z', '2026-11-22T10:03:00Z')).toEqual(['2026-11-22T10:01:00.000Z', '2026-11-22T10:02:00.000Z', '2026-11-22T10:03:00.000Z']);
+    expect(times('* * * * *', '2026-11-22T10:00:30Z', '2026-11-22T10:03:00Z')).toEqual([
+      '2026-11-22T10:01:00.000Z',
+      '2026-11-22T10:02:00.000Z',
+      '2026-11-22T10:03:00.000Z',
+    ]);
     expect(times('*/20 10-11 * * *', '2026-11-22T09:59:00Z', '2026-11-22T12:00:00Z')).toEqual([
-      '2026-11-22T10:00:00.000Z', '2026-11-22T10:20:00.000Z', '2026-11-22T10:40:00.000Z', '2026-11-22T11:00:00.000Z', '2026-11-22T11:20:00.000Z', '2026-11-22T11:40:00.000Z',
+      '2026-11-22T10:00:00.000Z',
+      '2026-11-22T10:20:00.000Z',
+      '2026-11-22T10:40:00.000Z',
+      '2026-11-22T11:00:00.000Z',
+      '2026-11-22T11:20:00.000Z',
+      '2026-11-22T11:40:00.000Z',
     ]);
     expect(times('5,35 0 * * *', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z')).toEqual(['2026-11-22T00:05:00.000Z', '2026-11-22T00:35:00.000Z']);
-    expect(times('0 12 1-31/10 * *', '2026-11-01T00:00:00Z', '2026-11-30T23:59:00Z')).toEqual(['2026-11-01T12:00:00.000Z', '2026-11-11T12:00:00.000Z', '2026-11-21T12:00:00.000Z']);
+    expect(times('0 12 1-31/10 * *', '2026-11-01T00:00:00Z', '2026-11-30T23:59:00Z')).toEqual([
+      '2026-11-01T12:00:00.000Z',
+      '2026-11-11T12:00:00.000Z',
+      '2026-11-21T12:00:00.000Z',
+    ]);
   });
 
   test('names, Sunday as 0 or 7, and either day field when both are given', () => {
@@ -18,7 +32,11 @@ describe('cron schedules in UTC', () => {
     expect(times('0 9 * * sun', '2026-11-20T00:00:00Z', '2026-11-30T00:00:00Z')).toEqual(['2026-11-22T09:00:00.000Z', '2026-11-29T09:00:00.000Z']);
     expect(times('0 9 * * 7', '2026-11-20T00:00:00Z', '2026-11-23T00:00:00Z')).toEqual(['2026-11-22T09:00:00.000Z']);
     expect(times('0 0 1 dec *', '2026-11-20T00:00:00Z', '2027-01-01T00:00:00Z')).toEqual(['2026-12-01T00:00:00.000Z']);
-    expect(times('0 0 25 * mon', '2026-11-20T00:00:00Z', '2026-11-30T23:00:00Z')).toEqual(['2026-11-23T00:00:00.000Z', '2026-11-25T00:00:00.000Z', '2026-11-30T00:00:00.000Z']);
+    expect(times('0 0 25 * mon', '2026-11-20T00:00:00Z', '2026-11-30T23:00:00Z')).toEqual([
+      '2026-11-23T00:00:00.000Z',
+      '2026-11-25T00:00:00.000Z',
+      '2026-11-30T00:00:00.000Z',
+    ]);
     expect(times('* * * * *', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z', 2)).toHaveLength(2);
     expect(times('0 0 30 2 *', '2026-11-20T00:00:00Z', '2028-01-01T00:00:00Z')).toEqual([]);
   });

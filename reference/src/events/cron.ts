@@ -30,7 +30,8 @@ function field(text: string, min: number, max: number, names: string[] = [], nam
     const [range, stepText] = part.split('/') as [string, string | undefined];
     if (part.split('/').length > 2) throw new CronError(`${JSON.stringify(part)} has more than one /`);
     const step = stepText === undefined ? 1 : Number(stepText);
-    if (!Number.isInteger(step) || step < 1 || (stepText !== undefined && !/^\d+$/.test(stepText))) throw new CronError(`${JSON.stringify(stepText)} is not a step`);
+    if (!Number.isInteger(step) || step < 1 || (stepText !== undefined && !/^\d+$/.test(stepText)))
+      throw new CronError(`${JSON.stringify(stepText)} is not a step`);
     let [from, to] = [min, max];
     if (range !== '*') {
       const bounds = range.split('-');

@@ -39,7 +39,9 @@ export class Scheduler extends PollingWorker {
   private async generate(): Promise<void> {
     const triggers = cronTriggersOf(this.document());
     if (triggers.length === 0) return;
-    const latest = new Map((await q.run<{ trigger_name: string; latest: Date }>(this.pool, q.latestCronInvocations)).map((r) => [r.trigger_name, new Date(r.latest)]));
+    const latest = new Map(
+      (await q.run<{ trigger_name: string; latest: Date }>(this.pool, q.latestCronInvocations)).map((r) => [r.trigger_name, new Date(r.latest)]),
+    );
     const now = new Date();
     const until = new Date(now.getTime() + AHEAD_MS);
     for (const t of triggers) {
@@ -70,9 +72,15 @@ export class Scheduler extends PollingWorker {
   private async deliver(row: q.ScheduledRow): Promise<void> {
     const find = (document: MetadataDocument) => cronTriggersOf(document).find((t) => t.name === row.trigger_name);
     // This server's copy of the metadata may lag behind another server's change: the stored one decides.
-    const trigger = row.kind !== 'cron' ? undefined : (find(this.document()) ?? (await q.run<{ metadata: MetadataDocument }>(this.pool, q.readMetadata).then(([r]) => (r ? find(r.metadata) : undefined))));
+    const trigger =
+      row.kind !== 'cron'
+        ? undefined
+        : (find(this.document()) ?? (await q.run<{ metadata: MetadataDocument }>(this.pool, q.readMetadata).then(([r]) => (r ? find(r.metadata) : undefined))));
     if (row.kind === 'cron' && !trigger) {
-      await q.run(this.pool, q.settleScheduled(undefined, row.id, this.instance, { state: 'dead' }, `the cron trigger ${JSON.stringify(row.trigger_name)} no longer exists`));
+      await q.run(
+        this.pool,
+        q.settleScheduled(undefined, row.id, this.instance, { state: 'dead' }, `the cron trigger ${JSON.stringify(row.trigger_name)} no longer exists`),
+      );
       return;
     }
     const config = trigger ?? {
@@ -104,7 +112,11 @@ export class Scheduler extends PollingWorker {
       : await attempt(url as string, headers as Record<string, string>, body, retry.timeout_seconds);
     const number = row.tries + 1;
     const outcome: { state: 'delivered' | 'dead' } | { retryInSeconds: number } =
-      result.error === null ? { state: 'delivered' } : number > retry.num_retries ? { state: 'dead' } : { retryInSeconds: retryDelay(result.retryAfter, retry.retry_interval_seconds, number, this.settings.backoff) };
+      result.error === null
+        ? { state: 'delivered' }
+        : number > retry.num_retries
+          ? { state: 'dead' }
+          : { retryInSeconds: retryDelay(result.retryAfter, retry.retry_interval_seconds, number, this.settings.backoff) };
     await q.run(
       this.pool,
       q.settleScheduled(

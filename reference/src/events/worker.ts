@@ -105,7 +105,8 @@ export async function attempt(url: string, headers: Record<string, string>, body
     if (out.status < 200 || out.status > 299) out.error = `the webhook answered ${out.status}`;
   } catch (e) {
     const name = (e as Error).name;
-    out.error = name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutSeconds} s` : `the webhook could not be reached: ${(e as Error).message}`;
+    out.error =
+      name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutSeconds} s` : `the webhook could not be reached: ${(e as Error).message}`;
   }
   out.durationMs = Date.now() - started;
   return out;
@@ -165,7 +166,23 @@ export class EventWorker extends PollingWorker {
           ? { state: 'dead' }
           : { retryInSeconds: retryDelay(retryAfter, trigger.retry_conf.interval_sec, attemptNumber, this.settings.backoff) };
     const request = { url: 'problem' in resolved ? null : resolved.url, headers: 'problem' in resolved ? {} : resolved.headers, payload };
-    await q.run(this.pool, q.settleEvent({ eventId: row.id, trigger: trigger.name, attempt: attemptNumber, status, request, response: { status, headers: responseHeaders, body, error }, durationMs }, this.instance, outcome, error));
+    await q.run(
+      this.pool,
+      q.settleEvent(
+        {
+          eventId: row.id,
+          trigger: trigger.name,
+          attempt: attemptNumber,
+          status,
+          request,
+          response: { status, headers: responseHeaders, body, error },
+          durationMs,
+        },
+        this.instance,
+        outcome,
+        error,
+      ),
+    );
     this.logger.log(error === null ? 'info' : 'warn', 'event-delivery', {
       event_id: row.id,
       trigger: trigger.name,

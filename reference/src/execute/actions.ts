@@ -1,7 +1,16 @@
 // Root fields of actions: a synchronous action POSTs {action, input, session_variables,
 // request_query} to its handler and completes the answer against the output type; an asynchronous
 // one logs the request and answers its id at once, and its query field reads the result by id.
-import { execute, Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode, type VariableDefinitionNode } from 'graphql';
+import {
+  execute,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type VariableDefinitionNode,
+} from 'graphql';
 import * as sql from 'pg-sql2';
 import type { Pool } from 'pg';
 import { formatMessage, type Action, type CustomObjectRelationship, type CustomTypes } from '../../../spec';
@@ -42,7 +51,9 @@ export function actionParts(
   env: SelectEnvironment,
   types: CustomTypes | undefined,
 ): ActionPart[] {
-  const relationships = new Map((types?.objects ?? []).flatMap((o) => (o.relationships ?? []).map((r): [string, CustomObjectRelationship] => [`${o.name}.${r.name}`, r])));
+  const relationships = new Map(
+    (types?.objects ?? []).flatMap((o) => (o.relationships ?? []).map((r): [string, CustomObjectRelationship] => [`${o.name}.${r.name}`, r])),
+  );
   return fields.map((f) => ({
     env,
     relationships,
@@ -93,14 +104,24 @@ async function runAction(part: ActionPart, caller: ActionCaller): Promise<string
   const d = part.action.definition;
   if (d.kind === 'asynchronous') {
     if (part.operation === 'mutation') {
-      const [row] = await q.run<{ id: string }>(caller.pool, q.insertActionRequest({ name: part.action.name, input: part.args, sessionVariables: sessionVariables(caller.session), query: part.requestQuery }));
+      const [row] = await q.run<{ id: string }>(
+        caller.pool,
+        q.insertActionRequest({ name: part.action.name, input: part.args, sessionVariables: sessionVariables(caller.session), query: part.requestQuery }),
+      );
       return JSON.stringify(row!.id);
     }
-    const [row] = await q.run<{ id: string; created_at: string; output: unknown; errors: unknown; session_variables: Record<string, string> }>(caller.pool, q.actionRequestById(part.action.name, String(part.args.id)));
+    const [row] = await q.run<{ id: string; created_at: string; output: unknown; errors: unknown; session_variables: Record<string, string> }>(
+      caller.pool,
+      q.actionRequestById(part.action.name, String(part.args.id)),
+    );
     if (!row || !mayRead(caller.session, row.session_variables)) return 'null';
     return complete(part, { id: row.id, created_at: row.created_at, output: row.output, errors: row.errors }, caller.rowsPool);
   }
-  const answer = await callHandler(part.action, { input: part.args, session: caller.session, headers: caller.headers, requestQuery: part.requestQuery }, caller.env ?? process.env);
+  const answer = await callHandler(
+    part.action,
+    { input: part.args, session: caller.session, headers: caller.headers, requestQuery: part.requestQuery },
+    caller.env ?? process.env,
+  );
   if ('errors' in answer) throw new ActionFailed(answer.errors.message, answer.errors.extensions);
   return complete(part, answer.output, caller.rowsPool);
 }
@@ -121,7 +142,12 @@ export type HandlerAnswer = { output: unknown } | { errors: { message: string; e
 
 export async function callHandler(
   action: Action,
-  request: { input: unknown; session: Session | Record<string, string>; headers: Readonly<Record<string, string | string[] | undefined>>; requestQuery: string },
+  request: {
+    input: unknown;
+    session: Session | Record<string, string>;
+    headers: Readonly<Record<string, string | string[] | undefined>>;
+    requestQuery: string;
+  },
   env: NodeJS.ProcessEnv,
 ): Promise<HandlerAnswer> {
   const d = action.definition;
@@ -135,7 +161,10 @@ export async function callHandler(
     headers[h.name.toLowerCase()] = value;
   }
   headers['content-type'] = 'application/json';
-  const variables = 'role' in request.session && typeof request.session.role === 'string' ? sessionVariables(request.session as Session) : (request.session as Record<string, string>);
+  const variables =
+    'role' in request.session && typeof request.session.role === 'string'
+      ? sessionVariables(request.session as Session)
+      : (request.session as Record<string, string>);
   const body = { action: { name: action.name }, input: request.input, session_variables: variables, request_query: request.requestQuery };
   let status: number;
   let json: unknown;
@@ -149,7 +178,8 @@ export async function callHandler(
   if (status >= 400 && status < 500) {
     const e = typeof json === 'object' && json !== null ? (json as { message?: unknown; extensions?: unknown }) : {};
     const message = typeof e.message === 'string' ? e.message : `the handler answered ${status}`;
-    const extensions = typeof e.extensions === 'object' && e.extensions !== null && !Array.isArray(e.extensions) ? (e.extensions as Record<string, unknown>) : {};
+    const extensions =
+      typeof e.extensions === 'object' && e.extensions !== null && !Array.isArray(e.extensions) ? (e.extensions as Record<string, unknown>) : {};
     return { errors: { message, extensions: { path: '$', code: 'unexpected', ...extensions } } };
   }
   throw fail(`it answered ${status}`);
@@ -167,7 +197,12 @@ async function complete(part: ActionPart, value: unknown, rowsPool: Pool): Promi
   const document: DocumentNode = {
     kind: Kind.DOCUMENT,
     definitions: [
-      { kind: Kind.OPERATION_DEFINITION, operation: part.operation as never, variableDefinitions: part.variableDefinitions, selectionSet: { kind: Kind.SELECTION_SET, selections: [part.field] } },
+      {
+        kind: Kind.OPERATION_DEFINITION,
+        operation: part.operation as never,
+        variableDefinitions: part.variableDefinitions,
+        selectionSet: { kind: Kind.SELECTION_SET, selections: [part.field] },
+      },
       ...part.fragments,
     ],
   };
@@ -201,7 +236,13 @@ function marked(value: unknown): unknown {
 }
 
 /** The rows of a relationship's table whose columns equal the output's mapped fields (the first for an object relationship). */
-async function relationshipRows(part: ActionPart, r: CustomObjectRelationship, output: Record<string | number, unknown>, selectionSet: SelectionSetNode | undefined, pool: Pool): Promise<unknown> {
+async function relationshipRows(
+  part: ActionPart,
+  r: CustomObjectRelationship,
+  output: Record<string | number, unknown>,
+  selectionSet: SelectionSetNode | undefined,
+  pool: Pool,
+): Promise<unknown> {
   const table = part.env.models.get(relationKey(r.remote_table));
   if (!table) return r.type === 'object' ? null : [];
   const where: Record<string, unknown>[] = [];

@@ -71,7 +71,14 @@ export interface RequestOptions {
   clientHeaders?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
-export async function executeGraphQLRequest(pools: PlanPools, cache: SchemaCache, session: Session, request: GraphQLRequest, method: 'GET' | 'POST' = 'POST', options: RequestOptions = {}): Promise<GraphQLAnswer> {
+export async function executeGraphQLRequest(
+  pools: PlanPools,
+  cache: SchemaCache,
+  session: Session,
+  request: GraphQLRequest,
+  method: 'GET' | 'POST' = 'POST',
+  options: RequestOptions = {},
+): Promise<GraphQLAnswer> {
   const prepared = prepareGraphQLRequest(cache, session, request, options);
   // Decision dec.graphql.get-mutation: a link or an image must not change data.
   if (method === 'GET' && 'plan' in prepared && prepared.plan.kind === 'mutation') {
@@ -86,7 +93,12 @@ export async function executeGraphQLRequest(pools: PlanPools, cache: SchemaCache
 }
 
 /** Everything before the database: the compiled plan of a request, or the answer that refuses it. */
-export function prepareGraphQLRequest(cache: SchemaCache, session: Session, request: GraphQLRequest, options: RequestOptions = {}): { plan: CompiledPlan } | { answer: GraphQLAnswer } {
+export function prepareGraphQLRequest(
+  cache: SchemaCache,
+  session: Session,
+  request: GraphQLRequest,
+  options: RequestOptions = {},
+): { plan: CompiledPlan } | { answer: GraphQLAnswer } {
   const refuse = (answer: GraphQLAnswer) => ({ answer });
   if (typeof request.query !== 'string') return refuse(errorAnswer('key "query" not found', 'parse-failed'));
   if (request.variables !== undefined && request.variables !== null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
@@ -96,7 +108,8 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
     return refuse(errorAnswer('operationName must be a string', 'parse-failed', '$.operationName'));
   }
   const limits = cache.limits;
-  if (nestsDeeperThan(request.variables, limits.maxJsonDepth)) return refuse(errorAnswer(formatMessage('err.parse-failed.too-deep', String(limits.maxJsonDepth)), 'validation-failed'));
+  if (nestsDeeperThan(request.variables, limits.maxJsonDepth))
+    return refuse(errorAnswer(formatMessage('err.parse-failed.too-deep', String(limits.maxJsonDepth)), 'validation-failed'));
   const { models, built } = schemaFor(cache, session);
   const role = isAdmin(session) ? 'admin' : `${session.role}\u0000${session.backendOnly === true}`;
   const documentKey = `${role}\u0000${request.query}`;
@@ -112,7 +125,8 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
   // The allow-list (dec.allowlist): roles other than admin send only the documents it holds.
   if (cache.allowList && !isAdmin(session) && !options.trusted) {
     const normalised = normaliseDocument(request.query);
-    if (normalised === undefined || !cache.allowList.has(normalised)) return refuse(errorAnswer(formatMessage('err.validation-failed.not-allowed'), 'validation-failed'));
+    if (normalised === undefined || !cache.allowList.has(normalised))
+      return refuse(errorAnswer(formatMessage('err.validation-failed.not-allowed'), 'validation-failed'));
   }
   let parsed = cache.documents.get(documentKey);
   if (!parsed) {
@@ -120,44 +134,82 @@ export function prepareGraphQLRequest(cache: SchemaCache, session: Session, requ
     cache.documents.set(documentKey, parsed);
   }
   if ('errors' in parsed) {
-    return refuse({ status: 200, body: JSON.stringify({ errors: parsed.errors.map((e) => ({ message: e.message, extensions: { path: '$', code: 'validation-failed' } })) }) });
+    return refuse({
+      status: 200,
+      body: JSON.stringify({ errors: parsed.errors.map((e) => ({ message: e.message, extensions: { path: '$', code: 'validation-failed' } })) }),
+    });
   }
   const document = parsed.document;
   const operation = getOperationAST(document, operationName);
   if (!operation) {
     return refuse(
       errorAnswer(
-        operationName ? `unknown operation named ${JSON.stringify(operationName)}` : 'exactly one operation has to be present in the document when operationName is not specified',
+        operationName
+          ? `unknown operation named ${JSON.stringify(operationName)}`
+          : 'exactly one operation has to be present in the document when operationName is not specified',
         'validation-failed',
       ),
     );
   }
   const coerced = getVariableValues(built.schema, operation.variableDefinitions ?? [], (request.variables as Record<string, unknown>) ?? {});
   if (coerced.errors) {
-    return refuse({ status: 200, body: JSON.stringify({ errors: coerced.errors.map((e) => ({ message: e.message, extensions: { path: '$.variables', code: 'validation-failed' } })) }) });
+    return refuse({
+      status: 200,
+      body: JSON.stringify({ errors: coerced.errors.map((e) => ({ message: e.message, extensions: { path: '$.variables', code: 'validation-failed' } })) }),
+    });
   }
   const variables = coerced.coerced;
   const fragments = Object.fromEntries(
     document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
   );
-  const rootType = operation.operation === 'mutation' ? built.schema.getMutationType() : operation.operation === 'subscription' ? built.schema.getSubscriptionType() : built.schema.getQueryType();
+  const rootType =
+    operation.operation === 'mutation'
+      ? built.schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? built.schema.getSubscriptionType()
+        : built.schema.getQueryType();
   if (!rootType) return refuse(errorAnswer(`the schema is not configured for ${operation.operation} operations`, 'validation-failed'));
-  const env: SelectEnvironment = { models, allModels: cache.models, sessionVariables: session.variables, schema: built.schema, fields: { fragments, variables } };
+  const env: SelectEnvironment = {
+    models,
+    allModels: cache.models,
+    sessionVariables: session.variables,
+    schema: built.schema,
+    fields: { fragments, variables },
+  };
   const roots = collectFields(env.fields, rootType, operation.selectionSet);
   if (roots.some((f) => f.name === '__schema' || f.name === '__type')) {
     return refuse(introspect(built, document, operation, variables, roots));
   }
   try {
     const external = roots.filter((f) => externalOwner(built, operation, f.name) !== undefined);
-    const plan = compile(env, built, operation, roots.filter((f) => !external.includes(f)), !isAdmin(session), cache.capturesEvents);
+    const plan = compile(
+      env,
+      built,
+      operation,
+      roots.filter((f) => !external.includes(f)),
+      !isAdmin(session),
+      cache.capturesEvents,
+    );
     if (external.length > 0) {
       const rawVariables = (request.variables as Record<string, unknown> | undefined) ?? {};
       const actionFields = external.filter((f) => externalOwner(built, operation, f.name) === ACTIONS_OWNER);
       const remoteFields = external.filter((f) => !actionFields.includes(f));
       plan.order = roots.map((f) => f.alias);
-      if (remoteFields.length) plan.remote = remoteParts(operation, remoteFields, (name) => externalOwner(built, operation, name), cache.remotes, fragments, rawVariables);
+      if (remoteFields.length)
+        plan.remote = remoteParts(operation, remoteFields, (name) => externalOwner(built, operation, name), cache.remotes, fragments, rawVariables);
       if (actionFields.length) {
-        plan.actions = actionParts(operation.operation === 'mutation' ? 'mutation' : 'query', operation.variableDefinitions ?? [], actionFields, cache.actions, built.schema, fragments, rawVariables, request.query, env, cache.customTypes);
+        plan.actions = actionParts(
+          operation.operation === 'mutation' ? 'mutation' : 'query',
+          operation.variableDefinitions ?? [],
+          actionFields,
+          cache.actions,
+          built.schema,
+          fragments,
+          rawVariables,
+          request.query,
+          env,
+          cache.customTypes,
+        );
       }
     }
     cache.plans.set(planKey, plan);
@@ -191,7 +243,14 @@ function parseWithinLimits(text: string, built: BuiltSchema, limits: RequestLimi
   }
 }
 
-function compile(env: SelectEnvironment, built: BuiltSchema, operation: OperationDefinitionNode, roots: CollectedField[], bounded: boolean, capturesEvents: boolean): CompiledPlan {
+function compile(
+  env: SelectEnvironment,
+  built: BuiltSchema,
+  operation: OperationDefinitionNode,
+  roots: CollectedField[],
+  bounded: boolean,
+  capturesEvents: boolean,
+): CompiledPlan {
   const literals = new Map<string, string>();
   const order = roots.map((f) => f.alias);
   const rootTypeName = operation.operation === 'mutation' ? 'mutation_root' : operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
@@ -235,7 +294,15 @@ function compile(env: SelectEnvironment, built: BuiltSchema, operation: Operatio
       return compiled(f.alias, statement);
     });
     // Only where event triggers capture changes does the transaction say who made them.
-    return { kind: 'mutation', bounded, operation: 'mutation', statements, literals, order, ...(capturesEvents ? { sessionVariables: env.sessionVariables } : {}) };
+    return {
+      kind: 'mutation',
+      bounded,
+      operation: 'mutation',
+      statements,
+      literals,
+      order,
+      ...(capturesEvents ? { sessionVariables: env.sessionVariables } : {}),
+    };
   }
   const pairs = tableFields.map((f): [string, Fragment] => {
     const root = built.queryFields.get(f.name);
@@ -276,11 +343,15 @@ export interface PlanCaller {
 export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller): Promise<string> {
   if (plan.remote || plan.actions) {
     const own = { ...plan, remote: undefined, actions: undefined };
-    const local = async () => (JSON.parse(plan.statements.length || plan.literals.size ? await runPlan(pools, own) : '{"data":{}}') as { data: Record<string, unknown> }).data;
+    const local = async () =>
+      (JSON.parse(plan.statements.length || plan.literals.size ? await runPlan(pools, own) : '{"data":{}}') as { data: Record<string, unknown> }).data;
     const session = caller?.session ?? { role: 'admin', variables: {} };
     const headers = caller?.headers ?? {};
     const remote = async () => (plan.remote ? runRemoteParts(plan.remote, session, headers) : { values: new Map<string, string>(), errors: [] });
-    const actions = async () => (plan.actions ? runActionParts(plan.actions, { session, headers, pool: pools.admin, rowsPool: plan.bounded ? pools.roles : pools.admin }) : new Map<string, string>());
+    const actions = async () =>
+      plan.actions
+        ? runActionParts(plan.actions, { session, headers, pool: pools.admin, rowsPool: plan.bounded ? pools.roles : pools.admin })
+        : new Map<string, string>();
     // Mutations run in order: the database's root fields, then the actions', then the remotes'.
     const [data, fromActions, fromRemotes] =
       plan.kind === 'mutation' ? [await local(), await actions(), await remote()] : await Promise.all([local(), actions(), remote()]);
@@ -305,7 +376,11 @@ export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: Pla
 function lostConnection(error: unknown): boolean {
   if (error instanceof DatabaseError) return (error.code ?? '').startsWith('08') || ['57P01', '57P02', '57P03'].includes(error.code ?? '');
   // Not `instanceof Error`: Node's socket errors may come from another realm (a test sandbox).
-  return typeof error === 'object' && error !== null && !(error instanceof CheckFailed || error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError);
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    !(error instanceof CheckFailed || error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError)
+  );
 }
 
 async function runPlanOn(pool: Pool, plan: CompiledPlan): Promise<string> {
@@ -341,7 +416,13 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan): Promise<string> {
   return assemble(plan, values);
 }
 
-function introspect(built: BuiltSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, roots: CollectedField[]): GraphQLAnswer {
+function introspect(
+  built: BuiltSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  roots: CollectedField[],
+): GraphQLAnswer {
   if (roots.some((f) => !f.name.startsWith('__'))) {
     return errorAnswer('introspection fields cannot be mixed with other root fields in one operation', 'validation-failed');
   }
@@ -379,7 +460,12 @@ export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
   if (code === '23502') {
     return errorAnswer(`Not-NULL violation. null value in column ${JSON.stringify(error.column ?? '')} violates not-null constraint`, 'postgres-error');
   }
-  const violations: Record<string, string> = { '23505': 'Uniqueness violation', '23503': 'Foreign key violation', '23514': 'Check constraint violation', '23P01': 'Exclusion violation' };
+  const violations: Record<string, string> = {
+    '23505': 'Uniqueness violation',
+    '23503': 'Foreign key violation',
+    '23514': 'Check constraint violation',
+    '23P01': 'Exclusion violation',
+  };
   if (violations[code]) return errorAnswer(`${violations[code]}. ${error.message}`, 'constraint-violation');
   if (code.startsWith('22')) return errorAnswer(error.message, 'data-exception');
   if (code === '42501' || code === '25006') return errorAnswer(error.message, 'permission-error');

@@ -35,7 +35,14 @@ export class LiveQueries {
   async subscribe(session: Session, request: GraphQLRequest, cache: SchemaCache, plan: CompiledPlan): Promise<AsyncIterableIterator<LiveResult> | LiveResult> {
     const first = await answerOf(this.pool, plan);
     if (first.final) return first.result;
-    const key = JSON.stringify([session.role, session.backendOnly === true, session.variables, request.query, request.operationName ?? null, request.variables ?? {}]);
+    const key = JSON.stringify([
+      session.role,
+      session.backendOnly === true,
+      session.variables,
+      request.query,
+      request.operationName ?? null,
+      request.variables ?? {},
+    ]);
     let poller = this.pollers.get(key);
     if (!poller) {
       poller = new Poller(this.pool, this.schemas, this.intervalMs, session, request, cache, plan, () => this.pollers.delete(key));

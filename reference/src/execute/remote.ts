@@ -81,7 +81,8 @@ export async function runRemoteParts(
       try {
         return { part, answer: await postGraphQL(part.endpoint, part.body, remoteHeaders(part.endpoint, session, clientHeaders)) };
       } catch (error) {
-        if (error instanceof RemoteFailure) throw new RemoteCallFailed(formatMessage('err.graphql.remote-failed', JSON.stringify(part.endpoint.name), error.message));
+        if (error instanceof RemoteFailure)
+          throw new RemoteCallFailed(formatMessage('err.graphql.remote-failed', JSON.stringify(part.endpoint.name), error.message));
         throw error;
       }
     }),

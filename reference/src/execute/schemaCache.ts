@@ -162,7 +162,14 @@ function externalRoots(remotes: readonly UsableRemote[], actions: RemoteContribu
     for (const [name, type] of c.types) types.set(name, type);
   }
   const actionKey = actions ? [...actions.query.keys(), ...actions.mutation.keys()].join(',') : '';
-  return { key: [...remotes.map((r) => r.contribution.name), actionKey, role].join('\u0000'), query, mutation, types: [...types.values()], queryOwners, mutationOwners };
+  return {
+    key: [...remotes.map((r) => r.contribution.name), actionKey, role].join('\u0000'),
+    query,
+    mutation,
+    types: [...types.values()],
+    queryOwners,
+    mutationOwners,
+  };
 }
 
 function rolesOf(document: MetadataDocument): Set<string> {
@@ -184,7 +191,10 @@ export async function loadEnumValues(db: q.Queryable, document: MetadataDocument
     if (!table) continue;
     try {
       const shape = enumShape(table, entry.table);
-      out.set(relationKey(entry.table), await q.run<EnumValue>(db, q.enumTableValues(entry.table.schema, entry.table.name, shape.valueColumn, shape.commentColumn)));
+      out.set(
+        relationKey(entry.table),
+        await q.run<EnumValue>(db, q.enumTableValues(entry.table.schema, entry.table.name, shape.valueColumn, shape.commentColumn)),
+      );
     } catch {
       // no longer an enum table: it stays a plain table in the schema
     }
@@ -199,7 +209,15 @@ export function roleSchema(cache: SchemaCache, role: string, backendOnly: boolea
   let found = cache.roles.get(key);
   if (!found) {
     const models = modelsForRole(cache.models, role, { backendOnly });
-    found = { models, built: buildSchema(models, cache.share, functionsForRole(cache.functions, models, role, cache.inferFunctionPermissions), cache.externalFor(role, backendOnly)) };
+    found = {
+      models,
+      built: buildSchema(
+        models,
+        cache.share,
+        functionsForRole(cache.functions, models, role, cache.inferFunctionPermissions),
+        cache.externalFor(role, backendOnly),
+      ),
+    };
     cache.roles.set(key, found);
   }
   return found;

@@ -14,6 +14,7 @@ import { parseEnvelope } from '../operations/envelope';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { configResponse } from './config';
 import { consoleRouter } from './console';
+import { graphqlOperationLabel } from './operationLabel';
 import { graphqlErrorBody } from './graphqlFastPath';
 import { apiKindOf, corsHeaders, crossSite, GRAPHQL_PATHS, originPolicy, refusedContentType } from './crossOrigin';
 
@@ -80,6 +81,7 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
         url: req.originalUrl,
         status: res.statusCode,
         duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+        ...(res.locals.role ? { role: res.locals.role } : {}),
         ...(res.locals.operation ? { operation: res.locals.operation } : {}),
         ...(error ? { error: error.toBody() } : {}),
       });
@@ -120,7 +122,10 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
   app.get('/healthz', async (_req, res) => {
     // Decision dec.healthz: "OK", or "ERROR: " and the part that is unwell.
     const problem = await engine.healthProblem();
-    res.status(problem ? 500 : 200).type('text/plain').send(problem ? `ERROR: ${problem}` : 'OK');
+    res
+      .status(problem ? 500 : 200)
+      .type('text/plain')
+      .send(problem ? `ERROR: ${problem}` : 'OK');
   });
 
   const rawBody = express.raw({ type: () => true, limit: config.maxRequestBodyBytes });
@@ -141,11 +146,13 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       } catch {
         return sendError(res, admin ? engineError('invalid-json', '$') : denied);
       }
-      if (nestsDeeperThan(body, config.limits.maxJsonDepth)) return sendError(res, engineError('parse-failed.too-deep', '$', [String(config.limits.maxJsonDepth)]));
+      if (nestsDeeperThan(body, config.limits.maxJsonDepth))
+        return sendError(res, engineError('parse-failed.too-deep', '$', [String(config.limits.maxJsonDepth)]));
       const parsed = parseEnvelope(body, endpoint);
       if (!parsed.ok) return sendError(res, admin ? parsed.error : denied);
       if (!admin && !isRoleDml(parsed.operation)) return sendError(res, denied);
       res.locals.operation = parsed.operation.type;
+      res.locals.role = who.role;
       try {
         res.status(200).json(admin ? await engine.execute(parsed.operation) : await engine.executeAsRole(parsed.operation, who));
       } catch (error) {
@@ -164,8 +171,14 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       res.locals.error = who;
       return res.status(who.status).type('application/json').send(graphqlErrorBody(who));
     }
+    res.locals.role = who.role;
+    // The log names the operation: its name, or its kind.
+    res.locals.operation ??= graphqlOperationLabel(request);
     const method = rest?.method ?? (req.method === 'GET' ? 'GET' : 'POST');
-    const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), who, request, method, { trusted: rest?.trusted === true, clientHeaders: req.headers });
+    const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), who, request, method, {
+      trusted: rest?.trusted === true,
+      clientHeaders: req.headers,
+    });
     if (answer.headers) res.set(answer.headers);
     const media = rest ? JSON_MEDIA : responseMediaType(req);
     res.status(statusFor(answer, media)).type(media).send(answer.body);
@@ -179,15 +192,25 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     }
     const notAnObject = { errors: [{ message: 'expected an object with "query"', extensions: { path: '$', code: 'parse-failed' } }] };
     const media = responseMediaType(req);
-    const refuse = (errors: unknown) => res.status(media === GRAPHQL_RESPONSE_MEDIA ? 400 : 200).type(media).send(JSON.stringify(errors));
+    const refuse = (errors: unknown) =>
+      res
+        .status(media === GRAPHQL_RESPONSE_MEDIA ? 400 : 200)
+        .type(media)
+        .send(JSON.stringify(errors));
     if (typeof body !== 'object' || body === null) return refuse(notAnObject);
     if (nestsDeeperThan(body, config.limits.maxJsonDepth)) {
-      return refuse({ errors: [{ message: formatMessage('err.parse-failed.too-deep', String(config.limits.maxJsonDepth)), extensions: { path: '$', code: 'validation-failed' } }] });
+      return refuse({
+        errors: [
+          { message: formatMessage('err.parse-failed.too-deep', String(config.limits.maxJsonDepth)), extensions: { path: '$', code: 'validation-failed' } },
+        ],
+      });
     }
     if (Array.isArray(body)) {
       // A batch (decision dec.graphql.batch): each operation answered in order, as one JSON array.
       if (body.length === 0 || body.length > MAX_BATCH) {
-        return res.status(200).json({ errors: [{ message: formatMessage('err.graphql.batch-size', String(MAX_BATCH)), extensions: { path: '$', code: 'validation-failed' } }] });
+        return res
+          .status(200)
+          .json({ errors: [{ message: formatMessage('err.graphql.batch-size', String(MAX_BATCH)), extensions: { path: '$', code: 'validation-failed' } }] });
       }
       const who = await session(req, config);
       if (who instanceof EngineError) {
@@ -202,7 +225,10 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
         }
         answers.push((await executeGraphQLRequest(engine.pools, engine.graphql(), who, item as GraphQLRequest, 'POST', { clientHeaders: req.headers })).body);
       }
-      return res.status(200).type('application/json').send(`[${answers.join(',')}]`);
+      return res
+        .status(200)
+        .type('application/json')
+        .send(`[${answers.join(',')}]`);
     }
     await graphql(req, res, body as GraphQLRequest);
   });
@@ -227,9 +253,15 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       } catch {
         return sendError(res, engineError('invalid-json', '$'));
       }
-      if (nestsDeeperThan(body, config.limits.maxJsonDepth)) return sendError(res, engineError('parse-failed.too-deep', '$', [String(config.limits.maxJsonDepth)]));
+      if (nestsDeeperThan(body, config.limits.maxJsonDepth))
+        return sendError(res, engineError('parse-failed.too-deep', '$', [String(config.limits.maxJsonDepth)]));
     }
-    const call = resolveRestCall(engine.current().document, { method: req.method, path: req.path.replace(/^\//, ''), query: req.query as Record<string, string | string[]>, body });
+    const call = resolveRestCall(engine.current().document, {
+      method: req.method,
+      path: req.path.replace(/^\//, ''),
+      query: req.query as Record<string, string | string[]>,
+      body,
+    });
     if ('error' in call) {
       if (call.allow) res.set('allow', call.allow.join(', '));
       return sendError(res, call.error);

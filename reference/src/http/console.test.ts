@@ -24,12 +24,24 @@ beforeAll(async () => {
   database = await createDatabase(cluster());
   server = await startServer(loadConfig({ ...settings, ENGINE_GRAPHQL_ENABLE_CONSOLE: 'true' }), database.url, createLogger('silent'));
   const admin = { 'x-engine-admin-secret': SECRET, 'content-type': 'application/json' };
-  await fetch(`${server.url}/v2/query`, { method: 'POST', headers: admin, body: JSON.stringify({ type: 'run_sql', args: { sql: "create table note (id int primary key, body text); insert into note values (1, 'first');" } }) });
+  await fetch(`${server.url}/v2/query`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ type: 'run_sql', args: { sql: "create table note (id int primary key, body text); insert into note values (1, 'first');" } }),
+  });
   await fetch(`${server.url}/v1/metadata`, { method: 'POST', headers: admin, body: JSON.stringify({ type: 'track_table', args: { table: 'note' } }) });
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -52,7 +64,7 @@ async function run(page: Page, query: string): Promise<void> {
 const resultText = (page: Page) => page.$eval('.result-window', (e) => (e as HTMLElement).innerText.replace(/\s+/g, ''));
 
 describe('the console', () => {
-  test('loads from this server alone, runs a query with the header editor\'s secret and shows the answer', async () => {
+  test("loads from this server alone, runs a query with the header editor's secret and shows the answer", async () => {
     const page = await browser.newPage();
     const outside: string[] = [];
     const errors: string[] = [];
@@ -94,7 +106,12 @@ describe('the console', () => {
   test('the page names no secret and forbids framing; only its own files are served', async () => {
     const r = await fetch(`${server.url}/console`);
     const html = await r.text();
-    expect([r.status, html.includes(SECRET), r.headers.get('x-frame-options'), r.headers.get('content-security-policy')?.includes("frame-ancestors 'none'")]).toEqual([200, false, 'DENY', true]);
+    expect([
+      r.status,
+      html.includes(SECRET),
+      r.headers.get('x-frame-options'),
+      r.headers.get('content-security-policy')?.includes("frame-ancestors 'none'"),
+    ]).toEqual([200, false, 'DENY', true]);
     for (const path of ['/console/assets/..%2f..%2fpackage.json', '/console/assets/package.json', '/console/assets/constructor', '/console/assets/__proto__']) {
       expect([path, (await fetch(`${server.url}${path}`)).status]).toEqual([path, 404]);
     }

@@ -47,7 +47,10 @@ export interface OriginPolicy {
 export function originPolicy(config: Pick<EngineConfig, 'corsDomains' | 'adminSecret'>): OriginPolicy {
   const listed = config.corsDomains ?? (config.adminSecret ? ['*'] : []);
   const any = listed.includes('*');
-  const patterns = listed.filter((d) => d !== '*').map(parseOrigin).filter((p): p is OriginPattern => p !== undefined);
+  const patterns = listed
+    .filter((d) => d !== '*')
+    .map(parseOrigin)
+    .filter((p): p is OriginPattern => p !== undefined);
   // Only explicitly listed origins reach the admin APIs: `*` never does.
   const explicit = config.corsDomains ? patterns : [];
   return {

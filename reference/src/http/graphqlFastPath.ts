@@ -11,6 +11,7 @@ import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { GRAPHQL_PATHS, refusedContentType } from './crossOrigin';
 import { nestsDeeperThan } from '../execute/operationLimits';
 import type { Logger } from '../log';
+import { graphqlOperationLabel } from './operationLabel';
 
 export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logger: Logger) {
   const enabled = config.enabledApis.has('graphql');
@@ -42,17 +43,27 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
       } catch {
         return fallback(body); // the app answers with the right error
       }
+      let role: string | undefined;
       const send = (status: number, text: string) => {
         const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId });
         res.end(text);
         if (logRequests) {
-          logger.log('info', 'http-log', { request_id: requestId, method: 'POST', url: req.url, status, duration_ms: Number(process.hrtime.bigint() - started) / 1e6 });
+          logger.log('info', 'http-log', {
+            request_id: requestId,
+            method: 'POST',
+            url: req.url,
+            status,
+            duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+            ...(role !== undefined ? { role } : {}),
+            operation: graphqlOperationLabel(request),
+          });
         }
       };
       authenticate(req.headers, config, request)
         .then(async (session) => {
           if (session instanceof EngineError) return send(session.status, graphqlErrorBody(session));
+          role = session.role;
           const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), session, request, 'POST', { clientHeaders: req.headers });
           send(answer.status, answer.body);
         })
@@ -66,4 +77,5 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
 }
 
 /** An authentication failure in the GraphQL error shape. */
-export const graphqlErrorBody = (error: EngineError) => JSON.stringify({ errors: [{ message: error.message, extensions: { path: error.path, code: error.code } }] });
+export const graphqlErrorBody = (error: EngineError) =>
+  JSON.stringify({ errors: [{ message: error.message, extensions: { path: error.path, code: error.code } }] });

@@ -17,6 +17,7 @@ import { answerOf, LiveQueries, resultOf, type LiveResult } from '../execute/liv
 import type { CompiledPlan, SchemaCache } from '../execute/schemaCache';
 import type { Logger } from '../log';
 import { serveLegacyProtocol } from './legacyWebSocket';
+import { graphqlOperationLabel } from './operationLabel';
 import { socketSession } from './socketSession';
 
 /** What onSubscribe hands to execute/subscribe: a compiled plan, or an answer already made. */
@@ -68,13 +69,18 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
     {
       async onConnect(ctx) {
         const session = await socketSession(ctx.extra.request, ctx.connectionParams?.headers, config);
-        if (session instanceof EngineError) return false;
+        if (session instanceof EngineError) {
+          logger.log('info', 'websocket-log', { event: 'refused', protocol: 'graphql-transport-ws', error: session.toBody() });
+          return false;
+        }
         sessions.set(ctx.extra, session);
+        logger.log('info', 'websocket-log', { event: 'connect', protocol: 'graphql-transport-ws', role: session.role });
         return true;
       },
-      onSubscribe(ctx, _id, payload) {
+      onSubscribe(ctx, id, payload) {
         const session = sessions.get(ctx.extra)!;
         const request: GraphQLRequest = { query: payload.query, variables: payload.variables ?? undefined, operationName: payload.operationName ?? undefined };
+        logger.log('info', 'websocket-log', { event: 'subscribe', id, role: session.role, operation: graphqlOperationLabel(request) });
         const cache = engine.graphql();
         const prepared = prepareGraphQLRequest(cache, session, request);
         if ('answer' in prepared) {
@@ -97,6 +103,12 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
       },
       onError(_ctx, _id, _payload, errors) {
         logger.log('debug', 'websocket-error', { errors: errors.map((e) => e.message) });
+      },
+      onComplete(ctx, id) {
+        logger.log('info', 'websocket-log', { event: 'complete', id, role: sessions.get(ctx.extra)?.role });
+      },
+      onClose(ctx, code, reason) {
+        logger.log('info', 'websocket-log', { event: 'close', protocol: 'graphql-transport-ws', code, reason, role: sessions.get(ctx.extra)?.role });
       },
     },
     wss,

@@ -13,6 +13,7 @@ import { EngineError } from '../errors';
 import { prepareGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { answerOf, type LiveQueries, type LiveResult } from '../execute/liveQueries';
 import type { Logger } from '../log';
+import { graphqlOperationLabel } from './operationLabel';
 import { socketSession } from './socketSession';
 
 /** How often a connection hears `ka`; clients close a connection that stays silent for longer than theirs (30 s by default). */
@@ -35,9 +36,10 @@ export function serveLegacyProtocol(wss: WebSocketServer, engine: Engine, config
       for (const stream of operations.values()) void stream?.return?.();
       operations.clear();
     };
-    ws.on('close', () => {
+    ws.on('close', (code, reason) => {
       clearInterval(keepAlive);
       stopAll();
+      logger.log('info', 'websocket-log', { event: 'close', protocol: 'graphql-ws', code, reason: String(reason), role: session?.role });
     });
 
     const start = async (id: string, payload: Record<string, unknown>, who: Session) => {
@@ -49,6 +51,7 @@ export function serveLegacyProtocol(wss: WebSocketServer, engine: Engine, config
         ...(payload.variables && typeof payload.variables === 'object' ? { variables: payload.variables as Record<string, unknown> } : {}),
         ...(typeof payload.operationName === 'string' ? { operationName: payload.operationName } : {}),
       };
+      logger.log('info', 'websocket-log', { event: 'subscribe', id, role: who.role, operation: graphqlOperationLabel(graphqlRequest) });
       const cache = engine.graphql();
       const prepared = prepareGraphQLRequest(cache, who, graphqlRequest);
       const finish = (result: unknown) => {
@@ -84,10 +87,12 @@ export function serveLegacyProtocol(wss: WebSocketServer, engine: Engine, config
           const given = message.payload && typeof message.payload === 'object' ? (message.payload as { headers?: unknown }).headers : undefined;
           const who = await socketSession(request, given, config);
           if (who instanceof EngineError) {
+            logger.log('info', 'websocket-log', { event: 'refused', protocol: 'graphql-ws', error: who.toBody() });
             send({ type: 'connection_error', payload: { message: who.message, extensions: { path: who.path, code: who.code } } });
             return ws.close(4403, 'Forbidden');
           }
           session = who;
+          logger.log('info', 'websocket-log', { event: 'connect', protocol: 'graphql-ws', role: who.role });
           send({ type: 'connection_ack' });
           return send({ type: 'ka' });
         }
@@ -106,6 +111,7 @@ export function serveLegacyProtocol(wss: WebSocketServer, engine: Engine, config
           const stream = operations.get(message.id);
           operations.delete(message.id);
           await stream?.return?.();
+          logger.log('info', 'websocket-log', { event: 'complete', id: message.id, role: session?.role });
           return send({ type: 'complete', id: message.id });
         }
         case 'connection_terminate':

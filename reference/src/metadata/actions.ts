@@ -41,7 +41,8 @@ export function actionProblem(action: Action, types: CustomTypes | undefined): s
 }
 
 function checked(action: Action, document: MetadataDocument): Action {
-  if (!isGraphQLName(action.name)) throw engineError('validation-failed.action', '$.args.name', [JSON.stringify(action.name), 'the name is not a valid GraphQL name']);
+  if (!isGraphQLName(action.name))
+    throw engineError('validation-failed.action', '$.args.name', [JSON.stringify(action.name), 'the name is not a valid GraphQL name']);
   const problem = actionProblem(action, document.custom_types);
   if (problem) throw engineError('validation-failed.action', '$.args.definition', [JSON.stringify(action.name), problem]);
   return action;
@@ -57,27 +58,38 @@ export function createAction(document: MetadataDocument, args: { name: string; d
 export function updateAction(document: MetadataDocument, args: { name: string; definition: Action['definition']; comment?: string | null }): MetadataDocument {
   const old = findAction(document, args.name);
   const { comment: oldComment, ...rest } = old;
-  const comment = args.comment === undefined ? oldComment : args.comment ?? undefined;
+  const comment = args.comment === undefined ? oldComment : (args.comment ?? undefined);
   const action = checked({ ...rest, definition: args.definition, ...(typeof comment === 'string' ? { comment } : {}) }, document);
-  return withActions(document, actionsOf(document).map((a) => (a.name === args.name ? action : a)));
+  return withActions(
+    document,
+    actionsOf(document).map((a) => (a.name === args.name ? action : a)),
+  );
 }
 
 export function dropAction(document: MetadataDocument, name: string): MetadataDocument {
   findAction(document, name);
-  return withActions(document, actionsOf(document).filter((a) => a.name !== name));
+  return withActions(
+    document,
+    actionsOf(document).filter((a) => a.name !== name),
+  );
 }
 
 export function createActionPermission(document: MetadataDocument, args: { action: string; role: string; comment?: string | null }): MetadataDocument {
   const action = findAction(document, args.action, '$.args.action');
   if (args.role === 'admin') throw engineError('constraint-violation.admin-action-permission', '$.args.role', [JSON.stringify(args.action)]);
-  if ((action.permissions ?? []).some((p) => p.role === args.role)) throw engineError('already-exists.action-permission', '$.args', [JSON.stringify(args.role), JSON.stringify(args.action)]);
+  if ((action.permissions ?? []).some((p) => p.role === args.role))
+    throw engineError('already-exists.action-permission', '$.args', [JSON.stringify(args.role), JSON.stringify(args.action)]);
   const permission = { role: args.role, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) };
-  return withActions(document, actionsOf(document).map((a) => (a === action ? { ...a, permissions: [...(a.permissions ?? []), permission] } : a)));
+  return withActions(
+    document,
+    actionsOf(document).map((a) => (a === action ? { ...a, permissions: [...(a.permissions ?? []), permission] } : a)),
+  );
 }
 
 export function dropActionPermission(document: MetadataDocument, args: { action: string; role: string }): MetadataDocument {
   const action = findAction(document, args.action, '$.args.action');
-  if (!(action.permissions ?? []).some((p) => p.role === args.role)) throw engineError('not-exists.action-permission', '$.args', [JSON.stringify(args.role), JSON.stringify(args.action)]);
+  if (!(action.permissions ?? []).some((p) => p.role === args.role))
+    throw engineError('not-exists.action-permission', '$.args', [JSON.stringify(args.role), JSON.stringify(args.action)]);
   return withActions(
     document,
     actionsOf(document).map((a) => {
@@ -96,7 +108,9 @@ export function setCustomTypes(document: MetadataDocument, db: Introspection, ty
   const broken = actionsOf(document).filter((a) => actionProblem(a, types) !== undefined);
   if (broken.length > 0) {
     const missing = broken.map((a) => {
-      const used = [...(a.definition.arguments ?? []).map((x) => x.type), a.definition.output_type].map(namedTypeOf).find((n) => n !== undefined && !kinds.has(n));
+      const used = [...(a.definition.arguments ?? []).map((x) => x.type), a.definition.output_type]
+        .map(namedTypeOf)
+        .find((n) => n !== undefined && !kinds.has(n));
       return `action ${JSON.stringify(a.name)}${used ? ` (uses ${JSON.stringify(used)})` : ''}`;
     });
     throw engineError('dependency-error.drop', '$.args', [missing.join(', ')]);

@@ -77,14 +77,23 @@ export function joinActionsFiles(yaml: ActionsYaml, sdl: string): { actions: Act
       for (const f of d.fields ?? []) roots.set(f.name.value, { type: d.name.value === 'Query' ? 'query' : 'mutation', field: f });
     } else if (d.kind === Kind.OBJECT_TYPE_DEFINITION) {
       const relationships = yaml.custom_types.objects.find((o) => o.name === d.name.value)?.relationships;
-      types.objects.push({ name: d.name.value, ...description(d.description), fields: (d.fields ?? []).map(output), ...(relationships ? { relationships } : {}) });
+      types.objects.push({
+        name: d.name.value,
+        ...description(d.description),
+        fields: (d.fields ?? []).map(output),
+        ...(relationships ? { relationships } : {}),
+      });
     } else if (d.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION) {
       types.input_objects.push({ name: d.name.value, ...description(d.description), fields: (d.fields ?? []).map(input) });
     } else if (d.kind === Kind.ENUM_TYPE_DEFINITION) {
       types.enums.push({
         name: d.name.value,
         ...description(d.description),
-        values: (d.values ?? []).map((v) => ({ value: v.name.value, ...description(v.description), ...(v.directives?.some((x) => x.name.value === 'deprecated') ? { is_deprecated: true } : {}) })),
+        values: (d.values ?? []).map((v) => ({
+          value: v.name.value,
+          ...description(v.description),
+          ...(v.directives?.some((x) => x.name.value === 'deprecated') ? { is_deprecated: true } : {}),
+        })),
       });
     } else if (d.kind === Kind.SCALAR_TYPE_DEFINITION) {
       types.scalars.push({ name: d.name.value, ...description(d.description) });
@@ -98,7 +107,12 @@ export function joinActionsFiles(yaml: ActionsYaml, sdl: string): { actions: Act
     const args = (root.field.arguments ?? []).map(input);
     return {
       name: a.name,
-      definition: { ...a.definition, type: root.type, ...(args.length ? { arguments: args } : {}), output_type: print(root.field.type) } as Action['definition'],
+      definition: {
+        ...a.definition,
+        type: root.type,
+        ...(args.length ? { arguments: args } : {}),
+        output_type: print(root.field.type),
+      } as Action['definition'],
       ...(a.comment !== undefined ? { comment: a.comment } : {}),
       ...(a.permissions ? { permissions: a.permissions } : {}),
     };

@@ -11,7 +11,11 @@ export const endpointsOf = (document: MetadataDocument): readonly RestEndpoint[]
 const name = JSON.stringify;
 
 /** A document with one list replaced; an empty list is left out, as the export form does. */
-export function withList<K extends 'query_collections' | 'allowlist' | 'rest_endpoints'>(document: MetadataDocument, key: K, list: NonNullable<MetadataDocument[K]>): MetadataDocument {
+export function withList<K extends 'query_collections' | 'allowlist' | 'rest_endpoints'>(
+  document: MetadataDocument,
+  key: K,
+  list: NonNullable<MetadataDocument[K]>,
+): MetadataDocument {
   const { [key]: _old, ...rest } = document;
   return (list.length ? { ...rest, [key]: list } : rest) as MetadataDocument;
 }
@@ -32,7 +36,8 @@ export function parseSavedQuery(collection: string, query: { name: string; query
     throw engineError('validation-failed.saved-query', '$.args', [name(query.name), name(collection), (error as Error).message]);
   }
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
-  if (operations.length !== 1) throw engineError('validation-failed.saved-query', '$.args', [name(query.name), name(collection), `${operations.length} operations`]);
+  if (operations.length !== 1)
+    throw engineError('validation-failed.saved-query', '$.args', [name(query.name), name(collection), `${operations.length} operations`]);
   return { document, operation: operations[0]!, normalised: print(document) };
 }
 
@@ -88,18 +93,35 @@ export function dropQueryCollection(document: MetadataDocument, args: { collecti
   findCollection(document, args.collection);
   const dependents = dependentsOf(document, args.collection);
   if (dependents.length > 0 && !args.cascade) throw engineError('dependency-error.drop', '$.args', [dependents.join(', ')]);
-  let next = withList(document, 'query_collections', collectionsOf(document).filter((c) => c.name !== args.collection));
-  next = withList(next, 'allowlist', allowlistOf(next).filter((a) => a.collection !== args.collection));
-  return withList(next, 'rest_endpoints', endpointsOf(next).filter((e) => e.definition.query.collection_name !== args.collection));
+  let next = withList(
+    document,
+    'query_collections',
+    collectionsOf(document).filter((c) => c.name !== args.collection),
+  );
+  next = withList(
+    next,
+    'allowlist',
+    allowlistOf(next).filter((a) => a.collection !== args.collection),
+  );
+  return withList(
+    next,
+    'rest_endpoints',
+    endpointsOf(next).filter((e) => e.definition.query.collection_name !== args.collection),
+  );
 }
 
 function replaceCollection(document: MetadataDocument, collection: QueryCollection): MetadataDocument {
-  return withList(document, 'query_collections', collectionsOf(document).map((c) => (c.name === collection.name ? collection : c)));
+  return withList(
+    document,
+    'query_collections',
+    collectionsOf(document).map((c) => (c.name === collection.name ? collection : c)),
+  );
 }
 
 export function addQueryToCollection(document: MetadataDocument, args: { collection_name: string; query_name: string; query: string }): MetadataDocument {
   const collection = findCollection(document, args.collection_name);
-  if (collection.definition.queries.some((q) => q.name === args.query_name)) throw engineError('already-exists.saved-query', '$.args', [name(args.query_name), name(args.collection_name)]);
+  if (collection.definition.queries.some((q) => q.name === args.query_name))
+    throw engineError('already-exists.saved-query', '$.args', [name(args.query_name), name(args.collection_name)]);
   const query = { name: args.query_name, query: args.query };
   parseSavedQuery(args.collection_name, query);
   return replaceCollection(document, { ...collection, definition: { queries: [...collection.definition.queries, query] } });
@@ -121,7 +143,11 @@ export function addCollectionToAllowlist(document: MetadataDocument, args: { col
 
 export function dropCollectionFromAllowlist(document: MetadataDocument, args: { collection: string }): MetadataDocument {
   if (!allowlistOf(document).some((a) => a.collection === args.collection)) throw engineError('not-exists.allowlist', '$.args', [name(args.collection)]);
-  return withList(document, 'allowlist', allowlistOf(document).filter((a) => a.collection !== args.collection));
+  return withList(
+    document,
+    'allowlist',
+    allowlistOf(document).filter((a) => a.collection !== args.collection),
+  );
 }
 
 /** The normalised documents of the allow-listed collections' queries. */

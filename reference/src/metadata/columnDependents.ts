@@ -87,7 +87,8 @@ export function dependentsOfColumn(document: MetadataDocument, db: Introspection
     }
     for (const type of PERMISSION_TYPES) {
       for (const p of entry[permissionListKey(type)] ?? []) {
-        if (permissionMentions(document, db, entry, p.permission as unknown as Record<string, unknown>, ref)) out.push({ kind: 'permission', table: entry.table, role: p.role, type });
+        if (permissionMentions(document, db, entry, p.permission as unknown as Record<string, unknown>, ref))
+          out.push({ kind: 'permission', table: entry.table, role: p.role, type });
       }
     }
   }

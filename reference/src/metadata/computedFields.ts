@@ -32,7 +32,12 @@ const SCALAR_KINDS = new Set(['b', 'e', 'd']);
 export const computedFieldsOf = (entry: TableEntry): readonly ComputedField[] => entry.computed_fields ?? [];
 
 /** The function of a computed field of `table`, when it can define one; otherwise the refusal. */
-export function resolveComputedField(document: MetadataDocument, db: Introspection, table: QualifiedName, definition: ComputedFieldDefinition): ResolvedComputedField {
+export function resolveComputedField(
+  document: MetadataDocument,
+  db: Introspection,
+  table: QualifiedName,
+  definition: ComputedFieldDefinition,
+): ResolvedComputedField {
   const name = quoteQualified(definition.function);
   const fn = singleFunction(db, definition.function);
   const tableArgument = definition.table_argument === undefined ? 0 : fn.arguments.findIndex((a) => a.name === definition.table_argument);
@@ -50,7 +55,8 @@ export function resolveComputedField(document: MetadataDocument, db: Introspecti
   if (fn.returns_set && fn.return_type_kind === 'c' && returned && document.tables.some((t) => sameQualified(t.table, returned))) {
     return { fn, kind: 'table', returns: returned, tableArgument, ...(sessionArgument !== undefined ? { sessionArgument } : {}) };
   }
-  if (!fn.returns_set && SCALAR_KINDS.has(fn.return_type_kind)) return { fn, kind: 'scalar', tableArgument, ...(sessionArgument !== undefined ? { sessionArgument } : {}) };
+  if (!fn.returns_set && SCALAR_KINDS.has(fn.return_type_kind))
+    return { fn, kind: 'scalar', tableArgument, ...(sessionArgument !== undefined ? { sessionArgument } : {}) };
   throw engineError('not-supported.computed-field-return-type', '$.args', [name, `${fn.returns_set ? 'SETOF ' : ''}${fn.return_type}`]);
 }
 
@@ -86,7 +92,10 @@ export function addComputedField(document: MetadataDocument, db: Introspection, 
   const table = databaseTable(db, args.table);
   const field: ComputedField = { name: args.name, definition: args.definition, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) };
   const next: TableEntry = { ...entry, computed_fields: [...computedFieldsOf(entry), field] };
-  checkComputedFieldNames(next, table.columns.map((c) => c.name));
+  checkComputedFieldNames(
+    next,
+    table.columns.map((c) => c.name),
+  );
   resolveComputedField(document, db, args.table, args.definition);
   return replaceEntry(document, next);
 }
@@ -98,7 +107,8 @@ function dependentPermissions(entry: TableEntry, name: string): string[] {
 
 export function dropComputedField(document: MetadataDocument, args: { table: QualifiedName; name: string; cascade?: boolean }): MetadataDocument {
   const entry = trackedEntry(document, args.table);
-  if (!computedFieldsOf(entry).some((f) => f.name === args.name)) throw engineError('not-exists.computed-field', '$.args', [JSON.stringify(args.name), quoteQualified(args.table)]);
+  if (!computedFieldsOf(entry).some((f) => f.name === args.name))
+    throw engineError('not-exists.computed-field', '$.args', [JSON.stringify(args.name), quoteQualified(args.table)]);
   const roles = dependentPermissions(entry, args.name);
   if (roles.length > 0 && !args.cascade) {
     const display = args.table.schema === 'public' ? args.table.name : `${args.table.schema}.${args.table.name}`;

@@ -40,7 +40,10 @@ export function createCronTrigger(document: MetadataDocument, args: CreateCronTr
 
 export function deleteCronTrigger(document: MetadataDocument, name: string): MetadataDocument {
   if (!cronTriggersOf(document).some((t) => t.name === name)) throw engineError('not-exists.cron-trigger', '$.args', [JSON.stringify(name)]);
-  return withCronTriggers(document, cronTriggersOf(document).filter((t) => t.name !== name));
+  return withCronTriggers(
+    document,
+    cronTriggersOf(document).filter((t) => t.name !== name),
+  );
 }
 
 /** What the export shows: the triggers included in the metadata. */

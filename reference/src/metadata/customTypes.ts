@@ -59,7 +59,8 @@ export function validateCustomTypes(types: CustomTypes, document: MetadataDocume
   for (const e of types.enums ?? []) {
     const values = new Set<string>();
     for (const v of e.values) {
-      if (!isGraphQLName(v.value) || ['true', 'false', 'null'].includes(v.value)) throw refuse(`${JSON.stringify(v.value)} (a value of enum ${JSON.stringify(e.name)}) is not a valid enum value`);
+      if (!isGraphQLName(v.value) || ['true', 'false', 'null'].includes(v.value))
+        throw refuse(`${JSON.stringify(v.value)} (a value of enum ${JSON.stringify(e.name)}) is not a valid enum value`);
       if (values.has(v.value)) throw refuse(`the value ${JSON.stringify(v.value)} of enum ${JSON.stringify(e.name)} is defined more than once`);
       values.add(v.value);
     }
@@ -93,11 +94,13 @@ export function validateCustomTypes(types: CustomTypes, document: MetadataDocume
         const f = o.fields.find((x) => x.name === field);
         if (!f) throw refuse(`${where}: ${JSON.stringify(field)} is not a field of ${JSON.stringify(o.name)}`);
         if (kinds.get(namedTypeOf(f.type)!) === 'object') throw refuse(`${where}: the field ${JSON.stringify(field)} is an object, not a scalar`);
-        if (!table.columns.some((c) => c.name === column)) throw refuse(`${where}: ${JSON.stringify(column)} is not a column of ${quoteQualified(r.remote_table)}`);
+        if (!table.columns.some((c) => c.name === column))
+          throw refuse(`${where}: ${JSON.stringify(column)} is not a column of ${quoteQualified(r.remote_table)}`);
       }
     }
   }
 }
 
 /** The tables the custom types' relationships point at. */
-export const tablesOfCustomTypes = (types: CustomTypes | undefined) => (types?.objects ?? []).flatMap((o) => (o.relationships ?? []).map((r) => r.remote_table));
+export const tablesOfCustomTypes = (types: CustomTypes | undefined) =>
+  (types?.objects ?? []).flatMap((o) => (o.relationships ?? []).map((r) => r.remote_table));

@@ -9,9 +9,7 @@ const doc = {
 
 describe('metadata document', () => {
   test('a tracked table missing from the database is inconsistent, named as in messages', () => {
-    expect(findInconsistencies(doc, db)).toEqual([
-      { type: 'table', reason: 'no such table/view exists in postgres : "shop.order"', definition: 'shop.order' },
-    ]);
+    expect(findInconsistencies(doc, db)).toEqual([{ type: 'table', reason: 'no such table/view exists in postgres : "shop.order"', definition: 'shop.order' }]);
   });
   test('dropping inconsistent objects keeps the consistent ones', () => {
     expect(withoutInconsistent(doc, db)).toEqual({ version: 2, tables: [{ table: { schema: 'public', name: 'author' } }] });

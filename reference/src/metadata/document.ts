@@ -53,7 +53,9 @@ export function withoutInconsistent(document: MetadataDocument, db: Introspectio
 
 export function withoutObjects(document: MetadataDocument, objects: readonly InconsistentObject[]): MetadataDocument {
   const missingTables = new Set(objects.flatMap((o) => (o.type === 'table' ? [o.definition] : [])));
-  const badRelationships = objects.flatMap((o) => (o.type === 'object_relation' || o.type === 'array_relation' ? [o.definition as { table: TableEntry['table']; name: string }] : []));
+  const badRelationships = objects.flatMap((o) =>
+    o.type === 'object_relation' || o.type === 'array_relation' ? [o.definition as { table: TableEntry['table']; name: string }] : [],
+  );
   const badFunctions = objects.flatMap((o) => (o.type === 'function' ? [o.definition] : []));
   const badFields = objects.flatMap((o) => (o.type === 'computed_field' ? [o.definition] : []));
   const tables = document.tables
@@ -71,7 +73,13 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
     });
   const badEndpoints = objects.flatMap((o) => (o.type === 'rest_endpoint' ? [o.definition.name] : []));
   const next = withoutFunctions({ ...document, tables }, badFunctions);
-  return badEndpoints.length ? withList(next, 'rest_endpoints', endpointsOf(next).filter((e) => !badEndpoints.includes(e.name))) : next;
+  return badEndpoints.length
+    ? withList(
+        next,
+        'rest_endpoints',
+        endpointsOf(next).filter((e) => !badEndpoints.includes(e.name)),
+      )
+    : next;
 }
 
 /** Every function the document names: tracked functions. */

@@ -42,7 +42,17 @@ function withTriggers(entry: TableEntry, triggers: EventTrigger[]): TableEntry {
 
 /** The document without the named trigger (wherever it is). */
 function withoutTrigger(document: MetadataDocument, name: string): MetadataDocument {
-  return { ...document, tables: document.tables.map((t) => (t.event_triggers?.some((e) => e.name === name) ? withTriggers(t, t.event_triggers.filter((e) => e.name !== name)) : t)) };
+  return {
+    ...document,
+    tables: document.tables.map((t) =>
+      t.event_triggers?.some((e) => e.name === name)
+        ? withTriggers(
+            t,
+            t.event_triggers.filter((e) => e.name !== name),
+          )
+        : t,
+    ),
+  };
 }
 
 export function createEventTrigger(document: MetadataDocument, db: Introspection, args: CreateEventTriggerArgs): MetadataDocument {
@@ -60,7 +70,8 @@ export function createEventTrigger(document: MetadataDocument, db: Introspection
     const spec = args[op];
     if (!spec) continue;
     if (Array.isArray(spec.columns)) {
-      for (const c of spec.columns) if (table && !table.columns.some((x) => x.name === c)) throw engineError('not-exists.column', `$.args.${op}.columns`, [JSON.stringify(c)]);
+      for (const c of spec.columns)
+        if (table && !table.columns.some((x) => x.name === c)) throw engineError('not-exists.column', `$.args.${op}.columns`, [JSON.stringify(c)]);
     }
     definition[op] = { columns: Array.isArray(spec.columns) ? [...spec.columns] : '*' };
   }

@@ -58,7 +58,8 @@ export function resolveFunction(document: MetadataDocument, db: Introspection, e
   if (!returned || fn.return_type_kind !== 'c') {
     throw engineError('not-supported.function-return-type', '$.args', [name, `${fn.returns_set ? 'SETOF ' : ''}${fn.return_type}`]);
   }
-  if (!document.tables.some((t) => sameQualified(t.table, returned))) throw engineError('not-supported.function-untracked-table', '$.args', [name, quoteQualified(returned)]);
+  if (!document.tables.some((t) => sameQualified(t.table, returned)))
+    throw engineError('not-supported.function-untracked-table', '$.args', [name, quoteQualified(returned)]);
   if (entry.configuration?.exposed_as === 'mutation' && fn.volatility !== 'VOLATILE') {
     throw engineError('not-supported.function-volatility', '$.args', [name, fn.volatility]);
   }
@@ -67,7 +68,8 @@ export function resolveFunction(document: MetadataDocument, db: Introspection, e
     throw engineError('not-exists.session-argument', '$.args', [name, JSON.stringify(session)]);
   }
   for (const field of functionGraphQLNames(entry)) {
-    if (!isGraphQLName(field)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (of function ${name}; give it a custom_name)`]);
+    if (!isGraphQLName(field))
+      throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (of function ${name}; give it a custom_name)`]);
   }
   for (const [i, a] of fn.arguments.entries()) {
     const field = argumentField(a.name, i);
@@ -116,7 +118,10 @@ const withFunctions = (document: MetadataDocument, functions: FunctionEntry[]): 
 
 export function untrackFunction(document: MetadataDocument, name: QualifiedName): MetadataDocument {
   const entry = trackedFunction(document, name);
-  return withFunctions(document, functionsOf(document).filter((f) => f !== entry));
+  return withFunctions(
+    document,
+    functionsOf(document).filter((f) => f !== entry),
+  );
 }
 
 /** Functions returning `table`: they go when the table is untracked with cascade. */
@@ -128,7 +133,12 @@ export function functionsReturning(document: MetadataDocument, db: Introspection
 }
 
 export function withoutFunctions(document: MetadataDocument, gone: readonly FunctionEntry[]): MetadataDocument {
-  return gone.length ? withFunctions(document, functionsOf(document).filter((f) => !gone.includes(f))) : document;
+  return gone.length
+    ? withFunctions(
+        document,
+        functionsOf(document).filter((f) => !gone.includes(f)),
+      )
+    : document;
 }
 
 export interface FunctionPermissionArgs {
@@ -143,19 +153,31 @@ export function createFunctionPermission(document: MetadataDocument, db: Introsp
   const fn = resolveFunction(document, db, entry);
   const table = document.tables.find((t) => sameQualified(t.table, fn.return_relation!))!;
   if (!table.select_permissions?.some((p) => p.role === args.role)) {
-    throw engineError('not-supported.function-permission-select', '$.args', [JSON.stringify(args.role), quoteQualified(table.table), quoteQualified(args.function)]);
+    throw engineError('not-supported.function-permission-select', '$.args', [
+      JSON.stringify(args.role),
+      quoteQualified(table.table),
+      quoteQualified(args.function),
+    ]);
   }
-  if (entry.permissions?.some((p) => p.role === args.role)) throw engineError('already-exists.function-permission', '$.args', [JSON.stringify(args.role), quoteQualified(args.function)]);
+  if (entry.permissions?.some((p) => p.role === args.role))
+    throw engineError('already-exists.function-permission', '$.args', [JSON.stringify(args.role), quoteQualified(args.function)]);
   const next: FunctionEntry = { ...entry, permissions: [...(entry.permissions ?? []), { role: args.role }] };
-  return withFunctions(document, functionsOf(document).map((f) => (f === entry ? next : f)));
+  return withFunctions(
+    document,
+    functionsOf(document).map((f) => (f === entry ? next : f)),
+  );
 }
 
 /** Dropping is allowed whatever the setting: permissions kept from a time without inference can go. */
 export function dropFunctionPermission(document: MetadataDocument, args: FunctionPermissionArgs): MetadataDocument {
   const entry = trackedFunction(document, args.function);
-  if (!entry.permissions?.some((p) => p.role === args.role)) throw engineError('not-exists.function-permission', '$.args', [JSON.stringify(args.role), quoteQualified(args.function)]);
+  if (!entry.permissions?.some((p) => p.role === args.role))
+    throw engineError('not-exists.function-permission', '$.args', [JSON.stringify(args.role), quoteQualified(args.function)]);
   const permissions = entry.permissions.filter((p) => p.role !== args.role);
   const { permissions: _old, ...rest } = entry;
   const next: FunctionEntry = permissions.length ? { ...rest, permissions } : rest;
-  return withFunctions(document, functionsOf(document).map((f) => (f === entry ? next : f)));
+  return withFunctions(
+    document,
+    functionsOf(document).map((f) => (f === entry ? next : f)),
+  );
 }

@@ -1,5 +1,16 @@
 // Which objects of a metadata document do not fit the database (SPEC.md §2.9, §3).
-import { displayQualified, formatMessage, quoteQualified, type ComputedField, type FunctionEntry, type Action, type MetadataDocument, type RemoteSchema, type RestEndpoint, type QualifiedName } from '../../../spec';
+import {
+  displayQualified,
+  formatMessage,
+  quoteQualified,
+  type ComputedField,
+  type FunctionEntry,
+  type Action,
+  type MetadataDocument,
+  type RemoteSchema,
+  type RestEndpoint,
+  type QualifiedName,
+} from '../../../spec';
 import { computedFieldProblem, computedFieldsOf } from './computedFields';
 import { functionProblem, functionsOf } from './functions';
 import { endpointsOf } from './collections';

@@ -64,7 +64,12 @@ export function validatePermission(models: Models, table: TableModel, type: Perm
           return v;
         }
       : undefined;
-    compileRawBoolExp({ models, path: `$.args.permission.${key}`, sessionLists: 'unresolved', ...(resolveValue ? { resolveValue } : {}) }, table, alias(table.name), exp);
+    compileRawBoolExp(
+      { models, path: `$.args.permission.${key}`, sessionLists: 'unresolved', ...(resolveValue ? { resolveValue } : {}) },
+      table,
+      alias(table.name),
+      exp,
+    );
   }
   if (type === 'select' && 'limit' in permission && permission.limit !== undefined && permission.limit < 0) {
     throw engineError('parse-failed.arguments', '$.args.permission.limit', ['expected a limit ≥ 0']);
@@ -84,19 +89,34 @@ export function createPermission(document: MetadataDocument, models: Models, typ
   if (findPermission(entry, type, args.role)) throw engineError('permission-error.exists', '$.args', permissionName(type, args.table, args.role));
   const table = models.get(relationKey(args.table));
   if (table) validatePermission(models, table, type, args.permission);
-  const item: PermissionEntry<AnyPermission> = { role: args.role, permission: args.permission, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) };
+  const item: PermissionEntry<AnyPermission> = {
+    role: args.role,
+    permission: args.permission,
+    ...(typeof args.comment === 'string' ? { comment: args.comment } : {}),
+  };
   return replaceEntry(document, withList(entry, type, [...list(entry, type), item]));
 }
 
 export function dropPermission(document: MetadataDocument, type: PermissionType, args: { table: QualifiedName; role: string }): MetadataDocument {
   const entry = trackedEntry(document, args.table);
   if (!findPermission(entry, type, args.role)) throw engineError('permission-error.not-exists', '$.args', permissionName(type, args.table, args.role));
-  return replaceEntry(document, withList(entry, type, list(entry, type).filter((p) => p.role !== args.role)));
+  return replaceEntry(
+    document,
+    withList(
+      entry,
+      type,
+      list(entry, type).filter((p) => p.role !== args.role),
+    ),
+  );
 }
 
-export function setPermissionComment(document: MetadataDocument, args: { table: QualifiedName; role: string; type: PermissionType; comment?: string | null }): MetadataDocument {
+export function setPermissionComment(
+  document: MetadataDocument,
+  args: { table: QualifiedName; role: string; type: PermissionType; comment?: string | null },
+): MetadataDocument {
   const entry = trackedEntry(document, args.table);
-  if (!findPermission(entry, args.type, args.role)) throw engineError('permission-error.not-exists', '$.args', permissionName(args.type, args.table, args.role));
+  if (!findPermission(entry, args.type, args.role))
+    throw engineError('permission-error.not-exists', '$.args', permissionName(args.type, args.table, args.role));
   const items = list(entry, args.type).map((p) => {
     if (p.role !== args.role) return p;
     const { comment: _c, ...rest } = p;

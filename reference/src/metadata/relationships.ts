@@ -40,8 +40,16 @@ export function resolveRelationship(
   if ('manual_configuration' in using) {
     const manual = (rel.using as { manual_configuration: { remote_table: QualifiedName; column_mapping: Record<string, string> } }).manual_configuration;
     const mapping = Object.entries(manual.column_mapping);
-    requireColumns(db, entry.table, mapping.map(([l]) => l));
-    requireColumns(db, manual.remote_table, mapping.map(([, r]) => r));
+    requireColumns(
+      db,
+      entry.table,
+      mapping.map(([l]) => l),
+    );
+    requireColumns(
+      db,
+      manual.remote_table,
+      mapping.map(([, r]) => r),
+    );
     return { name: rel.name, kind, remote: manual.remote_table, mapping };
   }
   const table = db.tables.get(relationKey(entry.table));
@@ -111,12 +119,15 @@ export function findRelationship(entry: TableEntry, name: string): { rel: AnyRel
 function checkRelationshipName(entry: TableEntry, db: Introspection, name: string, path: string): void {
   if (!isRelationshipName(name)) throw engineError('validation-failed.graphql-name', path, [`${JSON.stringify(name)} (relationship name)`]);
   if (BOOL_EXP_OPERATORS.has(name)) {
-    throw engineError('validation-failed.graphql-name', path, [`${JSON.stringify(name)} (relationship name: _and, _or, _not and _exists are operators of boolean expressions)`]);
+    throw engineError('validation-failed.graphql-name', path, [
+      `${JSON.stringify(name)} (relationship name: _and, _or, _not and _exists are operators of boolean expressions)`,
+    ]);
   }
   const table = db.tables.get(relationKey(entry.table));
   const taken = findRelationship(entry, name) || table?.columns.some((c) => c.name === name || columnGraphQLName(entry, c.name) === name);
   if (taken) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
-  if ((entry.computed_fields ?? []).some((f) => f.name === name)) throw engineError('already-exists.computed-field-name', '$.args', [JSON.stringify(name), quoteQualified(entry.table)]);
+  if ((entry.computed_fields ?? []).some((f) => f.name === name))
+    throw engineError('already-exists.computed-field-name', '$.args', [JSON.stringify(name), quoteQualified(entry.table)]);
 }
 
 /** create_object_relationship / create_array_relationship: the entry with the new relationship. */

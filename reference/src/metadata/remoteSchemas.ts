@@ -31,7 +31,8 @@ export function findRemoteSchema(document: MetadataDocument, name: string): Remo
 }
 
 export function addRemoteSchema(document: MetadataDocument, remote: RemoteSchema): MetadataDocument {
-  if (remoteSchemasOf(document).some((r) => r.name === remote.name)) throw engineError('already-exists.remote-schema', '$.args.name', [JSON.stringify(remote.name)]);
+  if (remoteSchemasOf(document).some((r) => r.name === remote.name))
+    throw engineError('already-exists.remote-schema', '$.args.name', [JSON.stringify(remote.name)]);
   return withRemoteSchemas(document, [...remoteSchemasOf(document), remote]);
 }
 
@@ -90,7 +91,9 @@ export function contributionOf(name: string, schema: GraphQLSchema): RemoteContr
 function fieldConfig(field: GraphQLField<unknown, unknown>): GraphQLFieldConfig<unknown, unknown> {
   return {
     type: field.type,
-    args: Object.fromEntries(field.args.map((a) => [a.name, { type: a.type, defaultValue: a.defaultValue, description: a.description, deprecationReason: a.deprecationReason }])),
+    args: Object.fromEntries(
+      field.args.map((a) => [a.name, { type: a.type, defaultValue: a.defaultValue, description: a.description, deprecationReason: a.deprecationReason }]),
+    ),
     ...(field.description ? { description: field.description } : {}),
     ...(field.deprecationReason ? { deprecationReason: field.deprecationReason } : {}),
   };

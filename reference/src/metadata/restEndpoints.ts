@@ -31,8 +31,7 @@ export function parseTemplate(url: string): TemplateSegment[] {
 }
 
 /** §4.6 rule 1: configured methods, or GET and POST for queries and POST for mutations. */
-export const methodsOf = (endpoint: RestEndpoint, operation: string): string[] =>
-  endpoint.methods ?? (operation === 'mutation' ? ['POST'] : ['GET', 'POST']);
+export const methodsOf = (endpoint: RestEndpoint, operation: string): string[] => endpoint.methods ?? (operation === 'mutation' ? ['POST'] : ['GET', 'POST']);
 
 /** The saved operation an endpoint runs. */
 export function endpointOperation(document: MetadataDocument, endpoint: RestEndpoint): SavedOperation {
@@ -54,11 +53,16 @@ export function createRestEndpoint(document: MetadataDocument, args: RestEndpoin
   const declared = new Set((saved.operation.variableDefinitions ?? []).map((v) => v.variable.name.value));
   for (const segment of template) {
     if ('variable' in segment && !declared.has(segment.variable)) {
-      throw engineError('validation-failed.rest-variable', '$.args.url', [JSON.stringify(args.url), JSON.stringify(segment.variable), JSON.stringify(endpoint.definition.query.query_name)]);
+      throw engineError('validation-failed.rest-variable', '$.args.url', [
+        JSON.stringify(args.url),
+        JSON.stringify(segment.variable),
+        JSON.stringify(endpoint.definition.query.query_name),
+      ]);
     }
   }
   const methods = methodsOf(endpoint, saved.operation.operation);
-  if (saved.operation.operation === 'mutation' && methods.includes('GET')) throw engineError('validation-failed.rest-get-mutation', '$.args.methods', [JSON.stringify(args.name)]);
+  if (saved.operation.operation === 'mutation' && methods.includes('GET'))
+    throw engineError('validation-failed.rest-get-mutation', '$.args.methods', [JSON.stringify(args.name)]);
   // The same template with a method in common could never be told apart: refused (§7.2 query-template).
   for (const other of endpointsOf(document)) {
     if (other.url !== args.url) continue;
@@ -80,7 +84,11 @@ export function dropRestEndpoint(document: MetadataDocument, args: { url?: strin
   const [key, value] = args.name !== undefined ? ['name', args.name] : ['url', args.url!];
   const gone = endpointsOf(document).filter((e) => (key === 'name' ? e.name === value : e.url === value));
   if (gone.length === 0) throw engineError('not-exists.rest-endpoint', '$.args', [key, JSON.stringify(value)]);
-  return withList(document, 'rest_endpoints', endpointsOf(document).filter((e) => !gone.includes(e)));
+  return withList(
+    document,
+    'rest_endpoints',
+    endpointsOf(document).filter((e) => !gone.includes(e)),
+  );
 }
 
 /** Variables that a template binds from a request path, when it matches. */

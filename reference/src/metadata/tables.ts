@@ -16,8 +16,7 @@ import { functionGraphQLNames, functionsOf, functionsReturning, withoutFunctions
 import { BOOL_EXP_OPERATORS, leadsTo, relationshipsOf } from './relationships';
 import { columnGraphQLName, isGraphQLName, rootFieldName, tableGraphQLName } from '../schema/naming';
 
-export const findEntry = (document: MetadataDocument, table: QualifiedName) =>
-  document.tables.find((t) => sameQualified(t.table, table));
+export const findEntry = (document: MetadataDocument, table: QualifiedName) => document.tables.find((t) => sameQualified(t.table, table));
 
 /** The tracked entry of a table, or the §7.2 "table ... does not exist". */
 export function trackedEntry(document: MetadataDocument, table: QualifiedName): TableEntry {
@@ -41,7 +40,8 @@ export function replaceEntry(document: MetadataDocument, entry: TableEntry): Met
 export function validateEntry(entry: TableEntry, table: DbTable): void {
   const where = `table ${quoteQualified(entry.table)}`;
   const name = tableGraphQLName(entry);
-  if (!isGraphQLName(name)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(name)} (the name of ${where}; give it a custom_name)`]);
+  if (!isGraphQLName(name))
+    throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(name)} (the name of ${where}; give it a custom_name)`]);
   for (const key of ROOT_FIELD_KEYS) {
     const field = rootFieldName(entry, key);
     if (!isGraphQLName(field)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (root field ${key} of ${where})`]);
@@ -56,7 +56,9 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
       throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (column of ${where}; give it a custom column name)`]);
     }
     if (BOOL_EXP_OPERATORS.has(field)) {
-      throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (column of ${where}: an operator of boolean expressions; give it a custom column name)`]);
+      throw engineError('validation-failed.graphql-name', '$.args', [
+        `${JSON.stringify(field)} (column of ${where}: an operator of boolean expressions; give it a custom column name)`,
+      ]);
     }
     if (fields.has(field)) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
     fields.add(field);
@@ -69,12 +71,17 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
   const columnNames = new Set(table.columns.map((c) => c.name));
   for (const rel of [...(entry.object_relationships ?? []), ...(entry.array_relationships ?? [])]) {
     if (BOOL_EXP_OPERATORS.has(rel.name)) {
-      throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(rel.name)} (relationship name: _and, _or, _not and _exists are operators of boolean expressions)`]);
+      throw engineError('validation-failed.graphql-name', '$.args', [
+        `${JSON.stringify(rel.name)} (relationship name: _and, _or, _not and _exists are operators of boolean expressions)`,
+      ]);
     }
     if (fields.has(rel.name) || columnNames.has(rel.name)) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
     fields.add(rel.name);
   }
-  checkComputedFieldNames(entry, table.columns.map((c) => c.name));
+  checkComputedFieldNames(
+    entry,
+    table.columns.map((c) => c.name),
+  );
 }
 
 /** The type and root field names of an entry (entries are never changed in place: kept by identity). */
@@ -135,7 +142,10 @@ export function untrackTable(document: MetadataDocument, db: Introspection, args
   const dependents = dependentsOf(document, db, args.table);
   const functions = functionsReturning(document, db, args.table);
   if ((dependents.length > 0 || functions.length > 0) && !args.cascade) {
-    const list = [...dependents.map((d) => `relationship ${displayName(d.table)}.${d.name}`), ...functions.map((f) => `function ${displayName(f.function)}`)].join(', ');
+    const list = [
+      ...dependents.map((d) => `relationship ${displayName(d.table)}.${d.name}`),
+      ...functions.map((f) => `function ${displayName(f.function)}`),
+    ].join(', ');
     throw engineError('dependency-error.drop', '$.args', [list]);
   }
   document = withoutFunctions(document, functions);
@@ -161,7 +171,12 @@ function withRelationships(entry: TableEntry, objects: TableEntry['object_relati
 
 const displayName = (q: QualifiedName) => (q.schema === 'public' ? q.name : `${q.schema}.${q.name}`);
 
-export function setConfiguration(document: MetadataDocument, db: Introspection, table: QualifiedName, configuration: TableConfiguration | undefined): MetadataDocument {
+export function setConfiguration(
+  document: MetadataDocument,
+  db: Introspection,
+  table: QualifiedName,
+  configuration: TableConfiguration | undefined,
+): MetadataDocument {
   const entry = trackedEntry(document, table);
   const { configuration: _old, ...rest } = entry;
   const next: TableEntry = configuration ? { ...rest, configuration } : rest;

@@ -16,8 +16,7 @@ export function accessModeOf(operation: ParsedOperation): AccessMode | undefined
 }
 
 /** The members of a bulk, and of the bulks in it, in order. */
-const members = (operation: ParsedOperation): ParsedOperation[] =>
-  operation.type === 'bulk' ? (operation.children ?? []).flatMap(members) : [operation];
+const members = (operation: ParsedOperation): ParsedOperation[] => (operation.type === 'bulk' ? (operation.children ?? []).flatMap(members) : [operation]);
 
 /** The first member that needs a mode sets it; the first that needs the other is the problem. */
 function combine(bulk: ParsedOperation): { mode?: AccessMode; problem?: EngineError } {

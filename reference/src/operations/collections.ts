@@ -4,7 +4,8 @@ import type { QueryCollection } from '../../../spec';
 import * as C from '../metadata/collections';
 import { SUCCESS, type OperationContext } from './context';
 
-const apply = <A>(change: (document: OperationContext['document'], args: A) => OperationContext['document']) =>
+const apply =
+  <A>(change: (document: OperationContext['document'], args: A) => OperationContext['document']) =>
   async (ctx: OperationContext, args: A): Promise<unknown> => {
     ctx.document = change(ctx.document, args);
     return SUCCESS;

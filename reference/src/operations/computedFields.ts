@@ -8,7 +8,12 @@ import { introspectFor } from './functions';
 export async function addComputedField(ctx: OperationContext, args: C.AddComputedFieldArgs): Promise<unknown> {
   const field = { name: args.name, definition: args.definition as ComputedFieldDefinition };
   // Introspect as if the field were there, so that its function is read.
-  const probe = { ...ctx.document, tables: ctx.document.tables.map((t) => (t.table.schema === args.table.schema && t.table.name === args.table.name ? { ...t, computed_fields: [...C.computedFieldsOf(t), field] } : t)) };
+  const probe = {
+    ...ctx.document,
+    tables: ctx.document.tables.map((t) =>
+      t.table.schema === args.table.schema && t.table.name === args.table.name ? { ...t, computed_fields: [...C.computedFieldsOf(t), field] } : t,
+    ),
+  };
   const db = await introspectFor(ctx, probe);
   ctx.document = C.addComputedField(ctx.document, db, args);
   return SUCCESS;

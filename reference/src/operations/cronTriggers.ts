@@ -25,7 +25,9 @@ export async function deleteCronTrigger(ctx: OperationContext, args: { name: str
  */
 export async function syncCronTriggers(db: PoolClient, before: MetadataDocument, after: MetadataDocument): Promise<void> {
   const kept = new Set(C.cronTriggersOf(after).map((t) => t.name));
-  const removed = C.cronTriggersOf(before).map((t) => t.name).filter((name) => !kept.has(name));
+  const removed = C.cronTriggersOf(before)
+    .map((t) => t.name)
+    .filter((name) => !kept.has(name));
   if (removed.length > 0) await q.run(db, q.archiveCronInvocations(removed));
 }
 
@@ -33,9 +35,17 @@ const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{
 
 export async function createScheduledEvent(
   ctx: OperationContext,
-  args: { webhook: string; schedule_at: string; payload?: unknown; headers?: CronTrigger['headers']; retry_conf?: CronTrigger['retry_conf']; comment?: string | null },
+  args: {
+    webhook: string;
+    schedule_at: string;
+    payload?: unknown;
+    headers?: CronTrigger['headers'];
+    retry_conf?: CronTrigger['retry_conf'];
+    comment?: string | null;
+  },
 ): Promise<unknown> {
-  if (!ISO_WITH_ZONE.test(args.schedule_at) || Number.isNaN(Date.parse(args.schedule_at))) throw engineError('parse-failed.schedule-at', '$.args.schedule_at', [JSON.stringify(args.schedule_at)]);
+  if (!ISO_WITH_ZONE.test(args.schedule_at) || Number.isNaN(Date.parse(args.schedule_at)))
+    throw engineError('parse-failed.schedule-at', '$.args.schedule_at', [JSON.stringify(args.schedule_at)]);
   const [row] = await q.run<{ event_id: string }>(
     ctx.db,
     q.insertOneOff({
@@ -60,8 +70,14 @@ export async function getCronTriggers(ctx: OperationContext): Promise<unknown> {
   return { cron_triggers: C.cronTriggersOf(ctx.document) };
 }
 
-export async function getScheduledEvents(ctx: OperationContext, args: { type: 'one_off' | 'cron'; trigger_name?: string; status?: string; limit?: number; offset?: number }): Promise<unknown> {
+export async function getScheduledEvents(
+  ctx: OperationContext,
+  args: { type: 'one_off' | 'cron'; trigger_name?: string; status?: string; limit?: number; offset?: number },
+): Promise<unknown> {
   const limit = Math.min(Math.max(args.limit ?? 100, 0), 1000);
-  const [row] = await q.run<{ events: unknown }>(ctx.db, q.scheduledEvents(args.type, args.trigger_name, args.status ?? 'all', limit, Math.max(args.offset ?? 0, 0)));
+  const [row] = await q.run<{ events: unknown }>(
+    ctx.db,
+    q.scheduledEvents(args.type, args.trigger_name, args.status ?? 'all', limit, Math.max(args.offset ?? 0, 0)),
+  );
   return { events: row!.events };
 }

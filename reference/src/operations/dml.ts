@@ -63,7 +63,10 @@ async function result(ctx: DmlContext, build: () => Fragment): Promise<unknown> 
   return row?.result;
 }
 
-export async function dmlSelect(ctx: DmlContext, args: { table: QualifiedName; columns: unknown[]; where?: Record<string, unknown>; order_by?: unknown; limit?: number; offset?: number }): Promise<unknown> {
+export async function dmlSelect(
+  ctx: DmlContext,
+  args: { table: QualifiedName; columns: unknown[]; where?: Record<string, unknown>; order_by?: unknown; limit?: number; offset?: number },
+): Promise<unknown> {
   const { env, table } = await tracked(ctx, args.table);
   return result(ctx, () => D.selectStatement(env, table, args));
 }

@@ -46,11 +46,7 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
     if (!v.ok) return failed(parseError(v.problem));
     if (!spec.versions.some((x) => x.version === v.value)) {
       return failed(
-        engineError('parse-failed.unsupported-operation-version', `${path}.version`, [
-          String(v.value),
-          type,
-          spec.versions.map((x) => x.version).join(', '),
-        ]),
+        engineError('parse-failed.unsupported-operation-version', `${path}.version`, [String(v.value), type, spec.versions.map((x) => x.version).join(', ')]),
       );
     }
     version = v.value;

@@ -58,6 +58,8 @@ export async function syncEventTriggers(db: PoolClient, before: MetadataDocument
   for (const d of drop) if (introspection.relations.has(relationKey(d.table))) await q.run(db, q.dropTrigger(d.table, d.trigger, d.op));
   for (const d of create) if (introspection.relations.has(relationKey(d.table))) await q.run(db, q.createTrigger(d.table, d.trigger, d.op, d.columns));
   const kept = new Set(E.eventTriggersOf(after).map((e) => e.trigger.name));
-  const removed = E.eventTriggersOf(before).map((e) => e.trigger.name).filter((name) => !kept.has(name));
+  const removed = E.eventTriggersOf(before)
+    .map((e) => e.trigger.name)
+    .filter((name) => !kept.has(name));
   if (removed.length > 0) await q.run(db, q.archiveEvents(removed));
 }

@@ -1,17 +1,17 @@
 // The operations this server implements, by type. An operation of spec/ that is missing here
 // is answered with 400 not-supported (decision not-supported.not-implemented).
 import type { OperationHandler } from './context';
-import {
-  clearMetadata,
-  dropInconsistentMetadata,
-  exportMetadata,
-  getInconsistentMetadata,
-  reloadMetadata,
-  replaceMetadata,
-} from './metadataManagement';
+import { clearMetadata, dropInconsistentMetadata, exportMetadata, getInconsistentMetadata, reloadMetadata, replaceMetadata } from './metadataManagement';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship, setRelationshipComment } from './relationships';
 import { dmlCount, dmlDelete, dmlInsert, dmlSelect, dmlUpdate } from './dml';
-import { addCollectionToAllowlist, addQueryToCollection, createQueryCollection, dropCollectionFromAllowlist, dropQueryCollection, dropQueryFromCollection } from './collections';
+import {
+  addCollectionToAllowlist,
+  addQueryToCollection,
+  createQueryCollection,
+  dropCollectionFromAllowlist,
+  dropQueryCollection,
+  dropQueryFromCollection,
+} from './collections';
 import { addComputedField, dropComputedField } from './computedFields';
 import { createCronTrigger, createScheduledEvent, deleteCronTrigger, deleteScheduledEvent, getCronTriggers, getScheduledEvents } from './cronTriggers';
 import { createEventTrigger, deleteEventTrigger, getEventInvocationLogs, getEventLogs, invokeEventTrigger, redeliverEvent } from './eventTriggers';

@@ -60,14 +60,16 @@ export async function reloadMetadata(ctx: OperationContext, args: { reload_remot
   const inconsistent = await allInconsistencies(ctx);
   // Reloading reports what does not fit any more; it does not refuse it.
   ctx.acceptInconsistencies = true;
-  return inconsistent.length === 0
-    ? { ...SUCCESS, is_consistent: true }
-    : { ...SUCCESS, is_consistent: false, inconsistent_objects: inconsistent };
+  return inconsistent.length === 0 ? { ...SUCCESS, is_consistent: true } : { ...SUCCESS, is_consistent: false, inconsistent_objects: inconsistent };
 }
 
 /** What does not fit the database, and the REST endpoints whose query no longer validates. */
 async function allInconsistencies(ctx: OperationContext) {
-  return [...findInconsistencies(ctx.document, await ctx.introspect()), ...(await endpointSchemaProblems(ctx, ctx.document)), ...(await ctx.remoteProblems(ctx.document))];
+  return [
+    ...findInconsistencies(ctx.document, await ctx.introspect()),
+    ...(await endpointSchemaProblems(ctx, ctx.document)),
+    ...(await ctx.remoteProblems(ctx.document)),
+  ];
 }
 
 export async function getInconsistentMetadata(ctx: OperationContext): Promise<unknown> {
@@ -77,9 +79,18 @@ export async function getInconsistentMetadata(ctx: OperationContext): Promise<un
 export async function dropInconsistentMetadata(ctx: OperationContext): Promise<unknown> {
   ctx.document = withoutInconsistent(ctx.document, await ctx.introspect());
   const invalid = (await endpointSchemaProblems(ctx, ctx.document)).flatMap((o) => (o.type === 'rest_endpoint' ? [o.definition.name] : []));
-  if (invalid.length > 0) ctx.document = withList(ctx.document, 'rest_endpoints', endpointsOf(ctx.document).filter((e) => !invalid.includes(e.name)));
+  if (invalid.length > 0)
+    ctx.document = withList(
+      ctx.document,
+      'rest_endpoints',
+      endpointsOf(ctx.document).filter((e) => !invalid.includes(e.name)),
+    );
   const unusable = new Set((await ctx.remoteProblems(ctx.document)).flatMap((o) => (o.type === 'remote_schema' ? [o.definition.name] : [])));
-  if (unusable.size > 0) ctx.document = withRemoteSchemas(ctx.document, remoteSchemasOf(ctx.document).filter((r) => !unusable.has(r.name)));
+  if (unusable.size > 0)
+    ctx.document = withRemoteSchemas(
+      ctx.document,
+      remoteSchemasOf(ctx.document).filter((r) => !unusable.has(r.name)),
+    );
   return SUCCESS;
 }
 
@@ -105,9 +116,14 @@ function checkDocument(document: MetadataDocument, db: Introspection, path: stri
   const values: PermissionValue[] = [];
   const seen = new Map<string, number>();
   for (const entry of document.tables) seen.set(relationKey(entry.table), (seen.get(relationKey(entry.table)) ?? 0) + 1);
-  const duplicates = document.tables.filter((t, i) => seen.get(relationKey(t.table))! > 1 && document.tables.findIndex((u) => relationKey(u.table) === relationKey(t.table)) === i);
+  const duplicates = document.tables.filter(
+    (t, i) => seen.get(relationKey(t.table))! > 1 && document.tables.findIndex((u) => relationKey(u.table) === relationKey(t.table)) === i,
+  );
   if (duplicates.length > 0) {
-    throw engineError('already-exists.multiple-declarations', '$.args', ['tables', duplicates.map((t) => JSON.stringify(displayQualified(t.table))).join(', ')]);
+    throw engineError('already-exists.multiple-declarations', '$.args', [
+      'tables',
+      duplicates.map((t) => JSON.stringify(displayQualified(t.table))).join(', '),
+    ]);
   }
   for (const entry of document.tables) {
     const table = db.tables.get(relationKey(entry.table));

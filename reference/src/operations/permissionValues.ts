@@ -47,7 +47,16 @@ export async function checkPermissionValueList(ctx: OperationContext, values: re
   const all = [...distinct.values()];
   for (let start = 0; start < all.length; start += 500) {
     const batch = all.slice(start, start + 500);
-    if (!(await refusal(ctx, sql.query`select ${sql.join(batch.map((v) => typedValue(v.column, v.value)), ', ')}`))) continue;
+    if (
+      !(await refusal(
+        ctx,
+        sql.query`select ${sql.join(
+          batch.map((v) => typedValue(v.column, v.value)),
+          ', ',
+        )}`,
+      ))
+    )
+      continue;
     for (const v of batch) {
       const error = await refusal(ctx, sql.query`select ${typedValue(v.column, v.value)}`);
       if (error) throw engineError('parse-failed.permission-value', v.path, [error.message]);
@@ -55,7 +64,13 @@ export async function checkPermissionValueList(ctx: OperationContext, values: re
   }
 }
 
-export async function checkPermissionValues(ctx: OperationContext, models: Models, table: TableModel, type: PermissionType, permission: Record<string, unknown>): Promise<void> {
+export async function checkPermissionValues(
+  ctx: OperationContext,
+  models: Models,
+  table: TableModel,
+  type: PermissionType,
+  permission: Record<string, unknown>,
+): Promise<void> {
   for (const [key, query] of permissionValueProbes(models, table, type, permission)) {
     await q.run(ctx.db, q.savepoint('permission_values'));
     try {

@@ -57,7 +57,10 @@ export const dropPermission = (type: PermissionType): OperationHandler =>
     return SUCCESS;
   }) as OperationHandler;
 
-export async function setPermissionComment(ctx: OperationContext, args: { table: QualifiedName; role: string; type: PermissionType; comment?: string | null }): Promise<unknown> {
+export async function setPermissionComment(
+  ctx: OperationContext,
+  args: { table: QualifiedName; role: string; type: PermissionType; comment?: string | null },
+): Promise<unknown> {
   ctx.document = P.setPermissionComment(ctx.document, args);
   return SUCCESS;
 }

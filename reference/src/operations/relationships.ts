@@ -16,7 +16,8 @@ interface CreateArgs {
 
 const create = (kind: R.RelationshipKind) => async (ctx: OperationContext, args: CreateArgs) => {
   const entry = trackedEntry(ctx.document, args.table);
-  const rel = { name: args.name, using: args.using, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) } as ObjectRelationship & ArrayRelationship;
+  const rel = { name: args.name, using: args.using, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) } as ObjectRelationship &
+    ArrayRelationship;
   const extra = Object.values(args.using).flatMap((u) => {
     const o = u as { remote_table?: QualifiedName; table?: QualifiedName };
     return o.remote_table ? [o.remote_table] : o.table ? [o.table] : [];

@@ -12,7 +12,9 @@ import { SUCCESS, type OperationContext } from './context';
 export async function createRestEndpoint(ctx: OperationContext, args: RestEndpoint & { comment?: string | null }): Promise<unknown> {
   const next = create(ctx.document, args);
   const db = await ctx.introspect();
-  const schema = buildSchemaCache(next, db, await loadEnumValues(ctx.db, next, db), ctx.config.limits, { inferFunctionPermissions: ctx.config.inferFunctionPermissions }).admin.schema;
+  const schema = buildSchemaCache(next, db, await loadEnumValues(ctx.db, next, db), ctx.config.limits, {
+    inferFunctionPermissions: ctx.config.inferFunctionPermissions,
+  }).admin.schema;
   const saved = endpointOperation(next, args);
   const errors = validate(schema, saved.document);
   if (errors.length > 0) {
@@ -32,7 +34,9 @@ export async function endpointSchemaProblems(ctx: OperationContext, document: Me
   const endpoints = endpointsOf(document);
   if (endpoints.length === 0) return [];
   const db = await ctx.introspect();
-  const schema = buildSchemaCache(document, db, await loadEnumValues(ctx.db, document, db), ctx.config.limits, { inferFunctionPermissions: ctx.config.inferFunctionPermissions }).admin.schema;
+  const schema = buildSchemaCache(document, db, await loadEnumValues(ctx.db, document, db), ctx.config.limits, {
+    inferFunctionPermissions: ctx.config.inferFunctionPermissions,
+  }).admin.schema;
   const out: InconsistentObject[] = [];
   for (const endpoint of endpoints) {
     let saved;
@@ -44,7 +48,11 @@ export async function endpointSchemaProblems(ctx: OperationContext, document: Me
     const errors = validate(schema, saved.document);
     if (errors.length > 0) {
       const { collection_name, query_name } = endpoint.definition.query;
-      out.push({ type: 'rest_endpoint', reason: formatMessage('err.validation-failed.rest-query', JSON.stringify(query_name), JSON.stringify(collection_name), errors[0]!.message), definition: endpoint });
+      out.push({
+        type: 'rest_endpoint',
+        reason: formatMessage('err.validation-failed.rest-query', JSON.stringify(query_name), JSON.stringify(collection_name), errors[0]!.message),
+        definition: endpoint,
+      });
     }
   }
   return out;

@@ -22,7 +22,12 @@ export function isRoleDml(operation: ParsedOperation): boolean {
 }
 
 /** Runs the operation in one transaction of `pool` against the metadata and database as last loaded. */
-export async function runAsRole(pool: Pool, state: { document: MetadataDocument; introspection: Introspection }, operation: ParsedOperation, session: Session): Promise<unknown> {
+export async function runAsRole(
+  pool: Pool,
+  state: { document: MetadataDocument; introspection: Introspection },
+  operation: ParsedOperation,
+  session: Session,
+): Promise<unknown> {
   let client;
   try {
     client = await pool.connect();

@@ -14,7 +14,17 @@ let database: { name: string; url: string };
 let server: RunningServer;
 
 const runSql = async (sql: string) => {
-  const r = await fetch(`${server.url}/v1/query`, { method: 'POST', body: JSON.stringify({ type: 'bulk', args: [{ type: 'run_sql', args: { sql } }, { type: 'track_table', args: { table: 'nope' } }] }), headers: { 'x-engine-role': 'admin' } });
+  const r = await fetch(`${server.url}/v1/query`, {
+    method: 'POST',
+    body: JSON.stringify({
+      type: 'bulk',
+      args: [
+        { type: 'run_sql', args: { sql } },
+        { type: 'track_table', args: { table: 'nope' } },
+      ],
+    }),
+    headers: { 'x-engine-role': 'admin' },
+  });
   return { status: r.status, body: (await r.json()) as { path: string; code: string; internal?: { error: { message: string } } } };
 };
 
@@ -42,7 +52,11 @@ test('a COMMIT hidden from the check is refused by PostgreSQL, and nothing is ke
     code: 'postgres-error',
     message: 'run_sql may not end the transaction of its request',
   });
-  const direct = await fetch(`${server.url}/v2/query`, { method: 'POST', body: JSON.stringify({ type: 'run_sql', args: { sql: 'select count(*) as n from probe', read_only: true } }), headers: { 'x-engine-role': 'admin' } });
+  const direct = await fetch(`${server.url}/v2/query`, {
+    method: 'POST',
+    body: JSON.stringify({ type: 'run_sql', args: { sql: 'select count(*) as n from probe', read_only: true } }),
+    headers: { 'x-engine-role': 'admin' },
+  });
   expect(await direct.json()).toEqual({ result_type: 'TuplesOk', result: [['n'], ['0']] });
 });
 
@@ -51,6 +65,10 @@ test('a ROLLBACK hidden from the check leaves nothing written after it, and the 
   expect(findTransactionControl(hidden)).toBeUndefined();
   const r = await runSql(hidden);
   expect({ status: r.status, code: r.body.code }).toEqual({ status: 400, code: 'postgres-error' });
-  const direct = await fetch(`${server.url}/v2/query`, { method: 'POST', body: JSON.stringify({ type: 'run_sql', args: { sql: 'select count(*) as n from probe', read_only: true } }), headers: { 'x-engine-role': 'admin' } });
+  const direct = await fetch(`${server.url}/v2/query`, {
+    method: 'POST',
+    body: JSON.stringify({ type: 'run_sql', args: { sql: 'select count(*) as n from probe', read_only: true } }),
+    headers: { 'x-engine-role': 'admin' },
+  });
   expect(await direct.json()).toEqual({ result_type: 'TuplesOk', result: [['n'], ['0']] });
 });

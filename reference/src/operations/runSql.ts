@@ -138,7 +138,13 @@ function followColumns(document: MetadataDocument, before: Introspection, after:
     }
     for (const column of old.columns) {
       const same = now.columns.find((c) => c.position === column.position);
-      const change = !same ? 'drop' : same.name !== column.name ? 'rename' : same.type !== column.type || same.type_schema !== column.type_schema ? 'type' : undefined;
+      const change = !same
+        ? 'drop'
+        : same.name !== column.name
+          ? 'rename'
+          : same.type !== column.type || same.type_schema !== column.type_schema
+            ? 'type'
+            : undefined;
       if (!change) continue;
       const dependents = dependentsOfColumn(next, before, { table: entry.table, column: column.name });
       if (dependents.length === 0) continue;

@@ -14,13 +14,13 @@ async function checkEnumTable(ctx: OperationContext, table: QualifiedName): Prom
   const db = await ctx.introspect([table]);
   const shape = enumShape(databaseTable(db, table), table);
   const rows = await q.run<{ value: string }>(ctx.db, q.enumTableValues(table.schema, table.name, shape.valueColumn, shape.commentColumn));
-  checkEnumValues(table, rows.map((r) => r.value));
+  checkEnumValues(
+    table,
+    rows.map((r) => r.value),
+  );
 }
 
-export async function trackTable(
-  ctx: OperationContext,
-  args: { table: QualifiedName; is_enum?: boolean; configuration?: RawConfiguration },
-): Promise<unknown> {
+export async function trackTable(ctx: OperationContext, args: { table: QualifiedName; is_enum?: boolean; configuration?: RawConfiguration }): Promise<unknown> {
   const db = await ctx.introspect([args.table]);
   const configuration = normaliseConfiguration(args.configuration);
   ctx.document = track(ctx.document, db, { table: args.table, ...(args.is_enum ? { is_enum: true } : {}), ...(configuration ? { configuration } : {}) });

@@ -35,7 +35,7 @@ describe('findTransactionControl', () => {
     'savepoint s1; rollback to s1; rollback transaction to s1; rollback work to savepoint s1',
     'create function f() returns int language sql begin atomic select 1; select case when true then 1 end; end; select f()',
     'create or replace procedure p() language sql begin atomic insert into t values (1); end',
-    "do $$ begin perform 1; end $$",
+    'do $$ begin perform 1; end $$',
     'select 1 as commit',
     '',
     ';;',

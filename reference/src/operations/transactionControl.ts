@@ -79,7 +79,7 @@ export function statementHeads(text: string): string[][] {
       while (j < n && /[A-Za-z0-9_$\u0080-\uffff]/.test(text[j]!)) j++;
       const word = text.slice(i, j).toUpperCase();
       // E'…' strings take backslash escapes; U&'…' and B'…', X'…' do not.
-      if ((word === 'E') && text[j] === "'") {
+      if (word === 'E' && text[j] === "'") {
         i = skipQuoted(text, j, "'", true);
         continue;
       }

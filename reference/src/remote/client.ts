@@ -34,7 +34,8 @@ export function remoteEndpoint(remote: RemoteSchema, env: NodeJS.ProcessEnv): Re
   const headers: Record<string, string> = {};
   for (const h of d.headers ?? []) {
     const value = 'value' in h ? h.value : env[h.value_from_env];
-    if (value === undefined) throw new RemoteFailure(`the environment variable ${(h as { value_from_env: string }).value_from_env} (header ${h.name}) is not set`);
+    if (value === undefined)
+      throw new RemoteFailure(`the environment variable ${(h as { value_from_env: string }).value_from_env} (header ${h.name}) is not set`);
     headers[h.name.toLowerCase()] = value;
   }
   return { name: remote.name, url, headers, forwardClientHeaders: d.forward_client_headers, timeoutMs: d.timeout_seconds * 1000 };
@@ -42,8 +43,20 @@ export function remoteEndpoint(remote: RemoteSchema, env: NodeJS.ProcessEnv): Re
 
 /** Client headers never sent on: the connection's own, and the engine's credentials. */
 const NOT_FORWARDED = new Set([
-  'host', 'content-length', 'content-type', 'content-encoding', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade',
-  'accept-encoding', 'proxy-authorization', 'proxy-connection', 'x-engine-admin-secret',
+  'host',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'accept-encoding',
+  'proxy-authorization',
+  'proxy-connection',
+  'x-engine-admin-secret',
 ]);
 
 /**
@@ -51,7 +64,11 @@ const NOT_FORWARDED = new Set([
  * when the definition forwards them, then the configured ones, then the session's variables as
  * X-Engine-* headers, each later group overriding an earlier one.
  */
-export function remoteHeaders(endpoint: RemoteEndpoint, session: Session | undefined, client: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+export function remoteHeaders(
+  endpoint: RemoteEndpoint,
+  session: Session | undefined,
+  client: Readonly<Record<string, string | string[] | undefined>>,
+): Record<string, string> {
   const out: Record<string, string> = endpoint.forwardClientHeaders ? forwardedHeaders(client) : {};
   Object.assign(out, endpoint.headers);
   if (session) {
@@ -102,7 +119,11 @@ export async function postGraphQL(endpoint: RemoteEndpoint, body: unknown, heade
 
 /** The remote's schema, by the standard introspection query. */
 export async function introspectRemote(endpoint: RemoteEndpoint): Promise<GraphQLSchema> {
-  const answer = await postGraphQL(endpoint, { query: getIntrospectionQuery() }, { ...endpoint.headers, 'content-type': 'application/json', accept: 'application/json' });
+  const answer = await postGraphQL(
+    endpoint,
+    { query: getIntrospectionQuery() },
+    { ...endpoint.headers, 'content-type': 'application/json', accept: 'application/json' },
+  );
   if (Array.isArray(answer.errors) && answer.errors.length > 0) {
     const first = answer.errors[0] as { message?: unknown };
     throw new RemoteFailure(`introspection failed: ${typeof first.message === 'string' ? first.message : JSON.stringify(first)}`);

@@ -48,7 +48,10 @@ export function remoteView(document: MetadataDocument, local: () => GraphQLSchem
     const name = JSON.stringify(remote.name);
     if (!state || 'problem' in state) {
       const reason = state ? state.problem : 'it has not been introspected yet';
-      problems.push({ object: { type: 'remote_schema', reason: formatMessage('err.remote-schema-error.unusable', name, reason), definition: remote }, error: engineError('remote-schema-error.unusable', '$.args', [name, reason]) });
+      problems.push({
+        object: { type: 'remote_schema', reason: formatMessage('err.remote-schema-error.unusable', name, reason), definition: remote },
+        error: engineError('remote-schema-error.unusable', '$.args', [name, reason]),
+      });
       continue;
     }
     const contribution = contributionOf(remote.name, state.schema);

@@ -43,7 +43,13 @@ function served(document: MetadataDocument): Served[] {
         const saved = endpointOperation(document, endpoint);
         const { collection_name, query_name } = endpoint.definition.query;
         const query = document.query_collections!.find((c) => c.name === collection_name)!.definition.queries.find((q) => q.name === query_name)!.query;
-        found.push({ endpoint, template: parseTemplate(endpoint.url), variables: saved.operation.variableDefinitions ?? [], methods: methodsOf(endpoint, saved.operation.operation), query });
+        found.push({
+          endpoint,
+          template: parseTemplate(endpoint.url),
+          variables: saved.operation.variableDefinitions ?? [],
+          methods: methodsOf(endpoint, saved.operation.operation),
+          query,
+        });
       } catch {
         // inconsistent: reported by get_inconsistent_metadata
       }
@@ -106,7 +112,8 @@ export function resolveRestCall(document: MetadataDocument, request: RestRequest
   const { s, bound } = allowed[0]!;
   try {
     // Body keys as they are (rule 4), then query parameters and route segments, coerced (rule 3).
-    const variables: Record<string, unknown> = typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? { ...(request.body as Record<string, unknown>) } : {};
+    const variables: Record<string, unknown> =
+      typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body) ? { ...(request.body as Record<string, unknown>) } : {};
     for (const definition of s.variables) {
       const name = definition.variable.name.value;
       const { name: type, list } = variableType(definition.type);
@@ -130,7 +137,15 @@ export function resolveRestCall(document: MetadataDocument, request: RestRequest
 /** The JSON schema of a GraphQL input type, as far as the scalars say. */
 function schemaOf(type: string, list: boolean): Record<string, unknown> {
   const base =
-    type === 'Int' ? { type: 'integer', format: 'int32' } : type === 'Float' ? { type: 'number' } : type === 'Boolean' ? { type: 'boolean' } : type === 'String' || type === 'ID' ? { type: 'string' } : { description: `GraphQL type ${type}` };
+    type === 'Int'
+      ? { type: 'integer', format: 'int32' }
+      : type === 'Float'
+        ? { type: 'number' }
+        : type === 'Boolean'
+          ? { type: 'boolean' }
+          : type === 'String' || type === 'ID'
+            ? { type: 'string' }
+            : { description: `GraphQL type ${type}` };
   return list ? { type: 'array', items: base } : base;
 }
 
@@ -160,14 +175,22 @@ export function openApiDocument(document: MetadataDocument, version: string): Re
                 required: false,
                 content: {
                   'application/json': {
-                    schema: { type: 'object', properties: Object.fromEntries(s.variables.map((d) => [d.variable.name.value, schemaOf(variableType(d.type).name, variableType(d.type).list)])) },
+                    schema: {
+                      type: 'object',
+                      properties: Object.fromEntries(
+                        s.variables.map((d) => [d.variable.name.value, schemaOf(variableType(d.type).name, variableType(d.type).list)]),
+                      ),
+                    },
                   },
                 },
               },
             }
           : {}),
         responses: {
-          '200': { description: 'The answer of the saved query, as over GraphQL: {"data": …} or {"errors": […]}', content: { 'application/json': { schema: { type: 'object' } } } },
+          '200': {
+            description: 'The answer of the saved query, as over GraphQL: {"data": …} or {"errors": […]}',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
         },
       };
     }

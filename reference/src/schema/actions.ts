@@ -53,7 +53,12 @@ export const hasRelationships = (types: CustomTypes | undefined) => (types?.obje
  * `tables` is asked when the types' fields are first read (when the engine's schema is made), so
  * that a relationship field takes the role's own type of its table.
  */
-export function buildActionTypes(types: CustomTypes | undefined, actions: readonly Action[], sharedScalar: SharedScalar, tables: { lookup?: TableTypeLookup } = {}): ActionTypes | undefined {
+export function buildActionTypes(
+  types: CustomTypes | undefined,
+  actions: readonly Action[],
+  sharedScalar: SharedScalar,
+  tables: { lookup?: TableTypeLookup } = {},
+): ActionTypes | undefined {
   if (actions.length === 0) return undefined;
   const sharedSeen = new Map<string, GraphQLScalarType>();
   const shared: SharedScalar = (name) => sharedSeen.get(name) ?? sharedSeen.set(name, sharedScalar(name)).get(name)!;
@@ -72,16 +77,30 @@ export function buildActionTypes(types: CustomTypes | undefined, actions: readon
       new GraphQLEnumType({
         name: e.name,
         ...described(e.description),
-        values: Object.fromEntries(e.values.map((v) => [v.value, { value: v.value, ...described(v.description), ...(v.is_deprecated ? { deprecationReason: 'No longer supported' } : {}) }])),
+        values: Object.fromEntries(
+          e.values.map((v) => [
+            v.value,
+            { value: v.value, ...described(v.description), ...(v.is_deprecated ? { deprecationReason: 'No longer supported' } : {}) },
+          ]),
+        ),
       }),
     );
   }
   for (const i of types?.input_objects ?? []) {
-    named.set(i.name, new GraphQLInputObjectType({ name: i.name, ...described(i.description), fields: () => Object.fromEntries(i.fields.map((f) => [f.name, { type: typeRef(f.type), ...described(f.description) }])) }));
+    named.set(
+      i.name,
+      new GraphQLInputObjectType({
+        name: i.name,
+        ...described(i.description),
+        fields: () => Object.fromEntries(i.fields.map((f) => [f.name, { type: typeRef(f.type), ...described(f.description) }])),
+      }),
+    );
   }
   for (const o of types?.objects ?? []) {
     const fields = () => {
-      const out: GraphQLFieldConfigMap<unknown, unknown> = Object.fromEntries(o.fields.map((f) => [f.name, { type: typeRef(f.type), ...described(f.description) }]));
+      const out: GraphQLFieldConfigMap<unknown, unknown> = Object.fromEntries(
+        o.fields.map((f) => [f.name, { type: typeRef(f.type), ...described(f.description) }]),
+      );
       for (const r of o.relationships ?? []) {
         const target = tables.lookup?.(r.remote_table);
         if (target) out[r.name] = { type: r.type === 'object' ? target : new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(target))) };
@@ -131,13 +150,18 @@ export function buildActionTypes(types: CustomTypes | undefined, actions: readon
   };
   const resultTypes = new Map<string, GraphQLNamedType>();
   for (const action of actions) {
-    if (action.definition.kind === 'asynchronous') resultTypes.set(action.name, (query[action.name]!.type as GraphQLObjectType));
+    if (action.definition.kind === 'asynchronous') resultTypes.set(action.name, query[action.name]!.type as GraphQLObjectType);
   }
   const contribution = (allowed: readonly Action[]): RemoteContribution | undefined => {
     if (allowed.length === 0) return undefined;
     const names = new Set(allowed.map((a) => a.name));
     const typeNames = new Set(allowed.flatMap(reached));
-    const fieldsOf = (fields: GraphQLFieldConfigMap<unknown, unknown>) => new Map(Object.entries(fields).filter(([name]) => names.has(name)).map(([name, f]) => [name, f as never]));
+    const fieldsOf = (fields: GraphQLFieldConfigMap<unknown, unknown>) =>
+      new Map(
+        Object.entries(fields)
+          .filter(([name]) => names.has(name))
+          .map(([name, f]) => [name, f as never]),
+      );
     return {
       name: ACTIONS_OWNER,
       label: 'the actions and custom types',

@@ -107,9 +107,7 @@ export const AGGREGATE_OPERATIONS = [...NUMERIC_AGGREGATES, 'max', 'min'] as con
 const orderByEnum = makeEnumType({
   name: 'order_by',
   description: 'column ordering options',
-  values: Object.fromEntries(
-    ['asc', 'asc_nulls_first', 'asc_nulls_last', 'desc', 'desc_nulls_first', 'desc_nulls_last'].map((v) => [v, { value: v }]),
-  ),
+  values: Object.fromEntries(['asc', 'asc_nulls_first', 'asc_nulls_last', 'desc', 'desc_nulls_first', 'desc_nulls_last'].map((v) => [v, { value: v }])),
 });
 
 /** The scalar of this name in the schemas that share `share`: one object per name. */
@@ -122,7 +120,12 @@ export function sharedScalar(share: TypeShare, name: string): GraphQLScalarType 
   return s;
 }
 
-export function buildSchema(models: Models, share: TypeShare = new TypeShare(), functions: readonly FunctionModel[] = [], external: ExternalRoots = NO_EXTERNAL_ROOTS): BuiltSchema {
+export function buildSchema(
+  models: Models,
+  share: TypeShare = new TypeShare(),
+  functions: readonly FunctionModel[] = [],
+  external: ExternalRoots = NO_EXTERNAL_ROOTS,
+): BuiltSchema {
   const scalar = (name: string) => sharedScalar(share, name);
   /** The type of this name, made once; a table's types once per class of the table (see TypeShare). */
   const once = <T>(name: string, make: () => T, table?: TableModel): T => {
@@ -231,7 +234,9 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
             t.relationships
               .filter((r) => r.kind === 'object' || target(t, r.targetKey).access.aggregate)
               .map((r) =>
-                r.kind === 'object' ? [r.name, { type: orderBy(target(t, r.targetKey)) }] : [`${r.name}_aggregate`, { type: aggregateOrderBy(target(t, r.targetKey)) }],
+                r.kind === 'object'
+                  ? [r.name, { type: orderBy(target(t, r.targetKey)) }]
+                  : [`${r.name}_aggregate`, { type: aggregateOrderBy(target(t, r.targetKey)) }],
               ),
           ),
         }),
@@ -244,7 +249,10 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
     if (given.length === 0) return {};
     const name = `${t.name}_${c.field}_args`;
     const type = ownType(t, name, () =>
-      makeInputObjectType({ name, fields: Object.fromEntries(given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }])) }),
+      makeInputObjectType({
+        name,
+        fields: Object.fromEntries(given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }])),
+      }),
     );
     return { args: { type: given.some((a) => !a.hasDefault) ? nonNull(type) : type } };
   };
@@ -269,9 +277,7 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
           type: ownType(t, `${t.name}_${op}_fields`, () =>
             makeObjectType({
               name: `${t.name}_${op}_fields`,
-              fields: Object.fromEntries(
-                cols.map((c) => [c.field, { type: op === 'max' || op === 'min' || op === 'sum' ? columnType(c) : GraphQLFloat }]),
-              ),
+              fields: Object.fromEntries(cols.map((c) => [c.field, { type: op === 'max' || op === 'min' || op === 'sum' ? columnType(c) : GraphQLFloat }])),
             }),
           ),
         };
@@ -302,7 +308,8 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
             const args = computedArgs(t, c);
             const description = c.comment ? { description: c.comment } : {};
             if (c.kind === 'scalar') fields[c.field] = { type: columnType(c.returns), args, ...description };
-            else fields[c.field] = { type: list(objectType(target(t, c.targetKey!))), args: { ...args, ...selectArgs(target(t, c.targetKey!)) }, ...description };
+            else
+              fields[c.field] = { type: list(objectType(target(t, c.targetKey!))), args: { ...args, ...selectArgs(target(t, c.targetKey!)) }, ...description };
           }
           for (const r of t.relationships) {
             const remote = target(t, r.targetKey);
@@ -379,12 +386,18 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
   const mutation: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const t of models.values()) {
     const pk = t.primaryKey?.map((c) => t.byColumn.get(c)!);
-    const add = (into: GraphQLFieldConfigMap<unknown, unknown>, registry: Map<string, RootField>, kind: RootFieldKey, config: GraphQLFieldConfigMap<unknown, unknown>[string]) => {
+    const add = (
+      into: GraphQLFieldConfigMap<unknown, unknown>,
+      registry: Map<string, RootField>,
+      kind: RootFieldKey,
+      config: GraphQLFieldConfigMap<unknown, unknown>[string],
+    ) => {
       into[t.rootFields[kind]] = config;
       registry.set(t.rootFields[kind], { kind, table: t });
     };
     if (t.access.select) add(query, queryFields, 'select', { type: list(objectType(t)), args: selectArgs(t) });
-    if (pk && t.access.select) add(query, queryFields, 'select_by_pk', { type: objectType(t), args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])) });
+    if (pk && t.access.select)
+      add(query, queryFields, 'select_by_pk', { type: objectType(t), args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])) });
     if (t.access.aggregate) add(query, queryFields, 'select_aggregate', { type: nonNull(aggregate(t)), args: selectArgs(t) });
     // Upserts update columns: a role needs update permission for them.
     const conflict = t.access.update || !t.permissions ? onConflict(t) : undefined;
@@ -393,17 +406,21 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
       t.access.insertColumns.length
         ? inputOf(t, `${t.name}_insert_input`, t.access.insertColumns, columnType)
         : ownType(t, `${t.name}_insert_input`, () =>
-            makeInputObjectType({ name: `${t.name}_insert_input`, fields: { [INSERT_PLACEHOLDER]: { type: GraphQLBoolean, description: 'unused: the role\'s presets set every column' } } }),
+            makeInputObjectType({
+              name: `${t.name}_insert_input`,
+              fields: { [INSERT_PLACEHOLDER]: { type: GraphQLBoolean, description: "unused: the role's presets set every column" } },
+            }),
           );
     if (t.access.insert) {
       add(mutation, mutationFields, 'insert', {
         type: mutationResponse(t),
         args: { objects: { type: list(insertInput()) }, ...(conflict ? { on_conflict: { type: conflict } } : {}) },
       });
-      if (t.access.select) add(mutation, mutationFields, 'insert_one', {
-        type: objectType(t),
-        args: { object: { type: nonNull(insertInput()) }, ...(conflict ? { on_conflict: { type: conflict } } : {}) },
-      });
+      if (t.access.select)
+        add(mutation, mutationFields, 'insert_one', {
+          type: objectType(t),
+          args: { object: { type: nonNull(insertInput()) }, ...(conflict ? { on_conflict: { type: conflict } } : {}) },
+        });
     }
     if (t.access.update) {
       add(mutation, mutationFields, 'update', { type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) }, ...updateArgs(t) } });
@@ -416,7 +433,11 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
     }
     if (t.access.delete) {
       add(mutation, mutationFields, 'delete', { type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) } } });
-      if (pk) add(mutation, mutationFields, 'delete_by_pk', { type: objectType(t), args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])) });
+      if (pk)
+        add(mutation, mutationFields, 'delete_by_pk', {
+          type: objectType(t),
+          args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])),
+        });
     }
   }
   // Tracked functions (§4.3): rows of their table, with the table's arguments and their own.
@@ -427,7 +448,9 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
       ? once(`${f.field}_args`, () =>
           makeInputObjectType({
             name: `${f.field}_args`,
-            fields: Object.fromEntries(given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }])),
+            fields: Object.fromEntries(
+              given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }]),
+            ),
           }),
         )
       : undefined;
@@ -461,7 +484,10 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
   }
   // Roots made of the same classes of tables make the same schema (the root fields' tables, with
   // their role's permissions, stay this role's own: queryFields and mutationFields).
-  const rootKey = share.rootKey(models, classes, [...functions.map((f) => [f.field, f.exposedAs, f.tableKey, classes.get(f.tableKey)].join(' ')), external.key]);
+  const rootKey = share.rootKey(models, classes, [
+    ...functions.map((f) => [f.field, f.exposedAs, f.tableKey, classes.get(f.tableKey)].join(' ')),
+    external.key,
+  ]);
   let schema = share.schemas.get(rootKey);
   if (!schema) {
     const queryRoot = makeObjectType({ name: 'query_root', fields: query });
@@ -478,7 +504,8 @@ export function buildSchema(models: Models, share: TypeShare = new TypeShare(), 
 }
 
 /** Scalar computed fields that need no arguments: they can be compared and ordered by. */
-export const comparableComputed = (t: TableModel) => t.computedFields.filter((c) => c.kind === 'scalar' && c.arguments.every((a) => a.row || a.session || a.hasDefault));
+export const comparableComputed = (t: TableModel) =>
+  t.computedFields.filter((c) => c.kind === 'scalar' && c.arguments.every((a) => a.row || a.session || a.hasDefault));
 
 /** The columns an aggregate function applies to. */
 export function aggregateColumns(t: TableModel, op: (typeof AGGREGATE_OPERATIONS)[number]): ColumnModel[] {

@@ -83,7 +83,10 @@ export function buildFunctionModels(document: MetadataDocument, db: Introspectio
       field: functionGraphQLName(entry),
       tableKey,
       exposedAs: exposedAs(entry, fn),
-      arguments: argumentModels(fn, fn.arguments.findIndex((a) => a.name !== null && a.name === session)),
+      arguments: argumentModels(
+        fn,
+        fn.arguments.findIndex((a) => a.name !== null && a.name === session),
+      ),
     });
   }
   return out;
@@ -94,5 +97,7 @@ export function buildFunctionModels(document: MetadataDocument, db: Introspectio
  * off, only those that also grant it a function permission.
  */
 export function functionsForRole(functions: readonly FunctionModel[], roleModels: Models, role: string, inferPermissions: boolean): FunctionModel[] {
-  return functions.filter((f) => roleModels.get(f.tableKey)?.access.select === true && (inferPermissions || f.entry.permissions?.some((p) => p.role === role) === true));
+  return functions.filter(
+    (f) => roleModels.get(f.tableKey)?.access.select === true && (inferPermissions || f.entry.permissions?.some((p) => p.role === role) === true),
+  );
 }

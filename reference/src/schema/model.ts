@@ -1,68 +1,16 @@
 // The tracked tables as the GraphQL layer sees them: consistent tables only, with their GraphQL
 // names, columns, keys and the relationships that resolve to other tracked tables.
-import { ROOT_FIELD_KEYS, type MetadataDocument, type RootFieldKey, type TableEntry } from '../../../spec';
-import { foreignKeysOf, primaryKeyOf, relationKey, uniqueConstraintsOf, type DbColumn, type DbTable, type Introspection } from '../db/introspection';
-import { relationshipsOf, resolveRelationship, type ResolvedRelationship } from '../metadata/relationships';
+import { ROOT_FIELD_KEYS, type MetadataDocument, type RootFieldKey } from '../../../spec';
+import { foreignKeysOf, primaryKeyOf, relationKey, uniqueConstraintsOf, type Introspection } from '../db/introspection';
+import { relationshipsOf, resolveRelationship } from '../metadata/relationships';
 import { resolveComputedField, type ResolvedComputedField } from '../metadata/computedFields';
-import { argumentColumn, argumentModels, type Callee } from './functions';
+import { argumentColumn, argumentModels } from './functions';
 import { columnGraphQLName, rootFieldName, tableGraphQLName } from './naming';
-import { adminAccess, type TableAccess, type TablePermissions } from './roles';
+import type { ColumnModel, ComputedFieldModel, EnumValue, Models, TableModel } from './modelTypes';
+import { adminAccess } from './roles';
 import { scalarName } from './scalars';
 
-export interface ColumnModel {
-  column: DbColumn;
-  field: string;
-  scalar: string;
-  /** The GraphQL enum of the enum table this column references, if any. */
-  enumType?: string;
-}
-
-export interface RelationshipModel extends ResolvedRelationship {
-  targetKey: string;
-}
-
-/** A computed field (§2.3): a scalar per row, or rows of another table (`targetKey`). */
-export interface ComputedFieldModel extends Callee {
-  /** The GraphQL field: the computed field's name. */
-  field: string;
-  kind: 'scalar' | 'table';
-  targetKey?: string;
-  /** A scalar field's value type, in the shape of a column (its GraphQL type, comparisons, casts). */
-  returns: ColumnModel;
-  comment?: string;
-}
-
-export interface EnumValue {
-  value: string;
-  comment: string | null;
-}
-
-export interface TableModel {
-  key: string;
-  entry: TableEntry;
-  db: DbTable;
-  name: string;
-  columns: ColumnModel[];
-  byField: ReadonlyMap<string, ColumnModel>;
-  byColumn: ReadonlyMap<string, ColumnModel>;
-  primaryKey: string[] | undefined;
-  /** Constraints an upsert may name. */
-  constraints: { name: string; columns: string[] }[];
-  relationships: RelationshipModel[];
-  /** Computed fields that can be served (for a role: those its select permission lists). */
-  computedFields: ComputedFieldModel[];
-  insertable: boolean;
-  updatable: boolean;
-  deletable: boolean;
-  enumValues?: EnumValue[];
-  rootFields: Record<RootFieldKey, string>;
-  /** What the role whose models these are may do (everything, for admin). */
-  access: TableAccess;
-  /** The permissions to enforce; absent for admin. */
-  permissions?: TablePermissions;
-}
-
-export type Models = ReadonlyMap<string, TableModel>;
+export type { ColumnModel, ComputedFieldModel, EnumValue, Models, RelationshipModel, TableAccess, TableModel, TablePermissions } from './modelTypes';
 
 export const enumTypeName = (table: TableModel | { name: string }) => `${table.name}_enum`;
 

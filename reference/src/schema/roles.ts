@@ -1,27 +1,10 @@
 // What a role may do with each table (SPEC.md §2.3, §4.3 permission semantics): the models of a
 // role keep only the tables it may select, the columns it may read or write, the relationships
 // that lead to tables it may read, and the permission expressions the compiler enforces.
-import type { BoolExp, Columns, DeletePermission, InsertPermission, SelectPermission, UpdatePermission } from '../../../spec';
-import type { ColumnModel, Models, TableModel } from './model';
+import type { Columns, DeletePermission, InsertPermission, SelectPermission, UpdatePermission } from '../../../spec';
+import type { ColumnModel, Models, TableAccess, TableModel, TablePermissions } from './modelTypes';
 
-export interface TableAccess {
-  select: boolean;
-  aggregate: boolean;
-  insert: boolean;
-  update: boolean;
-  delete: boolean;
-  /** Columns the role may set: insert and update inputs (presets excluded). */
-  insertColumns: ColumnModel[];
-  updateColumns: ColumnModel[];
-}
-
-/** The permissions the compiler enforces; absent for admin, who is unrestricted. */
-export interface TablePermissions {
-  select?: { filter: BoolExp; limit?: number };
-  insert?: { check: BoolExp; set: Record<string, unknown> };
-  update?: { filter: BoolExp; check?: BoolExp; set: Record<string, unknown> };
-  delete?: { filter: BoolExp };
-}
+export type { TableAccess, TablePermissions } from './modelTypes';
 
 export interface RoleOptions {
   /** The request may use backend_only insert permissions. */
@@ -97,7 +80,9 @@ export function modelsForRole(models: Models, role: string, options: RoleOptions
     t.relationships = t.access.select ? t.relationships.filter((r) => out.get(r.targetKey)?.access.select === true) : [];
     // Computed fields the select permission lists; table-returning ones only to tables the role reads.
     const listed = t.entry.select_permissions?.find((p) => p.role === role)?.permission.computed_fields ?? [];
-    t.computedFields = t.access.select ? t.computedFields.filter((c) => listed.includes(c.field) && (c.targetKey === undefined || out.get(c.targetKey)?.access.select === true)) : [];
+    t.computedFields = t.access.select
+      ? t.computedFields.filter((c) => listed.includes(c.field) && (c.targetKey === undefined || out.get(c.targetKey)?.access.select === true))
+      : [];
   }
   return out;
 }

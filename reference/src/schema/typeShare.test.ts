@@ -32,9 +32,12 @@ const table = (name: string, oid: number, columns: DbColumn[], constraints: DbTa
 // artist <-> album (a cycle through two relationships), and an unrelated note table.
 const tables = [
   table('artist', 1, [column('id', 'int4'), column('name', 'text'), column('secret', 'text')], []),
-  table('album', 2, [column('id', 'int4'), column('artist_id', 'int4')], [
-    { name: 'album_artist_id_fkey', type: 'f', columns: ['artist_id'], ref_schema: 'public', ref_table: 'artist', ref_columns: ['id'] },
-  ]),
+  table(
+    'album',
+    2,
+    [column('id', 'int4'), column('artist_id', 'int4')],
+    [{ name: 'album_artist_id_fkey', type: 'f', columns: ['artist_id'], ref_schema: 'public', ref_table: 'artist', ref_columns: ['id'] }],
+  ),
   table('note', 3, [column('id', 'int4'), column('body', 'text')], []),
 ];
 const select = (role: string, columns: string[], filter: Record<string, unknown> = {}) => ({ role, permission: { columns, filter } });

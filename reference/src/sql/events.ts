@@ -180,7 +180,12 @@ const logInvocation = (i: Invocation) => sql.query`
           ${sql.value(JSON.stringify(i.request))}::jsonb, ${sql.value(JSON.stringify(i.response))}::jsonb, ${sql.value(i.durationMs)})`;
 
 /** The outcome of an attempt, with its invocation, in one statement. Only the holder of the lock may settle. */
-export const settleEvent = (i: Invocation, instance: string, outcome: { state: 'delivered' | 'dead' } | { retryInSeconds: number }, error: string | null) => sql.query`
+export const settleEvent = (
+  i: Invocation,
+  instance: string,
+  outcome: { state: 'delivered' | 'dead' } | { retryInSeconds: number },
+  error: string | null,
+) => sql.query`
   with logged as (${logInvocation(i)})
   update ${eventLog}
      set tries = tries + 1,

@@ -104,8 +104,7 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   [...EVENTS_ARCHIVE_MIGRATION, ...SCHEDULED_ARCHIVE_MIGRATION],
 ];
 
-export const setCatalogVersion = (version: string) =>
-  sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;
+export const setCatalogVersion = (version: string) => sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;
 
 export const readMetadata = sql.query`select metadata, resource_version from ${catalog('engine_metadata')} where id = 1`;
 export const readResourceVersion = sql.query`select resource_version from ${catalog('engine_metadata')} where id = 1`;
@@ -136,10 +135,7 @@ export interface UserStatementResult {
  * Run run_sql's text with the simple query protocol (so several statements may be sent) and
  * every value left as PostgreSQL's text; returns the result of each statement.
  */
-export async function runUserStatement(
-  db: { query(config: object): Promise<unknown> },
-  text: string,
-): Promise<UserStatementResult[]> {
+export async function runUserStatement(db: { query(config: object): Promise<unknown> }, text: string): Promise<UserStatementResult[]> {
   const compiled = sql.compile(userStatement(text));
   const result = await db.query({
     text: compiled.text,

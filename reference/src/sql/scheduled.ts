@@ -76,14 +76,22 @@ export const insertCronInvocations = (trigger: string, times: Date[]) => sql.que
   select 'cron', ${sql.value(trigger)}, t, t from unnest(${sql.value(times.map((d) => d.toISOString()))}::timestamptz[]) as t
   on conflict (trigger_name, scheduled_time) do nothing`;
 
-export const insertOneOff = (e: { webhook: string; scheduleAt: string; payload: unknown; headers: unknown; retryConf: unknown; comment: string | null }) => sql.query`
+export const insertOneOff = (e: {
+  webhook: string;
+  scheduleAt: string;
+  payload: unknown;
+  headers: unknown;
+  retryConf: unknown;
+  comment: string | null;
+}) => sql.query`
   insert into ${scheduled} (kind, scheduled_time, next_attempt_at, webhook, payload, headers, retry_conf, comment)
   values ('one_off', ${sql.value(e.scheduleAt)}::timestamptz, ${sql.value(e.scheduleAt)}::timestamptz, ${sql.value(e.webhook)},
           ${sql.value(JSON.stringify(e.payload))}::jsonb, ${sql.value(JSON.stringify(e.headers))}::jsonb, ${sql.value(JSON.stringify(e.retryConf))}::jsonb, ${sql.value(e.comment)})
   returning id::text as event_id`;
 
 /** A cron trigger that goes takes its invocations yet to come with it. */
-export const deleteCronInvocations = (trigger: string) => sql.query`delete from ${scheduled} where kind = 'cron' and trigger_name = ${sql.value(trigger)} and state = 'scheduled'`;
+export const deleteCronInvocations = (trigger: string) =>
+  sql.query`delete from ${scheduled} where kind = 'cron' and trigger_name = ${sql.value(trigger)} and state = 'scheduled'`;
 
 export const deleteScheduled = (kind: string, id: string) => sql.query`
   delete from ${scheduled} where kind = ${sql.value(kind)} and id::text = ${sql.value(id)} and state = 'scheduled' returning id::text as id`;

@@ -31,7 +31,13 @@ export async function startServer(dataDir: string, extraEnv: NodeJS.ProcessEnv =
 
 async function startOnce(dataDir: string, extraEnv: NodeJS.ProcessEnv): Promise<Started> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, ENGINE_GRAPHQL_DATA_DIR: dataDir, ENGINE_GRAPHQL_SERVER_PORT: String(port), ENGINE_GRAPHQL_LOG_LEVEL: 'warn', ...extraEnv };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ENGINE_GRAPHQL_DATA_DIR: dataDir,
+    ENGINE_GRAPHQL_SERVER_PORT: String(port),
+    ENGINE_GRAPHQL_LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
   delete env.ENGINE_GRAPHQL_DATABASE_URL;
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, [BIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -45,7 +51,10 @@ async function startOnce(dataDir: string, extraEnv: NodeJS.ProcessEnv): Promise<
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${output}`);
     if (Date.now() > deadline) throw new Error(`the server did not answer: ${output}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -5,7 +5,21 @@ import { quoteQualified, tableName } from '../../../../spec';
 import { relationKey, type DbColumn } from '../../db/introspection';
 import { EngineError, engineError } from '../../errors';
 import type { Models, TableModel } from '../../schema/model';
-import { and, alias as newAlias, column, condition, exists, joinCondition, not, or, sql, table, typedArray, typedValue, type Condition } from '../graphql/context';
+import {
+  and,
+  alias as newAlias,
+  column,
+  condition,
+  exists,
+  joinCondition,
+  not,
+  or,
+  sql,
+  table,
+  typedArray,
+  typedValue,
+  type Condition,
+} from '../graphql/context';
 import { permittedColumn, readableRows, type DmlRole } from './roleAccess';
 
 const TEXT_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];

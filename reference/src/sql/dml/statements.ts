@@ -39,7 +39,11 @@ function orderTerms(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, 
       const direction = item.startsWith('-') ? 'desc' : 'asc';
       spec = { column: item.replace(/^[+-]/, ''), type: direction };
     } else if (isObject(item) && typeof item.column === 'string') {
-      spec = { column: item.column, type: item.type === 'desc' ? 'desc' : 'asc', ...(item.nulls === 'first' || item.nulls === 'last' ? { nulls: item.nulls } : {}) };
+      spec = {
+        column: item.column,
+        type: item.type === 'desc' ? 'desc' : 'asc',
+        ...(item.nulls === 'first' || item.nulls === 'last' ? { nulls: item.nulls } : {}),
+      };
     } else {
       throw engineError('parse-failed.arguments', path, ['expected a column, "+column", "-column" or {column, type, nulls}']);
     }
@@ -57,13 +61,19 @@ function orderTerms(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, 
     const r = newAlias(remote.name);
     const [inner] = orderTerms(env, remote, r, { column: rest.join('.'), type: spec.type, ...(spec.nulls ? { nulls: spec.nulls } : {}) }, path);
     const readable = env.role ? readableRows(env.role, remote, r, path) : undefined;
-    return { ...inner!, expr: sql.query`(select ${inner!.expr} from ${table(remote)} as ${r} where ${and([joinCondition(rel.mapping, alias, r), readable])} limit 1)` };
+    return {
+      ...inner!,
+      expr: sql.query`(select ${inner!.expr} from ${table(remote)} as ${r} where ${and([joinCondition(rel.mapping, alias, r), readable])} limit 1)`,
+    };
   });
 }
 
 const orderClause = (terms: OrderTerm[]) =>
   terms.length
-    ? sql.query`order by ${sql.join(terms.map((t) => sql.query`${t.expr} ${sql.raw(t.direction)}${t.nulls ? sql.raw(` nulls ${t.nulls}`) : sql.blank}`), ', ')}`
+    ? sql.query`order by ${sql.join(
+        terms.map((t) => sql.query`${t.expr} ${sql.raw(t.direction)}${t.nulls ? sql.raw(` nulls ${t.nulls}`) : sql.blank}`),
+        ', ',
+      )}`
     : sql.blank;
 
 interface SelectSpec {
@@ -102,7 +112,10 @@ function rowJson(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, col
       if (['where', 'order_by', 'limit', 'offset'].some((k) => k in item)) throw engineError('unexpected-payload.object-relationship-arguments', itemPath);
       const r = newAlias(remote.name);
       const readable = env.role ? readableRows(env.role, remote, r, itemPath) : undefined;
-      pairs.push([item.name, sql.query`(select ${rowJson(env, remote, r, spec.columns, itemPath)} from ${table(remote)} as ${r} where ${and([joinCondition(rel.mapping, alias, r), readable])} limit 1)`]);
+      pairs.push([
+        item.name,
+        sql.query`(select ${rowJson(env, remote, r, spec.columns, itemPath)} from ${table(remote)} as ${r} where ${and([joinCondition(rel.mapping, alias, r), readable])} limit 1)`,
+      ]);
     } else {
       pairs.push([item.name, selectArray(env, remote, spec, itemPath, { mapping: rel.mapping, parent: alias })]);
     }
@@ -110,7 +123,13 @@ function rowJson(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, col
   return jsonObject(pairs);
 }
 
-function selectArray(env: BoolExpEnvironment, t: TableModel, spec: SelectSpec, path: string, join?: { mapping: readonly [string, string][]; parent: sql.SQLNode }): Fragment {
+function selectArray(
+  env: BoolExpEnvironment,
+  t: TableModel,
+  spec: SelectSpec,
+  path: string,
+  join?: { mapping: readonly [string, string][]; parent: sql.SQLNode },
+): Fragment {
   const a = newAlias(t.name);
   const rows = newAlias('rows');
   const conditions = [
@@ -136,13 +155,22 @@ function returningJson(env: BoolExpEnvironment, t: TableModel, changed: sql.SQLN
     const r = newAlias('r');
     // A role gets back only the rows it may read.
     const readable = env.role ? readableRows(env.role, t, r, '$.args.returning') : undefined;
-    pairs.push(['returning', sql.query`(select coalesce(json_agg(${jsonObject(cols.map((c) => [c.column.name, column(r, c.column.name)]))}), '[]'::json) from ${changed} as ${r} where ${and([readable])})`]);
+    pairs.push([
+      'returning',
+      sql.query`(select coalesce(json_agg(${jsonObject(cols.map((c) => [c.column.name, column(r, c.column.name)]))}), '[]'::json) from ${changed} as ${r} where ${and([readable])})`,
+    ]);
   }
   return jsonObject(pairs);
 }
 
 /** The answer of a change: its JSON, and whether every changed row passes the role's check. */
-function changeResult(env: BoolExpEnvironment, t: TableModel, changed: sql.SQLNode, returning: string[] | undefined, check: Record<string, unknown> | undefined): Fragment {
+function changeResult(
+  env: BoolExpEnvironment,
+  t: TableModel,
+  changed: sql.SQLNode,
+  returning: string[] | undefined,
+  check: Record<string, unknown> | undefined,
+): Fragment {
   const r = newAlias('checked');
   const holds = env.role ? permissionCondition(env.role.permissions, t, r, check) : undefined;
   const ok = holds ? sql.query`(select coalesce(bool_and(${holds}), true) from ${changed} as ${r})` : sql.query`true`;
@@ -162,29 +190,41 @@ export function insertStatement(env: BoolExpEnvironment, t: TableModel, spec: In
   const cols = names.map((n) => columnOf(env, t, n, '$.args.objects', 'insert'));
   const preset = env.role ? presets(env.role.permissions, t, own!.permissions?.insert?.set) : [];
   const values = spec.objects.map(
-    (o) => sql.query`(${sql.join([...cols.map((c) => (c.column.name in o ? typedValue(c.column, o[c.column.name]) : sql.query`default`)), ...preset.map(([, v]) => v)], ', ')})`,
+    (o) =>
+      sql.query`(${sql.join([...cols.map((c) => (c.column.name in o ? typedValue(c.column, o[c.column.name]) : sql.query`default`)), ...preset.map(([, v]) => v)], ', ')})`,
   );
   let conflict: Fragment = sql.blank;
   const oc = spec.on_conflict;
   if (oc) {
-    if (oc.constraint !== undefined && oc.constraint_on !== undefined) throw engineError('unexpected-payload.constraint-and-constraint-on', '$.args.on_conflict');
+    if (oc.constraint !== undefined && oc.constraint_on !== undefined)
+      throw engineError('unexpected-payload.constraint-and-constraint-on', '$.args.on_conflict');
     const target =
       oc.constraint !== undefined
         ? sql.query`on constraint ${sql.identifier(oc.constraint)}`
         : oc.constraint_on !== undefined
-          ? sql.query`(${sql.join(oc.constraint_on.map((n) => sql.identifier(columnOf(env, t, n, '$.args.on_conflict.constraint_on').column.name)), ', ')})`
+          ? sql.query`(${sql.join(
+              oc.constraint_on.map((n) => sql.identifier(columnOf(env, t, n, '$.args.on_conflict.constraint_on').column.name)),
+              ', ',
+            )})`
           : undefined;
     if (oc.action === 'update') {
-      if (env.role && !env.role.models.get(t.key)?.access.update) throw engineError('unexpected-payload.upsert-not-allowed', '$.args.on_conflict', [JSON.stringify(env.role.role)]);
+      if (env.role && !env.role.models.get(t.key)?.access.update)
+        throw engineError('unexpected-payload.upsert-not-allowed', '$.args.on_conflict', [JSON.stringify(env.role.role)]);
       if (!target) throw engineError('unexpected-payload.upsert-needs-constraint', '$.args.on_conflict');
-      conflict = sql.query`on conflict ${target} do update set ${sql.join(cols.map((c) => sql.query`${sql.identifier(c.column.name)} = excluded.${sql.identifier(c.column.name)}`), ', ')}`;
+      conflict = sql.query`on conflict ${target} do update set ${sql.join(
+        cols.map((c) => sql.query`${sql.identifier(c.column.name)} = excluded.${sql.identifier(c.column.name)}`),
+        ', ',
+      )}`;
     } else {
       conflict = sql.query`on conflict ${target ?? sql.blank} do nothing`;
     }
   }
   const changed = newAlias('inserted');
   return sql.query`with ${changed} as (
-    insert into ${table(t)} (${sql.join([...cols.map((c) => c.column), ...preset.map(([c]) => c)].map((c) => sql.identifier(c.name)), ', ')}) values ${sql.join(values, ', ')} ${conflict} returning *)
+    insert into ${table(t)} (${sql.join(
+      [...cols.map((c) => c.column), ...preset.map(([c]) => c)].map((c) => sql.identifier(c.name)),
+      ', ',
+    )}) values ${sql.join(values, ', ')} ${conflict} returning *)
     ${changeResult(env, t, changed, spec.returning, own?.permissions?.insert?.check)}`;
 }
 
@@ -210,10 +250,12 @@ export function updateStatement(env: BoolExpEnvironment, t: TableModel, spec: Up
   add('$set', (c, v) => typedValue(c.column, v));
   add('$inc', (c, v) => sql.query`${column(a, c.column.name)} + ${typedValue(c.column, v)}`);
   add('$mul', (c, v) => sql.query`${column(a, c.column.name)} * ${typedValue(c.column, v)}`);
-  for (const [i, name] of (spec.$default ?? []).entries()) sets.push(sql.query`${sql.identifier(columnOf(env, t, name, `$.args.$default[${i}]`, 'update').column.name)} = default`);
+  for (const [i, name] of (spec.$default ?? []).entries())
+    sets.push(sql.query`${sql.identifier(columnOf(env, t, name, `$.args.$default[${i}]`, 'update').column.name)} = default`);
   if (sets.length === 0) throw engineError('unexpected-payload.update-operators', '$.args');
   // The role's presets are set by every update it makes.
-  if (env.role) for (const [c, value] of presets(env.role.permissions, t, own!.permissions?.update?.set)) sets.push(sql.query`${sql.identifier(c.name)} = ${value}`);
+  if (env.role)
+    for (const [c, value] of presets(env.role.permissions, t, own!.permissions?.update?.set)) sets.push(sql.query`${sql.identifier(c.name)} = ${value}`);
   const filter = env.role ? permissionCondition(env.role.permissions, t, a, own!.permissions?.update?.filter) : undefined;
   const changed = newAlias('updated');
   return sql.query`with ${changed} as (

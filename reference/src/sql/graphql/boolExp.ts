@@ -2,7 +2,26 @@
 import type { TableModel } from '../../schema/model';
 import type { ColumnModel } from '../../schema/model';
 import { selectFilter } from './permissions';
-import { and, alias as newAlias, column, CompileError, condition, exists, joinCondition, not, or, rowValue, sql, table, TRUE, typedArray, typedValue, type CompileContext, type Condition, type Fragment } from './context';
+import {
+  and,
+  alias as newAlias,
+  column,
+  CompileError,
+  condition,
+  exists,
+  joinCondition,
+  not,
+  or,
+  rowValue,
+  sql,
+  table,
+  TRUE,
+  typedArray,
+  typedValue,
+  type CompileContext,
+  type Condition,
+  type Fragment,
+} from './context';
 import { functionCall } from './functions';
 
 type Value = Record<string, unknown>;
@@ -76,7 +95,12 @@ export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQ
       if (!rel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${t.name}_bool_exp'`);
       const remote = ctx.models.get(rel.targetKey)!;
       const r = newAlias(remote.name);
-      parts.push(exists(sql.query`${table(remote)} as ${r}`, and([joinCondition(rel.mapping, alias, r), selectFilter(ctx, remote, r), compileBoolExp(ctx, remote, r, v as Value)])));
+      parts.push(
+        exists(
+          sql.query`${table(remote)} as ${r}`,
+          and([joinCondition(rel.mapping, alias, r), selectFilter(ctx, remote, r), compileBoolExp(ctx, remote, r, v as Value)]),
+        ),
+      );
     }
   }
   return and(parts);

@@ -29,7 +29,10 @@ export const columnType = (c: DbColumn) => sql.identifier(c.type_schema, c.type)
 
 /** The row of `t` under `alias` as a value of the table's row type (a computed field's argument). */
 export const rowValue = (t: TableModel, alias: sql.SQLNode) =>
-  sql.query`row(${sql.join(t.db.columns.map((c) => column(alias, c.name)), ', ')})::${sql.identifier(t.db.schema, t.db.name)}`;
+  sql.query`row(${sql.join(
+    t.db.columns.map((c) => column(alias, c.name)),
+    ', ',
+  )})::${sql.identifier(t.db.schema, t.db.name)}`;
 
 /** A bound value cast to the column's type; JSON columns get JSON text. */
 export function typedValue(c: DbColumn, value: unknown): Fragment {
@@ -89,7 +92,11 @@ export const joinCondition = (mapping: readonly [string, string][], fromAlias: s
  * order of the selection). Each piece is evaluated once.
  */
 export function jsonObject(pairs: [string, Fragment][]): Fragment {
-  const build = (chunk: [string, Fragment][]) => sql.query`json_build_object(${sql.join(chunk.map(([k, v]) => sql.query`${sql.literal(k)}, ${v}`), ', ')})`;
+  const build = (chunk: [string, Fragment][]) =>
+    sql.query`json_build_object(${sql.join(
+      chunk.map(([k, v]) => sql.query`${sql.literal(k)}, ${v}`),
+      ', ',
+    )})`;
   if (pairs.length <= 50) return build(pairs);
   const chunks: [string, Fragment][][] = [];
   for (let i = 0; i < pairs.length; i += 50) chunks.push(pairs.slice(i, i + 50));

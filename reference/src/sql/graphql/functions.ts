@@ -7,7 +7,12 @@ import { CompileError, sql, typedValue, type CompileContext, type Fragment } fro
  * `schema.fn(name => value, …)`, as a FROM item or a value; positional when some argument has no
  * name. `row` is the row a computed field is computed for.
  */
-export function functionCall(env: Pick<CompileContext, 'sessionVariables'>, fn: Callee, args: Record<string, unknown> | null | undefined, row?: Fragment): Fragment {
+export function functionCall(
+  env: Pick<CompileContext, 'sessionVariables'>,
+  fn: Callee,
+  args: Record<string, unknown> | null | undefined,
+  row?: Fragment,
+): Fragment {
   const given = args ?? {};
   const named = fn.arguments.every((a) => a.name !== null);
   const parts: Fragment[] = [];
@@ -23,7 +28,8 @@ export function functionCall(env: Pick<CompileContext, 'sessionVariables'>, fn: 
       continue;
     }
     if (named) parts.push(sql.query`${sql.identifier(a.name!)} => ${value}`);
-    else if (skipped !== undefined) throw new CompileError(`argument ${JSON.stringify(a.field)} of ${fn.field} needs ${JSON.stringify(skipped)} too: its arguments have no names`);
+    else if (skipped !== undefined)
+      throw new CompileError(`argument ${JSON.stringify(a.field)} of ${fn.field} needs ${JSON.stringify(skipped)} too: its arguments have no names`);
     else parts.push(value);
   }
   return sql.query`${sql.identifier(fn.db.schema, fn.db.name)}(${sql.join(parts, ', ')})`;

@@ -36,8 +36,18 @@ beforeAll(async () => {
   await post({ type: 'run_sql', args: { sql: fixtureSql('music') } }, '/v2/query');
   const metadata = musicMetadata(['genre', 'artist', 'album', 'track'], ['album.artist', 'artist.albums', 'album.tracks', 'track.album']);
   metadata.args.push(
-    { type: 'create_select_permission', args: { table: musicTable('artist'), role: 'listener', permission: { columns: ['id', 'name'], filter: { country: { _eq: 'X-Engine-Country' } }, limit: 5 } } },
-    { type: 'create_select_permission', args: { table: musicTable('album'), role: 'listener', permission: { columns: ['id', 'title'], filter: {}, allow_aggregations: true } } },
+    {
+      type: 'create_select_permission',
+      args: {
+        table: musicTable('artist'),
+        role: 'listener',
+        permission: { columns: ['id', 'name'], filter: { country: { _eq: 'X-Engine-Country' } }, limit: 5 },
+      },
+    },
+    {
+      type: 'create_select_permission',
+      args: { table: musicTable('album'), role: 'listener', permission: { columns: ['id', 'title'], filter: {}, allow_aggregations: true } },
+    },
   );
   await post(metadata);
 });
@@ -51,7 +61,10 @@ function header(source: string): { session: Session; variables?: Record<string, 
   const value = (key: string) => new RegExp(`^# ${key}: (.*)$`, 'm').exec(source)?.[1];
   const role = value('role') ?? 'admin';
   const variables = value('variables');
-  return { session: { role, variables: JSON.parse(value('session') ?? '{}') as Record<string, string> }, ...(variables ? { variables: JSON.parse(variables) as Record<string, unknown> } : {}) };
+  return {
+    session: { role, variables: JSON.parse(value('session') ?? '{}') as Record<string, string> },
+    ...(variables ? { variables: JSON.parse(variables) as Record<string, unknown> } : {}),
+  };
 }
 
 function sqlFile(plan: CompiledPlan): string {

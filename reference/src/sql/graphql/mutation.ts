@@ -21,7 +21,11 @@ function answer(env: SelectEnvironment, t: TableModel, changed: sql.SQLNode, sin
   for (const f of selectionSet ? collectFields(env.fields, type, selectionSet) : []) {
     if (f.name === '__typename') pairs.push([f.alias, sql.literal(`${t.name}_mutation_response`)]);
     else if (f.name === 'affected_rows') pairs.push([f.alias, sql.query`(select count(*) from ${changed})`]);
-    else pairs.push([f.alias, sql.query`(select coalesce(json_agg(${rowJson(env, t, r, f.selectionSet)}), '[]'::json) from ${changed} as ${r} where ${readable})`]);
+    else
+      pairs.push([
+        f.alias,
+        sql.query`(select coalesce(json_agg(${rowJson(env, t, r, f.selectionSet)}), '[]'::json) from ${changed} as ${r} where ${readable})`,
+      ]);
   }
   return jsonObject(pairs);
 }
@@ -49,7 +53,14 @@ export interface OnConflict {
   where?: Row | null;
 }
 
-export function insertStatement(env: SelectEnvironment, t: TableModel, objects: Row[], onConflict: OnConflict | null | undefined, single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
+export function insertStatement(
+  env: SelectEnvironment,
+  t: TableModel,
+  objects: Row[],
+  onConflict: OnConflict | null | undefined,
+  single: boolean,
+  selectionSet: SelectionSetNode | undefined,
+): Fragment {
   const changed = newAlias('inserted');
   if (objects.length === 0) {
     return sql.query`with ${changed} as (select * from ${table(t)} where false) ${statementResult(answer(env, t, changed, single, selectionSet), sql.query`true`)}`;
@@ -84,7 +95,10 @@ export function insertStatement(env: SelectEnvironment, t: TableModel, objects: 
           )} where ${and([compileBoolExp(env, t, target, onConflict.where ?? undefined), permissionCondition(env, t, target, t.permissions?.update?.filter)])}`;
   }
   return sql.query`with ${changed} as (
-    insert into ${table(t)} as ${target} (${sql.join(columns.map((c) => sql.identifier(c.name)), ', ')})
+    insert into ${table(t)} as ${target} (${sql.join(
+      columns.map((c) => sql.identifier(c.name)),
+      ', ',
+    )})
     values ${sql.join(rows, ', ')}
     ${conflict}
     returning ${target}.*)
@@ -93,7 +107,14 @@ export function insertStatement(env: SelectEnvironment, t: TableModel, objects: 
 
 const UPDATE_OPERATORS = ['_set', '_inc', '_append', '_prepend', '_delete_key', '_delete_elem', '_delete_at_path'] as const;
 
-export function updateStatement(env: SelectEnvironment, t: TableModel, args: Row, where: (a: sql.SQLNode) => Condition, single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
+export function updateStatement(
+  env: SelectEnvironment,
+  t: TableModel,
+  args: Row,
+  where: (a: sql.SQLNode) => Condition,
+  single: boolean,
+  selectionSet: SelectionSetNode | undefined,
+): Fragment {
   const target = newAlias(t.name);
   const sets: Fragment[] = [];
   const seen = new Set<string>();
@@ -127,7 +148,13 @@ export function updateStatement(env: SelectEnvironment, t: TableModel, args: Row
   ${statementResult(answer(env, t, changed, single, selectionSet), checked(env, t, changed, t.permissions?.update?.check))}`;
 }
 
-export function deleteStatement(env: SelectEnvironment, t: TableModel, where: (a: sql.SQLNode) => Condition, single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
+export function deleteStatement(
+  env: SelectEnvironment,
+  t: TableModel,
+  where: (a: sql.SQLNode) => Condition,
+  single: boolean,
+  selectionSet: SelectionSetNode | undefined,
+): Fragment {
   const target = newAlias(t.name);
   const changed = newAlias('deleted');
   const filter = permissionCondition(env, t, target, t.permissions?.delete?.filter);
@@ -139,9 +166,14 @@ export function deleteStatement(env: SelectEnvironment, t: TableModel, where: (a
 
 /** The condition that selects one row by its primary key values (given by GraphQL field name). */
 export const primaryKeyCondition = (t: TableModel, values: Row) => (a: sql.SQLNode) =>
-  and((t.primaryKey ?? []).map((name) => {
-    const c = t.byColumn.get(name)!;
-    return condition(sql.query`${column(a, name)} = ${typedValue(c.column, values[c.field])}`);
-  }));
+  and(
+    (t.primaryKey ?? []).map((name) => {
+      const c = t.byColumn.get(name)!;
+      return condition(sql.query`${column(a, name)} = ${typedValue(c.column, values[c.field])}`);
+    }),
+  );
 
-export const whereCondition = (env: SelectEnvironment, t: TableModel, where: Row | null | undefined) => (a: sql.SQLNode): Condition => compileBoolExp(env, t, a, where);
+export const whereCondition =
+  (env: SelectEnvironment, t: TableModel, where: Row | null | undefined) =>
+  (a: sql.SQLNode): Condition =>
+    compileBoolExp(env, t, a, where);

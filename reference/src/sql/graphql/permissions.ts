@@ -37,7 +37,8 @@ export function resolveList(env: PermissionEnvironment, name: string, column: Db
   const values = parseList(resolved.trim());
   if (values === undefined) throw new CompileError(`${header} should be a list such as {1,2,3} or [1,2,3]`, 'invalid-headers');
   for (const v of values) {
-    if (INTEGER_TYPES.has(column.type) && v !== null && !/^-?\d+$/.test(String(v).trim())) throw new CompileError(`${header} should be a list of integers`, 'invalid-headers');
+    if (INTEGER_TYPES.has(column.type) && v !== null && !/^-?\d+$/.test(String(v).trim()))
+      throw new CompileError(`${header} should be a list of integers`, 'invalid-headers');
   }
   return values;
 }
@@ -68,7 +69,12 @@ export function parseList(text: string): unknown[] | undefined {
   return element.lastIndex >= body.length || body.trimEnd().length <= element.lastIndex ? values : undefined;
 }
 
-export function permissionCondition(env: PermissionEnvironment, t: TableModel, alias: sql.SQLNode, exp: Record<string, unknown> | undefined): Condition | undefined {
+export function permissionCondition(
+  env: PermissionEnvironment,
+  t: TableModel,
+  alias: sql.SQLNode,
+  exp: Record<string, unknown> | undefined,
+): Condition | undefined {
   if (exp === undefined) return undefined;
   const full = env.allModels.get(t.key)!;
   return compileRawBoolExp(
@@ -80,7 +86,8 @@ export function permissionCondition(env: PermissionEnvironment, t: TableModel, a
 }
 
 /** The select filter of the role on `t`, or nothing for admin. */
-export const selectFilter = (env: PermissionEnvironment, t: TableModel, alias: sql.SQLNode) => permissionCondition(env, t, alias, t.permissions?.select?.filter);
+export const selectFilter = (env: PermissionEnvironment, t: TableModel, alias: sql.SQLNode) =>
+  permissionCondition(env, t, alias, t.permissions?.select?.filter);
 
 /** The smaller of the requested limit and the role's. */
 export function effectiveLimit(t: TableModel, requested: number | null | undefined): number | undefined {
@@ -99,7 +106,12 @@ export function presets(env: PermissionEnvironment, t: TableModel, set: Record<s
   });
 }
 
-const EXPRESSIONS: Record<PermissionType, readonly ('filter' | 'check')[]> = { select: ['filter'], insert: ['check'], update: ['filter', 'check'], delete: ['filter'] };
+const EXPRESSIONS: Record<PermissionType, readonly ('filter' | 'check')[]> = {
+  select: ['filter'],
+  insert: ['check'],
+  update: ['filter', 'check'],
+  delete: ['filter'],
+};
 
 /**
  * Queries whose planning checks that the literal values of a permission fit their columns, one per
@@ -111,12 +123,22 @@ export function permissionValueProbes(models: Models, t: TableModel, type: Permi
   for (const key of EXPRESSIONS[type]) {
     const exp = permission[key];
     if (exp === undefined || exp === null) continue;
-    const env = { models, path: `$.args.permission.${key}`, resolveValue: (v: unknown) => (isSessionVariable(v) ? null : v), sessionLists: 'unresolved' as const };
+    const env = {
+      models,
+      path: `$.args.permission.${key}`,
+      resolveValue: (v: unknown) => (isSessionVariable(v) ? null : v),
+      sessionLists: 'unresolved' as const,
+    };
     probes.push([key, sql.query`select 1 from ${table(t)} as ${a} where ${and([compileRawBoolExp(env, t, a, exp)])}`]);
   }
   const presetValues = Object.entries((permission.set as Record<string, unknown> | undefined) ?? {})
     .filter(([, v]) => !isSessionVariable(v) && !(typeof v === 'string' && v.toUpperCase() === 'NOW()'))
-    .map(([name, v]) => typedValue(t.db.columns.find((c) => c.name === name)!, v));
+    .map(([name, v]) =>
+      typedValue(
+        t.db.columns.find((c) => c.name === name)!,
+        v,
+      ),
+    );
   if (presetValues.length) probes.push(['set', sql.query`select ${sql.join(presetValues, ', ')}`]);
   return probes;
 }

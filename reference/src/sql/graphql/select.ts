@@ -4,7 +4,22 @@ import type { GraphQLObjectType, GraphQLSchema, SelectionSetNode } from 'graphql
 import { aggregateColumns, AGGREGATE_OPERATIONS } from '../../schema/build';
 import type { RelationshipModel, TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
-import { alias as newAlias, and, column, CompileError, condition, joinCondition, jsonObject, rowValue, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
+import {
+  alias as newAlias,
+  and,
+  column,
+  CompileError,
+  condition,
+  joinCondition,
+  jsonObject,
+  rowValue,
+  sql,
+  table,
+  typedValue,
+  type CompileContext,
+  type Condition,
+  type Fragment,
+} from './context';
 import { functionCall } from './functions';
 import { collectFields, type FieldEnvironment } from './fields';
 import { effectiveLimit, selectFilter } from './permissions';
@@ -112,10 +127,23 @@ function rowSource(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, ar
   const ordered = [...distinct.map((c) => ({ expr: column(alias, c.column.name), direction: 'asc nulls last' })), ...orderTerms(env, t, alias, args.order_by)];
   const terms = ordered.map((term) => sql.query`${term.expr} ${sql.raw(term.direction)}`);
   const orderClause = terms.length ? sql.query`order by ${sql.join(terms, ', ')}` : sql.blank;
-  const distinctClause = distinct.length ? sql.query`distinct on (${sql.join(distinct.map((c) => column(alias, c.column.name)), ', ')})` : sql.blank;
-  const orderColumns = sql.join(ordered.map((term, i) => sql.query`, ${term.expr} as ${sql.identifier(`__o${i}`)}`), '');
+  const distinctClause = distinct.length
+    ? sql.query`distinct on (${sql.join(
+        distinct.map((c) => column(alias, c.column.name)),
+        ', ',
+      )})`
+    : sql.blank;
+  const orderColumns = sql.join(
+    ordered.map((term, i) => sql.query`, ${term.expr} as ${sql.identifier(`__o${i}`)}`),
+    '',
+  );
   const aggregateOrder = (rows: sql.SQLNode) =>
-    ordered.length ? sql.query` order by ${sql.join(ordered.map((term, i) => sql.query`${rows}.${sql.identifier(`__o${i}`)} ${sql.raw(term.direction)}`), ', ')}` : sql.blank;
+    ordered.length
+      ? sql.query` order by ${sql.join(
+          ordered.map((term, i) => sql.query`${rows}.${sql.identifier(`__o${i}`)} ${sql.raw(term.direction)}`),
+          ', ',
+        )}`
+      : sql.blank;
   const limited = cappedLimit !== undefined || (args.offset !== null && args.offset !== undefined);
   const limit = cappedLimit !== undefined ? sql.query`limit ${sql.value(cappedLimit)}` : sql.blank;
   const offset = args.offset !== null && args.offset !== undefined ? sql.query`offset ${sql.value(args.offset)}` : sql.blank;
@@ -141,7 +169,10 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
     const computed = t.computedFields.find((x) => x.field === f.name);
     if (computed) {
       const call = functionCall(env, computed, f.args.args as Record<string, unknown> | undefined, rowValue(t, alias));
-      pairs.push([f.alias, computed.kind === 'scalar' ? call : listJson(env, env.models.get(computed.targetKey!)!, f.args as SelectArgs, f.selectionSet, undefined, call)]);
+      pairs.push([
+        f.alias,
+        computed.kind === 'scalar' ? call : listJson(env, env.models.get(computed.targetKey!)!, f.args as SelectArgs, f.selectionSet, undefined, call),
+      ]);
       continue;
     }
     const rel = t.relationships.find((r) => r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name));
@@ -152,7 +183,15 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
   return jsonObject(pairs);
 }
 
-function relationshipJson(env: SelectEnvironment, rel: RelationshipModel, remote: TableModel, parent: sql.SQLNode, aggregate: boolean, args: SelectArgs, selectionSet: SelectionSetNode | undefined): Fragment {
+function relationshipJson(
+  env: SelectEnvironment,
+  rel: RelationshipModel,
+  remote: TableModel,
+  parent: sql.SQLNode,
+  aggregate: boolean,
+  args: SelectArgs,
+  selectionSet: SelectionSetNode | undefined,
+): Fragment {
   const join = { mapping: rel.mapping, parent };
   if (rel.kind === 'array') return aggregate ? aggregateJson(env, remote, args, selectionSet, join) : listJson(env, remote, args, selectionSet, join);
   const r = newAlias(remote.name);
@@ -162,7 +201,14 @@ function relationshipJson(env: SelectEnvironment, rel: RelationshipModel, remote
 
 /** A JSON array of the selected rows. */
 /** `source`: rows to select from other than the table's (a function call returning its rows). */
-export function listJson(env: SelectEnvironment, t: TableModel, args: SelectArgs, selectionSet: SelectionSetNode | undefined, join?: Join, source?: Fragment): Fragment {
+export function listJson(
+  env: SelectEnvironment,
+  t: TableModel,
+  args: SelectArgs,
+  selectionSet: SelectionSetNode | undefined,
+  join?: Join,
+  source?: Fragment,
+): Fragment {
   const a = newAlias(t.name);
   const s = rowSource(env, t, a, args, join);
   const rows = newAlias('rows');
@@ -184,14 +230,22 @@ export function byPkJson(env: SelectEnvironment, t: TableModel, args: Record<str
 }
 
 /** `<table>_aggregate`: {aggregate {count, sum…}, nodes […]} over the selected rows. */
-export function aggregateJson(env: SelectEnvironment, t: TableModel, args: SelectArgs, selectionSet: SelectionSetNode | undefined, join?: Join, source?: Fragment): Fragment {
+export function aggregateJson(
+  env: SelectEnvironment,
+  t: TableModel,
+  args: SelectArgs,
+  selectionSet: SelectionSetNode | undefined,
+  join?: Join,
+  source?: Fragment,
+): Fragment {
   const inner = newAlias(t.name);
   const rows = newAlias(t.name);
   const s = rowSource(env, t, inner, args, join);
   const pairs: [string, Fragment][] = [];
   for (const f of selectionSet ? collectFields(env.fields, objectType(env, `${t.name}_aggregate`), selectionSet) : []) {
     if (f.name === '__typename') pairs.push([f.alias, sql.literal(`${t.name}_aggregate`)]);
-    else if (f.name === 'nodes') pairs.push([f.alias, sql.query`coalesce(json_agg(${rowJson(env, t, rows, f.selectionSet)}${s.aggregateOrder(rows)}), '[]'::json)`]);
+    else if (f.name === 'nodes')
+      pairs.push([f.alias, sql.query`coalesce(json_agg(${rowJson(env, t, rows, f.selectionSet)}${s.aggregateOrder(rows)}), '[]'::json)`]);
     else pairs.push([f.alias, aggregateFields(env, t, rows, f.selectionSet)]);
   }
   return sql.query`(select ${jsonObject(pairs)} from (
@@ -209,7 +263,14 @@ function aggregateFields(env: SelectEnvironment, t: TableModel, rows: sql.SQLNod
     } else if (f.name === 'count') {
       const cols = ((f.args.columns as string[] | undefined) ?? []).map((field) => column(rows, t.byField.get(field)!.column.name));
       const distinct = f.args.distinct ? sql.query`distinct ` : sql.blank;
-      pairs.push([f.alias, cols.length === 0 ? sql.query`count(*)` : cols.length === 1 ? sql.query`count(${distinct}${cols[0]!})` : sql.query`count(${distinct}(${sql.join(cols, ', ')}))`]);
+      pairs.push([
+        f.alias,
+        cols.length === 0
+          ? sql.query`count(*)`
+          : cols.length === 1
+            ? sql.query`count(${distinct}${cols[0]!})`
+            : sql.query`count(${distinct}(${sql.join(cols, ', ')}))`,
+      ]);
     } else {
       const op = f.name as (typeof AGGREGATE_OPERATIONS)[number];
       const allowed = new Set(aggregateColumns(t, op).map((c) => c.field));

@@ -16,5 +16,6 @@ test('JSON arrays of scalars', () => {
 });
 
 test('anything else is not a list', () => {
-  for (const text of ['1,2', '{1,,2}', '{"unterminated}', '[{"a":1}]', '[[1]]', '[1,', '{1,2', '1', '', '{a{b}']) expect([text, parseList(text)]).toEqual([text, undefined]);
+  for (const text of ['1,2', '{1,,2}', '{"unterminated}', '[{"a":1}]', '[[1]]', '[1,', '{1,2', '1', '', '{a{b}'])
+    expect([text, parseList(text)]).toEqual([text, undefined]);
 });

@@ -1,0 +1,80 @@
+// The shapes of the GraphQL layer's table models (built in model.ts, narrowed per role in
+// roles.ts): types only, so that both can use them without importing each other.
+import type { BoolExp, RootFieldKey, TableEntry } from '../../../spec';
+import type { DbColumn, DbTable } from '../db/introspection';
+import type { ResolvedRelationship } from '../metadata/relationships';
+import type { Callee } from './functions';
+
+export interface ColumnModel {
+  column: DbColumn;
+  field: string;
+  scalar: string;
+  /** The GraphQL enum of the enum table this column references, if any. */
+  enumType?: string;
+}
+
+export interface RelationshipModel extends ResolvedRelationship {
+  targetKey: string;
+}
+
+/** A computed field (§2.3): a scalar per row, or rows of another table (`targetKey`). */
+export interface ComputedFieldModel extends Callee {
+  /** The GraphQL field: the computed field's name. */
+  field: string;
+  kind: 'scalar' | 'table';
+  targetKey?: string;
+  /** A scalar field's value type, in the shape of a column (its GraphQL type, comparisons, casts). */
+  returns: ColumnModel;
+  comment?: string;
+}
+
+export interface EnumValue {
+  value: string;
+  comment: string | null;
+}
+
+export interface TableModel {
+  key: string;
+  entry: TableEntry;
+  db: DbTable;
+  name: string;
+  columns: ColumnModel[];
+  byField: ReadonlyMap<string, ColumnModel>;
+  byColumn: ReadonlyMap<string, ColumnModel>;
+  primaryKey: string[] | undefined;
+  /** Constraints an upsert may name. */
+  constraints: { name: string; columns: string[] }[];
+  relationships: RelationshipModel[];
+  /** Computed fields that can be served (for a role: those its select permission lists). */
+  computedFields: ComputedFieldModel[];
+  insertable: boolean;
+  updatable: boolean;
+  deletable: boolean;
+  enumValues?: EnumValue[];
+  rootFields: Record<RootFieldKey, string>;
+  /** What the role whose models these are may do (everything, for admin). */
+  access: TableAccess;
+  /** The permissions to enforce; absent for admin. */
+  permissions?: TablePermissions;
+}
+
+export type Models = ReadonlyMap<string, TableModel>;
+
+export interface TableAccess {
+  select: boolean;
+  aggregate: boolean;
+  insert: boolean;
+  update: boolean;
+  delete: boolean;
+  /** Columns the role may set: insert and update inputs (presets excluded). */
+  insertColumns: ColumnModel[];
+  updateColumns: ColumnModel[];
+}
+
+/** The permissions the compiler enforces; absent for admin, who is unrestricted. */
+export interface TablePermissions {
+  select?: { filter: BoolExp; limit?: number };
+  insert?: { check: BoolExp; set: Record<string, unknown> };
+  update?: { filter: BoolExp; check?: BoolExp; set: Record<string, unknown> };
+  delete?: { filter: BoolExp };
+}
