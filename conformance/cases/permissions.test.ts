@@ -622,6 +622,7 @@ test(
       'op.create_insert_permission',
       'op.create_select_permission',
       'op.drop_select_permission',
+      'op.set_permission_comment',
       'err.not-exists.column',
       'err.parse-failed.arguments',
       'op.replace_metadata.v1',
@@ -662,6 +663,13 @@ test(
     ]);
     expectResponse(await run('drop_select_permission', { table: stamp, role: 'user' }), 200, ok);
     expect((await exported())?.select_permissions).toEqual([{ role: 'reader', permission: { columns: ['id', 'n'], filter: {} } }]);
+    // A comment goes on the named role's permission only.
+    expectResponse(await run('create_select_permission', { table: stamp, role: 'writer', permission: { columns: ['id'], filter: {} } }), 200, ok);
+    expectResponse(await run('set_permission_comment', { table: stamp, role: 'writer', type: 'select', comment: 'the writer' }), 200, ok);
+    expect((await exported())?.select_permissions).toEqual([
+      { role: 'reader', permission: { columns: ['id', 'n'], filter: {} } },
+      { role: 'writer', permission: { columns: ['id'], filter: {} }, comment: 'the writer' },
+    ]);
     // Literal values of a document are checked against their columns; session variables and now() are not literals.
     const documentWith = (set: Record<string, unknown>) => ({
       version: 2,

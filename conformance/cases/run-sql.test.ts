@@ -195,18 +195,26 @@ describe('run_sql cannot end the transaction of its request', () => {
   );
 
   test(covers(['op.run_sql', 'dec.run_sql.response'], 'session settings made by run_sql do not reach later requests'), async () => {
-    expectResponse(await runSql({ sql: 'set statement_timeout = 1; set search_path = nowhere; select 1 as x' }), 200, {
+    // The engine's own setting before: a later request must see it again, not the one run_sql made.
+    const before = (await runSql({ sql: 'select current_setting($$statement_timeout$$) as t' })).body as { result: string[][] };
+    const timeout = before.result[1]![0]!;
+    expect(timeout).not.toBe('4321ms');
+    expectResponse(await runSql({ sql: 'set statement_timeout = 4321; set search_path = nowhere; select 1 as x' }), 200, {
       result_type: 'TuplesOk',
       result: [['x'], ['1']],
     });
     for (let i = 0; i < 12; i++) {
-      expectResponse(await runSql({ sql: 'select pg_sleep(0.005), current_setting($$search_path$$) as path', read_only: i % 2 === 0 }), 200, {
-        result_type: 'TuplesOk',
-        result: [
-          ['pg_sleep', 'path'],
-          ['', '"$user", public'],
-        ],
-      });
+      expectResponse(
+        await runSql({ sql: 'select current_setting($$statement_timeout$$) as timeout, current_setting($$search_path$$) as path', read_only: i % 2 === 0 }),
+        200,
+        {
+          result_type: 'TuplesOk',
+          result: [
+            ['timeout', 'path'],
+            [timeout, '"$user", public'],
+          ],
+        },
+      );
     }
   });
 });

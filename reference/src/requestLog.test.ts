@@ -87,3 +87,27 @@ test('a socket: connect, subscribe, complete and close', async () => {
     { event: 'close', protocol: 'graphql-transport-ws', code: 1000, reason: 'Normal Closure', role: 'admin', id: 'undefined' },
   ]);
 });
+
+test('at log level debug, the SQL a request sends is logged with its bound values', async () => {
+  const debugLines: typeof lines = [];
+  const config = loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0', ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1', ENGINE_GRAPHQL_LOG_LEVEL: 'debug' });
+  const debug = await startServer(
+    config,
+    database.url,
+    createLogger('debug', { write: (line) => void debugLines.push(JSON.parse(line) as (typeof lines)[number]) }),
+  );
+  try {
+    const post = (path: string, body: unknown) =>
+      fetch(`${debug.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await post('/v2/query', { type: 'run_sql', args: { sql: 'create table logged (id int primary key, name text)' } });
+    await post('/v1/metadata', { type: 'track_table', args: { table: 'logged' } });
+    const r = await post('/v1/graphql', { query: 'query ($n: String!) { logged(where: {name: {_eq: $n}}) { id } }', variables: { n: 'needle-7' } });
+    expect(await r.json()).toEqual({ data: { logged: [] } });
+    const sql = debugLines.filter((l) => l.type === 'sql').map((l) => l.detail as { text: string; values: unknown[] });
+    expect(sql).toHaveLength(1);
+    expect([/\blogged\b/.test(sql[0]!.text), sql[0]!.values.includes('needle-7')]).toEqual([true, true]);
+    expect(lines.some((l) => l.type === 'sql')).toBe(false);
+  } finally {
+    await debug.close();
+  }
+});

@@ -62,6 +62,8 @@ export interface PlanPools {
   admin: Pool;
   roles: Pool;
   statementTimeoutMs: number;
+  /** At log level debug: each statement a plan sends, with its bound values. */
+  logSql?: (statement: { text: string; values: unknown[] }) => void;
 }
 
 export interface RequestOptions {
@@ -359,6 +361,7 @@ export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: Pla
     return assemble(plan, values, fromRemotes.errors);
   }
   try {
+    if (pools.logSql) for (const statement of plan.statements) pools.logSql({ text: statement.text, values: statement.values });
     return await runPlanOn(plan.bounded ? pools.roles : pools.admin, plan);
   } catch (error) {
     if (plan.bounded && error instanceof DatabaseError && error.code === '57014') throw new StatementTimedOut(pools.statementTimeoutMs);
