@@ -1,4 +1,7 @@
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../reference/src/packageRoot';
 import { buildReport, renderHtml, renderJUnit, summaryTable, type CaseResult } from './report';
+import ConformanceReporter from './reporter';
 
 const results: CaseResult[] = [
   { file: 'conformance/cases/a.test.ts', title: 'a passes [op.run_sql]', ids: ['op.run_sql'], status: 'passed' },
@@ -55,4 +58,15 @@ Reproduce with:
   </testsuite>
 </testsuites>
 `);
+});
+
+test('the reporter finds the IDs that the case files a filtered run left out would check', () => {
+  const reporter = new ConformanceReporter({ rootDir: PACKAGE_ROOT });
+  reporter.onTestResult(undefined, {
+    testFilePath: join(PACKAGE_ROOT, 'conformance', 'cases', 'config.test.ts'),
+    testResults: [{ title: 'x [rule.config.fields]', fullName: 'x [rule.config.fields]', status: 'passed', failureMessages: [] }],
+  });
+  const unselected = reporter.unselectedIds();
+  // Named only by auth.test.ts and other files, never by config.test.ts alone.
+  expect([unselected.has('err.admin-secret.missing'), unselected.has('op.track_table.v2'), unselected.size > 200]).toEqual([true, true, true]);
 });

@@ -43,14 +43,14 @@ export default class ConformanceReporter {
   }
 
   /** IDs named by case files this run did not run (a --filter left them out). */
-  private unselectedIds(): Set<string> {
+  unselectedIds(): Set<string> {
     const ran = new Set(this.results.map((r) => r.file));
     const ids = new Set<string>();
     const dir = join(this.globalConfig.rootDir, CASES_DIR);
     for (const name of readdirSync(dir)) {
       const file = join(CASES_DIR, name);
       if (!/\.test\.[jt]s$/.test(name) || ran.has(file)) continue;
-      for (const m of readFileSync(join(dir, name), 'utf8').matchAll(/['[]((?:op|err|rule|dec)\.[A-Za-z0-9_.:-]*[A-Za-z0-9_-])[']\]]/g)) ids.add(m[1]!);
+      for (const m of readFileSync(join(dir, name), 'utf8').matchAll(/['[]((?:op|err|rule|dec)\.[A-Za-z0-9_.:-]*[A-Za-z0-9_-])['\]]/g)) ids.add(m[1]!);
     }
     return ids;
   }
