@@ -199,8 +199,10 @@ function relationshipJson(
   return sql.query`(select ${rowJson(env, remote, r, selectionSet)} from ${table(remote)} as ${r} where ${conditions} limit 1)`;
 }
 
-/** A JSON array of the selected rows. */
-/** `source`: rows to select from other than the table's (a function call returning its rows). */
+/**
+ * A JSON array of the selected rows. `source`: rows to select from other than the table's (a
+ * function call returning its rows).
+ */
 export function listJson(
   env: SelectEnvironment,
   t: TableModel,
