@@ -5,8 +5,12 @@ const transform: Config['transform'] = {
   '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
 };
 
-// Mutation testing copies the project into .stryker-tmp; its copies are not this project's tests.
-const ignored = { testPathIgnorePatterns: ['/node_modules/', '<rootDir>/.stryker-tmp/'], modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'] };
+// Mutation testing copies the project into .stryker-tmp, and `npm run build` compiles it into dist/
+// (with its own package.json): neither copy is this project's tests or modules.
+const ignored = {
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/.stryker-tmp/', '<rootDir>/dist/'],
+  modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/', '<rootDir>/dist/'],
+};
 
 // ENGINE_JEST_ONLY (comma-separated paths): run only these test files (mutation testing of one
 // module runs the tests that exercise it, not the whole suite for every mutant).

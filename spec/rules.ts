@@ -353,7 +353,19 @@ export const DECISIONS: readonly SpecItem[] = [
     'auth.no-secret',
     '5',
     'roles when no admin secret is configured',
-    'Without an admin secret, a request without X-Engine-Role is admin; X-Engine-Role selects the role.',
+    'Without an admin secret, a request without X-Engine-Role is admin; X-Engine-Role selects the role. An X-Engine-Admin-Secret header sent to such an engine is ignored (whatever its value), as the engine this API comes from ignores it.',
+  ),
+  decision(
+    'auth.session-variables',
+    '5',
+    'what the session variables of a request are',
+    "The session variables of a request that names its own (with the admin secret, or without any auth configured) are its X-ENGINE-* headers, names lower-cased, and X-Engine-Role when it names a role; X-Engine-Admin-Secret is never a session variable, and other headers are none. A function's session argument receives them as a JSON object, with x-engine-role the role the request acts as.",
+  ),
+  decision(
+    'auth.unauthorized-role',
+    '5',
+    'the session of the unauthorized role',
+    'A request without credentials that takes ENGINE_GRAPHQL_UNAUTHORIZED_ROLE (with an admin secret configured, or in JWT mode without a token) acts as that role, whatever X-Engine-Role it sends, and its only session variable is x-engine-role: the X-ENGINE-* headers of an unauthenticated request cannot be trusted, so they are not session variables (a permission of that role naming another session variable refuses the request with missing header).',
   ),
   decision(
     'auth.admin-secret-role',

@@ -6,7 +6,7 @@ import { engineClaims, signToken } from '../harness/jwt';
 import type { ProfileName } from '../harness/profiles';
 import { useTarget, type Target } from '../harness/target';
 
-const PROFILES: ProfileName[] = ['jwt-hs256', 'jwt-rs256', 'jwt-cookie', 'jwt-jwk'];
+const PROFILES: ProfileName[] = ['jwt-hs256', 'jwt-rs256', 'jwt-cookie', 'jwt-jwk', 'jwt-unauthorized-role'];
 const target = useTarget({ profiles: PROFILES });
 const NS = 'https://engine.example/claims';
 const query = '{ blog_article(order_by: {id: asc}) { id } }';
@@ -115,6 +115,36 @@ caseWithProfile('jwt-hs256', ['err.jwt.missing', 'rule.auth.3'], 'without a toke
   const config = await t.request('GET', '/v1alpha1/config', { headers: t.adminHeaders() });
   expect(config.body).toMatchObject({ is_jwt_set: true, jwt: { claims_namespace: NS, claims_format: 'json' } });
 });
+
+caseWithProfile(
+  'jwt-unauthorized-role',
+  ['err.jwt.missing', 'dec.auth.unauthorized-role', 'rule.auth.2'],
+  'without a token a request takes the unauthorized role, whatever role it names; a token still gives its own',
+  async () => {
+    const t = target.profileTarget('jwt-unauthorized-role')!;
+    const article = { schema: 'blog', name: 'article' };
+    const anonymous = {
+      type: 'create_select_permission',
+      args: { table: article, role: 'anonymous', permission: { columns: ['id'], filter: { published: true } } },
+    };
+    // Before the role may read anything, the table is not in its schema: the request is no 401.
+    expectResponse(await t.graphql(query, undefined, { headers: {} }), 200, {
+      errors: [
+        { message: expect.stringMatching(/^Cannot query field "blog_article" on type "query_root"\./), extensions: { path: '$', code: 'validation-failed' } },
+      ],
+    });
+    expectResponse(await t.metadata(anonymous), 200, { message: 'success' });
+    try {
+      const published = { data: { blog_article: [{ id: 1 }, { id: 3 }] } };
+      expectResponse(await t.graphql(query, undefined, { headers: {} }), 200, published);
+      expectResponse(await t.graphql(query, undefined, { headers: { 'x-engine-role': 'user', 'x-engine-user-id': '2' } }), 200, published);
+      const token = await hs(engineClaims('user', ['user'], { 'x-engine-user-id': '2' }));
+      expectResponse(await t.graphql(query, undefined, { headers: bearer(token) }), 200, { data: { blog_article: [{ id: 3 }, { id: 4 }] } });
+    } finally {
+      await t.metadata({ type: 'drop_select_permission', args: { table: article, role: 'anonymous' } });
+    }
+  },
+);
 
 caseWithProfile('jwt-rs256', ['rule.auth.2', 'rule.auth.4'], 'an RS256 token with stringified claims at a namespace path, audience and issuer', async () => {
   const t = target.profileTarget('jwt-rs256')!;

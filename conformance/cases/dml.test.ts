@@ -285,3 +285,102 @@ describe('writes', () => {
     });
   });
 });
+
+test(covers(['op.select', 'op.count'], 'every operator of a where, in both spellings ($op and _op), keeps exactly its rows'), async () => {
+  const ids = async (table: { schema: string; name: string }, where: unknown) => {
+    const r = await dml('select', { table, columns: ['id'], where, order_by: ['id'] });
+    if (r.status !== 200) throw new Error(`${JSON.stringify(where)}: ${r.status} ${r.text}`);
+    return (r.body as { id: number }[]).map((row) => row.id);
+  };
+  /** [where with `$` operators, the ids it keeps]; each is also asked with `_` operators. */
+  const onAlbums: [Record<string, unknown>, number[]][] = [
+    [{ year: { $eq: 2012 } }, [10]],
+    [{ year: { $ne: 2012 } }, [11, 20, 21]],
+    [{ year: { $neq: 2012 } }, [11, 20, 21]],
+    [{ year: { $gt: 2004 } }, [10, 11]],
+    [{ year: { $lt: 2004 } }, [20]],
+    [{ year: { $gte: 2004 } }, [10, 11, 21]],
+    [{ year: { $lte: 2004 } }, [20, 21]],
+    [{ year: { $in: [1999, 2015] } }, [11, 20]],
+    [{ year: { $nin: [1999, 2015] } }, [10, 21]],
+    [{ year: { $in: [] } }, []],
+    [{ price: { $is_null: true } }, [21]],
+    [{ price: { $is_null: false } }, [10, 11, 20]],
+    [{ price: null }, [21]],
+    [{ genre: 'jazz' }, [20, 21]],
+    [{ title: { $like: '%Light' } }, [10]],
+    [{ title: { $nlike: '%Light' } }, [11, 20, 21]],
+    [{ title: { $ilike: 'first%' } }, [10]],
+    [{ title: { $nilike: 'first%' } }, [11, 20, 21]],
+    [{ title: { $similar: '(First|Horns)%' } }, [10, 20]],
+    [{ title: { $nsimilar: '(First|Horns)%' } }, [11, 21]],
+    [{ title: { $regex: '^S' } }, [21]],
+    [{ title: { $nregex: '^S' } }, [10, 11, 20]],
+    [{ title: { $iregex: '^s' } }, [21]],
+    [{ title: { $niregex: '^s' } }, [10, 11, 20]],
+    [{ $and: [{ year: { $gt: 2000 } }, { genre: 'jazz' }] }, [21]],
+    [{ $or: [{ year: { $lt: 2000 } }, { genre: 'rock' }] }, [11, 20]],
+    [{ $not: { year: { $gt: 2004 } } }, [20, 21]],
+    [{ $exists: { _table: artist, _where: { country: 'NO' } } }, [10, 11, 20, 21]],
+    [{ $exists: { _table: artist, _where: { country: 'SE' } } }, []],
+    [{ artist: { country: { $eq: 'US' } } }, [20, 21]],
+  ];
+  const underscored = (exp: unknown): unknown =>
+    Array.isArray(exp)
+      ? exp.map(underscored)
+      : typeof exp === 'object' && exp !== null
+        ? Object.fromEntries(Object.entries(exp).map(([k, v]) => [k.startsWith('$') ? `_${k.slice(1)}` : k, k === '_table' ? v : underscored(v)]))
+        : exp;
+  const check = async (table: { schema: string; name: string }, cases: [Record<string, unknown>, number[]][]) => {
+    for (const [where, expected] of cases) {
+      for (const form of [where, underscored(where)]) expect([form, await ids(table, form)]).toEqual([form, expected]);
+    }
+  };
+  await check(album, onAlbums);
+
+  // Column comparisons, JSONB operators and the text operators on each text type, over a table of their own.
+  const pairs = music('pairs');
+  await target.sql(`
+      create extension if not exists citext;
+      drop table if exists music.pairs;
+      create table music.pairs (id integer primary key, a integer, b integer, j jsonb, v varchar(8), c char(3), nm name, ci citext);
+      insert into music.pairs values
+        (1, 1, 1, '{"a": 1, "b": 2}', 'xa', 'xa', 'xa', 'XA'),
+        (2, 1, 2, '{"a": 1}', 'ya', 'ya', 'ya', 'ya'),
+        (3, 2, 1, '{}', 'xb', 'xb', 'xb', 'xb'),
+        (4, null, 1, null, null, null, null, null);
+    `);
+  expectResponse(await target.metadata({ type: 'track_table', args: { table: pairs } }), 200, { message: 'success' });
+  try {
+    const onPairs: [Record<string, unknown>, number[]][] = [
+      [{ a: { $ceq: 'b' } }, [1]],
+      [{ a: { $cne: 'b' } }, [2, 3]],
+      [{ a: { $cneq: 'b' } }, [2, 3]],
+      [{ a: { $cgt: 'b' } }, [3]],
+      [{ a: { $clt: 'b' } }, [2]],
+      [{ a: { $cgte: 'b' } }, [1, 3]],
+      [{ a: { $clte: 'b' } }, [1, 2]],
+      [{ a: 1 }, [1, 2]],
+      [{ j: { $contains: { a: 1 } } }, [1, 2]],
+      [{ j: { $contained_in: { a: 1, b: 2 } } }, [1, 2, 3]],
+      [{ j: { $has_key: 'b' } }, [1]],
+      [{ j: { $has_keys_any: ['a', 'b'] } }, [1, 2]],
+      [{ j: { $has_keys_all: ['a', 'b'] } }, [1]],
+      [{ v: { $like: 'x%' } }, [1, 3]],
+      [{ c: { $like: 'x%' } }, [1, 3]],
+      [{ nm: { $like: 'x%' } }, [1, 3]],
+      [{ ci: { $like: 'x%' } }, [1, 3]],
+      [{ ci: 'Xa' }, [1]],
+    ];
+    await check(pairs, onPairs);
+    expectResponse(await dml('count', { table: pairs, where: { j: { _has_key: 'a' } } }), 200, { count: 2 });
+    expectResponse(
+      await dml('count', { table: pairs, where: { v: { _contains: { a: 1 } } } }),
+      400,
+      payloadError('$.args.where', '"v" is of type varchar; this operator works only on column of types [jsonb]'),
+    );
+  } finally {
+    await target.metadata({ type: 'untrack_table', args: { table: pairs } });
+    await target.sql('drop table music.pairs');
+  }
+});

@@ -60,6 +60,13 @@ export const PROFILES = {
     settings: { ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_HS256_KEY, claims_namespace: 'https://engine.example/claims' }) },
     usesAdminSecret: true,
   },
+  'jwt-unauthorized-role': {
+    settings: {
+      ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_HS256_KEY, claims_namespace: 'https://engine.example/claims' }),
+      ENGINE_GRAPHQL_UNAUTHORIZED_ROLE: 'anonymous',
+    },
+    usesAdminSecret: true,
+  },
   'jwt-rs256': {
     settings: {
       ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({
