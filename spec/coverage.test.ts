@@ -2,7 +2,7 @@
 // listed in NOT_YET_COVERED. The list only shrinks: a listed item that gains a case fails here.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ITEMS, ITEMS_BY_ID } from './index';
+import { ITEMS, ITEMS_BY_ID, splitSide } from './index';
 import { NOT_YET_COVERED } from './not-yet-covered';
 
 const root = join(__dirname, '..');
@@ -15,11 +15,11 @@ function filesUnder(dir: string, suffix: string): string[] {
   });
 }
 
-/** Spec IDs named in the given files: as string literals ('op.x'), or in brackets in a title ([op.x]). */
+/** Spec IDs named in the given files: as string literals ('op.x'), or in brackets in a title ([op.x]); sides dropped. */
 function idsNamedIn(files: string[]): Set<string> {
   const ids = new Set<string>();
   for (const file of files) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/['\[]((?:op|err|rule|dec)\.[A-Za-z0-9_.:-]*[A-Za-z0-9_-])['\]]/g)) ids.add(m[1]!);
+    for (const m of readFileSync(file, 'utf8').matchAll(/['\[]((?:op|err|rule|dec)\.[A-Za-z0-9_.:-]*[A-Za-z0-9_-])['\]]/g)) ids.add(splitSide(m[1]!).id);
   }
   return ids;
 }
@@ -27,12 +27,19 @@ function idsNamedIn(files: string[]): Set<string> {
 const conformanceIds = idsNamedIn(filesUnder(join(root, 'conformance', 'cases'), '.test.ts'));
 const referenceIds = idsNamedIn(filesUnder(join(root, 'reference'), '.test.ts'));
 
-/** How many cases name each ID: each `covers([...])`, `caseWithProfile(name, [...])` and `caseNeeding(requirement, [...])` list counts once. */
+/**
+ * How many cases name each ID, and each side of a two-sided rule (`rule.x:allowed` counts for
+ * `rule.x` and for its side): each `covers([...])`, `caseWithProfile(name, [...])` and
+ * `caseNeeding(requirement, [...])` list counts once.
+ */
 function casesPerId(files: string[]): Map<string, number> {
   const counts = new Map<string, number>();
+  const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const file of files) {
     for (const list of readFileSync(file, 'utf8').matchAll(/(?:covers\(\s*|(?:caseWithProfile|caseNeeding)\([^,]+,\s*)\[([^\]]*)\]/g)) {
-      for (const m of list[1]!.matchAll(/'((?:op|err|rule|dec)\.[^']+)'/g)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+      const named = [...list[1]!.matchAll(/'((?:op|err|rule|dec)\.[^']+)'/g)].map((m) => m[1]!);
+      for (const id of new Set(named.map((n) => splitSide(n).id))) add(id);
+      for (const n of new Set(named.filter((n) => splitSide(n).side))) add(n);
     }
   }
   return counts;
@@ -45,6 +52,14 @@ describe('spec coverage', () => {
     process.stdout.write(`spec items resting on a single case: ${single.length}${single.length ? ` (${single.join(', ')})` : ''}\n`);
     // Every ID a case names is counted: the count cannot miss a case that names it.
     expect([...conformanceIds].filter((id) => ITEMS_BY_ID.has(id) && !counts.has(id) && !NOT_YET_COVERED.includes(id))).toEqual([]);
+  });
+
+  test('every two-sided rule has a case checking each side', () => {
+    const counts = casesPerId(filesUnder(join(root, 'conformance', 'cases'), '.test.ts'));
+    const missing = ITEMS.filter((item) => item.sides && !NOT_YET_COVERED.includes(item.id)).flatMap((item) =>
+      (['allowed', 'refused'] as const).filter((side) => !counts.has(`${item.id}:${side}`)).map((side) => `${item.id}:${side} (${item.sides![side]})`),
+    );
+    expect(missing).toEqual([]);
   });
 
   test('every ID that a case names exists', () => {

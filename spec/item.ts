@@ -16,4 +16,18 @@ export interface SpecItem {
   /** Behaviour that cannot be observed over HTTP and SQL (server start-up), so a reference
    *  test names it instead of a conformance test. */
   verifiedBy?: 'reference';
+  /**
+   * A rule that lets something through on one side and refuses it on the other: what each side
+   * is. Cases name the side they check as `<id>:allowed` or `<id>:refused`, and each side needs
+   * a case of its own.
+   */
+  sides?: { allowed: string; refused: string };
+}
+
+export type Side = 'allowed' | 'refused';
+
+/** `rule.x:allowed` → `{id: 'rule.x', side: 'allowed'}`; an ID without a side has none. */
+export function splitSide(named: string): { id: string; side?: Side } {
+  const m = /^(.*):(allowed|refused)$/.exec(named);
+  return m ? { id: m[1]!, side: m[2] as Side } : { id: named };
 }

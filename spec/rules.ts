@@ -1,7 +1,13 @@
 // The numbered and stated rules of SPEC.md, and the decisions taken where it says "not shown".
 import type { SpecItem } from './item';
 
-const rule = (id: string, section: string, summary: string): SpecItem => ({ id: `rule.${id}`, section, level: 'spec', summary });
+const rule = (id: string, section: string, summary: string, sides?: SpecItem['sides']): SpecItem => ({
+  id: `rule.${id}`,
+  section,
+  level: 'spec',
+  summary,
+  ...(sides ? { sides } : {}),
+});
 const decision = (id: string, section: string, summary: string, text: string): SpecItem => ({
   id: `dec.${id}`,
   section,
@@ -20,43 +26,100 @@ export const RULES: readonly SpecItem[] = [
   { ...rule('metadata.persisted', '1', 'metadata is stored in a catalog schema of the database and survives a restart'), verifiedBy: 'reference' },
 
   // §4.2, §9: the request envelope and versions.
-  rule('envelope.shape', '4.2', 'the body is {type, version?, args}; type and args are required'),
+  rule('envelope.shape', '4.2', 'the body is {type, version?, args}; type and args are required', {
+    allowed: 'a body with type and args, with or without version, is taken',
+    refused: 'a body without type or args, or not an object, is refused',
+  }),
   rule('envelope.version-inferred', '9', 'when version is omitted it is inferred from the structure of args'),
   rule('envelope.version-explicit', '9', 'an explicit version selects the form of an operation'),
   rule('envelope.metadata-endpoint', '4.2', 'bulk, the function-permission operations and replace_metadata are accepted at /v1/metadata'),
 
-  rule('track_table.constraint-names', '4.3', 'the constraint names of a table must be GraphQL compliant for it to be tracked'),
+  rule('track_table.constraint-names', '4.3', 'the constraint names of a table must be GraphQL compliant for it to be tracked', {
+    allowed: 'a table whose constraint names are GraphQL names is tracked',
+    refused: 'a table with a constraint name that is not a GraphQL name is refused',
+  }),
   rule('track_table.generated-names', '4.3', 'generated root fields and types follow the table name, custom name or identifier'),
 
   // §4.3 permission semantics.
-  rule('perm.insert.check', '4.3', 'insert: the check expression must hold for every new row'),
-  rule('perm.insert.columns', '4.3', 'insert is limited to the permitted columns'),
+  rule('perm.insert.check', '4.3', 'insert: the check expression must hold for every new row', {
+    allowed: 'rows satisfying the check are inserted',
+    refused: 'an insert with a row failing the check is refused and inserts nothing',
+  }),
+  rule('perm.insert.columns', '4.3', 'insert is limited to the permitted columns', {
+    allowed: 'values for permitted columns are inserted',
+    refused: 'a value for another column is refused',
+  }),
   rule('perm.insert.set', '4.3', 'insert: columns in set are filled from session variables or static values'),
-  rule('perm.insert.backend-only', '2.3', 'backend_only inserts need x-engine-use-backend-only-permissions and the admin secret'),
-  rule('perm.select.filter', '4.3', 'select: only rows where filter holds are readable'),
-  rule('perm.select.columns', '4.3', 'select: only the permitted columns and computed fields are readable'),
+  rule('perm.insert.backend-only', '2.3', 'backend_only inserts need x-engine-use-backend-only-permissions and the admin secret', {
+    allowed: 'with the header and the admin secret the insert runs',
+    refused: 'without the header, or without the admin secret, the insert is not there',
+  }),
+  rule('perm.select.filter', '4.3', 'select: only rows where filter holds are readable', {
+    allowed: 'rows where the filter holds are read',
+    refused: 'rows where it does not hold are never seen',
+  }),
+  rule('perm.select.columns', '4.3', 'select: only the permitted columns and computed fields are readable', {
+    allowed: 'permitted columns are read',
+    refused: 'another column is refused',
+  }),
   rule('perm.select.limit', '4.3', 'select: limit caps the rows returned for the role'),
-  rule('perm.select.aggregations', '4.3', 'select: aggregate queries only when allow_aggregations is true'),
-  rule('perm.update.filter', '4.3', 'update: only rows where filter holds can be updated'),
-  rule('perm.update.columns', '4.3', 'update: only the permitted columns can be updated'),
-  rule('perm.update.check', '4.3', 'update: check must hold for the updated row'),
+  rule('perm.select.aggregations', '4.3', 'select: aggregate queries only when allow_aggregations is true', {
+    allowed: 'with allow_aggregations aggregates answer',
+    refused: 'without it the aggregate field is refused',
+  }),
+  rule('perm.update.filter', '4.3', 'update: only rows where filter holds can be updated', {
+    allowed: 'rows where the filter holds are updated',
+    refused: 'other rows are left unchanged',
+  }),
+  rule('perm.update.columns', '4.3', 'update: only the permitted columns can be updated', {
+    allowed: 'permitted columns are updated',
+    refused: 'a value for another column is refused',
+  }),
+  rule('perm.update.check', '4.3', 'update: check must hold for the updated row', {
+    allowed: 'an update whose rows satisfy the check is applied',
+    refused: 'an update with a row failing the check is refused and changes nothing',
+  }),
   rule('perm.update.set', '4.3', 'update: set values are applied on update'),
-  rule('perm.delete.filter', '4.3', 'delete: only rows where filter holds can be deleted'),
+  rule('perm.delete.filter', '4.3', 'delete: only rows where filter holds can be deleted', {
+    allowed: 'rows where the filter holds are deleted',
+    refused: 'other rows are kept',
+  }),
 
   // §4.3 replace_metadata, track_function, computed fields; §4.4 function permissions.
   rule('replace_metadata.1', '4.3', 'inconsistencies without allow_inconsistent_metadata: 400 with {internal: [...]}, for v1 and v2'),
   rule('replace_metadata.2', '4.3', 'allow_inconsistent_metadata true: replaced, response carries is_consistent and inconsistent_objects'),
   rule('track_function.1', '4.3', 'without exposed_as, VOLATILE functions go under mutation, others under query'),
-  rule('track_function.2', '4.3', 'STABLE or IMMUTABLE functions can only be exposed as queries'),
+  rule('track_function.2', '4.3', 'STABLE or IMMUTABLE functions can only be exposed as queries', {
+    allowed: 'a STABLE function is exposed as a query',
+    refused: 'a STABLE function as a mutation is refused',
+  }),
   rule('track_function.3', '4.3', 'a VOLATILE function may be exposed under query; the caller guarantees it is side-effect free'),
-  rule('track_function.4', '4.3', 'only functions returning SETOF <tracked table> or <tracked table> with IN arguments'),
-  rule('computed_field.name', '2.3', 'a computed field name must not equal a column, relationship or computed field'),
-  rule('computed_field.drop-cascade', '4.3', 'drop_computed_field fails with dependents unless cascade, which drops them too'),
-  rule('function_permission.inference-disabled', '4.4', 'pg_create_function_permission needs function permission inference disabled'),
-  rule('function_permission.select-permission', '4.4', "pg_create_function_permission needs select permission on the function's table"),
+  rule('track_function.4', '4.3', 'only functions returning SETOF <tracked table> or <tracked table> with IN arguments', {
+    allowed: 'a function returning rows of a tracked table with IN arguments is tracked',
+    refused: 'other return types, untracked tables and other arguments are refused',
+  }),
+  rule('computed_field.name', '2.3', 'a computed field name must not equal a column, relationship or computed field', {
+    allowed: 'a computed field with a free name is added',
+    refused: 'a name taken by a column, relationship or computed field is refused',
+  }),
+  rule('computed_field.drop-cascade', '4.3', 'drop_computed_field fails with dependents unless cascade, which drops them too', {
+    allowed: 'with cascade the field and its dependents are dropped',
+    refused: 'without cascade a field with dependents is kept and the drop refused',
+  }),
+  rule('function_permission.inference-disabled', '4.4', 'pg_create_function_permission needs function permission inference disabled', {
+    allowed: 'with inference disabled a function permission is created',
+    refused: 'with inference on it is refused',
+  }),
+  rule('function_permission.select-permission', '4.4', "pg_create_function_permission needs select permission on the function's table", {
+    allowed: 'a role with the select permission gets the function permission',
+    refused: 'a role without it is refused',
+  }),
 
   // §4.5, §2.10: the config API.
-  rule('config.admin-only', '4.5', 'GET /v1alpha1/config is admin only and answers 200 application/json'),
+  rule('config.admin-only', '4.5', 'GET /v1alpha1/config is admin only and answers 200 application/json', {
+    allowed: 'admin gets the configuration',
+    refused: 'another role is refused',
+  }),
   rule(
     'config.fields',
     '2.10',
@@ -69,15 +132,27 @@ export const RULES: readonly SpecItem[] = [
   rule('rest.3', '4.6', "route variables and query parameters are coerced to the saved query's variable types"),
   rule('rest.4', '4.6', 'body values are passed without further validation or coercion'),
   rule('rest.5', '4.6', 'several matching endpoints: status 500'),
-  rule('rest.6', '4.6', 'endpoints for the path but not the method: 405 listing the allowed methods'),
+  rule('rest.6', '4.6', 'endpoints for the path but not the method: 405 listing the allowed methods', {
+    allowed: 'an allowed method is served',
+    refused: 'another method answers 405 with Allow',
+  }),
   rule('rest.7', '4.6', 'the response equals the saved query executed over GraphQL'),
 
   // §5: authentication.
-  rule('auth.1', '5', 'the metadata and config APIs are admin only; others get access-denied'),
+  rule('auth.1', '5', 'the metadata and config APIs are admin only; others get access-denied', {
+    allowed: 'admin is served',
+    refused: 'another role gets access-denied',
+  }),
   rule('auth.2', '5', 'Authorization: Bearer is accepted, and optional when a cookie is set'),
-  rule('auth.3', '5', 'x-engine-admin-secret carries the admin secret when auth is configured'),
+  rule('auth.3', '5', 'x-engine-admin-secret carries the admin secret when auth is configured', {
+    allowed: 'the right secret is admin',
+    refused: 'a wrong or missing secret is refused',
+  }),
   rule('auth.4', '5', 'X-ENGINE-* session variables come with the request, a webhook or JWT claims'),
-  rule('auth.5', '5', 'enabled-apis / ENGINE_GRAPHQL_ENABLED_APIS disables the APIs left out of the list'),
+  rule('auth.5', '5', 'enabled-apis / ENGINE_GRAPHQL_ENABLED_APIS disables the APIs left out of the list', {
+    allowed: 'the listed APIs are served',
+    refused: 'the APIs left out answer 404',
+  }),
 
   // §6: events.
   rule('events.1', '6', 'event triggers POST to the webhook on the configured operations; update only for listed columns'),

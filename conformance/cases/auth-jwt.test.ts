@@ -43,7 +43,7 @@ caseWithProfile('jwt-hs256', ['rule.auth.2', 'rule.auth.4'], 'the default role i
 
 caseWithProfile(
   'jwt-hs256',
-  ['rule.perm.insert.backend-only'],
+  ['rule.perm.insert.backend-only:refused', 'rule.perm.insert.backend-only:allowed'],
   'a token is not the admin secret: the backend-only header gives a JWT request no backend_only permission',
   async () => {
     const t = target.profileTarget('jwt-hs256')!;

@@ -9,7 +9,7 @@ const adminOnly = { path: '$.args', error: 'restricted access : admin only', cod
 
 caseNeeding(
   REQUIRES_ADMIN_SECRET,
-  ['rule.auth.3', 'err.admin-secret.missing'],
+  ['rule.auth.3:refused', 'err.admin-secret.missing'],
   'with an admin secret configured, a request without one is refused',
   async () => {
     const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'x-engine-role': 'admin' } });
@@ -17,14 +17,14 @@ caseNeeding(
   },
 );
 
-caseNeeding(REQUIRES_ADMIN_SECRET, ['rule.auth.3', 'err.admin-secret.invalid'], 'a wrong admin secret is refused', async () => {
+caseNeeding(REQUIRES_ADMIN_SECRET, ['rule.auth.3:refused', 'err.admin-secret.invalid'], 'a wrong admin secret is refused', async () => {
   const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'x-engine-admin-secret': `${target.adminSecret}x` } });
   expectResponse(r, 401, { path: '$', error: 'invalid x-engine-admin-secret', code: 'access-denied' });
 });
 
 caseNeeding(
   REQUIRES_ADMIN_SECRET,
-  ['rule.auth.3', 'err.admin-secret.invalid'],
+  ['rule.auth.3:refused', 'err.admin-secret.invalid'],
   'only the whole secret is admin: no prefix, no empty value, no other case, no repetition, also at /v1/graphql',
   async () => {
     const secret = target.adminSecret!;
@@ -44,13 +44,18 @@ caseNeeding(
   },
 );
 
-caseNeeding(REQUIRES_ADMIN_SECRET, ['rule.auth.3', 'rule.auth.1'], 'the right admin secret is admin, whatever the case of the header name', async () => {
-  const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'X-ENGINE-ADMIN-SECRET': target.adminSecret! } });
-  expectResponse(r, 200, { version: 2, tables: [] });
-});
+caseNeeding(
+  REQUIRES_ADMIN_SECRET,
+  ['rule.auth.3:allowed', 'rule.auth.1:allowed'],
+  'the right admin secret is admin, whatever the case of the header name',
+  async () => {
+    const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'X-ENGINE-ADMIN-SECRET': target.adminSecret! } });
+    expectResponse(r, 200, { version: 2, tables: [] });
+  },
+);
 
 test(
-  covers(['rule.auth.1', 'err.access-denied.admin-only', 'dec.auth.admin-secret-role'], 'acting as a non-admin role, the metadata API is refused'),
+  covers(['rule.auth.1:refused', 'err.access-denied.admin-only', 'dec.auth.admin-secret-role'], 'acting as a non-admin role, the metadata API is refused'),
   async () => {
     for (const endpoint of ['/v1/metadata', '/v1/query', '/v2/query']) {
       const r = await target.metadata(exportEnvelope, { endpoint, headers: { 'x-engine-role': 'user' } });
@@ -63,15 +68,20 @@ caseNeeding(REQUIRES_ADMIN_SECRET, ['rule.auth.1', 'dec.auth.admin-secret-role']
   expectResponse(await target.metadata(exportEnvelope, { headers: { 'x-engine-role': 'admin' } }), 200, { version: 2, tables: [] });
 });
 
-caseWithProfile('no-admin-secret', ['dec.auth.no-secret', 'rule.auth.1'], 'without an admin secret, X-Engine-Role: admin (or no role) is admin', async () => {
-  const t = target.profileTarget('no-admin-secret')!;
-  expectResponse(await t.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'x-engine-role': 'admin' } }), 200, { version: 2, tables: [] });
-  expectResponse(await t.request('POST', '/v1/metadata', { body: exportEnvelope }), 200, { version: 2, tables: [] });
-});
+caseWithProfile(
+  'no-admin-secret',
+  ['dec.auth.no-secret', 'rule.auth.1:allowed'],
+  'without an admin secret, X-Engine-Role: admin (or no role) is admin',
+  async () => {
+    const t = target.profileTarget('no-admin-secret')!;
+    expectResponse(await t.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'x-engine-role': 'admin' } }), 200, { version: 2, tables: [] });
+    expectResponse(await t.request('POST', '/v1/metadata', { body: exportEnvelope }), 200, { version: 2, tables: [] });
+  },
+);
 
 caseWithProfile(
   'no-admin-secret',
-  ['dec.auth.no-secret', 'rule.auth.1', 'err.access-denied.admin-only'],
+  ['dec.auth.no-secret', 'rule.auth.1:refused', 'err.access-denied.admin-only'],
   'without an admin secret, another role is refused',
   async () => {
     const t = target.profileTarget('no-admin-secret')!;

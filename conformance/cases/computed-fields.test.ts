@@ -134,7 +134,7 @@ test(
 
 test(
   covers(
-    ['rule.computed_field.name', 'err.already-exists.computed-field-name'],
+    ['rule.computed_field.name:allowed', 'rule.computed_field.name:refused', 'err.already-exists.computed-field-name'],
     'a computed field may not take the name of a column, relationship or computed field',
   ),
   async () => {
@@ -166,7 +166,13 @@ test(
 
 test(
   covers(
-    ['op.drop_computed_field', 'rule.computed_field.drop-cascade', 'err.dependency-error.drop', 'err.not-exists.computed-field'],
+    [
+      'op.drop_computed_field',
+      'rule.computed_field.drop-cascade:allowed',
+      'rule.computed_field.drop-cascade:refused',
+      'err.dependency-error.drop',
+      'err.not-exists.computed-field',
+    ],
     'drop_computed_field needs cascade while permissions list the field, and cascade drops them',
   ),
   async () => {

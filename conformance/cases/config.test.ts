@@ -7,7 +7,7 @@ const target = useTarget({ profiles: ['configured', 'graphql-metadata', 'graphql
 
 const isVersion = expect.stringMatching(/\S/);
 
-test(covers(['rule.config.admin-only', 'rule.config.fields', 'dec.config.jwt'], 'an admin gets the configuration object'), async () => {
+test(covers(['rule.config.admin-only:allowed', 'rule.config.fields', 'dec.config.jwt'], 'an admin gets the configuration object'), async () => {
   const r = await target.request('GET', '/v1alpha1/config', { headers: target.adminHeaders() });
   expectResponse(r, 200, {
     version: isVersion,
@@ -56,14 +56,14 @@ caseWithProfile(
   },
 );
 
-test(covers(['rule.config.admin-only', 'err.access-denied.admin-endpoint', 'rule.auth.1'], 'a non-admin role is refused'), async () => {
+test(covers(['rule.config.admin-only:refused', 'err.access-denied.admin-endpoint', 'rule.auth.1:refused'], 'a non-admin role is refused'), async () => {
   const r = await target.request('GET', '/v1alpha1/config', { headers: { ...target.adminHeaders(), 'x-engine-role': 'user' } });
   expectError(r, 400, { error: 'You have to be admin to access this endpoint', code: 'access-denied' });
 });
 
 caseWithProfile(
   'graphql-metadata',
-  ['rule.auth.5', 'dec.apis.disabled-404', 'err.not-found'],
+  ['rule.auth.5:allowed', 'rule.auth.5:refused', 'dec.apis.disabled-404', 'err.not-found'],
   'a list of graphql,metadata disables the config API',
   async () => {
     const t = target.profileTarget('graphql-metadata')!;
@@ -76,7 +76,7 @@ caseWithProfile(
 
 caseWithProfile(
   'graphql-only',
-  ['rule.auth.5', 'dec.apis.disabled-404', 'err.not-found'],
+  ['rule.auth.5:refused', 'dec.apis.disabled-404', 'err.not-found'],
   'a list of only graphql disables the metadata and config APIs',
   async () => {
     const t = target.profileTarget('graphql-only')!;

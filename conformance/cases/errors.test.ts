@@ -17,7 +17,7 @@ test(covers(['err.invalid-json'], 'an empty body is invalid-json'), async () => 
   expectResponse(await post('', true), 400, { path: '$', error: 'invalid json', code: 'invalid-json' });
 });
 
-test(covers(['rule.envelope.shape', 'err.parse-failed.arguments'], 'the envelope must be an object'), async () => {
+test(covers(['rule.envelope.shape:refused', 'err.parse-failed.arguments'], 'the envelope must be an object'), async () => {
   expectResponse(await post([{ type: 'export_metadata', args: {} }]), 400, {
     path: '$',
     error: 'expected Object, but encountered Array',
@@ -25,11 +25,11 @@ test(covers(['rule.envelope.shape', 'err.parse-failed.arguments'], 'the envelope
   });
 });
 
-test(covers(['rule.envelope.shape', 'err.parse-failed.arguments'], 'type is required'), async () => {
+test(covers(['rule.envelope.shape:refused', 'err.parse-failed.arguments'], 'type is required'), async () => {
   expectResponse(await post({ args: {} }), 400, { path: '$', error: 'key "type" not found', code: 'parse-failed' });
 });
 
-test(covers(['rule.envelope.shape', 'err.parse-failed.arguments'], 'args is required'), async () => {
+test(covers(['rule.envelope.shape:refused', 'err.parse-failed.arguments'], 'args is required'), async () => {
   expectResponse(await post({ type: 'export_metadata' }), 400, { path: '$', error: 'key "args" not found', code: 'parse-failed' });
 });
 

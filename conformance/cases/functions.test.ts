@@ -110,14 +110,29 @@ test(covers(['rule.track_function.1'], 'without exposed_as, a VOLATILE function 
   expect(await target.sql('select count(*)::int as n from shopfn.item')).toEqual([{ n: 5 }]);
 });
 
-test(covers(['rule.track_function.2', 'err.not-supported.function-volatility'], 'a STABLE or IMMUTABLE function cannot be exposed as a mutation'), async () => {
-  expectResponse(
-    await run('track_function', { function: fn('search_items'), configuration: { exposed_as: 'mutation' } }),
-    400,
-    refused('not-supported', 'function "shopfn.search_items" is STABLE and can only be exposed as a query'),
-  );
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
-});
+test(
+  covers(
+    ['rule.track_function.2:allowed', 'rule.track_function.2:refused', 'err.not-supported.function-volatility'],
+    'a STABLE or IMMUTABLE function cannot be exposed as a mutation, only as a query',
+  ),
+  async () => {
+    expectResponse(
+      await run('track_function', { function: fn('search_items'), configuration: { exposed_as: 'mutation' } }),
+      400,
+      refused('not-supported', 'function "shopfn.search_items" is STABLE and can only be exposed as a query'),
+    );
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
+    expectResponse(await run('track_function', { function: fn('search_items'), configuration: { exposed_as: 'query' } }), 200, ok);
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [{ table: item }],
+      functions: [{ function: fn('search_items'), configuration: { exposed_as: 'query' } }],
+    });
+    expect(await gql('{ shopfn_search_items(args: {search: "apple"}, order_by: {id: asc}) { id } }')).toEqual({
+      data: { shopfn_search_items: [{ id: 1 }, { id: 2 }] },
+    });
+  },
+);
 
 test(covers(['rule.track_function.3'], "a VOLATILE function may be exposed as a query, on the caller's word that it changes nothing"), async () => {
   expectResponse(await run('track_function', { function: fn('all_items'), configuration: { exposed_as: 'query' } }), 200, ok);
@@ -131,7 +146,13 @@ test(covers(['rule.track_function.3'], "a VOLATILE function may be exposed as a 
 
 test(
   covers(
-    ['rule.track_function.4', 'err.not-supported.function-return-type', 'err.not-supported.function-untracked-table', 'err.not-supported.function-arguments'],
+    [
+      'rule.track_function.4:allowed',
+      'rule.track_function.4:refused',
+      'err.not-supported.function-return-type',
+      'err.not-supported.function-untracked-table',
+      'err.not-supported.function-arguments',
+    ],
     'only functions returning rows of a tracked table, with IN arguments only, can be tracked',
   ),
   async () => {
@@ -351,7 +372,7 @@ test(
 
 test(
   covers(
-    ['rule.function_permission.inference-disabled', 'err.not-supported.function-permissions-inferred'],
+    ['rule.function_permission.inference-disabled:refused', 'err.not-supported.function-permissions-inferred'],
     'function permissions are refused while the engine infers them (the default)',
   ),
   async () => {
@@ -371,7 +392,9 @@ caseWithProfile(
   [
     'op.pg_create_function_permission',
     'op.pg_drop_function_permission',
-    'rule.function_permission.select-permission',
+    'rule.function_permission.inference-disabled:allowed',
+    'rule.function_permission.select-permission:allowed',
+    'rule.function_permission.select-permission:refused',
     'err.not-supported.function-permission-select',
     'err.already-exists.function-permission',
     'err.not-exists.function-permission',

@@ -178,7 +178,7 @@ test(
 );
 
 test(
-  covers(['dec.envelope.extra-keys', 'rule.envelope.shape'], 'keys beside type, version and args are ignored; unknown keys inside args are not'),
+  covers(['dec.envelope.extra-keys', 'rule.envelope.shape:allowed'], 'keys beside type, version and args are ignored; unknown keys inside args are not'),
   async () => {
     expectResponse(await target.metadata({ type: 'run_sql', args: { sql: 'select 1 as one' }, cascade: true }, { endpoint: '/v2/query' }), 200, {
       result_type: 'TuplesOk',

@@ -51,7 +51,7 @@ beforeEach(async () => {
 
 test(
   covers(
-    ['op.create_rest_endpoint', 'rule.rest.1', 'rule.rest.6', 'err.method-not-allowed.rest'],
+    ['op.create_rest_endpoint', 'rule.rest.1', 'rule.rest.6:allowed', 'rule.rest.6:refused', 'err.method-not-allowed.rest'],
     'default methods: GET and POST for a query, POST for a mutation; another method is a 405 that lists the allowed ones',
   ),
   async () => {

@@ -111,8 +111,8 @@ test(covers(['op.track_table.v1', 'err.validation-failed.graphql-name'], 'a tabl
 
 test(
   covers(
-    ['rule.track_table.constraint-names', 'err.validation-failed.graphql-name'],
-    'a table with a constraint name that is not a GraphQL name cannot be tracked',
+    ['rule.track_table.constraint-names:refused', 'rule.track_table.constraint-names:allowed', 'err.validation-failed.graphql-name'],
+    'a table with a constraint name that is not a GraphQL name cannot be tracked; renamed, it can',
   ),
   async () => {
     expectResponse(await run('track_table', { table: { schema: 'shop', name: 'odd_constraint' } }), 400, {
@@ -121,6 +121,15 @@ test(
       code: 'validation-failed',
     });
     expect(await exported()).toEqual({ version: 2, tables: [] });
+    await target.sql('alter table shop.odd_constraint rename constraint "odd-constraint" to odd_constraint_pkey');
+    try {
+      expectResponse(await run('track_table', { table: { schema: 'shop', name: 'odd_constraint' } }), 200, ok);
+      expect(await exported()).toEqual({ version: 2, tables: [{ table: { schema: 'shop', name: 'odd_constraint' } }] });
+      expectResponse(await target.graphql('{ shop_odd_constraint(order_by: {id: asc}) { id } }'), 200, { data: { shop_odd_constraint: [] } });
+    } finally {
+      await run('untrack_table', { table: { schema: 'shop', name: 'odd_constraint' } });
+      await target.sql('alter table shop.odd_constraint rename constraint odd_constraint_pkey to "odd-constraint"');
+    }
   },
 );
 

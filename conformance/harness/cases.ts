@@ -1,17 +1,24 @@
 // How a case names what it checks: the spec IDs go at the end of the test title in brackets,
-// where the reporter and the coverage check read them.
-import { ITEMS_BY_ID } from '../../spec';
+// where the reporter and the coverage check read them. A two-sided rule's ID may carry the side
+// the case checks (`rule.x:allowed`, `rule.x:refused`).
+import { ITEMS_BY_ID, splitSide } from '../../spec';
 import { profileAvailable, type Requirement } from './target';
 import type { ProfileName } from './profiles';
 
 export function covers(ids: readonly string[], title: string): string {
-  for (const id of ids) {
-    if (!ITEMS_BY_ID.has(id)) throw new Error(`unknown spec ID ${id} in "${title}"`);
+  for (const named of ids) {
+    const { id, side } = splitSide(named);
+    const item = ITEMS_BY_ID.get(id);
+    if (!item) throw new Error(`unknown spec ID ${id} in "${title}"`);
+    if (side && !item.sides) throw new Error(`${id} has no sides, so ${named} in "${title}" names none`);
   }
   return `${title} [${ids.join(' ')}]`;
 }
 
-export const idsOfTitle = (title: string): string[] => /\[([^\[\]]+)\]\s*$/.exec(title)?.[1]?.split(/\s+/) ?? [];
+/** The spec IDs at the end of a title, without the sides. */
+export const idsOfTitle = (title: string): string[] => [
+  ...new Set((/\[([^\[\]]+)\]\s*$/.exec(title)?.[1]?.split(/\s+/) ?? []).map((named) => splitSide(named).id)),
+];
 
 /** A case that needs something of the target; without it the case is reported as not run. */
 export function caseNeeding(requirement: Requirement, ids: readonly string[], title: string, fn: () => Promise<void>): void {

@@ -2,6 +2,7 @@
 // conformance cases of a run.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { splitSide } from '../../spec';
 import { idsOfTitle } from './cases';
 import { buildReport, renderHtml, renderJUnit, type CaseResult } from './report';
 
@@ -50,7 +51,8 @@ export default class ConformanceReporter {
     for (const name of readdirSync(dir)) {
       const file = join(CASES_DIR, name);
       if (!/\.test\.[jt]s$/.test(name) || ran.has(file)) continue;
-      for (const m of readFileSync(join(dir, name), 'utf8').matchAll(/['[]((?:op|err|rule|dec)\.[A-Za-z0-9_.:-]*[A-Za-z0-9_-])['\]]/g)) ids.add(m[1]!);
+      for (const m of readFileSync(join(dir, name), 'utf8').matchAll(/['[]((?:op|err|rule|dec)\.[A-Za-z0-9_.:-]*[A-Za-z0-9_-])['\]]/g))
+        ids.add(splitSide(m[1]!).id);
     }
     return ids;
   }
