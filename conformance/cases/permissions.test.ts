@@ -107,7 +107,92 @@ test(covers(['rule.perm.select.limit'], 'limit caps the rows of a role'), async 
   await run('create_select_permission', { table: article, role: 'user', permission: { ...SELECT, limit: 2 } });
   expect(ids((await gql('{ blog_article(order_by: {id: asc}, limit: 10) { id } }', asUser('1'))).data!.blog_article)).toEqual([1, 2]);
   expect(ids((await gql('{ blog_article(order_by: {id: desc}, limit: 1) { id } }', asUser('1'))).data!.blog_article)).toEqual([3]);
+  // No limit, or a null one, is the role's.
+  expect(ids((await gql('{ blog_article(order_by: {id: asc}, limit: null) { id } }', asUser('1'))).data!.blog_article)).toEqual([1, 2]);
+  expect(ids((await gql('{ blog_article(order_by: {id: asc}) { id } }', asUser('1'))).data!.blog_article)).toEqual([1, 2]);
 });
+
+test(
+  covers(
+    ['rule.auth.4', 'err.invalid-headers.missing', 'rule.perm.insert.set'],
+    'session variables are read as the column they meet: any integer width, negative and padded integers, text as it is; a now() preset is the time of the insert',
+  ),
+  async () => {
+    await target.sql(`
+      drop schema if exists permtypes cascade;
+      create schema permtypes;
+      create table permtypes.item (id int8 primary key, small int2 not null, label text not null, at timestamptz);
+      insert into permtypes.item values (-3, 1, 'minus', null), (12, -4, '7x', null), (30, 5, 'plain', null);
+    `);
+    const item = { schema: 'permtypes', name: 'item' };
+    try {
+      expectResponse(
+        await run('bulk', [
+          { type: 'track_table', args: { table: item } },
+          {
+            type: 'create_select_permission',
+            args: {
+              table: item,
+              role: 'typed',
+              permission: {
+                columns: ['label', 'at'],
+                filter: { $or: [{ id: 'X-Engine-Big' }, { small: { _eq: 'x-engine-small' } }, { label: 'X-ENGINE-LABEL' }] },
+              },
+            },
+          },
+          {
+            type: 'create_insert_permission',
+            args: { table: item, role: 'typed', permission: { columns: ['id', 'small', 'label'], check: {}, set: { at: 'now()' } } },
+          },
+          {
+            type: 'create_insert_permission',
+            args: { table: item, role: 'shouting', permission: { columns: ['id', 'small', 'label'], check: {}, set: { at: 'NOW()' } } },
+          },
+        ]),
+        200,
+        [ok, ok, ok, ok],
+      );
+      const labels = (variables: Record<string, string>) =>
+        gql('{ permtypes_item(order_by: {label: asc}) { label } }', { ...target.adminHeaders(), 'x-engine-role': 'typed', ...variables });
+      expect(await labels({ 'x-engine-big': '-3', 'x-engine-small': '-4', 'x-engine-label': 'abc' })).toEqual({
+        data: { permtypes_item: [{ label: '7x' }, { label: 'minus' }] },
+      });
+      expect(await labels({ 'x-engine-big': ' 30 ', 'x-engine-small': '0', 'x-engine-label': '7x' })).toEqual({
+        data: { permtypes_item: [{ label: '7x' }, { label: 'plain' }] },
+      });
+      const notInteger = (header: string) => ({ errors: [{ message: `${header} should be an integer`, extensions: { path: '$', code: 'invalid-headers' } }] });
+      expect(await labels({ 'x-engine-big': '12x', 'x-engine-small': '1', 'x-engine-label': 'a' })).toEqual(notInteger('X-Engine-Big'));
+      expect(await labels({ 'x-engine-big': 'x12', 'x-engine-small': '1', 'x-engine-label': 'a' })).toEqual(notInteger('X-Engine-Big'));
+      expect(await labels({ 'x-engine-big': '1', 'x-engine-small': '1.5', 'x-engine-label': 'a' })).toEqual(notInteger('X-Engine-Small'));
+      expect(await labels({ 'x-engine-big': '1', 'x-engine-small': '2' })).toEqual({
+        errors: [{ message: 'missing header : X-ENGINE-LABEL', extensions: { path: '$', code: 'invalid-headers' } }],
+      });
+      for (const [role, id] of [
+        ['typed', 40],
+        ['shouting', 41],
+      ] as const) {
+        const inserted = await gql(`mutation { insert_permtypes_item(objects: [{id: ${id}, small: 9, label: "${role}"}]) { affected_rows } }`, {
+          ...target.adminHeaders(),
+          'x-engine-role': role,
+          'x-engine-big': '0',
+          'x-engine-small': '0',
+          'x-engine-label': '',
+        });
+        expect([role, inserted]).toEqual([role, { data: { insert_permtypes_item: { affected_rows: 1 } } }]);
+      }
+      expect(
+        await target.sql(
+          "select id, label, at between now() - interval '10 minutes' and now() + interval '1 minute' as recent from permtypes.item where id >= 40 order by id",
+        ),
+      ).toEqual([
+        { id: '40', label: 'typed', recent: true },
+        { id: '41', label: 'shouting', recent: true },
+      ]);
+    } finally {
+      await run('untrack_table', { table: item });
+    }
+  },
+);
 
 test(covers(['rule.perm.select.aggregations:allowed', 'rule.perm.select.aggregations:refused'], 'aggregates only with allow_aggregations'), async () => {
   const refused = await gql('{ blog_article_aggregate { aggregate { count } } }', asUser('1'));
