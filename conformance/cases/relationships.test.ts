@@ -225,3 +225,138 @@ test(covers(['err.validation-failed.graphql-name'], 'a relationship may not be n
   const r = await target.graphql('{ shop_orders(where: {_or: [{customer: {id: {_eq: 1}}}]}) { id } }');
   expect((r.body as { errors?: unknown }).errors).toBeUndefined();
 });
+
+test(
+  covers(
+    ['op.rename_relationship', 'op.set_relationship_comment', 'op.drop_relationship', 'err.not-exists.field', 'err.already-exists.column-or-relationship'],
+    'rename, comment and drop touch the named relationship only, of either kind',
+  ),
+  async () => {
+    const placedBy = { foreign_key_constraint_on: 'placed_by' };
+    const placedOf = { foreign_key_constraint_on: { table: orders, column: 'placed_by' } };
+    expectResponse(
+      await run('bulk', [
+        { type: 'create_object_relationship', args: { table: orders, name: 'customer', using: customerOf } },
+        { type: 'create_object_relationship', args: { table: orders, name: 'placer', using: placedBy, comment: 'who placed it' } },
+        { type: 'create_array_relationship', args: { table: customer, name: 'orders', using: ordersOf } },
+        { type: 'create_array_relationship', args: { table: customer, name: 'placed', using: placedOf } },
+      ]),
+      200,
+      [ok, ok, ok, ok],
+    );
+    expectResponse(await run('rename_relationship', { table: orders, name: 'customer', new_name: 'buyer' }), 200, ok);
+    expectResponse(await run('rename_relationship', { table: customer, name: 'placed', new_name: 'placements' }), 200, ok);
+    expectResponse(await run('set_relationship_comment', { table: orders, name: 'buyer', comment: 'who pays' }), 200, ok);
+    expectResponse(await run('set_relationship_comment', { table: customer, name: 'orders', comment: 'bought' }), 200, ok);
+    expect(await tableEntry('orders')).toEqual({
+      table: orders,
+      object_relationships: [
+        { name: 'buyer', using: customerOf, comment: 'who pays' },
+        { name: 'placer', using: placedBy, comment: 'who placed it' },
+      ],
+    });
+    expect(await tableEntry('customer')).toEqual({
+      table: customer,
+      array_relationships: [
+        { name: 'orders', using: ordersOf, comment: 'bought' },
+        { name: 'placements', using: placedOf },
+      ],
+    });
+    // Refused: a name taken by the other relationship, a name that is no GraphQL name, relationships that do not exist.
+    const missing = (name: string) => ({ path: '$.args', error: `relationship "${name}" does not exist`, code: 'not-exists' });
+    expectResponse(await run('rename_relationship', { table: orders, name: 'buyer', new_name: 'placer' }), 400, {
+      path: '$.args',
+      error: 'column/relationship of table "shop.orders" already exists',
+      code: 'already-exists',
+    });
+    for (const bad of ['1st', 'with-dash', '__typename']) {
+      expectResponse(await run('rename_relationship', { table: orders, name: 'buyer', new_name: bad }), 400, {
+        path: '$.args.new_name',
+        error: `"${bad}" (relationship name) is not a valid GraphQL name`,
+        code: 'validation-failed',
+      });
+    }
+    expectResponse(await run('rename_relationship', { table: orders, name: 'customer', new_name: 'client' }), 400, missing('customer'));
+    expectResponse(await run('set_relationship_comment', { table: orders, name: 'orders', comment: 'x' }), 400, missing('orders'));
+    expectResponse(await run('drop_relationship', { table: customer, relationship: 'placer' }), 400, missing('placer'));
+    // Dropping one of two keeps the other, with its comment; the renamed ones answer under their new names.
+    expectResponse(await run('drop_relationship', { table: orders, relationship: 'buyer' }), 200, ok);
+    expectResponse(await run('drop_relationship', { table: customer, relationship: 'orders' }), 200, ok);
+    expect(await tableEntry('orders')).toEqual({ table: orders, object_relationships: [{ name: 'placer', using: placedBy, comment: 'who placed it' }] });
+    expect(await tableEntry('customer')).toEqual({ table: customer, array_relationships: [{ name: 'placements', using: placedOf }] });
+    await target.sql(
+      "delete from shop.orders; delete from shop.customer; insert into shop.customer (id, name) values (1, 'Ann'), (2, 'Bob'); insert into shop.orders (id, customer_id, placed_by) values (1, 1, 2)",
+    );
+    expectResponse(await target.graphql('{ shop_orders { placer { name } } shop_customer(order_by: {id: asc}) { name placements { id } } }'), 200, {
+      data: {
+        shop_orders: [{ placer: { name: 'Bob' } }],
+        shop_customer: [
+          { name: 'Ann', placements: [] },
+          { name: 'Bob', placements: [{ id: 1 }] },
+        ],
+      },
+    });
+  },
+);
+
+test(
+  covers(
+    ['op.create_array_relationship', 'op.create_object_relationship', 'err.constraint-error.no-foreign-key'],
+    "a foreign key must lead to this very table (not one of the same name in another schema), and a multi-column key's columns pair up in its own order",
+  ),
+  async () => {
+    await target.sql(`
+      drop schema if exists relx cascade;
+      create schema relx;
+      create table relx.customer (id int primary key);
+      insert into relx.customer values (1);
+      create table relx.link (
+        id int primary key,
+        shop_customer int references shop.customer (id),
+        relx_customer int references relx.customer (id),
+        note_id int references shop.note (id)
+      );
+      create table relx.pair (a int, b int, label text, primary key (a, b));
+      insert into relx.pair values (1, 2, 'one-two'), (2, 1, 'two-one');
+      create table relx.pair_ref (id int primary key, pa int, pb int, foreign key (pa, pb) references relx.pair (a, b));
+      insert into relx.pair_ref values (10, 1, 2);
+    `);
+    const link = { schema: 'relx', name: 'link' };
+    const pair = { schema: 'relx', name: 'pair' };
+    const pairRef = { schema: 'relx', name: 'pair_ref' };
+    await run('reload_metadata', {});
+    try {
+      for (const table of [{ schema: 'relx', name: 'customer' }, link, pair, pairRef]) expectResponse(await run('track_table', { table }), 200, ok);
+      const noKey = { path: '$.args', error: 'no foreign constraint exists on the given column', code: 'constraint-error' };
+      for (const column of ['relx_customer', 'note_id']) {
+        expectResponse(
+          await run('create_array_relationship', { table: customer, name: 'links', using: { foreign_key_constraint_on: { table: link, column } } }),
+          400,
+          noKey,
+        );
+      }
+      const byShopCustomer = { foreign_key_constraint_on: { table: link, column: 'shop_customer' } };
+      expectResponse(await run('create_array_relationship', { table: customer, name: 'links', using: byShopCustomer }), 200, ok);
+      expectResponse(await run('create_object_relationship', { table: pairRef, name: 'half', using: { foreign_key_constraint_on: ['pa'] } }), 400, noKey);
+      const byPair = { foreign_key_constraint_on: ['pb', 'pa'] };
+      expectResponse(await run('create_object_relationship', { table: pairRef, name: 'pair', using: byPair }), 200, ok);
+      const refsOf = { foreign_key_constraint_on: { table: pairRef, columns: ['pa', 'pb'] } };
+      expectResponse(await run('create_array_relationship', { table: pair, name: 'refs', using: refsOf }), 200, ok);
+      expect(await tableEntry('pair_ref')).toEqual({ table: pairRef, object_relationships: [{ name: 'pair', using: byPair }] });
+      expect(await tableEntry('customer')).toEqual({ table: customer, array_relationships: [{ name: 'links', using: byShopCustomer }] });
+      expectResponse(await target.graphql('{ relx_pair_ref { id pair { label } } relx_pair(order_by: {a: asc}) { label refs { id } } }'), 200, {
+        data: {
+          relx_pair_ref: [{ id: 10, pair: { label: 'one-two' } }],
+          relx_pair: [
+            { label: 'one-two', refs: [{ id: 10 }] },
+            { label: 'two-one', refs: [] },
+          ],
+        },
+      });
+    } finally {
+      await target.reset();
+      await target.sql('drop schema relx cascade');
+      await run('reload_metadata', {});
+    }
+  },
+);

@@ -193,6 +193,51 @@ test(covers(['op.untrack_table', 'err.dependency-error.drop'], 'untrack_table wi
   expect(await exported()).toEqual({ version: 2, tables: [{ table: orders }] });
 });
 
+test(
+  covers(
+    ['op.untrack_table', 'err.dependency-error.drop'],
+    'untrack_table names every relationship that leads to the table, and cascade drops those alone, keeping the rest of each table',
+  ),
+  async () => {
+    const note = { schema: 'shop', name: 'note' };
+    const toCustomer = { manual_configuration: { remote_table: customer, column_mapping: { customer_ref: 'id' } } };
+    const toOrders = { manual_configuration: { remote_table: orders, column_mapping: { id: 'id' } } };
+    const notesOf = { manual_configuration: { remote_table: note, column_mapping: { id: 'id' } } };
+    expectResponse(
+      await run('bulk', [
+        ...[customer, orders, note].map((table) => ({ type: 'track_table', args: { table } })),
+        { type: 'create_object_relationship', args: { table: orders, name: 'customer', using: { foreign_key_constraint_on: 'customer_id' } } },
+        { type: 'create_array_relationship', args: { table: orders, name: 'notes', using: notesOf } },
+        { type: 'create_object_relationship', args: { table: orders, name: 'placer', using: { foreign_key_constraint_on: 'placed_by' } } },
+        { type: 'create_object_relationship', args: { table: note, name: 'order', using: toOrders } },
+        { type: 'create_object_relationship', args: { table: note, name: 'customer', using: toCustomer } },
+        {
+          type: 'create_array_relationship',
+          args: { table: customer, name: 'orders', using: { foreign_key_constraint_on: { table: orders, column: 'customer_id' } } },
+        },
+      ]),
+      200,
+      Array(9).fill(ok),
+    );
+    const before = await exported();
+    expectResponse(await run('untrack_table', { table: customer }), 400, {
+      path: '$.args',
+      error:
+        'cannot drop due to the following dependent objects : relationship shop.orders.customer, relationship shop.orders.placer, relationship shop.note.customer',
+      code: 'dependency-error',
+    });
+    expect(await exported()).toEqual(before);
+    expectResponse(await run('untrack_table', { table: customer, cascade: true }), 200, ok);
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [
+        { table: orders, array_relationships: [{ name: 'notes', using: notesOf }] },
+        { table: note, object_relationships: [{ name: 'order', using: toOrders }] },
+      ],
+    });
+  },
+);
+
 test(covers(['op.set_table_is_enum', 'op.track_table.v1'], 'an enum table: by track_table v1 or set_table_is_enum, and back'), async () => {
   expectResponse(await run('track_table', { table: status, is_enum: true }), 200, ok);
   expect(await exported()).toEqual({ version: 2, tables: [{ table: status, is_enum: true }] });
