@@ -75,6 +75,10 @@ test(covers(['dec.dml.roles', 'err.permission-denied.column'], 'a column outside
     400,
     denied('$.args.distinct[0]', 'role "user" does not have permission to select column "country"'),
   );
+  // Also as the other side of a column comparison, in either spelling.
+  for (const where of [{ year: { $cgt: 'price' } }, { year: { _clte: 'price' } }]) {
+    expectResponse(await dml('count', { table: album, where }), 400, denied('$.args.where', 'role "user" does not have permission to select column "price"'));
+  }
 });
 
 test(covers(['dec.dml.roles', 'err.permission-denied.select'], 'a table the role may not select from is refused, also behind a relationship'), async () => {

@@ -118,6 +118,26 @@ test(covers(['err.unexpected-payload.unknown-operator'], 'an unknown operator is
   );
 });
 
+test(covers(['err.unexpected-payload.unknown-operator', 'err.parse-failed.arguments'], 'a where of the wrong shape is refused, naming the shape'), async () => {
+  const parseFailed = (path: string, error: string) => ({ path, error, code: 'parse-failed' });
+  const cases: [unknown, Record<string, unknown>][] = [
+    [{ id: { eq: 10 } }, payloadError('$.args.where', 'Unknown operator : eq')],
+    [{ id: { in: [10] } }, payloadError('$.args.where', 'Unknown operator : in')],
+    [[{ id: 10 }], parseFailed('$.args.where', 'expected Object, but encountered Array')],
+    [{ $and: [{ id: 10 }, 'x'] }, parseFailed('$.args.where', 'expected Object for a boolean expression')],
+    [{ $and: { id: 10 } }, parseFailed('$.args.where', 'expected Array for $and')],
+    [{ _or: { id: 10 } }, parseFailed('$.args.where', 'expected Array for _or')],
+    [{ $exists: { _table: artist } }, parseFailed('$.args.where', '_exists expects {_table, _where}')],
+    [{ $exists: { _where: {} } }, parseFailed('$.args.where', '_exists expects {_table, _where}')],
+    [{ $exists: [artist, {}] }, parseFailed('$.args.where', '_exists expects {_table, _where}')],
+    [{ $exists: { _table: 5, _where: {} } }, parseFailed('$.args.where._exists._table', 'expected String or Object (table), but encountered Number')],
+  ];
+  for (const [where, error] of cases) {
+    const r = await dml('count', { table: album, where });
+    expect([where, r.status, r.body]).toEqual([where, 400, error]);
+  }
+});
+
 test(covers(['err.unexpected-payload.operator-column-type'], 'a text operator on a number column is refused'), async () => {
   expectResponse(
     await dml('select', { table: artist, columns: ['id'], where: { formed: { $like: '19%' } } }),
@@ -142,6 +162,11 @@ test(
       400,
       payloadError('$.args.where', 'incompatible column types : year, title'),
     );
+    expectResponse(await dml('count', { table: album, where: { year: { $ceq: 'nope' } } }), 400, {
+      path: '$.args.where',
+      error: 'no such column exists : "nope"',
+      code: 'not-exists',
+    });
     expectResponse(await dml('count', { table: album, where: { artist_id: { _cne: 'year' } } }), 200, { count: 4 });
   },
 );
@@ -155,6 +180,13 @@ test(covers(['err.unexpected-payload.json-in-where'], 'a json column cannot be c
       400,
       payloadError('$.args.where', 'JSON column can not be part of where clause'),
     );
+    expectResponse(
+      await dml('count', { table: artist, where: { notes: '{}' } }),
+      400,
+      payloadError('$.args.where', 'JSON column can not be part of where clause'),
+    );
+    // An operator without $ or _ is no operator, whatever the column.
+    expectResponse(await dml('count', { table: artist, where: { notes: { eq: '{}' } } }), 400, payloadError('$.args.where', 'Unknown operator : eq'));
   } finally {
     await target.sql('alter table music.artist drop column notes');
     await target.metadata({ type: 'reload_metadata', args: {} });

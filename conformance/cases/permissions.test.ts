@@ -662,7 +662,12 @@ test(
     expect((await seen({ 'x-engine-hidden-ids': '{}' })).errors).toEqual([
       { message: 'missing header : X-Engine-Allowed-Ids', extensions: { path: '$', code: 'invalid-headers' } },
     ]);
-    // A string that is not a session variable is still no list.
+    // A string that is not a session variable is still no list, nor is one that only has the prefix inside it.
+    expectResponse(
+      await run('create_select_permission', { table: article, role: 'other', permission: { columns: ['id'], filter: { id: { _in: 'my-x-engine-ids' } } } }),
+      400,
+      { path: '$.args.permission.filter', error: 'expected Array for _in', code: 'parse-failed' },
+    );
     expectResponse(
       await run('create_select_permission', { table: article, role: 'other', permission: { columns: ['id'], filter: { id: { _in: 'abc' } } } }),
       400,
