@@ -91,6 +91,45 @@ test(
   },
 );
 
+test(
+  covers(
+    ['op.create_object_relationship', 'op.create_array_relationship', 'err.not-exists.table-in-postgres', 'err.not-exists.column'],
+    'a manual relationship names a table the database has, and its columns on both sides',
+  ),
+  async () => {
+    const nowhere = { schema: 'shop', name: 'nowhere' };
+    expectResponse(
+      await run('create_object_relationship', {
+        table: note,
+        name: 'lost',
+        using: { manual_configuration: { remote_table: nowhere, column_mapping: { customer_ref: 'id' } } },
+      }),
+      400,
+      { path: '$.args', error: 'no such table/view exists in postgres : "shop.nowhere"', code: 'not-exists' },
+    );
+    expectResponse(
+      await run('create_array_relationship', {
+        table: customer,
+        name: 'notes',
+        using: { manual_configuration: { remote_table: note, column_mapping: { id: 'nope' } } },
+      }),
+      400,
+      { path: '$.args', error: '"nope" does not exist', code: 'not-exists' },
+    );
+    expectResponse(
+      await run('create_array_relationship', {
+        table: customer,
+        name: 'notes',
+        using: { manual_configuration: { remote_table: note, column_mapping: { nope: 'customer_ref' } } },
+      }),
+      400,
+      { path: '$.args', error: '"nope" does not exist', code: 'not-exists' },
+    );
+    expect(await tableEntry('note')).toEqual({ table: note });
+    expect(await tableEntry('customer')).toEqual({ table: customer });
+  },
+);
+
 test(covers(['op.create_object_relationship', 'err.not-exists.table'], 'relationships belong to, and lead to, tracked tables'), async () => {
   await run('untrack_table', { table: customer });
   expectResponse(await run('create_object_relationship', { table: orders, name: 'customer', using: customerOf }), 400, {
@@ -337,7 +376,9 @@ test(
       }
       const byShopCustomer = { foreign_key_constraint_on: { table: link, column: 'shop_customer' } };
       expectResponse(await run('create_array_relationship', { table: customer, name: 'links', using: byShopCustomer }), 200, ok);
-      expectResponse(await run('create_object_relationship', { table: pairRef, name: 'half', using: { foreign_key_constraint_on: ['pa'] } }), 400, noKey);
+      for (const columns of [['pa'], ['pa', 'id'], ['pa', 'pb', 'id']]) {
+        expectResponse(await run('create_object_relationship', { table: pairRef, name: 'half', using: { foreign_key_constraint_on: columns } }), 400, noKey);
+      }
       const byPair = { foreign_key_constraint_on: ['pb', 'pa'] };
       expectResponse(await run('create_object_relationship', { table: pairRef, name: 'pair', using: byPair }), 200, ok);
       const refsOf = { foreign_key_constraint_on: { table: pairRef, columns: ['pa', 'pb'] } };

@@ -105,7 +105,12 @@ test(covers(['op.track_table.v1', 'op.untrack_table'], 'two tables of one name i
 
 test(covers(['op.track_table.v1', 'err.validation-failed.graphql-name'], 'a table whose name is not a GraphQL name needs a custom name'), async () => {
   const odd = { schema: 'shop', name: 'odd-name' };
-  expectError(await run('track_table', { table: odd }), 400, { path: '$.args', code: 'validation-failed', error: /is not a valid GraphQL name/ });
+  expectResponse(await run('track_table', { table: odd }), 400, {
+    path: '$.args',
+    error: '"shop_odd-name" (the name of table "shop.odd-name"; give it a custom_name) is not a valid GraphQL name',
+    code: 'validation-failed',
+  });
+  expect(await exported()).toEqual({ version: 2, tables: [] });
   expectResponse(await run('track_table', { table: odd, configuration: { custom_name: 'odd_name' } }, 2), 200, ok);
 });
 
@@ -215,9 +220,14 @@ test(
           type: 'create_array_relationship',
           args: { table: customer, name: 'orders', using: { foreign_key_constraint_on: { table: orders, column: 'customer_id' } } },
         },
+        // Its own relationship back to itself goes with the table and is no dependent.
+        {
+          type: 'create_object_relationship',
+          args: { table: customer, name: 'same', using: { manual_configuration: { remote_table: customer, column_mapping: { id: 'id' } } } },
+        },
       ]),
       200,
-      Array(9).fill(ok),
+      Array(10).fill(ok),
     );
     const before = await exported();
     expectResponse(await run('untrack_table', { table: customer }), 400, {
@@ -235,6 +245,32 @@ test(
         { table: note, object_relationships: [{ name: 'order', using: toOrders }] },
       ],
     });
+    // Tables of the public schema are named without it.
+    await target.sql(
+      'drop table if exists public.untrack_child, public.untrack_parent; create table public.untrack_parent (id int primary key); create table public.untrack_child (id int primary key, parent_id int references public.untrack_parent (id))',
+    );
+    try {
+      const parent = { schema: 'public', name: 'untrack_parent' };
+      const child = { schema: 'public', name: 'untrack_child' };
+      await run('reload_metadata', {});
+      expectResponse(
+        await run('bulk', [
+          { type: 'track_table', args: { table: parent } },
+          { type: 'track_table', args: { table: child } },
+          { type: 'create_object_relationship', args: { table: child, name: 'parent', using: { foreign_key_constraint_on: 'parent_id' } } },
+        ]),
+        200,
+        [ok, ok, ok],
+      );
+      expectResponse(await run('untrack_table', { table: parent }), 400, {
+        path: '$.args',
+        error: 'cannot drop due to the following dependent objects : relationship untrack_child.parent',
+        code: 'dependency-error',
+      });
+    } finally {
+      await target.reset();
+      await target.sql('drop table public.untrack_child, public.untrack_parent');
+    }
   },
 );
 
@@ -291,11 +327,52 @@ test(covers(['op.set_table_custom_fields'], 'set_table_custom_fields (v2) replac
 
 test(covers(['op.set_table_customization', 'err.validation-failed.graphql-name'], 'custom names must be GraphQL names'), async () => {
   await run('track_table', { table: customer });
-  expectError(await run('set_table_customization', { table: customer, configuration: { custom_root_fields: { select: 'not ok' } } }), 400, {
+  expectResponse(await run('set_table_customization', { table: customer, configuration: { custom_root_fields: { select: 'not ok' } } }), 400, {
+    path: '$.args',
+    error: '"not ok" (root field select of table "shop.customer") is not a valid GraphQL name',
     code: 'validation-failed',
-    error: /"not ok" .* is not a valid GraphQL name/,
   });
+  const refused: [Record<string, unknown>, Record<string, unknown>][] = [
+    [
+      { custom_column_names: { name: 'full-name' } },
+      { code: 'validation-failed', error: '"full-name" (column of table "shop.customer"; give it a custom column name) is not a valid GraphQL name' },
+    ],
+    [
+      { custom_column_names: { name: '_or' } },
+      {
+        code: 'validation-failed',
+        error: '"_or" (column of table "shop.customer": an operator of boolean expressions; give it a custom column name) is not a valid GraphQL name',
+      },
+    ],
+    [{ custom_column_names: { name: 'email' } }, { code: 'already-exists', error: 'column/relationship of table "shop.customer" already exists' }],
+    [
+      { custom_column_names: { name: 'label', email: 'label' } },
+      { code: 'already-exists', error: 'column/relationship of table "shop.customer" already exists' },
+    ],
+  ];
+  for (const [configuration, body] of refused) {
+    const r = await run('set_table_customization', { table: customer, configuration });
+    expect([configuration, r.status, r.body]).toEqual([configuration, 400, { path: '$.args', ...body }]);
+  }
   expect(await exported()).toEqual({ version: 2, tables: [{ table: customer }] });
+  // Swapping two columns' names is fine: no two fields end up with one name.
+  expectResponse(await run('set_table_customization', { table: customer, configuration: { custom_column_names: { name: 'email', email: 'name' } } }), 200, ok);
+  await target.sql("delete from shop.orders; delete from shop.customer; insert into shop.customer (id, name, email) values (1, 'Ann', 'ann@example.test')");
+  expectResponse(await target.graphql('{ shop_customer { name email } }'), 200, { data: { shop_customer: [{ name: 'ann@example.test', email: 'Ann' }] } });
+  // A relationship in a document may not take a column's own name, even when the column goes by a custom one.
+  const ordersOf = { foreign_key_constraint_on: { table: orders, column: 'customer_id' } };
+  expectResponse(
+    await run('replace_metadata', {
+      version: 2,
+      tables: [
+        { table: customer, configuration: { custom_column_names: { email: 'mail' } }, array_relationships: [{ name: 'email', using: ordersOf }] },
+        { table: orders },
+      ],
+    }),
+    400,
+    { path: '$.args', error: 'column/relationship of table "shop.customer" already exists', code: 'already-exists' },
+  );
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: customer, configuration: { custom_column_names: { name: 'email', email: 'name' } } }] });
 });
 
 test(covers(['op.replace_metadata.v1', 'err.already-exists.multiple-declarations'], 'a document that tracks a table twice is refused'), async () => {
