@@ -103,6 +103,9 @@ test(covers(['dec.boolexp.exists', 'rule.perm.select.filter'], '_exists looks at
 });
 
 test(covers(['rule.perm.select.limit'], 'limit caps the rows of a role'), async () => {
+  // Without a cap, the requested limit alone.
+  expect(ids((await gql('{ blog_article(order_by: {id: asc}, limit: 2) { id } }', asUser('1'))).data!.blog_article)).toEqual([1, 2]);
+  expect(ids((await gql('{ blog_article(order_by: {id: asc}) { id } }', asUser('1'))).data!.blog_article)).toEqual([1, 2, 3]);
   await run('drop_select_permission', { table: article, role: 'user' });
   await run('create_select_permission', { table: article, role: 'user', permission: { ...SELECT, limit: 2 } });
   expect(ids((await gql('{ blog_article(order_by: {id: asc}, limit: 10) { id } }', asUser('1'))).data!.blog_article)).toEqual([1, 2]);

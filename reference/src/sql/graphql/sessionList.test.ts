@@ -1,4 +1,6 @@
-import { parseList } from './permissions';
+import type { DbColumn } from '../../db/introspection';
+import { CompileError } from './context';
+import { parseList, resolveList, resolveValue } from './permissions';
 
 test('PostgreSQL array literals: plain, quoted (with commas, braces and escapes), NULL, empty', () => {
   expect(parseList('{1,2,3}')).toEqual(['1', '2', '3']);
@@ -18,4 +20,73 @@ test('JSON arrays of scalars', () => {
 test('anything else is not a list', () => {
   for (const text of ['1,2', '{1,,2}', '{"unterminated}', '[{"a":1}]', '[[1]]', '[1,', '{1,2', '1', '', '{a{b}'])
     expect([text, parseList(text)]).toEqual([text, undefined]);
+});
+
+test('spaces inside the braces alone make an empty list; text after the closing element is no list', () => {
+  expect(parseList('{ }')).toEqual([]);
+  expect(parseList('{1 }')).toEqual(['1']);
+  expect(parseList('{"a" b}')).toEqual(undefined);
+  expect(parseList('{a,"b"c}')).toEqual(undefined);
+});
+
+const column = (type: string): DbColumn => ({
+  name: 'c',
+  position: 1,
+  type,
+  type_schema: 'pg_catalog',
+  type_kind: 'b',
+  type_category: type === 'text' ? 'S' : 'N',
+  element_type: null,
+  nullable: true,
+  has_default: false,
+  generated: false,
+  enum_values: null,
+  comment: null,
+});
+const environment = (sessionVariables: Record<string, string>) => ({ allModels: new Map(), sessionVariables });
+const failure = (f: () => unknown) => {
+  try {
+    f();
+    return undefined;
+  } catch (e) {
+    return e instanceof CompileError ? { message: e.message, code: e.code } : e;
+  }
+};
+
+test('a session variable is read as its column: integers of any width, signed and padded (as a JWT claim may carry them), text as it is', () => {
+  const env = environment({ 'x-engine-id': ' -30 ', 'x-engine-big': '12x', 'x-engine-name': 'abc' });
+  for (const type of ['int2', 'int4', 'int8']) expect(resolveValue(env, 'X-Engine-Id', column(type))).toBe(' -30 ');
+  for (const type of ['int2', 'int4', 'int8']) {
+    expect(failure(() => resolveValue(env, 'x-engine-big', column(type)))).toEqual({ message: 'X-Engine-Big should be an integer', code: 'invalid-headers' });
+  }
+  expect(resolveValue(env, 'x-engine-name', column('text'))).toBe('abc');
+  // A value that merely contains the prefix is a literal, not a session variable.
+  expect(resolveValue(env, 'my-x-engine-id', column('text'))).toBe('my-x-engine-id');
+  expect(failure(() => resolveValue(env, 'x-engine-missing', column('text')))).toEqual({
+    message: 'missing header : x-engine-missing',
+    code: 'invalid-headers',
+  });
+});
+
+test('a session list is checked element by element against an integer column; NULL fits any column', () => {
+  const env = environment({
+    'x-engine-ok': ' {-3, 12, NULL} ',
+    'x-engine-json': '[1, -2, null]',
+    'x-engine-tail': '{1x}',
+    'x-engine-head': '{x1}',
+    'x-engine-words': '{a,b}',
+  });
+  expect(resolveList(env, 'x-engine-ok', column('int8'))).toEqual(['-3', '12', null]);
+  expect(resolveList(env, 'x-engine-json', column('int2'))).toEqual([1, -2, null]);
+  for (const [name, header] of [
+    ['x-engine-tail', 'X-Engine-Tail'],
+    ['x-engine-head', 'X-Engine-Head'],
+    ['x-engine-words', 'X-Engine-Words'],
+  ]) {
+    expect([name, failure(() => resolveList(env, name, column('int4')))]).toEqual([
+      name,
+      { message: `${header} should be a list of integers`, code: 'invalid-headers' },
+    ]);
+  }
+  expect(resolveList(env, 'x-engine-words', column('text'))).toEqual(['a', 'b']);
 });
