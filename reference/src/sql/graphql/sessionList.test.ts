@@ -78,11 +78,12 @@ test('a session list is checked element by element against an integer column; NU
   });
   expect(resolveList(env, 'x-engine-ok', column('int8'))).toEqual(['-3', '12', null]);
   expect(resolveList(env, 'x-engine-json', column('int2'))).toEqual([1, -2, null]);
-  for (const [name, header] of [
+  const malformed: [string, string][] = [
     ['x-engine-tail', 'X-Engine-Tail'],
     ['x-engine-head', 'X-Engine-Head'],
     ['x-engine-words', 'X-Engine-Words'],
-  ]) {
+  ];
+  for (const [name, header] of malformed) {
     expect([name, failure(() => resolveList(env, name, column('int4')))]).toEqual([
       name,
       { message: `${header} should be a list of integers`, code: 'invalid-headers' },
