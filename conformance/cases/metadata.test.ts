@@ -202,3 +202,48 @@ test(covers(['op.replace_metadata.v1', 'op.export_metadata.v1'], 'replace then e
   await target.metadata({ type: 'replace_metadata', args: first });
   expect(await exported()).toEqual(document);
 });
+
+test(
+  covers(
+    ['op.replace_metadata.v2', 'err.already-exists.multiple-declarations', 'err.not-exists.column'],
+    'a document with two permissions of one kind for one role is refused, naming them; an error inside a permission names its place in the document',
+  ),
+  async () => {
+    const reader = { role: 'reader', permission: { columns: ['id'], filter: {} } };
+    const editor = { role: 'editor', permission: { columns: ['id'], filter: {} } };
+    const valid = { version: 2, tables: [author, { ...book, select_permissions: [reader, editor] }] };
+    expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: valid } }), 200, {
+      is_consistent: true,
+      inconsistent_objects: [],
+    });
+    const twice = { version: 2, tables: [author, { ...book, select_permissions: [reader, editor, { ...reader, permission: { columns: '*', filter: {} } }] }] };
+    expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: twice } }), 400, {
+      path: '$.args.metadata.tables[1]',
+      error: 'multiple declarations exist for the following select permissions of "library.book" : "reader"',
+      code: 'already-exists',
+    });
+    // The same role for two kinds, or on two tables, is no duplicate.
+    const spread = {
+      version: 2,
+      tables: [
+        { ...author, select_permissions: [reader] },
+        { ...book, select_permissions: [reader], delete_permissions: [{ role: 'reader', permission: { filter: {} } }] },
+      ],
+    };
+    const badColumn = {
+      version: 2,
+      tables: [author, { ...book, select_permissions: [reader, { role: 'editor', permission: { columns: ['isbn'], filter: {} } }] }],
+    };
+    expectResponse(await target.metadata({ type: 'replace_metadata', args: badColumn }), 400, {
+      path: '$.args.tables[1].select_permissions[1].permission.columns',
+      error: '"isbn" does not exist',
+      code: 'not-exists',
+    });
+    expect(await exported()).toEqual(valid);
+    expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: spread } }), 200, {
+      is_consistent: true,
+      inconsistent_objects: [],
+    });
+    expect(await exported()).toEqual(spread);
+  },
+);

@@ -147,6 +147,45 @@ test(covers(['op.track_table.v2', 'err.already-exists.graphql-name'], 'two table
   });
 });
 
+test(
+  covers(
+    ['op.track_table.v2', 'op.set_table_customization', 'err.already-exists.graphql-name'],
+    'two query root fields of one table may not share a name, nor two mutation root fields; a query and a mutation root field may',
+  ),
+  async () => {
+    expectError(
+      await run('track_table', { table: customer, configuration: { custom_root_fields: { select: 'clients', select_aggregate: 'clients' } } }, 2),
+      400,
+      {
+        path: '$.args',
+        code: 'already-exists',
+        error: 'the GraphQL name "clients" of root field select_aggregate of table "shop.customer" conflicts with root field select',
+      },
+    );
+    // A custom name may take the default name of another root field of the table.
+    expectError(await run('track_table', { table: customer, configuration: { custom_root_fields: { delete_by_pk: 'delete_shop_customer' } } }, 2), 400, {
+      path: '$.args',
+      code: 'already-exists',
+      error: 'the GraphQL name "delete_shop_customer" of root field delete_by_pk of table "shop.customer" conflicts with root field delete',
+    });
+    expect(await exported()).toEqual({ version: 2, tables: [] });
+    expectResponse(await run('track_table', { table: customer, configuration: { custom_root_fields: { select: 'clients', insert: 'clients' } } }, 2), 200, ok);
+    expectError(await run('set_table_customization', { table: customer, configuration: { custom_root_fields: { insert: 'x', update: 'x' } } }), 400, {
+      path: '$.args',
+      code: 'already-exists',
+      error: 'the GraphQL name "x" of root field update of table "shop.customer" conflicts with root field insert',
+    });
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [{ table: customer, configuration: { custom_root_fields: { select: 'clients', insert: 'clients' } } }],
+    });
+    const inserted = await target.graphql('mutation { clients(objects: [{id: 900, name: "Root"}]) { affected_rows } }');
+    expect(inserted.body).toEqual({ data: { clients: { affected_rows: 1 } } });
+    expect((await target.graphql('{ clients(where: {id: {_eq: 900}}) { id name } }')).body).toEqual({ data: { clients: [{ id: 900, name: 'Root' }] } });
+    await target.sql('delete from shop.customer where id = 900');
+  },
+);
+
 test(covers(['op.track_table.v2', 'err.not-exists.column'], 'custom column names must name columns'), async () => {
   expectResponse(await run('track_table', { table: customer, configuration: { custom_column_names: { nickname: 'nick' } } }, 2), 400, {
     path: '$.args',

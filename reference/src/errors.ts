@@ -28,6 +28,11 @@ export class EngineError extends Error {
     return new EngineError(this.id, this.status, this.code, this.message, path, this.internal);
   }
 
+  /** The same error, reported at another path. */
+  at(path: string): EngineError {
+    return new EngineError(this.id, this.status, this.code, this.message, path, this.internal);
+  }
+
   toBody(): ErrorBody {
     return {
       path: this.path,

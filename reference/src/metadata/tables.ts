@@ -42,9 +42,16 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
   const name = tableGraphQLName(entry);
   if (!isGraphQLName(name))
     throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(name)} (the name of ${where}; give it a custom_name)`]);
+  // Query root fields (select…) and mutation root fields (the others) each need distinct names.
+  const rootFields = new Map<string, string>();
   for (const key of ROOT_FIELD_KEYS) {
     const field = rootFieldName(entry, key);
     if (!isGraphQLName(field)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (root field ${key} of ${where})`]);
+    const slot = `${key.startsWith('select') ? 'query' : 'mutation'} ${field}`;
+    const other = rootFields.get(slot);
+    if (other !== undefined)
+      throw engineError('already-exists.graphql-name', '$.args', [JSON.stringify(field), `root field ${key} of ${where}`, `root field ${other}`]);
+    rootFields.set(slot, key);
   }
   for (const column of Object.keys(entry.configuration?.custom_column_names ?? {})) {
     if (!columnOf(table, column)) throw engineError('not-exists.column', '$.args', [JSON.stringify(column)]);

@@ -132,13 +132,29 @@ function checkDocument(document: MetadataDocument, db: Introspection, path: stri
   checkNames(document, db);
   const models = buildModels(document, db, new Map());
   for (const [i, entry] of document.tables.entries()) {
+    for (const type of PERMISSION_TYPES) {
+      const roles = (entry[permissionListKey(type)] ?? []).map((p) => p.role);
+      const twice = [...new Set(roles.filter((role, k) => roles.indexOf(role) !== k))];
+      if (twice.length > 0) {
+        throw engineError('already-exists.multiple-declarations', `${path}.tables[${i}]`, [
+          `${type} permissions of ${quoteQualified(entry.table)}`,
+          twice.map((role) => JSON.stringify(role)).join(', '),
+        ]);
+      }
+    }
     const table = models.get(relationKey(entry.table));
     if (!table) continue;
     for (const type of PERMISSION_TYPES) {
       for (const [j, p] of (entry[permissionListKey(type)] ?? []).entries()) {
         if (p.role === 'admin') throw engineError('constraint-violation.admin-role', '$.args', [quoteQualified(entry.table)]);
         const at = `${path}.tables[${i}].${permissionListKey(type)}[${j}].permission`;
-        validatePermission(models, table, type, p.permission, (key, column, value) => values.push({ column, value, path: `${at}.${key}` }));
+        try {
+          validatePermission(models, table, type, p.permission, (key, column, value) => values.push({ column, value, path: `${at}.${key}` }));
+        } catch (error) {
+          // The checks of create_*_permission speak of $.args.permission; here it sits in the document.
+          if (error instanceof EngineError && error.path.startsWith('$.args.permission')) throw error.at(at + error.path.slice('$.args.permission'.length));
+          throw error;
+        }
       }
     }
   }

@@ -1,0 +1,146 @@
+// Property-based fuzzing of replace_metadata (SPEC.md §4.3) over a generated database schema.
+// Each run creates two to four tables with foreign keys, generates a valid document over them
+// (harness/metadataDocuments.ts) and requires:
+// - replace_metadata then export_metadata gives the same document (the export form of
+//   decision dec.export.form); every tracked table answers under its root field;
+// - replace(export()) changes nothing but the resource version, which increases;
+// - the document with one object the arguments refuse, or one the database lacks, is refused and
+//   changes nothing, resource version included;
+// - with allow_inconsistent_metadata the objects the database lacks are kept and reported, exactly
+//   those, and drop_inconsistent_metadata leaves the valid document.
+import fc from 'fast-check';
+import { covers } from '../harness/cases';
+import { expectResponse } from '../harness/client';
+import { fuzzDocument, fuzzSchema, inconsistencies, refusals, schemaSql, selectRootField, type Document, type FuzzTable } from '../harness/metadataDocuments';
+import { useTarget } from '../harness/target';
+
+const target = useTarget();
+const RUNS = Number(process.env.ENGINE_FUZZ_RUNS ?? 25);
+const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
+
+const exported = async () => {
+  const r = await target.metadata({ type: 'export_metadata', version: 2, args: {} });
+  expect(r.status).toBe(200);
+  return r.body as { resource_version: number; metadata: unknown };
+};
+const replace = (document: unknown, allowInconsistent?: boolean) =>
+  target.metadata({
+    type: 'replace_metadata',
+    version: 2,
+    args: { ...(allowInconsistent === undefined ? {} : { allow_inconsistent_metadata: allowInconsistent }), metadata: document },
+  });
+
+const generated = fuzzSchema.chain((tables) =>
+  fc.record({
+    tables: fc.constant(tables),
+    document: fuzzDocument(tables),
+    inconsistent: fc.integer({ min: 0, max: 3 }),
+    refused: fc.integer({ min: 0, max: refusals().length - 1 }),
+  }),
+);
+
+let schemaSeen: string | undefined;
+async function createSchema(tables: readonly FuzzTable[]) {
+  const text = schemaSql(tables);
+  if (text === schemaSeen) return;
+  await target.reset();
+  await target.sql(text);
+  await target.metadata({ type: 'reload_metadata', args: {} });
+  schemaSeen = text;
+}
+
+test(
+  covers(
+    [
+      'op.replace_metadata.v2',
+      'op.export_metadata.v2',
+      'dec.export.form',
+      'dec.envelope.resource-version',
+      'rule.replace_metadata.1',
+      'rule.replace_metadata.2',
+      'op.drop_inconsistent_metadata',
+      'op.get_inconsistent_metadata',
+    ],
+    `generated documents over generated tables round-trip; one bad object is refused and changes nothing; allowed inconsistencies are kept and reported (${RUNS} runs)`,
+  ),
+  async () => {
+    const counts = { documents: 0, refusals: 0, inconsistencies: 0 };
+    await fc.assert(
+      fc.asyncProperty(generated, async ({ tables, document, inconsistent, refused }) => {
+        await createSchema(tables);
+        const context = (what: string) => `${what} (seed ${seed}) ${JSON.stringify(document)}`;
+
+        // The valid document round-trips.
+        const accepted = await replace(document);
+        if (accepted.status !== 200) throw new Error(context(`a valid document was refused: ${accepted.text.slice(0, 400)}`));
+        expect(accepted.body).toEqual({ is_consistent: true, inconsistent_objects: [] });
+        const first = await exported();
+        expect(first.metadata).toEqual(document);
+        const fields = document.tables.map((t) => selectRootField(t));
+        const answer = await target.graphql(`{ ${fields.map((f, i) => `f${i}: ${f} { id }`).join(' ')} }`);
+        expect(answer.body).toEqual({ data: Object.fromEntries(fields.map((_f, i) => [`f${i}`, []])) });
+
+        // Each role reads the tables it has a select permission on (their filters compile).
+        for (const role of ['r0', 'r1']) {
+          // A permission without columns shows no table (decision dec.schema.always-valid).
+          const readable = document.tables
+            .filter((t) => t.select_permissions?.some((p) => p.role === role && (p.permission.columns as unknown[] | '*').length > 0))
+            .map((t) => selectRootField(t));
+          const query = `{ __typename ${readable.map((f, i) => `f${i}: ${f} { __typename }`).join(' ')} }`;
+          const headers = { ...target.adminHeaders(), 'x-engine-role': role, 'x-engine-user-id': '1', 'x-engine-user-name': 'fuzz' };
+          expect([role, (await target.graphql(query, undefined, { headers })).body]).toEqual([
+            role,
+            { data: { __typename: 'query_root', ...Object.fromEntries(readable.map((_f, i) => [`f${i}`, []])) } },
+          ]);
+        }
+
+        // replace(export()) changes nothing but the resource version.
+        expect((await replace(first.metadata)).status).toBe(200);
+        const second = await exported();
+        expect(second.metadata).toEqual(document);
+        expect(second.resource_version).toBeGreaterThan(first.resource_version);
+
+        // One refused object: 400, nothing changed.
+        const refusal = refusals()[refused]!;
+        const refusedAnswer = await replace(refusal.apply(document));
+        if (refusedAnswer.status !== 400)
+          throw new Error(context(`${refusal.kind} was not refused: ${refusedAnswer.status} ${refusedAnswer.text.slice(0, 300)}`));
+        expect([refusal.kind, refusedAnswer.body]).toEqual([refusal.kind, refusal.answer(document)]);
+        expect(await exported()).toEqual(second);
+        counts.refusals++;
+
+        // One object the database lacks: refused without allow_inconsistent_metadata…
+        const missing = inconsistencies(document)[inconsistent]!;
+        const withMissing = missing.apply(document) as Document;
+        const strict = await replace(withMissing, false);
+        expect([missing.kind, strict.status]).toEqual([missing.kind, 400]);
+        expect(strict.body).toEqual({
+          path: '$.args',
+          error: 'cannot continue due to inconsistent metadata',
+          code: 'unexpected',
+          internal: [missing.reported],
+        });
+        expect(await exported()).toEqual(second);
+        // …kept and reported with it, and dropped by drop_inconsistent_metadata.
+        const allowed = await replace(withMissing, true);
+        expect([missing.kind, allowed.status, allowed.body]).toEqual([missing.kind, 200, { is_consistent: false, inconsistent_objects: [missing.reported] }]);
+        expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, [missing.reported]);
+        const kept = await exported();
+        expect(kept.metadata).toEqual(withMissing);
+        expect(kept.resource_version).toBeGreaterThan(second.resource_version);
+        expect((await target.graphql(`{ ${fields[0]} { id } }`)).body).toEqual({ data: { [fields[0]!]: [] } });
+        expectResponse(await target.metadata({ type: 'drop_inconsistent_metadata', args: {} }), 200, { message: 'success' });
+        expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, []);
+        expect((await exported()).metadata).toEqual(document);
+        counts.inconsistencies++;
+        counts.documents++;
+      }),
+      { numRuns: RUNS, seed },
+    );
+    process.stdout.write(
+      `metadata replacement fuzz: ${counts.documents} documents round-tripped, ${counts.refusals} refused objects and ${counts.inconsistencies} inconsistencies checked, seed ${seed}\n`,
+    );
+    expect(counts).toEqual({ documents: RUNS, refusals: RUNS, inconsistencies: RUNS });
+  },
+  600_000,
+);

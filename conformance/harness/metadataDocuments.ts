@@ -1,0 +1,378 @@
+// Generators for the metadata-replacement fuzzer: a database schema (two to four tables with
+// foreign keys between them) and valid metadata documents over it in export form (tables in a
+// generated order, custom names, object and array relationships by foreign key and by manual
+// mapping, the four permission kinds with generated BoolExps), plus the objects that make such a
+// document invalid: some the database lacks (inconsistencies), some the arguments refuse.
+import fc from 'fast-check';
+
+export const FUZZ_SCHEMA = 'fzmeta';
+
+export type ColumnType = 'integer' | 'text' | 'boolean';
+export interface FuzzColumn {
+  name: string;
+  type: ColumnType;
+}
+export interface FuzzTable {
+  name: string;
+  columns: FuzzColumn[];
+  /** Foreign keys: `<table>_id` columns referencing `<table>.id`. */
+  references: string[];
+}
+
+const TABLE_NAMES = ['t0', 't1', 't2', 't3'] as const;
+const PLAIN_COLUMNS: FuzzColumn[] = [
+  { name: 'n', type: 'integer' },
+  { name: 'label', type: 'text' },
+  { name: 'flag', type: 'boolean' },
+];
+
+/** Tables t0… in creation order; each may reference the ones before it. */
+export const fuzzSchema: fc.Arbitrary<FuzzTable[]> = fc.integer({ min: 2, max: 4 }).chain((count) =>
+  fc.tuple(
+    ...TABLE_NAMES.slice(0, count).map((name, i) =>
+      fc.record({ plain: fc.subarray(PLAIN_COLUMNS), references: fc.subarray([...TABLE_NAMES.slice(0, i)]) }).map(({ plain, references }): FuzzTable => ({
+        name,
+        columns: [{ name: 'id', type: 'integer' }, ...plain, ...references.map((r) => ({ name: `${r}_id`, type: 'integer' as const }))],
+        references,
+      })),
+    ),
+  ),
+);
+
+/** The SQL that creates the schema (names come from fixed lists above). */
+export const schemaSql = (tables: readonly FuzzTable[]) =>
+  [
+    `drop schema if exists ${FUZZ_SCHEMA} cascade; create schema ${FUZZ_SCHEMA};`,
+    ...tables.map((t) => {
+      const columns = t.columns.map((c) =>
+        c.name === 'id'
+          ? 'id integer primary key'
+          : `${c.name} ${c.type}${c.name.endsWith('_id') ? ` references ${FUZZ_SCHEMA}.${c.name.slice(0, -3)} (id)` : ''}`,
+      );
+      return `create table ${FUZZ_SCHEMA}.${t.name} (${columns.join(', ')});`;
+    }),
+  ].join('\n');
+
+export const qualified = (name: string) => ({ schema: FUZZ_SCHEMA, name });
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Document = { version: 2; tables: TableEntry[] };
+export interface TableEntry {
+  table: { schema: string; name: string };
+  configuration?: Record<string, Json>;
+  object_relationships?: Relationship[];
+  array_relationships?: Relationship[];
+  insert_permissions?: Permission[];
+  select_permissions?: Permission[];
+  update_permissions?: Permission[];
+  delete_permissions?: Permission[];
+}
+export interface Relationship {
+  name: string;
+  using: Record<string, Json>;
+}
+export interface Permission {
+  role: string;
+  permission: Record<string, Json>;
+}
+
+/** A relationship of a table as BoolExps see it: its name and the table it leads to. */
+interface Edge {
+  name: string;
+  to: FuzzTable;
+}
+
+const ROLES = ['r0', 'r1'] as const;
+
+const valueOf = (type: ColumnType): fc.Arbitrary<Json> =>
+  type === 'integer' ? fc.integer({ min: -3, max: 3 }) : type === 'text' ? fc.constantFrom('a', "it's", '%b%', '', 'x-engine-user-id') : fc.boolean();
+
+/** One comparison on one column, in either operator spelling, with a session variable now and then. */
+function comparison(table: FuzzTable): fc.Arbitrary<Record<string, Json>> {
+  return fc.constantFrom(...table.columns).chain((column) => {
+    const value = valueOf(column.type);
+    const ops: fc.Arbitrary<Record<string, Json>>[] = [
+      fc.record({ op: fc.constantFrom('_eq', '$eq', '_neq', '$ne'), value }).map(({ op, value }) => ({ [op]: value })),
+      fc.array(value, { maxLength: 3 }).map((values) => ({ _in: values })),
+      fc.boolean().map((b) => ({ _is_null: b })),
+    ];
+    if (column.type === 'integer') {
+      ops.push(fc.record({ op: fc.constantFrom('_gt', '$lte', '_gte', '_lt'), value }).map(({ op, value }) => ({ [op]: value })));
+      ops.push(fc.constant({ _eq: 'X-Engine-User-Id' }));
+    }
+    if (column.type === 'text') ops.push(fc.record({ op: fc.constantFrom('_like', '_ilike', '_nlike'), value }).map(({ op, value }) => ({ [op]: value })));
+    return fc.oneof(...ops).map((comparison) => ({ [column.name]: comparison }));
+  });
+}
+
+/** A BoolExp over a table: comparisons, _and/_or/_not (and $and/$or), {} and one step through a relationship. */
+export function boolExp(table: FuzzTable, edges: readonly Edge[]): fc.Arbitrary<Record<string, Json>> {
+  const { exp } = fc.letrec<{ exp: Record<string, Json> }>((tie) => ({
+    exp: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      comparison(table),
+      fc.constant({}),
+      fc.record({ op: fc.constantFrom('_and', '_or', '$and', '$or'), list: fc.array(tie('exp'), { maxLength: 2 }) }).map(({ op, list }) => ({ [op]: list })),
+      tie('exp').map((e) => ({ _not: e })),
+      ...(edges.length
+        ? [
+            fc
+              .constantFrom(...edges)
+              .chain((edge) => fc.oneof(comparison(edge.to), fc.constant({})).map((inner): Record<string, Json> => ({ [edge.name]: inner }))),
+          ]
+        : []),
+    ),
+  }));
+  return exp;
+}
+
+const columnsOf = (table: FuzzTable) => table.columns.map((c) => c.name);
+const columnList = (table: FuzzTable) => fc.oneof(fc.constant('*' as Json), fc.subarray(columnsOf(table)) as fc.Arbitrary<Json>);
+const presets = (table: FuzzTable): fc.Arbitrary<Record<string, Json>> =>
+  fc
+    .subarray(table.columns.filter((c) => c.name !== 'id'))
+    .chain((cs) =>
+      fc
+        .tuple(
+          ...cs.map((c) =>
+            c.type === 'integer'
+              ? fc.constantFrom<Json>('X-Engine-User-Id', 7)
+              : c.type === 'text'
+                ? fc.constantFrom<Json>('X-Engine-User-Name', 'preset')
+                : fc.constant<Json>(true),
+          ),
+        )
+        .map((values) => Object.fromEntries(cs.map((c, i) => [c.name, values[i]!]))),
+    );
+
+const permissions = (roleValue: (role: string) => fc.Arbitrary<Record<string, Json> | undefined>) =>
+  fc.tuple(...ROLES.map(roleValue)).map((values) => ROLES.flatMap((role, i) => (values[i] ? [{ role, permission: values[i] }] : [])));
+
+function permissionsOf(table: FuzzTable, edges: readonly Edge[]) {
+  const exp = boolExp(table, edges);
+  const option = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined, freq: 3 });
+  return fc.record(
+    {
+      insert_permissions: permissions(() =>
+        option(fc.record({ check: exp, columns: columnList(table), set: presets(table), backend_only: fc.boolean() }, { requiredKeys: ['check'] })),
+      ),
+      select_permissions: permissions(() =>
+        option(
+          fc.record({ columns: columnList(table), filter: exp, limit: fc.nat(20), allow_aggregations: fc.boolean() }, { requiredKeys: ['columns', 'filter'] }),
+        ),
+      ),
+      update_permissions: permissions(() =>
+        option(fc.record({ columns: columnList(table), filter: exp, check: exp, set: presets(table) }, { requiredKeys: ['columns', 'filter'] })),
+      ),
+      delete_permissions: permissions(() => option(fc.record({ filter: exp }))),
+    },
+    { requiredKeys: [] },
+  );
+}
+
+function configurationOf(table: FuzzTable): fc.Arbitrary<Record<string, Json> | undefined> {
+  const t = table.name;
+  const hasLabel = table.columns.some((c) => c.name === 'label');
+  return fc.option(
+    fc
+      .record(
+        {
+          custom_name: fc.constant(`${t}_named`),
+          custom_root_fields: fc
+            .subarray(['select', 'select_by_pk', 'select_aggregate', 'insert', 'update_by_pk', 'delete'], { minLength: 1 })
+            .map((keys) => Object.fromEntries(keys.map((k) => [k, `${t}_${k}_root`]))),
+          ...(hasLabel ? { custom_column_names: fc.constant({ label: `${t}_title` }) } : {}),
+        },
+        { requiredKeys: [] },
+      )
+      .filter((c) => Object.keys(c).length > 0),
+    { nil: undefined },
+  );
+}
+
+/** A valid document over the schema: a generated subset of its tables, tracked in a generated order. */
+export function fuzzDocument(tables: readonly FuzzTable[]): fc.Arbitrary<Document> {
+  return fc.shuffledSubarray([...tables], { minLength: 1 }).chain((tracked) => {
+    const isTracked = (name: string) => tracked.some((t) => t.name === name);
+    const entries = tracked.map((table) => {
+      const byName = (name: string) => tables.find((t) => t.name === name)!;
+      // Object relationships: each key to a tracked table, by its foreign key or by a manual mapping.
+      const objectCandidates: [Relationship, Edge][] = table.references.filter(isTracked).flatMap((to): [Relationship, Edge][] => [
+        [
+          { name: `o_${to}`, using: { foreign_key_constraint_on: `${to}_id` } },
+          { name: `o_${to}`, to: byName(to) },
+        ],
+        [
+          { name: `m_${to}`, using: { manual_configuration: { remote_table: qualified(to), column_mapping: { [`${to}_id`]: 'id' } } } },
+          { name: `m_${to}`, to: byName(to) },
+        ],
+      ]);
+      // Array relationships: each tracked table whose key points here.
+      const arrayCandidates: [Relationship, Edge][] = tracked
+        .filter((from) => from.references.includes(table.name))
+        .flatMap((from): [Relationship, Edge][] => [
+          [
+            { name: `a_${from.name}`, using: { foreign_key_constraint_on: { table: qualified(from.name), column: `${table.name}_id` } } },
+            { name: `a_${from.name}`, to: from },
+          ],
+          [
+            { name: `ma_${from.name}`, using: { manual_configuration: { remote_table: qualified(from.name), column_mapping: { id: `${table.name}_id` } } } },
+            { name: `ma_${from.name}`, to: from },
+          ],
+        ]);
+      return fc.record({ objects: fc.subarray(objectCandidates), arrays: fc.subarray(arrayCandidates) }).chain(({ objects, arrays }) =>
+        fc
+          .record({
+            configuration: configurationOf(table),
+            permissions: permissionsOf(
+              table,
+              [...objects, ...arrays].map(([, e]) => e),
+            ),
+          })
+          .map(({ configuration, permissions }): TableEntry => ({
+            table: qualified(table.name),
+            ...(configuration ? { configuration } : {}),
+            ...(objects.length ? { object_relationships: objects.map(([r]) => r) } : {}),
+            ...(arrays.length ? { array_relationships: arrays.map(([r]) => r) } : {}),
+            ...Object.fromEntries(Object.entries(permissions).filter(([, list]) => list.length > 0)),
+          })),
+      );
+    });
+    return fc.tuple(...entries).map((tablesOfDocument): Document => ({ version: 2, tables: tablesOfDocument }));
+  });
+}
+
+/** The GraphQL name of a table's select root field under its configuration. */
+export function selectRootField(entry: TableEntry): string {
+  const configuration = entry.configuration as { custom_name?: string; custom_root_fields?: { select?: string } } | undefined;
+  return configuration?.custom_root_fields?.select ?? configuration?.custom_name ?? `${entry.table.schema}_${entry.table.name}`;
+}
+
+/** An object the database lacks, added to a document: kept and reported under allow_inconsistent_metadata. */
+export interface Inconsistency {
+  kind: string;
+  apply: (document: Document) => Document;
+  /** The inconsistent object as get_inconsistent_metadata reports it. */
+  reported: { type: string; reason: string; definition: Json };
+}
+
+const onFirstTable = (document: Document, change: (entry: TableEntry) => TableEntry): Document => ({
+  ...document,
+  tables: document.tables.map((t, i) => (i === 0 ? change(t) : t)),
+});
+
+export function inconsistencies(document: Document): Inconsistency[] {
+  const first = document.tables[0]!.table;
+  const objectRelationship = (r: Relationship) => (e: TableEntry) => ({ ...e, object_relationships: [...(e.object_relationships ?? []), r] });
+  const arrayRelationship = (r: Relationship) => (e: TableEntry) => ({ ...e, array_relationships: [...(e.array_relationships ?? []), r] });
+  const missingKey = { name: 'o_missing', using: { foreign_key_constraint_on: 'missing_id' } };
+  const missingTable = { name: 'a_missing', using: { foreign_key_constraint_on: { table: qualified('ghost_rows'), column: 'owner_id' } } };
+  const ghostRows = `no such table/view exists in postgres : "${FUZZ_SCHEMA}.ghost_rows"`;
+  const manualToMissing = { name: 'm_missing', using: { manual_configuration: { remote_table: qualified('ghost_rows'), column_mapping: { id: 'owner_id' } } } };
+  return [
+    {
+      kind: 'a table the database lacks',
+      apply: (d) => ({ ...d, tables: [...d.tables, { table: qualified('ghost') }] }),
+      reported: { type: 'table', reason: `no such table/view exists in postgres : "${FUZZ_SCHEMA}.ghost"`, definition: `${FUZZ_SCHEMA}.ghost` },
+    },
+    {
+      kind: 'an object relationship on a column the table lacks',
+      apply: (d) => onFirstTable(d, objectRelationship(missingKey)),
+      reported: { type: 'object_relation', reason: '"missing_id" does not exist', definition: { table: first, ...missingKey } },
+    },
+    {
+      kind: 'an array relationship from a table the database lacks',
+      apply: (d) => onFirstTable(d, arrayRelationship(missingTable)),
+      reported: { type: 'array_relation', reason: ghostRows, definition: { table: first, ...missingTable } },
+    },
+    {
+      kind: 'a manual relationship to a table the database lacks',
+      apply: (d) => onFirstTable(d, arrayRelationship(manualToMissing)),
+      reported: { type: 'array_relation', reason: ghostRows, definition: { table: first, ...manualToMissing } },
+    },
+  ];
+}
+
+/** An object the arguments refuse whatever the database holds, and the whole answer that refuses it. */
+export interface Refusal {
+  kind: string;
+  apply: (document: Document) => Document;
+  answer: (document: Document) => { path: string; error: string; code: string };
+}
+
+export function refusals(): Refusal[] {
+  const display = (d: Document) => JSON.stringify(`${d.tables[0]!.table.schema}.${d.tables[0]!.table.name}`);
+  const append = (key: 'select_permissions' | 'insert_permissions', role: string, permission: Record<string, Json>) => (e: TableEntry) => ({
+    ...e,
+    [key]: [...(e[key] ?? []), { role, permission }],
+  });
+  /** Where the permission appended to the first table sits. */
+  const at = (d: Document, key: 'select_permissions' | 'insert_permissions') =>
+    `$.args.metadata.tables[0].${key}[${d.tables[0]![key]?.length ?? 0}].permission`;
+  return [
+    {
+      kind: 'a select permission naming a column the table lacks',
+      apply: (d) => onFirstTable(d, append('select_permissions', 'rx', { columns: ['missing'], filter: {} })),
+      answer: (d) => ({ path: `${at(d, 'select_permissions')}.columns`, error: '"missing" does not exist', code: 'not-exists' }),
+    },
+    {
+      kind: 'a filter on a column the table lacks',
+      apply: (d) => onFirstTable(d, append('select_permissions', 'rx', { columns: ['id'], filter: { missing: { _eq: 1 } } })),
+      answer: (d) => ({ path: `${at(d, 'select_permissions')}.filter`, error: 'no such column exists : "missing"', code: 'not-exists' }),
+    },
+    {
+      kind: 'an unknown operator',
+      apply: (d) => onFirstTable(d, append('select_permissions', 'rx', { columns: ['id'], filter: { id: { _almost: 1 } } })),
+      answer: (d) => ({ path: `${at(d, 'select_permissions')}.filter`, error: 'Unknown operator : _almost', code: 'unexpected-payload' }),
+    },
+    {
+      kind: 'a second select permission of one role',
+      apply: (d) =>
+        onFirstTable(d, (e) =>
+          append('select_permissions', 'rx', { columns: ['id'], filter: {} })(append('select_permissions', 'rx', { columns: '*', filter: {} })(e)),
+        ),
+      answer: (d) => ({
+        path: '$.args.metadata.tables[0]',
+        error: `multiple declarations exist for the following select permissions of ${display(d)} : "rx"`,
+        code: 'already-exists',
+      }),
+    },
+    {
+      kind: 'an insert preset on a column the table lacks',
+      apply: (d) => onFirstTable(d, append('insert_permissions', 'rx', { check: {}, set: { missing: 1 } })),
+      answer: (d) => ({ path: `${at(d, 'insert_permissions')}.set`, error: '"missing" does not exist', code: 'not-exists' }),
+    },
+    {
+      kind: 'a relationship named like a column',
+      apply: (d) =>
+        onFirstTable(d, (e) => ({
+          ...e,
+          object_relationships: [...(e.object_relationships ?? []), { name: 'id', using: { foreign_key_constraint_on: 'id' } }],
+        })),
+      answer: (d) => ({ path: '$.args', error: `column/relationship of table ${display(d)} already exists`, code: 'already-exists' }),
+    },
+    {
+      kind: 'a table tracked twice',
+      apply: (d) => ({ ...d, tables: [...d.tables, { table: d.tables[0]!.table }] }),
+      answer: (d) => ({ path: '$.args', error: `multiple declarations exist for the following tables : ${display(d)}`, code: 'already-exists' }),
+    },
+    {
+      kind: 'a custom root field that is no GraphQL name',
+      apply: (d) => onFirstTable(d, (e) => ({ ...e, configuration: { ...(e.configuration ?? {}), custom_root_fields: { select: 'not a name' } } })),
+      answer: (d) => ({
+        path: '$.args',
+        error: `"not a name" (root field select of table ${display(d)}) is not a valid GraphQL name`,
+        code: 'validation-failed',
+      }),
+    },
+    {
+      kind: 'two query root fields of one name',
+      apply: (d) => onFirstTable(d, (e) => ({ ...e, configuration: { custom_root_fields: { select: 'same_root', select_by_pk: 'same_root' } } })),
+      answer: (d) => ({
+        path: '$.args',
+        error: `the GraphQL name "same_root" of root field select_by_pk of table ${display(d)} conflicts with root field select`,
+        code: 'already-exists',
+      }),
+    },
+  ];
+}
