@@ -1,7 +1,7 @@
 // Generators for the metadata-replacement fuzzer: a database schema (two to four tables with
 // foreign keys between them) and valid metadata documents over it in export form (tables in a
 // generated order, custom names, object and array relationships by foreign key and by manual
-// mapping, the four permission kinds with generated BoolExps), plus the objects that make such a
+// mapping, the four permission kinds with generated BoolExps; cron triggers), plus the objects that make such a
 // document invalid: some the database lacks (inconsistencies), some the arguments refuse.
 import fc from 'fast-check';
 
@@ -56,7 +56,7 @@ export const schemaSql = (tables: readonly FuzzTable[]) =>
 export const qualified = (name: string) => ({ schema: FUZZ_SCHEMA, name });
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Document = { version: 2; tables: TableEntry[] };
+export type Document = { version: 2; tables: TableEntry[]; cron_triggers?: Record<string, Json>[] };
 export interface TableEntry {
   table: { schema: string; name: string };
   configuration?: Record<string, Json>;
@@ -190,6 +190,31 @@ function configurationOf(table: FuzzTable): fc.Arbitrary<Record<string, Json> | 
   );
 }
 
+/** Cron triggers in export form (retry_conf always written out); yearly schedules, so none fires during a run. */
+export const cronTriggers: fc.Arbitrary<Record<string, Json>[]> = fc.subarray(['c0', 'c1', 'c2']).chain((names) =>
+  fc.tuple(
+    ...names.map((name) =>
+      fc.record(
+        {
+          name: fc.constant(name),
+          webhook: fc.constantFrom('http://127.0.0.1:9/cron', 'http://127.0.0.1:9/yearly'),
+          schedule: fc.constantFrom('0 0 1 1 *', '30 4 2 3 *', '*/15 2 29 2 *'),
+          include_in_metadata: fc.constant(true),
+          payload: fc.dictionary(fc.constantFrom('a', 'b'), fc.oneof(fc.integer(), fc.string({ maxLength: 4 }))),
+          retry_conf: fc.record({
+            num_retries: fc.nat(3),
+            retry_interval_seconds: fc.integer({ min: 1, max: 30 }),
+            timeout_seconds: fc.integer({ min: 1, max: 60 }),
+            tolerance_seconds: fc.integer({ min: 60, max: 21600 }),
+          }),
+          comment: fc.constantFrom('yearly', ''),
+        },
+        { requiredKeys: ['name', 'webhook', 'schedule', 'include_in_metadata', 'retry_conf'] },
+      ),
+    ),
+  ),
+);
+
 /** A valid document over the schema: a generated subset of its tables, tracked in a generated order. */
 export function fuzzDocument(tables: readonly FuzzTable[]): fc.Arbitrary<Document> {
   return fc.shuffledSubarray([...tables], { minLength: 1 }).chain((tracked) => {
@@ -238,7 +263,9 @@ export function fuzzDocument(tables: readonly FuzzTable[]): fc.Arbitrary<Documen
           })),
       );
     });
-    return fc.tuple(...entries).map((tablesOfDocument): Document => ({ version: 2, tables: tablesOfDocument }));
+    return fc
+      .tuple(fc.tuple(...entries), cronTriggers)
+      .map(([tablesOfDocument, crons]): Document => ({ version: 2, tables: tablesOfDocument, ...(crons.length ? { cron_triggers: crons } : {}) }));
   });
 }
 
@@ -363,6 +390,15 @@ export function refusals(): Refusal[] {
         path: '$.args',
         error: `"not a name" (root field select of table ${display(d)}) is not a valid GraphQL name`,
         code: 'validation-failed',
+      }),
+    },
+    {
+      kind: 'a cron trigger whose schedule is no cron expression',
+      apply: (d) => ({ ...d, cron_triggers: [...(d.cron_triggers ?? []), { name: 'bad_schedule', webhook: 'http://127.0.0.1:9/', schedule: 'every day' }] }),
+      answer: (d) => ({
+        path: `$.args.metadata.cron_triggers[${d.cron_triggers?.length ?? 0}].schedule`,
+        error: 'invalid cron schedule "every day": five fields are expected, not 2',
+        code: 'parse-failed',
       }),
     },
     {
