@@ -659,6 +659,10 @@ test(
     expect((await seen({ 'x-engine-allowed-ids': '1', 'x-engine-hidden-ids': '{}' })).errors).toEqual([
       { message: 'X-Engine-Allowed-Ids should be a list such as {1,2,3} or [1,2,3]', extensions: { path: '$', code: 'invalid-headers' } },
     ]);
+    // A comma at the end leaves an empty element, which PostgreSQL refuses too.
+    expect((await seen({ 'x-engine-allowed-ids': '{1,3,}', 'x-engine-hidden-ids': '{}' })).errors).toEqual([
+      { message: 'X-Engine-Allowed-Ids should be a list such as {1,2,3} or [1,2,3]', extensions: { path: '$', code: 'invalid-headers' } },
+    ]);
     expect((await seen({ 'x-engine-allowed-ids': '{1,abc}', 'x-engine-hidden-ids': '{}' })).errors).toEqual([
       { message: 'X-Engine-Allowed-Ids should be a list of integers', extensions: { path: '$', code: 'invalid-headers' } },
     ]);

@@ -56,17 +56,18 @@ export function parseList(text: string): unknown[] | undefined {
   const body = text.slice(1, -1);
   if (body.trim() === '') return [];
   // Elements separated by commas; double-quoted ones may hold commas, braces and \-escapes; NULL is null.
+  // An element ends at a comma or at the end of the body; a comma at the end leaves an empty element.
   const values: unknown[] = [];
-  const element = /\s*(?:"((?:[^"\\]|\\.)*)"|([^,{}"]*?))\s*(,|$)/gy;
-  let m: RegExpExecArray | null;
-  while (element.lastIndex < body.length && (m = element.exec(body)) !== null) {
+  const element = /\s*(?:"((?:[^"\\]|\\.)*)"|([^,{}"]*?))\s*(,|$)/y;
+  for (;;) {
+    const m = element.exec(body);
+    if (m === null) return undefined;
     if (m[1] !== undefined) values.push(m[1].replace(/\\(.)/g, '$1'));
     else if (m[2]!.toUpperCase() === 'NULL') values.push(null);
     else if (m[2] === '') return undefined;
     else values.push(m[2]);
-    if (m[3] === '') break;
+    if (m[3] === '') return values;
   }
-  return element.lastIndex >= body.length || body.trimEnd().length <= element.lastIndex ? values : undefined;
 }
 
 export function permissionCondition(

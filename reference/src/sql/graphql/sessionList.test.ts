@@ -1,6 +1,7 @@
 import type { DbColumn } from '../../db/introspection';
 import { CompileError } from './context';
-import { parseList, resolveList, resolveValue } from './permissions';
+import type { TableModel } from '../../schema/model';
+import { effectiveLimit, parseList, resolveList, resolveValue } from './permissions';
 
 test('PostgreSQL array literals: plain, quoted (with commas, braces and escapes), NULL, empty', () => {
   expect(parseList('{1,2,3}')).toEqual(['1', '2', '3']);
@@ -27,6 +28,10 @@ test('spaces inside the braces alone make an empty list; text after the closing 
   expect(parseList('{1 }')).toEqual(['1']);
   expect(parseList('{"a" b}')).toEqual(undefined);
   expect(parseList('{a,"b"c}')).toEqual(undefined);
+});
+
+test('as in PostgreSQL, a comma at the end is an empty element, and a literal starts with its brace', () => {
+  for (const text of ['{1,}', '{"a",}', '{,}', '1}', 'x{1}', ' {1}']) expect([text, parseList(text)]).toEqual([text, undefined]);
 });
 
 const column = (type: string): DbColumn => ({
@@ -90,4 +95,16 @@ test('a session list is checked element by element against an integer column; NU
     ]);
   }
   expect(resolveList(env, 'x-engine-words', column('text'))).toEqual(['a', 'b']);
+  // JSON strings are integers when PostgreSQL would read them so, spaces around included.
+  expect(resolveList(environment({ 'x-engine-padded': '[" 7 ", "-1"]' }), 'x-engine-padded', column('int4'))).toEqual([' 7 ', '-1']);
+});
+
+const model = (permissions: TableModel['permissions']) => ({ permissions }) as TableModel;
+
+test("a role's limit caps the requested one; admin (no permissions) and a role without a cap take the request", () => {
+  const capped = model({ select: { filter: {}, limit: 3 } });
+  expect([effectiveLimit(capped, 10), effectiveLimit(capped, 2), effectiveLimit(capped, null), effectiveLimit(capped, undefined)]).toEqual([3, 2, 3, 3]);
+  const uncapped = model({ select: { filter: {} } });
+  expect([effectiveLimit(uncapped, 10), effectiveLimit(uncapped, null)]).toEqual([10, undefined]);
+  expect([effectiveLimit(model(undefined), 4), effectiveLimit(model(undefined), undefined)]).toEqual([4, undefined]);
 });
