@@ -294,6 +294,31 @@ test(
   },
 );
 
+test(
+  covers(
+    ['op.replace_metadata.v1', 'err.already-exists.computed-field-name'],
+    'replace_metadata refuses a computed field named like a column, by its own name or its custom name, and changes nothing',
+  ),
+  async () => {
+    const withField = (name: string, configuration?: unknown) => ({
+      version: 2,
+      tables: [{ table: item, ...(configuration ? { configuration } : {}), computed_fields: [{ name, definition: { function: fn('item_label') } }] }],
+    });
+    expectResponse(await run('replace_metadata', withField('label')), 200, ok);
+    for (const [document, name] of [
+      [withField('title'), 'title'],
+      [withField('heading', { custom_column_names: { title: 'heading' } }), 'heading'],
+    ] as const) {
+      expectResponse(await run('replace_metadata', document), 400, {
+        path: '$.args',
+        error: `the name "${name}" is already used by a column, relationship or computed field of table "shopfn.item"`,
+        code: 'already-exists',
+      });
+    }
+    expect(await exported()).toEqual(withField('label'));
+  },
+);
+
 test(covers(['dec.functions.run_sql'], "run_sql that drops a computed field's function drops the field from its table"), async () => {
   expectResponse(await add('label', { function: fn('item_label') }), 200, ok);
   expectResponse(await target.metadata({ type: 'run_sql', args: { sql: 'drop function shopfn.item_label(shopfn.item)' } }, { endpoint: '/v2/query' }), 200, {
