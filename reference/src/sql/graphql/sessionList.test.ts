@@ -31,7 +31,7 @@ test('spaces inside the braces alone make an empty list; text after the closing 
 });
 
 test('as in PostgreSQL, a comma at the end is an empty element, and a literal starts with its brace', () => {
-  for (const text of ['{1,}', '{"a",}', '{,}', '1}', 'x{1}', ' {1}']) expect([text, parseList(text)]).toEqual([text, undefined]);
+  for (const text of ['{1,}', '{"a",}', '{,}', '1}', 'x{1}', ' {1}', '{1', '{']) expect([text, parseList(text)]).toEqual([text, undefined]);
 });
 
 const column = (type: string): DbColumn => ({
