@@ -222,6 +222,12 @@ test(
       error: 'multiple declarations exist for the following select permissions of "library.book" : "reader"',
       code: 'already-exists',
     });
+    const both = { version: 2, tables: [author, { ...book, select_permissions: [reader, editor, editor, reader] }] };
+    expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: both } }), 400, {
+      path: '$.args.metadata.tables[1]',
+      error: 'multiple declarations exist for the following select permissions of "library.book" : "editor", "reader"',
+      code: 'already-exists',
+    });
     // The same role for two kinds, or on two tables, is no duplicate.
     const spread = {
       version: 2,

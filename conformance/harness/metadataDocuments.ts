@@ -299,7 +299,10 @@ export function inconsistencies(document: Document): Inconsistency[] {
   return [
     {
       kind: 'a table the database lacks',
-      apply: (d) => ({ ...d, tables: [...d.tables, { table: qualified('ghost') }] }),
+      apply: (d) => ({
+        ...d,
+        tables: [...d.tables, { table: qualified('ghost'), select_permissions: [{ role: 'r0', permission: { columns: ['id'], filter: {} } }] }],
+      }),
       reported: { type: 'table', reason: `no such table/view exists in postgres : "${FUZZ_SCHEMA}.ghost"`, definition: `${FUZZ_SCHEMA}.ghost` },
     },
     {
