@@ -1,4 +1,4 @@
-import type { DbColumn } from '../../db/introspection';
+import { argumentColumn } from '../../schema/functions';
 import { CompileError } from './context';
 import type { TableModel } from '../../schema/model';
 import { effectiveLimit, parseList, resolveList, resolveValue } from './permissions';
@@ -34,20 +34,8 @@ test('as in PostgreSQL, a comma at the end is an empty element, and a literal st
   for (const text of ['{1,}', '{"a",}', '{,}', '1}', 'x{1}', ' {1}', '{1', '{']) expect([text, parseList(text)]).toEqual([text, undefined]);
 });
 
-const column = (type: string): DbColumn => ({
-  name: 'c',
-  position: 1,
-  type,
-  type_schema: 'pg_catalog',
-  type_kind: 'b',
-  type_category: type === 'text' ? 'S' : 'N',
-  element_type: null,
-  nullable: true,
-  has_default: false,
-  generated: false,
-  enum_values: null,
-  comment: null,
-});
+/** A column of a built-in type (the checks read only its type). */
+const column = (type: string) => argumentColumn('c', 1, type, 'pg_catalog');
 const environment = (sessionVariables: Record<string, string>) => ({ allModels: new Map(), sessionVariables });
 const failure = (f: () => unknown) => {
   try {
