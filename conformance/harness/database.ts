@@ -30,7 +30,7 @@ export async function dropDatabase(clusterUrl: string, name: string): Promise<vo
  * For tests of the server's own parts: a database in the run's cluster with a connected client,
  * made fresh for each test (`each`) or once for the file (`all`), dropped afterwards.
  */
-export function useDatabase(scope: 'each' | 'all'): { readonly client: Client } {
+export function useDatabase(scope: 'each' | 'all'): { readonly client: Client; readonly url: string } {
   let database: { name: string; url: string } | undefined;
   let client: Client | undefined;
   const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
@@ -46,6 +46,9 @@ export function useDatabase(scope: 'each' | 'all'): { readonly client: Client } 
   return {
     get client() {
       return client!;
+    },
+    get url() {
+      return database!.url;
     },
   };
 }

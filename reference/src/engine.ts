@@ -1,7 +1,8 @@
 // Runs parsed operations: each request in one transaction that holds the catalog lock, so a
 // request (a bulk included) fully applies and persists, or changes nothing.
 import { randomUUID } from 'node:crypto';
-import { Client, Pool, type PoolClient } from 'pg';
+import { Client, type Pool, type PoolClient } from 'pg';
+import { resilientPool } from './db/connectionLoss';
 import type { MetadataDocument, QualifiedName } from '../../spec';
 import { assertCatalogVersion, CatalogError, ensureCatalog, readMetadata, readMetadataSince, writeMetadata } from './catalog/catalog';
 import type { EngineConfig } from './config';
@@ -75,16 +76,14 @@ export class Engine {
   }
 
   static async open(config: EngineConfig, databaseUrl: string): Promise<Engine> {
-    const pool = new Pool({ connectionString: databaseUrl, max: 10, application_name: 'engine-reference' });
+    const pool = resilientPool({ connectionString: databaseUrl, max: 10, application_name: 'engine-reference' });
     const timeout = config.limits.statementTimeoutMs;
-    const roles = new Pool({
+    const roles = resilientPool({
       connectionString: databaseUrl,
       max: 10,
       application_name: 'engine-reference-roles',
       ...(timeout > 0 ? { statement_timeout: timeout } : {}),
     });
-    // An idle client's failure surfaces on its next use.
-    for (const p of [pool, roles]) p.on('error', () => {});
     const engine = new Engine(pool, config, roles);
     const client = await pool.connect();
     try {

@@ -81,7 +81,11 @@ async function main(): Promise<void> {
     database = await provisionDatabase({
       databaseUrl: config.databaseUrl,
       persistentDir: config.dataDir,
-      log: (message) => logger.log('info', 'startup', { message }),
+      log: (message, level = 'info') => logger.log(level, level === 'info' ? 'startup' : 'database', { message }),
+      onLost: (message) => {
+        logger.log('error', 'database', { message });
+        void stop(1);
+      },
     });
     server = await startServer(config, database.url, logger);
     if (!config.adminSecret) {

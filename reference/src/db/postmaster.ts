@@ -15,11 +15,17 @@ export interface PostmasterOptions {
   port: number;
   /** PostgreSQL's own log; its last lines explain a failed start. */
   logFile: string;
+  /** Server settings for this run (`-c name=value`), beside those of the data directory. */
+  settings?: Readonly<Record<string, string>>;
   log?: (message: string) => void;
 }
 
 export interface Postmaster {
   pid: number;
+  /** Settles when the server process has exited, for whatever reason. */
+  exited: Promise<void>;
+  /** Whether stop() was asked for (an exit without it is a crash or a kill). */
+  readonly stopping: boolean;
   /** Fast shutdown: open sessions are ended, nothing committed is lost. */
   stop(): Promise<void>;
 }
@@ -93,7 +99,8 @@ export async function startPostmaster(options: PostmasterOptions): Promise<Postm
   const logFd = openSync(options.logFile, 'w');
   let child: ChildProcess;
   try {
-    child = spawn(options.postgresBinary, ['-D', options.dataDir, '-p', String(options.port)], {
+    const settings = Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+    child = spawn(options.postgresBinary, ['-D', options.dataDir, '-p', String(options.port), ...settings], {
       detached: true,
       stdio: ['ignore', logFd, logFd],
       env: { ...process.env, LC_MESSAGES: 'C' },
@@ -119,9 +126,15 @@ export async function startPostmaster(options: PostmasterOptions): Promise<Postm
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const watchdog = startWatchdog(pid);
+  // A server that died on its own needs no watchdog: a restarted one gets its own.
+  void exit.then(() => watchdog?.kill('SIGKILL'));
   let stopping: Promise<void> | undefined;
   return {
     pid,
+    exited: exit,
+    get stopping() {
+      return stopping !== undefined;
+    },
     stop() {
       stopping ??= (async () => {
         watchdog?.kill('SIGKILL');

@@ -19,6 +19,10 @@ export interface ProvisionedDatabase {
 
 export class ProvisionError extends Error {}
 
+/** Starts of a PostgreSQL that died under the server before it gives up, the n-th after n × the delay. */
+const RESTART_ATTEMPTS = 5;
+const RESTART_DELAY_MS = 500;
+
 interface EmbeddedPostgresClass {
   new (options: Record<string, unknown>): { initialise(): Promise<void> };
 }
@@ -29,7 +33,14 @@ export interface ProvisionOptions {
   persistentDir?: string;
   /** The embedded PostgreSQL's port; a free one when not given. */
   port?: number;
-  log?: (message: string) => void;
+  /**
+   * The embedded PostgreSQL died and could not be started again (after RESTART_ATTEMPTS tries):
+   * the server cannot go on. Without it, the failure is only logged.
+   */
+  onLost?: (message: string) => void;
+  /** Settings of the embedded server for this run (tests trade durability for speed). */
+  settings?: Readonly<Record<string, string>>;
+  log?: (message: string, level?: 'info' | 'warn') => void;
 }
 
 export async function freePort(): Promise<number> {
@@ -219,18 +230,56 @@ async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedData
       await stopStalePostmaster(dataDir, options.log);
     }
     const port = options.port ?? (await freePort());
+    const start = () =>
+      startPostmaster({
+        postgresBinary: postgresBinary(),
+        dataDir,
+        port,
+        logFile: join(root, 'postgres.log'),
+        ...(options.settings ? { settings: options.settings } : {}),
+        log: options.log,
+      });
     let postmaster: Postmaster;
     try {
-      postmaster = await startPostmaster({ postgresBinary: postgresBinary(), dataDir, port, logFile: join(root, 'postgres.log'), log: options.log });
+      postmaster = await start();
     } catch (error) {
       throw error instanceof PostmasterError ? new ProvisionError(`embedded ${error.message}`) : error;
     }
     options.log?.(`embedded PostgreSQL on port ${port}, data in ${dataDir}`);
+    let stopped = false;
+    // PostgreSQL killed or crashed under a running server: started again on the same port, so the
+    // pools reconnect by themselves; after RESTART_ATTEMPTS failed starts in a row the server gives up.
+    const supervise = (current: Postmaster): void => {
+      void current.exited.then(async () => {
+        if (stopped || current.stopping) return;
+        for (let attempt = 1; attempt <= RESTART_ATTEMPTS && !stopped; attempt++) {
+          options.log?.(`the embedded PostgreSQL (pid ${current.pid}) exited; starting it again (attempt ${attempt} of ${RESTART_ATTEMPTS})`, 'warn');
+          await new Promise((resolve) => setTimeout(resolve, RESTART_DELAY_MS * attempt));
+          try {
+            await stopStalePostmaster(dataDir, options.log);
+            postmaster = await start();
+            if (stopped) return void (await postmaster.stop());
+            supervise(postmaster);
+            options.log?.(`embedded PostgreSQL running again (pid ${postmaster.pid}) on port ${port}`, 'warn');
+            return;
+          } catch (error) {
+            if (attempt === RESTART_ATTEMPTS) {
+              const reason = error instanceof Error ? error.message : String(error);
+              options.onLost?.(`the embedded PostgreSQL exited and could not be started again after ${RESTART_ATTEMPTS} attempts: ${reason}`);
+            }
+          }
+        }
+      });
+    };
+    supervise(postmaster);
     return {
       url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
       description: persistent ? `embedded PostgreSQL (${dataDir})` : 'embedded PostgreSQL (temporary)',
-      postmasterPid: postmaster.pid,
+      get postmasterPid() {
+        return postmaster.pid;
+      },
       async stop() {
+        stopped = true;
         await postmaster.stop();
         releaseLock();
         if (!persistent) rmSync(root, { recursive: true, force: true });

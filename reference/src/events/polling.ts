@@ -6,6 +6,10 @@ import type { Pool } from 'pg';
 import type { EventSettings } from '../config';
 import type { Logger } from '../log';
 import type { MetadataDocument } from '../../../spec';
+import { isConnectionLoss } from '../db/connectionLoss';
+
+/** How often a worker looks for work while the database does not answer. */
+const OUTAGE_POLL_MS = 2000;
 
 export abstract class PollingWorker {
   /** Who holds what this server took: only the holder settles it. */
@@ -14,6 +18,8 @@ export abstract class PollingWorker {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private ticking: Promise<void> = Promise.resolve();
+  /** When the database stopped answering this worker, while it does not. */
+  private outageSince: number | undefined;
 
   /** What the log calls this worker's deliveries. */
   protected abstract readonly name: string;
@@ -66,12 +72,27 @@ export abstract class PollingWorker {
 
   private async tick(): Promise<void> {
     let taken = 0;
+    let wait = this.settings.fetchIntervalMs;
     try {
       taken = await this.poll();
+      if (this.outageSince !== undefined) {
+        this.logger.log('info', this.name, { message: `the database answers again after ${Date.now() - this.outageSince} ms` });
+        this.outageSince = undefined;
+      }
     } catch (error) {
-      if (!this.stopped) this.logger.log('warn', this.name, { error: String(error) });
+      if (this.stopped) return;
+      if (!isConnectionLoss(error)) {
+        this.logger.log('warn', this.name, { error: String(error) });
+      } else {
+        // While the database is away: one line, and a slower look, not a warning every interval.
+        if (this.outageSince === undefined) {
+          this.outageSince = Date.now();
+          this.logger.log('warn', this.name, { error: String(error), message: 'the database does not answer; looking again every few seconds' });
+        }
+        wait = Math.max(wait, OUTAGE_POLL_MS);
+      }
     }
     // More may be waiting when some came: look again at once.
-    this.schedule(taken > 0 ? 0 : this.settings.fetchIntervalMs);
+    this.schedule(taken > 0 ? 0 : wait);
   }
 }

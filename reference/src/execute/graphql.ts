@@ -3,6 +3,7 @@
 // JSON that PostgreSQL built through as text.
 import { createHash } from 'node:crypto';
 import { DatabaseError, type Pool } from 'pg';
+import { isConnectionLoss } from '../db/connectionLoss';
 import {
   execute as executeGraphQL,
   getOperationAST,
@@ -370,14 +371,9 @@ export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: Pla
   }
 }
 
-/**
- * The database could not be reached or went away: node-postgres reports that with its own errors
- * (a refused or reset socket, a terminated connection), PostgreSQL with SQLSTATE class 08 or an
- * administrator's shutdown. Refusals of the SQL itself are DatabaseErrors of other classes, and a
- * bug of ours is a TypeError or RangeError.
- */
+/** A lost connection, or a socket error of ours (bugs are TypeErrors and the like, a failed check is CheckFailed). */
 function lostConnection(error: unknown): boolean {
-  if (error instanceof DatabaseError) return (error.code ?? '').startsWith('08') || ['57P01', '57P02', '57P03'].includes(error.code ?? '');
+  if (error instanceof DatabaseError) return isConnectionLoss(error);
   // Not `instanceof Error`: Node's socket errors may come from another realm (a test sandbox).
   return (
     typeof error === 'object' &&

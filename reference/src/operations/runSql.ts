@@ -2,6 +2,7 @@
 // TuplesOk / CommandOk form, with metadata kept in step with what the SQL did to tracked tables.
 import type { PoolClient } from 'pg';
 import { DatabaseError } from 'pg';
+import { isConnectionLoss } from '../db/connectionLoss';
 import { displayQualified, quoteQualified, type MetadataDocument, type QualifiedName } from '../../../spec';
 import { engineError, EngineError } from '../errors';
 import { relationKey, type Introspection } from '../db/introspection';
@@ -81,7 +82,7 @@ async function execute(db: PoolClient, text: string): Promise<unknown> {
 /** PostgreSQL's refusal as the 400 of dec.run_sql.errors; anything else is a connection failure. */
 export function postgresError(error: unknown, statement: string): EngineError {
   if (error instanceof EngineError) return error;
-  if (error instanceof DatabaseError) {
+  if (error instanceof DatabaseError && !isConnectionLoss(error)) {
     return engineError('postgres-error.query-failed', '$', [], {
       statement,
       prepared: false,

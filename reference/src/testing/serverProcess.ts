@@ -13,9 +13,15 @@ export const children: ChildProcess[] = [];
 export interface Started {
   child: ChildProcess;
   url: string;
+  /** The embedded PostgreSQL's process (NaN when the server was given a database URL). */
   postmasterPid: number;
   exit: Promise<number | null>;
   output: () => string;
+}
+
+/** Starts a server on a database of its own, as with ENGINE_GRAPHQL_DATABASE_URL set. */
+export function startServerOn(databaseUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Omit<Started, 'postmasterPid'>> {
+  return startServer('', { ...extraEnv, ENGINE_GRAPHQL_DATABASE_URL: databaseUrl });
 }
 
 /** Starts a server; a port taken by another process between choosing it and binding it is chosen again. */
@@ -38,8 +44,11 @@ async function startOnce(dataDir: string, extraEnv: NodeJS.ProcessEnv): Promise<
     ENGINE_GRAPHQL_LOG_LEVEL: 'warn',
     ...extraEnv,
   };
-  delete env.ENGINE_GRAPHQL_DATABASE_URL;
-  delete env.DATABASE_URL;
+  // The data directory's embedded PostgreSQL, unless the case names a database.
+  if (extraEnv.ENGINE_GRAPHQL_DATABASE_URL === undefined) {
+    delete env.ENGINE_GRAPHQL_DATABASE_URL;
+    delete env.DATABASE_URL;
+  }
   const child = spawn(process.execPath, [BIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
@@ -58,6 +67,7 @@ async function startOnce(dataDir: string, extraEnv: NodeJS.ProcessEnv): Promise<
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  if (extraEnv.ENGINE_GRAPHQL_DATABASE_URL !== undefined) return { child, url, postmasterPid: NaN, exit, output: () => output };
   const lock = readPostmasterLock(join(dataDir, 'pgdata'));
   if (!lock) throw new Error('no postmaster.pid');
   return { child, url, postmasterPid: lock.pid, exit, output: () => output };
