@@ -237,6 +237,15 @@ export const DECISIONS: readonly SpecItem[] = [
     'run_sql answers {"result_type": "TuplesOk", "result": [[header...], [row...]]} for statements returning rows (values as text, SQL NULL as the string "NULL") and {"result_type": "CommandOk", "result": null} otherwise; with several statements, the last one decides.',
   ),
   decision('run_sql.read-only', '4.3', 'run_sql read_only', 'read_only: true runs the SQL in a read-only transaction; a write is a 400 postgres-error.'),
+  {
+    ...decision(
+      'run_sql.standard-strings',
+      '4.3',
+      'how run_sql reads string literals',
+      "run_sql's text is read with standard_conforming_strings on (a backslash in '…' is an ordinary character), whatever the database's default, so that the check for transaction control and PostgreSQL read the text alike; E'…' strings take escapes as always.",
+    ),
+    verifiedBy: 'reference' as const,
+  },
   decision(
     'run_sql.errors',
     '4.3',

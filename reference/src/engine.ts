@@ -1,6 +1,6 @@
 // Runs parsed operations: each request in one transaction that holds the catalog lock, so a
 // request (a bulk included) fully applies and persists, or changes nothing.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Client, type Pool, type PoolClient } from 'pg';
 import { resilientPool } from './db/connectionLoss';
 import type { MetadataDocument, QualifiedName } from '../../spec';
@@ -244,8 +244,8 @@ export class Engine {
         const introspection = await ctx.introspect();
         input = { document: ctx.document, introspection, enumValues: await loadEnumValues(client, ctx.document, introspection) };
       }
-      const token = guard();
-      if (token) await q.run(client, q.disarmTransactionGuard(token));
+      const armed = guard();
+      if (armed) await q.run(client, q.disarmTransactionGuard(armed.token, armed.hash));
       await q.run(client, q.commit);
       open = false;
       this.snapshot = { document: ctx.document, resourceVersion };
@@ -282,7 +282,10 @@ export class Engine {
     return handler(ctx, operation.args as never, operation.version);
   }
 
-  private context(client: PoolClient, stored: MetadataSnapshot): { ctx: OperationContext; loaded: Map<string, DbTable>; guard: () => string | undefined } {
+  private context(
+    client: PoolClient,
+    stored: MetadataSnapshot,
+  ): { ctx: OperationContext; loaded: Map<string, DbTable>; guard: () => { token: string; hash: string } | undefined } {
     const document = stored.document;
     let relations: Relation[] | undefined;
     let byKey: Map<string, Relation> | undefined;
@@ -294,7 +297,7 @@ export class Engine {
     const known = this.tableDetails;
     const pool = this.pool;
     let before: Promise<readonly InconsistentObject[]> | undefined;
-    let guard: { token: string; xid: string } | undefined;
+    let guard: { token: string; hash: string; xid: string } | undefined;
     const engine = this;
     const ctx: OperationContext = {
       db: client,
@@ -358,7 +361,12 @@ export class Engine {
           await q.run(db, q.defaultReadOnly);
           await q.run(db, q.beginReadOnly);
           try {
-            return await work(db);
+            await q.run(db, q.takeSnapshot);
+            const [before] = await q.run<{ started: string }>(db, q.transactionStart);
+            const result = await work(db);
+            const [after] = await q.run<{ started: string }>(db, q.transactionStart);
+            if (after?.started !== before?.started) throw engineError('bad-request.transaction-control', '$.args.sql', ['ROLLBACK']);
+            return result;
           } finally {
             await q.run(db, q.rollback);
           }
@@ -368,10 +376,11 @@ export class Engine {
       },
       async guarded(work) {
         if (!guard) {
-          const token = randomUUID();
-          await q.run(client, q.armTransactionGuard(token));
+          const token = randomBytes(32).toString('hex');
+          const hash = createHash('sha256').update(token).digest('hex');
+          await q.run(client, q.armTransactionGuard(hash));
           const [row] = await q.run<{ xid: string }>(client, q.transactionId);
-          guard = { token, xid: row!.xid };
+          guard = { token, hash, xid: row!.xid };
         }
         const result = await work(client);
         const [row] = await q.run<{ xid: string | null }>(client, q.assignedTransactionId);
@@ -379,7 +388,7 @@ export class Engine {
         return result;
       },
     };
-    return { ctx, loaded: details, guard: () => guard?.token };
+    return { ctx, loaded: details, guard: () => guard };
   }
 
   private async connect(): Promise<PoolClient> {

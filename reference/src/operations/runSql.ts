@@ -14,7 +14,7 @@ import { dependentsOf, untrackTable } from '../metadata/tables';
 import { dependentsOfColumn, describeDependent, withoutDependents } from '../metadata/columnDependents';
 import { runUserStatement } from '../sql';
 import type { OperationContext } from './context';
-import { findTransactionControl } from './transactionControl';
+import { checkTransactionControl, type SyntaxProblem } from './transactionControl';
 
 interface RunSqlArgs {
   sql: string;
@@ -24,8 +24,9 @@ interface RunSqlArgs {
 }
 
 export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<unknown> {
-  const control = findTransactionControl(args.sql);
-  if (control) throw engineError('bad-request.transaction-control', '$.args.sql', [`${control.statement} (statement ${control.index})`]);
+  const check = await checkTransactionControl(args.sql);
+  if (!check.ok) throw syntaxError(args.sql, check.problem);
+  if (check.control) throw engineError('bad-request.transaction-control', '$.args.sql', [`${check.control.statement} (statement ${check.control.index})`]);
   if (args.read_only) return ctx.readOnly((db) => execute(db, args.sql));
   const before = ctx.document.tables.length > 0 ? await ctx.introspect() : undefined;
   if (before) await ctx.inconsistenciesBefore();
@@ -77,6 +78,16 @@ async function execute(db: PoolClient, text: string): Promise<unknown> {
     result_type: 'TuplesOk',
     result: [last.fields.map((f) => f.name), ...last.rows.map((row) => row.map((v) => (v === null ? 'NULL' : String(v))))],
   };
+}
+
+/** Text PostgreSQL's parser refuses: the answer PostgreSQL gives for it (SQLSTATE 42601), before anything runs. */
+function syntaxError(statement: string, problem: SyntaxProblem): EngineError {
+  return engineError('postgres-error.query-failed', '$', [], {
+    statement,
+    prepared: false,
+    arguments: [],
+    error: { exec_status: 'FatalError', status_code: '42601', message: problem.message, description: null, hint: null },
+  });
 }
 
 /** PostgreSQL's refusal as the 400 of dec.run_sql.errors; anything else is a connection failure. */

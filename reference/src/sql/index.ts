@@ -31,16 +31,23 @@ const CATALOG_LOCK_KEY = 7_301_517_263;
 
 export const begin = sql.query`begin`;
 export const beginReadWrite = sql.query`begin read write`;
-/** On a connection that will run user SQL: a transaction that this server did not begin (after a
- *  stray ROLLBACK in that SQL) is read only, so nothing after it can write. */
-export const defaultReadOnly = sql.query`set default_transaction_read_only = on`;
+/** On a connection that will run user SQL: a transaction that this server did not begin is read
+ *  only, and strings are read as run_sql's check reads them (operations/transactionControl.ts). */
+export const defaultReadOnly = sql.query`select set_config('default_transaction_read_only', 'on', false),
+  set_config('standard_conforming_strings', 'on', false)`;
+/** A read-only transaction that has run a query: SET TRANSACTION READ WRITE is refused from here on. */
+export const takeSnapshot = sql.query`select 1 as snapshot`;
 export const transactionId = sql.query`select txid_current()::text as xid`;
+/** When the current transaction began: another value means run_sql's text ended the one the request began. */
+export const transactionStart = sql.query`select transaction_timestamp()::text as started`;
 export const assignedTransactionId = sql.query`select txid_current_if_assigned()::text as xid`;
-export const armTransactionGuard = (token: string) => sql.query`insert into ${catalog('engine_transaction_guard')} (token) values (${sql.value(token)})`;
-/** The request's own commit: the guard's row goes, and the commit carries its token. */
-export const disarmTransactionGuard = (token: string) => sql.query`
-  with gone as (delete from ${catalog('engine_transaction_guard')} where token = ${sql.value(token)} returning token)
-  select set_config('engine.commit_token', token, true) from gone`;
+/** The guard's row holds the SHA-256 of a secret token: SQL that reads the row cannot commit with it. */
+export const armTransactionGuard = (tokenHash: string) =>
+  sql.query`insert into ${catalog('engine_transaction_guard')} (token) values (${sql.value(tokenHash)})`;
+/** The request's own commit: the guard's row goes, and the commit carries the token itself. */
+export const disarmTransactionGuard = (token: string, tokenHash: string) => sql.query`
+  with gone as (delete from ${catalog('engine_transaction_guard')} where token = ${sql.value(tokenHash)} returning token)
+  select set_config('engine.commit_token', ${sql.value(token)}, true) from gone`;
 export const beginReadOnly = sql.query`begin read only`;
 export const savepoint = (name: string) => sql.query`savepoint ${sql.identifier(name)}`;
 export const releaseSavepoint = (name: string) => sql.query`release savepoint ${sql.identifier(name)}`;
@@ -102,6 +109,18 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   ACTIONS_MIGRATION,
   // Events of removed event and cron triggers are archived.
   [...EVENTS_ARCHIVE_MIGRATION, ...SCHEDULED_ARCHIVE_MIGRATION],
+  // The guard compares the commit's token with the hash its row holds, not with the row itself.
+  [
+    sql.query`create or replace function ${catalog('engine_refuse_foreign_commit')}() returns trigger language plpgsql as $guard$
+      begin
+        if encode(sha256(convert_to(coalesce(current_setting('engine.commit_token', true), ''), 'UTF8')), 'hex') is distinct from new.token then
+          raise exception 'run_sql may not end the transaction of its request'
+            using errcode = 'EA001', hint = 'run_sql runs inside the transaction of the request; leave out COMMIT, ROLLBACK and BEGIN';
+        end if;
+        return null;
+      end
+    $guard$`,
+  ],
 ];
 
 export const setCatalogVersion = (version: string) => sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;
