@@ -614,6 +614,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'A request whose Origin header names an origin that the CORS policy does not allow for that API is refused with 403 before anything runs (decision dec.http.cross-origin).',
   ),
   decided(
+    'access-denied.host',
+    403,
+    'access-denied',
+    'the host <host> is not one this server answers to; list it in ENGINE_GRAPHQL_ALLOWED_HOSTS',
+    'A request (or WebSocket upgrade) whose Host header names a host outside the allowed hosts is refused with 403 before anything runs (decision dec.http.allowed-hosts).',
+  ),
+  decided(
     'unsupported-media-type',
     415,
     'unsupported-media-type',

@@ -555,6 +555,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'ENGINE_GRAPHQL_CORS_DOMAIN lists the origins allowed besides the server\'s own (scheme, host with an optional leading *. wildcard that excludes the bare domain, optional port; `*` for any). Unset, it is `*` for GraphQL when an admin secret is set, and no other origin otherwise. The admin APIs (metadata, query, config) take their own origin and origins listed explicitly, never `*`. A request whose Origin is not allowed is refused with 403 {"path": "$", "error": "the origin <origin> is not allowed by the CORS policy", "code": "access-denied"} before anything runs (a request to the admin APIs that a browser marks Sec-Fetch-Site: cross-site or same-site but sends without Origin is refused the same way, with origin null); an allowed one gets Access-Control-Allow-Origin (the origin), Access-Control-Allow-Credentials: true and Vary: Origin; a preflight (OPTIONS) of an allowed origin answers 204 with the allowed methods and the requested headers.',
   ),
   decision(
+    'http.allowed-hosts',
+    '5',
+    'the host names a server answers to (DNS rebinding)',
+    'ENGINE_GRAPHQL_ALLOWED_HOSTS lists the host names a request\'s Host header may carry (exact names, IP addresses, `*.example.org` for the names below example.org, `*` for any). Unset, it is any name when an admin secret is set, and the loopback names (localhost, *.localhost, 127.0.0.1, ::1) otherwise, since then every request is admin. Another host is refused with 403 {"path": "$", "error": "the host <host> is not one this server answers to; list it in ENGINE_GRAPHQL_ALLOWED_HOSTS", "code": "access-denied"} before anything runs, on every path and for WebSocket upgrades.',
+  ),
+  decision(
     'graphql.get-mutation',
     '4.1',
     'GraphQL over GET',

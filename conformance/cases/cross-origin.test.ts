@@ -189,9 +189,9 @@ test(covers(['dec.graphql.get-mutation'], 'GET runs queries, and refuses mutatio
 });
 
 /** The HTTP status of a WebSocket upgrade from `origin` (101 when it opens). */
-const upgradeStatus = (url: string, origin: string) =>
+const upgradeStatus = (url: string, origin: string, host?: string) =>
   new Promise<number>((resolve) => {
-    const socket = new WebSocket(url, 'graphql-transport-ws', { origin });
+    const socket = new WebSocket(url, 'graphql-transport-ws', { origin, ...(host ? { headers: { host } } : {}) });
     socket.on('open', () => {
       socket.close();
       resolve(101);
@@ -231,3 +231,53 @@ test(
     expect(await probeRows()).toBe(1);
   },
 );
+
+/** What a page of evil.example sends once its name is made to resolve to the server's address. */
+const rebound = (port: string) => ({ host: `evil.example:${port}`, origin: `http://evil.example:${port}`, ...browser() });
+const refusedHost = (host: string) => ({
+  path: '$',
+  error: `the host "${host}" is not one this server answers to; list it in ENGINE_GRAPHQL_ALLOWED_HOSTS`,
+  code: 'access-denied',
+});
+
+caseWithProfile(
+  'no-admin-secret',
+  ['dec.http.allowed-hosts', 'err.access-denied.host'],
+  'without an admin secret, a request to another host name (DNS rebinding) is refused on every API, and nothing runs',
+  async () => {
+    const t = target.profileTarget('no-admin-secret')!;
+    const port = new URL(t.url).port;
+    const insert = { type: 'run_sql', args: { sql: 'insert into public.csrf_probe values (7)' } };
+    for (const [method, path, body] of [
+      ['POST', '/v2/query', insert],
+      ['POST', '/v1/metadata', { type: 'export_metadata', args: {} }],
+      ['POST', '/v1/graphql', { query: '{ __typename }' }],
+      ['GET', '/v1/graphql?query=%7B__typename%7D', undefined],
+      ['GET', '/v1alpha1/config', undefined],
+      ['GET', '/console', undefined],
+    ] as const) {
+      const r = await t.request(method, path, { ...(body ? { body } : {}), headers: rebound(port) });
+      expectResponse(r, 403, refusedHost(`evil.example:${port}`));
+    }
+    expect(await probeRows()).toBe(0);
+    expect(await upgradeStatus(socketUrl(t), `http://evil.example:${port}`, `evil.example:${port}`)).toBe(403);
+  },
+);
+
+caseWithProfile('no-admin-secret', ['dec.http.allowed-hosts'], 'without an admin secret, the loopback names in any spelling are served', async () => {
+  const t = target.profileTarget('no-admin-secret')!;
+  const port = new URL(t.url).port;
+  for (const host of [`localhost:${port}`, `LocalHost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `app.localhost:${port}`, 'localhost']) {
+    const r = await t.request('POST', '/v2/query', { body: { type: 'run_sql', args: { sql: 'select 1 as one' } }, headers: { host } });
+    expectResponse(r, 200, { result_type: 'TuplesOk', result: [['one'], ['1']] });
+  }
+  expect(await upgradeStatus(socketUrl(t), `http://localhost:${port}`, `localhost:${port}`)).toBe(101);
+});
+
+caseNeeding(REQUIRES_ADMIN_SECRET, ['dec.http.allowed-hosts'], 'with an admin secret, any host name is served', async () => {
+  const r = await target.request('POST', '/v1/metadata', {
+    body: { type: 'export_metadata', args: {} },
+    headers: { ...target.adminHeaders(), host: 'api.example.test' },
+  });
+  expect(r.status).toBe(200);
+});

@@ -17,6 +17,25 @@ export interface RequestOptions {
   raw?: boolean;
 }
 
+import { request as nodeRequest } from 'node:http';
+
+function requestWithHost(url: string, method: string, headers: Record<string, string>, payload: string | undefined): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = nodeRequest(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
+        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: responseHeaders }));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export async function httpRequest(base: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
@@ -26,7 +45,11 @@ export async function httpRequest(base: string, method: string, path: string, op
     payload = options.raw ? String(options.body) : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(base + path, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+  // fetch sends the URL's own Host; a case that names another (DNS rebinding) goes through node:http.
+  const response =
+    headers.host !== undefined
+      ? await requestWithHost(base + path, method, headers, payload)
+      : await fetch(base + path, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
   const text = await response.text();
   let body: unknown;
   try {

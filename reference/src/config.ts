@@ -33,6 +33,11 @@ export interface EngineConfig {
   limits: RequestLimits;
   /** ENGINE_GRAPHQL_CORS_DOMAIN as given: absent when not set (decision dec.http.cross-origin). */
   corsDomains?: readonly string[];
+  /**
+   * The names a request's Host header may carry (decision dec.http.allowed-hosts), lower-case, `*.x`
+   * for the names below x; `*` for any. Without an admin secret it defaults to the loopback names.
+   */
+  allowedHosts: readonly string[];
   /** How long a SIGTERM/SIGINT waits for in-flight requests before closing them. */
   gracefulShutdownTimeoutSeconds: number;
   /** The delivery of event trigger events. */
@@ -106,6 +111,7 @@ export const FLAGS: Record<string, string> = {
   'log-level': 'ENGINE_GRAPHQL_LOG_LEVEL',
   'data-dir': 'ENGINE_GRAPHQL_DATA_DIR',
   'cors-domain': 'ENGINE_GRAPHQL_CORS_DOMAIN',
+  'allowed-hosts': 'ENGINE_GRAPHQL_ALLOWED_HOSTS',
   'max-json-depth': 'ENGINE_GRAPHQL_MAX_JSON_DEPTH',
   'max-document-bytes': 'ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES',
   'max-query-depth': 'ENGINE_GRAPHQL_MAX_QUERY_DEPTH',
@@ -243,5 +249,29 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       const domains = corsDomains(get('ENGINE_GRAPHQL_CORS_DOMAIN'));
       return domains ? { corsDomains: domains } : {};
     })(),
+    allowedHosts: allowedHosts(get('ENGINE_GRAPHQL_ALLOWED_HOSTS'), adminSecret !== undefined),
   };
+}
+
+/** The names of this machine's loopback interface: what a server without an admin secret answers to. */
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '*.localhost', '127.0.0.1', '::1'];
+
+/** `api.example.com, *.internal, 10.0.0.5` or `*`; unset: any name with an admin secret, the loopback names without. */
+function allowedHosts(value: string | undefined, hasAdminSecret: boolean): string[] {
+  if (value === undefined || value.trim() === '') return hasAdminSecret ? ['*'] : [...LOOPBACK_HOSTS];
+  const entries = value
+    .split(',')
+    .map((s) =>
+      s
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    )
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (entry !== '*' && !/^(\*\.)?[a-z0-9.-]+$/.test(entry) && !/^[0-9a-f:.]+$/.test(entry)) {
+      throw new ConfigError(`ENGINE_GRAPHQL_ALLOWED_HOSTS: ${JSON.stringify(entry)} is not a host name such as api.example.com, *.example.org, 10.0.0.5 or *`);
+    }
+  }
+  return entries;
 }

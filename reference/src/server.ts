@@ -11,6 +11,8 @@ import { createApp } from './http/app';
 import { createGraphQLFastPath } from './http/graphqlFastPath';
 import { attachGraphQLWebSocket, type GraphQLWebSocket } from './http/graphqlWebSocket';
 import { createLogger, type Logger } from './log';
+import { engineError } from './errors';
+import { hostCheck } from './http/allowedHosts';
 
 export const SERVER_VERSION = `v${pkg.version}`;
 
@@ -33,9 +35,17 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
   const app = createApp({ engine, config, logger, version: SERVER_VERSION });
   const fastPath = createGraphQLFastPath(engine, config, logger);
   let closing = false;
+  const refusedHost = hostCheck(config);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     // While shutting down, a kept-alive connection ends with the answer it is waiting for.
     if (closing) res.setHeader('Connection', 'close');
+    const host = refusedHost(req.headers);
+    if (host !== undefined) {
+      const error = engineError('access-denied.host', '$', [JSON.stringify(host)]);
+      logger.log('warn', 'http-log', { method: req.method, url: req.url, status: error.status, error: error.toBody() });
+      res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(error.toBody()));
+      return;
+    }
     const handled = fastPath(req, res, (body) => {
       // The body is read already: hand it to the app as its body parser would have.
       Object.assign(req, { body, _body: true });

@@ -12,6 +12,7 @@ import type { EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { EngineError } from '../errors';
 import { GRAPHQL_PATHS, originPolicy } from './crossOrigin';
+import { hostCheck } from './allowedHosts';
 import { prepareGraphQLRequest, schemaFor, type GraphQLRequest } from '../execute/graphql';
 import { answerOf, LiveQueries, resultOf, type LiveResult } from '../execute/liveQueries';
 import type { CompiledPlan, SchemaCache } from '../execute/schemaCache';
@@ -40,6 +41,8 @@ const LEGACY_PROTOCOL = 'graphql-ws';
 export function attachGraphQLWebSocket(server: Server, engine: Engine, config: EngineConfig, logger: Logger): GraphQLWebSocket {
   // A page of another origin may not open a socket in the user's name (decision dec.http.cross-origin).
   const origins = originPolicy(config);
+  // Nor a page of another name that resolves to this server (decision dec.http.allowed-hosts).
+  const refusedHost = hostCheck(config);
   const wss = new WebSocketServer({ noServer: true });
   // Clients that speak only subscriptions-transport-ws (subprotocol graphql-ws) get it (decision dec.graphql.legacy-ws).
   const legacyWss = new WebSocketServer({ noServer: true, handleProtocols: () => LEGACY_PROTOCOL });
@@ -49,6 +52,7 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
     socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
   };
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (refusedHost(req.headers) !== undefined) return refuse(socket, '403 Forbidden');
     if (!GRAPHQL_PATHS.has((req.url ?? '').split('?')[0]!)) return refuse(socket, '404 Not Found');
     const origin = req.headers.origin;
     if (origin !== undefined && !origins.allows(origin, 'graphql', req.headers.host)) return refuse(socket, '403 Forbidden');
