@@ -604,7 +604,7 @@ export const ERRORS: readonly ErrorSpec[] = [
     413,
     'request-too-large',
     'request body is larger than <limit> bytes',
-    'Request bodies are limited (ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES, default 100 MiB); a larger one is refused with 413.',
+    'Request bodies are limited, counted as decompressed while they stream: a request with the admin secret (or any request of a server without auth) to ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES (default 100 MiB), every other request to ENGINE_GRAPHQL_MAX_ROLE_REQUEST_BODY_BYTES (default 1 MiB), chosen from the headers before the body is read; a larger one is refused with 413.',
   ),
   decided(
     'access-denied.origin',

@@ -1,7 +1,8 @@
 // The request envelope and its errors: SPEC.md §4.2, §7.1, §7.2, §9.
-import { caseWithProfile, covers } from '../harness/cases';
+import { caseNeeding, caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { useTarget } from '../harness/target';
+import { gzipSync } from 'node:zlib';
+import { REQUIRES_ADMIN_SECRET, useTarget } from '../harness/target';
 
 const target = useTarget({ profiles: ['small-body-limit'] });
 
@@ -123,3 +124,45 @@ for (const endpoint of ['/v1/metadata', '/v1/graphql']) {
     expectResponse(r, 415, { path: '$', error: 'unsupported Content-Encoding zstd; send identity, gzip, deflate or br', code: 'unsupported-media-type' });
   });
 }
+
+/** A gzip body that inflates to `bytes` of valid JSON: an envelope padded beside its args. */
+const inflating = (bytes: number, envelope: Record<string, unknown>) => {
+  const text = JSON.stringify({ ...envelope, padding: '' });
+  return gzipSync(text.replace('"padding":""', `"padding":"${'x'.repeat(bytes - text.length)}"`));
+};
+const postGzip = async (endpoint: string, body: Uint8Array, headers: Record<string, string>) => {
+  const r = await fetch(target.url + endpoint, {
+    method: 'POST',
+    body: new Blob([new Uint8Array(body)]),
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', ...headers },
+  });
+  return { status: r.status, body: (await r.json()) as unknown };
+};
+
+caseNeeding(
+  REQUIRES_ADMIN_SECRET,
+  ['err.request-too-large'],
+  'a compressed body without the admin secret may inflate to 1 MiB only: more is refused while it streams, on every API',
+  async () => {
+    const bomb = inflating(95 * 1024 * 1024, { type: 'export_metadata', args: {} });
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    const tooLarge = { path: '$', error: 'request body is larger than 1048576 bytes', code: 'request-too-large' };
+    for (const endpoint of ['/v1/metadata', '/v1/query', '/v1/graphql']) {
+      expect(await postGzip(endpoint, bomb, {})).toEqual({ status: 413, body: tooLarge });
+      expect(await postGzip(endpoint, bomb, { 'x-engine-role': 'user' })).toEqual({ status: 413, body: tooLarge });
+      expect(await postGzip(endpoint, bomb, { 'x-engine-admin-secret': `${target.adminSecret}-not` })).toEqual({ status: 413, body: tooLarge });
+    }
+    // Under the limit it is read as usual: without credentials, refused for what it is.
+    const small = inflating(512 * 1024, { type: 'export_metadata', args: {} });
+    expect(await postGzip('/v1/metadata', small, {})).toEqual({
+      status: 401,
+      body: { path: '$', error: 'x-engine-admin-secret required, but not found', code: 'access-denied' },
+    });
+  },
+);
+
+caseNeeding(REQUIRES_ADMIN_SECRET, ['err.request-too-large'], 'with the admin secret a compressed body may inflate up to the request body limit', async () => {
+  const body = inflating(5 * 1024 * 1024, { type: 'export_metadata', args: {} });
+  const r = await postGzip('/v1/metadata', body, target.adminHeaders());
+  expect({ status: r.status, version: (r.body as { version?: number }).version }).toEqual({ status: 200, version: 2 });
+});

@@ -26,6 +26,8 @@ export interface EngineConfig {
   inferFunctionPermissions: boolean;
   liveQueries: { batchSize: number; refetchDelaySeconds: number };
   maxRequestBodyBytes: number;
+  /** The body limit of a request without the admin secret (decompressed), where an admin secret or other auth is set. */
+  maxRoleRequestBodyBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Where `npm start` keeps its embedded database between runs. */
   dataDir: string;
@@ -108,6 +110,7 @@ export const FLAGS: Record<string, string> = {
   'live-queries-multiplexed-batch-size': 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE',
   'live-queries-multiplexed-refetch-interval': 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL',
   'max-request-body-bytes': 'ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES',
+  'max-role-request-body-bytes': 'ENGINE_GRAPHQL_MAX_ROLE_REQUEST_BODY_BYTES',
   'log-level': 'ENGINE_GRAPHQL_LOG_LEVEL',
   'data-dir': 'ENGINE_GRAPHQL_DATA_DIR',
   'cors-domain': 'ENGINE_GRAPHQL_CORS_DOMAIN',
@@ -222,6 +225,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
         int('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL', get('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'), 1000, 1) / 1000,
     },
     maxRequestBodyBytes: int('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES', get('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES'), 100 * 1024 * 1024, 1),
+    maxRoleRequestBodyBytes: int('ENGINE_GRAPHQL_MAX_ROLE_REQUEST_BODY_BYTES', get('ENGINE_GRAPHQL_MAX_ROLE_REQUEST_BODY_BYTES'), 1024 * 1024, 1),
     logLevel: logLevel as EngineConfig['logLevel'],
     dataDir: get('ENGINE_GRAPHQL_DATA_DIR') ?? '.engine',
     limits: {

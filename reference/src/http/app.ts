@@ -13,6 +13,7 @@ import type { Logger } from '../log';
 import { parseEnvelope } from '../operations/envelope';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { configResponse } from './config';
+import { bodyLimit } from './bodyLimit';
 import { consoleRouter } from './console';
 import { graphqlOperationLabel } from './operationLabel';
 import { graphqlErrorBody } from './graphqlFastPath';
@@ -128,7 +129,15 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       .send(problem ? `ERROR: ${problem}` : 'OK');
   });
 
-  const rawBody = express.raw({ type: () => true, limit: config.maxRequestBodyBytes });
+  // The body limit of each request comes from its headers, before the body is read.
+  const readers = new Map<number, express.RequestHandler>();
+  const rawBody: express.RequestHandler = (req, res, next) => {
+    const limit = bodyLimit(req.headers, config);
+    res.locals.bodyLimit = limit;
+    let reader = readers.get(limit);
+    if (!reader) readers.set(limit, (reader = express.raw({ type: () => true, limit })));
+    reader(req, res, next);
+  };
 
   const metadataRoute = (endpoint: Endpoint) => [
     requireApi(config, 'metadata'),
@@ -286,7 +295,7 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const e = error as { type?: string; status?: number };
     if (e?.type === 'entity.too.large') {
-      return sendError(res, engineError('request-too-large', '$', [String(config.maxRequestBodyBytes)]));
+      return sendError(res, engineError('request-too-large', '$', [String(res.locals.bodyLimit ?? config.maxRequestBodyBytes)]));
     }
     if (e?.type === 'encoding.unsupported') {
       return sendError(res, engineError('unsupported-media-type.encoding', '$', [String(req.headers['content-encoding'])]));

@@ -12,6 +12,7 @@ import { GRAPHQL_PATHS, refusedContentType } from './crossOrigin';
 import { nestsDeeperThan } from '../execute/operationLimits';
 import type { Logger } from '../log';
 import { graphqlOperationLabel } from './operationLabel';
+import { bodyLimit } from './bodyLimit';
 
 export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logger: Logger) {
   const enabled = config.enabledApis.has('graphql');
@@ -25,7 +26,7 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
     // Compressed, chunked or too large bodies too: the app's body reader inflates, and refuses a
     // body over the limit from its Content-Length or as soon as it grows past it.
     const length = Number(req.headers['content-length']);
-    if (!(length <= config.maxRequestBodyBytes) || (req.headers['content-encoding'] ?? 'identity') !== 'identity') return false;
+    if (!(length <= bodyLimit(req.headers, config)) || (req.headers['content-encoding'] ?? 'identity') !== 'identity') return false;
     const started = logRequests ? process.hrtime.bigint() : 0n;
     const chunks: Buffer[] = [];
     let size = 0;
