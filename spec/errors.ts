@@ -789,6 +789,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     "A handler's 2xx answer must fit the output type (graphql-js completes it: nulls in non-null fields, values a scalar or enum cannot serialise are refused); otherwise the request answers this GraphQL error and no data. A 4xx answer {message, extensions} is the GraphQL error the client gets, with the handler's extensions (code unexpected when they have none).",
   ),
   decided(
+    'parse-failed.bulk-size',
+    400,
+    'parse-failed',
+    'a bulk holds at most <limit> operations; this one holds <count>',
+    'A bulk (nested bulks counted with their members) of more operations than ENGINE_GRAPHQL_MAX_BULK_OPERATIONS (default 1000) is refused before any of it runs, at $.args; between its members the server serves other requests.',
+  ),
+  decided(
     'graphql.batch-size',
     200,
     'validation-failed',

@@ -1,6 +1,7 @@
 // What one request may ask of the engine (decisions dec.limits.*): how deep its JSON nests, how
 // large, deep and wide a GraphQL operation of a role may be, and how long its SQL may run. A
 // request beyond a limit gets a clear error and changes nothing; it never takes the server down.
+import { getIntrospectionQuery } from 'graphql';
 import { caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
@@ -99,6 +100,31 @@ test(
     // Flat text, deep recursion: a chain of fragments, each spreading the next.
     const chain = Array.from({ length: 5000 }, (_, i) => `fragment F${i} on query_root { ${i < 4999 ? `...F${i + 1}` : '__typename'} }`).join('\n');
     expectResponse(await target.graphql(`query { ...F0 }\n${chain}`), 200, gqlError('the query nests deeper than 128 levels'));
+    // A block string's escaped quotes do not end it: the nesting after it is measured all the same.
+    const blockString = '"""x\\"""y"""';
+    const escaped = `{ a: music_artist(where: {name: {_eq: ${blockString}}}) { id } b: music_artist(where: ${'{_not: '.repeat(2000)}{id: {_eq: 1}}${'}'.repeat(2000)}) { id } }`;
+    for (const headers of [target.adminHeaders(), asUser()])
+      expectResponse(await target.graphql(escaped, undefined, { headers }), 200, gqlError('the query nests deeper than 128 levels'));
+    expectResponse(await target.graphql(`{ music_artist(where: {name: {_eq: ${blockString}}}) { id } }`), 200, { data: { music_artist: [] } });
+  },
+);
+
+test(
+  covers(['dec.limits.graphql-operation', 'err.graphql.operation-too-wide'], 'a fragment bomb is refused for admin too, before anything expands it'),
+  async () => {
+    // Each fragment spreads the next twice: 30 fragments are 2^29 fields.
+    const bomb = Array.from({ length: 30 }, (_, i) => `fragment F${i} on query_root { ${i < 29 ? `...F${i + 1} ...F${i + 1}` : '__typename'} }`).join('\n');
+    for (const [headers, limit] of [
+      [target.adminHeaders(), 20000],
+      [asUser(), 2000],
+    ] as const) {
+      expectResponse(
+        await target.graphql(`query { ...F0 }\n${bomb}`, undefined, { headers }),
+        200,
+        gqlError(`the query selects 536870912 fields; at most ${limit} are allowed`),
+      );
+    }
+    expectResponse(await target.graphql('{ __typename }'), 200, { data: { __typename: 'query_root' } });
   },
 );
 
@@ -108,7 +134,6 @@ test(
     'by default a role may ask for the standard introspection and 25 levels, admin for more',
   ),
   async () => {
-    const { getIntrospectionQuery } = await import('graphql');
     const intro = await target.graphql(getIntrospectionQuery(), undefined, { headers: asUser() });
     expect((intro.body as { data?: { __schema?: unknown } }).data?.__schema).toBeDefined();
     // music_artist, then n pairs of albums and artist, then the tail: 2n + 1 + the tail's levels.
@@ -155,8 +180,32 @@ caseWithProfile(
     const bomb =
       'query { ...Q ...Q ...Q ...Q } fragment Q on query_root { music_artist { ...R ...R ...R ...R } } fragment R on music_artist { id name country }';
     expectResponse(await ask(bomb), 200, gqlError('the query selects 52 fields; at most 20 are allowed'));
-    // Admin is not bound by depth and width.
+    // Admin has limits of its own, larger ones.
     expectResponse(await ask(aliases(21), t.adminHeaders()), 200, expect.objectContaining({ data: expect.anything() }));
+    expectResponse(await ask(aliases(40), t.adminHeaders()), 200, expect.objectContaining({ data: expect.anything() }));
+    expectResponse(await ask(aliases(41), t.adminHeaders()), 200, gqlError('the query selects 41 fields; at most 40 are allowed'));
+    const adminLevels = (n: number) => `{ music_artist { ${'albums { artist { '.repeat(n)}id${' } }'.repeat(n)} } }`;
+    expectResponse(await ask(adminLevels(3), t.adminHeaders()), 200, expect.objectContaining({ data: expect.anything() }));
+    expectResponse(await ask(adminLevels(4), t.adminHeaders()), 200, gqlError('the query selects 10 levels deep; at most 8 are allowed'));
+  },
+);
+
+caseWithProfile(
+  'tight-limits',
+  ['dec.limits.graphql-operation', 'err.parse-failed.bulk-size'],
+  'a bulk holds at most the configured number of operations, nested bulks counted; a longer one runs nothing',
+  async () => {
+    const t = target.profileTarget('tight-limits')!;
+    await t.sql('drop table if exists music.bulk_probe; create table music.bulk_probe (id int)');
+    const insert = (id: number) => ({ type: 'run_sql', args: { sql: `insert into music.bulk_probe values (${id})` } });
+    const rows = async () => (await t.sql('select count(*)::int as n from music.bulk_probe'))[0]!.n;
+    const ten = Array.from({ length: 10 }, (_, i) => insert(i));
+    expectResponse(await t.metadata({ type: 'bulk', args: ten }, { endpoint: '/v1/query' }), 200, expect.any(Array));
+    expect(await rows()).toBe(10);
+    const refused = (count: number) => ({ path: '$.args', error: `a bulk holds at most 10 operations; this one holds ${count}`, code: 'parse-failed' });
+    expectResponse(await t.metadata({ type: 'bulk', args: [...ten, insert(10)] }, { endpoint: '/v1/query' }), 400, refused(11));
+    expectResponse(await t.metadata({ type: 'bulk', args: [insert(11), { type: 'bulk', args: ten }] }, { endpoint: '/v1/query' }), 400, refused(11));
+    expect(await rows()).toBe(10);
   },
 );
 

@@ -67,6 +67,11 @@ export interface RequestLimits {
   /** Selection depth and field count of an operation of a role other than admin. */
   maxQueryDepth: number;
   maxQueryFields: number;
+  /** The same for admin: larger, but bounded, so that no document can freeze the server. */
+  maxAdminQueryDepth: number;
+  maxAdminQueryFields: number;
+  /** Operations of one bulk, nested bulks' members counted. */
+  maxBulkOperations: number;
   /** statement_timeout of the SQL of roles other than admin; 0: none. */
   statementTimeoutMs: number;
   /** Memory the parsed-document and compiled-plan caches may hold together. */
@@ -119,6 +124,9 @@ export const FLAGS: Record<string, string> = {
   'max-document-bytes': 'ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES',
   'max-query-depth': 'ENGINE_GRAPHQL_MAX_QUERY_DEPTH',
   'max-query-fields': 'ENGINE_GRAPHQL_MAX_QUERY_FIELDS',
+  'max-admin-query-depth': 'ENGINE_GRAPHQL_MAX_ADMIN_QUERY_DEPTH',
+  'max-admin-query-fields': 'ENGINE_GRAPHQL_MAX_ADMIN_QUERY_FIELDS',
+  'max-bulk-operations': 'ENGINE_GRAPHQL_MAX_BULK_OPERATIONS',
   'statement-timeout-ms': 'ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS',
   'cache-max-bytes': 'ENGINE_GRAPHQL_CACHE_MAX_BYTES',
   'graceful-shutdown-timeout': 'ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT',
@@ -233,6 +241,9 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       maxDocumentBytes: int('ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES', get('ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES'), 256 * 1024, 64),
       maxQueryDepth: int('ENGINE_GRAPHQL_MAX_QUERY_DEPTH', get('ENGINE_GRAPHQL_MAX_QUERY_DEPTH'), 25, 1),
       maxQueryFields: int('ENGINE_GRAPHQL_MAX_QUERY_FIELDS', get('ENGINE_GRAPHQL_MAX_QUERY_FIELDS'), 2000, 1),
+      maxAdminQueryDepth: int('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_DEPTH', get('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_DEPTH'), 100, 1),
+      maxAdminQueryFields: int('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_FIELDS', get('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_FIELDS'), 20_000, 1),
+      maxBulkOperations: int('ENGINE_GRAPHQL_MAX_BULK_OPERATIONS', get('ENGINE_GRAPHQL_MAX_BULK_OPERATIONS'), 1000, 1),
       statementTimeoutMs: int('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS'), 30_000, 0),
       cacheMaxBytes: int('ENGINE_GRAPHQL_CACHE_MAX_BYTES', get('ENGINE_GRAPHQL_CACHE_MAX_BYTES'), 64 * 1024 * 1024, 1024 * 1024),
     },

@@ -269,6 +269,8 @@ export class Engine {
     if (operation.type === 'bulk') {
       const responses: unknown[] = [];
       for (const child of operation.children ?? []) {
+        // Other requests (GraphQL, /healthz) are served between the members of a long bulk.
+        await new Promise((resolve) => setImmediate(resolve));
         try {
           responses.push(await this.dispatch(ctx, child));
         } catch (error) {

@@ -220,9 +220,13 @@ export function prepareGraphQLRequest(
   } catch (error) {
     if (error instanceof CompileError) return refuse(errorAnswer(error.message, error.code));
     if (error instanceof GraphQLError) return refuse(errorAnswer(error.message, 'validation-failed'));
+    if (isStackOverflow(error)) return refuse(errorAnswer(formatMessage('err.graphql.document-too-deep', String(limits.maxJsonDepth)), 'validation-failed'));
     throw error;
   }
 }
+
+/** V8's RangeError for a call stack that ran out. */
+export const isStackOverflow = (error: unknown): boolean => error instanceof RangeError && /call stack/i.test(error.message);
 
 /** The remote schema that answers a root field, if one does. */
 function externalOwner(built: BuiltSchema, operation: OperationDefinitionNode, name: string): string | undefined {
@@ -242,7 +246,10 @@ function parseWithinLimits(text: string, built: BuiltSchema, limits: RequestLimi
     const errors = validate(built.schema, document);
     return errors.length ? { errors } : { document };
   } catch (error) {
-    return { errors: [error as GraphQLError] };
+    // The limits above keep recursion shallow; should it still run out of stack, the client hears the limit, never the overflow.
+    if (isStackOverflow(error)) return tooMuch(formatMessage('err.graphql.document-too-deep', String(limits.maxJsonDepth)));
+    if (error instanceof GraphQLError) return { errors: [error] };
+    throw error;
   }
 }
 

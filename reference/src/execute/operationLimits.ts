@@ -2,7 +2,7 @@
 // document's brackets (the parser and everything after it recurse once per level), the size of its
 // document, and for roles other than admin the depth and number of fields of its operation, with
 // each fragment counted every time it is spread.
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, Lexer, Source, TokenKind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import { formatMessage } from '../../../spec';
 import type { RequestLimits } from '../config';
 
@@ -21,29 +21,26 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /**
- * The deepest nesting of `{`, `[` and `(` in a GraphQL document, strings and comments left out:
- * read before parsing, since graphql-js parses recursively.
+ * The deepest nesting of `{`, `[` and `(` in a GraphQL document, read with graphql-js's own lexer
+ * (strings, block strings with their escapes, and comments are single tokens): measured before
+ * parsing, since the parser recurses once per level. Text the lexer refuses is measured up to
+ * there, which is as far as the parser gets before it refuses it too.
  */
 export function documentNesting(text: string): number {
+  const lexer = new Lexer(new Source(text));
   let depth = 0;
   let deepest = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '#') {
-      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-    } else if (c === '"') {
-      if (text.startsWith('"""', i)) {
-        const end = text.indexOf('"""', i + 3);
-        i = end < 0 ? text.length : end + 2;
-      } else {
-        for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+  try {
+    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+      if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L || token.kind === TokenKind.PAREN_L) {
+        depth++;
+        if (depth > deepest) deepest = depth;
+      } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.PAREN_R) {
+        depth--;
       }
-    } else if (c === '{' || c === '[' || c === '(') {
-      depth++;
-      if (depth > deepest) deepest = depth;
-    } else if (c === '}' || c === ']' || c === ')') {
-      depth--;
     }
+  } catch {
+    // A syntax error: the parser stops at the same token.
   }
   return deepest;
 }
@@ -66,8 +63,9 @@ const NOTHING: Measure = { depth: 0, fields: 0, chain: 0 };
 
 /**
  * Why the operations of a document ask too much; undefined when they do not. Every role is bound
- * by how deep fragments spread fragments (validation and compilation recurse along that chain);
- * `bounded` roles (all but admin) also by the depth and field count of each operation.
+ * by how deep fragments spread fragments (validation and compilation recurse along that chain), and
+ * by the depth and field count of each operation, each spread counting its fragment again: `bounded`
+ * roles (all but admin) by their limits, admin by its larger ones.
  */
 export function operationProblem(document: DocumentNode, limits: RequestLimits, bounded: boolean): string | undefined {
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -112,9 +110,9 @@ export function operationProblem(document: DocumentNode, limits: RequestLimits, 
     if (d.kind !== Kind.OPERATION_DEFINITION) continue;
     const { depth, fields, chain } = measureSet(d.selectionSet, 0);
     if (tooDeep || chain > limits.maxJsonDepth) return formatMessage('err.graphql.document-too-deep', String(limits.maxJsonDepth));
-    if (!bounded) continue;
-    if (depth > limits.maxQueryDepth) return formatMessage('err.graphql.operation-too-deep', String(depth), String(limits.maxQueryDepth));
-    if (fields > limits.maxQueryFields) return formatMessage('err.graphql.operation-too-wide', String(fields), String(limits.maxQueryFields));
+    const [maxDepth, maxFields] = bounded ? [limits.maxQueryDepth, limits.maxQueryFields] : [limits.maxAdminQueryDepth, limits.maxAdminQueryFields];
+    if (depth > maxDepth) return formatMessage('err.graphql.operation-too-deep', String(depth), String(maxDepth));
+    if (fields > maxFields) return formatMessage('err.graphql.operation-too-wide', String(fields), String(maxFields));
   }
   return undefined;
 }

@@ -10,7 +10,7 @@ import type { ApiName, EngineConfig } from '../config';
 import type { Engine } from '../engine';
 import { engineError, EngineError } from '../errors';
 import type { Logger } from '../log';
-import { parseEnvelope } from '../operations/envelope';
+import { operationCount, parseEnvelope } from '../operations/envelope';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { configResponse } from './config';
 import { bodyLimit } from './bodyLimit';
@@ -160,6 +160,9 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       const parsed = parseEnvelope(body, endpoint);
       if (!parsed.ok) return sendError(res, admin ? parsed.error : denied);
       if (!admin && !isRoleDml(parsed.operation)) return sendError(res, denied);
+      const count = operationCount(parsed.operation);
+      if (count > config.limits.maxBulkOperations)
+        return sendError(res, engineError('parse-failed.bulk-size', '$.args', [String(config.limits.maxBulkOperations), String(count)]));
       res.locals.operation = parsed.operation.type;
       res.locals.role = who.role;
       try {

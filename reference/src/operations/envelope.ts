@@ -90,3 +90,8 @@ function unknownOperation(type: string, endpoint: Endpoint, path: string): Engin
   const near = nearestName(type, here);
   return near ? engineError('parse-failed.unknown-operation-near', path, [type, near]) : engineError('parse-failed.unknown-operation', path, [type]);
 }
+
+/** How many operations a request runs: a bulk's members, nested bulks' members counted. */
+export function operationCount(operation: ParsedOperation): number {
+  return operation.children ? operation.children.reduce((n, child) => n + operationCount(child), 0) : 1;
+}
