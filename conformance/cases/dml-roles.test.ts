@@ -249,3 +249,21 @@ test(
     expectResponse(await dml('count', { table: album }, as('user'), '/v2/query'), 200, { count: 3 });
   },
 );
+
+test(
+  covers(['dec.dml.roles', 'dec.run_sql.errors'], 'a failing statement shows what happened inside (internal) to admin only: a role sees the error alone'),
+  async () => {
+    const nul = { table: album, objects: [{ id: 95, title: 'a\u0000b', year: 2020 }] };
+    expectResponse(await dml('insert', nul), 400, { path: '$', error: 'query execution failed', code: 'postgres-error' });
+    const asAdmin = await dml('insert', { ...nul, objects: [{ ...nul.objects[0], artist_id: 1 }] }, as('admin'));
+    expectResponse(asAdmin, 400, {
+      path: '$',
+      error: 'query execution failed',
+      code: 'postgres-error',
+      internal: expect.objectContaining({
+        error: expect.objectContaining({ status_code: '22021', message: 'invalid byte sequence for encoding "UTF8": 0x00' }),
+      }),
+    });
+    expect(await albumsOver90()).toEqual([]);
+  },
+);

@@ -33,12 +33,13 @@ export class EngineError extends Error {
     return new EngineError(this.id, this.status, this.code, this.message, path, this.internal);
   }
 
-  toBody(): ErrorBody {
+  /** The error envelope; `internal` (statements, PostgreSQL's error) only for admin. */
+  toBody(showInternal = true): ErrorBody {
     return {
       path: this.path,
       error: this.message,
       ...(this.code !== null ? { code: this.code } : {}),
-      ...(this.internal !== undefined ? { internal: this.internal } : {}),
+      ...(this.internal !== undefined && showInternal ? { internal: this.internal } : {}),
     };
   }
 }

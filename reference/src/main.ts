@@ -20,6 +20,11 @@ Exit codes: 0 stopped cleanly, 1 failed to start or stopped on an error, 2 bad f
 
 class PortTaken extends Error {}
 
+/** A postgres:// URL with its password replaced (text, not URL-encoded: `***` or a shell substitution). */
+function withPassword(url: string, password: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*:)[^@]*@/, `$1${password}@`);
+}
+
 function portAvailable(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -96,13 +101,16 @@ async function main(): Promise<void> {
     logger.log('info', 'startup', {
       message: `engine reference ${SERVER_VERSION} listening on ${config.host}:${server.port}`,
       database: database.description,
-      // The embedded database's own URL (never a configured one: it may carry credentials).
-      ...(config.databaseUrl ? {} : { database_url: database.url }),
+      // The embedded database's own URL without its password (never a configured one).
+      ...(config.databaseUrl ? {} : { database_url: withPassword(database.url, '***') }),
       enabled_apis: [...config.enabledApis],
     });
     // What checks this server: the suite against it, with the database it uses.
     const secret = config.adminSecret ? ' --admin-secret "$ENGINE_GRAPHQL_ADMIN_SECRET"' : '';
-    const databaseArgument = config.databaseUrl ? '"$ENGINE_GRAPHQL_DATABASE_URL"' : `'${database.url}'`;
+    // The password stays in its file: the line reads it from there when it runs.
+    const databaseArgument = config.databaseUrl
+      ? '"$ENGINE_GRAPHQL_DATABASE_URL"'
+      : `"${withPassword(database.url, `$(cat '${database.passwordFile ?? ''}')`)}"`;
     logger.log('info', 'startup', { message: `check it with: npx engine-conformance --target ${server.url} --database ${databaseArgument}${secret}` });
     if (config.enableConsole) logger.log('info', 'startup', { message: `console: ${server.url}/console` });
   } catch (error) {

@@ -14,6 +14,8 @@ export interface ProvisionedDatabase {
   description: string;
   /** The embedded PostgreSQL's process, when this server started one. */
   postmasterPid?: number;
+  /** The file holding the embedded PostgreSQL's password (the URL's), when this server made one. */
+  passwordFile?: string;
   stop(): Promise<void>;
 }
 
@@ -278,6 +280,7 @@ async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedData
       get postmasterPid() {
         return postmaster.pid;
       },
+      passwordFile,
       async stop() {
         stopped = true;
         await postmaster.stop();

@@ -26,9 +26,10 @@ export interface AppDependencies {
   version: string;
 }
 
-const sendError = (res: Response, error: EngineError) => {
+/** The error envelope; what went on inside (`internal`) is shown to admin only (the log keeps it). */
+const sendError = (res: Response, error: EngineError, admin = true) => {
   res.locals.error = error;
-  res.status(error.status).json(error.toBody());
+  res.status(error.status).json(error.toBody(admin));
 };
 
 const notFound = () => engineError('not-found', '$');
@@ -168,7 +169,7 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
       try {
         res.status(200).json(admin ? await engine.execute(parsed.operation) : await engine.executeAsRole(parsed.operation, who));
       } catch (error) {
-        if (error instanceof EngineError) return sendError(res, error);
+        if (error instanceof EngineError) return sendError(res, error, admin);
         throw error;
       }
     },
