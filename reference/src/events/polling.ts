@@ -7,9 +7,11 @@ import type { EventSettings } from '../config';
 import type { Logger } from '../log';
 import type { MetadataDocument } from '../../../spec';
 import { isConnectionLoss } from '../db/connectionLoss';
+import * as q from '../sql';
 
 /** How often a worker looks for work while the database does not answer. */
 const OUTAGE_POLL_MS = 2000;
+const PRUNE_EVERY_MS = 60_000;
 
 export abstract class PollingWorker {
   /** Who holds what this server took: only the holder settles it. */
@@ -20,6 +22,8 @@ export abstract class PollingWorker {
   private ticking: Promise<void> = Promise.resolve();
   /** When the database stopped answering this worker, while it does not. */
   private outageSince: number | undefined;
+  private lastBeat = 0;
+  private lastPrune = 0;
 
   /** What the log calls this worker's deliveries. */
   protected abstract readonly name: string;
@@ -49,6 +53,19 @@ export abstract class PollingWorker {
     await this.ticking;
     await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     await this.release().catch(() => {});
+    await q.run(this.pool, q.forgetInstance(this.instance)).catch(() => {});
+  }
+
+  /** Tell the other servers this one lives (before it takes anything), now and then. */
+  private async beat(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastBeat < q.HEARTBEAT_MS) return;
+    await q.run(this.pool, q.heartbeat(this.instance));
+    if (now - this.lastPrune > PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await q.run(this.pool, q.pruneInstances);
+    }
+    this.lastBeat = now;
   }
 
   /** A delivery in flight; its failure is logged (what it held is taken again at its deadline). */
@@ -74,6 +91,7 @@ export abstract class PollingWorker {
     let taken = 0;
     let wait = this.settings.fetchIntervalMs;
     try {
+      await this.beat();
       taken = await this.poll();
       if (this.outageSince !== undefined) {
         this.logger.log('info', this.name, { message: `the database answers again after ${Date.now() - this.outageSince} ms` });

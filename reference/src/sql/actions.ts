@@ -2,6 +2,7 @@
 // settled with the handler's output or errors, and read back by id.
 import * as sql from 'pg-sql2';
 import { CATALOG_SCHEMA } from './catalog-schema';
+import { mayTake } from './instances';
 
 const log = sql.identifier(CATALOG_SCHEMA, 'action_log');
 
@@ -39,7 +40,7 @@ export interface ActionLogRow {
 export const claimActionRequests = (limit: number, lockSeconds: number, instance: string) => sql.query`
   with due as (
     select id from ${log}
-     where state = 'created' and (locked_until is null or locked_until < clock_timestamp())
+     where state = 'created' and ${mayTake(sql.identifier('locked_by'), sql.identifier('locked_until'))}
      order by created_at limit ${sql.value(limit)} for update skip locked)
   update ${log} a set locked_until = clock_timestamp() + make_interval(secs => ${sql.value(lockSeconds)}), locked_by = ${sql.value(instance)}
     from due where a.id = due.id

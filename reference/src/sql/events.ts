@@ -4,6 +4,7 @@
 // triggers, quoting the bound values with format().
 import * as sql from 'pg-sql2';
 import { CATALOG_SCHEMA } from './catalog-schema';
+import { mayTake } from './instances';
 
 const catalog = (name: string) => sql.identifier(CATALOG_SCHEMA, name);
 const eventLog = catalog('event_log');
@@ -155,7 +156,7 @@ export interface EventRow {
 export const claimEvents = (limit: number, lockSeconds: number, instance: string) => sql.query`
   with due as (
     select id from ${eventLog}
-     where state = 'pending' and not archived and next_attempt_at <= clock_timestamp() and (locked_until is null or locked_until < clock_timestamp())
+     where state = 'pending' and not archived and next_attempt_at <= clock_timestamp() and ${mayTake(sql.identifier('locked_by'), sql.identifier('locked_until'))}
      order by next_attempt_at, created_at
      limit ${sql.value(limit)}
      for update skip locked)

@@ -2,6 +2,7 @@
 // invocations and their attempts, and the queries of the scheduler.
 import * as sql from 'pg-sql2';
 import { CATALOG_SCHEMA } from './catalog-schema';
+import { mayTake } from './instances';
 
 const catalog = (name: string) => sql.identifier(CATALOG_SCHEMA, name);
 const scheduled = catalog('scheduled_event');
@@ -113,7 +114,7 @@ export interface ScheduledRow {
 export const claimScheduled = (limit: number, lockSeconds: number, instance: string) => sql.query`
   with due as (
     select id from ${scheduled}
-     where state = 'scheduled' and not archived and next_attempt_at <= clock_timestamp() and (locked_until is null or locked_until < clock_timestamp())
+     where state = 'scheduled' and not archived and next_attempt_at <= clock_timestamp() and ${mayTake(sql.identifier('locked_by'), sql.identifier('locked_until'))}
      order by next_attempt_at limit ${sql.value(limit)} for update skip locked)
   update ${scheduled} e set locked_until = clock_timestamp() + make_interval(secs => ${sql.value(lockSeconds)}), locked_by = ${sql.value(instance)}
     from due where e.id = due.id

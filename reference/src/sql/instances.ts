@@ -1,0 +1,35 @@
+// The servers that share a database and hold work in it (events, cron invocations, asynchronous
+// actions): each beats a heartbeat while it lives, so another server (or the same one started
+// again) takes over what a dead one held within seconds, not at the end of its hold.
+import * as sql from 'pg-sql2';
+import { CATALOG_SCHEMA } from './catalog-schema';
+
+const instances = sql.identifier(CATALOG_SCHEMA, 'engine_instances');
+
+/** How often a holder beats, and how long without a beat makes it dead. */
+export const HEARTBEAT_MS = 1000;
+export const HOLDER_DEAD_AFTER_SECONDS = 5;
+
+export const INSTANCES_MIGRATION: readonly sql.SQLQuery[] = [
+  sql.query`create table ${instances} (
+    id text primary key,
+    started_at timestamptz not null default clock_timestamp(),
+    heartbeat_at timestamptz not null default clock_timestamp()
+  )`,
+];
+
+export const heartbeat = (instance: string) => sql.query`
+  insert into ${instances} (id) values (${sql.value(instance)})
+  on conflict (id) do update set heartbeat_at = clock_timestamp()`;
+
+/** A clean stop: the holder is gone at once. */
+export const forgetInstance = (instance: string) => sql.query`delete from ${instances} where id = ${sql.value(instance)}`;
+
+/** Holders silent for an hour are long gone. */
+export const pruneInstances = sql.query`delete from ${instances} where heartbeat_at < clock_timestamp() - interval '1 hour'`;
+
+/** Whether what `lockedBy` holds may be taken: its hold ended, or its holder stopped beating. */
+export const mayTake = (lockedBy: sql.SQLNode, lockedUntil: sql.SQLNode) => sql.query`(
+  ${lockedUntil} is null or ${lockedUntil} < clock_timestamp()
+  or not exists (select 1 from ${instances} i
+                  where i.id = ${lockedBy} and i.heartbeat_at > clock_timestamp() - make_interval(secs => ${sql.value(HOLDER_DEAD_AFTER_SECONDS)})))`;
