@@ -122,6 +122,7 @@ export const createEventTrigger = object(
 export const deleteEventTrigger = object({ name: nonEmptyName }, source);
 export const redeliverEvent = object({ event_id: string }, source);
 export const invokeEventTrigger = object({ name: nonEmptyName, payload: json }, source);
+export const eventTriggerName = object({ name: nonEmptyName }, source);
 export const getEventLogs = object(
   { name: nonEmptyName },
   { status: literal('pending', 'processed', 'dead', 'all'), limit: integer, offset: integer, ...source },

@@ -43,6 +43,11 @@ const eventOps = {
   decision:
     "SPEC.md shows create_event_trigger only; deleting, redelivering and invoking take the engine's documented forms (delete_event_trigger {name}, redeliver_event {event_id}, invoke_event_trigger {name, payload}), and the event log is read with get_event_logs {name, status, limit, offset} and get_event_invocation_logs {name, limit, offset} (also with the pg_ prefix).",
 };
+const eventPause = {
+  level: 'compat' as const,
+  decision:
+    "Not in SPEC.md nor in the engine: pause_event_trigger {name} and resume_event_trigger {name} (also with the pg_ prefix) stop and restart the delivery of a trigger's events without dropping the trigger; see dec.events.pause.",
+};
 const cronOps = {
   level: 'compat' as const,
   decision:
@@ -178,6 +183,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('delete_event_trigger', '2.6', 'delete an event trigger and its database triggers', A.deleteEventTrigger, eventOps),
   op('redeliver_event', '2.6', 'deliver an event again', A.redeliverEvent, eventOps),
   op('invoke_event_trigger', '2.6', 'invoke an event trigger by hand (enable_manual)', A.invokeEventTrigger, eventOps),
+  op('pause_event_trigger', '6', "stop delivering a trigger's events while changes are still captured", A.eventTriggerName, eventPause),
+  op('resume_event_trigger', '6', "deliver a paused trigger's events again", A.eventTriggerName, eventPause),
   op('get_event_logs', '2.6', 'events of a trigger with their state', A.getEventLogs, eventOps),
   op('create_cron_trigger', '2.5', 'create (or with replace, replace) a cron trigger', A.createCronTrigger, cronOps),
   op('delete_cron_trigger', '2.5', 'delete a cron trigger and its future invocations', A.deleteCronTrigger, cronOps),
@@ -228,6 +235,8 @@ export const SOURCE_PREFIXED: readonly string[] = [
   'delete_event_trigger',
   'redeliver_event',
   'invoke_event_trigger',
+  'pause_event_trigger',
+  'resume_event_trigger',
   'get_event_logs',
   'get_event_invocation_logs',
 ];

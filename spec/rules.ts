@@ -386,6 +386,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'invoke_event_trigger {name, payload} on a trigger with enable_manual: true writes an event with op MANUAL and the payload as data.new, answers {event_id}, and delivers it like any other.',
   ),
   decision(
+    'events.pause',
+    '6',
+    "pausing a trigger's deliveries",
+    'pause_event_trigger {name} stops the delivery of the trigger\'s events, retries included, without dropping it: changes are still captured and wait as pending (get_event_logs lists them); resume_event_trigger {name} delivers them, oldest first. Both answer {"message": "success"} and may be repeated; an unknown trigger is refused with not-exists. A pause is the state of a running system, kept in the catalog beside the event log: export_metadata does not show it and replace_metadata keeps it while the trigger stays; removing the trigger ends it.',
+  ),
+  decision(
     'events.removed',
     '6',
     'the events of a removed trigger',

@@ -487,3 +487,43 @@ caseWithProfile(
     expect(by).toEqual([{ holders: '0', n: 500 }]);
   },
 );
+
+test(
+  covers(
+    ['dec.events.pause', 'op.pause_event_trigger', 'op.resume_event_trigger', 'err.not-exists.event-trigger'],
+    'a paused trigger captures changes and delivers nothing until it is resumed',
+  ),
+  async () => {
+    expectResponse(await run('create_event_trigger', trigger('paused', '/paused', { insert: { columns: '*' } })), 200, ok);
+    const exported = (await run('export_metadata', {})).body;
+    expectResponse(await run('pause_event_trigger', { name: 'paused' }), 200, ok);
+    expectResponse(await run('pg_pause_event_trigger', { name: 'paused', source: 'default' }), 200, ok);
+    await target.sql("insert into evt.item values (1, 'one', 1, null), (2, 'two', 2, null)");
+    // Long enough for many fetch intervals of the worker: nothing goes while paused.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(hook.callsTo('/paused')).toEqual([]);
+    expect((await eventsOf('paused')).map((e) => [e.op, e.state, e.tries])).toEqual([
+      ['INSERT', 'pending', 0],
+      ['INSERT', 'pending', 0],
+    ]);
+    expect((await run('export_metadata', {})).body).toEqual(exported);
+    expectResponse(await run('resume_event_trigger', { name: 'paused' }), 200, ok);
+    const calls = await hook.waitFor('/paused', 2);
+    expect(calls.map((c) => (c.body as { event: { data: { new: { id: number } } } }).event.data.new.id).sort()).toEqual([1, 2]);
+    expectResponse(await run('resume_event_trigger', { name: 'paused' }), 200, ok);
+    for (const type of ['pause_event_trigger', 'resume_event_trigger'])
+      expectResponse(await run(type, { name: 'nope' }), 400, refused('not-exists', 'event trigger with name "nope" does not exist'));
+  },
+);
+
+test(
+  covers(['dec.events.pause', 'dec.events.removed', 'op.pause_event_trigger'], 'a pause ends with its trigger: one re-created under the same name delivers'),
+  async () => {
+    expectResponse(await run('create_event_trigger', trigger('again', '/again', { insert: { columns: '*' } })), 200, ok);
+    expectResponse(await run('pause_event_trigger', { name: 'again' }), 200, ok);
+    expectResponse(await run('delete_event_trigger', { name: 'again' }), 200, ok);
+    expectResponse(await run('create_event_trigger', trigger('again', '/again', { insert: { columns: '*' } })), 200, ok);
+    await target.sql("insert into evt.item values (3, 'three', 3, null)");
+    expect((await hook.waitFor('/again', 1)).map((c) => (c.body as { event: { data: { new: { id: number } } } }).event.data.new.id)).toEqual([3]);
+  },
+);

@@ -26,6 +26,19 @@ export async function invokeEventTrigger(ctx: OperationContext, args: { name: st
   return { event_id: row!.event_id };
 }
 
+/** Decision dec.events.pause: delivery stops, capture goes on. */
+export async function pauseEventTrigger(ctx: OperationContext, args: { name: string }): Promise<unknown> {
+  E.findEventTrigger(ctx.document, args.name);
+  await q.run(ctx.db, q.pauseEventTrigger(args.name));
+  return SUCCESS;
+}
+
+export async function resumeEventTrigger(ctx: OperationContext, args: { name: string }): Promise<unknown> {
+  E.findEventTrigger(ctx.document, args.name);
+  await q.run(ctx.db, q.resumeEventTriggers([args.name]));
+  return SUCCESS;
+}
+
 export async function redeliverEvent(ctx: OperationContext, args: { event_id: string }): Promise<unknown> {
   const rows = /^[0-9a-f-]{36}$/i.test(args.event_id) ? await q.run(ctx.db, q.redeliver(args.event_id)) : [];
   if (rows.length === 0) throw engineError('not-exists.event', '$.args', [JSON.stringify(args.event_id)]);
@@ -61,5 +74,8 @@ export async function syncEventTriggers(db: PoolClient, before: MetadataDocument
   const removed = E.eventTriggersOf(before)
     .map((e) => e.trigger.name)
     .filter((name) => !kept.has(name));
-  if (removed.length > 0) await q.run(db, q.archiveEvents(removed));
+  if (removed.length > 0) {
+    await q.run(db, q.archiveEvents(removed));
+    await q.run(db, q.resumeEventTriggers(removed));
+  }
 }

@@ -14,7 +14,16 @@ import {
 } from './collections';
 import { addComputedField, dropComputedField } from './computedFields';
 import { createCronTrigger, createScheduledEvent, deleteCronTrigger, deleteScheduledEvent, getCronTriggers, getScheduledEvents } from './cronTriggers';
-import { createEventTrigger, deleteEventTrigger, getEventInvocationLogs, getEventLogs, invokeEventTrigger, redeliverEvent } from './eventTriggers';
+import {
+  createEventTrigger,
+  deleteEventTrigger,
+  getEventInvocationLogs,
+  getEventLogs,
+  invokeEventTrigger,
+  pauseEventTrigger,
+  redeliverEvent,
+  resumeEventTrigger,
+} from './eventTriggers';
 import { createRestEndpoint, dropRestEndpoint } from './restEndpoints';
 import { addRemoteSchema, reloadRemoteSchema, removeRemoteSchema } from './remoteSchemas';
 import { createAction, createActionPermission, dropAction, dropActionPermission, setCustomTypes, updateAction } from './actions';
@@ -54,6 +63,8 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   create_event_trigger: createEventTrigger as OperationHandler,
   delete_event_trigger: deleteEventTrigger as OperationHandler,
   invoke_event_trigger: invokeEventTrigger as OperationHandler,
+  pause_event_trigger: pauseEventTrigger as OperationHandler,
+  resume_event_trigger: resumeEventTrigger as OperationHandler,
   redeliver_event: redeliverEvent as OperationHandler,
   get_event_logs: getEventLogs as OperationHandler,
   get_event_invocation_logs: getEventInvocationLogs as OperationHandler,

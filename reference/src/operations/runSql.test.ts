@@ -67,7 +67,11 @@ test('the engine commits with its own token', async () => {
 
 test('run_sql reads strings as standard strings also on a database that says otherwise [dec.run_sql.standard-strings]', async () => {
   await database.client.query(`alter database "${database.url.split('/').pop()}" set standard_conforming_strings = off`);
-  const server = await startServer(loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0', ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1' }), database.url, createLogger('silent'));
+  const server = await startServer(
+    loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0', ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1' }),
+    database.url,
+    createLogger('silent'),
+  );
   try {
     const run = async (sql: string, readOnly = false) => {
       const r = await fetch(`${server.url}/v2/query`, {

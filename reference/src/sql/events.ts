@@ -113,6 +113,16 @@ export const EVENTS_ARCHIVE_MIGRATION: readonly sql.SQLQuery[] = [
       select jsonb_path_query(metadata::jsonb, '$.tables[*].event_triggers[*].name') #>> '{}' from ${catalog('engine_metadata')})`,
 ];
 
+const pauses = catalog('event_trigger_pauses');
+
+/** Catalog migration: triggers whose delivery an operator paused (decision dec.events.pause). */
+export const EVENTS_PAUSE_MIGRATION: readonly sql.SQLQuery[] = [
+  sql.query`create table ${pauses} (trigger_name text primary key, paused_at timestamptz not null default clock_timestamp())`,
+];
+
+export const pauseEventTrigger = (trigger: string) => sql.query`insert into ${pauses} (trigger_name) values (${sql.value(trigger)}) on conflict do nothing`;
+export const resumeEventTriggers = (triggers: readonly string[]) => sql.query`delete from ${pauses} where trigger_name = any(${sql.value(triggers)}::text[])`;
+
 /** In the transaction that removes the triggers: their events are archived; pending ones will never go. */
 export const archiveEvents = (triggers: readonly string[]) => sql.query`
   update ${eventLog}
@@ -157,6 +167,7 @@ export const claimEvents = (limit: number, lockSeconds: number, instance: string
   with due as (
     select id from ${eventLog}
      where state = 'pending' and not archived and next_attempt_at <= clock_timestamp() and ${mayTake(sql.identifier('locked_by'), sql.identifier('locked_until'))}
+       and not exists (select 1 from ${pauses} p where p.trigger_name = ${eventLog}.trigger_name)
      order by next_attempt_at, created_at
      limit ${sql.value(limit)}
      for update skip locked)

@@ -23,7 +23,7 @@ export * from './scheduled';
 export * from './actions';
 export * from './instances';
 import { INSTANCES_MIGRATION } from './instances';
-import { EVENTS_ARCHIVE_MIGRATION, EVENTS_MIGRATION } from './events';
+import { EVENTS_ARCHIVE_MIGRATION, EVENTS_MIGRATION, EVENTS_PAUSE_MIGRATION } from './events';
 import { SCHEDULED_ARCHIVE_MIGRATION, SCHEDULED_MIGRATION } from './scheduled';
 import { ACTIONS_MIGRATION } from './actions';
 const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
@@ -123,8 +123,8 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
       end
     $guard$`,
   ],
-  // Holders of events, cron invocations and action requests beat a heartbeat.
-  INSTANCES_MIGRATION,
+  // Holders of events, cron invocations and action requests beat a heartbeat; deliveries may be paused.
+  [...INSTANCES_MIGRATION, ...EVENTS_PAUSE_MIGRATION],
 ];
 
 export const setCatalogVersion = (version: string) => sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;
