@@ -20,7 +20,7 @@ import {
   type Relation,
 } from './db/introspection';
 import { buildSchemaCache, loadEnumValues, type SchemaCache } from './execute/schemaCache';
-import type { PlanPools } from './execute/graphql';
+import type { PlanPools } from './execute/runPlan';
 import { findInconsistencies, introducedBy, type InconsistentObject } from './metadata/inconsistency';
 import type { EnumValue } from './schema/model';
 import { functionsNamedBy, tablesNamedBy } from './metadata/document';

@@ -5,7 +5,9 @@
 // compiles its request again; a request that no longer compiles ends its subscriptions.
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Session } from '../auth/session';
-import { databaseErrorAnswer, prepareGraphQLRequest, runPlan, type GraphQLRequest, type PlanCaller, type PlanPools } from './graphql';
+import { prepareGraphQLRequest, type GraphQLRequest } from './graphql';
+import { databaseErrorAnswer } from './answers';
+import { runPlan, type PlanCaller, type PlanPools } from './runPlan';
 import type { CompiledPlan, SchemaCache } from './schemaCache';
 
 /** A result as graphql-ws sends it: the parsed JSON of an answer, its errors as GraphQLErrors. */

@@ -7,7 +7,7 @@ import { engineError, EngineError } from '../errors';
 import { actionProblem, actionsOf } from '../metadata/actions';
 import { validateCustomTypes } from '../metadata/customTypes';
 import { relationKey, type Introspection } from '../db/introspection';
-import { clearedDocument, exportForm, tablesNamedBy, withoutInconsistent } from '../metadata/document';
+import { clearedDocument, exportForm, withoutInconsistent } from '../metadata/document';
 import { checkNames, validateEntry } from '../metadata/tables';
 import { findInconsistencies } from '../metadata/inconsistency';
 import { remoteSchemasOf, withRemoteSchemas } from '../metadata/remoteSchemas';

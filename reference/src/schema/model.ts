@@ -6,7 +6,7 @@ import { relationshipsOf, resolveRelationship } from '../metadata/relationships'
 import { resolveComputedField, type ResolvedComputedField } from '../metadata/computedFields';
 import { argumentColumn, argumentModels } from './functions';
 import { columnGraphQLName, rootFieldName, tableGraphQLName } from './naming';
-import type { ColumnModel, ComputedFieldModel, EnumValue, Models, TableModel } from './modelTypes';
+import type { ComputedFieldModel, EnumValue, Models, TableModel } from './modelTypes';
 import { adminAccess } from './roles';
 import { scalarName } from './scalars';
 

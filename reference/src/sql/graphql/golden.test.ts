@@ -10,7 +10,8 @@ import { CLUSTER_URL_VARIABLE } from '../../../../conformance/harness/environmen
 import { fixtureSql, musicMetadata, musicTable } from '../../../../conformance/harness/fixtures';
 import type { Session } from '../../auth/session';
 import { loadConfig } from '../../config';
-import { prepareGraphQLRequest, runPlan } from '../../execute/graphql';
+import { prepareGraphQLRequest } from '../../execute/graphql';
+import { runPlan } from '../../execute/runPlan';
 import type { CompiledPlan } from '../../execute/schemaCache';
 import { createLogger } from '../../log';
 import { startServer, type RunningServer } from '../../server';

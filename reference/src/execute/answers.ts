@@ -1,0 +1,56 @@
+// What a GraphQL request is answered with: the answer's shape, and PostgreSQL's and the plan's
+// refusals as GraphQL errors (codes from SQLSTATE, never from message text).
+import { DatabaseError } from 'pg';
+import { formatMessage } from '../../../spec';
+import { ActionFailed } from './actions';
+import { RemoteCallFailed } from './remote';
+
+/** The answer: JSON text, passed through as it is. */
+export interface GraphQLAnswer {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/** One error, in the GraphQL error shape. */
+export const errorAnswer = (message: string, code: string, path = '$', status = 200): GraphQLAnswer => ({
+  status,
+  body: JSON.stringify({ errors: [{ message, extensions: { path, code } }] }),
+});
+
+/** A changed row fails the permission check: the mutation is undone. */
+export class CheckFailed extends Error {}
+
+/** The database did not answer (decision err.postgres-error.connection). */
+export class ConnectionLost extends Error {}
+
+/** The statement timeout of a role other than admin cancelled the plan's SQL. */
+export class StatementTimedOut extends Error {
+  constructor(readonly ms: number) {
+    super('statement timeout');
+  }
+}
+
+/** PostgreSQL refusals as GraphQL errors: codes and messages from SQLSTATE, never from message text. */
+export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
+  if (error instanceof CheckFailed) return errorAnswer(formatMessage('err.permission-error.check-failed'), 'permission-error');
+  if (error instanceof StatementTimedOut) return errorAnswer(formatMessage('err.graphql.statement-timeout', String(error.ms)), 'timeout');
+  if (error instanceof RemoteCallFailed) return errorAnswer(error.message, 'remote-schema-error');
+  if (error instanceof ActionFailed) return { status: 200, body: JSON.stringify({ errors: [{ message: error.message, extensions: error.extensions }] }) };
+  if (error instanceof ConnectionLost) return errorAnswer(formatMessage('err.postgres-error.connection'), 'postgres-error', '$', 500);
+  if (!(error instanceof DatabaseError)) throw error;
+  const code = error.code ?? '';
+  if (code === '23502') {
+    return errorAnswer(`Not-NULL violation. null value in column ${JSON.stringify(error.column ?? '')} violates not-null constraint`, 'postgres-error');
+  }
+  const violations: Record<string, string> = {
+    '23505': 'Uniqueness violation',
+    '23503': 'Foreign key violation',
+    '23514': 'Check constraint violation',
+    '23P01': 'Exclusion violation',
+  };
+  if (violations[code]) return errorAnswer(`${violations[code]}. ${error.message}`, 'constraint-violation');
+  if (code.startsWith('22')) return errorAnswer(error.message, 'data-exception');
+  if (code === '42501' || code === '25006') return errorAnswer(error.message, 'permission-error');
+  return errorAnswer('database query error', 'postgres-error');
+}

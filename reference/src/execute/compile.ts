@@ -1,0 +1,96 @@
+// A validated operation compiled to SQL: one statement for a query (the whole JSON answer built
+// in PostgreSQL), one per root field for a mutation, each named so a connection prepares it once.
+import { createHash } from 'node:crypto';
+import type { OperationDefinitionNode } from 'graphql';
+import * as sql from 'pg-sql2';
+import type { BuiltSchema } from '../schema/build';
+import { CompileError, jsonObject, type Fragment } from '../sql/graphql/context';
+import type { CollectedField } from '../sql/graphql/fields';
+import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
+import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
+import { functionCall } from '../sql/graphql/functions';
+import type { CompiledPlan } from './schemaCache';
+
+export function compile(
+  env: SelectEnvironment,
+  built: BuiltSchema,
+  operation: OperationDefinitionNode,
+  roots: CollectedField[],
+  bounded: boolean,
+  capturesEvents: boolean,
+): CompiledPlan {
+  const literals = new Map<string, string>();
+  const order = roots.map((f) => f.alias);
+  const rootTypeName = operation.operation === 'mutation' ? 'mutation_root' : operation.operation === 'subscription' ? 'subscription_root' : 'query_root';
+  const tableFields: CollectedField[] = [];
+  for (const f of roots) {
+    if (f.name === '__typename') literals.set(f.alias, JSON.stringify(rootTypeName));
+    else tableFields.push(f);
+  }
+  if (operation.operation === 'mutation') {
+    const statements = tableFields.map((f) => {
+      const root = built.mutationFields.get(f.name)!;
+      const t = root.table;
+      const a = f.args as Record<string, unknown>;
+      let statement;
+      switch (root.kind) {
+        case 'insert':
+          statement = insertStatement(env, t, a.objects as Record<string, unknown>[], a.on_conflict as OnConflict | undefined, false, f.selectionSet);
+          break;
+        case 'insert_one':
+          statement = insertStatement(env, t, [a.object as Record<string, unknown>], a.on_conflict as OnConflict | undefined, true, f.selectionSet);
+          break;
+        case 'update':
+          statement = updateStatement(env, t, a, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
+          break;
+        case 'update_by_pk':
+          statement = updateStatement(env, t, a, primaryKeyCondition(t, a.pk_columns as Record<string, unknown>), true, f.selectionSet);
+          break;
+        case 'delete':
+          statement = deleteStatement(env, t, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
+          break;
+        case 'delete_by_pk':
+          statement = deleteStatement(env, t, primaryKeyCondition(t, a), true, f.selectionSet);
+          break;
+        case 'function':
+          // A function exposed as a mutation: its rows, as far as the role may read them.
+          statement = sql.query`select ${listJson(env, t, a as SelectArgs, f.selectionSet, undefined, functionCall(env, root.fn!, a.args as Record<string, unknown>))}::text as data, true as ok`;
+          break;
+        default:
+          throw new CompileError(`${f.name} is not a mutation`);
+      }
+      return compiled(f.alias, statement);
+    });
+    // Only where event triggers capture changes does the transaction say who made them.
+    return {
+      kind: 'mutation',
+      bounded,
+      operation: 'mutation',
+      statements,
+      literals,
+      order,
+      ...(capturesEvents ? { sessionVariables: env.sessionVariables } : {}),
+    };
+  }
+  const pairs = tableFields.map((f): [string, Fragment] => {
+    const root = built.queryFields.get(f.name);
+    if (!root) return [f.alias, sql.query`null`];
+    const args = f.args as SelectArgs;
+    const call = root.fn ? functionCall(env, root.fn, f.args.args as Record<string, unknown> | undefined) : undefined;
+    const value =
+      root.kind === 'select' || root.kind === 'function'
+        ? listJson(env, root.table, args, f.selectionSet, undefined, call)
+        : root.kind === 'select_by_pk'
+          ? byPkJson(env, root.table, f.args, f.selectionSet)
+          : aggregateJson(env, root.table, args, f.selectionSet, undefined, call);
+    return [f.alias, value];
+  });
+  const statements = pairs.length ? [compiled('', sql.query`select ${jsonObject(pairs)}::text as data`)] : [];
+  return { kind: 'query', bounded, operation: operation.operation === 'subscription' ? 'subscription' : 'query', statements, literals, order };
+}
+
+/** A compiled statement, named so each connection prepares it once and then only binds values. */
+function compiled(alias: string, statement: sql.SQLQuery | sql.SQLNode) {
+  const { text, values } = sql.compile(statement);
+  return { alias, name: `engine_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`, text, values: values ?? [] };
+}
