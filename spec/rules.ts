@@ -604,13 +604,19 @@ export const DECISIONS: readonly SpecItem[] = [
     'limits.graphql-operation',
     '8',
     'how large, deep and wide a GraphQL operation may be',
-    'A GraphQL document is at most ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES and nests at most ENGINE_GRAPHQL_MAX_JSON_DEPTH brackets or fragment spreads, for every role; an operation of a role other than admin selects at most ENGINE_GRAPHQL_MAX_QUERY_DEPTH levels and ENGINE_GRAPHQL_MAX_QUERY_FIELDS fields. Each refusal is a GraphQL error with code validation-failed and nothing runs.',
+    'A GraphQL document is at most ENGINE_GRAPHQL_MAX_DOCUMENT_BYTES and nests at most ENGINE_GRAPHQL_MAX_JSON_DEPTH brackets or fragment spreads, for every role; an operation of a role other than admin selects at most ENGINE_GRAPHQL_MAX_QUERY_DEPTH levels and ENGINE_GRAPHQL_MAX_QUERY_FIELDS fields, one of admin at most ENGINE_GRAPHQL_MAX_ADMIN_QUERY_DEPTH (default 100) and ENGINE_GRAPHQL_MAX_ADMIN_QUERY_FIELDS (default 20000), each spread of a fragment counted again, measured before anything expands them. Each refusal is a GraphQL error with code validation-failed and nothing runs.',
   ),
   decision(
     'limits.statement-timeout',
     '8',
     'how long the SQL of a request may run',
-    'The SQL of a role other than admin is cancelled after ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 30 s), answering a GraphQL error with code timeout; admin requests have no timeout.',
+    "The SQL of a role other than admin is cancelled after ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 30 s), admin's GraphQL after ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS (default 60 s; metadata operations and run_sql have none), answering a GraphQL error with code timeout. A client that goes away before its answer has its statement cancelled at once.",
+  ),
+  decision(
+    'limits.role-share',
+    '8',
+    "one role's share of the database connections",
+    'The statements of one role (all its users together) take at most ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE of the ENGINE_GRAPHQL_PG_CONNECTIONS connections at once (default half of 10); its further requests wait their turn in order, so a role that sends slow queries never makes another role wait for them.',
   ),
   decision(
     'version',

@@ -225,7 +225,7 @@ caseWithProfile(
 caseWithProfile(
   'tight-limits',
   ['dec.limits.statement-timeout', 'err.graphql.statement-timeout'],
-  "a role's statement is cancelled after the statement timeout; admin's is not",
+  "a role's statement is cancelled after the statement timeout, admin's GraphQL after its own",
   async () => {
     const t = target.profileTarget('tight-limits')!;
     await t.metadata({
@@ -246,5 +246,83 @@ caseWithProfile(
     expectResponse(await t.graphql('{ music_artist_by_pk(id: 1) { id } }', undefined, { headers: asUser(t) }), 200, {
       data: { music_artist_by_pk: { id: 1 } },
     });
+    // Admin's GraphQL has a timeout too (1000 ms here); its metadata operations and run_sql do not.
+    await t.sql('create or replace view music.slower as select 1 as id, pg_sleep(1.3)::text as slept');
+    expectResponse(await t.metadata({ type: 'track_table', args: { table: musicTable('slower') } }), 200);
+    expectResponse(await t.graphql('{ music_slower { id } }'), 200, gqlError('the query ran longer than 1000 ms and was cancelled', 'timeout'));
+    expectResponse(await t.metadata({ type: 'run_sql', args: { sql: 'select count(*) as n from music.slower' } }, { endpoint: '/v2/query' }), 200, {
+      result_type: 'TuplesOk',
+      result: [['n'], ['1']],
+    });
   },
+);
+
+/** Active statements on the target's database that read music.slow_gone. */
+const sleeping = async () =>
+  (
+    await target.sql(
+      "select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%slow_gone%' and query not like '%pg_stat_activity%'",
+    )
+  )[0]!.n as number;
+
+test(
+  covers(['dec.limits.role-share'], "one role's slow queries never make another role wait: its further requests wait their turn"),
+  async () => {
+    await target.sql('create or replace view music.slow_share as select 1 as id, pg_sleep(0.8)::text as slept');
+    for (const [role, table] of [
+      ['user', 'slow_share'],
+      ['other', 'artist'],
+    ] as const) {
+      await target.metadata({ type: 'track_table', args: { table: musicTable(table) } });
+      await target.metadata({ type: 'create_select_permission', args: { table: musicTable(table), role, permission: { columns: ['id'], filter: {} } } });
+    }
+    const finished: string[] = [];
+    // Twelve slow queries of one role: more than all the connections of the pool.
+    const slow = Array.from({ length: 12 }, () =>
+      target.graphql('{ music_slow_share { id } }', undefined, { headers: asUser() }).then((r) => {
+        finished.push('slow');
+        return r;
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const quick = await target.graphql('{ music_artist_by_pk(id: 1) { id } }', undefined, { headers: { ...target.adminHeaders(), 'x-engine-role': 'other' } });
+    finished.push('quick');
+    expectResponse(quick, 200, { data: { music_artist_by_pk: { id: 1 } } });
+    // The other role was answered before any of the slow queries.
+    expect(finished[0]).toBe('quick');
+    for (const r of await Promise.all(slow)) expectResponse(r, 200, { data: { music_slow_share: [{ id: 1 }] } });
+  },
+  60_000,
+);
+
+test(
+  covers(['dec.limits.statement-timeout'], 'a client that goes away has its statement cancelled, for a role and for admin'),
+  async () => {
+    await target.sql('create or replace view music.slow_gone as select 1 as id, pg_sleep(20)::text as slept');
+    await target.metadata({ type: 'track_table', args: { table: musicTable('slow_gone') } });
+    await target.metadata({
+      type: 'create_select_permission',
+      args: { table: musicTable('slow_gone'), role: 'user', permission: { columns: ['id'], filter: {} } },
+    });
+    for (const headers of [asUser(), target.adminHeaders()]) {
+      const controller = new AbortController();
+      const request = fetch(`${target.url}/v1/graphql`, {
+        method: 'POST',
+        body: JSON.stringify({ query: '{ music_slow_gone { id } }' }),
+        headers: { 'content-type': 'application/json', ...headers },
+        signal: controller.signal,
+      }).catch(() => 'aborted');
+      for (let i = 0; i < 50 && (await sleeping()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await sleeping()).toBe(1);
+      controller.abort();
+      expect(await request).toBe('aborted');
+      let left = 1;
+      for (let i = 0; i < 100 && left > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        left = await sleeping();
+      }
+      expect(left).toBe(0);
+    }
+  },
+  30_000,
 );

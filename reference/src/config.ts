@@ -26,6 +26,10 @@ export interface EngineConfig {
   inferFunctionPermissions: boolean;
   liveQueries: { batchSize: number; refetchDelaySeconds: number };
   maxRequestBodyBytes: number;
+  /** Connections of each of the server's pools (metadata, admin GraphQL, roles). */
+  pgConnections: number;
+  /** Statements one role (all its users together) runs at once; its further requests wait their turn. */
+  maxConnectionsPerRole: number;
   /** The body limit of a request without the admin secret (decompressed), where an admin secret or other auth is set. */
   maxRoleRequestBodyBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -72,6 +76,8 @@ export interface RequestLimits {
   maxAdminQueryFields: number;
   /** Operations of one bulk, nested bulks' members counted. */
   maxBulkOperations: number;
+  /** statement_timeout of admin's GraphQL (not of metadata operations or run_sql); 0: none. */
+  adminStatementTimeoutMs: number;
   /** statement_timeout of the SQL of roles other than admin; 0: none. */
   statementTimeoutMs: number;
   /** Memory the parsed-document and compiled-plan caches may hold together. */
@@ -128,6 +134,9 @@ export const FLAGS: Record<string, string> = {
   'max-admin-query-fields': 'ENGINE_GRAPHQL_MAX_ADMIN_QUERY_FIELDS',
   'max-bulk-operations': 'ENGINE_GRAPHQL_MAX_BULK_OPERATIONS',
   'statement-timeout-ms': 'ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS',
+  'admin-statement-timeout-ms': 'ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS',
+  'pg-connections': 'ENGINE_GRAPHQL_PG_CONNECTIONS',
+  'max-connections-per-role': 'ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE',
   'cache-max-bytes': 'ENGINE_GRAPHQL_CACHE_MAX_BYTES',
   'graceful-shutdown-timeout': 'ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT',
 };
@@ -233,6 +242,11 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
         int('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL', get('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'), 1000, 1) / 1000,
     },
     maxRequestBodyBytes: int('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES', get('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES'), 100 * 1024 * 1024, 1),
+    ...(() => {
+      const pgConnections = int('ENGINE_GRAPHQL_PG_CONNECTIONS', get('ENGINE_GRAPHQL_PG_CONNECTIONS'), 10, 1);
+      const perRole = int('ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE', get('ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE'), Math.ceil(pgConnections / 2), 1);
+      return { pgConnections, maxConnectionsPerRole: Math.min(perRole, pgConnections) };
+    })(),
     maxRoleRequestBodyBytes: int('ENGINE_GRAPHQL_MAX_ROLE_REQUEST_BODY_BYTES', get('ENGINE_GRAPHQL_MAX_ROLE_REQUEST_BODY_BYTES'), 1024 * 1024, 1),
     logLevel: logLevel as EngineConfig['logLevel'],
     dataDir: get('ENGINE_GRAPHQL_DATA_DIR') ?? '.engine',
@@ -244,6 +258,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       maxAdminQueryDepth: int('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_DEPTH', get('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_DEPTH'), 100, 1),
       maxAdminQueryFields: int('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_FIELDS', get('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_FIELDS'), 20_000, 1),
       maxBulkOperations: int('ENGINE_GRAPHQL_MAX_BULK_OPERATIONS', get('ENGINE_GRAPHQL_MAX_BULK_OPERATIONS'), 1000, 1),
+      adminStatementTimeoutMs: int('ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS'), 60_000, 0),
       statementTimeoutMs: int('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS'), 30_000, 0),
       cacheMaxBytes: int('ENGINE_GRAPHQL_CACHE_MAX_BYTES', get('ENGINE_GRAPHQL_CACHE_MAX_BYTES'), 64 * 1024 * 1024, 1024 * 1024),
     },

@@ -21,6 +21,7 @@ import {
 } from './db/introspection';
 import { buildSchemaCache, loadEnumValues, type SchemaCache } from './execute/schemaCache';
 import type { PlanPools } from './execute/runPlan';
+import { RoleGate } from './execute/roleGate';
 import { findInconsistencies, introducedBy, type InconsistentObject } from './metadata/inconsistency';
 import type { EnumValue } from './schema/model';
 import { functionsNamedBy, tablesNamedBy } from './metadata/document';
@@ -70,21 +71,24 @@ export class Engine {
   private constructor(
     readonly pool: Pool,
     readonly config: EngineConfig,
-    roles: Pool,
+    pools: Omit<PlanPools, 'admin'>,
   ) {
-    this.pools = { admin: pool, roles, statementTimeoutMs: config.limits.statementTimeoutMs };
+    this.pools = { admin: pool, ...pools };
   }
 
   static async open(config: EngineConfig, databaseUrl: string): Promise<Engine> {
-    const pool = resilientPool({ connectionString: databaseUrl, max: 10, application_name: 'engine-reference' });
-    const timeout = config.limits.statementTimeoutMs;
-    const roles = resilientPool({
-      connectionString: databaseUrl,
-      max: 10,
-      application_name: 'engine-reference-roles',
-      ...(timeout > 0 ? { statement_timeout: timeout } : {}),
+    const max = config.pgConnections;
+    const pool = resilientPool({ connectionString: databaseUrl, max, application_name: 'engine-reference' });
+    const timed = (name: string, timeout: number) =>
+      resilientPool({ connectionString: databaseUrl, max, application_name: name, ...(timeout > 0 ? { statement_timeout: timeout } : {}) });
+    const { statementTimeoutMs, adminStatementTimeoutMs } = config.limits;
+    const engine = new Engine(pool, config, {
+      roles: timed('engine-reference-roles', statementTimeoutMs),
+      adminGraphql: timed('engine-reference-admin-graphql', adminStatementTimeoutMs),
+      gate: new RoleGate(config.maxConnectionsPerRole),
+      statementTimeoutMs,
+      adminStatementTimeoutMs,
     });
-    const engine = new Engine(pool, config, roles);
     const client = await pool.connect();
     try {
       await ensureCatalog(client);
@@ -112,6 +116,7 @@ export class Engine {
     await this.refreshing;
     await this.pool.end();
     await this.pools.roles.end();
+    await this.pools.adminGraphql.end();
   }
 
   /**
@@ -403,7 +408,7 @@ export class Engine {
 
   /** Legacy DML of a role other than admin, under its permissions (operations/roleDml.ts). */
   executeAsRole(operation: ParsedOperation, session: Session): Promise<unknown> {
-    return runAsRole(this.pools.roles, this.schemaInput!, operation, session);
+    return runAsRole(this.pools, this.schemaInput!, operation, session);
   }
 
   /** The GraphQL schemas and caches of the current metadata, built on first use after a change. */

@@ -47,6 +47,8 @@ export interface RequestOptions {
   trusted?: boolean;
   /** The client's headers, for remote schemas that forward them. */
   clientHeaders?: Readonly<Record<string, string | string[] | undefined>>;
+  /** Aborted when the client goes away before its answer: the statement is cancelled. */
+  signal?: AbortSignal;
 }
 
 export async function executeGraphQLRequest(
@@ -64,7 +66,8 @@ export async function executeGraphQLRequest(
   }
   if ('answer' in prepared) return prepared.answer;
   try {
-    return { status: 200, body: await runPlan(pools, prepared.plan, { session, headers: options.clientHeaders ?? {} }) };
+    const caller = { session, headers: options.clientHeaders ?? {}, ...(options.signal ? { signal: options.signal } : {}) };
+    return { status: 200, body: await runPlan(pools, prepared.plan, caller) };
   } catch (error) {
     return databaseErrorAnswer(error);
   }

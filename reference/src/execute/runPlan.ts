@@ -1,20 +1,28 @@
 // Running a compiled plan: its statements on the pool of the caller's kind (admin, or the roles'
 // with the statement timeout), the answer assembled from the JSON texts PostgreSQL built; the
 // parts a remote schema or an action answers run beside them.
-import { DatabaseError, type Pool } from 'pg';
+import { DatabaseError, type Pool, type PoolClient } from 'pg';
 import type { Session } from '../auth/session';
 import { isConnectionLoss } from '../db/connectionLoss';
 import * as q from '../sql';
 import { runActionParts } from './actions';
 import { CheckFailed, ConnectionLost, StatementTimedOut } from './answers';
 import { runRemoteParts } from './remote';
+import type { RoleGate } from './roleGate';
 import type { CompiledPlan } from './schemaCache';
 
-/** Where plans run: admin's SQL as it is, other roles' on connections with the statement timeout. */
+/**
+ * Where plans run: admin's GraphQL on connections with the admin statement timeout (`admin`, with no
+ * timeout, serves metadata and cancellations), other roles' on connections with theirs, each role
+ * within its share of them.
+ */
 export interface PlanPools {
   admin: Pool;
+  adminGraphql: Pool;
   roles: Pool;
+  gate: RoleGate;
   statementTimeoutMs: number;
+  adminStatementTimeoutMs: number;
   /** At log level debug: each statement a plan sends, with its bound values. */
   logSql?: (statement: { text: string; values: unknown[] }) => void;
 }
@@ -29,6 +37,8 @@ function assemble(plan: CompiledPlan, values: Map<string, string>, errors: reado
 export interface PlanCaller {
   session: Session;
   headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Aborted when the client goes away: its statement is cancelled. */
+  signal?: AbortSignal;
 }
 
 /** Run a compiled plan: the JSON text of the answer. */
@@ -50,14 +60,40 @@ export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: Pla
     const values = new Map([...Object.entries(data).map(([alias, v]): [string, string] => [alias, JSON.stringify(v)]), ...fromActions, ...fromRemotes.values]);
     return assemble(plan, values, fromRemotes.errors);
   }
+  if (pools.logSql) for (const statement of plan.statements) pools.logSql({ text: statement.text, values: statement.values });
+  if (plan.statements.length === 0) return assemble(plan, new Map(plan.literals));
+  const signal = caller?.signal;
+  const leave = plan.bounded ? await pools.gate.enter(caller?.session.role ?? '', signal) : () => {};
   try {
-    if (pools.logSql) for (const statement of plan.statements) pools.logSql({ text: statement.text, values: statement.values });
-    return await runPlanOn(plan.bounded ? pools.roles : pools.admin, plan);
+    return await runPlanOn(plan.bounded ? pools.roles : pools.adminGraphql, plan, pools.admin, signal);
   } catch (error) {
-    if (plan.bounded && error instanceof DatabaseError && error.code === '57014') throw new StatementTimedOut(pools.statementTimeoutMs);
+    if (error instanceof DatabaseError && error.code === '57014')
+      throw new StatementTimedOut(plan.bounded ? pools.statementTimeoutMs : pools.adminStatementTimeoutMs);
     if (lostConnection(error)) throw new ConnectionLost();
     throw error;
+  } finally {
+    leave();
   }
+}
+
+/**
+ * While `signal` is not aborted nothing happens; once it is (the client went away), the statement
+ * running on `client` is cancelled through another connection. Gives back whether it was.
+ */
+function cancelOnAbort(signal: AbortSignal | undefined, client: PoolClient, other: Pool): () => boolean {
+  if (!signal) return () => false;
+  let cancelled = false;
+  const pid = (client as unknown as { processID?: number }).processID;
+  const cancel = () => {
+    cancelled = true;
+    if (pid !== undefined) void q.run(other, q.cancelBackend(pid)).catch(() => {});
+  };
+  if (signal.aborted) cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
+  return () => {
+    signal.removeEventListener('abort', cancel);
+    return cancelled;
+  };
 }
 
 /** A lost connection, or a socket error of ours (bugs are TypeErrors and the like, a failed check is CheckFailed). */
@@ -71,20 +107,22 @@ function lostConnection(error: unknown): boolean {
   );
 }
 
-async function runPlanOn(pool: Pool, plan: CompiledPlan): Promise<string> {
+async function runPlanOn(pool: Pool, plan: CompiledPlan, other: Pool, signal: AbortSignal | undefined): Promise<string> {
   const values = new Map(plan.literals);
-  if (plan.kind === 'query') {
-    if (plan.statements.length === 0) return assemble(plan, values);
-    const statement = plan.statements[0]!;
-    const result = await pool.query<{ data: string }>({ name: statement.name, text: statement.text, values: statement.values });
-    // The statement's object holds the fields in order; splice the literals in by alias.
-    if (values.size === 0) return `{"data":${result.rows[0]!.data}}`;
-    const data = JSON.parse(result.rows[0]!.data) as Record<string, unknown>;
-    for (const [alias, v] of Object.entries(data)) values.set(alias, JSON.stringify(v));
-    return assemble(plan, values);
-  }
   const client = await pool.connect();
+  const done = cancelOnAbort(signal, client, other);
+  // A connection whose statement was cancelled is not reused: the cancel might reach its next one.
+  let cancelled = false;
   try {
+    if (plan.kind === 'query') {
+      const statement = plan.statements[0]!;
+      const result = await client.query<{ data: string }>({ name: statement.name, text: statement.text, values: statement.values });
+      // The statement's object holds the fields in order; splice the literals in by alias.
+      if (values.size === 0) return `{"data":${result.rows[0]!.data}}`;
+      const data = JSON.parse(result.rows[0]!.data) as Record<string, unknown>;
+      for (const [alias, v] of Object.entries(data)) values.set(alias, JSON.stringify(v));
+      return assemble(plan, values);
+    }
     await q.run(client, q.begin);
     try {
       if (plan.sessionVariables) await q.run(client, q.setSessionVariables({ 'x-engine-role': 'admin', ...plan.sessionVariables }));
@@ -99,7 +137,8 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan): Promise<string> {
       throw error;
     }
   } finally {
-    client.release();
+    cancelled = done();
+    client.release(cancelled);
   }
   return assemble(plan, values);
 }

@@ -14,6 +14,7 @@ import { operationCount, parseEnvelope } from '../operations/envelope';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { configResponse } from './config';
 import { bodyLimit } from './bodyLimit';
+import { clientGone } from './clientGone';
 import { consoleRouter } from './console';
 import { graphqlOperationLabel } from './operationLabel';
 import { graphqlErrorBody } from './graphqlFastPath';
@@ -191,6 +192,7 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
     const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), who, request, method, {
       trusted: rest?.trusted === true,
       clientHeaders: req.headers,
+      signal: clientGone(res),
     });
     if (answer.headers) res.set(answer.headers);
     const media = rest ? JSON_MEDIA : responseMediaType(req);

@@ -13,6 +13,7 @@ import { nestsDeeperThan } from '../execute/operationLimits';
 import type { Logger } from '../log';
 import { graphqlOperationLabel } from './operationLabel';
 import { bodyLimit } from './bodyLimit';
+import { clientGone } from './clientGone';
 
 export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logger: Logger) {
   const enabled = config.enabledApis.has('graphql');
@@ -65,7 +66,10 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
         .then(async (session) => {
           if (session instanceof EngineError) return send(session.status, graphqlErrorBody(session));
           role = session.role;
-          const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), session, request, 'POST', { clientHeaders: req.headers });
+          const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), session, request, 'POST', {
+            clientHeaders: req.headers,
+            signal: clientGone(res),
+          });
           send(answer.status, answer.body);
         })
         .catch((error: unknown) => {

@@ -4,6 +4,7 @@
 import type { Pool } from 'pg';
 import type { MetadataDocument } from '../../../spec';
 import type { Session } from '../auth/session';
+import type { PlanPools } from '../execute/runPlan';
 import type { Introspection } from '../db/introspection';
 import { engineError, EngineError } from '../errors';
 import * as q from '../sql';
@@ -23,6 +24,21 @@ export function isRoleDml(operation: ParsedOperation): boolean {
 
 /** Runs the operation in one transaction of `pool` against the metadata and database as last loaded. */
 export async function runAsRole(
+  pools: Pick<PlanPools, 'roles' | 'gate'>,
+  state: { document: MetadataDocument; introspection: Introspection },
+  operation: ParsedOperation,
+  session: Session,
+): Promise<unknown> {
+  // Within the role's share of the connections, as its GraphQL is.
+  const leave = await pools.gate.enter(session.role);
+  try {
+    return await runOnConnection(pools.roles, state, operation, session);
+  } finally {
+    leave();
+  }
+}
+
+async function runOnConnection(
   pool: Pool,
   state: { document: MetadataDocument; introspection: Introspection },
   operation: ParsedOperation,

@@ -60,6 +60,8 @@ export const commit = sql.query`commit`;
 export const rollback = sql.query`rollback`;
 export const lockCatalog = sql.query`select pg_advisory_xact_lock(${sql.value(CATALOG_LOCK_KEY)})`;
 export const ping = sql.query`select 1 as ok`;
+/** Cancel what another connection of this server runs (its client went away). */
+export const cancelBackend = (pid: number) => sql.query`select pg_cancel_backend(${sql.value(pid)})`;
 
 export const catalogState = sql.query`
   select

@@ -1,0 +1,55 @@
+// A fair share of the roles' connections: one role (every user of it together) runs at most
+// `perRole` statements at once; its further requests wait in its own queue, in order, so that one
+// role's slow queries never hold all the connections another role needs.
+
+export class RoleGate {
+  private readonly running = new Map<string, number>();
+  private readonly waiting = new Map<string, (() => void)[]>();
+
+  constructor(readonly perRole: number) {}
+
+  /** Wait for a place of `role`; the function it gives back frees it (once). */
+  async enter(role: string, signal?: AbortSignal): Promise<() => void> {
+    const running = this.running.get(role) ?? 0;
+    if (running < this.perRole) {
+      this.running.set(role, running + 1);
+    } else {
+      await new Promise<void>((resolve, reject) => {
+        const queue = this.waiting.get(role) ?? [];
+        this.waiting.set(role, queue);
+        const admit = () => {
+          signal?.removeEventListener('abort', abandon);
+          resolve();
+        };
+        const abandon = () => {
+          const i = queue.indexOf(admit);
+          if (i >= 0) queue.splice(i, 1);
+          reject(signal!.reason);
+        };
+        queue.push(admit);
+        signal?.addEventListener('abort', abandon, { once: true });
+      });
+    }
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.leave(role);
+    };
+  }
+
+  /** Statements of `role` running now (for tests and the log). */
+  runningFor(role: string): number {
+    return this.running.get(role) ?? 0;
+  }
+
+  /** A place freed: the next waiting request of the role takes it over. */
+  private leave(role: string): void {
+    const next = this.waiting.get(role)?.shift();
+    if (next) return next();
+    if (this.waiting.get(role)?.length === 0) this.waiting.delete(role);
+    const running = (this.running.get(role) ?? 1) - 1;
+    if (running > 0) this.running.set(role, running);
+    else this.running.delete(role);
+  }
+}
