@@ -670,6 +670,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'An operation of a role other than admin that selects more than ENGINE_GRAPHQL_MAX_QUERY_FIELDS fields (default 2000; aliases and each spread of a fragment count again) is refused.',
   ),
   decided(
+    'graphql.query-too-costly',
+    200,
+    'validation-failed',
+    'the query is estimated to cost <cost>; at most <limit> is allowed',
+    "A role's operation whose statements PostgreSQL's planner estimates above ENGINE_GRAPHQL_MAX_QUERY_COST (default 10000000; 0 for no limit) is refused before it runs (decision dec.limits.query-cost).",
+  ),
+  decided(
     'graphql.statement-timeout',
     200,
     'timeout',

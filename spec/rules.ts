@@ -613,6 +613,12 @@ export const DECISIONS: readonly SpecItem[] = [
     "The SQL of a role other than admin is cancelled after ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 30 s), admin's GraphQL after ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS (default 60 s; metadata operations and run_sql have none), answering a GraphQL error with code timeout. A client that goes away before its answer has its statement cancelled at once.",
   ),
   decision(
+    'limits.query-cost',
+    '8',
+    "what a role's operation may cost",
+    "Before an operation of a role other than admin first runs, PostgreSQL's planner estimates its statements (EXPLAIN, once per compiled plan); above ENGINE_GRAPHQL_MAX_QUERY_COST (default 10000000, in the planner's units; 0: no limit) it is refused with a GraphQL error (validation-failed, err.graphql.query-too-costly) and nothing runs. A fan-out many levels deep over relationships is refused this way long before its statement timeout.",
+  ),
+  decision(
     'limits.role-share',
     '8',
     "one role's share of the database connections",

@@ -387,8 +387,9 @@ test(
       { numRuns: RUNS, seed },
     );
     process.stdout.write(`role schemas: ${accepted} of ${RUNS} generated documents accepted, every role's schema valid, seed ${seed}\n`);
-    // About 70 % of generated documents are valid; far fewer means the generators (or the target) went wrong.
-    expect(accepted).toBeGreaterThan(RUNS / 3);
+    // About 55 % of generated documents are valid (seeds vary from 30 % to 75 % over 25 runs); far fewer
+    // means the generators (or the target) went wrong.
+    expect(accepted).toBeGreaterThan(RUNS / 5);
   },
   300_000,
 );

@@ -21,6 +21,8 @@ const asUser = (t: Target = target): Record<string, string> => ({ ...t.adminHead
 
 beforeAll(async () => {
   await target.sql(fixtureSql('music'));
+  // The statistics of a database in use: the planner's estimates (dec.limits.query-cost) know the tables are small.
+  await target.sql('analyze music.artist; analyze music.album');
   await target.sql('create or replace view music.slow as select 1 as id, pg_sleep(0.8)::text as slept');
 });
 beforeEach(async () => {
@@ -325,4 +327,56 @@ test(
     }
   },
   30_000,
+);
+
+caseWithProfile(
+  'tight-limits',
+  ['dec.limits.query-cost', 'err.graphql.query-too-costly'],
+  "a role's operation that PostgreSQL expects to cost more than the limit is refused before it runs; one with limits, and admin's, are not",
+  async () => {
+    const t = target.profileTarget('tight-limits')!;
+    // 200 parents of 100 children each, with the statistics a database in use has.
+    await t.sql(`drop schema if exists cost cascade; create schema cost;
+      create table cost.parent (id int primary key, name text);
+      create table cost.child (id int primary key, parent_id int references cost.parent, name text);
+      insert into cost.parent select g, 'p' || g from generate_series(1, 200) g;
+      insert into cost.child select g, 1 + g % 200, 'c' || g from generate_series(1, 20000) g;
+      create index on cost.child (parent_id); analyze cost.parent; analyze cost.child;`);
+    const table = (name: string) => ({ schema: 'cost', name });
+    const setUp = await t.metadata(
+      {
+        type: 'bulk',
+        args: [
+          { type: 'track_table', args: { table: table('parent') } },
+          { type: 'track_table', args: { table: table('child') } },
+          {
+            type: 'create_array_relationship',
+            args: { table: table('parent'), name: 'children', using: { foreign_key_constraint_on: { table: table('child'), column: 'parent_id' } } },
+          },
+          { type: 'create_select_permission', args: { table: table('parent'), role: 'user', permission: { columns: '*', filter: {} } } },
+          { type: 'create_select_permission', args: { table: table('child'), role: 'user', permission: { columns: '*', filter: {} } } },
+        ],
+      },
+      { endpoint: '/v1/query' },
+    );
+    expect(setUp.status).toBe(200);
+    const fanOut = '{ cost_parent { children { id } } }';
+    const refused = await t.graphql(fanOut, undefined, { headers: asUser(t) });
+    expect(refused.body).toEqual({
+      errors: [
+        {
+          message: expect.stringMatching(/^the query is estimated to cost \d{5,}; at most 10000 is allowed$/),
+          extensions: { path: '$', code: 'validation-failed' },
+        },
+      ],
+    });
+    expectResponse(await t.graphql('{ cost_parent(limit: 1) { children(limit: 2, order_by: {id: asc}) { id } } }', undefined, { headers: asUser(t) }), 200, {
+      data: { cost_parent: [{ children: [{ id: 200 }, { id: 400 }] }] },
+    });
+    expectResponse(await t.graphql('{ cost_parent_by_pk(id: 7) { name } }', undefined, { headers: asUser(t) }), 200, {
+      data: { cost_parent_by_pk: { name: 'p7' } },
+    });
+    const asAdmin = await t.graphql(fanOut);
+    expect((asAdmin.body as { data: { cost_parent: unknown[] } }).data.cost_parent).toHaveLength(200);
+  },
 );

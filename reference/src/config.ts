@@ -74,6 +74,8 @@ export interface RequestLimits {
   /** The same for admin: larger, but bounded, so that no document can freeze the server. */
   maxAdminQueryDepth: number;
   maxAdminQueryFields: number;
+  /** The planner's estimate a role's plan may reach; 0: no limit. */
+  maxQueryCost: number;
   /** Operations of one bulk, nested bulks' members counted. */
   maxBulkOperations: number;
   /** statement_timeout of admin's GraphQL (not of metadata operations or run_sql); 0: none. */
@@ -133,6 +135,7 @@ export const FLAGS: Record<string, string> = {
   'max-admin-query-depth': 'ENGINE_GRAPHQL_MAX_ADMIN_QUERY_DEPTH',
   'max-admin-query-fields': 'ENGINE_GRAPHQL_MAX_ADMIN_QUERY_FIELDS',
   'max-bulk-operations': 'ENGINE_GRAPHQL_MAX_BULK_OPERATIONS',
+  'max-query-cost': 'ENGINE_GRAPHQL_MAX_QUERY_COST',
   'statement-timeout-ms': 'ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS',
   'admin-statement-timeout-ms': 'ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS',
   'pg-connections': 'ENGINE_GRAPHQL_PG_CONNECTIONS',
@@ -257,6 +260,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       maxQueryFields: int('ENGINE_GRAPHQL_MAX_QUERY_FIELDS', get('ENGINE_GRAPHQL_MAX_QUERY_FIELDS'), 2000, 1),
       maxAdminQueryDepth: int('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_DEPTH', get('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_DEPTH'), 100, 1),
       maxAdminQueryFields: int('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_FIELDS', get('ENGINE_GRAPHQL_MAX_ADMIN_QUERY_FIELDS'), 20_000, 1),
+      maxQueryCost: int('ENGINE_GRAPHQL_MAX_QUERY_COST', get('ENGINE_GRAPHQL_MAX_QUERY_COST'), 10_000_000, 0),
       maxBulkOperations: int('ENGINE_GRAPHQL_MAX_BULK_OPERATIONS', get('ENGINE_GRAPHQL_MAX_BULK_OPERATIONS'), 1000, 1),
       adminStatementTimeoutMs: int('ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS'), 60_000, 0),
       statementTimeoutMs: int('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS'), 30_000, 0),

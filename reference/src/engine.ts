@@ -88,6 +88,7 @@ export class Engine {
       gate: new RoleGate(config.maxConnectionsPerRole),
       statementTimeoutMs,
       adminStatementTimeoutMs,
+      maxQueryCost: config.limits.maxQueryCost,
     });
     const client = await pool.connect();
     try {

@@ -112,7 +112,10 @@ test(`kill -9 during a burst of metadata writes, ${CRASH_ROUNDS} times: every ac
         else if (answer !== undefined) throw new Error(`write ${name} answered ${answer.status} ${JSON.stringify(answer.body)}`);
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 700 + (round % 5) * 200));
+    // Kill once the round has writes behind it, while others are in flight (however loaded the machine is).
+    const before = acknowledged.length;
+    for (let waited = 0; acknowledged.length - before < 5 && waited < 20_000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, 50 + (round % 5) * 60));
     server.child.kill('SIGKILL');
     writing = false;
     await server.exit;

@@ -31,9 +31,21 @@ export class StatementTimedOut extends Error {
   }
 }
 
+/** PostgreSQL expects a role's plan to cost more than a role may ask for (decision dec.limits.query-cost). */
+export class QueryTooCostly extends Error {
+  constructor(
+    readonly cost: number,
+    readonly limit: number,
+  ) {
+    super('query too costly');
+  }
+}
+
 /** PostgreSQL refusals as GraphQL errors: codes and messages from SQLSTATE, never from message text. */
 export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
   if (error instanceof CheckFailed) return errorAnswer(formatMessage('err.permission-error.check-failed'), 'permission-error');
+  if (error instanceof QueryTooCostly)
+    return errorAnswer(formatMessage('err.graphql.query-too-costly', String(Math.ceil(error.cost)), String(error.limit)), 'validation-failed');
   if (error instanceof StatementTimedOut) return errorAnswer(formatMessage('err.graphql.statement-timeout', String(error.ms)), 'timeout');
   if (error instanceof RemoteCallFailed) return errorAnswer(error.message, 'remote-schema-error');
   if (error instanceof ActionFailed) return { status: 200, body: JSON.stringify({ errors: [{ message: error.message, extensions: error.extensions }] }) };

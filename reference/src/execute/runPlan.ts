@@ -6,7 +6,7 @@ import type { Session } from '../auth/session';
 import { isConnectionLoss } from '../db/connectionLoss';
 import * as q from '../sql';
 import { runActionParts } from './actions';
-import { CheckFailed, ConnectionLost, StatementTimedOut } from './answers';
+import { CheckFailed, ConnectionLost, QueryTooCostly, StatementTimedOut } from './answers';
 import { runRemoteParts } from './remote';
 import type { RoleGate } from './roleGate';
 import type { CompiledPlan } from './schemaCache';
@@ -23,6 +23,8 @@ export interface PlanPools {
   gate: RoleGate;
   statementTimeoutMs: number;
   adminStatementTimeoutMs: number;
+  /** The most a role's plan may cost by PostgreSQL's estimate; 0: no limit. */
+  maxQueryCost: number;
   /** At log level debug: each statement a plan sends, with its bound values. */
   logSql?: (statement: { text: string; values: unknown[] }) => void;
 }
@@ -63,6 +65,10 @@ export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: Pla
   if (pools.logSql) for (const statement of plan.statements) pools.logSql({ text: statement.text, values: statement.values });
   if (plan.statements.length === 0) return assemble(plan, new Map(plan.literals));
   const signal = caller?.signal;
+  if (plan.bounded && pools.maxQueryCost > 0) {
+    plan.estimatedCost ??= await estimatedCost(pools.roles, plan);
+    if (plan.estimatedCost > pools.maxQueryCost) throw new QueryTooCostly(plan.estimatedCost, pools.maxQueryCost);
+  }
   const leave = plan.bounded ? await pools.gate.enter(caller?.session.role ?? '', signal) : () => {};
   try {
     return await runPlanOn(plan.bounded ? pools.roles : pools.adminGraphql, plan, pools.admin, signal);
@@ -94,6 +100,17 @@ function cancelOnAbort(signal: AbortSignal | undefined, client: PoolClient, othe
     signal.removeEventListener('abort', cancel);
     return cancelled;
   };
+}
+
+/**
+ * What PostgreSQL's planner expects the plan's statements to cost (their total, in its units),
+ * asked once per cached plan: a deep fan-out over relationships costs orders of magnitude more than
+ * what a role asks for day to day, and is refused before it holds a connection for long.
+ */
+async function estimatedCost(pool: Pool, plan: CompiledPlan): Promise<number> {
+  let total = 0;
+  for (const statement of plan.statements) total += await q.explainCompiled(pool, statement.text, statement.values);
+  return total;
 }
 
 /** A lost connection, or a socket error of ours (bugs are TypeErrors and the like, a failed check is CheckFailed). */

@@ -37,6 +37,8 @@ export interface CompiledPlan {
   remote?: RemotePart[] | undefined;
   /** Root fields answered by actions' handlers. */
   actions?: ActionPart[] | undefined;
+  /** PostgreSQL's estimate of what the statements cost, once asked (decision dec.limits.query-cost). */
+  estimatedCost?: number;
 }
 
 export interface RoleSchema {

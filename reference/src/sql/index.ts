@@ -54,6 +54,15 @@ export const beginReadOnly = sql.query`begin read only`;
 export const savepoint = (name: string) => sql.query`savepoint ${sql.identifier(name)}`;
 export const releaseSavepoint = (name: string) => sql.query`release savepoint ${sql.identifier(name)}`;
 export const rollbackToSavepoint = (name: string) => sql.query`rollback to savepoint ${sql.identifier(name)}`;
+/**
+ * The planner's estimate of a statement compiled by sql/graphql: its text (with its own $n
+ * placeholders) under EXPLAIN, its values bound as they were.
+ */
+export async function explainCompiled(db: Queryable, text: string, values: readonly unknown[]): Promise<number> {
+  const explain = sql.compile(sql.query`explain (format json) ${sql.raw(text)}`);
+  const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Total Cost': number } }] }>({ text: explain.text, values: [...values] });
+  return rows[0]?.['QUERY PLAN'][0].Plan['Total Cost'] ?? 0;
+}
 /** Planning a query folds its constant casts: a value that does not fit its column fails here. */
 export const planOf = (query: Fragment) => sql.query`explain ${query}`;
 export const commit = sql.query`commit`;
