@@ -1,4 +1,5 @@
 /** @jest-config-loader-options {"transpileOnly": true} */
+import { availableParallelism } from 'node:os';
 import type { Config } from 'jest';
 
 const transform: Config['transform'] = {
@@ -22,6 +23,11 @@ const match = (patterns: string[], cases: boolean) => {
   return mine.length ? mine : ['<rootDir>/no-such-test-file'];
 };
 
+// The reliability tests drive real server and PostgreSQL processes through crashes and restarts
+// for minutes: `npm run test:reliability` (and CI) runs them, `npm test` does not.
+const reliability = process.env.ENGINE_TEST_RELIABILITY === '1';
+const RELIABILITY_TESTS = '<rootDir>/reference/**/*.reliability.test.ts';
+
 const config: Config = {
   // One PostgreSQL cluster for the whole run (unless a URL is given); every test file makes
   // its own database in it, so files run in parallel without sharing metadata.
@@ -29,12 +35,16 @@ const config: Config = {
   globalTeardown: '<rootDir>/conformance/harness/globalTeardown.ts',
   reporters: ['default', '<rootDir>/conformance/harness/reporter.js'],
   testTimeout: 30_000,
+  // Most files wait on sockets and PostgreSQL more than they compute: more files than cores at once.
+  maxWorkers: Number(process.env.ENGINE_JEST_WORKERS ?? Math.max(2, Math.round(availableParallelism() * 1.5))),
+  testSequencer: '<rootDir>/conformance/harness/sequencer.js',
   projects: [
     {
       displayName: 'unit',
       ...ignored,
       transform,
       testEnvironment: 'node',
+      testPathIgnorePatterns: [...ignored.testPathIgnorePatterns, '\\.reliability\\.test\\.ts$'],
       testMatch: match(
         [
           '<rootDir>/spec/**/*.test.ts',
@@ -52,6 +62,7 @@ const config: Config = {
       testEnvironment: 'node',
       testMatch: match(['<rootDir>/conformance/cases/**/*.test.ts'], true),
     },
+    ...(reliability ? [{ displayName: 'reliability', ...ignored, transform, testEnvironment: 'node', testMatch: [RELIABILITY_TESTS] }] : []),
   ],
 };
 

@@ -73,7 +73,10 @@ function startLine(server: ChildProcess): Promise<string> {
     const timer = setTimeout(() => reject(new Error(`the server did not start in 60 s:\n${output}`)), 60_000);
     const take = (chunk: Buffer) => {
       output += chunk.toString();
-      const line = output.split('\n').slice(0, -1).find((l) => l.includes('check it with: '));
+      const line = output
+        .split('\n')
+        .slice(0, -1)
+        .find((l) => l.includes('check it with: '));
       if (line) {
         clearTimeout(timer);
         resolve((JSON.parse(line) as { detail: { message: string } }).detail.message.replace(/^check it with: /, ''));

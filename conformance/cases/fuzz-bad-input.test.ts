@@ -12,7 +12,7 @@ import { covers } from '../harness/cases';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
-const RUNS = Number(process.env.ENGINE_BAD_INPUT_RUNS ?? 12);
+const RUNS = Number(process.env.ENGINE_BAD_INPUT_RUNS ?? 6);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 const exportV2 = async () => (await target.metadata({ type: 'export_metadata', version: 2, args: {} })).body;

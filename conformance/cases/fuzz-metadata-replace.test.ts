@@ -15,7 +15,7 @@ import { fuzzDocument, fuzzSchema, inconsistencies, refusals, schemaSql, selectR
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
-const RUNS = Number(process.env.ENGINE_FUZZ_RUNS ?? 25);
+const RUNS = Number(process.env.ENGINE_FUZZ_RUNS ?? 12);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 const exported = async () => {

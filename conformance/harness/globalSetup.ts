@@ -15,7 +15,7 @@ declare global {
  * PostgreSQL need not wait for the disk (a server process killed in a test still loses nothing:
  * the operating system keeps what was written).
  */
-const TEST_CLUSTER_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '200' };
+const TEST_CLUSTER_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '500' };
 
 export default async function globalSetup(): Promise<void> {
   // Already given, or not needed: the CLI runs only the cases, against an engine it was given.

@@ -143,6 +143,8 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
         ENGINE_GRAPHQL_SERVER_PORT: '0',
         ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
         ENGINE_GRAPHQL_LOG_LEVEL: 'silent',
+        // Many servers share the run's cluster: each needs few connections.
+        ENGINE_GRAPHQL_PG_CONNECTIONS: '8',
         ...(secret ? { ENGINE_GRAPHQL_ADMIN_SECRET: secret } : {}),
         ...extra,
       });

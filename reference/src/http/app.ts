@@ -64,6 +64,32 @@ function statusFor(answer: { status: number; body: string }, media: string): num
   return media === GRAPHQL_RESPONSE_MEDIA && answer.status === 200 && answer.body.startsWith('{"errors"') ? 400 : answer.status;
 }
 
+/** Bytes and time a refused request's remaining body is read for before the answer goes out anyway. */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+const DRAIN_MS = 5000;
+
+/** Read what is left of a request's body (its bytes dropped), then `then`; at most DRAIN_BYTES or DRAIN_MS. */
+function drainRequest(req: Request, then: () => void): void {
+  if (req.complete) return then();
+  let done = false;
+  let read = 0;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    then();
+  };
+  const timer = setTimeout(finish, DRAIN_MS);
+  req.unpipe();
+  req.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > DRAIN_BYTES) finish();
+  });
+  req.once('end', finish);
+  req.once('error', finish);
+  req.resume();
+}
+
 /** The most operations one batched GraphQL request may carry. */
 export const MAX_BATCH = 100;
 
@@ -301,7 +327,10 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const e = error as { type?: string; status?: number };
     if (e?.type === 'entity.too.large') {
-      return sendError(res, engineError('request-too-large', '$', [String(res.locals.bodyLimit ?? config.maxRequestBodyBytes)]));
+      // The client may still be sending: read (and drop) what is left, a bounded amount, so that
+      // it gets the answer instead of a reset connection.
+      res.set('connection', 'close');
+      return drainRequest(req, () => sendError(res, engineError('request-too-large', '$', [String(res.locals.bodyLimit ?? config.maxRequestBodyBytes)])));
     }
     if (e?.type === 'encoding.unsupported') {
       return sendError(res, engineError('unsupported-media-type.encoding', '$', [String(req.headers['content-encoding'])]));

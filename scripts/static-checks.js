@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// `npm run check`: the type check, the linter and the format check at once (each is mostly one
+// process on one core); every one's output is shown, and the exit code is 1 when any failed.
+const { spawn } = require('node:child_process');
+
+const CHECKS = [
+  ['types', 'tsc', ['--noEmit', '-p', 'tsconfig.json']],
+  ['lint', 'eslint', ['.']],
+  ['format', 'prettier', ['--check', '**/*.ts']],
+];
+
+const run = ([name, command, args]) =>
+  new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(require.resolve(`.bin/${command}`, { paths: [`${__dirname}/../node_modules`] }), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => resolve({ name, code, output, seconds: (Date.now() - started) / 1000 }));
+  });
+
+Promise.all(CHECKS.map(run)).then((results) => {
+  for (const r of results) {
+    const lines = r.output.split('\n').filter((l) => l.trim() !== '' && !/^npm warn/.test(l));
+    process.stdout.write(`${r.code === 0 ? 'ok  ' : 'FAIL'} ${r.name} (${r.seconds.toFixed(1)} s)\n`);
+    if (r.code !== 0) process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  process.exit(results.every((r) => r.code === 0) ? 0 : 1);
+});
