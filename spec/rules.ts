@@ -567,6 +567,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'ENGINE_GRAPHQL_ALLOWED_HOSTS lists the host names a request\'s Host header may carry (exact names, IP addresses, `*.example.org` for the names below example.org, `*` for any). Unset, it is any name when an admin secret is set, and the loopback names (localhost, *.localhost, 127.0.0.1, ::1) otherwise, since then every request is admin. Another host is refused with 403 {"path": "$", "error": "the host <host> is not one this server answers to; list it in ENGINE_GRAPHQL_ALLOWED_HOSTS", "code": "access-denied"} before anything runs, on every path and for WebSocket upgrades.',
   ),
   decision(
+    'graphql.composite-scalars',
+    '4.3',
+    'GraphQL types of row-typed arguments and columns',
+    "An argument (or column) whose type is a row type (a table's, or a composite type) is a scalar named <type>_scalar, as the engine names it, so that it never takes the name of the table's object type; its value is PostgreSQL's text form of the row, such as \"(1,10)\".",
+  ),
+  decision(
     'graphql.get-mutation',
     '4.1',
     'GraphQL over GET',

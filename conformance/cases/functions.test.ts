@@ -439,3 +439,26 @@ caseWithProfile(
     expect(await gql(query, asRole('user'), strict)).toEqual(unknownField('shopfn_search_items'));
   },
 );
+
+test(
+  covers(
+    ['op.track_function.v2', 'dec.graphql.composite-scalars'],
+    'a function over a row of a tracked table: its argument is a scalar of its own, given as the row in text',
+  ),
+  async () => {
+    await target.sql(`drop table if exists public.fn_row cascade;
+      create table public.fn_row (id integer primary key, owner integer not null);
+      insert into public.fn_row values (1, 10), (2, 10), (3, 20);
+      create function public.fn_row_siblings(r public.fn_row) returns setof public.fn_row
+        language sql stable as $$ select * from public.fn_row where owner = r.owner and id <> r.id $$;`);
+    expectResponse(await run('track_table', { table: 'fn_row' }), 200, ok);
+    expectResponse(await run('track_function', { function: 'fn_row_siblings' }), 200, ok);
+    expect(await gql('{ __typename }')).toEqual({ data: { __typename: 'query_root' } });
+    expect(await gql('{ fn_row_siblings(args: {r: "(1,10)"}) { id owner } }')).toEqual({ data: { fn_row_siblings: [{ id: 2, owner: 10 }] } });
+    expect(await gql('{ __type(name: "fn_row_siblings_args") { inputFields { name type { kind name ofType { kind name } } } } }')).toEqual({
+      data: { __type: { inputFields: [{ name: 'r', type: { kind: 'NON_NULL', name: null, ofType: { kind: 'SCALAR', name: 'fn_row_scalar' } } }] } },
+    });
+    expect(await gql('{ __type(name: "fn_row") { kind } }')).toEqual({ data: { __type: { kind: 'OBJECT' } } });
+    await target.sql('drop table public.fn_row cascade');
+  },
+);

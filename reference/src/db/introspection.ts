@@ -49,6 +49,8 @@ export interface DbFunctionArgument {
   name: string | null;
   type: string;
   type_schema: string;
+  /** pg_type.typtype: c for a row type (of a table, or a composite type). */
+  type_kind: string;
   has_default: boolean;
 }
 

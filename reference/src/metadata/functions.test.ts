@@ -27,7 +27,7 @@ const fn = (name: string, overrides: Partial<DbFunction> = {}): DbFunction => ({
   return_relation: item,
   language: 'sql',
   comment: null,
-  arguments: [{ name: 'q', type: 'text', type_schema: 'pg_catalog', has_default: false }],
+  arguments: [{ name: 'q', type: 'text', type_schema: 'pg_catalog', type_kind: 'b', has_default: false }],
   ...overrides,
 });
 const db = introspectionOf(

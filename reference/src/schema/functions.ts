@@ -37,12 +37,12 @@ export interface FunctionModel extends Callee {
   arguments: FunctionArgumentModel[];
 }
 
-export const argumentColumn = (name: string, position: number, type: string, typeSchema: string): DbColumn => ({
+export const argumentColumn = (name: string, position: number, type: string, typeSchema: string, typeKind = 'b'): DbColumn => ({
   name,
   position,
   type,
   type_schema: typeSchema,
-  type_kind: 'b',
+  type_kind: typeKind,
   type_category: '',
   element_type: null,
   nullable: true,
@@ -57,7 +57,7 @@ export function argumentModels(fn: DbFunction, session: number, row = -1): Funct
   return fn.arguments.map((a, i) => ({
     name: a.name,
     field: argumentField(a.name, i),
-    column: argumentColumn(a.name ?? `arg_${i + 1}`, i + 1, a.type, a.type_schema),
+    column: argumentColumn(a.name ?? `arg_${i + 1}`, i + 1, a.type, a.type_schema, a.type_kind),
     hasDefault: a.has_default,
     session: i === session,
     ...(i === row ? { row: true } : {}),

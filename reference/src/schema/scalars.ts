@@ -22,8 +22,13 @@ export const isJsonbType = (c: DbColumn) => c.type === 'jsonb';
 /** Whether min/max apply: ordered base types. */
 export const isOrderedType = (c: DbColumn) => ORDERED.has(c.type) && c.type !== 'bool';
 
-/** The GraphQL scalar name of a column type: arrays as `_<element>`, like the engine does. */
+/**
+ * The GraphQL scalar name of a column type: arrays as `_<element>`, like the engine does; a row type
+ * (a table's, or a composite type) as `<type>_scalar`, since the table's object type has its name
+ * (decision dec.graphql.composite-scalars); its values are PostgreSQL's text form of a row.
+ */
 export function scalarName(c: DbColumn): string {
+  if (c.type_kind === 'c') return `${c.type}_scalar`;
   if (BUILT_IN[c.type]) return BUILT_IN[c.type]!.name;
   if (c.type === 'float8' || c.type === 'float4') return c.type;
   return RENAMED[c.type] ?? c.type;

@@ -88,6 +88,7 @@ export const introspectFunctions = (schemas: string[], names: string[]) => sql.q
                      'name', nullif(coalesce(p.proargnames[u.ord], ''), ''),
                      'type', at.typname,
                      'type_schema', atn.nspname,
+                     'type_kind', at.typtype,
                      'has_default', u.ord > p.pronargs - p.pronargdefaults
                    ) order by u.ord), '[]'::json)
               from unnest(p.proargtypes::oid[]) with ordinality u(typ, ord)
