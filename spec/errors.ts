@@ -614,6 +614,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'A request whose Origin header names an origin that the CORS policy does not allow for that API is refused with 403 before anything runs (decision dec.http.cross-origin).',
   ),
   decided(
+    'validation-failed.schema',
+    400,
+    'validation-failed',
+    'the GraphQL schema would not be valid: <message>',
+    'The reason of an inconsistent object that keeps a GraphQL schema of some role from being valid (decision dec.schema.always-valid), with the validation message of the schema.',
+  ),
+  decided(
     'access-denied.host',
     403,
     'access-denied',

@@ -326,7 +326,7 @@ test(covers(['op.set_table_is_enum', 'err.validation-failed.enum-table'], 'table
   for (const [name, reason] of [
     ['wide_enum', 'it has more than one column besides its primary key'],
     ['empty_enum', 'it has no rows'],
-    ['bad_enum', 'the value "not valid" is not a valid GraphQL enum value'],
+    ['bad_enum', 'the value "not valid" is not a valid GraphQL enum value name'],
     ['orders', 'its primary key column "id" is not of a text type'],
   ]) {
     const table = { schema: 'shop', name };

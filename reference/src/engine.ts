@@ -20,6 +20,7 @@ import {
   type Relation,
 } from './db/introspection';
 import { buildSchemaCache, loadEnumValues, type SchemaCache } from './execute/schemaCache';
+import { validSchemaCache, type ValidSchemaCache } from './execute/schemaValidity';
 import type { PlanPools } from './execute/runPlan';
 import { RoleGate } from './execute/roleGate';
 import { findInconsistencies, introducedBy, type InconsistentObject } from './metadata/inconsistency';
@@ -57,6 +58,11 @@ export class Engine {
   private schemaInput: SchemaInput | undefined;
   /** Details of tables by oid, kept across requests; dropped when the database changes through run_sql or reload. */
   private tableDetails = new Map<string, DbTable>();
+  /** Schema caches validated per document (and the database they were built against). */
+  private validations = new WeakMap<
+    MetadataDocument,
+    { introspection: Introspection; enumValues: ReadonlyMap<string, EnumValue[]>; result: ValidSchemaCache }
+  >();
   /** Tells this server's own change notifications from other servers'. */
   private readonly id = randomUUID();
   private listener: Client | undefined;
@@ -217,7 +223,7 @@ export class Engine {
       if (operation.resourceVersion !== undefined && operation.resourceVersion !== stored.resourceVersion) {
         throw engineError('conflict', '$', [String(operation.resourceVersion)]);
       }
-      const { ctx, loaded, guard } = this.context(client, stored);
+      const { ctx, loaded, guard, enumValuesOf } = this.context(client, stored);
       const response = await this.dispatch(ctx, operation);
       let resourceVersion = stored.resourceVersion;
       let input: SchemaInput | undefined;
@@ -233,8 +239,12 @@ export class Engine {
         }
         if (!ctx.acceptInconsistencies) {
           const introduced = introducedBy(
-            [...(await ctx.inconsistenciesBefore()), ...(await endpointSchemaProblems(ctx, stored.document))],
-            [...findInconsistencies(ctx.document, await ctx.introspect()), ...(await endpointSchemaProblems(ctx, ctx.document))],
+            [...(await ctx.inconsistenciesBefore()), ...(await endpointSchemaProblems(ctx, stored.document)), ...(await this.servedProblems(ctx, stored))],
+            [
+              ...findInconsistencies(ctx.document, await ctx.introspect()),
+              ...(await endpointSchemaProblems(ctx, ctx.document)),
+              ...(await ctx.schemaProblems(ctx.document)),
+            ],
           );
           if (introduced.length > 0) throw engineError('unexpected.inconsistent-metadata', '$.args', [], introduced);
         }
@@ -248,7 +258,7 @@ export class Engine {
       }
       if (changed || ctx.remotesChanged) {
         const introspection = await ctx.introspect();
-        input = { document: ctx.document, introspection, enumValues: await loadEnumValues(client, ctx.document, introspection) };
+        input = { document: ctx.document, introspection, enumValues: await enumValuesOf(ctx.document) };
       }
       const armed = guard();
       if (armed) await q.run(client, q.disarmTransactionGuard(armed.token, armed.hash));
@@ -293,8 +303,22 @@ export class Engine {
   private context(
     client: PoolClient,
     stored: MetadataSnapshot,
-  ): { ctx: OperationContext; loaded: Map<string, DbTable>; guard: () => { token: string; hash: string } | undefined } {
+  ): {
+    ctx: OperationContext;
+    loaded: Map<string, DbTable>;
+    guard: () => { token: string; hash: string } | undefined;
+    enumValuesOf: (document: MetadataDocument) => Promise<Map<string, EnumValue[]>>;
+  } {
     const document = stored.document;
+    // Per document of this request: the enum values read for it (its schema is built from them).
+    const enumValuesRead = new Map<MetadataDocument, { introspection: Introspection; values: Promise<Map<string, EnumValue[]>> }>();
+    const enumValuesOf = async (doc: MetadataDocument) => {
+      const introspection = await ctx.introspect(tablesNamedBy(doc));
+      let read = enumValuesRead.get(doc);
+      if (!read || read.introspection !== introspection)
+        enumValuesRead.set(doc, (read = { introspection, values: loadEnumValues(client, doc, introspection) }));
+      return read.values;
+    };
     let relations: Relation[] | undefined;
     let byKey: Map<string, Relation> | undefined;
     let view: Introspection | undefined;
@@ -313,6 +337,10 @@ export class Engine {
       remotesChanged: false,
       async remoteProblems(doc) {
         return (await engine.remoteViewOf(doc, await ctx.introspect())).problems.map((p) => p.object);
+      },
+      async schemaProblems(doc) {
+        const introspection = await ctx.introspect(tablesNamedBy(doc));
+        return engine.validated({ document: doc, introspection, enumValues: await enumValuesOf(doc) }).problems;
       },
       config: this.config,
       document,
@@ -396,7 +424,7 @@ export class Engine {
         return result;
       },
     };
-    return { ctx, loaded: details, guard: () => guard };
+    return { ctx, loaded: details, guard: () => guard, enumValuesOf };
   }
 
   private async connect(): Promise<PoolClient> {
@@ -414,18 +442,30 @@ export class Engine {
 
   /** The GraphQL schemas and caches of the current metadata, built on first use after a change. */
   graphql(): SchemaCache {
-    if (!this.schemaCache) {
-      const input = this.schemaInput!;
-      this.schemaCache = buildSchemaCache(input.document, input.introspection, input.enumValues, this.config.limits, {
+    this.schemaCache ??= this.validated(this.schemaInput!).cache;
+    return this.schemaCache;
+  }
+
+  /** The schema cache of an input with every schema valid, and what was left out for it; once per input. */
+  private validated(input: SchemaInput): ValidSchemaCache {
+    let found = this.validations.get(input.document);
+    if (!found || found.introspection !== input.introspection || found.enumValues !== input.enumValues) {
+      const view = this.remoteViewOf(input.document, input.introspection, input.enumValues);
+      const result = validSchemaCache(input.document, input.introspection, input.enumValues, this.config.limits, {
         inferFunctionPermissions: this.config.inferFunctionPermissions,
         allowList: this.config.enableAllowList,
-        ...(() => {
-          const view = this.remoteViewOf(input.document, input.introspection, input.enumValues);
-          return { remotes: view.usable, withActions: view.actionsUsable };
-        })(),
+        remotes: view.usable,
+        withActions: view.actionsUsable,
       });
+      this.validations.set(input.document, (found = { introspection: input.introspection, enumValues: input.enumValues, result }));
     }
-    return this.schemaCache;
+    return found.result;
+  }
+
+  /** What the metadata a request began from left out of its schemas: known, when it is what this server serves. */
+  private async servedProblems(ctx: OperationContext, stored: MetadataSnapshot): Promise<readonly InconsistentObject[]> {
+    if (this.schemaInput?.document === stored.document && this.schemaCache) return this.validated(this.schemaInput).problems;
+    return ctx.schemaProblems(stored.document);
   }
 
   /** Which remote schemas of a document can be served beside its tables and functions. */

@@ -35,8 +35,8 @@ describe('function introspection', () => {
         language: 'sql',
         comment: 'items by title',
         arguments: [
-          { name: 'search', type: 'text', type_schema: 'pg_catalog', has_default: false },
-          { name: 'max_rows', type: 'int4', type_schema: 'pg_catalog', has_default: true },
+          { name: 'search', type: 'text', type_schema: 'pg_catalog', type_kind: 'b', has_default: false },
+          { name: 'max_rows', type: 'int4', type_schema: 'pg_catalog', type_kind: 'b', has_default: true },
         ],
       },
     ]);

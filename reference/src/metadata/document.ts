@@ -52,7 +52,9 @@ export function withoutInconsistent(document: MetadataDocument, db: Introspectio
 }
 
 export function withoutObjects(document: MetadataDocument, objects: readonly InconsistentObject[]): MetadataDocument {
-  const missingTables = new Set(objects.flatMap((o) => (o.type === 'table' ? [o.definition] : [])));
+  const missingTables = new Set(
+    objects.flatMap((o) => (o.type === 'table' ? [typeof o.definition === 'string' ? o.definition : displayQualified(o.definition)] : [])),
+  );
   const badRelationships = objects.flatMap((o) =>
     o.type === 'object_relation' || o.type === 'array_relation' ? [o.definition as { table: TableEntry['table']; name: string }] : [],
   );

@@ -26,13 +26,17 @@ export function enumShape(table: DbTable, name: QualifiedName): EnumShape {
   return { valueColumn, commentColumn: comment?.name };
 }
 
-/** Enum values must be GraphQL enum values, and there must be some. */
+/** Why these values cannot be an enum's (none, or some that are no GraphQL enum value names); undefined when they can. */
+export function enumValuesProblem(values: readonly string[]): string | undefined {
+  if (values.length === 0) return 'it has no rows';
+  const bad = values.filter((v) => !/^[_A-Za-z][_0-9A-Za-z]*$/.test(v) || ['true', 'false', 'null'].includes(v)).map((v) => JSON.stringify(v));
+  if (bad.length === 0) return undefined;
+  if (bad.length === 1) return `the value ${bad[0]} is not a valid GraphQL enum value name`;
+  return `the values ${bad.slice(0, -1).join(', ')} and ${bad[bad.length - 1]} are not valid GraphQL enum value names`;
+}
+
+/** Enum values must be GraphQL enum value names, and there must be some. */
 export function checkEnumValues(name: QualifiedName, values: readonly string[]): void {
-  const refuse = (reason: string) => engineError('validation-failed.enum-table', '$.args', [quoteQualified(name), reason]);
-  if (values.length === 0) throw refuse('it has no rows');
-  for (const v of values) {
-    if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(v) || ['true', 'false', 'null'].includes(v)) {
-      throw refuse(`the value ${JSON.stringify(v)} is not a valid GraphQL enum value`);
-    }
-  }
+  const problem = enumValuesProblem(values);
+  if (problem) throw engineError('validation-failed.enum-table', '$.args', [quoteQualified(name), problem]);
 }

@@ -20,7 +20,7 @@ import { EngineError } from '../errors';
 import { relationshipsOf, resolveRelationship } from './relationships';
 
 export type InconsistentObject =
-  | { type: 'table'; reason: string; definition: string }
+  | { type: 'table'; reason: string; definition: string | QualifiedName }
   | { type: 'function'; reason: string; definition: FunctionEntry }
   | { type: 'computed_field'; reason: string; definition: { table: QualifiedName } & ComputedField }
   | { type: 'rest_endpoint'; reason: string; definition: RestEndpoint }

@@ -40,6 +40,11 @@ export interface OperationContext {
   remoteProblems(document: MetadataDocument): Promise<readonly InconsistentObject[]>;
   /** A remote schema was introspected again: the GraphQL schema is rebuilt. */
   remotesChanged: boolean;
+  /**
+   * The objects of a document that keep some role's GraphQL schema from being valid (enum tables
+   * that cannot be enums, clashing names), against the database inside this transaction.
+   */
+  schemaProblems(document: MetadataDocument): Promise<readonly InconsistentObject[]>;
 }
 
 export type OperationHandler = (ctx: OperationContext, args: never, version: number) => Promise<unknown>;

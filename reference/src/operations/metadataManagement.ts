@@ -7,7 +7,7 @@ import { engineError, EngineError } from '../errors';
 import { actionProblem, actionsOf } from '../metadata/actions';
 import { validateCustomTypes } from '../metadata/customTypes';
 import { relationKey, type Introspection } from '../db/introspection';
-import { clearedDocument, exportForm, withoutInconsistent } from '../metadata/document';
+import { clearedDocument, exportForm, withoutInconsistent, withoutObjects } from '../metadata/document';
 import { checkNames, validateEntry } from '../metadata/tables';
 import { findInconsistencies } from '../metadata/inconsistency';
 import { remoteSchemasOf, withRemoteSchemas } from '../metadata/remoteSchemas';
@@ -34,7 +34,12 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   await checkPermissionValueList(ctx, values);
   checkActions(document, db, v2 ? '$.args.metadata' : '$.args');
   await ctx.remotes.loadAll(document);
-  const inconsistent = [...findInconsistencies(document, db), ...(await endpointSchemaProblems(ctx, document)), ...(await ctx.remoteProblems(document))];
+  const inconsistent = [
+    ...findInconsistencies(document, db),
+    ...(await endpointSchemaProblems(ctx, document)),
+    ...(await ctx.remoteProblems(document)),
+    ...(await ctx.schemaProblems(document)),
+  ];
   if (inconsistent.length > 0 && !v2?.allow_inconsistent_metadata) {
     // Rule replace_metadata.1: the same 400 for v1 and v2.
     throw engineError('unexpected.inconsistent-metadata', '$.args', [], inconsistent);
@@ -69,6 +74,7 @@ async function allInconsistencies(ctx: OperationContext) {
     ...findInconsistencies(ctx.document, await ctx.introspect()),
     ...(await endpointSchemaProblems(ctx, ctx.document)),
     ...(await ctx.remoteProblems(ctx.document)),
+    ...(await ctx.schemaProblems(ctx.document)),
   ];
 }
 
@@ -78,6 +84,8 @@ export async function getInconsistentMetadata(ctx: OperationContext): Promise<un
 
 export async function dropInconsistentMetadata(ctx: OperationContext): Promise<unknown> {
   ctx.document = withoutInconsistent(ctx.document, await ctx.introspect());
+  const invalidating = await ctx.schemaProblems(ctx.document);
+  if (invalidating.length > 0) ctx.document = withoutObjects(ctx.document, invalidating);
   const invalid = (await endpointSchemaProblems(ctx, ctx.document)).flatMap((o) => (o.type === 'rest_endpoint' ? [o.definition.name] : []));
   if (invalid.length > 0)
     ctx.document = withList(

@@ -1,0 +1,135 @@
+// Accepted metadata always yields a valid GraphQL schema for every role (decision
+// dec.schema.always-valid): the schemas of admin, of every role a permission names and of any other
+// role are built and validated; what keeps one from being valid is an inconsistent object, left out
+// of what is served, reported by get_inconsistent_metadata, refused by a change that brings it
+// (unless allow_inconsistent_metadata says otherwise) and removed by drop_inconsistent_metadata.
+import { validateSchema, type GraphQLSchema } from 'graphql';
+import { formatMessage, quoteQualified, type MetadataDocument } from '../../../spec';
+import { relationKey, type Introspection } from '../db/introspection';
+import { EngineError } from '../errors';
+import { computedFieldsOf } from '../metadata/computedFields';
+import { withoutObjects } from '../metadata/document';
+import { enumShape, enumValuesProblem } from '../metadata/enumTable';
+import { functionsOf } from '../metadata/functions';
+import type { InconsistentObject } from '../metadata/inconsistency';
+import { relationshipsOf } from '../metadata/relationships';
+import type { EnumValue } from '../schema/model';
+import type { RequestLimits } from '../config';
+import { buildSchemaCache, roleSchema, type SchemaCache } from './schemaCache';
+
+type BuildOptions = Parameters<typeof buildSchemaCache>[4];
+
+export interface ValidSchemaCache {
+  cache: SchemaCache;
+  /** The objects left out so that every schema is valid. */
+  problems: InconsistentObject[];
+}
+
+/** A role name no permission names: every such role gets the schema it stands for. */
+const ANY_OTHER_ROLE = '\u0000any other role';
+
+/** Enum tables that cannot be enums (any more): their shape, no rows, or values that are no GraphQL names. */
+export function enumProblems(document: MetadataDocument, db: Introspection, enumValues: ReadonlyMap<string, EnumValue[]>): InconsistentObject[] {
+  const out: InconsistentObject[] = [];
+  for (const entry of document.tables) {
+    if (!entry.is_enum) continue;
+    const table = db.tables.get(relationKey(entry.table));
+    if (!table) continue; // a missing table is reported as such
+    let reason: string | undefined;
+    try {
+      enumShape(table, entry.table);
+      const problem = enumValuesProblem((enumValues.get(relationKey(entry.table)) ?? []).map((v) => v.value));
+      if (problem) reason = formatMessage('err.validation-failed.enum-table', quoteQualified(entry.table), problem);
+    } catch (error) {
+      if (!(error instanceof EngineError)) throw error;
+      reason = error.message;
+    }
+    if (reason) out.push({ type: 'table', reason, definition: { schema: entry.table.schema, name: entry.table.name } });
+  }
+  return out;
+}
+
+/** The first reason a schema of the cache is not valid (building it included), or undefined. */
+export function firstSchemaError(cache: SchemaCache): string | undefined {
+  const schemas: (() => GraphQLSchema)[] = [
+    () => cache.admin.schema,
+    ...[...cache.knownRoles, ANY_OTHER_ROLE].flatMap((role) => [false, true].map((backendOnly) => () => roleSchema(cache, role, backendOnly).built.schema)),
+  ];
+  for (const schema of schemas) {
+    try {
+      const errors = validateSchema(schema());
+      if (errors.length > 0) return errors[0]!.message;
+    } catch (error) {
+      if (error instanceof EngineError || !(error instanceof Error) || error instanceof TypeError || error instanceof RangeError) throw error;
+      return error.message;
+    }
+  }
+  return undefined;
+}
+
+/** The objects of a document that a schema is built from, the most recently added first. */
+function candidates(document: MetadataDocument): InconsistentObject[] {
+  const reason = '';
+  const fields = document.tables.flatMap((t) =>
+    computedFieldsOf(t).map((f): InconsistentObject => ({ type: 'computed_field', reason, definition: { table: t.table, ...f } })),
+  );
+  const functions = functionsOf(document).map((f): InconsistentObject => ({ type: 'function', reason, definition: f }));
+  const relationships = document.tables.flatMap((t) =>
+    relationshipsOf(t).map(({ rel, kind }): InconsistentObject => ({
+      type: kind === 'object' ? 'object_relation' : 'array_relation',
+      reason,
+      definition: { table: t.table, ...rel },
+    })),
+  );
+  const tables = document.tables.map((t): InconsistentObject => ({ type: 'table', reason, definition: { schema: t.table.schema, name: t.table.name } }));
+  return [...fields.reverse(), ...functions.reverse(), ...relationships.reverse(), ...tables.reverse()];
+}
+
+/** At most this many objects are searched for one that keeps a schema from being valid. */
+const MAX_CULPRITS = 20;
+
+/**
+ * The schema cache of a document, every schema of it valid: enum tables that cannot be enums are
+ * left out, and while some schema is still invalid, the object whose removal makes it valid (tried
+ * newest first) is left out too, with the validation's message as its reason.
+ */
+export function validSchemaCache(
+  document: MetadataDocument,
+  db: Introspection,
+  enumValues: ReadonlyMap<string, EnumValue[]>,
+  limits: RequestLimits,
+  options: BuildOptions = {},
+): ValidSchemaCache {
+  const problems = enumProblems(document, db, enumValues);
+  let current = problems.length ? withoutObjects(document, problems) : document;
+  let cache = buildSchemaCache(current, db, enumValues, limits, options);
+  for (let round = 0; round < MAX_CULPRITS; round++) {
+    const error = firstSchemaError(cache);
+    if (error === undefined) return { cache, problems };
+    let found: { object: InconsistentObject; document: MetadataDocument; cache: SchemaCache } | undefined;
+    for (const candidate of candidates(current)) {
+      const without = withoutObjects(current, [candidate]);
+      const rebuilt = buildSchemaCache(without, db, enumValues, limits, options);
+      if (firstSchemaError(rebuilt) !== error) {
+        found = { object: candidate, document: without, cache: rebuilt };
+        break;
+      }
+    }
+    if (!found) break;
+    problems.push({ ...found.object, reason: formatMessage('err.validation-failed.schema', error) } as InconsistentObject);
+    current = found.document;
+    cache = found.cache;
+  }
+  // Nothing single explains it: serve nothing of the tables rather than fail every request.
+  const error = firstSchemaError(cache);
+  if (error !== undefined) {
+    const all = current.tables.map((t): InconsistentObject => ({
+      type: 'table',
+      reason: formatMessage('err.validation-failed.schema', error),
+      definition: { ...t.table },
+    }));
+    problems.push(...all);
+    cache = buildSchemaCache(withoutObjects(current, all), db, enumValues, limits, options);
+  }
+  return { cache, problems };
+}
