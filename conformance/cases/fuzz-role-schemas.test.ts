@@ -44,7 +44,8 @@ const computedFields = fc
       ),
     ),
   );
-const functions = fc.subarray(['search_parents', 'make_parent', 'parents_by_n'] as const).chain((names) =>
+// parent_siblings takes a row of parent (a scalar of its own), parents_in an array of integers.
+const functions = fc.subarray(['search_parents', 'make_parent', 'parents_by_n', 'parent_siblings', 'parents_in'] as const).chain((names) =>
   fc.tuple(
     ...names.map((name) =>
       fc.record(
@@ -92,6 +93,15 @@ const restParts = fc.record({
     .subarray(ENDPOINTS.slice(0, 2), { minLength: 0 })
     .chain((picked) => fc.oneof({ arbitrary: fc.constant(picked), weight: 6 }, { arbitrary: fc.constant([...picked, ENDPOINTS[2]!]), weight: 1 })),
 });
+
+/** The rows of an enum table: GraphQL names, and now and then one that is not (or none at all). */
+const enumRows = fc.oneof(
+  { arbitrary: fc.uniqueArray(fc.constantFrom('small', 'large', 'Huge', '_odd'), { minLength: 1, maxLength: 4 }), weight: 6 },
+  { arbitrary: fc.constant(['small', 'not valid']), weight: 1 },
+  { arbitrary: fc.constant(['1st']), weight: 1 },
+  { arbitrary: fc.constant([] as string[]), weight: 1 },
+);
+const kind = { schema: 'fuzzrole', name: 'kind' };
 
 /** Event triggers on parent: valid ones, and now and then one naming a column that does not exist. */
 const eventTriggers = fc.subarray(['ev_insert', 'ev_update', 'ev_manual'] as const).chain((names) =>
@@ -262,7 +272,10 @@ beforeAll(async () => {
     create function fuzzrole.parents_by_n(integer) returns fuzzrole.parent language sql stable as $$ select * from fuzzrole.parent where n = $1 limit 1 $$;
     create function fuzzrole.parent_label(p fuzzrole.parent) returns text language sql stable as $$ select p.name || '!' $$;
     create function fuzzrole.parent_kids(p fuzzrole.parent) returns setof fuzzrole.child language sql stable as $$ select * from fuzzrole.child where parent_id = p.id $$;
-    create function fuzzrole.parent_mine(p fuzzrole.parent, s json) returns boolean language sql stable as $$ select p.n = (s ->> 'x-engine-user-id')::integer $$;`);
+    create function fuzzrole.parent_mine(p fuzzrole.parent, s json) returns boolean language sql stable as $$ select p.n = (s ->> 'x-engine-user-id')::integer $$;
+    create function fuzzrole.parent_siblings(p fuzzrole.parent) returns setof fuzzrole.parent language sql stable as $$ select * from fuzzrole.parent where n = p.n and id <> p.id $$;
+    create function fuzzrole.parents_in(ids integer[]) returns setof fuzzrole.parent language sql stable as $$ select * from fuzzrole.parent where id = any(ids) $$;
+    create table fuzzrole.kind (value text primary key);`);
   await target.metadata({ type: 'reload_metadata', args: {} });
 });
 beforeEach(() => {
@@ -285,7 +298,8 @@ test(
         eventTriggers,
         remoteSchemas,
         actions,
-        async (byRole, fields, tracked, restGenerated, triggers, remotesGenerated, actionsGenerated) => {
+        fc.option(enumRows, { nil: undefined }),
+        async (byRole, fields, tracked, restGenerated, triggers, remotesGenerated, actionsGenerated, kindRows) => {
           // Select permissions list computed fields the document defines (and now and then one it does not).
           const defined = new Set<string>(fields.map((f) => f.name));
           for (const role of ROLES) {
@@ -315,9 +329,13 @@ test(
               ? { remote_schemas: remotesGenerated.map((r) => ({ ...r, definition: { ...r.definition, url: `${remote.url}/${r.definition.url}` } })) }
               : {}),
           };
+          // An enum table now and then, with generated rows: ones that are no GraphQL names must be refused.
+          await target.sql(
+            `delete from fuzzrole.kind${kindRows?.length ? `; insert into fuzzrole.kind values ${kindRows.map((v) => `('${v}')`).join(', ')}` : ''}`,
+          );
           const document = {
             version: 2,
-            tables: [parentEntry, tableEntry(child, 'child', byRole)],
+            tables: [parentEntry, tableEntry(child, 'child', byRole), ...(kindRows ? [{ table: kind, is_enum: true }] : [])],
             ...(withoutEmpty.length ? { functions: withoutEmpty } : {}),
             ...rest,
           };
@@ -331,6 +349,13 @@ test(
             return;
           }
           accepted++;
+          expect(kindRows === undefined || (kindRows.length > 0 && kindRows.every((v) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(v)))).toBe(true);
+          // Every tracked object answers a query as admin.
+          const everything = await target.graphql(`{ fuzzrole_parent { id } fuzzrole_child { id } ${kindRows ? 'fuzzrole_kind { value }' : ''} }`, undefined, {
+            headers: target.adminHeaders(),
+          });
+          if (everything.status !== 200 || (everything.body as { errors?: unknown }).errors)
+            throw new Error(`the tables do not answer after accepted metadata ${JSON.stringify(document)}: ${everything.text.slice(0, 400)}`);
           // replace(export()) changes nothing.
           const once = (await target.metadata({ type: 'export_metadata', args: {} })).body;
           expect((await target.metadata({ type: 'replace_metadata', args: once })).status).toBe(200);

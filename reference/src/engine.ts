@@ -342,6 +342,10 @@ export class Engine {
         const introspection = await ctx.introspect(tablesNamedBy(doc));
         return engine.validated({ document: doc, introspection, enumValues: await enumValuesOf(doc) }).problems;
       },
+      async adminSchema(doc) {
+        const introspection = await ctx.introspect(tablesNamedBy(doc));
+        return engine.validated({ document: doc, introspection, enumValues: await enumValuesOf(doc) }).cache.admin.schema;
+      },
       config: this.config,
       document,
       resourceVersion: stored.resourceVersion,
@@ -450,13 +454,18 @@ export class Engine {
   private validated(input: SchemaInput): ValidSchemaCache {
     let found = this.validations.get(input.document);
     if (!found || found.introspection !== input.introspection || found.enumValues !== input.enumValues) {
-      const view = this.remoteViewOf(input.document, input.introspection, input.enumValues);
-      const result = validSchemaCache(input.document, input.introspection, input.enumValues, this.config.limits, {
-        inferFunctionPermissions: this.config.inferFunctionPermissions,
+      const { introspection, enumValues } = input;
+      const inferFunctionPermissions = this.config.inferFunctionPermissions;
+      // The tables and functions first: remote schemas and actions are checked against what of them is served.
+      const local = validSchemaCache(input.document, introspection, enumValues, this.config.limits, { inferFunctionPermissions });
+      const view = remoteView(local.document, () => local.cache.admin.schema, this.remotes);
+      const full = validSchemaCache(local.document, introspection, enumValues, this.config.limits, {
+        inferFunctionPermissions,
         allowList: this.config.enableAllowList,
         remotes: view.usable,
         withActions: view.actionsUsable,
       });
+      const result = { ...full, problems: [...local.problems, ...full.problems] };
       this.validations.set(input.document, (found = { introspection: input.introspection, enumValues: input.enumValues, result }));
     }
     return found.result;

@@ -23,6 +23,8 @@ export interface ValidSchemaCache {
   cache: SchemaCache;
   /** The objects left out so that every schema is valid. */
   problems: InconsistentObject[];
+  /** The document without them: what the cache serves. */
+  document: MetadataDocument;
 }
 
 /** A role name no permission names: every such role gets the schema it stands for. */
@@ -105,7 +107,7 @@ export function validSchemaCache(
   let cache = buildSchemaCache(current, db, enumValues, limits, options);
   for (let round = 0; round < MAX_CULPRITS; round++) {
     const error = firstSchemaError(cache);
-    if (error === undefined) return { cache, problems };
+    if (error === undefined) return { cache, problems, document: current };
     let found: { object: InconsistentObject; document: MetadataDocument; cache: SchemaCache } | undefined;
     for (const candidate of candidates(current)) {
       const without = withoutObjects(current, [candidate]);
@@ -129,7 +131,8 @@ export function validSchemaCache(
       definition: { ...t.table },
     }));
     problems.push(...all);
-    cache = buildSchemaCache(withoutObjects(current, all), db, enumValues, limits, options);
+    current = withoutObjects(current, all);
+    cache = buildSchemaCache(current, db, enumValues, limits, options);
   }
-  return { cache, problems };
+  return { cache, problems, document: current };
 }

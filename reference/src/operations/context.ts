@@ -1,5 +1,6 @@
 // What an operation handler may use: the transaction, the document being changed, and the
 // database as it is inside that transaction.
+import type { GraphQLSchema } from 'graphql';
 import type { PoolClient } from 'pg';
 import type { MetadataDocument, QualifiedName } from '../../../spec';
 import type { EngineConfig } from '../config';
@@ -45,6 +46,8 @@ export interface OperationContext {
    * that cannot be enums, clashing names), against the database inside this transaction.
    */
   schemaProblems(document: MetadataDocument): Promise<readonly InconsistentObject[]>;
+  /** Admin's GraphQL schema of a document, as it would be served (what keeps it from being valid left out). */
+  adminSchema(document: MetadataDocument): Promise<GraphQLSchema>;
 }
 
 export type OperationHandler = (ctx: OperationContext, args: never, version: number) => Promise<unknown>;

@@ -5,16 +5,12 @@ import { formatMessage, type MetadataDocument, type RestEndpoint } from '../../.
 import { endpointsOf } from '../metadata/collections';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { engineError } from '../errors';
-import { buildSchemaCache, loadEnumValues } from '../execute/schemaCache';
 import { createRestEndpoint as create, dropRestEndpoint as drop, endpointOperation } from '../metadata/restEndpoints';
 import { SUCCESS, type OperationContext } from './context';
 
 export async function createRestEndpoint(ctx: OperationContext, args: RestEndpoint & { comment?: string | null }): Promise<unknown> {
   const next = create(ctx.document, args);
-  const db = await ctx.introspect();
-  const schema = buildSchemaCache(next, db, await loadEnumValues(ctx.db, next, db), ctx.config.limits, {
-    inferFunctionPermissions: ctx.config.inferFunctionPermissions,
-  }).admin.schema;
+  const schema = await ctx.adminSchema(next);
   const saved = endpointOperation(next, args);
   const errors = validate(schema, saved.document);
   if (errors.length > 0) {
@@ -33,10 +29,7 @@ export async function createRestEndpoint(ctx: OperationContext, args: RestEndpoi
 export async function endpointSchemaProblems(ctx: OperationContext, document: MetadataDocument): Promise<InconsistentObject[]> {
   const endpoints = endpointsOf(document);
   if (endpoints.length === 0) return [];
-  const db = await ctx.introspect();
-  const schema = buildSchemaCache(document, db, await loadEnumValues(ctx.db, document, db), ctx.config.limits, {
-    inferFunctionPermissions: ctx.config.inferFunctionPermissions,
-  }).admin.schema;
+  const schema = await ctx.adminSchema(document);
   const out: InconsistentObject[] = [];
   for (const endpoint of endpoints) {
     let saved;
