@@ -29,7 +29,24 @@ import {
 } from './table-schemas';
 export { boolExp, columns, deletePermission, insertPermission, selectPermission, updatePermission };
 export { tableConfig };
-import { array, boolean, integer, json, jsonObject, literal, nullable, object, parseFailure, parsed, record, refine, string, union } from './schema';
+import {
+  array,
+  boolean,
+  integer,
+  json,
+  jsonObject,
+  literal,
+  nullable,
+  object,
+  parseFailure,
+  parsed,
+  record,
+  refine,
+  string,
+  union,
+  type ParseResult,
+  type Schema,
+} from './schema';
 
 const source = { source: string };
 const comment = { comment: nullable(string) };
@@ -60,9 +77,16 @@ export const dropRelationship = object({ table: tableName, relationship: nonEmpt
 export const renameRelationship = object({ table: tableName, name: nonEmptyName, new_name: nonEmptyName }, source);
 export const setRelationshipComment = object({ table: tableName, name: nonEmptyName }, { ...comment, ...source });
 
-export const trackFunctionV1 = object({ name: string }, { schema: string });
+/** Decision dec.function.bare-name: `"args": "my_function"` names a function of the public schema. */
+function orBareName<T>(form: Schema<T>): Schema<T | { name: string }> {
+  return refine(union<[string, T]>([string, form], 'String or Object (function)'), (value, path): ParseResult<T | { name: string }> => {
+    if (typeof value !== 'string') return parsed<T | { name: string }>(value);
+    return value === '' ? parseFailure(path, "function name can't be empty") : parsed<T | { name: string }>({ name: value });
+  });
+}
+export const trackFunctionV1 = orBareName(object({ name: string }, { schema: string }));
 export const trackFunctionV2 = object({ function: functionName }, { configuration: functionConfiguration, ...source });
-export const untrackFunction = object({}, { schema: string, name: string, table: functionName, function: functionName, ...source });
+export const untrackFunction = orBareName(object({}, { schema: string, name: string, table: functionName, function: functionName, ...source }));
 
 export const addComputedField = object({ table: tableName, name: nonEmptyName, definition: computedFieldDefinition }, { ...comment, ...source });
 export const dropComputedField = object({ table: tableName, name: nonEmptyName }, { cascade: boolean, ...source });

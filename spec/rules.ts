@@ -567,6 +567,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'ENGINE_GRAPHQL_ALLOWED_HOSTS lists the host names a request\'s Host header may carry (exact names, IP addresses, `*.example.org` for the names below example.org, `*` for any). Unset, it is any name when an admin secret is set, and the loopback names (localhost, *.localhost, 127.0.0.1, ::1) otherwise, since then every request is admin. Another host is refused with 403 {"path": "$", "error": "the host <host> is not one this server answers to; list it in ENGINE_GRAPHQL_ALLOWED_HOSTS", "code": "access-denied"} before anything runs, on every path and for WebSocket upgrades.',
   ),
   decision(
+    'function.bare-name',
+    '4.3',
+    'a function named by a bare string',
+    'track_function and untrack_function take args that are only the function\'s name as a string ("args": "my_function", a function of the public schema), as the engine\'s tools send them; "function": "my_function" names one the same way.',
+  ),
+  decision(
     'graphql.composite-scalars',
     '4.3',
     'GraphQL types of row-typed arguments and columns',

@@ -462,3 +462,31 @@ test(
     await target.sql('drop table public.fn_row cascade');
   },
 );
+
+test(
+  covers(
+    ['dec.function.bare-name', 'op.track_function.v1', 'op.untrack_function'],
+    'a function named by a bare string: as the whole args, and as "function", also inside a bulk',
+  ),
+  async () => {
+    await target.sql(`drop function if exists public.fn_bare(); drop table if exists public.fn_bare_t cascade;
+      create table public.fn_bare_t (id int primary key); insert into public.fn_bare_t values (1);
+      create function public.fn_bare() returns setof public.fn_bare_t language sql stable as $$ select * from public.fn_bare_t $$;`);
+    expectResponse(
+      await run('bulk', [
+        { type: 'track_table', args: { table: 'fn_bare_t' } },
+        { type: 'track_function', args: 'fn_bare' },
+      ]),
+      200,
+      [ok, ok],
+    );
+    expect(((await exported()) as { functions: unknown }).functions).toEqual([{ function: { schema: 'public', name: 'fn_bare' } }]);
+    expect(await gql('{ fn_bare { id } }')).toEqual({ data: { fn_bare: [{ id: 1 }] } });
+    expectResponse(await run('untrack_function', 'fn_bare'), 200, ok);
+    expect(((await exported()) as { functions?: unknown }).functions).toBeUndefined();
+    expectResponse(await run('track_function', { function: 'fn_bare' }), 200, ok);
+    expectResponse(await run('untrack_function', { function: 'fn_bare' }), 200, ok);
+    expectResponse(await run('track_function', ''), 400, { path: '$.args', error: "function name can't be empty", code: 'parse-failed' });
+    await target.sql('drop function public.fn_bare(); drop table public.fn_bare_t cascade');
+  },
+);
