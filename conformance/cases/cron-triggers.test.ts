@@ -212,6 +212,26 @@ test(
       400,
       refused('parse-failed', 'invalid cron schedule "61 * * * *": 61 is outside 0-59', '$.args.schedule'),
     );
+    // Every field at its least and its greatest value is a schedule; one past either end is not.
+    for (const schedule of ['0 0 1 1 0', '59 23 31 12 6', '59 23 31 12 7', '0-59 0-23 1-31 1-12 0-7']) {
+      expectResponse(await make({ name: 'bounds', schedule, replace: true }), 200, ok);
+    }
+    for (const [schedule, reason] of [
+      ['60 * * * *', '60 is outside 0-59'],
+      ['* 24 * * *', '24 is outside 0-23'],
+      ['* * 0 * *', '0 is outside 1-31'],
+      ['* * 32 * *', '32 is outside 1-31'],
+      ['* * * 0 *', '0 is outside 1-12'],
+      ['* * * 13 *', '13 is outside 1-12'],
+      ['* * * * 8', '8 is outside 0-7'],
+    ] as const) {
+      expectResponse(
+        await make({ name: 'bounds', schedule, replace: true }),
+        400,
+        refused('parse-failed', `invalid cron schedule "${schedule}": ${reason}`, '$.args.schedule'),
+      );
+    }
+    expectResponse(await run('delete_cron_trigger', { name: 'bounds' }), 200, ok);
     expectResponse(await make({}), 200, ok);
     expectResponse(await make({ schedule: '5 0 * * *' }), 400, refused('already-exists', 'cron trigger with name "c" already exists'));
     expectResponse(await make({ schedule: '5 0 * * *', replace: true }), 200, ok);

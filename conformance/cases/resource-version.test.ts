@@ -81,6 +81,14 @@ test(
     const replace = await target.metadata({ type: 'replace_metadata', version: 2, resource_version: seen, args: { metadata: { version: 2, tables: [] } } });
     expectResponse(replace, 409, conflict(seen));
     expect(await exportV2()).toEqual(now);
+    // A version the metadata has not reached yet is no match either: only the current one is.
+    const ahead = now.resource_version + 1;
+    expectResponse(
+      await target.metadata({ type: 'track_table', resource_version: ahead, args: { table: { schema: 'rv', name: 't2' } } }),
+      409,
+      conflict(ahead),
+    );
+    expect(await exportV2()).toEqual(now);
     expectResponse(await target.metadata({ type: 'track_table', resource_version: 'x', args: { table: { schema: 'rv', name: 't2' } } }), 400, {
       path: '$.resource_version',
       error: 'expected Integer, but encountered String',
