@@ -527,3 +527,32 @@ test(
     expect((await hook.waitFor('/again', 1)).map((c) => (c.body as { event: { data: { new: { id: number } } } }).event.data.new.id)).toEqual([3]);
   },
 );
+
+test(
+  covers(
+    ['dec.events.replace', 'rule.events.1', 'op.replace_metadata.v1'],
+    'a trigger replaced with other update columns follows the new ones, by create_event_trigger and by replace_metadata',
+  ),
+  async () => {
+    await target.sql("insert into evt.item values (1, 'one', 10, null)");
+    expectResponse(await run('create_event_trigger', trigger('cols', '/cols', { update: { columns: ['price'] } })), 200, ok);
+    expectResponse(await run('create_event_trigger', trigger('cols', '/cols', { update: { columns: ['name'] }, replace: true })), 200, ok);
+    const newNames = () => hook.callsTo('/cols').map((c) => (c.body as { event: { data: { new: { name: string; price: number } } } }).event.data.new);
+    await target.sql('update evt.item set price = 11 where id = 1');
+    await target.sql("update evt.item set name = 'uno' where id = 1");
+    await hook.waitFor('/cols', 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Only the change of the column the trigger lists now.
+    expect(newNames()).toEqual([{ id: 1, name: 'uno', price: 11, note: null }]);
+    // The same through replace_metadata: back to price.
+    const exported = (await run('export_metadata', {})).body as { tables: { event_triggers: { definition: Record<string, unknown> }[] }[] };
+    exported.tables[0]!.event_triggers[0]!.definition = { enable_manual: false, update: { columns: ['price'] } };
+    expectResponse(await run('replace_metadata', exported), 200, ok);
+    hook.calls.length = 0;
+    await target.sql("update evt.item set name = 'eins' where id = 1");
+    await target.sql('update evt.item set price = 12 where id = 1');
+    await hook.waitFor('/cols', 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(newNames()).toEqual([{ id: 1, name: 'eins', price: 12, note: null }]);
+  },
+);
