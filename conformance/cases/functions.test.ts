@@ -409,11 +409,12 @@ caseWithProfile(
         [
           { type: 'track_function', args: { function: fn('search_items') } },
           { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id'], filter: {} } } },
+          { type: 'create_select_permission', args: { table: item, role: 'other', permission: { columns: ['id'], filter: {} } } },
         ],
         strict,
       ),
       200,
-      [ok, ok],
+      [ok, ok, ok],
     );
     expect(await gql(query, asRole('user'), strict)).toEqual(unknownField('shopfn_search_items'));
     expectResponse(
@@ -429,6 +430,8 @@ caseWithProfile(
     );
     expect(((await exported(strict)) as { functions: unknown }).functions).toEqual([{ function: fn('search_items'), permissions: [{ role: 'user' }] }]);
     expect(await gql(query, asRole('user'), strict)).toEqual({ data: { shopfn_search_items: [{ id: 1 }, { id: 2 }] } });
+    // Another role that may read the table still has no permission of its own on the function.
+    expect(await gql(query, asRole('other'), strict)).toEqual(unknownField('shopfn_search_items'));
     expectResponse(await run('pg_drop_function_permission', { function: fn('search_items'), role: 'user' }, strict), 200, ok);
     expectResponse(
       await run('pg_drop_function_permission', { function: fn('search_items'), role: 'user' }, strict),
