@@ -445,9 +445,25 @@ test(
       15_000,
     );
     expectResponse(done, 200, { data: { slow_quote: { id, errors: null, output: { id: 'done', total: 42 } } } });
-    // Another user of the role, and another role, do not see it; admin does.
+    // Another user of the role, and one of the role without a user id, do not see it; admin does.
     expectResponse(await read(asRole('shopper', { 'x-engine-user-id': '2' })), 200, { data: { slow_quote: null } });
+    expectResponse(await read(asRole('shopper')), 200, { data: { slow_quote: null } });
     expectResponse(await read(target.adminHeaders()), 200, { data: { slow_quote: { id, errors: null, output: { id: 'done', total: 42 } } } });
+    // A result asked for without a user id belongs to the role: any of its users reads it.
+    const anonymous = (await target.graphql('mutation { slow_quote(price: {amount: 5, currency: EUR}) }', undefined, { headers: asRole('shopper') })).body as {
+      data: { slow_quote: string };
+    };
+    const readAnonymous = (headers: Record<string, string>) =>
+      target.graphql('query R($id: uuid!) { slow_quote(id: $id) { output { total } } }', { id: anonymous.data.slow_quote }, { headers });
+    expectResponse(
+      await until(
+        () => readAnonymous(me),
+        (r) => (r.body as { data?: { slow_quote?: { output?: unknown } } }).data?.slow_quote?.output != null,
+        15_000,
+      ),
+      200,
+      { data: { slow_quote: { output: { total: 10 } } } },
+    );
     // A handler's refusal is the result's errors.
     const failed = (await target.graphql('mutation { slow_quote(price: {amount: 0, currency: EUR}) }', undefined, { headers: me })).body as {
       data: { slow_quote: string };
