@@ -96,6 +96,14 @@ test(
       variables: { c: 'Oslo' },
       operationName: 'Q',
     });
+    // An operation's variables used by the tables only are not sent: the remote's part declares what it uses.
+    const mixed = 'query M($c: String!, $id: Int!) { music_artist_by_pk(id: $id) { id } weather(city: $c) { city } }';
+    expectResponse(await target.graphql(mixed, { c: 'Oslo', id: 1 }), 200, { data: { music_artist_by_pk: { id: 1 }, weather: { city: 'Oslo' } } });
+    expect(remote.requestsTo('/weather').at(-1)!.body).toEqual({
+      query: 'query M($c: String!) {\n  weather(city: $c) {\n    city\n  }\n}',
+      variables: { c: 'Oslo' },
+      operationName: 'M',
+    });
     expectResponse(await target.graphql('mutation { report(city: "Bergen", celsius: 7) { city celsius } }'), 200, {
       data: { report: { city: 'Bergen', celsius: 7 } },
     });
