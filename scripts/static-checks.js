@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run check`: the type check, the linter and the format check at once (each is mostly one
+// `npm run check`: the type check, the linter, the format check and the layer check at once (each is mostly one
 // process on one core); every one's output is shown, and the exit code is 1 when any failed.
 const { spawn } = require('node:child_process');
 
@@ -7,6 +7,8 @@ const CHECKS = [
   ['types', 'tsc', ['--noEmit', '-p', 'tsconfig.json']],
   ['lint', 'eslint', ['.']],
   ['format', 'prettier', ['--check', '**/*.ts']],
+  // One-way layers and no cycles (.dependency-cruiser.cjs).
+  ['layers', 'depcruise', ['reference/src', 'spec', 'conformance/harness', 'conformance/cli', '--output-type', 'err']],
 ];
 
 const run = ([name, command, args]) =>

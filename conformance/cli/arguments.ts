@@ -1,6 +1,6 @@
 // Command-line arguments of `engine-conformance`.
 import { resolve } from 'node:path';
-import { parseFlags, UsageError } from '../../reference/src/cli/flags';
+import { parseFlags, UsageError } from '../../reference/src/flags';
 
 export interface CliOptions {
   target: string;

@@ -1,6 +1,6 @@
 // Every ENGINE_GRAPHQL_* setting in one typed object, parsed once from the environment and
 // the command line (a flag wins over its environment variable).
-import { parseFlags, UsageError } from './cli/flags';
+import { parseFlags, UsageError } from './flags';
 
 export const API_NAMES = ['graphql', 'metadata', 'pgdump', 'config'] as const;
 export type ApiName = (typeof API_NAMES)[number];

@@ -7,19 +7,9 @@ import type { MetadataDocument, QualifiedName } from '../../spec';
 import { assertCatalogVersion, CatalogError, ensureCatalog, readMetadata, readMetadataSince, writeMetadata } from './catalog/catalog';
 import type { EngineConfig } from './config';
 import { engineError, EngineError } from './errors';
-import {
-  functionsByName,
-  introspectionOf,
-  loadFunctions,
-  loadRelations,
-  loadTables,
-  relationKey,
-  type DbFunction,
-  type DbTable,
-  type Introspection,
-  type Relation,
-} from './db/introspection';
+import { functionsByName, introspectionOf, relationKey, type DbFunction, type DbTable, type Introspection, type Relation } from './db/introspection';
 import { buildSchemaCache, loadEnumValues, type SchemaCache } from './execute/schemaCache';
+import { loadFunctions, loadRelations, loadTables } from './sql/loadIntrospection';
 import { validSchemaCache, type ValidSchemaCache } from './execute/schemaValidity';
 import type { PlanPools } from './execute/runPlan';
 import { RoleGate } from './execute/roleGate';

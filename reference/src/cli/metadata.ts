@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetadataDocument } from '../../../spec';
-import { parseFlags } from './flags';
+import { parseFlags } from '../flags';
 import { DIRECTORY_FILES, directoryFiles, documentFromFiles, DirectoryError, type DirectoryFile } from '../metadata/directory';
 
 export const METADATA_USAGE = `Usage: engine-reference metadata <export|apply|diff> DIR [options]

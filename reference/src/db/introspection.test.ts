@@ -1,5 +1,5 @@
 import { useDatabase } from '../../../conformance/harness/database';
-import { loadFunctions } from './introspection';
+import { loadFunctions } from '../sql/loadIntrospection';
 
 const db = useDatabase('all');
 

@@ -1,7 +1,6 @@
 // The database as the metadata sees it: all relations by name, and the details (columns, keys)
 // of the tables that the metadata names.
 import type { QualifiedName } from '../../../spec';
-import * as q from '../sql';
 
 export interface Relation extends QualifiedName {
   kind: string;
@@ -99,33 +98,6 @@ export function functionsByName(functions: readonly DbFunction[]): Map<string, D
   }
   return out;
 }
-
-export async function loadRelations(db: q.Queryable): Promise<Relation[]> {
-  return q.run<Relation>(db, q.introspectRelations);
-}
-
-/** One catalog query over schema/name pairs that answers a JSON array in its one column. */
-async function loadNamed<T>(
-  db: q.Queryable,
-  names: readonly QualifiedName[],
-  query: (schemas: string[], names: string[]) => q.Fragment,
-  column: string,
-): Promise<T[]> {
-  if (names.length === 0) return [];
-  const [row] = await q.run<Record<string, T[]>>(
-    db,
-    query(
-      names.map((n) => n.schema),
-      names.map((n) => n.name),
-    ),
-  );
-  return row?.[column] ?? [];
-}
-
-export const loadTables = (db: q.Queryable, names: readonly QualifiedName[]) => loadNamed<DbTable>(db, names, q.introspectTables, 'tables');
-
-/** Every overload of the named functions; a name with none is simply absent from the result. */
-export const loadFunctions = (db: q.Queryable, names: readonly QualifiedName[]) => loadNamed<DbFunction>(db, names, q.introspectFunctions, 'functions');
 
 export const primaryKeyOf = (t: DbTable) => t.constraints.find((c) => c.type === 'p');
 export const foreignKeysOf = (t: DbTable) => t.constraints.filter((c) => c.type === 'f');

@@ -5,7 +5,8 @@
 import { SCHEDULED_RETRY_DEFAULTS, type CronTrigger, type MetadataDocument } from '../../../spec';
 import { cronTriggersOf } from '../metadata/cronTriggers';
 import * as q from '../sql';
-import { occurrences, parseCron } from './cron';
+import { occurrences, parseCron } from '../metadata/cron';
+import { resolveTemplate } from '../metadata/environmentTemplate';
 import { PollingWorker } from './polling';
 import { attempt, resolveHeaders, retryDelay, type Attempt } from './worker';
 
@@ -14,17 +15,6 @@ const AHEAD_MS = 10 * 60_000;
 const GENERATE_EVERY_MS = 1000;
 
 type Headers = CronTrigger['headers'];
-
-/** `{{VAR}}` in a webhook is the engine's environment variable VAR. */
-export function resolveTemplate(text: string, env: NodeJS.ProcessEnv): string | { problem: string } {
-  let problem: string | undefined;
-  const out = text.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_m, name: string) => {
-    const value = env[name];
-    if (value === undefined) problem ??= `the environment variable ${name} is not set`;
-    return value ?? '';
-  });
-  return problem ? { problem } : out;
-}
 
 export class Scheduler extends PollingWorker {
   private lastGenerated = 0;

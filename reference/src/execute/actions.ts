@@ -17,7 +17,7 @@ import { formatMessage, type Action, type CustomObjectRelationship, type CustomT
 import { relationKey } from '../db/introspection';
 import { listJson, type SelectEnvironment } from '../sql/graphql/select';
 import type { Session } from '../auth/session';
-import { resolveTemplate } from '../events/scheduler';
+import { resolveTemplate } from '../metadata/environmentTemplate';
 import { forwardedHeaders, postJson, RemoteFailure } from '../remote/client';
 import * as q from '../sql';
 import type { CollectedField } from '../sql/graphql/fields';

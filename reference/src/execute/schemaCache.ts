@@ -19,6 +19,8 @@ import { allowedDocuments } from '../metadata/collections';
 import { buildFunctionModels, functionsForRole, type FunctionModel } from '../schema/functions';
 import * as q from '../sql';
 import { Lru } from './lru';
+import type { UsableRemote } from '../remote/view';
+export type { UsableRemote } from '../remote/view';
 
 export interface CompiledPlan {
   kind: 'query' | 'mutation';
@@ -138,12 +140,6 @@ export function buildSchemaCache(
     documents: new Lru(half, (key, value) => 2 * key.length + ('document' in value ? 40 * key.length : 1000)),
     plans: new Lru(half, (key, plan) => 2 * key.length + plan.statements.reduce((n, s) => n + 2 * s.text.length + 2 * JSON.stringify(s.values).length, 1000)),
   };
-}
-
-/** A remote schema that can be served: where it is and what it brings. */
-export interface UsableRemote {
-  endpoint: RemoteEndpoint;
-  contribution: RemoteContribution;
 }
 
 function externalRoots(remotes: readonly UsableRemote[], actions: RemoteContribution | undefined, role = ''): ExternalRoots {

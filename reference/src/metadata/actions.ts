@@ -3,7 +3,7 @@
 import type { Action, CustomTypes, MetadataDocument } from '../../../spec';
 import type { Introspection } from '../db/introspection';
 import { engineError } from '../errors';
-import { isGraphQLName } from '../schema/naming';
+import { isGraphQLName } from './naming';
 import { customTypeKinds, namedTypeOf, typeProblem, validateCustomTypes } from './customTypes';
 
 export const actionsOf = (document: MetadataDocument): readonly Action[] => document.actions ?? [];

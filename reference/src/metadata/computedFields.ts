@@ -11,10 +11,10 @@ import {
 } from '../../../spec';
 import type { DbFunction, Introspection } from '../db/introspection';
 import { engineError, EngineError } from '../errors';
-import { columnGraphQLName } from '../schema/naming';
+import { columnGraphQLName } from './naming';
 import { JSON_TYPES, singleFunction } from './functions';
 import { relationshipsOf } from './relationships';
-import { databaseTable, replaceEntry, trackedEntry } from './tables';
+import { databaseTable, replaceEntry, trackedEntry } from './tableEntries';
 
 export interface ResolvedComputedField {
   fn: DbFunction;

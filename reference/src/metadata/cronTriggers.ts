@@ -3,7 +3,7 @@
 // leaves them out and replacing or clearing the metadata keeps them.
 import { normaliseCronTrigger, type CronTrigger, type MetadataDocument } from '../../../spec';
 import { engineError } from '../errors';
-import { CronError, parseCron } from '../events/cron';
+import { CronError, parseCron } from './cron';
 
 export const cronTriggersOf = (document: MetadataDocument): readonly CronTrigger[] => document.cron_triggers ?? [];
 

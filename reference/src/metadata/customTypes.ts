@@ -4,7 +4,7 @@ import { Kind, parseType, type TypeNode } from 'graphql';
 import { quoteQualified, type CustomTypes, type MetadataDocument } from '../../../spec';
 import { relationKey, type Introspection } from '../db/introspection';
 import { engineError } from '../errors';
-import { isGraphQLName } from '../schema/naming';
+import { isGraphQLName } from './naming';
 import { findEntry } from './tables';
 
 export const BUILT_IN_SCALARS = ['Int', 'Float', 'String', 'Boolean', 'ID'] as const;

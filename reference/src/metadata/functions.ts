@@ -12,7 +12,7 @@ import {
 } from '../../../spec';
 import { relationKey, type DbFunction, type Introspection } from '../db/introspection';
 import { engineError, EngineError } from '../errors';
-import { isGraphQLName } from '../schema/naming';
+import { isGraphQLName } from './naming';
 
 export const functionsOf = (document: MetadataDocument): readonly FunctionEntry[] => document.functions ?? [];
 

@@ -3,7 +3,7 @@
 import { quoteQualified, sameQualified, type ArrayRelationship, type ObjectRelationship, type QualifiedName, type TableEntry } from '../../../spec';
 import { columnOf, foreignKeysOf, relationKey, type DbConstraint, type Introspection } from '../db/introspection';
 import { engineError } from '../errors';
-import { columnGraphQLName } from '../schema/naming';
+import { columnGraphQLName } from './naming';
 
 export type RelationshipKind = 'object' | 'array';
 

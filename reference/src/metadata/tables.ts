@@ -14,27 +14,10 @@ import { engineError } from '../errors';
 import { checkComputedFieldNames } from './computedFields';
 import { functionGraphQLNames, functionsOf, functionsReturning, withoutFunctions } from './functions';
 import { BOOL_EXP_OPERATORS, leadsTo, relationshipsOf } from './relationships';
-import { columnGraphQLName, isGraphQLName, rootFieldName, tableGraphQLName } from '../schema/naming';
+import { columnGraphQLName, isGraphQLName, rootFieldName, tableGraphQLName } from './naming';
 
-export const findEntry = (document: MetadataDocument, table: QualifiedName) => document.tables.find((t) => sameQualified(t.table, table));
-
-/** The tracked entry of a table, or the §7.2 "table ... does not exist". */
-export function trackedEntry(document: MetadataDocument, table: QualifiedName): TableEntry {
-  const entry = findEntry(document, table);
-  if (!entry) throw engineError('not-exists.table', '$.args', [quoteQualified(table)]);
-  return entry;
-}
-
-/** The table in the database, or the §7.2 "no such table/view exists in postgres". */
-export function databaseTable(db: Introspection, table: QualifiedName): DbTable {
-  const found = db.tables.get(relationKey(table));
-  if (!found) throw engineError('not-exists.table-in-postgres', '$.args', [quoteQualified(table)]);
-  return found;
-}
-
-export function replaceEntry(document: MetadataDocument, entry: TableEntry): MetadataDocument {
-  return { ...document, tables: document.tables.map((t) => (sameQualified(t.table, entry.table) ? entry : t)) };
-}
+import { databaseTable, findEntry, replaceEntry, trackedEntry } from './tableEntries';
+export { databaseTable, findEntry, replaceEntry, trackedEntry };
 
 /** The GraphQL names a tracked table takes: all must be valid, and free (checked by checkNames). */
 export function validateEntry(entry: TableEntry, table: DbTable): void {

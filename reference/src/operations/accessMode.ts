@@ -1,7 +1,7 @@
 // Which transaction access mode an operation needs (decision err.bad-request.access-mode): a bulk
 // runs in one transaction, so its members must agree before any of them runs.
 import { engineError, type EngineError } from '../errors';
-import type { ParsedOperation } from './envelope';
+import type { ParsedOperation } from './parsedOperation';
 
 export type AccessMode = 'READ ONLY' | 'READ WRITE';
 

@@ -2,6 +2,7 @@
 import { DatabaseError, type PoolClient } from 'pg';
 import { quoteQualified, type MetadataDocument, type QualifiedName } from '../../../spec';
 import type { Session } from '../auth/session';
+import { dmlRole } from '../sql/dml/roleAccess';
 import { relationKey, type Introspection } from '../db/introspection';
 import { engineError, EngineError } from '../errors';
 import { buildModels, type TableModel } from '../schema/model';
@@ -26,11 +27,12 @@ async function tracked(ctx: DmlContext, name: QualifiedName): Promise<{ env: Boo
   const table = models.get(relationKey(name));
   if (!table) throw engineError('not-exists.table', '$.args.table', [quoteQualified(name)]);
   const session = ctx.session;
-  const role = session && {
-    role: session.role,
-    models: modelsForRole(models, session.role, { backendOnly: session.backendOnly === true }),
-    permissions: { allModels: models, sessionVariables: session.variables },
-  };
+  const role =
+    session &&
+    dmlRole(session.role, modelsForRole(models, session.role, { backendOnly: session.backendOnly === true }), {
+      allModels: models,
+      sessionVariables: session.variables,
+    });
   return { env: { models, path: '$.args', ...(role ? { role } : {}) }, table };
 }
 

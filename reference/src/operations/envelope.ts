@@ -5,17 +5,8 @@ import { engineError, parseError, type EngineError } from '../errors';
 import { accessModeProblem } from './accessMode';
 import { nearestName } from './nearestName';
 
-export interface ParsedOperation {
-  type: string;
-  version: number;
-  args: unknown;
-  /** Where the operation sits in the request: `$`, or `$.args[2]` inside a bulk. */
-  path: string;
-  /** The operations of a bulk, parsed the same way. */
-  children?: ParsedOperation[];
-  /** Run only on this resource version of the metadata (decision dec.envelope.resource-version). */
-  resourceVersion?: number;
-}
+export type { ParsedOperation } from './parsedOperation';
+import type { ParsedOperation } from './parsedOperation';
 
 export type EnvelopeResult = { ok: true; operation: ParsedOperation } | { ok: false; error: EngineError };
 

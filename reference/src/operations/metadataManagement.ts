@@ -1,7 +1,7 @@
 // export_metadata, replace_metadata, clear_metadata, reload_metadata,
 // get_inconsistent_metadata and drop_inconsistent_metadata (SPEC.md §4.3).
 import { displayQualified, quoteQualified, PERMISSION_TYPES, permissionListKey, type MetadataDocument } from '../../../spec';
-import { validatePermission } from '../metadata/permissions';
+import { validatePermission } from '../sql/permissionCheck';
 import { buildModels } from '../schema/model';
 import { engineError, EngineError } from '../errors';
 import { actionProblem, actionsOf } from '../metadata/actions';

@@ -4,6 +4,7 @@ import { relationKey, type Introspection } from '../db/introspection';
 import * as P from '../metadata/permissions';
 import { relationshipsOf, targetOf } from '../metadata/relationships';
 import { buildModels } from '../schema/model';
+import { validatePermission } from '../sql/permissionCheck';
 import { SUCCESS, type OperationContext, type OperationHandler } from './context';
 import { checkPermissionValues } from './permissionValues';
 
@@ -45,7 +46,10 @@ export const createPermission = (type: PermissionType): OperationHandler =>
   (async (ctx: OperationContext, args: P.PermissionArgs) => {
     const db = await ctx.introspect([args.table]);
     const models = buildModels(reachable(ctx.document, db, [args.table, ...existsTables(args.permission)]), db, new Map());
-    ctx.document = P.createPermission(ctx.document, models, type, args);
+    ctx.document = P.createPermission(ctx.document, type, args, (permission) => {
+      const table = models.get(relationKey(args.table));
+      if (table) validatePermission(models, table, type, permission);
+    });
     const table = models.get(relationKey(args.table));
     if (table) await checkPermissionValues(ctx, models, table, type, args.permission as unknown as Record<string, unknown>);
     return SUCCESS;

@@ -3,13 +3,19 @@
 import type { GraphQLSchema } from 'graphql';
 import { formatMessage, type MetadataDocument } from '../../../spec';
 import { engineError, type EngineError } from '../errors';
-import type { UsableRemote } from '../execute/schemaCache';
 import type { InconsistentObject } from '../metadata/inconsistency';
-import { contributionOf, firstConflict, remoteSchemasOf } from '../metadata/remoteSchemas';
+import { contributionOf, firstConflict, remoteSchemasOf, type RemoteContribution } from '../metadata/remoteSchemas';
+import type { RemoteEndpoint } from './client';
 import type { RemoteSchemaStore } from './store';
 import { actionsOf } from '../metadata/actions';
 import { buildActionTypes } from '../schema/actions';
 import { customScalar } from '../schema/scalars';
+
+/** A remote schema that can be served: where it is and what it brings. */
+export interface UsableRemote {
+  endpoint: RemoteEndpoint;
+  contribution: RemoteContribution;
+}
 
 export interface RemoteProblem {
   object: InconsistentObject;

@@ -4,27 +4,9 @@
 import type { FunctionEntry, MetadataDocument } from '../../../spec';
 import { relationKey, type DbColumn, type DbFunction, type Introspection } from '../db/introspection';
 import { argumentField, exposedAs, functionGraphQLName, functionsOf, resolveFunction } from '../metadata/functions';
-import type { Models } from './model';
+import type { Callee, FunctionArgumentModel, Models } from './modelTypes';
 
-export interface FunctionArgumentModel {
-  /** The SQL name (null for an unnamed argument) and the GraphQL field name. */
-  name: string | null;
-  field: string;
-  /** The argument's type, in the shape values are cast with. */
-  column: DbColumn;
-  hasDefault: boolean;
-  /** The session argument: filled from the session, not a GraphQL argument. */
-  session: boolean;
-  /** The row argument of a computed field: the row it is computed for. */
-  row?: boolean;
-}
-
-/** What a call needs: the function, its arguments, and a name for messages. */
-export interface Callee {
-  db: DbFunction;
-  field: string;
-  arguments: FunctionArgumentModel[];
-}
+export type { Callee, FunctionArgumentModel } from './modelTypes';
 
 export interface FunctionModel extends Callee {
   entry: FunctionEntry;

@@ -5,7 +5,7 @@ import { foreignKeysOf, primaryKeyOf, relationKey, uniqueConstraintsOf, type Int
 import { relationshipsOf, resolveRelationship } from '../metadata/relationships';
 import { resolveComputedField, type ResolvedComputedField } from '../metadata/computedFields';
 import { argumentColumn, argumentModels } from './functions';
-import { columnGraphQLName, rootFieldName, tableGraphQLName } from './naming';
+import { columnGraphQLName, rootFieldName, tableGraphQLName } from '../metadata/naming';
 import type { ComputedFieldModel, EnumValue, Models, TableModel } from './modelTypes';
 import { adminAccess } from './roles';
 import { scalarName } from './scalars';

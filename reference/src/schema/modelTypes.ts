@@ -1,9 +1,8 @@
 // The shapes of the GraphQL layer's table models (built in model.ts, narrowed per role in
 // roles.ts): types only, so that both can use them without importing each other.
 import type { BoolExp, RootFieldKey, TableEntry } from '../../../spec';
-import type { DbColumn, DbTable } from '../db/introspection';
+import type { DbColumn, DbFunction, DbTable } from '../db/introspection';
 import type { ResolvedRelationship } from '../metadata/relationships';
-import type { Callee } from './functions';
 
 export interface ColumnModel {
   column: DbColumn;
@@ -77,4 +76,24 @@ export interface TablePermissions {
   insert?: { check: BoolExp; set: Record<string, unknown> };
   update?: { filter: BoolExp; check?: BoolExp; set: Record<string, unknown> };
   delete?: { filter: BoolExp };
+}
+
+export interface FunctionArgumentModel {
+  /** The SQL name (null for an unnamed argument) and the GraphQL field name. */
+  name: string | null;
+  field: string;
+  /** The argument's type, in the shape values are cast with. */
+  column: DbColumn;
+  hasDefault: boolean;
+  /** The session argument: filled from the session, not a GraphQL argument. */
+  session: boolean;
+  /** The row argument of a computed field: the row it is computed for. */
+  row?: boolean;
+}
+
+/** What a call needs: the function, its arguments, and a name for messages. */
+export interface Callee {
+  db: DbFunction;
+  field: string;
+  arguments: FunctionArgumentModel[];
 }

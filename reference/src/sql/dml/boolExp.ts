@@ -20,7 +20,7 @@ import {
   typedValue,
   type Condition,
 } from '../graphql/context';
-import { permittedColumn, readableRows, type DmlRole } from './roleAccess';
+import { permittedColumn, type DmlRole } from './dmlRole';
 
 const TEXT_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];
 const JSONB_TYPES = ['jsonb'];
@@ -155,7 +155,7 @@ export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias:
     if (rel) {
       const remote = env.models.get(rel.targetKey)!;
       const r = newAlias(remote.name);
-      const readable = env.role ? readableRows(env.role, remote, r, env.path) : undefined;
+      const readable = env.role ? env.role.rows(remote, r, env.path) : undefined;
       parts.push(exists(sql.query`${table(remote)} as ${r}`, and([joinCondition(rel.mapping, alias, r), readable, compileRawBoolExp(env, remote, r, value)])));
       continue;
     }
@@ -174,6 +174,6 @@ function existsCondition(env: BoolExpEnvironment, value: unknown): Condition {
   const other = env.models.get(relationKey(parsed.value));
   if (!other) throw engineError('not-exists.table', env.path, [quoteQualified(parsed.value)]);
   const e = newAlias(other.name);
-  const readable = env.role ? readableRows(env.role, other, e, env.path) : undefined;
+  const readable = env.role ? env.role.rows(other, e, env.path) : undefined;
   return exists(sql.query`${table(other)} as ${e}`, and([readable, compileRawBoolExp(env, other, e, value._where)]));
 }

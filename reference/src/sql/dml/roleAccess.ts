@@ -1,49 +1,14 @@
-// The legacy DML run by a role other than admin: what the role may read, insert, update and
-// delete, with SPEC.md §7.2's permission-denied messages for what it may not.
-import { quoteQualified, type PermissionType } from '../../../../spec';
-import { engineError } from '../../errors';
-import type { ColumnModel, Models, TableModel } from '../../schema/model';
-import type { sql } from '../graphql/context';
+// The role of a legacy DML request, with the rows it may read compiled from its select permissions.
+import type { Models } from '../../schema/model';
 import { selectFilter, type PermissionEnvironment } from '../graphql/permissions';
-import type { Condition } from '../graphql/context';
+import { readableTable, type DmlRole } from './dmlRole';
 
-export interface DmlRole {
-  role: string;
-  /** The role's view of the tracked tables (modelsForRole). */
-  models: Models;
-  /** The full models and the request's session variables, for permission expressions. */
-  permissions: PermissionEnvironment;
-}
-
-const quotedRole = (role: DmlRole) => JSON.stringify(role.role);
-
-/** The role's model of `t`, when it may select from it; otherwise "select on … is not allowed." */
-export function readableTable(role: DmlRole, t: TableModel, path: string): TableModel {
-  const own = role.models.get(t.key);
-  if (!own?.access.select) throw engineError('permission-denied.select', path, [quoteQualified(t.entry.table), quotedRole(role)]);
-  return own;
-}
-
-/** The role's model of `t`, when it may insert, update or delete there. */
-export function writableTable(role: DmlRole, t: TableModel, type: Exclude<PermissionType, 'select'>, path: string): TableModel {
-  const own = role.models.get(t.key);
-  if (!own?.access[type]) throw engineError('permission-denied.operation', path, [type, quoteQualified(t.entry.table), quotedRole(role)]);
-  return own;
-}
-
-/** The columns of a type of permission: readable ones for select, settable ones otherwise. */
-const columnsFor = (own: TableModel, type: PermissionType): readonly ColumnModel[] =>
-  type === 'select' ? own.columns : type === 'insert' ? own.access.insertColumns : own.access.updateColumns;
-
-/** Refuses a column of `t` that the role may not use for `type`. */
-export function permittedColumn(role: DmlRole, t: TableModel, type: PermissionType, name: string, path: string): void {
-  const own = type === 'select' ? readableTable(role, t, path) : role.models.get(t.key);
-  if (!own || !columnsFor(own, type).some((c) => c.column.name === name)) {
-    throw engineError('permission-denied.column', path, [quotedRole(role), type, JSON.stringify(name)]);
-  }
-}
-
-/** The rows of `t` the role may read, as a condition on `alias` (undefined: no restriction). */
-export function readableRows(role: DmlRole, t: TableModel, alias: sql.SQLNode, path: string): Condition | undefined {
-  return selectFilter(role.permissions, readableTable(role, t, path), alias);
+export function dmlRole(role: string, models: Models, permissions: PermissionEnvironment): DmlRole {
+  const self: DmlRole = {
+    role,
+    models,
+    permissions,
+    rows: (t, alias, path) => selectFilter(permissions, readableTable(self, t, path), alias),
+  };
+  return self;
 }

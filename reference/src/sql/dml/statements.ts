@@ -5,7 +5,7 @@ import type { ColumnModel, TableModel } from '../../schema/model';
 import { alias as newAlias, and, column, joinCondition, jsonObject, sql, table, TRUE, typedValue, type Fragment } from '../graphql/context';
 import { effectiveLimit, permissionCondition, presets } from '../graphql/permissions';
 import { compileRawBoolExp, type BoolExpEnvironment } from './boolExp';
-import { permittedColumn, readableRows, readableTable, writableTable } from './roleAccess';
+import { permittedColumn, readableTable, writableTable } from './dmlRole';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const noCode = (id: string, path: string, params: string[]) => {
@@ -60,7 +60,7 @@ function orderTerms(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, 
     const remote = env.models.get(rel.targetKey)!;
     const r = newAlias(remote.name);
     const [inner] = orderTerms(env, remote, r, { column: rest.join('.'), type: spec.type, ...(spec.nulls ? { nulls: spec.nulls } : {}) }, path);
-    const readable = env.role ? readableRows(env.role, remote, r, path) : undefined;
+    const readable = env.role ? env.role.rows(remote, r, path) : undefined;
     return {
       ...inner!,
       expr: sql.query`(select ${inner!.expr} from ${table(remote)} as ${r} where ${and([joinCondition(rel.mapping, alias, r), readable])} limit 1)`,
@@ -111,7 +111,7 @@ function rowJson(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, col
     if (rel.kind === 'object') {
       if (['where', 'order_by', 'limit', 'offset'].some((k) => k in item)) throw engineError('unexpected-payload.object-relationship-arguments', itemPath);
       const r = newAlias(remote.name);
-      const readable = env.role ? readableRows(env.role, remote, r, itemPath) : undefined;
+      const readable = env.role ? env.role.rows(remote, r, itemPath) : undefined;
       pairs.push([
         item.name,
         sql.query`(select ${rowJson(env, remote, r, spec.columns, itemPath)} from ${table(remote)} as ${r} where ${and([joinCondition(rel.mapping, alias, r), readable])} limit 1)`,
@@ -133,7 +133,7 @@ function selectArray(
   const a = newAlias(t.name);
   const rows = newAlias('rows');
   const conditions = [
-    env.role ? readableRows(env.role, t, a, path) : undefined,
+    env.role ? env.role.rows(t, a, path) : undefined,
     spec.where ? compileRawBoolExp({ ...env, path: `${path}.where` }, t, a, spec.where) : undefined,
     join ? joinCondition(join.mapping, join.parent, a) : undefined,
   ];
@@ -154,7 +154,7 @@ function returningJson(env: BoolExpEnvironment, t: TableModel, changed: sql.SQLN
     const cols = returning.map((name, i) => columnOf(env, t, name, `$.args.returning[${i}]`));
     const r = newAlias('r');
     // A role gets back only the rows it may read.
-    const readable = env.role ? readableRows(env.role, t, r, '$.args.returning') : undefined;
+    const readable = env.role ? env.role.rows(t, r, '$.args.returning') : undefined;
     pairs.push([
       'returning',
       sql.query`(select coalesce(json_agg(${jsonObject(cols.map((c) => [c.column.name, column(r, c.column.name)]))}), '[]'::json) from ${changed} as ${r} where ${and([readable])})`,
@@ -275,7 +275,7 @@ export function deleteStatement(env: BoolExpEnvironment, t: TableModel, spec: { 
 
 export function countStatement(env: BoolExpEnvironment, t: TableModel, spec: { where?: Record<string, unknown>; distinct?: string[] }): Fragment {
   const a = newAlias(t.name);
-  const readable = env.role ? readableRows(env.role, t, a, '$.args') : undefined;
+  const readable = env.role ? env.role.rows(t, a, '$.args') : undefined;
   const where = and([readable, spec.where ? compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where) : TRUE]);
   const distinct = (spec.distinct ?? []).map((n, i) => column(a, columnOf(env, t, n, `$.args.distinct[${i}]`).column.name));
   const counted = distinct.length ? sql.query`count(distinct (${sql.join(distinct, ', ')}))` : sql.query`count(*)`;

@@ -1,0 +1,52 @@
+// A permission must fit its table: its columns and computed fields exist, its presets name columns,
+// and its expressions compile against the tables they reach (what they reach is the caller's models).
+import { quoteQualified, type PermissionType } from '../../../spec';
+import type { DbColumn } from '../db/introspection';
+import { engineError } from '../errors';
+import type { AnyPermission } from '../metadata/permissions';
+import type { Models, TableModel } from '../schema/model';
+import { compileRawBoolExp } from './dml/boolExp';
+import { alias } from './graphql/context';
+import { isSessionVariable } from './graphql/permissions';
+
+/** A literal value of a permission and its column, by part (filter, check, set): `record` collects them. */
+export type RecordValue = (key: 'filter' | 'check' | 'set', column: DbColumn, value: unknown) => void;
+
+export function validatePermission(models: Models, table: TableModel, type: PermissionType, permission: AnyPermission, record?: RecordValue): void {
+  const columns = 'columns' in permission ? permission.columns : undefined;
+  if (Array.isArray(columns)) {
+    for (const c of columns) if (!table.byColumn.has(c)) throw engineError('not-exists.column', '$.args.permission.columns', [JSON.stringify(c)]);
+  }
+  const computed = 'computed_fields' in permission ? permission.computed_fields : undefined;
+  for (const name of computed ?? []) {
+    if (!(table.entry.computed_fields ?? []).some((f) => f.name === name)) {
+      throw engineError('not-exists.computed-field', '$.args.permission.computed_fields', [JSON.stringify(name), quoteQualified(table.entry.table)]);
+    }
+  }
+  const set = 'set' in permission ? permission.set : undefined;
+  for (const [c, v] of Object.entries(set ?? {})) {
+    const column = table.byColumn.get(c);
+    if (!column) throw engineError('not-exists.column', '$.args.permission.set', [JSON.stringify(c)]);
+    if (record && !isSessionVariable(v) && !(typeof v === 'string' && v.toUpperCase() === 'NOW()')) record('set', column.column, v);
+  }
+  for (const key of ['filter', 'check'] as const) {
+    const exp = (permission as unknown as Record<string, unknown>)[key];
+    if (exp === undefined) continue;
+    // Literal values (not session variables) are handed to `record`, to be checked against their columns.
+    const resolveValue = record
+      ? (v: unknown, c: DbColumn) => {
+          if (!isSessionVariable(v) && v !== null) record(key, c, v);
+          return v;
+        }
+      : undefined;
+    compileRawBoolExp(
+      { models, path: `$.args.permission.${key}`, sessionLists: 'unresolved', ...(resolveValue ? { resolveValue } : {}) },
+      table,
+      alias(table.name),
+      exp,
+    );
+  }
+  if (type === 'select' && 'limit' in permission && permission.limit !== undefined && permission.limit < 0) {
+    throw engineError('parse-failed.arguments', '$.args.permission.limit', ['expected a limit ≥ 0']);
+  }
+}
