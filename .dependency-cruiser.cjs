@@ -1,6 +1,6 @@
 // The reference server's layers, written once, top to bottom: a module may import its own layer
 // and the layers below, never one above; and no module depends on itself through others.
-// `npm run check` runs it (npx depcruise reference/src spec conformance/harness conformance/cli).
+// `npm run check` runs it (scripts/static-checks.js).
 const src = '^reference/src/';
 const LAYERS = [
   ['entry', `${src}(main|server)\\.ts$|${src}cli/`],
@@ -13,7 +13,7 @@ const LAYERS = [
   ['sql', `${src}sql/`],
   ['schema', `${src}schema/`],
   ['metadata', `${src}metadata/`],
-  ['foundation', `${src}(db|testing)/|${src}(errors|config|log|flags|packageRoot)\\.ts$`],
+  ['foundation', `${src}db/|${src}(errors|config|log|flags|packageRoot)\\.ts$`],
 ];
 
 const upward = LAYERS.flatMap(([name, path], i) =>

@@ -130,7 +130,7 @@ export async function querySpeed(log: (line: string) => void, seconds = Number(p
     await engine.close();
     const statementsFile = join(tmpdir(), `bench-statements-${process.pid}.json`);
     writeFileSync(statementsFile, JSON.stringify(statements));
-    const bare = start(process.execPath, [join(ROOT, 'bench', 'run.js'), 'bench/bare-server.ts'], {
+    const bare = start(process.execPath, [join(ROOT, 'scripts', 'run-ts.js'), 'bench/bare-server.ts'], {
       BARE_STATEMENTS: statementsFile,
       BARE_DATABASE_URL: database.url,
       BARE_PORT: String(barePort),

@@ -12,7 +12,7 @@ import { readPostmasterLock } from './db/postmaster';
 import { waitForExit } from './db/processes';
 import { createLogger } from './log';
 import { startServer as startInProcess } from './server';
-import { children, post, startServer, startServerOn } from './testing/serverProcess';
+import { children, post, startServer, startServerOn } from '../test-support/serverProcess';
 
 jest.setTimeout(90_000);
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { readPostmasterLock } from './db/postmaster';
 import { commandLine, isAlive, waitForExit } from './db/processes';
-import { children, post, startServer as startProcess } from './testing/serverProcess';
+import { children, post, startServer as startProcess } from '../test-support/serverProcess';
 
 jest.setTimeout(120_000);
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startWebhook, type Webhook } from '../../../conformance/harness/webhook';
 import { readPostmasterLock } from '../db/postmaster';
 import { waitForExit } from '../db/processes';
-import { children, post, startServer, type Started } from '../testing/serverProcess';
+import { children, post, startServer, type Started } from '../../test-support/serverProcess';
 
 const ROWS = Number(process.env.ENGINE_EVENT_CRASH_ROWS ?? 10_000);
 const ROUNDS = Number(process.env.ENGINE_EVENT_CRASH_ROUNDS ?? 3);

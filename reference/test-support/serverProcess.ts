@@ -2,10 +2,10 @@
 // the cases that stop, kill and restart it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from '../db/provision';
-import { readPostmasterLock } from '../db/postmaster';
+import { freePort } from '../src/db/provision';
+import { readPostmasterLock } from '../src/db/postmaster';
 
-const BIN = join(__dirname, '..', '..', '..', 'bin', 'engine-reference.js');
+const BIN = join(__dirname, '..', '..', 'bin', 'engine-reference.js');
 
 /** Every process started: a case kills what it left running. */
 export const children: ChildProcess[] = [];
