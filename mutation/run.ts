@@ -1,45 +1,104 @@
-// `npm run mutation [-- MODULE... [--tests FILE,FILE]]`: Stryker over the reference's metadata, permission, auth and
-// SQL-compiler modules, with the jest suites as the tests. One PostgreSQL cluster for the whole
-// run (every jest run of every mutant reuses it); its URL reaches the runs through the
-// environment, so the harness does not start or stop a cluster per mutant.
+// `npm run mutation [-- MODULE... [--tests FILE,FILE]]`: Stryker over modules of the reference with
+// the jest suites as the tests. With no module, every module of MODULE_TESTS is scored, each with
+// the tests mapped to it, one Stryker run after another; with modules, those, with `--tests` or the
+// tests mapped to them. Incremental (Stryker's `--incremental`, one file per module under
+// reports/mutation/): a rerun after a small change tests only the mutants the change touched. One
+// PostgreSQL cluster serves the whole run; its URL reaches the jest runs through the environment.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { provisionDatabase } from '../reference/src/db/provision';
 import { CLUSTER_URL_VARIABLE } from '../conformance/harness/environment';
 
-/** The modules scored by default: where metadata, permissions, authentication and SQL are decided. */
-export const DEFAULT_MODULES = [
-  'reference/src/auth/session.ts',
-  'reference/src/metadata/permissions.ts',
-  'reference/src/metadata/tables.ts',
-  'reference/src/metadata/relationships.ts',
-  'reference/src/sql/graphql/permissions.ts',
-  'reference/src/sql/dml/boolExp.ts',
-];
+const cases = (...names: string[]) => names.map((n) => `conformance/cases/${n}.test.ts`);
+
+/** The modules scored by default, and the test files that exercise each (the measured runs of docs/mutation.md). */
+export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
+  'reference/src/auth/session.ts': cases('auth', 'auth-jwt', 'auth-webhook', 'permissions'),
+  'reference/src/metadata/permissions.ts': cases('permissions', 'dml-roles', 'metadata'),
+  'reference/src/metadata/tables.ts': cases('tables', 'relationships', 'metadata', 'functions', 'computed-fields'),
+  'reference/src/metadata/relationships.ts': cases('tables', 'relationships', 'metadata'),
+  'reference/src/sql/graphql/permissions.ts': [
+    ...cases('permissions', 'dml-roles', 'permission-combination', 'graphql-mutations'),
+    'reference/src/sql/graphql/sessionList.test.ts',
+  ],
+  'reference/src/sql/dml/boolExp.ts': cases('dml', 'dml-roles', 'permissions', 'fuzz-boolexp'),
+  'reference/src/metadata/customTypes.ts': cases('actions'),
+  'reference/src/metadata/actions.ts': cases('actions'),
+  'reference/src/metadata/cron.ts': [...cases('cron-triggers'), 'reference/src/metadata/cron.test.ts'],
+  'reference/src/operations/transactionControl.ts': [...cases('run-sql', 'fuzz-run-sql'), 'reference/src/operations/transactionControl.test.ts'],
+  'reference/src/execute/roleGate.ts': [...cases('limits'), 'reference/src/execute/roleGate.test.ts'],
+  'reference/src/http/allowedHosts.ts': cases('cross-origin'),
+};
+
+const USAGE = `Usage: npm run mutation [-- MODULE[:LINES]... [--tests FILE,FILE]]
+
+  (no module)     score every module of mutation/run.ts MODULE_TESTS, each with its tests
+  MODULE...       score these (reference/src/x.ts, or reference/src/x.ts:10-20 for lines)
+  --tests A,B     the test files to run for each mutant (default: those mapped to the modules)
+  --full          test every mutant again instead of only those a change touched
+  --help          this text
+
+Reports: reports/mutation/ (HTML and JSON per module). Scores and survivors: docs/mutation.md.`;
+
+interface Run {
+  modules: string[];
+  tests: string[];
+}
+
+function plan(args: string[]): Run[] {
+  const testsAt = args.indexOf('--tests');
+  const tests = testsAt >= 0 ? args.splice(testsAt, 2)[1]!.split(',').filter(Boolean) : undefined;
+  const modules = args.filter((a) => !a.startsWith('-'));
+  if (modules.length === 0) return Object.entries(MODULE_TESTS).map(([module, mapped]) => ({ modules: [module], tests: tests ?? [...mapped] }));
+  const mapped = [...new Set(modules.flatMap((m) => MODULE_TESTS[m.split(':')[0]!] ?? []))];
+  return [{ modules, tests: tests ?? mapped }];
+}
 
 async function main(): Promise<void> {
-  // `--tests a.test.ts,b.test.ts`: the tests to run for each mutant (default: every test file).
-  const args = process.argv.slice(2);
-  const testsAt = args.indexOf('--tests');
-  const tests = testsAt >= 0 ? args.splice(testsAt, 2)[1] : undefined;
-  const modules = args.filter((a) => !a.startsWith('-'));
+  // The arguments after this script's own path (it runs through scripts/run-ts.js).
+  const argv = process.argv;
+  const args = argv.slice(argv.findIndex((a) => /mutation[\\/]run\.ts$/.test(a)) + 1);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const full = args.includes('--full');
+  const runs = plan(args.filter((a) => a !== '--full'));
   const cluster = await provisionDatabase({
     databaseUrl: process.env.ENGINE_GRAPHQL_DATABASE_URL ?? process.env.DATABASE_URL,
     log: (m) => process.stdout.write(`${m}\n`),
   });
+  let status = 0;
   try {
     const stryker = join(__dirname, '..', 'node_modules', '.bin', 'stryker');
-    // The runner itself is not mutated.
-    const mutate = [...(modules.length ? modules : DEFAULT_MODULES), '!mutation/**'].join(',');
-    const result = spawnSync(stryker, ['run', 'mutation/stryker.config.json', '--mutate', mutate], {
-      stdio: 'inherit',
-      env: { ...process.env, [CLUSTER_URL_VARIABLE]: cluster.url, ...(tests ? { ENGINE_JEST_ONLY: tests } : {}) },
-      cwd: join(__dirname, '..'),
-    });
-    process.exitCode = result.status ?? 1;
+    for (const run of runs) {
+      const name = run.modules.map((m) => m.replace(/^reference\/src\//, '').replace(/[^A-Za-z0-9]+/g, '-')).join('+');
+      process.stdout.write(`mutation: ${run.modules.join(' ')} with ${run.tests.length ? run.tests.join(', ') : 'every test file'}\n`);
+      const result = spawnSync(
+        stryker,
+        [
+          'run',
+          'mutation/stryker.config.json',
+          // The runner itself is not mutated.
+          '--mutate',
+          [...run.modules, '!mutation/**'].join(','),
+          '--incremental',
+          '--incrementalFile',
+          `reports/mutation/${name}.incremental.json`,
+          ...(full ? ['--force'] : []),
+        ],
+        {
+          stdio: 'inherit',
+          env: { ...process.env, [CLUSTER_URL_VARIABLE]: cluster.url, ...(run.tests.length ? { ENGINE_JEST_ONLY: run.tests.join(',') } : {}) },
+          cwd: join(__dirname, '..'),
+        },
+      );
+      if (result.status !== 0) status = result.status ?? 1;
+    }
   } finally {
     await cluster.stop();
   }
+  process.exitCode = status;
 }
 
 void main();
