@@ -5,7 +5,7 @@ const src = '^reference/src/';
 const LAYERS = [
   ['entry', `${src}(main|server)\\.ts$|${src}cli/`],
   ['http', `${src}http/`],
-  ['engine', `${src}engine\\.ts$`],
+  ['engine', `${src}engine/`],
   ['operations', `${src}operations/`],
   ['workers', `${src}(events|actions|rest)/`],
   ['execute', `${src}execute/`],
@@ -13,7 +13,7 @@ const LAYERS = [
   ['sql', `${src}sql/`],
   ['schema', `${src}schema/`],
   ['metadata', `${src}metadata/`],
-  ['foundation', `${src}db/|${src}(errors|config|log|flags|packageRoot)\\.ts$`],
+  ['foundation', `${src}db/|${src}(errors|config|configValues|log|flags|packageRoot)\\.ts$`],
 ];
 
 const upward = LAYERS.flatMap(([name, path], i) =>

@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { fixtureSql } from '../conformance/harness/fixtures';
 import { loadConfig } from '../reference/src/config';
 import { freePort, provisionDatabase } from '../reference/src/db/provision';
-import { Engine } from '../reference/src/engine';
+import { Engine } from '../reference/src/engine/engine';
 import { prepareGraphQLRequest } from '../reference/src/execute/graphql';
 import { ROOT, start, stop, waitFor } from './processes';
 import { ensureTools, TOOLS_DIR } from './tools';

@@ -1,15 +1,9 @@
 // Every ENGINE_GRAPHQL_* setting in one typed object, parsed once from the environment and
 // the command line (a flag wins over its environment variable).
+import { allowedHosts, bool, ConfigError, corsDomains, enabledApis, int, jwt, type ApiName, type JwtSettings } from './configValues';
 import { parseFlags, UsageError } from './flags';
 
-export const API_NAMES = ['graphql', 'metadata', 'pgdump', 'config'] as const;
-export type ApiName = (typeof API_NAMES)[number];
-
-export interface JwtSettings {
-  claims_namespace: string;
-  claims_format: 'json' | 'stringified_json';
-  raw: Record<string, unknown>;
-}
+export { API_NAMES, ConfigError, LOOPBACK_HOSTS, type ApiName, type JwtSettings } from './configValues';
 
 export interface EngineConfig {
   databaseUrl?: string;
@@ -86,8 +80,6 @@ export interface RequestLimits {
   cacheMaxBytes: number;
 }
 
-export class ConfigError extends Error {}
-
 type Source = Record<string, string | undefined>;
 
 /** `--enabled-apis=graphql,metadata` and `--enabled-apis graphql` both work; `--help` and `--version` are the binary's. */
@@ -143,67 +135,6 @@ export const FLAGS: Record<string, string> = {
   'cache-max-bytes': 'ENGINE_GRAPHQL_CACHE_MAX_BYTES',
   'graceful-shutdown-timeout': 'ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT',
 };
-
-function bool(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  if (/^(true|t|yes|y|1)$/i.test(value)) return true;
-  if (/^(false|f|no|n|0)$/i.test(value)) return false;
-  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(value)}`);
-}
-
-function int(name: string, value: string | undefined, fallback: number, min = 0): number {
-  if (value === undefined || value === '') return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(value)}`);
-  return Number(value);
-}
-
-function enabledApis(value: string | undefined): Set<ApiName> {
-  if (value === undefined || value.trim() === '') return new Set(API_NAMES);
-  const names = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const n of names) {
-    if (!(API_NAMES as readonly string[]).includes(n)) {
-      throw new ConfigError(`ENGINE_GRAPHQL_ENABLED_APIS: unknown API ${JSON.stringify(n)}; known: ${API_NAMES.join(', ')}`);
-    }
-  }
-  return new Set(names as ApiName[]);
-}
-
-/** `https://app.example.com, http://*.example.org:3000` or `*`. */
-function corsDomains(value: string | undefined): string[] | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const entries = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const entry of entries) {
-    if (entry === '*') continue;
-    if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/.test(entry)) {
-      throw new ConfigError(
-        `ENGINE_GRAPHQL_CORS_DOMAIN: ${JSON.stringify(entry)} is not an origin such as https://app.example.com, http://*.example.org:3000 or *`,
-      );
-    }
-  }
-  return entries;
-}
-
-function jwt(value: string | undefined): JwtSettings | undefined {
-  if (value === undefined || value === '') return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(value);
-  } catch {
-    throw new ConfigError('ENGINE_GRAPHQL_JWT_SECRET must be a JSON object');
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError('ENGINE_GRAPHQL_JWT_SECRET must be a JSON object');
-  const r = raw as Record<string, unknown>;
-  const format = r.claims_format ?? 'json';
-  if (format !== 'json' && format !== 'stringified_json') throw new ConfigError('claims_format must be "json" or "stringified_json"');
-  const namespace = typeof r.claims_namespace === 'string' ? r.claims_namespace : 'https://engine.example/jwt/claims';
-  return { claims_namespace: namespace, claims_format: format, raw: r };
-}
 
 /** Build the configuration from environment variables and command-line flags. */
 export function loadConfig(env: Source, argv: readonly string[] = []): EngineConfig {
@@ -285,27 +216,4 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
     })(),
     allowedHosts: allowedHosts(get('ENGINE_GRAPHQL_ALLOWED_HOSTS'), adminSecret !== undefined),
   };
-}
-
-/** The names of this machine's loopback interface: what a server without an admin secret answers to. */
-export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '*.localhost', '127.0.0.1', '::1'];
-
-/** `api.example.com, *.internal, 10.0.0.5` or `*`; unset: any name with an admin secret, the loopback names without. */
-function allowedHosts(value: string | undefined, hasAdminSecret: boolean): string[] {
-  if (value === undefined || value.trim() === '') return hasAdminSecret ? ['*'] : [...LOOPBACK_HOSTS];
-  const entries = value
-    .split(',')
-    .map((s) =>
-      s
-        .trim()
-        .toLowerCase()
-        .replace(/^\[(.*)\]$/, '$1'),
-    )
-    .filter(Boolean);
-  for (const entry of entries) {
-    if (entry !== '*' && !/^(\*\.)?[a-z0-9.-]+$/.test(entry) && !/^[0-9a-f:.]+$/.test(entry)) {
-      throw new ConfigError(`ENGINE_GRAPHQL_ALLOWED_HOSTS: ${JSON.stringify(entry)} is not a host name such as api.example.com, *.example.org, 10.0.0.5 or *`);
-    }
-  }
-  return entries;
 }

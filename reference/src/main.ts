@@ -11,7 +11,7 @@ const USAGE = `Usage: engine-reference [--FLAG VALUE]...       run the server (f
        engine-reference metadata <export|apply|diff> DIR [options]
        engine-reference --help | --version
 
-Flags (each also an environment variable; see the README):
+Flags (each also an environment variable; see docs/SERVER.md):
 ${Object.entries(FLAGS)
   .map(([flag, variable]) => `  --${flag.padEnd(30)} ${variable}`)
   .join('\n')}

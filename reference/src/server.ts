@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pkg from '../../package.json';
 import { ConfigError, type EngineConfig } from './config';
-import { Engine } from './engine';
+import { Engine } from './engine/engine';
 import { Scheduler } from './events/scheduler';
 import { ActionWorker } from './actions/worker';
 import { EventWorker } from './events/worker';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from '../auth/session';
 import type { EngineConfig } from '../config';
-import type { Engine } from '../engine';
+import type { Engine } from '../engine/engine';
 import { EngineError } from '../errors';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { GRAPHQL_PATHS, refusedContentType } from './crossOrigin';

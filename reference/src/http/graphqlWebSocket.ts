@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Session } from '../auth/session';
 import type { EngineConfig } from '../config';
-import type { Engine } from '../engine';
+import type { Engine } from '../engine/engine';
 import { EngineError } from '../errors';
 import { GRAPHQL_PATHS, originPolicy } from './crossOrigin';
 import { hostCheck } from './allowedHosts';

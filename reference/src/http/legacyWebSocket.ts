@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Session } from '../auth/session';
 import type { EngineConfig } from '../config';
-import type { Engine } from '../engine';
+import type { Engine } from '../engine/engine';
 import { EngineError } from '../errors';
 import { prepareGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { answerOf, type LiveQueries, type LiveResult } from '../execute/liveQueries';

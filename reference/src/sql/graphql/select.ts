@@ -1,7 +1,7 @@
 // Queries: a selection over a table as one SQL expression that builds its JSON inside PostgreSQL
 // (rows, by primary key, aggregates), with relationships as correlated subqueries.
 import type { GraphQLObjectType, GraphQLSchema, SelectionSetNode } from 'graphql';
-import { aggregateColumns, AGGREGATE_OPERATIONS } from '../../schema/build';
+import { aggregateColumns, AGGREGATE_OPERATIONS } from '../../schema/aggregates';
 import type { RelationshipModel, TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
 import {

@@ -1,0 +1,125 @@
+// The engine a server runs: opens the pools, reads the stored metadata and the database it names,
+// and wires the parts that each own one concern — metadataCommit.ts (where a metadata change is
+// committed), requestContext.ts (what one request's operations see), served.ts (what is served
+// and its GraphQL schemas), clusterSync.ts (other servers' changes).
+import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
+import { ensureCatalog, readMetadata } from '../catalog/catalog';
+import type { EngineConfig } from '../config';
+import { resilientPool } from '../db/connectionLoss';
+import { introspectionOf } from '../db/introspection';
+import { RoleGate } from '../execute/roleGate';
+import type { PlanPools } from '../execute/runPlan';
+import { loadEnumValues, type SchemaCache } from '../execute/schemaCache';
+import type { Session } from '../auth/session';
+import { functionsNamedBy, tablesNamedBy } from '../metadata/document';
+import type { ParsedOperation } from '../operations/envelope';
+import { runAsRole } from '../operations/roleDml';
+import { RemoteSchemaStore } from '../remote/store';
+import * as q from '../sql';
+import { loadFunctions, loadRelations, loadTables } from '../sql/loadIntrospection';
+import { ClusterSync } from './clusterSync';
+import { commitOperation, type CommitSources } from './metadataCommit';
+import { ServedState, type MetadataSnapshot } from './served';
+
+export type { MetadataSnapshot } from './served';
+
+export class Engine {
+  /** Where GraphQL plans run: roles other than admin on connections with the statement timeout. */
+  readonly pools: PlanPools;
+  /** The remote schemas as this server introspected them. */
+  readonly remotes = new RemoteSchemaStore();
+  private readonly served: ServedState;
+  private readonly sources: CommitSources;
+  private readonly sync: ClusterSync;
+
+  private constructor(
+    readonly pool: Pool,
+    readonly config: EngineConfig,
+    pools: Omit<PlanPools, 'admin'>,
+    databaseUrl: string,
+  ) {
+    this.pools = { admin: pool, ...pools };
+    this.served = new ServedState(config, this.remotes);
+    this.sources = { pool, config, remotes: this.remotes, served: this.served, serverId: randomUUID() };
+    this.sync = new ClusterSync(this.sources, databaseUrl, this.sources.serverId);
+  }
+
+  static async open(config: EngineConfig, databaseUrl: string): Promise<Engine> {
+    const max = config.pgConnections;
+    const pool = resilientPool({ connectionString: databaseUrl, max, application_name: 'engine-reference' });
+    const timed = (name: string, timeout: number) =>
+      resilientPool({ connectionString: databaseUrl, max, application_name: name, ...(timeout > 0 ? { statement_timeout: timeout } : {}) });
+    const { statementTimeoutMs, adminStatementTimeoutMs } = config.limits;
+    const engine = new Engine(
+      pool,
+      config,
+      {
+        roles: timed('engine-reference-roles', statementTimeoutMs),
+        adminGraphql: timed('engine-reference-admin-graphql', adminStatementTimeoutMs),
+        gate: new RoleGate(config.maxConnectionsPerRole),
+        statementTimeoutMs,
+        adminStatementTimeoutMs,
+        maxQueryCost: config.limits.maxQueryCost,
+      },
+      databaseUrl,
+    );
+    const client = await pool.connect();
+    try {
+      await ensureCatalog(client);
+      const stored = await readMetadata(client);
+      const introspection = introspectionOf(
+        await loadRelations(client),
+        await loadTables(client, tablesNamedBy(stored.document)),
+        await loadFunctions(client, functionsNamedBy(stored.document)),
+      );
+      const enumValues = await loadEnumValues(client, stored.document, introspection);
+      // A remote that cannot be reached now is an inconsistent object; the server starts anyway.
+      await engine.remotes.loadAll(stored.document);
+      const snapshot = { document: stored.document, resourceVersion: stored.resourceVersion };
+      engine.served.adopt(snapshot, introspection.tables, false, { document: stored.document, introspection, enumValues });
+    } finally {
+      client.release();
+    }
+    await engine.sync.start();
+    return engine;
+  }
+
+  async close(): Promise<void> {
+    await this.sync.close();
+    await this.pool.end();
+    await this.pools.roles.end();
+    await this.pools.adminGraphql.end();
+  }
+
+  /** What keeps the engine from answering, or undefined when nothing does. */
+  async healthProblem(): Promise<string | undefined> {
+    try {
+      await q.run(this.pool, q.ping);
+      return undefined;
+    } catch {
+      // The health endpoint needs no credentials: it names the part, not the database's address.
+      return 'the database does not answer';
+    }
+  }
+
+  /** Run one metadata operation (a bulk with its children) as one transaction (metadataCommit.ts). */
+  execute(operation: ParsedOperation): Promise<unknown> {
+    return commitOperation(this.sources, operation);
+  }
+
+  /** Legacy DML of a role other than admin, under its permissions (operations/roleDml.ts). */
+  executeAsRole(operation: ParsedOperation, session: Session): Promise<unknown> {
+    return runAsRole(this.pools, this.served.schemaInput!, operation, session);
+  }
+
+  /** The GraphQL schemas and caches of the current metadata, built on first use after a change. */
+  graphql(): SchemaCache {
+    return this.served.graphql();
+  }
+
+  /** The last metadata this server committed or read. */
+  current(): MetadataSnapshot {
+    return this.served.snapshot!;
+  }
+}

@@ -1,0 +1,127 @@
+// Where a metadata change is committed: each request runs in one transaction that holds the
+// catalog lock, so a request (a bulk included) fully applies and persists, or changes nothing.
+import type { PoolClient } from 'pg';
+import { assertCatalogVersion, CatalogError, readMetadataSince, writeMetadata } from '../catalog/catalog';
+import { engineError, EngineError } from '../errors';
+import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
+import { remoteSchemasOf } from '../metadata/remoteSchemas';
+import type { OperationContext, OperationHandler } from '../operations/context';
+import { syncCronTriggers } from '../operations/cronTriggers';
+import type { ParsedOperation } from '../operations/envelope';
+import { syncEventTriggers } from '../operations/eventTriggers';
+import { HANDLERS } from '../operations/handlers';
+import { endpointSchemaProblems } from '../operations/restEndpoints';
+import { postgresError } from '../operations/runSql';
+import * as q from '../sql';
+import { requestContext, type ContextSources } from './requestContext';
+import type { SchemaInput } from './served';
+
+export interface CommitSources extends ContextSources {
+  /** Tells this server's own change notifications from other servers'. */
+  serverId: string;
+}
+
+/** Run one operation (a bulk with its children) as one transaction, and serve what it committed. */
+export async function commitOperation(sources: CommitSources, operation: ParsedOperation): Promise<unknown> {
+  const { served, remotes } = sources;
+  const client = await connect(sources);
+  // A connection that ran user SQL may carry its session settings: it is not given back to the pool.
+  const userSql = runsUserSql(operation);
+  let open = false;
+  try {
+    if (userSql) await q.run(client, q.defaultReadOnly);
+    await q.run(client, userSql ? q.beginReadWrite : q.begin);
+    open = true;
+    await q.run(client, q.lockCatalog);
+    await assertCatalogVersion(client);
+    const stored = await readMetadataSince(client, served.snapshot);
+    if (operation.resourceVersion !== undefined && operation.resourceVersion !== stored.resourceVersion) {
+      throw engineError('conflict', '$', [String(operation.resourceVersion)]);
+    }
+    const { ctx, loaded, guard, enumValuesOf } = requestContext(sources, client, stored);
+    const response = await dispatch(ctx, operation);
+    let resourceVersion = stored.resourceVersion;
+    let input: SchemaInput | undefined;
+    if (ctx.document !== stored.document) {
+      if (remoteSchemasOf(ctx.document).length > 0 || (ctx.document.actions?.length ?? 0) > 0) {
+        // A remote that replace_metadata brings is introspected here; one that cannot be served is refused.
+        await remotes.loadAll(ctx.document);
+        if (!ctx.acceptInconsistencies) {
+          const before = new Set((await ctx.remoteProblems(stored.document)).map((o) => o.reason));
+          const introduced = served.remoteViewOf(ctx.document, await ctx.introspect()).problems.filter((p) => !before.has(p.object.reason));
+          if (introduced.length > 0) throw introduced[0]!.error;
+        }
+      }
+      if (!ctx.acceptInconsistencies) {
+        const introduced = introducedBy(
+          [...(await ctx.inconsistenciesBefore()), ...(await endpointSchemaProblems(ctx, stored.document)), ...(await served.servedProblems(ctx, stored))],
+          [
+            ...findInconsistencies(ctx.document, await ctx.introspect()),
+            ...(await endpointSchemaProblems(ctx, ctx.document)),
+            ...(await ctx.schemaProblems(ctx.document)),
+          ],
+        );
+        if (introduced.length > 0) throw engineError('unexpected.inconsistent-metadata', '$.args', [], introduced);
+      }
+      await syncEventTriggers(client, stored.document, ctx.document, await ctx.introspect());
+      await syncCronTriggers(client, stored.document, ctx.document);
+      resourceVersion = await writeMetadata(client, ctx.document);
+    }
+    const changed = ctx.document !== stored.document || ctx.databaseChanged || resourceVersion !== served.snapshot?.resourceVersion;
+    if (ctx.document !== stored.document || ctx.databaseChanged) {
+      await q.run(
+        client,
+        q.notifyChange(JSON.stringify({ sender: sources.serverId, resource_version: resourceVersion, database_changed: ctx.databaseChanged })),
+      );
+    }
+    if (changed || ctx.remotesChanged) {
+      const introspection = await ctx.introspect();
+      input = { document: ctx.document, introspection, enumValues: await enumValuesOf(ctx.document) };
+    }
+    const armed = guard();
+    if (armed) await q.run(client, q.disarmTransactionGuard(armed.token, armed.hash));
+    await q.run(client, q.commit);
+    open = false;
+    served.adopt({ document: ctx.document, resourceVersion }, loaded, ctx.databaseChanged, input);
+    return response;
+  } catch (error) {
+    if (open) await q.run(client, q.rollback).catch(() => {});
+    if (error instanceof CatalogError) throw error.detail;
+    throw error instanceof EngineError ? error : postgresError(error, '');
+  } finally {
+    client.release(userSql);
+  }
+}
+
+async function dispatch(ctx: OperationContext, operation: ParsedOperation): Promise<unknown> {
+  if (operation.type === 'bulk') {
+    const responses: unknown[] = [];
+    for (const child of operation.children ?? []) {
+      // Other requests (GraphQL, /healthz) are served between the members of a long bulk.
+      await new Promise((resolve) => setImmediate(resolve));
+      try {
+        responses.push(await dispatch(ctx, child));
+      } catch (error) {
+        throw error instanceof EngineError && !error.path.startsWith(child.path) ? error.under(child.path) : error;
+      }
+    }
+    return responses;
+  }
+  const handler = HANDLERS[operation.type] as OperationHandler | undefined;
+  if (!handler) throw engineError('not-supported.not-implemented', '$.type', [`the operation ${operation.type}`]);
+  return handler(ctx, operation.args as never, operation.version);
+}
+
+async function connect({ pool }: CommitSources): Promise<PoolClient> {
+  try {
+    return await pool.connect();
+  } catch (error) {
+    throw engineError('postgres-error.connection', '$', [], { message: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+/** Whether the operation runs SQL of the request's own in the request's transaction. */
+function runsUserSql(operation: ParsedOperation): boolean {
+  if (operation.type === 'run_sql') return (operation.args as { read_only?: boolean }).read_only !== true;
+  return (operation.children ?? []).some(runsUserSql);
+}

@@ -1,0 +1,97 @@
+// What this server serves: the last metadata it committed or read, what its GraphQL schemas are
+// built from, and the schemas themselves, built and validated once per input.
+import type { MetadataDocument } from '../../../spec';
+import type { EngineConfig } from '../config';
+import type { DbTable, Introspection } from '../db/introspection';
+import { buildSchemaCache, type SchemaCache } from '../execute/schemaCache';
+import { validSchemaCache, type ValidSchemaCache } from '../execute/schemaValidity';
+import type { InconsistentObject } from '../metadata/inconsistency';
+import type { OperationContext } from '../operations/context';
+import type { RemoteSchemaStore } from '../remote/store';
+import { remoteView, type RemoteView } from '../remote/view';
+import type { EnumValue } from '../schema/model';
+
+export interface MetadataSnapshot {
+  document: MetadataDocument;
+  resourceVersion: number;
+}
+
+/** What the GraphQL schema is built from, kept until a GraphQL request needs the schema. */
+export interface SchemaInput {
+  document: MetadataDocument;
+  introspection: Introspection;
+  enumValues: Map<string, EnumValue[]>;
+}
+
+export class ServedState {
+  snapshot: MetadataSnapshot | undefined;
+  schemaInput: SchemaInput | undefined;
+  private schemaCache: SchemaCache | undefined;
+  /** Details of tables by oid, kept across requests; dropped when the database changes through run_sql or reload. */
+  tableDetails = new Map<string, DbTable>();
+  /** Schema caches validated per document (and the database they were built against). */
+  private validations = new WeakMap<
+    MetadataDocument,
+    { introspection: Introspection; enumValues: ReadonlyMap<string, EnumValue[]>; result: ValidSchemaCache }
+  >();
+
+  constructor(
+    private readonly config: EngineConfig,
+    private readonly remotes: RemoteSchemaStore,
+  ) {}
+
+  /**
+   * Serve what a committed request or a refresh read: its metadata, the tables it read (all others
+   * forgotten when the database changed), and, when given, a new schema input.
+   */
+  adopt(snapshot: MetadataSnapshot, loaded: ReadonlyMap<string, DbTable>, databaseChanged: boolean, input: SchemaInput | undefined): void {
+    this.snapshot = snapshot;
+    if (databaseChanged) this.tableDetails = new Map();
+    for (const t of loaded.values()) this.tableDetails.set(t.oid, t);
+    if (input) {
+      this.schemaInput = input;
+      this.schemaCache = undefined;
+    }
+  }
+
+  /** The GraphQL schemas and caches of the current metadata, built on first use after a change. */
+  graphql(): SchemaCache {
+    this.schemaCache ??= this.validated(this.schemaInput!).cache;
+    return this.schemaCache;
+  }
+
+  /** The schema cache of an input with every schema valid, and what was left out for it; once per input. */
+  validated(input: SchemaInput): ValidSchemaCache {
+    let found = this.validations.get(input.document);
+    if (!found || found.introspection !== input.introspection || found.enumValues !== input.enumValues) {
+      const { introspection, enumValues } = input;
+      const inferFunctionPermissions = this.config.inferFunctionPermissions;
+      // The tables and functions first: remote schemas and actions are checked against what of them is served.
+      const local = validSchemaCache(input.document, introspection, enumValues, this.config.limits, { inferFunctionPermissions });
+      const view = remoteView(local.document, () => local.cache.admin.schema, this.remotes);
+      const full = validSchemaCache(local.document, introspection, enumValues, this.config.limits, {
+        inferFunctionPermissions,
+        allowList: this.config.enableAllowList,
+        remotes: view.usable,
+        withActions: view.actionsUsable,
+      });
+      const result = { ...full, problems: [...local.problems, ...full.problems] };
+      this.validations.set(input.document, (found = { introspection: input.introspection, enumValues: input.enumValues, result }));
+    }
+    return found.result;
+  }
+
+  /** What the metadata a request began from left out of its schemas: known, when it is what this server serves. */
+  async servedProblems(ctx: OperationContext, stored: MetadataSnapshot): Promise<readonly InconsistentObject[]> {
+    if (this.schemaInput?.document === stored.document && this.schemaCache) return this.validated(this.schemaInput).problems;
+    return ctx.schemaProblems(stored.document);
+  }
+
+  /** Which remote schemas of a document can be served beside its tables and functions. */
+  remoteViewOf(document: MetadataDocument, introspection: Introspection, enumValues: Map<string, EnumValue[]> = new Map()): RemoteView {
+    const local = () =>
+      buildSchemaCache(document, introspection, enumValues, this.config.limits, { inferFunctionPermissions: this.config.inferFunctionPermissions }).admin
+        .schema;
+    return remoteView(document, local, this.remotes);
+  }
+}

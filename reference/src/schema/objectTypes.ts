@@ -1,0 +1,96 @@
+// The output types of a table: its object type (columns, computed fields, relationships) and
+// `<table>_aggregate` with its aggregate fields.
+import { GraphQLBoolean, GraphQLFloat, GraphQLInt, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLObjectType } from 'graphql';
+import { aggregateColumns, AGGREGATE_OPERATIONS } from './aggregates';
+import type { FilterTypes } from './filterTypes';
+import type { ComputedFieldModel, TableModel } from './model';
+import { scalarName } from './scalars';
+import type { TypeContext } from './typeContext';
+import { makeInputObjectType, makeObjectType } from './types';
+import { list, listOf, nonNull } from './wrappers';
+
+export interface ObjectTypes {
+  objectType: (t: TableModel) => GraphQLObjectType;
+  aggregate: (t: TableModel) => GraphQLObjectType;
+}
+
+export function objectTypes(cx: TypeContext, filters: FilterTypes): ObjectTypes {
+  const { scalar, ownType, columnType, target } = cx;
+  const { selectColumn, selectArgs } = filters;
+
+  /** `args` of a computed field: its arguments other than the row and the session, typed `<table>_<field>_args`. */
+  const computedArgs = (t: TableModel, c: ComputedFieldModel): GraphQLFieldConfigArgumentMap => {
+    const given = c.arguments.filter((a) => !a.session && !a.row);
+    if (given.length === 0) return {};
+    const name = `${t.name}_${c.field}_args`;
+    const type = ownType(t, name, () =>
+      makeInputObjectType({
+        name,
+        fields: Object.fromEntries(given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }])),
+      }),
+    );
+    return { args: { type: given.some((a) => !a.hasDefault) ? nonNull(type) : type } };
+  };
+
+  const aggregateFields = (t: TableModel) =>
+    ownType(t, `${t.name}_aggregate_fields`, () => {
+      const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+        count: { type: nonNull(GraphQLInt), args: { columns: { type: listOf(selectColumn(t)) }, distinct: { type: GraphQLBoolean } } },
+      };
+      for (const op of AGGREGATE_OPERATIONS) {
+        const cols = aggregateColumns(t, op);
+        if (cols.length === 0) continue;
+        fields[op] = {
+          type: ownType(t, `${t.name}_${op}_fields`, () =>
+            makeObjectType({
+              name: `${t.name}_${op}_fields`,
+              fields: Object.fromEntries(cols.map((c) => [c.field, { type: op === 'max' || op === 'min' || op === 'sum' ? columnType(c) : GraphQLFloat }])),
+            }),
+          ),
+        };
+      }
+      return makeObjectType({ name: `${t.name}_aggregate_fields`, fields });
+    });
+
+  const aggregate = (t: TableModel) =>
+    ownType(t, `${t.name}_aggregate`, () =>
+      makeObjectType({
+        name: `${t.name}_aggregate`,
+        fields: () => ({ aggregate: { type: aggregateFields(t) }, nodes: { type: list(objectType(t)) } }),
+      }),
+    );
+
+  const objectType: (t: TableModel) => GraphQLObjectType = (t) =>
+    ownType(t, t.name, () =>
+      makeObjectType({
+        name: t.name,
+        ...(t.db.comment ? { description: t.db.comment } : {}),
+        fields: () => {
+          const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+          for (const c of t.columns) {
+            const type = columnType(c);
+            fields[c.field] = { type: c.column.nullable ? type : nonNull(type), ...(c.column.comment ? { description: c.column.comment } : {}) };
+          }
+          for (const c of t.computedFields) {
+            const args = computedArgs(t, c);
+            const description = c.comment ? { description: c.comment } : {};
+            if (c.kind === 'scalar') fields[c.field] = { type: columnType(c.returns), args, ...description };
+            else
+              fields[c.field] = { type: list(objectType(target(t, c.targetKey!))), args: { ...args, ...selectArgs(target(t, c.targetKey!)) }, ...description };
+          }
+          for (const r of t.relationships) {
+            const remote = target(t, r.targetKey);
+            if (r.kind === 'object') {
+              fields[r.name] = { type: objectType(remote) };
+            } else {
+              fields[r.name] = { type: list(objectType(remote)), args: selectArgs(remote) };
+              if (remote.access.aggregate) fields[`${r.name}_aggregate`] = { type: nonNull(aggregate(remote)), args: selectArgs(remote) };
+            }
+          }
+          return fields;
+        },
+      }),
+    );
+
+  return { objectType, aggregate };
+}

@@ -1,0 +1,68 @@
+// What every maker of a role's table types shares: the scalars, the memo that makes each type once
+// (a table's types once per class of equal tables, see TypeShare), enum tables and column types.
+import { GraphQLEnumType, type GraphQLScalarType } from 'graphql';
+import { enumTypeName, type ColumnModel, type Models, type TableModel } from './model';
+import { builtInScalar, customScalar } from './scalars';
+import type { TypeShare } from './typeShare';
+import { makeEnumType } from './types';
+
+/** The scalar of this name in the schemas that share `share`: one object per name. */
+export function sharedScalar(share: TypeShare, name: string): GraphQLScalarType {
+  let s = share.scalars.get(name) ?? builtInScalar(name);
+  if (!s) {
+    s = customScalar(name);
+    share.scalars.set(name, s);
+  }
+  return s;
+}
+
+export interface TypeContext {
+  models: Models;
+  share: TypeShare;
+  scalar: (name: string) => GraphQLScalarType;
+  /** The type of this name, made once for the schemas that share the memo. */
+  once: <T>(name: string, make: () => T) => T;
+  /** A table's type of this name, made once per class of the table. */
+  ownType: <T>(table: TableModel, name: string, make: () => T) => T;
+  /** The enum tables of the role, by their enum type's name. */
+  enumTables: ReadonlyMap<string, TableModel>;
+  enumType: (table: TableModel) => GraphQLEnumType;
+  columnType: (c: ColumnModel) => GraphQLScalarType | GraphQLEnumType;
+  /** The class of equal tables each table belongs to. */
+  classes: ReturnType<TypeShare['classify']>;
+  /** The table a relationship or computed field of `table` leads to. */
+  target: (table: TableModel, key: string) => TableModel;
+}
+
+export function typeContext(models: Models, share: TypeShare): TypeContext {
+  const scalar = (name: string) => sharedScalar(share, name);
+  const memo = <T>(name: string, make: () => T, table?: TableModel): T => {
+    const found = table ? share.typesOfClass(classes.get(table.key)!) : share.types;
+    let type = found.get(name) as T | undefined;
+    if (type === undefined) found.set(name, (type = make()));
+    return type;
+  };
+  const enumType = (table: TableModel) =>
+    memo(enumTypeName(table), () =>
+      makeEnumType({
+        name: enumTypeName(table),
+        values: Object.fromEntries((table.enumValues ?? []).map((v) => [v.value, { value: v.value, ...(v.comment ? { description: v.comment } : {}) }])),
+      }),
+    );
+  const enumTables = new Map([...models.values()].filter((m) => m.enumValues?.length).map((m) => [enumTypeName(m), m]));
+  const columnType = (c: ColumnModel): GraphQLScalarType | GraphQLEnumType =>
+    c.enumType && enumTables.has(c.enumType) ? enumType(enumTables.get(c.enumType)!) : scalar(c.scalar);
+  const classes = share.classify(models, (c) => columnType(c).name);
+  return {
+    models,
+    share,
+    scalar,
+    once: (name, make) => memo(name, make),
+    ownType: (table, name, make) => memo(name, make, table),
+    enumTables,
+    enumType,
+    columnType,
+    classes,
+    target: (_table, key) => models.get(key)!,
+  };
+}
