@@ -1,7 +1,8 @@
 // `npm run pack-check`: the package as users get it. Packs it, installs the tarball in an empty
 // folder, and runs both binaries from there: --version and --help, then the reference server on
-// its embedded PostgreSQL and the conformance CLI against it (one case file), exactly as the
-// server's start line says. Exit code 0 when all of it works.
+// its embedded PostgreSQL and the conformance CLI against it, exactly as the server's start line
+// says: refused while the server's metadata is in use, then the whole suite with --allow-clear,
+// after which the metadata and the user's table must be as they were. Exit code 0 when all of it works.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,12 +33,17 @@ async function main(): Promise<void> {
   step(`npm install ${tarball} in an empty folder`);
   run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball)], app);
   const bin = (name: string) => join(app, 'node_modules', '.bin', name);
+  const versions = new Set<string>();
   for (const name of ['engine-conformance', 'engine-reference']) {
     const version = run(bin(name), ['--version'], app).trim();
     const help = run(bin(name), ['--help'], app);
-    if (!/^engine-(conformance|reference) v?\d/.test(version) || !/usage/i.test(help)) throw new Error(`${name}: unexpected --version or --help output`);
+    // Both binaries say their version in one form: the name, a space, the package version.
+    if (!new RegExp(`^${name} \\d+\\.\\d+\\.\\d+$`).test(version) || !/usage/i.test(help))
+      throw new Error(`${name}: unexpected --version or --help output: ${version}`);
+    versions.add(version.split(' ')[1]!);
     step(`${version}; --help prints its usage`);
   }
+  if (versions.size !== 1) throw new Error(`the binaries say different versions: ${[...versions].join(', ')}`);
   if (existsSync(join(app, 'node_modules', 'engine-conformance', 'reference', 'src'))) throw new Error('the package ships TypeScript sources');
   const viaNpx = run('npx', ['--yes', '--package', join(work, tarball), 'engine-conformance', '--version'], app).trim();
   step(`npx --package ${tarball} engine-conformance --version: ${viaNpx}`);
@@ -51,11 +57,41 @@ async function main(): Promise<void> {
   try {
     const command = await startLine(server);
     step(`its start line: ${command}`);
+    const target = /--target (\S+)/.exec(command)?.[1];
+    if (!target) throw new Error(`no --target in the start line: ${command}`);
+    // A target in use: a table of the user's, tracked, with a permission.
+    const admin = async (body: unknown, endpoint = '/v1/metadata') => {
+      const r = await fetch(`${target}${endpoint}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const text = await r.text();
+      if (r.status !== 200) throw new Error(`${JSON.stringify(body).slice(0, 80)} answered ${r.status}: ${text}`);
+      return JSON.parse(text) as unknown;
+    };
+    const table = { schema: 'public', name: 'pack_check_notes' };
+    await admin(
+      {
+        type: 'run_sql',
+        args: { sql: `create table public.pack_check_notes (id int primary key, body text); insert into public.pack_check_notes values (1, 'mine');` },
+      },
+      '/v2/query',
+    );
+    await admin({ type: 'track_table', args: { table } });
+    await admin({ type: 'create_select_permission', args: { table, role: 'user', permission: { columns: ['id'], filter: {} } } });
+    const before = JSON.stringify(await admin({ type: 'export_metadata', args: {} }));
     const report = join(work, 'report');
     // As a user pastes it into a shell (it reads the database's password from its file).
-    run('bash', ['-c', `${command} --filter metadata.test --report-dir '${report}'`], app);
+    const refused = spawnSync('bash', ['-c', `${command} --report-dir '${report}'`], { cwd: app, encoding: 'utf8' });
+    if (refused.status !== 2 || !refused.stderr.includes('the target is in use: its metadata is not empty (1 table)'))
+      throw new Error(`a target in use was not refused (exit ${refused.status}):\n${refused.stdout}\n${refused.stderr}`);
+    step('engine-conformance against a target in use: refused with exit 2, one line');
+    const output = run('bash', ['-c', `${command} --allow-clear --report-dir '${report}'`], app);
     if (!existsSync(join(report, 'conformance-report.html'))) throw new Error('the conformance CLI wrote no report');
-    step('engine-conformance --filter metadata.test against it: exit 0, report written');
+    const summary = output.split('\n').filter((l) => /^Conformance:|the target is as it was found/.test(l));
+    step(`the whole suite from the package, --allow-clear: exit 0, report written; ${summary.join('; ')}`);
+    const after = JSON.stringify(await admin({ type: 'export_metadata', args: {} }));
+    if (after !== before) throw new Error(`the target's metadata changed:\nbefore ${before}\nafter  ${after}`);
+    const rows = JSON.stringify(await admin({ type: 'run_sql', args: { sql: 'select id, body from public.pack_check_notes' } }, '/v2/query'));
+    if (!rows.includes('"mine"')) throw new Error(`the user's table changed: ${rows}`);
+    step(`the target's metadata and table are as they were: ${before}`);
   } finally {
     if (server.exitCode === null && server.signalCode === null) {
       const exited = new Promise((resolve) => server.once('exit', resolve));

@@ -49,4 +49,11 @@ describe('engine-conformance arguments', () => {
     >;
     expect([options.target, options.reportDir]).toEqual(['http://h:1', '/work/out']);
   });
+
+  test('--allow-clear is off unless given; it takes no value', () => {
+    const base = ['--target', 'http://h', '--database', 'postgres://x'];
+    expect((parseCliArguments(base, '/') as { allowClear: boolean }).allowClear).toBe(false);
+    expect((parseCliArguments([...base, '--allow-clear'], '/') as { allowClear: boolean }).allowClear).toBe(true);
+    expect(() => parseCliArguments([...base, '--allow-clear=yes'], '/')).toThrow(UsageError);
+  });
 });

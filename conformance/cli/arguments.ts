@@ -12,24 +12,32 @@ export interface CliOptions {
   filter?: string;
   /** Where the JUnit XML goes, if anywhere. */
   junit?: string;
+  /** Run against a target whose metadata is not empty (it is restored afterwards). */
+  allowClear: boolean;
 }
 
 export const USAGE = `usage: engine-conformance --target URL --database POSTGRES_URL [--admin-secret SECRET]
                           [--profile NAME=URL]... [--report-dir DIR] [--filter TEXT] [--junit FILE]
+                          [--allow-clear]
        engine-conformance --help | --version
 
 Runs the conformance suite against the engine at URL, whose database is POSTGRES_URL. It first
 reads the engine's /v1alpha1/config and checks the admin credentials once; cases the engine's
-configuration does not allow are reported as "not run: needs …".
+configuration does not allow are reported as "not run: needs …". The target is left as it was
+found: its metadata is exported first and replaced back at the end (also after a failure or
+Ctrl-C), and what the cases made in its database is dropped.
 
 --profile   an engine configured as profile NAME (see conformance/harness/profiles.ts);
             cases needing a profile without one are reported as not run
 --report-dir where conformance-report.json and .html go (default: the current directory)
 --filter    run only the case files whose path contains TEXT
 --junit     also write the results as JUnit XML to FILE, for CI systems
+--allow-clear run against a target whose metadata is not empty, or whose database has a schema
+            the cases replace (music, blog, …): the metadata is restored afterwards, those schemas not
 
 Exit codes: 0 every case run passed, 1 a case failed or the suite could not run,
-2 bad usage, or the target or its database could not be reached or refused the credentials.`;
+2 bad usage, or the target or its database could not be reached or refused the credentials,
+or the target is in use and --allow-clear was not given; 130 interrupted (the target restored).`;
 
 export { UsageError };
 
@@ -42,6 +50,7 @@ export function parseCliArguments(argv: readonly string[], cwd: string): CliOpti
     'report-dir': { type: 'string' },
     filter: { type: 'string' },
     junit: { type: 'string' },
+    'allow-clear': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
   });
@@ -66,6 +75,7 @@ export function parseCliArguments(argv: readonly string[], cwd: string): CliOpti
     reportDir: resolve(cwd, values['report-dir'] ?? '.'),
     ...(values.filter !== undefined ? { filter: values.filter } : {}),
     ...(values.junit !== undefined ? { junit: resolve(cwd, values.junit) } : {}),
+    allowClear: values['allow-clear'] === true,
   };
 }
 

@@ -29,7 +29,14 @@ const engineWith = (secret: string | undefined, configApi = true) => {
     http.post('*/v1/metadata', ({ request }) => check(request) ?? HttpResponse.json({ version: 2, tables: [] })),
   );
 };
-const options = (extra: Partial<CliOptions> = {}): CliOptions => ({ target: engine.url, database: database.url, profiles: {}, reportDir: '/tmp', ...extra });
+const options = (extra: Partial<CliOptions> = {}): CliOptions => ({
+  target: engine.url,
+  database: database.url,
+  profiles: {},
+  reportDir: '/tmp',
+  allowClear: false,
+  ...extra,
+});
 
 beforeAll(async () => {
   engine = await startMockServer();

@@ -17,7 +17,10 @@ export interface RequestOptions {
   raw?: boolean;
 }
 
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request as nodeRequest } from 'node:http';
+import { join } from 'node:path';
 
 function requestWithHost(url: string, method: string, headers: Record<string, string>, payload: string | undefined): Promise<Response> {
   return new Promise((resolve, reject) => {
@@ -57,14 +60,38 @@ export async function httpRequest(base: string, method: string, path: string, op
   } catch {
     body = undefined;
   }
-  const curl = [
+  const result = { status: response.status, headers: response.headers, text, body } as HttpResult;
+  // Written when a failure asks for it: a long body goes to a file beside the report, so that the
+  // curl line stays whole and runs as it is.
+  let curl: string | undefined;
+  Object.defineProperty(result, 'curl', { enumerable: true, get: () => (curl ??= curlLine(base + path, method, headers, payload)) });
+  return result;
+}
+
+/** Bodies longer than this are sent from a file in the curl line. */
+const INLINE_BODY_CHARS = 2000;
+
+/** Where request bodies of curl lines go: `conformance-requests/` in the report's directory. */
+const requestsDir = () => join(process.env.ENGINE_CONFORMANCE_REPORT_DIR ?? process.cwd(), 'conformance-requests');
+
+export function curlLine(url: string, method: string, headers: Record<string, string>, payload: string | undefined): string {
+  let data: string | undefined;
+  if (payload !== undefined && payload.length > INLINE_BODY_CHARS) {
+    const dir = requestsDir();
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${createHash('sha256').update(payload).digest('hex').slice(0, 16)}.body`);
+    writeFileSync(file, payload);
+    data = `--data-binary @${shellQuote(file)}`;
+  } else if (payload !== undefined) {
+    data = `--data-binary ${shellQuote(payload)}`;
+  }
+  return [
     'curl -sS -i -X',
     method,
-    shellQuote(base + path),
+    shellQuote(url),
     ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`),
-    ...(payload !== undefined ? [`--data-binary ${shellQuote(payload.length > 2000 ? payload.slice(0, 2000) + '…' : payload)}`] : []),
+    ...(data !== undefined ? [data] : []),
   ].join(' ');
-  return { status: response.status, headers: response.headers, text, body, curl };
 }
 
 /** Assert status and body (literal JSON); a failure message ends with the curl command. */

@@ -1,6 +1,9 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../reference/src/packageRoot';
-import { buildReport, renderHtml, renderJUnit, summaryTable, type CaseResult } from './report';
+import { curlLine } from './client';
+import { buildReport, renderHtml, renderJUnit, shortenFailure, summaryTable, type CaseResult } from './report';
 import ConformanceReporter from './reporter';
 
 const results: CaseResult[] = [
@@ -69,4 +72,65 @@ test('the reporter finds the IDs that the case files a filtered run left out wou
   const unselected = reporter.unselectedIds();
   // Named only by auth.test.ts and other files, never by config.test.ts alone.
   expect([unselected.has('err.admin-secret.missing'), unselected.has('op.track_table.v2'), unselected.size > 200]).toEqual([true, true, true]);
+});
+
+describe('a failure keeps its reproduction', () => {
+  const curl = "curl -sS -i -X POST 'http://t/v1/metadata' -H 'content-type: application/json' --data-binary '{\"type\":\"bulk\"}'";
+
+  test('a long difference is shortened above the curl line, which stays whole', () => {
+    const diff = `- Expected\n+ Received\n${'x'.repeat(9000)}`;
+    const shortened = shortenFailure(`${diff}\n\nReproduce with:\n  ${curl}`);
+    expect(shortened).toBe(`${diff.slice(0, 4000)}\n… (${diff.length - 4000} more characters of the difference left out)\n\nReproduce with:\n  ${curl}`);
+    expect(shortenFailure(`short\nReproduce with:\n  ${curl}`)).toBe(`short\nReproduce with:\n  ${curl}`);
+    expect(shortenFailure('y'.repeat(4001))).toBe(`${'y'.repeat(4000)}\n… (1 more characters of the difference left out)`);
+  });
+
+  test('a long body goes to a file beside the report; the curl line sends that file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'curl-'));
+    const before = process.env.ENGINE_CONFORMANCE_REPORT_DIR;
+    process.env.ENGINE_CONFORMANCE_REPORT_DIR = dir;
+    try {
+      const payload = JSON.stringify({ type: 'run_sql', args: { sql: `select '${'a'.repeat(3000)}'` } });
+      const line = curlLine('http://t/v2/query', 'POST', { 'content-type': 'application/json' }, payload);
+      const files = readdirSync(join(dir, 'conformance-requests'));
+      expect(files).toHaveLength(1);
+      expect(readFileSync(join(dir, 'conformance-requests', files[0]!), 'utf8')).toBe(payload);
+      expect(line).toBe(
+        `curl -sS -i -X POST 'http://t/v2/query' -H 'content-type: application/json' --data-binary @'${join(dir, 'conformance-requests', files[0]!)}'`,
+      );
+      expect(curlLine('http://t/x', 'POST', {}, `{"q":"it's"}`)).toBe(`curl -sS -i -X POST 'http://t/x' --data-binary '{"q":"it'\\''s"}'`);
+    } finally {
+      if (before === undefined) delete process.env.ENGINE_CONFORMANCE_REPORT_DIR;
+      else process.env.ENGINE_CONFORMANCE_REPORT_DIR = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the HTML page starts with the list of failures, opens only sections with a problem, and escapes quotes', () => {
+    const html = renderHtml(
+      buildReport(
+        [
+          ...results,
+          { file: "conformance/cases/c'q.test.ts", title: "it's [op.track_table.v1]", ids: ['op.track_table.v1'], status: 'failed', failure: "it's" },
+        ],
+        'http://t',
+        new Date(),
+      ),
+    );
+    const list = html.indexOf('<ol class="failure-list">');
+    expect(list).toBeGreaterThan(0);
+    expect(list).toBeLessThan(html.indexOf('<table class="summary">'));
+    expect(html).toContain(
+      '<h2>2 failed</h2><ol class="failure-list"><li><a href="#failure-0">b fails &lt;&amp;&gt; [op.bulk]</a> <code>conformance/cases/b.test.ts</code></li>',
+    );
+    expect(html).toContain('<a href="#failure-1">it&#39;s [op.track_table.v1]</a> <code>conformance/cases/c&#39;q.test.ts</code>');
+    expect(html).toContain('<pre>it&#39;s</pre>');
+    expect(html).not.toContain("it's");
+    const section = (id: string) => new RegExp(`<details id="s-${id.replace(/\./g, '-')}"( open)?>`).exec(html)?.[1];
+    const sectionOf = (itemId: string) => report.sections.find((s) => s.items.some((i) => i.id === itemId))!.section;
+    expect(section(sectionOf('op.bulk'))).toBe(' open');
+    const quiet = report.sections.find((s) => s.items.every((i) => i.status !== 'fail' && i.status !== 'partial'))!;
+    expect(section(quiet.section)).toBeUndefined();
+    expect(html).toContain(`<details id="s-${quiet.section.replace(/[^0-9a-z]+/gi, '-')}"><summary>`);
+  });
 });

@@ -72,15 +72,30 @@ export function buildReport(results: CaseResult[], target: string, now = new Dat
   };
 }
 
-const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** What a failure message says last: how to send the request again. It is never shortened. */
+const REPRODUCE = 'Reproduce with:\n';
+
+/**
+ * A failure message for the report: the diff above the curl line shortened to `limit` characters
+ * when it is longer, the curl line (and anything after it) kept whole.
+ */
+export function shortenFailure(message: string, limit = 4000): string {
+  const at = message.lastIndexOf(REPRODUCE);
+  const head = at < 0 ? message : message.slice(0, at).replace(/\n+$/, '');
+  if (head.length <= limit) return message;
+  const cut = `${head.slice(0, limit)}\n… (${head.length - limit} more characters of the difference left out)`;
+  return at < 0 ? cut : `${cut}\n\n${message.slice(at)}`;
+}
 
 const STATUSES: readonly ItemStatus[] = ['pass', 'partial', 'fail', 'not-run', 'not-selected', 'not-covered', 'reference'];
 const anchor = (section: string) => `s-${section.replace(/[^0-9a-z]+/gi, '-')}`;
 
 /**
- * The HTML report: the summary per section first (with links), a filter by status, the items of
- * each section, then every failure with the expected and actual answers and the curl line that
- * reproduces it (as jest printed them).
+ * The HTML report: the list of failures first, the summary per section (with links), a filter by
+ * status, the items of each section (collapsed where all passed), then every failure with the
+ * expected and actual answers and the curl line that reproduces it (as jest printed them).
  */
 export function renderHtml(report: ConformanceReport): string {
   const t = report.totals;
@@ -93,9 +108,11 @@ ${report.sections
   .join('\n')}
 <tr><th>total</th>${STATUSES.map((st) => `<th>${t[st]}</th>`).join('')}</tr></table>`;
   const failureIndex = new Map(report.failures.map((f, k) => [`${f.file}\u0000${f.title}`, k]));
+  // Sections where all is well start collapsed; those with a failure or a gap start open.
   const rows = report.sections
-    .map(
-      (s) => `<h2 id="${anchor(s.section)}">§${escape(s.section)}</h2>
+    .map((s) => {
+      const open = s.items.some((i) => i.status === 'fail' || i.status === 'partial');
+      return `<details id="${anchor(s.section)}"${open ? ' open' : ''}><summary><h2>§${escape(s.section)}</h2></summary>
 <table><tr><th>item</th><th>level</th><th>status</th><th>tests</th></tr>
 ${s.items
   .map(
@@ -109,9 +126,14 @@ ${s.items
         .join('<br>')}</td></tr>`,
   )
   .join('\n')}
-</table>`,
-    )
+</table></details>`;
+    })
     .join('\n');
+  const failureList = report.failures.length
+    ? `<h2>${report.failures.length} failed</h2><ol class="failure-list">${report.failures
+        .map((f, k) => `<li><a href="#failure-${k}">${escape(f.title)}</a> <code>${escape(f.file)}</code></li>`)
+        .join('')}</ol>`
+    : '';
   const failures = report.failures.length
     ? `<h2 id="failures">Failures</h2>\n${report.failures
         .map((f, k) => `<h3 id="failure-${k}">${escape(f.title)}</h3><p><code>${escape(f.file)}</code></p><pre>${escape(stripAnsi(f.failure ?? ''))}</pre>`)
@@ -119,10 +141,11 @@ ${s.items
     : '';
   return `<!doctype html><html><head><meta charset="utf-8"><title>Conformance report</title>
 <style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:4px;vertical-align:top;text-align:left}
-table.summary{width:auto}pre{background:#f6f6f6;padding:8px;overflow-x:auto}
+table.summary{width:auto}summary h2{display:inline}details{margin:1em 0}pre{background:#f6f6f6;padding:8px;overflow-x:auto}
 .pass td:nth-child(3){color:#070}.fail td:nth-child(3){color:#b00;font-weight:bold}.partial td:nth-child(3),.not-selected td:nth-child(3),.not-covered td:nth-child(3),.not-run td:nth-child(3){color:#a60}</style></head>
 <body><h1>Conformance report</h1><p>Target: ${escape(report.target)} — ${escape(report.generated_at)}</p>
 <p>${t.items} items: ${t.pass} pass, ${t.partial} partial, ${t.fail} fail, ${t['not-run']} not run, ${t['not-selected']} not selected, ${t['not-covered']} not covered, ${t.reference} checked by reference tests; ${t.tests} tests, ${t.tests_failed} failed.${report.failures.length ? ' <a href="#failures">Failures</a>.' : ''}</p>
+${failureList}
 ${summary}
 <p><label>Show <select id="status-filter"><option value="">every status</option>${STATUSES.map((st) => `<option>${st}</option>`).join('')}</select></label></p>
 ${rows}
@@ -135,7 +158,7 @@ const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** JUnit XML for CI systems: one test case per case, grouped by file. */
 export function renderJUnit(results: readonly CaseResult[]): string {
-  const xml = (text: string) => escape(stripAnsi(text)).replace(/'/g, '&apos;');
+  const xml = (text: string) => escape(stripAnsi(text));
   const files = [...new Set(results.map((r) => r.file))];
   const suites = files.map((file) => {
     const cases = results.filter((r) => r.file === file);

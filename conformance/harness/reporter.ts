@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { splitSide } from '../../spec';
 import { idsOfTitle } from './cases';
-import { buildReport, renderHtml, renderJUnit, type CaseResult } from './report';
+import { buildReport, renderHtml, renderJUnit, shortenFailure, type CaseResult } from './report';
 
 interface AssertionResult {
   title: string;
@@ -35,7 +35,7 @@ export default class ConformanceReporter {
         title: a.fullName,
         ids: idsOfTitle(a.title),
         status,
-        ...(a.failureMessages.length ? { failure: a.failureMessages.join('\n').slice(0, 4000) } : {}),
+        ...(a.failureMessages.length ? { failure: shortenFailure(a.failureMessages.join('\n')) } : {}),
       });
     }
     if (result.testExecError && result.testResults.length === 0) {

@@ -44,7 +44,8 @@ async function main(): Promise<void> {
     return;
   }
   if (argv.includes('--version')) {
-    process.stdout.write(`engine-reference ${SERVER_VERSION}\n`);
+    // The same form as engine-conformance --version: the package version, without the API's "v".
+    process.stdout.write(`engine-reference ${SERVER_VERSION.replace(/^v/, '')}\n`);
     return;
   }
   let config: ReturnType<typeof loadConfig>;

@@ -39,6 +39,12 @@ test('each request: its id, role, operation, status and duration', async () => {
     headers: { ...admin, 'x-engine-role': 'user', 'x-request-id': 'fast-2' },
     body: JSON.stringify({ query: 'mutation { __typename }' }),
   });
+  await fetch(`${server.url}/v1/graphql`, {
+    method: 'POST',
+    headers: { ...admin, 'x-request-id': 'fast-3' },
+    body: JSON.stringify({ query: 'fragment F on query_root { __typename } query Lonely { ...F }' }),
+  });
+  await fetch(`${server.url}/v1/graphql?query=${encodeURIComponent('query Got { nope }')}`, { headers: { ...admin, 'x-request-id': 'get-1' } });
   await fetch(`${server.url}/v1/metadata`, {
     method: 'POST',
     headers: { ...admin, 'x-request-id': 'meta-1' },
@@ -52,7 +58,28 @@ test('each request: its id, role, operation, status and duration', async () => {
   const logs = requestLogs();
   expect(logs.map((d) => ({ ...d, duration_ms: typeof d.duration_ms }))).toEqual([
     { request_id: 'fast-1', method: 'POST', url: '/v1/graphql', status: 200, duration_ms: 'number', role: 'admin', operation: 'graphql:Named' },
-    { request_id: 'fast-2', method: 'POST', url: '/v1/graphql', status: 200, duration_ms: 'number', role: 'user', operation: 'graphql:mutation' },
+    {
+      request_id: 'fast-2',
+      method: 'POST',
+      url: '/v1/graphql',
+      status: 200,
+      duration_ms: 'number',
+      role: 'user',
+      operation: 'graphql:mutation',
+      errors: [{ message: 'the schema is not configured for mutation operations', code: 'validation-failed' }],
+    },
+    // A named operation is named by its own name when it is the document's only one.
+    { request_id: 'fast-3', method: 'POST', url: '/v1/graphql', status: 200, duration_ms: 'number', role: 'admin', operation: 'graphql:Lonely' },
+    {
+      request_id: 'get-1',
+      method: 'GET',
+      url: `/v1/graphql?query=${encodeURIComponent('query Got { nope }')}`,
+      status: 200,
+      duration_ms: 'number',
+      role: 'admin',
+      operation: 'graphql:Got',
+      errors: [{ message: 'Cannot query field "nope" on type "query_root".', code: 'validation-failed' }],
+    },
     { request_id: 'meta-1', method: 'POST', url: '/v1/metadata', status: 200, duration_ms: 'number', role: 'admin', operation: 'export_metadata' },
     {
       request_id: 'meta-2',

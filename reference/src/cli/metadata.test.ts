@@ -151,10 +151,12 @@ test('diff shows the changed lines; apply of a directory the server refuses chan
   expect(refused.err).toMatch(new RegExp(`^the server refused the metadata of ${dir}; nothing changed \\(400\\): `));
   expect(await post({ type: 'export_metadata', args: {} })).toEqual(before);
   writeFileSync(join(dir, 'actions.graphql'), 'type Mutation {');
-  expect(await cli('apply', dir)).toEqual({ code: 1, out: '', err: `${dir}: actions.graphql does not parse: Syntax Error: Expected Name, found <EOF>.` });
+  // A directory that cannot be read is not a difference (1) but work that could not be done (2), as for engine-conformance.
+  expect(await cli('apply', dir)).toEqual({ code: 2, out: '', err: `${dir}: actions.graphql does not parse: Syntax Error: Expected Name, found <EOF>.` });
+  expect(await cli('diff', dir)).toEqual({ code: 2, out: '', err: `${dir}: actions.graphql does not parse: Syntax Error: Expected Name, found <EOF>.` });
 });
 
-test('bad usage: exit 2 with what is wrong; --help', async () => {
+test('bad usage and an unreachable server: exit 2 with what is wrong, as engine-conformance; --help', async () => {
   expect(await cli('export')).toEqual(
     expect.objectContaining({ code: 2, err: expect.stringMatching(/^engine-reference metadata: expected export, apply or diff and a directory/) }),
   );
@@ -166,6 +168,11 @@ test('bad usage: exit 2 with what is wrong; --help', async () => {
   const port = (closed.address() as AddressInfo).port;
   await new Promise((resolve) => closed.close(resolve));
   const errors: string[] = [];
-  expect(await metadataCommand(['export', dir, '--endpoint', `http://127.0.0.1:${port}`], {}, { out: () => {}, err: (l) => errors.push(l) })).toBe(1);
+  expect(await metadataCommand(['export', dir, '--endpoint', `http://127.0.0.1:${port}`], {}, { out: () => {}, err: (l) => errors.push(l) })).toBe(2);
   expect(errors).toEqual([expect.stringMatching(new RegExp(`^cannot reach the server at http://127.0.0.1:${port}: `))]);
+  errors.length = 0;
+  expect(await metadataCommand(['export', dir, '--endpoint', server.url, '--admin-secret', 'wrong'], {}, { out: () => {}, err: (l) => errors.push(l) })).toBe(
+    2,
+  );
+  expect(errors).toEqual(['the server refused export_metadata (401): {"path":"$","error":"invalid x-engine-admin-secret","code":"access-denied"}']);
 });

@@ -1,6 +1,7 @@
 // `engine-reference metadata export|apply|diff DIR`: the metadata of a running server as a
 // directory of YAML files (SPEC.md §2.2), written, applied (atomically, by replace_metadata) or
-// compared. Exit codes: 0 done (diff: no differences), 1 refused or different, 2 bad usage.
+// compared. Exit codes as engine-conformance's: 0 done (diff: no differences), 1 refused by the server
+// or different, 2 could not be done (bad usage, an unreadable directory, an unreachable or refusing server).
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetadataDocument } from '../../../spec';
@@ -18,7 +19,8 @@ Options:
   --admin-secret SECRET its admin secret (default: ENGINE_GRAPHQL_ADMIN_SECRET)
   --help                this text
 
-Exit codes: 0 done (diff: no differences), 1 refused by the server or different, 2 bad usage.`;
+Exit codes: 0 done (diff: no differences), 1 the server refused the metadata, or it differs,
+2 could not be done: bad usage, a directory that cannot be read, an unreachable server or refused credentials.`;
 
 interface Output {
   out(line: string): void;
@@ -56,7 +58,7 @@ export async function metadataCommand(argv: readonly string[], env: NodeJS.Proce
     const current = await call('export_metadata', {});
     if (current.status !== 200) {
       io.err(`the server refused export_metadata (${current.status}): ${JSON.stringify(current.body)}`);
-      return 1;
+      return 2;
     }
     const document = current.body as MetadataDocument;
     if (command === 'export') {
@@ -87,12 +89,12 @@ export async function metadataCommand(argv: readonly string[], env: NodeJS.Proce
   } catch (error) {
     if (error instanceof DirectoryError) {
       io.err(`${dir}: ${error.message}`);
-      return 1;
+      return 2;
     }
     // fetch's own failure (its TypeError may come from another realm than this module's).
     if ((error as Error).name === 'TypeError' && /fetch failed/.test((error as Error).message)) {
       io.err(`cannot reach the server at ${endpoint}: ${String((error as { cause?: unknown }).cause ?? (error as Error).message)}`);
-      return 1;
+      return 2;
     }
     throw error;
   }

@@ -43,6 +43,7 @@ export function createApp({ engine, config, logger, version }: AppDependencies):
         ...(res.locals.role ? { role: res.locals.role } : {}),
         ...(res.locals.operation ? { operation: res.locals.operation } : {}),
         ...(error ? { error: error.toBody() } : {}),
+        ...(res.locals.graphqlErrors ? { errors: res.locals.graphqlErrors as unknown } : {}),
       });
     });
     next();

@@ -143,6 +143,10 @@ describe('the console', () => {
       expect([path, (await fetch(`${server.url}${path}`)).status]).toEqual([path, 404]);
     }
     expect((await fetch(`${server.url}/console/assets/graphiql.js`)).headers.get('content-type')).toMatch(/^text\/javascript/);
+    // The page names its own icon, so that a browser does not ask for /favicon.ico (a 404).
+    expect(html).toContain('<link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml">');
+    const icon = await fetch(`${server.url}/console/assets/favicon.svg`);
+    expect([icon.status, icon.headers.get('content-type'), (await icon.text()).startsWith('<svg')]).toEqual([200, 'image/svg+xml; charset=utf-8', true]);
   });
 
   test('off by default when an admin secret is set, on by default without one', () => {

@@ -79,6 +79,7 @@ function page(config: EngineConfig): string {
 <title>Engine console</title>
 <link rel="stylesheet" href="/console/assets/graphiql.css">
 <link rel="stylesheet" href="/console/assets/console.css">
+<link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml">
 </head>
 <body>
 <div id="console" data-headers="${escapeAttribute(JSON.stringify(headers, null, 2))}"></div>
@@ -91,6 +92,10 @@ function page(config: EngineConfig): string {
 </html>
 `;
 }
+
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f6feb"/>' +
+  '<path d="M4 4h8v2H6v1h5v2H6v1h6v2H4z" fill="#fff"/></svg>\n';
 
 const SECURITY_HEADERS = {
   'content-security-policy':
@@ -112,6 +117,8 @@ export function consoleRouter(config: EngineConfig): Router {
     res.set(SECURITY_HEADERS);
     if (name === 'console.js') return res.type('text/javascript').send(BOOT);
     if (name === 'console.css') return res.type('text/css').send('html, body, #console { height: 100%; margin: 0; }\n');
+    // Its own icon: without one a browser asks for /favicon.ico and gets a 404.
+    if (name === 'favicon.svg') return res.type('image/svg+xml').send(FAVICON);
     const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!asset) return next();
     let body = cache.get(name);

@@ -11,7 +11,7 @@ import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { GRAPHQL_PATHS, refusedContentType } from './crossOrigin';
 import { nestsDeeperThan } from '../execute/operationLimits';
 import type { Logger } from '../log';
-import { graphqlOperationLabel } from './operationLabel';
+import { graphqlErrorsOf, graphqlOperationLabel } from './graphqlLog';
 import { bodyLimit } from './bodyLimit';
 import { clientGone } from './clientGone';
 
@@ -51,6 +51,7 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId });
         res.end(text);
         if (logRequests) {
+          const errors = graphqlErrorsOf(text);
           logger.log('info', 'http-log', {
             request_id: requestId,
             method: 'POST',
@@ -59,6 +60,7 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
             duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
             ...(role !== undefined ? { role } : {}),
             operation: graphqlOperationLabel(request),
+            ...(errors ? { errors } : {}),
           });
         }
       };

@@ -10,7 +10,7 @@ import { nestsDeeperThan } from '../execute/operationLimits';
 import { clientGone } from './clientGone';
 import { GRAPHQL_PATHS } from './crossOrigin';
 import { graphqlErrorBody } from './graphqlFastPath';
-import { graphqlOperationLabel } from './operationLabel';
+import { graphqlErrorsOf, graphqlOperationLabel } from './graphqlLog';
 import { GRAPHQL_RESPONSE_MEDIA, JSON_MEDIA, requireApi, responseMediaType, sendError, session, statusFor } from './replies';
 
 /** The most operations one batched GraphQL request may carry. */
@@ -36,6 +36,7 @@ export function mountGraphQLRoutes(app: Express, engine: Engine, config: EngineC
       signal: clientGone(res),
     });
     if (answer.headers) res.set(answer.headers);
+    res.locals.graphqlErrors = graphqlErrorsOf(answer.body);
     const media = rest ? JSON_MEDIA : responseMediaType(req);
     res.status(statusFor(answer, media)).type(media).send(answer.body);
   };

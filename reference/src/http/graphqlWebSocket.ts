@@ -18,7 +18,7 @@ import { answerOf, LiveQueries, resultOf, type LiveResult } from '../execute/liv
 import type { CompiledPlan, SchemaCache } from '../execute/schemaCache';
 import type { Logger } from '../log';
 import { serveLegacyProtocol } from './legacyWebSocket';
-import { graphqlOperationLabel } from './operationLabel';
+import { graphqlOperationLabel } from './graphqlLog';
 import { socketSession } from './socketSession';
 
 /** What onSubscribe hands to execute/subscribe: a compiled plan, or an answer already made. */

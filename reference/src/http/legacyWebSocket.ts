@@ -13,7 +13,7 @@ import { EngineError } from '../errors';
 import { prepareGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { answerOf, type LiveQueries, type LiveResult } from '../execute/liveQueries';
 import type { Logger } from '../log';
-import { graphqlOperationLabel } from './operationLabel';
+import { graphqlOperationLabel } from './graphqlLog';
 import { socketSession } from './socketSession';
 
 /** How often a connection hears `ka`; clients close a connection that stays silent for longer than theirs (30 s by default). */

@@ -1,0 +1,73 @@
+// What a request's log line says of a GraphQL operation: `graphql:<name>` (operationName, or the
+// name of the document's only operation) or `graphql:<kind>`, found with graphql-js's lexer; and
+// the errors of an answer that has some.
+import { Lexer, Source, TokenKind } from 'graphql';
+import type { GraphQLRequest } from '../execute/graphql';
+
+const OPERATION_KINDS = new Set(['query', 'mutation', 'subscription']);
+/** Labels of recent documents: a document sent again is not lexed again. */
+const labels = new Map<string, string>();
+const MAX_LABELS = 1000;
+
+export function graphqlOperationLabel(request: GraphQLRequest): string {
+  if (typeof request.operationName === 'string' && request.operationName !== '') return `graphql:${request.operationName}`;
+  if (typeof request.query !== 'string') return 'graphql:query';
+  let label = labels.get(request.query);
+  if (label === undefined) {
+    label = `graphql:${soleOperation(request.query) ?? 'query'}`;
+    if (labels.size >= MAX_LABELS) labels.clear();
+    labels.set(request.query, label);
+  }
+  return label;
+}
+
+/** The name (or else the kind) of the document's operation when it has exactly one; undefined otherwise. */
+function soleOperation(query: string): string | undefined {
+  const lexer = new Lexer(new Source(query));
+  let depth = 0;
+  // Within a definition at the top (its variables and directives are at depth 0 too).
+  let inDefinition = false;
+  let operations = 0;
+  let found: string | undefined;
+  try {
+    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+      if (OPENING.has(token.kind)) {
+        if (depth === 0 && token.kind === TokenKind.BRACE_L && !inDefinition) {
+          // A selection set alone at the top: an anonymous query.
+          operations += 1;
+          found = 'query';
+          inDefinition = true;
+        }
+        depth += 1;
+      } else if (CLOSING.has(token.kind)) {
+        depth -= 1;
+        if (depth === 0 && token.kind === TokenKind.BRACE_R) inDefinition = false;
+      } else if (depth === 0 && !inDefinition && token.kind === TokenKind.NAME) {
+        inDefinition = true;
+        if (OPERATION_KINDS.has(token.value)) {
+          operations += 1;
+          const next = lexer.lookahead();
+          found = next.kind === TokenKind.NAME ? next.value : token.value;
+        }
+      }
+    }
+  } catch {
+    return undefined; // not GraphQL: the answer says why
+  }
+  return operations === 1 ? found : undefined;
+}
+
+const OPENING = new Set<string>([TokenKind.BRACE_L, TokenKind.PAREN_L, TokenKind.BRACKET_L]);
+const CLOSING = new Set<string>([TokenKind.BRACE_R, TokenKind.PAREN_R, TokenKind.BRACKET_R]);
+
+/** The errors of a GraphQL answer, as a log line carries them (message and code); undefined when it has none. */
+export function graphqlErrorsOf(body: string): { message: unknown; code: unknown }[] | undefined {
+  // Most answers have none: the text is parsed only when it has an errors member.
+  if (!body.includes('"errors":[')) return undefined;
+  try {
+    const errors = (JSON.parse(body) as { errors?: { message?: unknown; extensions?: { code?: unknown } }[] }).errors;
+    return Array.isArray(errors) ? errors.map((e) => ({ message: e.message, code: e.extensions?.code })) : undefined;
+  } catch {
+    return undefined;
+  }
+}
