@@ -21,6 +21,22 @@ function run(command: string, args: string[], cwd: string): string {
   return r.stdout;
 }
 
+/**
+ * A command run while this process's event loop goes on: the server's output keeps being read
+ * (a synchronous run would leave its pipe full and the server stuck writing its log).
+ */
+function runAsync(command: string, args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, npm_config_loglevel: 'error' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 async function main(): Promise<void> {
   step('npm pack (builds dist/ first)');
   run('npm', ['pack', '--pack-destination', work], root);
@@ -79,11 +95,14 @@ async function main(): Promise<void> {
     const before = JSON.stringify(await admin({ type: 'export_metadata', args: {} }));
     const report = join(work, 'report');
     // As a user pastes it into a shell (it reads the database's password from its file).
-    const refused = spawnSync('bash', ['-c', `${command} --report-dir '${report}'`], { cwd: app, encoding: 'utf8' });
+    const refused = await runAsync('bash', ['-c', `${command} --report-dir '${report}'`], app);
     if (refused.status !== 2 || !refused.stderr.includes('the target is in use: its metadata is not empty (1 table)'))
       throw new Error(`a target in use was not refused (exit ${refused.status}):\n${refused.stdout}\n${refused.stderr}`);
     step('engine-conformance against a target in use: refused with exit 2, one line');
-    const output = run('bash', ['-c', `${command} --allow-clear --report-dir '${report}'`], app);
+    const whole = await runAsync('bash', ['-c', `${command} --allow-clear --report-dir '${report}'`], app);
+    if (whole.status !== 0)
+      throw new Error(`the whole suite from the package exited with ${whole.status}:\n${whole.stdout.slice(-6000)}\n${whole.stderr.slice(-6000)}`);
+    const output = whole.stdout + whole.stderr;
     if (!existsSync(join(report, 'conformance-report.html'))) throw new Error('the conformance CLI wrote no report');
     const summary = output.split('\n').filter((l) => /^Conformance:|the target is as it was found/.test(l));
     step(`the whole suite from the package, --allow-clear: exit 0, report written; ${summary.join('; ')}`);
@@ -115,6 +134,11 @@ function startLine(server: ChildProcess): Promise<string> {
         .find((l) => l.includes('check it with: '));
       if (line) {
         clearTimeout(timer);
+        // From now on the server's log is read and dropped, so that its pipe never fills.
+        for (const stream of [server.stdout!, server.stderr!]) {
+          stream.off('data', take);
+          stream.on('data', () => undefined);
+        }
         resolve((JSON.parse(line) as { detail: { message: string } }).detail.message.replace(/^check it with: /, ''));
       }
     };

@@ -47,6 +47,13 @@ export interface TableConfiguration {
   identifier?: string;
   custom_root_fields?: Partial<Record<RootFieldKey, string>>;
   custom_column_names?: Record<string, string>;
+  /** Per column: its GraphQL name and description (decision dec.table.column-config). */
+  column_config?: Record<string, ColumnConfig>;
+}
+
+export interface ColumnConfig {
+  custom_name?: string;
+  comment?: string;
 }
 
 export type ManualConfiguration = { remote_table: QualifiedName; column_mapping: Record<string, string> };
@@ -145,11 +152,21 @@ export interface TableEntry {
   delete_permissions?: PermissionEntry<DeletePermission>[];
 }
 
-/** FunctionConfiguration (§2.3); custom_name renames its root fields, as the engine allows. */
+/**
+ * FunctionConfiguration (§2.3); custom_name renames its root fields and its args type, and
+ * custom_root_fields the root fields alone, as the engine allows (decision dec.function.customization).
+ */
 export interface FunctionConfiguration {
   session_argument?: string;
   exposed_as?: 'query' | 'mutation';
   custom_name?: string;
+  custom_root_fields?: FunctionRootFields;
+}
+
+/** The root fields of a function under names of their own. */
+export interface FunctionRootFields {
+  function?: string;
+  function_aggregate?: string;
 }
 
 /** A tracked function (functions.yaml, §2.2) with its configuration and function permissions (§4.4). */
@@ -360,7 +377,26 @@ export function normaliseConfiguration(c: Infer<typeof tableConfig> | undefined)
   if (c.identifier) out.identifier = c.identifier;
   const roots = Object.entries(c.custom_root_fields ?? {}).filter(([, v]) => typeof v === 'string' && v !== '');
   if (roots.length) out.custom_root_fields = Object.fromEntries(roots) as Partial<Record<RootFieldKey, string>>;
-  if (c.custom_column_names && Object.keys(c.custom_column_names).length) out.custom_column_names = { ...c.custom_column_names };
+  if (c.column_config === undefined) {
+    if (c.custom_column_names && Object.keys(c.custom_column_names).length) out.custom_column_names = { ...c.custom_column_names };
+  } else {
+    // Decision dec.table.column-config: merged per column (column_config wins), exported in both forms.
+    const merged: Record<string, ColumnConfig> = {};
+    for (const [column, name] of Object.entries(c.custom_column_names ?? {})) if (name !== '') merged[column] = { custom_name: name };
+    for (const [column, config] of Object.entries(c.column_config)) {
+      const entry: ColumnConfig = {};
+      const name = typeof config.custom_name === 'string' && config.custom_name !== '' ? config.custom_name : merged[column]?.custom_name;
+      if (name !== undefined) entry.custom_name = name;
+      if (typeof config.comment === 'string') entry.comment = config.comment;
+      merged[column] = entry;
+    }
+    const columns = Object.keys(merged)
+      .filter((column) => Object.keys(merged[column]!).length > 0)
+      .sort();
+    if (columns.length) out.column_config = Object.fromEntries(columns.map((column) => [column, merged[column]!]));
+    const names = columns.filter((column) => merged[column]!.custom_name !== undefined);
+    if (names.length) out.custom_column_names = Object.fromEntries(names.map((column) => [column, merged[column]!.custom_name!]));
+  }
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -406,12 +442,26 @@ export const tableEntry: Schema<TableEntry> = refine(
 );
 
 export const functionConfiguration: Schema<FunctionConfiguration> = refine(
-  object({}, { session_argument: nullable(string), exposed_as: nullable(literal('mutation', 'query')), custom_name: nullable(string) }),
+  object(
+    {},
+    {
+      session_argument: nullable(string),
+      exposed_as: nullable(literal('mutation', 'query')),
+      custom_name: nullable(string),
+      custom_root_fields: nullable(object({}, { function: nullable(string), function_aggregate: nullable(string) })),
+    },
+  ),
   (v) => {
     const out: FunctionConfiguration = {};
     if (typeof v.session_argument === 'string') out.session_argument = v.session_argument;
     if (v.exposed_as) out.exposed_as = v.exposed_as;
     if (typeof v.custom_name === 'string' && v.custom_name !== '') out.custom_name = v.custom_name;
+    // Unset, null and empty names alike leave a root field its default name.
+    const roots: FunctionRootFields = {};
+    if (typeof v.custom_root_fields?.function === 'string' && v.custom_root_fields.function !== '') roots.function = v.custom_root_fields.function;
+    if (typeof v.custom_root_fields?.function_aggregate === 'string' && v.custom_root_fields.function_aggregate !== '')
+      roots.function_aggregate = v.custom_root_fields.function_aggregate;
+    if (Object.keys(roots).length > 0) out.custom_root_fields = roots;
     return parsed(out);
   },
 );

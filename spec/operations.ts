@@ -129,6 +129,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
     endpoints: METADATA,
   },
   op('untrack_function', '4.3', 'untrack a custom SQL function', A.untrackFunction),
+  op('set_function_customization', '4.3', 'set the custom names of a tracked function (its whole configuration)', A.setFunctionCustomization, {
+    level: 'compat',
+    decision:
+      'Not shown in SPEC.md: set_function_customization {function, configuration} (also pg_set_function_customization) replaces the configuration of a tracked function, as the engine does; see dec.function.customization.',
+  }),
   op('add_computed_field', '4.3', 'add a computed field to a table', A.addComputedField),
   op('drop_computed_field', '4.3', 'drop a computed field', A.dropComputedField),
   ...permissionOps,
@@ -229,6 +234,7 @@ export const SOURCE_PREFIXED: readonly string[] = [
   'set_permission_comment',
   'track_function',
   'untrack_function',
+  'set_function_customization',
   'add_computed_field',
   'drop_computed_field',
   'create_event_trigger',

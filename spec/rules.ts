@@ -573,6 +573,18 @@ export const DECISIONS: readonly SpecItem[] = [
     'track_function and untrack_function take args that are only the function\'s name as a string ("args": "my_function", a function of the public schema), as the engine\'s tools send them; "function": "my_function" names one the same way.',
   ),
   decision(
+    'table.column-config',
+    '2.3',
+    'column_config in a table configuration',
+    "A TableConfig may carry column_config {<column>: {custom_name, comment}} as the engine does: custom_name names the column's GraphQL field like custom_column_names, comment is the field's description (over the database comment). Both forms may be given; per column, column_config wins. A configuration with column_config is stored and exported with column_config (the entries that say something) and custom_column_names (the custom names of the merged configuration), the engine's export; one with custom_column_names alone keeps that form. A column neither form may name that the table lacks is 400 not-exists.",
+  ),
+  decision(
+    'function.customization',
+    '4.3',
+    'the custom names of a tracked function',
+    "A function's configuration may carry custom_root_fields {function, function_aggregate}: the names of its root field and of its aggregate root field, over custom_name (which otherwise names both, <custom_name> and <custom_name>_aggregate) and the default name. The args type is always <custom_name or default name>_args. set_function_customization {function, configuration} (also pg_set_function_customization) replaces the whole configuration of a tracked function; an empty one takes every customization away. The names are checked like the others: not a GraphQL name is 400 validation-failed, one another table or function uses is 400 already-exists, an untracked function 400 not-exists; nothing changes then.",
+  ),
+  decision(
     'graphql.composite-scalars',
     '4.3',
     'GraphQL types of row-typed arguments and columns',

@@ -25,6 +25,7 @@ export const tableConfig = object(
     identifier: nullable(string),
     custom_root_fields: customRootFields,
     custom_column_names: record(string),
+    column_config: record(object({}, { custom_name: nullable(string), comment: nullable(string) })),
   },
 );
 

@@ -493,3 +493,113 @@ test(
     await target.sql('drop function public.fn_bare(); drop table public.fn_bare_t cascade');
   },
 );
+
+test(
+  covers(
+    ['dec.function.customization', 'op.set_function_customization', 'op.track_function.v2'],
+    'custom_root_fields name the function and aggregate root fields; custom_name names them otherwise and the args type always',
+  ),
+  async () => {
+    expectResponse(
+      await run('track_function', {
+        function: fn('search_items'),
+        configuration: { custom_name: 'find_items', custom_root_fields: { function: 'FindItems', function_aggregate: 'FindItemsAggregate' } },
+      }),
+      200,
+      ok,
+    );
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [{ table: item }],
+      functions: [
+        {
+          function: fn('search_items'),
+          configuration: { custom_name: 'find_items', custom_root_fields: { function: 'FindItems', function_aggregate: 'FindItemsAggregate' } },
+        },
+      ],
+    });
+    expect(await gql('{ FindItems(args: {search: "apple"}) { id } FindItemsAggregate(args: {search: "apple"}) { aggregate { count } } }')).toEqual({
+      data: { FindItems: [{ id: 1 }, { id: 2 }], FindItemsAggregate: { aggregate: { count: 2 } } },
+    });
+    expect(await gql('{ find_items(args: {search: "apple"}) { id } }')).toEqual(unknownField('find_items'));
+    expect(await gql('{ __type(name: "find_items_args") { inputFields { name } } }')).toEqual({
+      data: { __type: { inputFields: [{ name: 'search' }, { name: 'max_price' }] } },
+    });
+
+    // set_function_customization replaces the whole configuration; only the aggregate renamed now.
+    expectResponse(
+      await run('pg_set_function_customization', {
+        function: fn('search_items'),
+        configuration: { custom_root_fields: { function_aggregate: 'itemStats' } },
+        source: 'default',
+      }),
+      200,
+      ok,
+    );
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [{ table: item }],
+      functions: [{ function: fn('search_items'), configuration: { custom_root_fields: { function_aggregate: 'itemStats' } } }],
+    });
+    expect(await gql('{ shopfn_search_items(args: {search: "cake"}) { id } itemStats(args: {search: "cake"}) { aggregate { count } } }')).toEqual({
+      data: { shopfn_search_items: [{ id: 4 }], itemStats: { aggregate: { count: 1 } } },
+    });
+    expect(await gql('{ shopfn_search_items_aggregate(args: {search: "a"}) { aggregate { count } } }')).toEqual(unknownField('shopfn_search_items_aggregate'));
+
+    // An empty configuration takes every customization away.
+    expectResponse(await run('set_function_customization', { function: fn('search_items'), configuration: {} }), 200, ok);
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: item }], functions: [{ function: fn('search_items') }] });
+    expect(await gql('{ shopfn_search_items_aggregate(args: {search: "a"}) { aggregate { count } } }')).toEqual({
+      data: { shopfn_search_items_aggregate: { aggregate: { count: 4 } } },
+    });
+  },
+);
+
+test(
+  covers(
+    [
+      'dec.function.customization',
+      'op.set_function_customization',
+      'err.not-exists.function',
+      'err.already-exists.graphql-name',
+      'err.validation-failed.graphql-name',
+    ],
+    'set_function_customization refuses an untracked function, a clashing root field and a name GraphQL cannot carry, and changes nothing',
+  ),
+  async () => {
+    expectResponse(await run('track_function', { function: fn('search_items') }), 200, ok);
+    const before = await exported();
+    expectResponse(
+      await run('set_function_customization', { function: fn('cheapest'), configuration: { custom_name: 'x' } }),
+      400,
+      refused('not-exists', 'function "shopfn.cheapest" is not tracked'),
+    );
+    expectResponse(
+      await run('set_function_customization', { function: fn('search_items'), configuration: { custom_root_fields: { function: 'shopfn_item' } } }),
+      400,
+      refused('already-exists', 'the GraphQL name "shopfn_item" of function "shopfn.search_items" conflicts with table "shopfn.item"'),
+    );
+    expectResponse(
+      await run('set_function_customization', { function: fn('search_items'), configuration: { custom_root_fields: { function_aggregate: 'not valid' } } }),
+      400,
+      refused('validation-failed', expect.stringContaining('"not valid"') as unknown as string),
+    );
+    expectResponse(
+      await run('set_function_customization', {
+        function: fn('search_items'),
+        configuration: { custom_root_fields: { function: 'same', function_aggregate: 'same' } },
+      }),
+      400,
+      refused(
+        'already-exists',
+        'the GraphQL name "same" of root field function_aggregate of function "shopfn.search_items" conflicts with root field function',
+      ),
+    );
+    expectResponse(
+      await run('track_function', { function: fn('cheapest'), configuration: { custom_root_fields: { function: 'shopfn_search_items_aggregate' } } }),
+      400,
+      refused('already-exists', 'the GraphQL name "shopfn_search_items_aggregate" of function "shopfn.cheapest" conflicts with function "shopfn.search_items"'),
+    );
+    expect(await exported()).toEqual(before);
+  },
+);

@@ -61,6 +61,14 @@ const functions = fc.subarray(['search_parents', 'make_parent', 'parents_by_n', 
                 { arbitrary: fc.constant('query' as const), weight: 6 },
                 { arbitrary: fc.constant('mutation' as const), weight: name === 'make_parent' ? 6 : 1 },
               ),
+              // Root fields of their own; rarely one that clashes with a table's or its own other field.
+              custom_root_fields: fc.record(
+                {
+                  function: fc.oneof({ arbitrary: fc.constant(`F_${name}`), weight: 8 }, { arbitrary: fc.constant('fuzzrole_parent'), weight: 1 }),
+                  function_aggregate: fc.oneof({ arbitrary: fc.constant(`${name}Stats`), weight: 8 }, { arbitrary: fc.constant(`F_${name}`), weight: 1 }),
+                },
+                { requiredKeys: [] },
+              ),
             },
             { requiredKeys: [] },
           ),
@@ -314,9 +322,12 @@ test(
             ...(fields.length ? { computed_fields: fields } : {}),
             ...(triggers.length ? { event_triggers: triggers } : {}),
           };
-          const withoutEmpty = tracked.map((f) =>
-            f.configuration && Object.keys(f.configuration).length === 0 ? { function: f.function, permissions: f.permissions } : f,
-          );
+          const withoutEmpty = tracked
+            .map((f) => {
+              const { custom_root_fields: roots, ...rest } = f.configuration ?? {};
+              return roots && Object.keys(roots).length > 0 ? f : { ...f, ...(f.configuration ? { configuration: rest } : {}) };
+            })
+            .map((f) => (f.configuration && Object.keys(f.configuration).length === 0 ? { function: f.function, permissions: f.permissions } : f));
           // Endpoints need their saved query: only those whose query the collection holds.
           const queries = restGenerated.queries.map((name) => ({ name, query: SAVED[name] }));
           const endpoints = restGenerated.endpoints.filter((e) => restGenerated.queries.includes(e.definition.query.query_name as keyof typeof SAVED));
@@ -349,6 +360,14 @@ test(
             return;
           }
           accepted++;
+          // No accepted function takes a table's root field, or one name for both of its own root fields.
+          for (const f of withoutEmpty) {
+            const configuration = f.configuration as
+              { custom_name?: string; custom_root_fields?: { function?: string; function_aggregate?: string } } | undefined;
+            const field = configuration?.custom_root_fields?.function ?? configuration?.custom_name ?? `fuzzrole_${f.function.name}`;
+            expect([field, configuration?.custom_root_fields?.function_aggregate]).not.toContain('fuzzrole_parent');
+            expect(configuration?.custom_root_fields?.function_aggregate).not.toBe(field);
+          }
           expect(kindRows === undefined || (kindRows.length > 0 && kindRows.every((v) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(v)))).toBe(true);
           // Every tracked object answers a query as admin.
           const everything = await target.graphql(`{ fuzzrole_parent { id } fuzzrole_child { id } ${kindRows ? 'fuzzrole_kind { value }' : ''} }`, undefined, {

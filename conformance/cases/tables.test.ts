@@ -438,3 +438,68 @@ test(covers(['op.replace_metadata.v1', 'op.export_metadata.v1'], 'tables, enums,
   expectResponse(await run('replace_metadata', document), 200, ok);
   expect(await exported()).toEqual(document);
 });
+
+test(
+  covers(
+    ['dec.table.column-config', 'op.set_table_customization', 'op.track_table.v2'],
+    'column_config names and describes columns; it is merged with custom_column_names (column_config wins) and both are exported',
+  ),
+  async () => {
+    expectResponse(
+      await run(
+        'track_table',
+        {
+          table: customer,
+          configuration: {
+            custom_column_names: { name: 'legacyName', email: 'mail' },
+            column_config: { name: { custom_name: 'fullName', comment: 'as printed on invoices' }, id: { comment: 'the key' } },
+          },
+        },
+        2,
+      ),
+      200,
+      ok,
+    );
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [
+        {
+          table: customer,
+          configuration: {
+            column_config: { email: { custom_name: 'mail' }, id: { comment: 'the key' }, name: { custom_name: 'fullName', comment: 'as printed on invoices' } },
+            custom_column_names: { email: 'mail', name: 'fullName' },
+          },
+        },
+      ],
+    });
+    const [ada] = await target.sql(
+      "insert into shop.customer (id, name, email) select coalesce(max(id), 0) + 1, 'Ada', 'ada@example.org' from shop.customer returning id",
+    );
+    try {
+      expect((await target.graphql('{ shop_customer(where: {mail: {_eq: "ada@example.org"}}) { id fullName mail } }')).body).toEqual({
+        data: { shop_customer: [{ id: ada!.id, fullName: 'Ada', mail: 'ada@example.org' }] },
+      });
+    } finally {
+      await target.sql('delete from shop.customer where id = $1', [ada!.id]);
+    }
+    // The comment is the field's description.
+    const fields = (await target.graphql('{ __type(name: "shop_customer") { fields { name description } } }')).body as {
+      data: { __type: { fields: { name: string; description: string | null }[] } };
+    };
+    expect(fields.data.__type.fields.filter((f) => ['id', 'fullName'].includes(f.name))).toEqual([
+      { name: 'id', description: 'the key' },
+      { name: 'fullName', description: 'as printed on invoices' },
+    ]);
+    // The export goes back in unchanged.
+    const document = await exported();
+    expectResponse(await target.metadata({ type: 'replace_metadata', args: document }), 200, ok);
+    expect(await exported()).toEqual(document);
+    // A column the table does not have is refused.
+    expectResponse(await run('set_table_customization', { table: customer, configuration: { column_config: { nope: { custom_name: 'x' } } } }), 400, {
+      path: '$.args',
+      error: '"nope" does not exist',
+      code: 'not-exists',
+    });
+    expect(await exported()).toEqual(document);
+  },
+);

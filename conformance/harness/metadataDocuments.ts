@@ -182,9 +182,24 @@ function configurationOf(table: FuzzTable): fc.Arbitrary<Record<string, Json> | 
             .subarray(['select', 'select_by_pk', 'select_aggregate', 'insert', 'update_by_pk', 'delete'], { minLength: 1 })
             .map((keys) => Object.fromEntries(keys.map((k) => [k, `${t}_${k}_root`]))),
           ...(hasLabel ? { custom_column_names: fc.constant({ label: `${t}_title` }) } : {}),
+          // column_config in the form it is exported in: with custom_column_names beside it (dec.table.column-config).
+          // (id keeps its name: the checks select it.)
+          column_config: fc.constantFrom<Record<string, Json>>(
+            { id: { comment: `the key of ${t}` } },
+            ...(hasLabel ? [{ label: { custom_name: `${t}_heading`, comment: 'heading' } }] : []),
+          ),
         },
         { requiredKeys: [] },
       )
+      .map((c) => {
+        const config = c.column_config as Record<string, { custom_name?: string }> | undefined;
+        if (!config) return c;
+        const names = { ...(c.custom_column_names as Record<string, string> | undefined) };
+        for (const [column, entry] of Object.entries(config)) if (entry.custom_name) names[column] = entry.custom_name;
+        const legacy = c.custom_column_names as Record<string, string> | undefined;
+        const merged = { ...Object.fromEntries(Object.entries(legacy ?? {}).map(([column, name]) => [column, { custom_name: name }])), ...config };
+        return { ...c, column_config: merged, ...(Object.keys(names).length ? { custom_column_names: names } : {}) };
+      })
       .filter((c) => Object.keys(c).length > 0),
     { nil: undefined },
   );

@@ -70,7 +70,8 @@ export function dependentsOfColumn(document: MetadataDocument, db: Introspection
   const out: Dependent[] = [];
   for (const entry of document.tables) {
     if (!db.tables.has(relationKey(entry.table))) continue;
-    if (sameQualified(entry.table, ref.table) && entry.configuration?.custom_column_names && ref.column in entry.configuration.custom_column_names) {
+    const configured = { ...entry.configuration?.custom_column_names, ...entry.configuration?.column_config };
+    if (sameQualified(entry.table, ref.table) && ref.column in configured) {
       out.push({ kind: 'custom column name', table: entry.table, column: ref.column });
     }
     for (const { rel, kind } of relationshipsOf(entry)) {
@@ -117,11 +118,18 @@ export function withoutDependents(document: MetadataDocument, dependents: readon
         if (left?.length) next[key] = left;
         else delete next[key];
       }
-      const names = entry.configuration?.custom_column_names;
-      if (names) {
-        const kept = Object.fromEntries(Object.entries(names).filter(([c]) => !mine.some((d) => d.kind === 'custom column name' && d.column === c)));
-        const { custom_column_names: _drop, ...configuration } = entry.configuration!;
-        const nextConfiguration = Object.keys(kept).length ? { ...configuration, custom_column_names: kept } : configuration;
+      const { custom_column_names: names, column_config: columnConfig } = entry.configuration ?? {};
+      if (names || columnConfig) {
+        const keep = <T>(map: Record<string, T> | undefined) =>
+          Object.fromEntries(Object.entries(map ?? {}).filter(([c]) => !mine.some((d) => d.kind === 'custom column name' && d.column === c)));
+        const { custom_column_names: _names, column_config: _config, ...configuration } = entry.configuration!;
+        const keptNames = keep(names);
+        const keptConfig = keep(columnConfig);
+        const nextConfiguration = {
+          ...configuration,
+          ...(Object.keys(keptNames).length ? { custom_column_names: keptNames } : {}),
+          ...(Object.keys(keptConfig).length ? { column_config: keptConfig } : {}),
+        };
         if (Object.keys(nextConfiguration).length) next.configuration = nextConfiguration;
         else delete next.configuration;
       }

@@ -24,10 +24,23 @@ export function functionGraphQLName(entry: FunctionEntry): string {
   return entry.function.schema === DEFAULT_SCHEMA ? entry.function.name : `${entry.function.schema}_${entry.function.name}`;
 }
 
-/** The root fields and types a function takes: `<name>`, `<name>_aggregate`, `<name>_args`. */
-export const functionGraphQLNames = (entry: FunctionEntry): string[] => {
+/** The names a function takes in the schema (decision dec.function.customization). */
+export interface FunctionNames {
+  field: string;
+  aggregateField: string;
+  argsType: string;
+}
+
+export function functionNames(entry: FunctionEntry): FunctionNames {
   const name = functionGraphQLName(entry);
-  return [name, `${name}_aggregate`, `${name}_args`];
+  const roots = entry.configuration?.custom_root_fields;
+  return { field: roots?.function ?? name, aggregateField: roots?.function_aggregate ?? `${name}_aggregate`, argsType: `${name}_args` };
+}
+
+/** The root fields and types a function takes: `<name>`, `<name>_aggregate`, `<name>_args` unless renamed. */
+export const functionGraphQLNames = (entry: FunctionEntry): string[] => {
+  const { field, aggregateField, argsType } = functionNames(entry);
+  return [field, aggregateField, argsType];
 };
 
 /** Where the function's field goes: as configured, else by volatility (rule 1). */
@@ -70,6 +83,14 @@ export function resolveFunction(document: MetadataDocument, db: Introspection, e
   for (const field of functionGraphQLNames(entry)) {
     if (!isGraphQLName(field))
       throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (of function ${name}; give it a custom_name)`]);
+  }
+  const names = functionNames(entry);
+  if (names.aggregateField === names.field) {
+    throw engineError('already-exists.graphql-name', '$.args', [
+      JSON.stringify(names.field),
+      `root field function_aggregate of function ${name}`,
+      'root field function',
+    ]);
   }
   for (const [i, a] of fn.arguments.entries()) {
     const field = argumentField(a.name, i);
@@ -115,6 +136,23 @@ const withFunctions = (document: MetadataDocument, functions: FunctionEntry[]): 
   const { functions: _old, ...rest } = document;
   return functions.length ? { ...rest, functions } : rest;
 };
+
+export interface SetFunctionCustomizationArgs {
+  function: QualifiedName;
+  configuration: FunctionConfiguration;
+}
+
+/** Replace the configuration of a tracked function (the engine replaces it whole). */
+export function setFunctionCustomization(document: MetadataDocument, db: Introspection, args: SetFunctionCustomizationArgs): MetadataDocument {
+  const entry = trackedFunction(document, args.function);
+  const { configuration: _old, ...rest } = entry;
+  const next: FunctionEntry = Object.keys(args.configuration).length ? { ...rest, configuration: args.configuration } : rest;
+  resolveFunction(document, db, next);
+  return withFunctions(
+    document,
+    functionsOf(document).map((f) => (f === entry ? next : f)),
+  );
+}
 
 export function untrackFunction(document: MetadataDocument, name: QualifiedName): MetadataDocument {
   const entry = trackedFunction(document, name);

@@ -36,7 +36,7 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
       throw engineError('already-exists.graphql-name', '$.args', [JSON.stringify(field), `root field ${key} of ${where}`, `root field ${other}`]);
     rootFields.set(slot, key);
   }
-  for (const column of Object.keys(entry.configuration?.custom_column_names ?? {})) {
+  for (const column of new Set([...Object.keys(entry.configuration?.custom_column_names ?? {}), ...Object.keys(entry.configuration?.column_config ?? {})])) {
     if (!columnOf(table, column)) throw engineError('not-exists.column', '$.args', [JSON.stringify(column)]);
   }
   const fields = new Set<string>();

@@ -33,6 +33,14 @@ export async function introspectFor(ctx: OperationContext, document: MetadataDoc
   }
 }
 
+export async function setFunctionCustomization(ctx: OperationContext, args: F.SetFunctionCustomizationArgs): Promise<unknown> {
+  const db = await introspectFor(ctx, ctx.document);
+  const next = F.setFunctionCustomization(ctx.document, db, args);
+  checkNames(next, db);
+  ctx.document = next;
+  return SUCCESS;
+}
+
 type UntrackArgs = { schema?: string; name?: string; table?: QualifiedName; function?: QualifiedName };
 
 export async function untrackFunction(ctx: OperationContext, args: UntrackArgs): Promise<unknown> {

@@ -27,7 +27,7 @@ import {
 import { createRestEndpoint, dropRestEndpoint } from './restEndpoints';
 import { addRemoteSchema, reloadRemoteSchema, removeRemoteSchema } from './remoteSchemas';
 import { createAction, createActionPermission, dropAction, dropActionPermission, setCustomTypes, updateAction } from './actions';
-import { createFunctionPermission, dropFunctionPermission, trackFunction, untrackFunction } from './functions';
+import { createFunctionPermission, dropFunctionPermission, setFunctionCustomization, trackFunction, untrackFunction } from './functions';
 import { createPermission, dropPermission, setPermissionComment } from './permissions';
 import { runSql } from './runSql';
 import { setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables';
@@ -88,6 +88,7 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   add_computed_field: addComputedField as OperationHandler,
   drop_computed_field: dropComputedField as OperationHandler,
   untrack_function: untrackFunction as OperationHandler,
+  set_function_customization: setFunctionCustomization as OperationHandler,
   pg_create_function_permission: createFunctionPermission as OperationHandler,
   pg_drop_function_permission: dropFunctionPermission as OperationHandler,
   untrack_table: untrackTable as OperationHandler,

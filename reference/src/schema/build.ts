@@ -141,9 +141,9 @@ export function buildSchema(
     const t = models.get(f.tableKey)!;
     const given = f.arguments.filter((a) => !a.session);
     const argsType = given.length
-      ? once(`${f.field}_args`, () =>
+      ? once(f.argsType, () =>
           makeInputObjectType({
-            name: `${f.field}_args`,
+            name: f.argsType,
             fields: Object.fromEntries(
               given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }]),
             ),
@@ -163,8 +163,8 @@ export function buildSchema(
     query[f.field] = { type: list(objectType(t)), args, ...description };
     queryFields.set(f.field, { kind: 'function', table: t, fn: f });
     if (t.access.aggregate) {
-      query[`${f.field}_aggregate`] = { type: nonNull(aggregate(t)), args };
-      queryFields.set(`${f.field}_aggregate`, { kind: 'function_aggregate', table: t, fn: f });
+      query[f.aggregateField] = { type: nonNull(aggregate(t)), args };
+      queryFields.set(f.aggregateField, { kind: 'function_aggregate', table: t, fn: f });
     }
   }
   if (external.tables) {
@@ -181,7 +181,7 @@ export function buildSchema(
   // Roots made of the same classes of tables make the same schema (the root fields' tables, with
   // their role's permissions, stay this role's own: queryFields and mutationFields).
   const rootKey = share.rootKey(models, classes, [
-    ...functions.map((f) => [f.field, f.exposedAs, f.tableKey, classes.get(f.tableKey)].join(' ')),
+    ...functions.map((f) => [f.field, f.aggregateField, f.argsType, f.exposedAs, f.tableKey, classes.get(f.tableKey)].join(' ')),
     external.key,
   ]);
   let schema = share.schemas.get(rootKey);

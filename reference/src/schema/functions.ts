@@ -3,16 +3,14 @@
 // a role may use.
 import type { FunctionEntry, MetadataDocument } from '../../../spec';
 import { relationKey, type DbColumn, type DbFunction, type Introspection } from '../db/introspection';
-import { argumentField, exposedAs, functionGraphQLName, functionsOf, resolveFunction } from '../metadata/functions';
+import { argumentField, exposedAs, functionNames, functionsOf, resolveFunction, type FunctionNames } from '../metadata/functions';
 import type { Callee, FunctionArgumentModel, Models } from './modelTypes';
 
 export type { Callee, FunctionArgumentModel } from './modelTypes';
 
-export interface FunctionModel extends Callee {
+export interface FunctionModel extends Callee, FunctionNames {
   entry: FunctionEntry;
   db: DbFunction;
-  /** The root field; `<field>_aggregate` and the `<field>_args` type derive from it. */
-  field: string;
   /** The table whose rows the function returns (its model's key). */
   tableKey: string;
   exposedAs: 'query' | 'mutation';
@@ -62,7 +60,7 @@ export function buildFunctionModels(document: MetadataDocument, db: Introspectio
     out.push({
       entry,
       db: fn,
-      field: functionGraphQLName(entry),
+      ...functionNames(entry),
       tableKey,
       exposedAs: exposedAs(entry, fn),
       arguments: argumentModels(

@@ -21,7 +21,13 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
     const table = db.tables.get(key);
     if (!table || !db.relations.has(key)) continue;
     const name = tableGraphQLName(entry);
-    const columns = table.columns.map((column) => ({ column, field: columnGraphQLName(entry, column.name), scalar: scalarName(column) }));
+    const comments = entry.configuration?.column_config;
+    const columns = table.columns.map((raw) => {
+      // Decision dec.table.column-config: a configured comment is the field's description.
+      const comment = comments?.[raw.name]?.comment;
+      const column = comment === undefined ? raw : { ...raw, comment };
+      return { column, field: columnGraphQLName(entry, column.name), scalar: scalarName(column) };
+    });
     const kind = table.kind;
     const bits = table.updatable;
     const isTable = kind === 'r' || kind === 'p';
