@@ -263,6 +263,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'track_function of a function the database does not have is refused at $.args; a tracked function that disappears is an inconsistent object of type function with this reason.',
   ),
   decided(
+    'not-supported.source',
+    400,
+    'not-supported',
+    'the source <source-name> is not supported: this server serves the default source only',
+    "A version 3 metadata document whose sources are other than the one named default (the server's own database, of kind postgres) is refused at that source's name.",
+  ),
+  decided(
     'not-supported.function-overloaded',
     400,
     'not-supported',

@@ -10,6 +10,7 @@ import {
   tableConfig,
   updatePermission,
 } from './table-schemas';
+import { upgradeDocument } from './document-forms';
 import { functionName, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
 import {
   array,
@@ -21,6 +22,7 @@ import {
   object,
   parseFailure,
   parsed,
+  preprocess,
   record,
   refine,
   string,
@@ -658,7 +660,8 @@ export const remoteSchema: Schema<RemoteSchema> = refine(object({ name: nonEmpty
   parsed({ name: v.name, definition: v.definition, ...(typeof v.comment === 'string' ? { comment: v.comment } : {}) }),
 );
 
-export const metadataDocument: Schema<MetadataDocument> = refine(
+/** The document in version 2 form. */
+const metadataDocumentV2: Schema<MetadataDocument> = refine(
   object(
     { version: literal(2) },
     {
@@ -689,5 +692,8 @@ export const metadataDocument: Schema<MetadataDocument> = refine(
       ...(v.actions?.length ? { actions: v.actions } : {}),
     }),
 );
+
+/** A metadata document in any form replace_metadata takes, as version 2 (decision dec.metadata.older-forms). */
+export const metadataDocument: Schema<MetadataDocument> = preprocess(upgradeDocument, metadataDocumentV2);
 
 export const emptyMetadata = (): MetadataDocument => ({ version: 2, tables: [] });

@@ -573,6 +573,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'track_function and untrack_function take args that are only the function\'s name as a string ("args": "my_function", a function of the public schema), as the engine\'s tools send them; "function": "my_function" names one the same way.',
   ),
   decision(
+    'metadata.older-forms',
+    '4.3',
+    'metadata documents of the older versions',
+    "replace_metadata (and the metadata directory) takes a document of version 1 (no version key, or version 1: a table entry's table and a function may be a bare name or {schema, name}, functions are listed by name) and of version 3 (tables and functions under sources: the one source named default, of kind postgres, is the server's own database, whatever its configuration says; another source is 400 not-supported at its name; inherited_roles and the other version 3 keys are dropped when empty and 400 not-supported otherwise), converted to version 2; export_metadata stays version 2.",
+  ),
+  decision(
     'table.column-config',
     '2.3',
     'column_config in a table configuration',

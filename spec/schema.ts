@@ -206,4 +206,15 @@ export function refine<T, U>(inner: Schema<T>, check: (value: T, path: string) =
   };
 }
 
+/** Convert raw input (an older form, say) before the inner schema parses it. */
+export function preprocess<T>(convert: (value: unknown, path: string) => ParseResult<unknown>, inner: Schema<T>): Schema<T> {
+  return {
+    description: inner.description,
+    parse(v, p) {
+      const r = convert(v, p);
+      return r.ok ? inner.parse(r.value, p) : r;
+    },
+  };
+}
+
 export { ok as parsed, fail as parseFailure };

@@ -89,10 +89,10 @@ test(covers(['err.parse-failed.arguments'], 'an unknown argument key is refused,
   });
 });
 
-test(covers(['err.parse-failed.arguments'], 'a metadata document of another config version is refused'), async () => {
-  expectResponse(await post({ type: 'replace_metadata', args: { version: 3, sources: [] } }), 400, {
+test(covers(['err.parse-failed.arguments', 'dec.metadata.older-forms'], 'a metadata document of a config version there is not is refused'), async () => {
+  expectResponse(await post({ type: 'replace_metadata', args: { version: 4, sources: [] } }), 400, {
     path: '$.args.version',
-    error: 'unexpected value 3; expected one of 2',
+    error: 'unexpected value 4; expected one of 1, 2, 3',
     code: 'parse-failed',
   });
 });

@@ -253,3 +253,77 @@ test(
     expect(await exported()).toEqual(spread);
   },
 );
+
+test(
+  covers(
+    ['dec.metadata.older-forms', 'op.replace_metadata.v1'],
+    'replace_metadata takes the older document form (no version, functions by name) and exports version 2',
+  ),
+  async () => {
+    await target.sql(`create or replace function library.all_authors() returns setof library.author language sql stable as $$ select * from library.author $$`);
+    const older = {
+      tables: [{ table: { schema: 'library', name: 'author' } }, { table: 'plain_public', is_enum: false }],
+      functions: [{ schema: 'library', name: 'all_authors' }],
+    };
+    await target.sql('create table if not exists public.plain_public (id int primary key)');
+    try {
+      expectResponse(await target.metadata({ type: 'replace_metadata', args: older }), 200, { message: 'success' });
+      expect(await exported()).toEqual({
+        version: 2,
+        tables: [author, { table: { schema: 'public', name: 'plain_public' } }],
+        functions: [{ function: { schema: 'library', name: 'all_authors' } }],
+      });
+      expect((await target.graphql('{ library_all_authors(limit: 1) { id } plain_public { id } }')).body).toEqual({
+        data: { library_all_authors: [{ id: 1 }], plain_public: [] },
+      });
+      // A bare string names a function of public, and version 1 may be said.
+      expectResponse(await target.metadata({ type: 'replace_metadata', args: { version: 1, tables: [author], functions: [] } }), 200, { message: 'success' });
+      expect(await exported()).toEqual({ version: 2, tables: [author] });
+    } finally {
+      await target.reset();
+      await target.sql('drop table if exists public.plain_public; drop function if exists library.all_authors()');
+    }
+  },
+);
+
+test(
+  covers(
+    ['dec.metadata.older-forms', 'op.replace_metadata.v2', 'err.not-supported.source'],
+    'replace_metadata takes version 3 with the default source; another source is refused',
+  ),
+  async () => {
+    const v3 = {
+      version: 3,
+      sources: [
+        {
+          name: 'default',
+          kind: 'postgres',
+          configuration: { connection_info: { database_url: { from_env: 'ENGINE_GRAPHQL_DATABASE_URL' }, isolation_level: 'read-committed' } },
+          tables: [author, book],
+        },
+      ],
+      inherited_roles: [],
+    };
+    expectResponse(await target.metadata({ type: 'replace_metadata', args: { metadata: v3 } }), 200, { is_consistent: true, inconsistent_objects: [] });
+    expect(await exported()).toEqual({ version: 2, tables: [author, book] });
+    const before = await exported();
+    expectResponse(
+      await target.metadata({
+        type: 'replace_metadata',
+        args: { metadata: { ...v3, sources: [...v3.sources, { name: 'analytics', kind: 'postgres', configuration: {}, tables: [] }] } },
+      }),
+      400,
+      {
+        path: '$.args.metadata.sources[1].name',
+        error: 'the source "analytics" is not supported: this server serves the default source only',
+        code: 'not-supported',
+      },
+    );
+    expectResponse(
+      await target.metadata({ type: 'replace_metadata', args: { metadata: { ...v3, inherited_roles: [{ role_name: 'staff', role_set: ['a', 'b'] }] } } }),
+      400,
+      { path: '$.args.metadata.inherited_roles', error: 'inherited_roles is not supported by this server yet', code: 'not-supported' },
+    );
+    expect(await exported()).toEqual(before);
+  },
+);

@@ -1,0 +1,55 @@
+// The older forms of a metadata document that replace_metadata (and the metadata directory) take,
+// converted to version 2 before it is parsed (decision dec.metadata.older-forms): version 1 (no
+// version key, functions named by FunctionName) and version 3 (tables and functions under the
+// default source).
+import { formatMessage } from './errors';
+import { childPath, isPlainObject, parsed, parseFailure, type ParseResult } from './schema';
+
+/** Keys of a version 3 document this server has no use for: dropped when empty, refused otherwise. */
+const VERSION_3_ONLY = ['inherited_roles', 'network', 'backend_configs', 'api_limits', 'graphql_schema_introspection', 'metrics_config', 'opentelemetry'];
+/** Keys of a version 3 source besides its tables and functions. */
+const SOURCE_KEYS_IGNORED = ['name', 'kind', 'configuration'];
+
+const isEmpty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+
+export function upgradeDocument(value: unknown, path: string): ParseResult<unknown> {
+  if (!isPlainObject(value)) return parsed(value);
+  if (!('version' in value) || value.version === 1) return parsed(fromVersion1(value));
+  if (value.version === 3) return fromVersion3(value, path);
+  if (value.version !== 2) return parseFailure(childPath(path, 'version'), `unexpected value ${JSON.stringify(value.version)}; expected one of 1, 2, 3`);
+  return parsed(value);
+}
+
+/** Version 1: functions are FunctionNames (a string or {schema, name}), not entries. */
+function fromVersion1(value: Record<string, unknown>): Record<string, unknown> {
+  const { version: _version, functions, ...rest } = value;
+  const entries = Array.isArray(functions)
+    ? functions.map((f) => (typeof f === 'string' || (isPlainObject(f) && !('function' in f) && 'name' in f) ? { function: f } : f))
+    : functions;
+  return { version: 2, ...rest, ...(functions !== undefined ? { functions: entries } : {}) };
+}
+
+function fromVersion3(value: Record<string, unknown>, path: string): ParseResult<unknown> {
+  const { version: _version, sources, ...rest } = value;
+  for (const key of VERSION_3_ONLY) {
+    if (!(key in rest)) continue;
+    if (!isEmpty(rest[key])) return parseFailure(childPath(path, key), formatMessage('err.not-supported.not-implemented', key), 'not-supported');
+    delete rest[key];
+  }
+  const out: Record<string, unknown> = { version: 2, ...rest };
+  if (sources === undefined) return parsed(out);
+  if (!Array.isArray(sources)) return parseFailure(childPath(path, 'sources'), 'expected Array', 'parse-failed');
+  for (const [i, source] of sources.entries()) {
+    const at = childPath(childPath(path, 'sources'), i);
+    if (!isPlainObject(source)) return parseFailure(at, 'expected Object', 'parse-failed');
+    if (source.name !== 'default' || (source.kind !== undefined && source.kind !== 'postgres')) {
+      return parseFailure(childPath(at, 'name'), formatMessage('err.not-supported.source', JSON.stringify(source.name)), 'not-supported');
+    }
+    for (const [key, part] of Object.entries(source)) {
+      if (SOURCE_KEYS_IGNORED.includes(key)) continue;
+      if (key === 'tables' || key === 'functions') out[key] = part;
+      else if (!isEmpty(part)) return parseFailure(childPath(at, key), formatMessage('err.not-supported.not-implemented', key), 'not-supported');
+    }
+  }
+  return parsed(out);
+}
