@@ -180,7 +180,13 @@ export const DECISIONS: readonly SpecItem[] = [
     'permission.session-lists',
     '2.1',
     'session variables holding lists',
-    'In a permission, `_in` and `_nin` may take the name of a session variable instead of a list. Its value is a PostgreSQL array literal ({1,2,3}, {"a b",c}, NULL for null) or a JSON array of scalars, each element typed by the column; a value that is neither is refused with invalid-headers "<Header> should be a list such as {1,2,3} or [1,2,3]", and elements that do not fit an integer column with "<Header> should be a list of integers".',
+    'In a permission, `_in`, `_nin`, `_has_keys_any` and `_has_keys_all` may take the name of a session variable instead of a list. Its value is a PostgreSQL array literal ({1,2,3}, {"a b",c}, NULL for null) or a JSON array of scalars, each element typed by the column; a value that is neither is refused with invalid-headers "<Header> should be a list such as {1,2,3} or [1,2,3]", and elements that do not fit an integer column with "<Header> should be a list of integers".',
+  ),
+  decision(
+    'permission.column-comparison',
+    '2.1',
+    'column comparison operators in a BoolExp',
+    'A BoolExp may compare a column with another column with _ceq, _cne (_cneq), _cgt, _clt, _cgte and _clte: the operand is the other column\'s name (a column of the same row, also inside a relationship), or ["$", column] for a column of the root table of the expression (the table of the permission or query), as the engine allows; ["column"] is the same row\'s. A column the table does not have is 400 not-exists "no such column exists : \"<column>\""; columns of different types are 400 unexpected-payload.',
   ),
   decision(
     'schema.always-valid',

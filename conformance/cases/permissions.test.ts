@@ -864,3 +864,97 @@ test(
     expect((await exported())?.insert_permissions).toEqual([{ role: 'user', permission: { columns: ['id'], check: {}, set: { n: 3 } } }]);
   },
 );
+
+describe('column comparisons and session lists on more operators', () => {
+  const team = { schema: 'ceqx', name: 'team' };
+  const task = { schema: 'ceqx', name: 'task' };
+  beforeEach(async () => {
+    await target.sql(`
+      drop schema if exists ceqx cascade;
+      create schema ceqx;
+      create table ceqx.team (id int primary key, owner_id int, tags jsonb);
+      create table ceqx.task (id int primary key, team_id int references ceqx.team (id), assignee_id int, created_by int);
+      insert into ceqx.team values (1, 10, '{"a": 1, "b": 2}'), (2, 20, '{"c": 3}');
+      insert into ceqx.task values (1, 1, 10, 10), (2, 1, 11, 10), (3, 2, 20, 21), (4, 2, 21, 21);`);
+    expectResponse(
+      await run('bulk', [
+        { type: 'reload_metadata', args: {} },
+        { type: 'track_table', args: { table: team } },
+        { type: 'track_table', args: { table: task } },
+        { type: 'create_object_relationship', args: { table: task, name: 'team', using: { foreign_key_constraint_on: 'team_id' } } },
+      ]),
+      200,
+    );
+  });
+
+  test(
+    covers(
+      ['dec.permission.column-comparison', 'rule.perm.select.filter'],
+      'a column comparison names a column of the row, or with ["$", column] one of the root table from inside a relationship',
+    ),
+    async () => {
+      expectResponse(
+        await run('bulk', [
+          // Tasks whose team's owner is the assignee: the comparison reaches back to the task row.
+          {
+            type: 'create_select_permission',
+            args: { table: task, role: 'owner', permission: { columns: ['id'], filter: { team: { owner_id: { _ceq: ['$', 'assignee_id'] } } } } },
+          },
+          // Tasks their creator works on: a column of the same row.
+          {
+            type: 'create_select_permission',
+            args: { table: task, role: 'self', permission: { columns: ['id'], filter: { assignee_id: { _ceq: 'created_by' } } } },
+          },
+          // ["$", …] from the root itself, and _cne / _cgt alike.
+          {
+            type: 'create_select_permission',
+            args: { table: task, role: 'other', permission: { columns: ['id'], filter: { assignee_id: { _cgt: ['$', 'created_by'] } } } },
+          },
+        ]),
+        200,
+      );
+      const seen = async (role: string) => ids((await gql('{ ceqx_task(order_by: {id: asc}) { id } }', asUser(undefined, role))).data?.ceqx_task);
+      expect(await seen('owner')).toEqual([1, 3]);
+      expect(await seen('self')).toEqual([1, 4]);
+      expect(await seen('other')).toEqual([2]);
+      // A column the root table does not have is refused when the permission is made.
+      expectResponse(
+        await run('create_select_permission', {
+          table: task,
+          role: 'bad',
+          permission: { columns: ['id'], filter: { team: { owner_id: { _ceq: ['$', 'nope'] } } } },
+        }),
+        400,
+        { path: '$.args.permission.filter', error: 'no such column exists : "nope"', code: 'not-exists' },
+      );
+    },
+  );
+
+  test(
+    covers(['dec.permission.session-lists', 'rule.perm.select.filter'], '_has_keys_any and _has_keys_all take a session variable holding a list too'),
+    async () => {
+      expectResponse(
+        await run('bulk', [
+          {
+            type: 'create_select_permission',
+            args: { table: team, role: 'any', permission: { columns: ['id'], filter: { tags: { _has_keys_any: 'X-Engine-Keys' } } } },
+          },
+          {
+            type: 'create_select_permission',
+            args: { table: team, role: 'all', permission: { columns: ['id'], filter: { tags: { _has_keys_all: 'x-engine-keys' } } } },
+          },
+        ]),
+        200,
+      );
+      const seen = async (role: string, keys: string) =>
+        gql('{ ceqx_team(order_by: {id: asc}) { id } }', { ...asUser(undefined, role), 'x-engine-keys': keys });
+      expect(await seen('any', '{a,z}')).toEqual({ data: { ceqx_team: [{ id: 1 }] } });
+      expect(await seen('any', '["c", "b"]')).toEqual({ data: { ceqx_team: [{ id: 1 }, { id: 2 }] } });
+      expect(await seen('all', '{a,b}')).toEqual({ data: { ceqx_team: [{ id: 1 }] } });
+      expect(await seen('all', '{a,c}')).toEqual({ data: { ceqx_team: [] } });
+      expect((await seen('any', 'a')).errors).toEqual([
+        { message: 'X-Engine-Keys should be a list such as {1,2,3} or [1,2,3]', extensions: { path: '$', code: 'invalid-headers' } },
+      ]);
+    },
+  );
+});

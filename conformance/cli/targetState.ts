@@ -9,6 +9,7 @@ import { Client } from 'pg';
 export const SUITE_SCHEMAS: readonly string[] = [
   'authecho',
   'bench',
+  'ceqx',
   'blog',
   'cost',
   'evt',

@@ -65,7 +65,12 @@ export interface BoolExpEnvironment {
    * reached through relationships and `_exists` are those it may read.
    */
   role?: DmlRole;
+  /** The table the whole expression is about, and its alias: what `["$", column]` names. */
+  root?: { table: TableModel; alias: sql.SQLNode };
 }
+
+/** The element type the keys of `_has_keys_any` / `_has_keys_all` are checked against. */
+const TEXT_KEY = { type: 'text' } as DbColumn;
 
 const isSessionVariableName = (v: unknown): v is string => typeof v === 'string' && /^x-engine-/i.test(v);
 
@@ -106,21 +111,33 @@ function operatorExpression(env: BoolExpEnvironment, t: TableModel, alias: sql.S
     if (!JSONB_TYPES.includes(c.type)) throw typeError(env, c, JSONB_TYPES);
     if (JSONB_OPERATORS[op]) return sql.query`${col} ${sql.raw(JSONB_OPERATORS[op]!)} ${typedValue(c, value(operand))}`;
     if (op === 'has_key') return sql.query`${col} ? ${sql.value(value(operand))}::text`;
-    return sql.query`${col} ${sql.raw(op === 'has_keys_any' ? '?|' : '?&')} ${sql.value(operand)}::text[]`;
+    // A list, or (in a permission) a session variable holding one (decision dec.permission.session-lists).
+    let keys: unknown[];
+    if (Array.isArray(operand)) keys = operand;
+    else if (env.sessionLists && isSessionVariableName(operand)) keys = env.sessionLists === 'unresolved' ? [] : env.sessionLists(operand, TEXT_KEY);
+    else throw engineError('parse-failed.arguments', env.path, [`expected Array for ${key}`]);
+    return sql.query`${col} ${sql.raw(op === 'has_keys_any' ? '?|' : '?&')} ${sql.value(keys.map((k) => (k === null ? null : String(k))))}::text[]`;
   }
   if (COLUMN_COMPARISONS[op]) {
-    if (typeof operand !== 'string') throw engineError('unexpected-payload.expecting-string', env.path);
-    const other = t.db.columns.find((x) => x.name === operand);
-    if (!other) throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(operand)]);
-    if (env.role) permittedColumn(env.role, t, 'select', other.name, env.path);
+    // The other column: a name (this row), ["name"] (this row) or ["$", "name"] (the root row) (dec.permission.column-comparison).
+    const path = Array.isArray(operand) ? operand : [operand];
+    const onRoot = path.length === 2 && path[0] === '$';
+    const name = onRoot ? path[1] : path.length === 1 ? path[0] : undefined;
+    if (typeof name !== 'string') throw engineError('unexpected-payload.expecting-string', env.path);
+    const owner = onRoot && env.root ? env.root : { table: t, alias };
+    const other = owner.table.db.columns.find((x) => x.name === name);
+    if (!other) throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(name)]);
+    if (env.role) permittedColumn(env.role, owner.table, 'select', other.name, env.path);
     if (other.type !== c.type) throw engineError('unexpected-payload.incompatible-columns', env.path, [c.name, other.name]);
-    return sql.query`${col} ${sql.raw(COLUMN_COMPARISONS[op]!)} ${column(alias, other.name)}`;
+    return sql.query`${col} ${sql.raw(COLUMN_COMPARISONS[op]!)} ${column(owner.alias, other.name)}`;
   }
   throw engineError('unexpected-payload.unknown-operator', env.path, [key]);
 }
 
 /** The SQL condition of a metadata-form BoolExp over rows of `t` aliased `alias`. */
-export function compileRawBoolExp(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, exp: unknown): Condition {
+export function compileRawBoolExp(outer: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, exp: unknown): Condition {
+  // The first table an expression is compiled for is its root, for ["$", column] below.
+  const env = outer.root ? outer : { ...outer, root: { table: t, alias } };
   if (!isObject(exp)) throw engineError('parse-failed.arguments', env.path, ['expected Object for a boolean expression']);
   const parts: Condition[] = [];
   for (const [key, value] of Object.entries(exp)) {
