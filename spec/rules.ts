@@ -183,6 +183,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'In a permission, `_in`, `_nin`, `_has_keys_any` and `_has_keys_all` may take the name of a session variable instead of a list. Its value is a PostgreSQL array literal ({1,2,3}, {"a b",c}, NULL for null) or a JSON array of scalars, each element typed by the column; a value that is neither is refused with invalid-headers "<Header> should be a list such as {1,2,3} or [1,2,3]", and elements that do not fit an integer column with "<Header> should be a list of integers".',
   ),
   decision(
+    'computed_fields.permissions',
+    '2.3',
+    'which roles see a computed field',
+    "A scalar computed field is a field of a role's type when the role's select permission lists it in computed_fields. A table-returning one is never listed there (400 not-supported, err.not-supported.computed-field-permission): a role sees it whenever it may select from the table it belongs to and from the table it returns, and the rows it returns pass through the role's permission on that table, as the engine derives them.",
+  ),
+  decision(
     'permission.column-comparison',
     '2.1',
     'column comparison operators in a BoolExp',

@@ -328,3 +328,69 @@ test(covers(['dec.functions.run_sql'], "run_sql that drops a computed field's fu
   expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
   expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { id } }')).toEqual({ data: { shopfn_item: [{ id: 1 }] } });
 });
+
+test(
+  covers(
+    ['dec.computed_fields.permissions', 'err.not-supported.computed-field-permission', 'rule.perm.select.filter'],
+    'a table-returning computed field is not listed in a select permission: a role sees it where it may read the rows it returns, under their permission',
+  ),
+  async () => {
+    expectResponse(await add('similar', { function: fn('similar_items') }), 200, ok);
+    const before = await exported();
+    expectResponse(
+      await run('create_select_permission', { table: item, role: 'user', permission: { columns: ['id'], computed_fields: ['similar'], filter: {} } }),
+      400,
+      {
+        path: '$.args.permission.computed_fields[0]',
+        error:
+          'select permissions on computed field "similar" are auto-derived from the permissions on its returning table "shopfn.item" and cannot be specified manually',
+        code: 'not-supported',
+      },
+    );
+    expect(await exported()).toEqual(before);
+    // Without listing it, a role that reads the table sees the field, and the rows it returns go through its filter.
+    expectResponse(
+      await run('create_select_permission', {
+        table: item,
+        role: 'user',
+        permission: { columns: ['id', 'title'], filter: { owner_id: { _eq: 'X-Engine-User-Id' } } },
+      }),
+      200,
+      ok,
+    );
+    expect(await gql('{ shopfn_item(order_by: {id: asc}) { id similar(args: {max_price: 10}) { id } } }', asRole('user', '1'))).toEqual({
+      // Items of user 1: 1 (apple pie) and 3 (banana bread); apple pie's similar item (2) belongs to user 2.
+      data: {
+        shopfn_item: [
+          { id: 1, similar: [] },
+          { id: 3, similar: [] },
+        ],
+      },
+    });
+    expect(await gql('{ shopfn_item(order_by: {id: asc}) { id similar(args: {max_price: 10}) { id } } }', asRole('user', '2'))).toEqual({
+      data: {
+        shopfn_item: [
+          { id: 2, similar: [] },
+          { id: 4, similar: [] },
+        ],
+      },
+    });
+    await target.sql('update shopfn.item set owner_id = 2 where id = 1');
+    try {
+      expect(await gql('{ shopfn_item(where: {id: {_eq: 2}}) { similar(args: {max_price: 10}) { id title } } }', asRole('user', '2'))).toEqual({
+        data: { shopfn_item: [{ similar: [{ id: 1, title: 'apple pie' }] }] },
+      });
+    } finally {
+      await target.sql('update shopfn.item set owner_id = 1 where id = 1');
+    }
+    // A role without a select permission on the returned table has neither the table nor the field.
+    expect(await gql('{ shopfn_item { id } }', asRole('guest'))).toEqual({
+      errors: [
+        {
+          message: expect.stringMatching(/^Cannot query field "shopfn_item" on type "query_root"\./) as unknown as string,
+          extensions: { path: '$', code: 'validation-failed' },
+        },
+      ],
+    });
+  },
+);

@@ -308,13 +308,16 @@ test(
         actions,
         fc.option(enumRows, { nil: undefined }),
         async (byRole, fields, tracked, restGenerated, triggers, remotesGenerated, actionsGenerated, kindRows) => {
-          // Select permissions list computed fields the document defines (and now and then one it does not).
-          const defined = new Set<string>(fields.map((f) => f.name));
+          // Select permissions list scalar computed fields the document defines (and now and then one it
+          // does not, or a table-returning one: both refused).
+          const defined = new Set<string>(fields.filter((f) => f.definition !== COMPUTED.kids).map((f) => f.name));
+          const tableReturning = new Set<string>(fields.filter((f) => f.definition === COMPUTED.kids).map((f) => f.name));
           for (const role of ROLES) {
             const select = byRole[role]!.parent.select as { computed_fields: string[] } | undefined;
             if (select)
               select.computed_fields = select.computed_fields.filter(
-                (name, i) => defined.has(name) || (i === 0 && name === 'mine_field' && fields.length === 0),
+                (name, i) =>
+                  defined.has(name) || (i === 0 && name === 'mine_field' && fields.length === 0) || (i === 0 && role === ROLES[0] && tableReturning.has(name)),
               );
           }
           const parentEntry = {

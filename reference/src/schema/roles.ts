@@ -78,10 +78,11 @@ export function modelsForRole(models: Models, role: string, options: RoleOptions
   }
   for (const t of out.values()) {
     t.relationships = t.access.select ? t.relationships.filter((r) => out.get(r.targetKey)?.access.select === true) : [];
-    // Computed fields the select permission lists; table-returning ones only to tables the role reads.
+    // Scalar computed fields the select permission lists; table-returning ones wherever the role
+    // reads the table they return (decision dec.computed_fields.permissions).
     const listed = t.entry.select_permissions?.find((p) => p.role === role)?.permission.computed_fields ?? [];
     t.computedFields = t.access.select
-      ? t.computedFields.filter((c) => listed.includes(c.field) && (c.targetKey === undefined || out.get(c.targetKey)?.access.select === true))
+      ? t.computedFields.filter((c) => (c.targetKey === undefined ? listed.includes(c.field) : out.get(c.targetKey)?.access.select === true))
       : [];
   }
   return out;

@@ -18,9 +18,18 @@ export function validatePermission(models: Models, table: TableModel, type: Perm
     for (const c of columns) if (!table.byColumn.has(c)) throw engineError('not-exists.column', '$.args.permission.columns', [JSON.stringify(c)]);
   }
   const computed = 'computed_fields' in permission ? permission.computed_fields : undefined;
-  for (const name of computed ?? []) {
+  for (const [i, name] of (computed ?? []).entries()) {
     if (!(table.entry.computed_fields ?? []).some((f) => f.name === name)) {
       throw engineError('not-exists.computed-field', '$.args.permission.computed_fields', [JSON.stringify(name), quoteQualified(table.entry.table)]);
+    }
+    // Decision dec.computed_fields.permissions: a table-returning one follows its table's permissions.
+    const returned = table.computedFields.find((c) => c.field === name)?.targetKey;
+    if (returned !== undefined) {
+      const target = models.get(returned);
+      throw engineError('not-supported.computed-field-permission', `$.args.permission.computed_fields[${i}]`, [
+        JSON.stringify(name),
+        target ? quoteQualified(target.entry.table) : JSON.stringify(returned),
+      ]);
     }
   }
   const set = 'set' in permission ? permission.set : undefined;
