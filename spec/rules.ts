@@ -183,6 +183,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'In a permission, `_in`, `_nin`, `_has_keys_any` and `_has_keys_all` may take the name of a session variable instead of a list. Its value is a PostgreSQL array literal ({1,2,3}, {"a b",c}, NULL for null) or a JSON array of scalars, each element typed by the column; a value that is neither is refused with invalid-headers "<Header> should be a list such as {1,2,3} or [1,2,3]", and elements that do not fit an integer column with "<Header> should be a list of integers".',
   ),
   decision(
+    'graphql.introspection-order',
+    '4.3',
+    'the order of fields and enum values in introspection',
+    "Introspection lists the fields of a table's object type (columns, computed fields, relationships and their aggregates) sorted by name, and the values of an enum table's enum sorted by name, as the engine does; the order of an answer's fields is always the order of the request's selection.",
+  ),
+  decision(
     'computed_fields.permissions',
     '2.3',
     'which roles see a computed field',
@@ -287,7 +293,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'functions.run_sql',
     '4.3',
     'run_sql that drops or changes a tracked function',
-    "A tracked function, or a computed field's function, that run_sql drops or changes past what can be tracked is untracked (or dropped from its table) with it, as a dropped table is.",
+    'run_sql that drops, renames or changes past what can be tracked a function that is tracked or that a computed field uses is refused with 400 dependency-error "cannot drop due to the following dependent objects : <dependents>" (dependents named like "function <schema>.<name>" and "computed field <schema>.<table>.<field>"), and one that overloads such a function with 400 not-supported (err.not-supported.function-overloaded), the SQL undone either way; with cascade: true the SQL is kept and the function is untracked, the computed field dropped from its table.',
   ),
   decision(
     'computed_fields.graphql',

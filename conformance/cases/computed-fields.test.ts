@@ -319,15 +319,25 @@ test(
   },
 );
 
-test(covers(['dec.functions.run_sql'], "run_sql that drops a computed field's function drops the field from its table"), async () => {
-  expectResponse(await add('label', { function: fn('item_label') }), 200, ok);
-  expectResponse(await target.metadata({ type: 'run_sql', args: { sql: 'drop function shopfn.item_label(shopfn.item)' } }, { endpoint: '/v2/query' }), 200, {
-    result_type: 'CommandOk',
-    result: null,
-  });
-  expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
-  expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { id } }')).toEqual({ data: { shopfn_item: [{ id: 1 }] } });
-});
+test(
+  covers(['dec.functions.run_sql', 'err.dependency-error.drop'], "run_sql that drops a computed field's function needs cascade, which drops the field"),
+  async () => {
+    expectResponse(await add('label', { function: fn('item_label') }), 200, ok);
+    const before = await exported();
+    const drop = (cascade: boolean) =>
+      target.metadata({ type: 'run_sql', args: { sql: 'drop function shopfn.item_label(shopfn.item)', cascade } }, { endpoint: '/v2/query' });
+    expectResponse(await drop(false), 400, {
+      path: '$',
+      error: 'cannot drop due to the following dependent objects : computed field shopfn.item.label',
+      code: 'dependency-error',
+    });
+    expect(await exported()).toEqual(before);
+    expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { label } }')).toEqual({ data: { shopfn_item: [{ label: 'APPLE PIE (3.50)' }] } });
+    expectResponse(await drop(true), 200, { result_type: 'CommandOk', result: null });
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
+    expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { id } }')).toEqual({ data: { shopfn_item: [{ id: 1 }] } });
+  },
+);
 
 test(
   covers(

@@ -319,8 +319,8 @@ test(
 
 test(
   covers(
-    ['rule.availability.inconsistent', 'op.get_inconsistent_metadata', 'err.not-exists.function-in-postgres', 'dec.functions.run_sql'],
-    'a function that disappears from the database is an inconsistent object; run_sql that drops it untracks it',
+    ['rule.availability.inconsistent', 'op.get_inconsistent_metadata', 'err.not-exists.function-in-postgres'],
+    'a function that disappears from the database is an inconsistent object, and drop_inconsistent_metadata untracks it',
   ),
   async () => {
     await run('track_function', { function: fn('search_items') });
@@ -334,11 +334,33 @@ test(
     });
     expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
     expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
+  },
+);
+
+test(
+  covers(
+    ['dec.functions.run_sql', 'err.dependency-error.drop', 'err.not-supported.function-overloaded', 'op.run_sql'],
+    'run_sql that drops, renames or overloads a tracked function is refused naming it, and undone; with cascade the function is untracked',
+  ),
+  async () => {
     await run('track_function', { function: fn('cheapest') });
-    expectResponse(await target.metadata({ type: 'run_sql', args: { sql: 'drop function shopfn.cheapest()' } }, { endpoint: '/v2/query' }), 200, {
-      result_type: 'CommandOk',
-      result: null,
-    });
+    const before = await exported();
+    const runSql = (sql: string, cascade?: boolean) =>
+      target.metadata({ type: 'run_sql', args: { sql, ...(cascade === undefined ? {} : { cascade }) } }, { endpoint: '/v2/query' });
+    const refusedDrop = { path: '$', error: 'cannot drop due to the following dependent objects : function shopfn.cheapest', code: 'dependency-error' };
+    expectResponse(await runSql('drop function shopfn.cheapest()'), 400, refusedDrop);
+    expectResponse(await runSql('alter function shopfn.cheapest() rename to cheapest_item'), 400, refusedDrop);
+    expectResponse(
+      await runSql('create function shopfn.cheapest(n integer) returns shopfn.item language sql stable as $$ select * from shopfn.item where id = n $$'),
+      400,
+      { path: '$', error: 'function "shopfn.cheapest" is overloaded. Overloaded functions are not supported', code: 'not-supported' },
+    );
+    // Nothing of it stayed: the function is there once, under its name, still tracked and served.
+    expect(await target.sql("select count(*)::int as n from pg_proc where proname in ('cheapest', 'cheapest_item')")).toEqual([{ n: 1 }]);
+    expect(await exported()).toEqual(before);
+    expect(await gql('{ shopfn_cheapest { id } }')).toEqual({ data: { shopfn_cheapest: [{ id: 3 }] } });
+    // With cascade the SQL stays and the function is untracked.
+    expectResponse(await runSql('drop function shopfn.cheapest()', true), 200, { result_type: 'CommandOk', result: null });
     expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
   },
 );

@@ -487,8 +487,8 @@ test(
       data: { __type: { fields: { name: string; description: string | null }[] } };
     };
     expect(fields.data.__type.fields.filter((f) => ['id', 'fullName'].includes(f.name))).toEqual([
-      { name: 'id', description: 'the key' },
       { name: 'fullName', description: 'as printed on invoices' },
+      { name: 'id', description: 'the key' },
     ]);
     // The export goes back in unchanged.
     const document = await exported();
@@ -503,3 +503,42 @@ test(
     expect(await exported()).toEqual(document);
   },
 );
+
+test(
+  covers(
+    ['dec.graphql.introspection-order', 'op.track_table.v2'],
+    "introspection lists a table type's fields and an enum table's values sorted by name, as the engine does",
+  ),
+  async () => {
+    // A value added last, sorted first.
+    await target.sql("insert into shop.status values ('cancelled', null) on conflict do nothing");
+    try {
+      await introspectionOrder();
+    } finally {
+      await target.sql("delete from shop.status where value = 'cancelled'");
+    }
+  },
+);
+
+async function introspectionOrder() {
+  expectResponse(
+    await target.metadata({
+      type: 'bulk',
+      args: [
+        { type: 'track_table', args: { table: customer, configuration: { custom_column_names: { name: 'Zname', email: 'aMail' } } } },
+        { type: 'track_table', args: { table: orders } },
+        { type: 'track_table', args: { table: status, is_enum: true } },
+        {
+          type: 'create_array_relationship',
+          args: { table: customer, name: 'b_orders', using: { foreign_key_constraint_on: { table: orders, column: 'customer_id' } } },
+        },
+      ],
+    }),
+    200,
+  );
+  const body = (
+    await target.graphql('{ customer: __type(name: "shop_customer") { fields { name } } status: __type(name: "shop_status_enum") { enumValues { name } } }')
+  ).body as { data: { customer: { fields: { name: string }[] }; status: { enumValues: { name: string }[] } } };
+  expect(body.data.customer.fields.map((f) => f.name)).toEqual(['Zname', 'aMail', 'b_orders', 'b_orders_aggregate', 'id']);
+  expect(body.data.status.enumValues.map((v) => v.name)).toEqual(['cancelled', 'open', 'paid']);
+}

@@ -47,11 +47,21 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
  */
 async function dropBrokenRelationships(ctx: OperationContext, after: Introspection, cascade: boolean): Promise<MetadataDocument> {
   const introduced = introducedBy(await ctx.inconsistenciesBefore(), findInconsistencies(ctx.document, after));
-  // A tracked function that the SQL dropped or changed past tracking is untracked with it, as a dropped table is.
+  // A tracked function, or a computed field's function, that the SQL dropped, renamed, changed past
+  // tracking or overloaded: refused, or with cascade untracked (dropped from its table) (dec.functions.run_sql).
   const functions = introduced.flatMap((o) => (o.type === 'function' ? [o.definition] : []));
+  const fields = introduced.flatMap((o) => (o.type === 'computed_field' ? [o] : []));
+  if (!cascade && (functions.length > 0 || fields.length > 0)) {
+    const names = [...functions.map((f) => f.function), ...fields.map((o) => o.definition.definition.function)];
+    const overloaded = names.find((name) => (after.functions.get(relationKey(name))?.length ?? 0) > 1);
+    if (overloaded) throw engineError('not-supported.function-overloaded', '$', [quoteQualified(overloaded)]);
+    const list = [
+      ...functions.map((f) => `function ${displayQualified(f.function)}`),
+      ...fields.map((o) => `computed field ${displayQualified(o.definition.table)}.${o.definition.name}`),
+    ];
+    throw engineError('dependency-error.drop', '$', [list.join(', ')]);
+  }
   if (functions.length > 0) ctx.document = withoutFunctions(ctx.document, functions);
-  // Computed fields whose function the SQL dropped or changed go with it too.
-  const fields = introduced.filter((o) => o.type === 'computed_field');
   if (fields.length > 0) ctx.document = withoutObjects(ctx.document, fields);
   const broken = introduced.filter((o) => o.type === 'object_relation' || o.type === 'array_relation');
   if (broken.length === 0) return ctx.document;

@@ -87,7 +87,8 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes): ObjectTypes 
               if (remote.access.aggregate) fields[`${r.name}_aggregate`] = { type: nonNull(aggregate(remote)), args: selectArgs(remote) };
             }
           }
-          return fields;
+          // Decision dec.graphql.introspection-order: sorted by name, as the engine lists them.
+          return Object.fromEntries(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
         },
       }),
     );

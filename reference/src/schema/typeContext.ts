@@ -46,7 +46,12 @@ export function typeContext(models: Models, share: TypeShare): TypeContext {
     memo(enumTypeName(table), () =>
       makeEnumType({
         name: enumTypeName(table),
-        values: Object.fromEntries((table.enumValues ?? []).map((v) => [v.value, { value: v.value, ...(v.comment ? { description: v.comment } : {}) }])),
+        // Decision dec.graphql.introspection-order: sorted by name.
+        values: Object.fromEntries(
+          [...(table.enumValues ?? [])]
+            .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+            .map((v) => [v.value, { value: v.value, ...(v.comment ? { description: v.comment } : {}) }]),
+        ),
       }),
     );
   const enumTables = new Map([...models.values()].filter((m) => m.enumValues?.length).map((m) => [enumTypeName(m), m]));
