@@ -362,11 +362,18 @@ export const ERRORS: readonly ErrorSpec[] = [
   ),
   // Computed fields (SPEC.md §2.3, §4.3): messages the spec leaves open.
   decided(
+    'constraint-violation.computed-field-name',
+    400,
+    'constraint-violation',
+    'the name <name> is already used by a column, relationship or computed field of table <table-name>',
+    'add_computed_field (and a computed field of replace_metadata): the name must not equal a column (or its custom name), a relationship or another computed field of the table; the engine answers constraint-violation.',
+  ),
+  decided(
     'already-exists.computed-field-name',
     400,
     'already-exists',
     'the name <name> is already used by a column, relationship or computed field of table <table-name>',
-    'add_computed_field: the name must not equal a column (or its custom name), a relationship or another computed field of the table.',
+    'A relationship may not take the name of a computed field of its table.',
   ),
   decided(
     'not-exists.computed-field',

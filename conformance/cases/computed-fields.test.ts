@@ -134,12 +134,17 @@ test(
 
 test(
   covers(
-    ['rule.computed_field.name:allowed', 'rule.computed_field.name:refused', 'err.already-exists.computed-field-name'],
-    'a computed field may not take the name of a column, relationship or computed field',
+    [
+      'rule.computed_field.name:allowed',
+      'rule.computed_field.name:refused',
+      'err.constraint-violation.computed-field-name',
+      'err.already-exists.computed-field-name',
+    ],
+    'a computed field may not take the name of a column, relationship or computed field (constraint-violation), nor a relationship that of a computed field (already-exists)',
   ),
   async () => {
-    const taken = (name: string) =>
-      refused('already-exists', `the name "${name}" is already used by a column, relationship or computed field of table "shopfn.item"`);
+    const message = (name: string) => `the name "${name}" is already used by a column, relationship or computed field of table "shopfn.item"`;
+    const taken = (name: string) => refused('constraint-violation', message(name));
     expectResponse(await add('title', { function: fn('item_label') }), 400, taken('title'));
     expectResponse(await add('label', { function: fn('item_label') }), 200, ok);
     expectResponse(await add('label', { function: fn('price_with_tax') }), 400, taken('label'));
@@ -154,7 +159,7 @@ test(
     expectResponse(
       await run('create_object_relationship', { table: item, name: 'label', using: { foreign_key_constraint_on: 'note_id' } }),
       400,
-      taken('label'),
+      refused('already-exists', message('label')),
     );
     expect((await exported()).tables[0]).toEqual({
       table: item,
@@ -296,7 +301,7 @@ test(
 
 test(
   covers(
-    ['op.replace_metadata.v1', 'err.already-exists.computed-field-name'],
+    ['op.replace_metadata.v1', 'err.constraint-violation.computed-field-name'],
     'replace_metadata refuses a computed field named like a column, by its own name or its custom name, and changes nothing',
   ),
   async () => {
@@ -312,7 +317,7 @@ test(
       expectResponse(await run('replace_metadata', document), 400, {
         path: '$.args',
         error: `the name "${name}" is already used by a column, relationship or computed field of table "shopfn.item"`,
-        code: 'already-exists',
+        code: 'constraint-violation',
       });
     }
     expect(await exported()).toEqual(withField('label'));

@@ -352,7 +352,7 @@ test(
     expectResponse(
       await run('create_event_trigger', trigger('nothing', '/x')),
       400,
-      refused('bad-request', 'event trigger "nothing" has no operation: give insert, update, delete or enable_manual'),
+      refused('bad-request', 'event trigger "nothing" has no operation: give insert, update, delete or enable_manual', '$'),
     );
     expectResponse(
       await run('create_event_trigger', trigger('cols', '/x', { update: { columns: ['price', 'ghost'] } })),

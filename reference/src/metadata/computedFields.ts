@@ -75,7 +75,8 @@ export function computedFieldProblem(document: MetadataDocument, db: Introspecti
 export function checkComputedFieldNames(entry: TableEntry, columns: readonly string[]): void {
   const taken = new Set([...columns, ...columns.map((c) => columnGraphQLName(entry, c)), ...relationshipsOf(entry).map(({ rel }) => rel.name)]);
   for (const field of computedFieldsOf(entry)) {
-    if (taken.has(field.name)) throw engineError('already-exists.computed-field-name', '$.args', [JSON.stringify(field.name), quoteQualified(entry.table)]);
+    if (taken.has(field.name))
+      throw engineError('constraint-violation.computed-field-name', '$.args', [JSON.stringify(field.name), quoteQualified(entry.table)]);
     taken.add(field.name);
   }
 }

@@ -76,7 +76,8 @@ export function createEventTrigger(document: MetadataDocument, db: Introspection
     definition[op] = { columns: Array.isArray(spec.columns) ? [...spec.columns] : '*' };
   }
   if (!definition.insert && !definition.update && !definition.delete && !definition.enable_manual) {
-    throw engineError('bad-request.event-trigger-operations', '$.args', [JSON.stringify(args.name)]);
+    // At $, as the engine answers it.
+    throw engineError('bad-request.event-trigger-operations', '$', [JSON.stringify(args.name)]);
   }
   const trigger: EventTrigger = {
     name: args.name,
