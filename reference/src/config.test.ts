@@ -1,4 +1,8 @@
-import { ConfigError, loadConfig } from './config';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, FLAGS, loadConfig } from './config';
+import { FLAG_HELP } from './flagHelp';
 
 describe('loadConfig', () => {
   test('defaults', () => {
@@ -71,4 +75,26 @@ describe('loadConfig', () => {
   test('unknown flags are refused', () => {
     expect(() => loadConfig({}, ['--no-such-flag=1'])).toThrow('unknown flag --no-such-flag');
   });
+});
+
+test('--help says the default of every flag, and docs/SERVER.md lists every flag with that default', () => {
+  const docs = readFileSync(join(__dirname, '..', '..', 'docs', 'SERVER.md'), 'utf8');
+  const rows = docs.split('\n').filter((line) => line.startsWith('| `ENGINE_GRAPHQL_'));
+  const missing: string[] = [];
+  for (const flag of Object.keys(FLAGS)) {
+    const help = FLAG_HELP[flag];
+    const row = rows.find((r) => r.includes(`\`--${flag}\``));
+    // The default's first word is what the table's default column starts with (or names, for paired rows).
+    if (help === undefined || row === undefined || !row.replace(/`/g, '').includes(help.split(/[ (:,]/)[0]!)) missing.push(flag);
+  }
+  expect(missing).toEqual([]);
+  expect(Object.keys(FLAG_HELP).filter((flag) => !(flag in FLAGS))).toEqual([]);
+});
+
+test('engine-reference --help prints each flag with its variable and default', () => {
+  const r = spawnSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'run-ts.js'), join(__dirname, 'main.ts'), '--help'], { encoding: 'utf8' });
+  expect(r.status).toBe(0);
+  expect(r.stdout).toContain('  --server-port (ENGINE_GRAPHQL_SERVER_PORT)\n      default: 8080\n');
+  expect(r.stdout).toContain('  --max-query-cost (ENGINE_GRAPHQL_MAX_QUERY_COST)\n      default: 10000000 (');
+  expect(r.stdout.match(/^ {2}--/gm)).toHaveLength(Object.keys(FLAGS).length);
 });

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { CatalogError } from './catalog/catalog';
 import { metadataCommand } from './cli/metadata';
 import { ConfigError, FLAGS, loadConfig } from './config';
+import { FLAG_HELP } from './flagHelp';
 import { provisionDatabase, ProvisionError, type ProvisionedDatabase } from './db/provision';
 import { createLogger } from './log';
 import { SERVER_VERSION, startServer, type RunningServer } from './server';
@@ -11,9 +12,9 @@ const USAGE = `Usage: engine-reference [--FLAG VALUE]...       run the server (f
        engine-reference metadata <export|apply|diff> DIR [options]
        engine-reference --help | --version
 
-Flags (each also an environment variable; see docs/SERVER.md):
+Flags (each also an environment variable; a flag wins over its variable; see docs/SERVER.md):
 ${Object.entries(FLAGS)
-  .map(([flag, variable]) => `  --${flag.padEnd(30)} ${variable}`)
+  .map(([flag, variable]) => `  --${flag} (${variable})\n      default: ${FLAG_HELP[flag] ?? '(see docs/SERVER.md)'}`)
   .join('\n')}
 
 Exit codes: 0 stopped cleanly, 1 failed to start or stopped on an error, 2 bad flag or setting.`;
