@@ -1,4 +1,5 @@
 // The conformance report: per SPEC.md section, each item with its tests and a status.
+import { stripVTControlCharacters } from 'node:util';
 import { ITEMS, type SpecItem } from '../../spec';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
@@ -136,7 +137,10 @@ ${s.items
     : '';
   const failures = report.failures.length
     ? `<h2 id="failures">Failures</h2>\n${report.failures
-        .map((f, k) => `<h3 id="failure-${k}">${escape(f.title)}</h3><p><code>${escape(f.file)}</code></p><pre>${escape(stripAnsi(f.failure ?? ''))}</pre>`)
+        .map(
+          (f, k) =>
+            `<h3 id="failure-${k}">${escape(f.title)}</h3><p><code>${escape(f.file)}</code></p><pre>${escape(stripVTControlCharacters(f.failure ?? ''))}</pre>`,
+        )
         .join('\n')}`
     : '';
   return `<!doctype html><html><head><meta charset="utf-8"><title>Conformance report</title>
@@ -154,11 +158,9 @@ ${failures}
 </body></html>`;
 }
 
-const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
-
 /** JUnit XML for CI systems: one test case per case, grouped by file. */
 export function renderJUnit(results: readonly CaseResult[]): string {
-  const xml = (text: string) => escape(stripAnsi(text));
+  const xml = (text: string) => escape(stripVTControlCharacters(text));
   const files = [...new Set(results.map((r) => r.file))];
   const suites = files.map((file) => {
     const cases = results.filter((r) => r.file === file);

@@ -137,7 +137,9 @@ test('diff shows the changed lines; apply of a directory the server refuses chan
   writeFileSync(join(dir, 'tables.yaml'), tables.replace('          - id\n', '          - id\n          - shelf_id\n'));
   const diff = await cli('diff', dir);
   expect(diff.code).toBe(1);
-  expect(diff.out).toBe(['--- server/tables.yaml', '+++ dir/tables.yaml', '           - id', '+          - shelf_id', '           - title'].join('\n'));
+  expect(diff.out).toBe(
+    ['--- server/tables.yaml', '+++ dir/tables.yaml', '@@ -19,2 +19,3 @@', '           - id', '+          - shelf_id', '           - title'].join('\n'),
+  );
   expect(await cli('apply', dir)).toEqual({ code: 0, out: `applied ${dir}: changed tables.yaml`, err: '' });
   expect(((await post({ type: 'export_metadata', args: {} })).body as typeof DOCUMENT).tables[1]).toEqual({
     ...DOCUMENT.tables[1],

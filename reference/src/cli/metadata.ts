@@ -2,6 +2,7 @@
 // directory of YAML files (SPEC.md §2.2), written, applied (atomically, by replace_metadata) or
 // compared. Exit codes as engine-conformance's: 0 done (diff: no differences), 1 refused by the server
 // or different, 2 could not be done (bad usage, an unreadable directory, an unreachable or refusing server).
+import { structuredPatch } from 'diff';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MetadataDocument } from '../../../spec';
@@ -121,32 +122,14 @@ function summary(document: MetadataDocument): string {
   ].join(', ');
 }
 
-/** A line diff per file that differs: `--- server/NAME`, `+++ dir/NAME`, then `-`/`+` lines with one line of context. */
+/** A unified diff per file that differs (the `diff` package's hunks, one line of context): `--- server/NAME`, `+++ dir/NAME`, `@@ … @@`, lines. */
 export function diffFiles(server: Record<string, string>, local: Record<string, string>): string[] {
   const out: string[] = [];
   for (const name of Object.keys(server)) {
     if (server[name] === local[name]) continue;
-    out.push(`--- server/${name}`, `+++ dir/${name}`, ...lineDiff(server[name]!.split('\n'), (local[name] ?? '').split('\n')));
+    const patch = structuredPatch(`server/${name}`, `dir/${name}`, server[name]!, local[name] ?? '', undefined, undefined, { context: 1 });
+    out.push(`--- server/${name}`, `+++ dir/${name}`);
+    for (const hunk of patch.hunks) out.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines);
   }
   return out;
-}
-
-function lineDiff(a: string[], b: string[]): string[] {
-  // Longest common subsequence; metadata files are small enough for the quadratic table.
-  const n = a.length;
-  const m = b.length;
-  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-  const lines: { mark: ' ' | '-' | '+'; text: string }[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) (lines.push({ mark: ' ', text: a[i++]! }), j++);
-    else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) lines.push({ mark: '+', text: b[j++]! });
-    else lines.push({ mark: '-', text: a[i++]! });
-  }
-  // Changed lines with one line of context around them.
-  const changed = (k: number) => lines[k] !== undefined && lines[k]!.mark !== ' ';
-  return lines.filter((_l, k) => changed(k) || changed(k - 1) || changed(k + 1)).map((l) => `${l.mark}${l.text}`);
 }

@@ -19,7 +19,7 @@ import { TypeShare } from '../schema/typeShare';
 import { allowedDocuments } from '../metadata/collections';
 import { buildFunctionModels, functionsForRole, type FunctionModel } from '../schema/functions';
 import * as q from '../sql';
-import { Lru } from './lru';
+import { weightedCache, type WeightedCache } from './weightedCache';
 import type { UsableRemote } from '../remote/view';
 export type { UsableRemote } from '../remote/view';
 
@@ -74,8 +74,8 @@ export interface SchemaCache {
   share: TypeShare;
   /** The remote servers whose root fields the schemas carry, by name. */
   readonly remotes: ReadonlyMap<string, RemoteEndpoint>;
-  documents: Lru<string, { document: DocumentNode } | { errors: readonly GraphQLError[] }>;
-  plans: Lru<string, CompiledPlan>;
+  documents: WeightedCache<{ document: DocumentNode } | { errors: readonly GraphQLError[] }>;
+  plans: WeightedCache<CompiledPlan>;
 }
 
 export function buildSchemaCache(
@@ -138,8 +138,14 @@ export function buildSchemaCache(
     customTypes: document.custom_types,
     remotes: new Map(remotes.map((r) => [r.contribution.name, r.endpoint])),
     roles: new Map(),
-    documents: new Lru(half, (key, value) => 2 * key.length + ('document' in value ? 40 * key.length : 1000)),
-    plans: new Lru(half, (key, plan) => 2 * key.length + plan.statements.reduce((n, s) => n + 2 * s.text.length + 2 * JSON.stringify(s.values).length, 1000)),
+    documents: weightedCache(
+      half,
+      (key, value: { document: DocumentNode } | { errors: readonly GraphQLError[] }) => 2 * key.length + ('document' in value ? 40 * key.length : 1000),
+    ),
+    plans: weightedCache(
+      half,
+      (key, plan: CompiledPlan) => 2 * key.length + plan.statements.reduce((n, s) => n + 2 * s.text.length + 2 * JSON.stringify(s.values).length, 1000),
+    ),
   };
 }
 
