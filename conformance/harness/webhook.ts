@@ -1,11 +1,13 @@
-// A webhook on loopback for the event trigger cases: each path answers as the case says (status,
-// headers, a delay), by the number of the call on that path, and every call is recorded.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// A webhook on loopback for the event trigger cases, served by msw like the other mocks: each path
+// answers as the case says (status, headers, a delay), by the number of the call on that path, and
+// every call is recorded.
+import { http, HttpResponse } from 'msw';
+import { startMockServer } from './mockServer';
 
 export interface WebhookCall {
   path: string;
-  headers: IncomingHttpHeaders;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
   body: unknown;
   at: number;
 }
@@ -30,35 +32,29 @@ export interface Webhook {
 export async function startWebhook(port = Number(process.env.ENGINE_WEBHOOK_PORT ?? 0)): Promise<Webhook> {
   const calls: WebhookCall[] = [];
   const replies = new Map<string, (n: number) => Reply>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // kept as text
-      }
-      const n = calls.filter((c) => c.path === path).length;
-      calls.push({ path, headers: req.headers, body, at: Date.now() });
-      const reply = replies.get(path)?.(n) ?? { status: 200 };
-      const send = () => {
-        if (res.destroyed) return;
-        res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) });
-        res.end(JSON.stringify({ received: true }));
-      };
-      if (reply.delayMs) setTimeout(send, reply.delayMs).unref();
-      else send();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await startMockServer(
+    [
+      http.all('*', async ({ request }) => {
+        const path = new URL(request.url).pathname;
+        const text = await request.text();
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // kept as text
+        }
+        const n = calls.filter((c) => c.path === path).length;
+        calls.push({ path, headers: Object.fromEntries(request.headers), body, at: Date.now() });
+        const reply = replies.get(path)?.(n) ?? { status: 200 };
+        if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs).unref());
+        return HttpResponse.json({ received: true }, { status: reply.status, ...(reply.headers ? { headers: reply.headers } : {}) });
+      }),
+    ],
+    port,
+  );
   const callsTo = (path: string) => calls.filter((c) => c.path === path);
   return {
-    url,
+    url: server.url,
     calls,
     on: (path, reply) => replies.set(path, reply),
     callsTo,
@@ -70,10 +66,6 @@ export async function startWebhook(port = Number(process.env.ENGINE_WEBHOOK_PORT
       }
       return callsTo(path);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }
