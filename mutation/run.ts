@@ -27,7 +27,9 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/metadata/cron.ts': [...cases('cron-triggers'), 'reference/src/metadata/cron.test.ts'],
   'reference/src/operations/transactionControl.ts': [...cases('run-sql', 'fuzz-run-sql'), 'reference/src/operations/transactionControl.test.ts'],
   'reference/src/execute/roleGate.ts': [...cases('limits'), 'reference/src/execute/roleGate.test.ts'],
-  'reference/src/http/allowedHosts.ts': cases('cross-origin'),
+  'reference/src/http/allowedHosts.ts': [...cases('cross-origin'), 'reference/src/http/allowedHosts.test.ts'],
+  'reference/src/http/graphqlLog.ts': ['reference/src/http/graphqlLog.test.ts', 'reference/src/requestLog.test.ts'],
+  'reference/src/execute/weightedCache.ts': ['reference/src/execute/weightedCache.test.ts'],
 };
 
 const USAGE = `Usage: npm run mutation [-- MODULE[:LINES]... [--tests FILE,FILE]]

@@ -20,14 +20,15 @@ export type HostCheck = (headers: IncomingHttpHeaders) => string | undefined;
 /** A check that answers the refused host name, or undefined when the request may go on. */
 export function hostCheck(config: Pick<EngineConfig, 'allowedHosts'>): HostCheck {
   const any = config.allowedHosts.includes('*');
-  const exact = new Set(config.allowedHosts.filter((h) => !h.startsWith('*')));
+  // (A `*.` entry in `exact` matches only a Host spelled so, which `below` lets through anyway.)
+  const exact = new Set(config.allowedHosts);
   const below = config.allowedHosts.filter((h) => h.startsWith('*.')).map((h) => h.slice(1));
   return (headers) => {
     if (any) return undefined;
     const name = hostName(headers.host);
-    // HTTP/1.1 requires Host; a request without one names no host to check, as a client of this machine sends it.
-    if (headers.host === undefined) return undefined;
     if (name !== undefined && (exact.has(name) || below.some((suffix) => name.endsWith(suffix)))) return undefined;
+    // Refused: the Host as it came. HTTP/1.1 requires Host; a request without one (undefined) names
+    // no host to check, as a client of this machine sends it, and goes on.
     return headers.host;
   };
 }
