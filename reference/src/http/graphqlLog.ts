@@ -2,22 +2,22 @@
 // name of the document's only operation) or `graphql:<kind>`, found with graphql-js's lexer; and
 // the errors of an answer that has some.
 import { Lexer, Source, TokenKind } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import type { GraphQLRequest } from '../execute/graphql';
 
 const OPERATION_KINDS = new Set(['query', 'mutation', 'subscription']);
 /** Labels of recent documents: a document sent again is not lexed again. */
-const labels = new Map<string, string>();
-const MAX_LABELS = 1000;
+const labels = new LRUCache<string, string>({ max: 1000 });
 
 export function graphqlOperationLabel(request: GraphQLRequest): string {
   if (typeof request.operationName === 'string' && request.operationName !== '') return `graphql:${request.operationName}`;
   if (typeof request.query !== 'string') return 'graphql:query';
-  let label = labels.get(request.query);
-  if (label === undefined) {
-    label = `graphql:${soleOperation(request.query) ?? 'query'}`;
-    if (labels.size >= MAX_LABELS) labels.clear();
-    labels.set(request.query, label);
-  }
+  return labels.get(request.query) ?? remember(request.query);
+}
+
+function remember(query: string): string {
+  const label = `graphql:${soleOperation(query) ?? 'query'}`;
+  labels.set(query, label);
   return label;
 }
 
@@ -31,25 +31,20 @@ function soleOperation(query: string): string | undefined {
   let found: string | undefined;
   try {
     for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
-      if (OPENING.has(token.kind)) {
-        if (depth === 0 && token.kind === TokenKind.BRACE_L && !inDefinition) {
-          // A selection set alone at the top: an anonymous query.
+      if (depth === 0 && !inDefinition) {
+        // A definition starts: a selection set alone (an anonymous query), an operation, or a fragment.
+        inDefinition = true;
+        if (token.kind === TokenKind.BRACE_L) {
           operations += 1;
           found = 'query';
-          inDefinition = true;
-        }
-        depth += 1;
-      } else if (CLOSING.has(token.kind)) {
-        depth -= 1;
-        if (depth === 0 && token.kind === TokenKind.BRACE_R) inDefinition = false;
-      } else if (depth === 0 && !inDefinition && token.kind === TokenKind.NAME) {
-        inDefinition = true;
-        if (OPERATION_KINDS.has(token.value)) {
+        } else if (OPERATION_KINDS.has(token.value)) {
           operations += 1;
           const next = lexer.lookahead();
           found = next.kind === TokenKind.NAME ? next.value : token.value;
         }
       }
+      if (OPENING.has(token.kind)) depth += 1;
+      else if (CLOSING.has(token.kind) && --depth === 0 && token.kind === TokenKind.BRACE_R) inDefinition = false;
     }
   } catch {
     return undefined; // not GraphQL: the answer says why
