@@ -30,6 +30,7 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/http/allowedHosts.ts': [...cases('cross-origin'), 'reference/src/http/allowedHosts.test.ts'],
   'reference/src/http/graphqlLog.ts': ['reference/src/http/graphqlLog.test.ts', 'reference/src/requestLog.test.ts'],
   'reference/src/execute/weightedCache.ts': ['reference/src/execute/weightedCache.test.ts'],
+  'spec/document-forms.ts': [...cases('metadata', 'errors'), 'spec/document-forms.test.ts'],
 };
 
 const USAGE = `Usage: npm run mutation [-- MODULE[:LINES]... [--tests FILE,FILE]]
