@@ -664,7 +664,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'limits.query-cost',
     '8',
     "what a role's operation may cost",
-    "Before an operation of a role other than admin first runs, PostgreSQL's planner estimates its statements (EXPLAIN, once per compiled plan); above ENGINE_GRAPHQL_MAX_QUERY_COST (default 10000000, in the planner's units; 0: no limit) it is refused with a GraphQL error (validation-failed, err.graphql.query-too-costly) and nothing runs. A fan-out many levels deep over relationships is refused this way long before its statement timeout.",
+    "Before an operation of a role other than admin first runs, PostgreSQL's planner estimates its statements (EXPLAIN, once per compiled plan); above ENGINE_GRAPHQL_MAX_QUERY_COST (default 10000000, in the planner's units; 0: no limit) it is refused with a GraphQL error (validation-failed, err.graphql.query-too-costly) and nothing runs. A fan-out many levels deep over relationships is refused this way long before its statement timeout. The estimate rests on statistics: a table the database has never analyzed (a small one, which autovacuum leaves alone, or a new one) is analyzed first, so that a nested query over a few rows is not taken for one over thousands.",
   ),
   decision(
     'limits.role-share',

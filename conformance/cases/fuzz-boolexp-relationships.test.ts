@@ -80,10 +80,8 @@ beforeAll(async () => {
     create table fuzzrel.item (id integer primary key, n integer, t text, b boolean, j jsonb, owner integer not null references fuzzrel.person (id), mark integer)`);
   for (const p of persons) await target.sql('insert into fuzzrel.person values ($1, $2, $3)', [p.id, p.name, p.age]);
   await insertItems(items);
-  // Statistics, as any table has after autovacuum's first pass: without them the planner guesses
-  // thousands of rows per table, and an engine that bounds the estimated cost of an operation (the
-  // reference does, ENGINE_GRAPHQL_MAX_QUERY_COST) may refuse a nested filter over a dozen rows.
-  await target.sql('analyze fuzzrel.person, fuzzrel.item');
+  // Left without statistics, as small tables stay (autovacuum analyzes a table after 50 changes):
+  // an engine that bounds the estimated cost of an operation must not refuse a filter over them.
   await target.metadata({ type: 'reload_metadata', args: {} });
   before = await checksum();
 });

@@ -380,3 +380,49 @@ caseWithProfile(
     expect((asAdmin.body as { data: { cost_parent: unknown[] } }).data.cost_parent).toHaveLength(200);
   },
 );
+
+caseWithProfile(
+  'tight-limits',
+  ['dec.limits.query-cost'],
+  "small tables the database has never analyzed are estimated by their rows: a role's nested query over them is not refused",
+  async () => {
+    const t = target.profileTarget('tight-limits')!;
+    // Never analyzed: the planner would assume ten pages of rows in each table, thousands at every level.
+    await t.sql(`drop schema if exists fresh cascade; create schema fresh;
+      create table fresh.a (id int primary key);
+      create table fresh.b (id int primary key, a_id int references fresh.a);
+      create table fresh.c (id int primary key, b_id int references fresh.b);
+      insert into fresh.a values (1), (2);
+      insert into fresh.b values (10, 1), (20, 2);
+      insert into fresh.c values (100, 10), (200, 20), (201, 20);`);
+    const table = (name: string) => ({ schema: 'fresh', name });
+    const children = (from: string, to: string, column: string) => ({
+      type: 'create_array_relationship',
+      args: { table: table(from), name: `${to}s`, using: { foreign_key_constraint_on: { table: table(to), column } } },
+    });
+    const setUp = await t.metadata({
+      type: 'bulk',
+      args: [
+        ...['a', 'b', 'c'].flatMap((name) => [
+          { type: 'pg_track_table', args: { table: table(name) } },
+          { type: 'pg_create_select_permission', args: { table: table(name), role: 'user', permission: { columns: '*', filter: {} } } },
+        ]),
+        children('a', 'b', 'a_id'),
+        children('b', 'c', 'b_id'),
+      ],
+    });
+    expect(setUp.status).toBe(200);
+    expectResponse(
+      await t.graphql('{ fresh_a(order_by: {id: asc}) { id bs { id cs(order_by: {id: asc}) { id } } } }', undefined, { headers: asUser(t) }),
+      200,
+      {
+        data: {
+          fresh_a: [
+            { id: 1, bs: [{ id: 10, cs: [{ id: 100 }] }] },
+            { id: 2, bs: [{ id: 20, cs: [{ id: 200 }, { id: 201 }] }] },
+          ],
+        },
+      },
+    );
+  },
+);

@@ -66,7 +66,7 @@ export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: Pla
   if (plan.statements.length === 0) return assemble(plan, new Map(plan.literals));
   const signal = caller?.signal;
   if (plan.bounded && pools.maxQueryCost > 0) {
-    plan.estimatedCost ??= await estimatedCost(pools.roles, plan);
+    plan.estimatedCost ??= await estimatedCost(pools.roles, pools.admin, plan);
     if (plan.estimatedCost > pools.maxQueryCost) throw new QueryTooCostly(plan.estimatedCost, pools.maxQueryCost);
   }
   const leave = plan.bounded ? await pools.gate.enter(caller?.session.role ?? '', signal) : () => {};
@@ -105,11 +105,23 @@ function cancelOnAbort(signal: AbortSignal | undefined, client: PoolClient, othe
 /**
  * What PostgreSQL's planner expects the plan's statements to cost (their total, in its units),
  * asked once per cached plan: a deep fan-out over relationships costs orders of magnitude more than
- * what a role asks for day to day, and is refused before it holds a connection for long.
+ * what a role asks for day to day, and is refused before it holds a connection for long. Tables the
+ * database has never analyzed are analyzed first (on `maintenance`, the server's own connections):
+ * without statistics the planner takes each for thousands of rows, and a nested query over a few
+ * rows would be refused.
  */
-async function estimatedCost(pool: Pool, plan: CompiledPlan): Promise<number> {
+async function estimatedCost(pool: Pool, maintenance: Pool, plan: CompiledPlan): Promise<number> {
   let total = 0;
-  for (const statement of plan.statements) total += await q.explainCompiled(pool, statement.text, statement.values);
+  for (const statement of plan.statements) {
+    let estimate = await q.explainCompiled(pool, statement.text, statement.values);
+    const fresh = estimate.tables.length ? await q.run<q.ScannedTable>(maintenance, q.neverAnalyzed(estimate.tables)) : [];
+    if (fresh.length) {
+      // Best effort: a table the server may not analyze keeps the planner's guess.
+      for (const table of fresh) await q.run(maintenance, q.analyzeTable(table)).catch(() => {});
+      estimate = await q.explainCompiled(pool, statement.text, statement.values);
+    }
+    total += estimate.cost;
+  }
   return total;
 }
 

@@ -54,15 +54,47 @@ export const beginReadOnly = sql.query`begin read only`;
 export const savepoint = (name: string) => sql.query`savepoint ${sql.identifier(name)}`;
 export const releaseSavepoint = (name: string) => sql.query`release savepoint ${sql.identifier(name)}`;
 export const rollbackToSavepoint = (name: string) => sql.query`rollback to savepoint ${sql.identifier(name)}`;
+/** A plan node of EXPLAIN (FORMAT JSON, VERBOSE): the relation it scans, if any, and the nodes under it. */
+interface PlanNode {
+  'Total Cost': number;
+  Schema?: string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+/** A table a statement reads. */
+export interface ScannedTable {
+  schema: string;
+  name: string;
+}
+/** The tables a plan scans, each once. */
+function scannedTables(node: PlanNode, into = new Map<string, ScannedTable>()): Map<string, ScannedTable> {
+  if (node.Schema !== undefined && node['Relation Name'] !== undefined)
+    into.set(JSON.stringify([node.Schema, node['Relation Name']]), { schema: node.Schema, name: node['Relation Name'] });
+  for (const child of node.Plans ?? []) scannedTables(child, into);
+  return into;
+}
 /**
  * The planner's estimate of a statement compiled by sql/graphql: its text (with its own $n
- * placeholders) under EXPLAIN, its values bound as they were.
+ * placeholders) under EXPLAIN, its values bound as they were; with the tables it scans.
  */
-export async function explainCompiled(db: Queryable, text: string, values: readonly unknown[]): Promise<number> {
-  const explain = sql.compile(sql.query`explain (format json) ${sql.raw(text)}`);
-  const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Total Cost': number } }] }>({ text: explain.text, values: [...values] });
-  return rows[0]?.['QUERY PLAN'][0].Plan['Total Cost'] ?? 0;
+export async function explainCompiled(db: Queryable, text: string, values: readonly unknown[]): Promise<{ cost: number; tables: ScannedTable[] }> {
+  const explain = sql.compile(sql.query`explain (format json, verbose) ${sql.raw(text)}`);
+  const { rows } = await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({ text: explain.text, values: [...values] });
+  const plan = rows[0]?.['QUERY PLAN'][0].Plan;
+  return plan ? { cost: plan['Total Cost'], tables: [...scannedTables(plan).values()] } : { cost: 0, tables: [] };
 }
+/**
+ * Of these tables, those PostgreSQL has never analyzed (nor vacuumed): the planner assumes ten
+ * pages of rows in each, whatever they hold.
+ */
+export const neverAnalyzed = (tables: readonly ScannedTable[]) => sql.query`
+  select n.nspname as schema, c.relname as name
+  from unnest(${sql.value(tables.map((t) => t.schema))}::text[], ${sql.value(tables.map((t) => t.name))}::text[]) as t(schema, name)
+  join pg_namespace n on n.nspname = t.schema
+  join pg_class c on c.relnamespace = n.oid and c.relname = t.name
+  where c.relkind in ('r', 'm', 'p') and c.reltuples < 0`;
+/** Statistics for one table: from then on the planner estimates it by its pages. */
+export const analyzeTable = (table: ScannedTable) => sql.query`analyze ${sql.identifier(table.schema, table.name)}`;
 /** Planning a query folds its constant casts: a value that does not fit its column fails here. */
 export const planOf = (query: Fragment) => sql.query`explain ${query}`;
 export const commit = sql.query`commit`;
