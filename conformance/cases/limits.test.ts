@@ -388,14 +388,14 @@ caseWithProfile(
   async () => {
     const t = target.profileTarget('tight-limits')!;
     // Never analyzed: the planner would assume ten pages of rows in each table, thousands at every level.
-    await t.sql(`drop schema if exists fresh cascade; create schema fresh;
-      create table fresh.a (id int primary key);
-      create table fresh.b (id int primary key, a_id int references fresh.a);
-      create table fresh.c (id int primary key, b_id int references fresh.b);
-      insert into fresh.a values (1), (2);
-      insert into fresh.b values (10, 1), (20, 2);
-      insert into fresh.c values (100, 10), (200, 20), (201, 20);`);
-    const table = (name: string) => ({ schema: 'fresh', name });
+    await t.sql(`drop schema if exists cost_fresh cascade; create schema cost_fresh;
+      create table cost_fresh.a (id int primary key);
+      create table cost_fresh.b (id int primary key, a_id int references cost_fresh.a);
+      create table cost_fresh.c (id int primary key, b_id int references cost_fresh.b);
+      insert into cost_fresh.a values (1), (2);
+      insert into cost_fresh.b values (10, 1), (20, 2);
+      insert into cost_fresh.c values (100, 10), (200, 20), (201, 20);`);
+    const table = (name: string) => ({ schema: 'cost_fresh', name });
     const children = (from: string, to: string, column: string) => ({
       type: 'create_array_relationship',
       args: { table: table(from), name: `${to}s`, using: { foreign_key_constraint_on: { table: table(to), column } } },
@@ -413,11 +413,11 @@ caseWithProfile(
     });
     expect(setUp.status).toBe(200);
     expectResponse(
-      await t.graphql('{ fresh_a(order_by: {id: asc}) { id bs { id cs(order_by: {id: asc}) { id } } } }', undefined, { headers: asUser(t) }),
+      await t.graphql('{ cost_fresh_a(order_by: {id: asc}) { id bs { id cs(order_by: {id: asc}) { id } } } }', undefined, { headers: asUser(t) }),
       200,
       {
         data: {
-          fresh_a: [
+          cost_fresh_a: [
             { id: 1, bs: [{ id: 10, cs: [{ id: 100 }] }] },
             { id: 2, bs: [{ id: 20, cs: [{ id: 200 }, { id: 201 }] }] },
           ],

@@ -12,6 +12,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'ceqx',
   'blog',
   'cost',
+  'cost_fresh',
   'evt',
   'fuzz',
   'fuzz_bad',
