@@ -2,6 +2,9 @@
 import { availableParallelism } from 'node:os';
 import type { Config } from 'jest';
 
+// Loaded first in every test file: libraries in their production mode, as the server runs them.
+const setupFiles = ['<rootDir>/conformance/harness/productionMode.ts'];
+
 const transform: Config['transform'] = {
   '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
 };
@@ -44,6 +47,7 @@ const config: Config = {
       displayName: 'unit',
       ...ignored,
       transform,
+      setupFiles,
       testEnvironment: 'node',
       testPathIgnorePatterns: [...ignored.testPathIgnorePatterns, '\\.reliability\\.test\\.ts$'],
       testMatch: match(
@@ -60,10 +64,11 @@ const config: Config = {
       displayName: 'conformance',
       ...ignored,
       transform,
+      setupFiles,
       testEnvironment: 'node',
       testMatch: match(['<rootDir>/conformance/cases/**/*.test.ts'], true),
     },
-    ...(reliability ? [{ displayName: 'reliability', ...ignored, transform, testEnvironment: 'node', testMatch: [RELIABILITY_TESTS] }] : []),
+    ...(reliability ? [{ displayName: 'reliability', ...ignored, transform, setupFiles, testEnvironment: 'node', testMatch: [RELIABILITY_TESTS] }] : []),
   ],
 };
 

@@ -1,4 +1,5 @@
 // `npm start`: read the configuration, provision PostgreSQL, serve HTTP; stop cleanly on signals.
+import './productionMode';
 import { createServer } from 'node:net';
 import { CatalogError } from './catalog/catalog';
 import { metadataCommand } from './cli/metadata';

@@ -1,7 +1,7 @@
 // Other servers on the same database: listen for their change notifications and, on one, read the
 // metadata (and, after run_sql, the database) again, so GraphQL answers from it without waiting
 // for a metadata request. A lost connection is made again, followed by a refresh for what was
-// missed meanwhile.
+// missed meanwhile. The same connection hears new work announced for the background workers.
 import { Client } from 'pg';
 import { readMetadataSince } from '../catalog/catalog';
 import { loadEnumValues } from '../execute/schemaCache';
@@ -12,6 +12,8 @@ export class ClusterSync {
   private listener: Client | undefined;
   private closing = false;
   private refreshing: Promise<void> = Promise.resolve();
+  /** Told of each announcement of new work (sql/work.ts). */
+  private readonly workListeners: ((kind: q.WorkKind) => void)[] = [];
 
   constructor(
     private readonly sources: ContextSources,
@@ -21,6 +23,11 @@ export class ClusterSync {
 
   async start(): Promise<void> {
     await this.listen(false);
+  }
+
+  /** Call `listener` whenever new work for a background worker is announced. */
+  onWork(listener: (kind: q.WorkKind) => void): void {
+    this.workListeners.push(listener);
   }
 
   async close(): Promise<void> {
@@ -41,6 +48,11 @@ export class ClusterSync {
     client.on('error', again);
     client.on('end', again);
     client.on('notification', (message) => {
+      if (q.isWorkChannel(message.channel)) {
+        const kind = message.payload;
+        if (q.isWorkKind(kind)) for (const listener of this.workListeners) listener(kind);
+        return;
+      }
       if (!q.isChangesChannel(message.channel)) return;
       let change: { sender?: unknown; database_changed?: unknown };
       try {
@@ -54,6 +66,7 @@ export class ClusterSync {
     try {
       await client.connect();
       await q.run(client, q.listenForChanges);
+      await q.run(client, q.listenForWork);
     } catch (error) {
       if (!afterLoss) throw error;
       again();

@@ -85,6 +85,11 @@ export class Engine {
     return engine;
   }
 
+  /** Call `listener` whenever new work for a background worker is announced (by any server, or by SQL). */
+  onWork(listener: (kind: q.WorkKind) => void): void {
+    this.sync.onWork(listener);
+  }
+
   async close(): Promise<void> {
     await this.sync.close();
     await this.pool.end();

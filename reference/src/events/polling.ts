@@ -1,6 +1,6 @@
 // What the event worker and the scheduler share: a loop that looks for due work every
-// fetch interval (at once again while it finds some), tracks deliveries in flight, and on stop
-// waits for them a while and gives back what it still holds.
+// fetch interval (at once again while it finds some, and when new work is announced: `wake`),
+// tracks deliveries in flight, and on stop waits for them a while and gives back what it still holds.
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { EventSettings } from '../config';
@@ -20,6 +20,9 @@ export abstract class PollingWorker {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private ticking: Promise<void> = Promise.resolve();
+  /** A look is under way: a wake now means one more look when it ends. */
+  private looking = false;
+  private wakeAgain = false;
   /** When the database stopped answering this worker, while it does not. */
   private outageSince: number | undefined;
   private lastBeat = 0;
@@ -79,9 +82,22 @@ export abstract class PollingWorker {
     return this.settings.httpPoolSize - this.inFlight.size;
   }
 
+  /** New work was announced: look now (or once more after the look under way) instead of at the next interval. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.looking) {
+      this.wakeAgain = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      this.looking = true;
+      this.wakeAgain = false;
       this.ticking = this.tick();
     }, ms);
     this.timer.unref();
@@ -89,7 +105,8 @@ export abstract class PollingWorker {
 
   private async tick(): Promise<void> {
     let taken = 0;
-    let wait = this.settings.fetchIntervalMs;
+    // While it holds work, the worker beats at least every HEARTBEAT_MS: others would take what it holds.
+    let wait = this.inFlight.size > 0 ? Math.min(this.settings.fetchIntervalMs, q.HEARTBEAT_MS) : this.settings.fetchIntervalMs;
     try {
       await this.beat();
       taken = await this.poll();
@@ -110,7 +127,8 @@ export abstract class PollingWorker {
         wait = Math.max(wait, OUTAGE_POLL_MS);
       }
     }
-    // More may be waiting when some came: look again at once.
-    this.schedule(taken > 0 ? 0 : wait);
+    // More may be waiting when some came, or was announced meanwhile: look again at once.
+    this.looking = false;
+    this.schedule(taken > 0 || this.wakeAgain ? 0 : wait);
   }
 }

@@ -62,6 +62,8 @@ export interface SchemaCache {
   readonly limits: RequestLimits;
   /** Roles that some permission names: every other role gets the same schema, built once. */
   readonly knownRoles: ReadonlySet<string>;
+  /** Roles with a backend_only insert permission: only theirs differ for backend-only requests. */
+  readonly backendOnlyRoles: ReadonlySet<string>;
   readonly admin: BuiltSchema;
   /** Root fields and types of the remote schemas (every role alike) and of the actions a role may use. */
   externalFor(role: string, backendOnly?: boolean): ExternalRoots;
@@ -128,6 +130,7 @@ export function buildSchemaCache(
     ...(options.allowList ? { allowList: allowedDocuments(document) } : {}),
     limits,
     knownRoles,
+    backendOnlyRoles: new Set(document.tables.flatMap((t) => (t.insert_permissions ?? []).filter((p) => p.permission.backend_only).map((p) => p.role))),
     share,
     // Built when an admin request first needs it: roles' schemas do not.
     get admin() {
@@ -208,7 +211,9 @@ export async function loadEnumValues(db: q.Queryable, document: MetadataDocument
 }
 
 /** The models and schema a role sees; `backendOnly` adds its backend_only insert permissions. */
-export function roleSchema(cache: SchemaCache, role: string, backendOnly: boolean): RoleSchema {
+export function roleSchema(cache: SchemaCache, role: string, asked: boolean): RoleSchema {
+  // A role without backend_only insert permissions sees the same schema either way: built once.
+  const backendOnly = asked && cache.backendOnlyRoles.has(role);
   // Any number of role names may arrive; those without permissions share one entry.
   const key = cache.knownRoles.has(role) ? `${role}\u0000${backendOnly}` : '';
   let found = cache.roles.get(key);

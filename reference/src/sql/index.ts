@@ -22,7 +22,9 @@ export * from './events';
 export * from './scheduled';
 export * from './actions';
 export * from './instances';
+export * from './work';
 import { INSTANCES_MIGRATION } from './instances';
+import { WORK_MIGRATION } from './work';
 import { EVENTS_ARCHIVE_MIGRATION, EVENTS_MIGRATION, EVENTS_PAUSE_MIGRATION } from './events';
 import { SCHEDULED_ARCHIVE_MIGRATION, SCHEDULED_MIGRATION } from './scheduled';
 import { ACTIONS_MIGRATION } from './actions';
@@ -168,6 +170,8 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   ],
   // Holders of events, cron invocations and action requests beat a heartbeat; deliveries may be paused.
   [...INSTANCES_MIGRATION, ...EVENTS_PAUSE_MIGRATION],
+  // New work is announced to the workers.
+  WORK_MIGRATION,
 ];
 
 export const setCatalogVersion = (version: string) => sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;
