@@ -6,6 +6,7 @@ import { caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
 import { useTarget, type Target } from '../harness/target';
+import { until } from '../harness/wait';
 
 const target = useTarget({ profiles: ['tight-limits'] });
 const deepJson = (levels: number, leaf: unknown, wrap: (inner: unknown) => unknown) => {
@@ -314,16 +315,11 @@ test(
         headers: { 'content-type': 'application/json', ...headers },
         signal: controller.signal,
       }).catch(() => 'aborted');
-      for (let i = 0; i < 50 && (await sleeping()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(await sleeping()).toBe(1);
+      // The statement sleeps 20 s: seen running within 10 s (a loaded machine), then gone long before its end.
+      expect(await until(sleeping, (n) => n === 1, 10_000, 20)).toBe(1);
       controller.abort();
       expect(await request).toBe('aborted');
-      let left = 1;
-      for (let i = 0; i < 100 && left > 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        left = await sleeping();
-      }
-      expect(left).toBe(0);
+      expect(await until(sleeping, (n) => n === 0, 10_000, 20)).toBe(0);
     }
   },
   30_000,
