@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { provisionDatabase } from '../reference/src/db/provision';
 import { CLUSTER_URL_VARIABLE } from '../conformance/harness/environment';
+import { SERVER_PER_FILE_VARIABLE } from '../conformance/harness/sharedServer';
 
 const cases = (...names: string[]) => names.map((n) => `conformance/cases/${n}.test.ts`);
 
@@ -92,7 +93,13 @@ async function main(): Promise<void> {
         ],
         {
           stdio: 'inherit',
-          env: { ...process.env, [CLUSTER_URL_VARIABLE]: cluster.url, ...(run.tests.length ? { ENGINE_JEST_ONLY: run.tests.join(',') } : {}) },
+          // Mutants are active in the test process only: each file starts its server there.
+          env: {
+            ...process.env,
+            [CLUSTER_URL_VARIABLE]: cluster.url,
+            [SERVER_PER_FILE_VARIABLE]: '1',
+            ...(run.tests.length ? { ENGINE_JEST_ONLY: run.tests.join(',') } : {}),
+          },
           cwd: join(__dirname, '..'),
         },
       );

@@ -1,17 +1,17 @@
 // The engine a test file talks to. Against a given engine (ENGINE_URL) every file shares it and
-// starts from clear_metadata; otherwise each file gets a fresh database in the run's cluster and
-// its own reference server, so files run in parallel.
+// starts from clear_metadata; otherwise each file gets its jest worker's reference server (one per
+// worker, each on its own database, sharedServer.ts) and starts from clear_metadata too, or, when it
+// needs profiles, a fresh database in the run's cluster with its own servers; files run in parallel.
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { loadConfig } from '../../reference/src/config';
-import { startServer, type RunningServer } from '../../reference/src/server';
-import { createLogger } from '../../reference/src/log';
+import type { RunningServer } from '../../reference/src/server';
 import { httpRequest, type HttpResult, type RequestOptions } from './client';
 import { CLUSTER_URL_VARIABLE, targetSettings } from './environment';
 import { startAuthHook, type AuthHook } from './authHook';
 import { startJwks, type JwksServer } from './jwks';
 import { AUTH_HOOK_URL, JWKS_URL, PROFILES, type ProfileName } from './profiles';
 import { createDatabase, dropDatabase } from './database';
+import { sharedServer } from './sharedServer';
 
 export interface Target {
   readonly url: string;
@@ -134,21 +134,21 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
       await main.reset();
       return;
     }
+    // The worker's server, when the run started one and the file needs no profile.
+    const shared = options.profiles?.length ? undefined : await sharedServer();
+    if (shared) {
+      databaseUrl = shared.databaseUrl;
+      main = makeTarget(shared.url, shared.adminSecret, databaseUrl, db);
+      await main.reset();
+      return;
+    }
     const cluster = process.env[CLUSTER_URL_VARIABLE];
     if (!cluster) throw new Error(`${CLUSTER_URL_VARIABLE} is not set: run through jest's global setup`);
     ({ name: databaseName, url: databaseUrl } = await createDatabase(cluster));
     const adminSecret = randomBytes(12).toString('hex');
+    const { startOwnServer } = require('./ownServer') as typeof import('./ownServer');
     const start = async (extra: Record<string, string>, secret: string | undefined) => {
-      const config = loadConfig({
-        ENGINE_GRAPHQL_SERVER_PORT: '0',
-        ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-        ENGINE_GRAPHQL_LOG_LEVEL: 'silent',
-        // Many servers share the run's cluster: each needs few connections.
-        ENGINE_GRAPHQL_PG_CONNECTIONS: '8',
-        ...(secret ? { ENGINE_GRAPHQL_ADMIN_SECRET: secret } : {}),
-        ...extra,
-      });
-      const server = await startServer(config, databaseUrl, createLogger('silent'));
+      const server = await startOwnServer(databaseUrl, { ...(secret ? { ENGINE_GRAPHQL_ADMIN_SECRET: secret } : {}), ...extra });
       servers.push(server);
       return makeTarget(server.url, secret, databaseUrl, db);
     };

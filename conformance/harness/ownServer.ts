@@ -1,0 +1,18 @@
+// A reference server in the test file's own process, on the file's database: for files whose
+// profiles need servers configured otherwise, and for runs without the workers' servers
+// (sharedServer.ts). Loaded only when needed: the server's modules are most of a file's loading.
+import { loadConfig } from '../../reference/src/config';
+import { startServer, type RunningServer } from '../../reference/src/server';
+import { createLogger } from '../../reference/src/log';
+
+export async function startOwnServer(databaseUrl: string, settings: Record<string, string>): Promise<RunningServer> {
+  const config = loadConfig({
+    ENGINE_GRAPHQL_SERVER_PORT: '0',
+    ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+    ENGINE_GRAPHQL_LOG_LEVEL: 'silent',
+    // Many servers share the run's cluster: each needs few connections.
+    ENGINE_GRAPHQL_PG_CONNECTIONS: '8',
+    ...settings,
+  });
+  return startServer(config, databaseUrl, createLogger('silent'));
+}
