@@ -39,6 +39,25 @@ describe('cron schedules in UTC', () => {
     ]);
     expect(times('* * * * *', '2026-11-22T00:00:00Z', '2026-11-23T00:00:00Z', 2)).toHaveLength(2);
     expect(times('0 0 30 2 *', '2026-11-20T00:00:00Z', '2028-01-01T00:00:00Z')).toEqual([]);
+    // Both day fields written out in full are still both restricted: either one counts.
+    expect(times('0 0 1-31 * mon', '2026-11-29T12:00:00Z', '2026-12-01T12:00:00Z')).toEqual(['2026-11-30T00:00:00.000Z', '2026-12-01T00:00:00.000Z']);
+    expect(times('0 0 1 * 1-5', '2026-11-27T12:00:00Z', '2026-12-02T12:00:00Z')).toEqual([
+      '2026-11-30T00:00:00.000Z',
+      '2026-12-01T00:00:00.000Z',
+      '2026-12-02T00:00:00.000Z',
+    ]);
+  });
+
+  test('only times after the start and not after the end, however far the next one is', () => {
+    expect(times('0 10 * * *', '2026-11-22T10:00:00Z', '2026-11-24T10:00:00Z')).toEqual(['2026-11-23T10:00:00.000Z', '2026-11-24T10:00:00.000Z']);
+    expect(times('0 10 * * *', '2026-11-22T10:00:00Z', '2026-11-24T09:59:59Z')).toEqual(['2026-11-23T10:00:00.000Z']);
+    expect(times('59 23 31 12 *', '2026-11-22T00:00:00Z', '2030-01-01T00:00:00Z')).toEqual([
+      '2026-12-31T23:59:00.000Z',
+      '2027-12-31T23:59:00.000Z',
+      '2028-12-31T23:59:00.000Z',
+      '2029-12-31T23:59:00.000Z',
+    ]);
+    expect(times('0 0 29 feb *', '2026-11-22T00:00:00Z', '2032-12-31T00:00:00Z')).toEqual(['2028-02-29T00:00:00.000Z', '2032-02-29T00:00:00.000Z']);
   });
 
   test('what is not a schedule is refused with the reason', () => {

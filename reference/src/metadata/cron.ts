@@ -1,6 +1,11 @@
 // Five-field cron schedules (minute hour day-of-month month day-of-week), evaluated in UTC:
 // `*`, numbers, ranges `a-b`, lists `a,b`, steps `*/n` and `a-b/n`, month and day names; day 7 is
 // Sunday like 0. When both day fields are restricted, a day matching either one counts, as in cron.
+// The grammar is read here: it is the engine's five-field one, with the reason for each refusal
+// (croner takes more: seconds, years, L, W, #, and names a wrong value by its offset); croner finds
+// the times, from the sets read here.
+import { Cron } from 'croner';
+
 export interface CronSchedule {
   minutes: Set<number>;
   hours: Set<number>;
@@ -65,21 +70,22 @@ export function parseCron(schedule: string): CronSchedule {
   };
 }
 
-function matches(s: CronSchedule, d: Date): boolean {
-  if (!s.minutes.has(d.getUTCMinutes()) || !s.hours.has(d.getUTCHours()) || !s.months.has(d.getUTCMonth() + 1)) return false;
-  const day = s.days.has(d.getUTCDate());
-  const weekday = s.weekdays.has(d.getUTCDay());
-  if (s.daysRestricted && s.weekdaysRestricted) return day || weekday;
-  return day && weekday;
+/** The schedule as a croner pattern over the sets read here; a field left unrestricted stays `*` (so the either-day rule holds). */
+function pattern(s: CronSchedule): string {
+  const list = (values: Set<number>, restricted: boolean) => (restricted ? [...values].sort((a, b) => a - b).join(',') : '*');
+  return [
+    list(s.minutes, s.minutes.size < 60),
+    list(s.hours, s.hours.size < 24),
+    list(s.days, s.daysRestricted),
+    list(s.months, s.months.size < 12),
+    list(s.weekdays, s.weekdaysRestricted),
+  ].join(' ');
 }
 
 /** The times (whole minutes, UTC) after `from` and not after `until` that the schedule names, at most `limit`. */
 export function occurrences(s: CronSchedule, from: Date, until: Date, limit = 100): Date[] {
+  const cron = new Cron(pattern(s), { utcOffset: 0, mode: '5-part', domAndDow: false, paused: true });
   const out: Date[] = [];
-  const t = new Date(Math.floor(from.getTime() / 60_000) * 60_000 + 60_000);
-  // A year of minutes at most: a schedule like "0 0 30 2 *" never comes.
-  for (let i = 0; i < 527_040 && t <= until && out.length < limit; i++, t.setTime(t.getTime() + 60_000)) {
-    if (matches(s, t)) out.push(new Date(t));
-  }
+  for (let next = cron.nextRun(from); next && next <= until && out.length < limit; next = cron.nextRun(next)) out.push(next);
   return out;
 }
