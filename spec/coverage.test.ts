@@ -30,13 +30,14 @@ const referenceIds = idsNamedIn(filesUnder(join(root, 'reference'), '.test.ts'))
 /**
  * How many cases name each ID, and each side of a two-sided rule (`rule.x:allowed` counts for
  * `rule.x` and for its side): each `covers([...])`, `caseWithProfile(name, [...])` and
- * `caseNeeding(requirement, [...])` list counts once.
+ * `caseNeeding(requirement, [...])` list counts once, and so does the list a file's own case-making
+ * function takes first (`caseInBulk([...], row)`: a function named case… that defines one case).
  */
 function casesPerId(files: string[]): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const file of files) {
-    for (const list of readFileSync(file, 'utf8').matchAll(/(?:covers\(\s*|(?:caseWithProfile|caseNeeding)\([^,]+,\s*)\[([^\]]*)\]/g)) {
+    for (const list of readFileSync(file, 'utf8').matchAll(/(?:covers\(\s*|(?:caseWithProfile|caseNeeding)\([^,]+,\s*|\bcase[A-Z]\w*\(\s*)\[([^\]]*)\]/g)) {
       const named = [...list[1]!.matchAll(/'((?:op|err|rule|dec)\.[^']+)'/g)].map((m) => m[1]!);
       for (const id of new Set(named.map((n) => splitSide(n).id))) add(id);
       for (const n of new Set(named.filter((n) => splitSide(n).side))) add(n);
