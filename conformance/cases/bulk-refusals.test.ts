@@ -442,3 +442,97 @@ caseInBulk(['err.validation-failed.custom-types'], {
   error: 'invalid custom types: field "f" of "O": the type "Nope" is not defined',
   path: '$.args',
 });
+
+test(
+  covers(
+    [
+      'op.bulk',
+      'op.add_existing_table_or_view',
+      'op.set_table_custom_fields',
+      'op.drop_computed_field',
+      'op.drop_insert_permission',
+      'op.create_delete_permission',
+      'op.drop_delete_permission',
+      'op.drop_query_from_collection',
+      'op.drop_collection_from_allowlist',
+      'op.drop_rest_endpoint',
+      'op.drop_query_collection',
+      'op.delete_cron_trigger',
+      'op.clear_metadata',
+    ],
+    'metadata built and taken apart again in bulks: each member sees the ones before it, and the export after each bulk is all of them',
+  ),
+  async () => {
+    const bulk = async (...members: { type: string; args: unknown }[]) => {
+      const r = await target.metadata({ type: 'bulk', args: members });
+      expectResponse(
+        r,
+        200,
+        members.map(() => ({ message: 'success' })),
+      );
+    };
+    // The collection's query reads the table by its custom root field.
+    const app = { name: 'app', definition: { queries: [{ name: 'items', query: 'query items { items { id } }' }] } };
+    const label = { name: 'label', definition: { function: { schema: 'bulk_refusals', name: 'item_label' } } };
+    await bulk(
+      { type: 'add_existing_table_or_view', args: item },
+      { type: 'set_table_custom_fields', args: { table: item, custom_root_fields: { select: 'items' }, custom_column_names: { name: 'title' } } },
+      { type: 'add_computed_field', args: { table: item, ...label } },
+      { type: 'create_insert_permission', args: { table: item, role: 'user', permission: { columns: ['id'], check: {} } } },
+      { type: 'create_delete_permission', args: { table: item, role: 'user', permission: { filter: { id: { _eq: 'X-Engine-User-Id' } } } } },
+      { type: 'create_query_collection', args: app },
+      { type: 'add_query_to_collection', args: { collection_name: 'app', query_name: 'first', query: 'query first { items(limit: 1) { id } }' } },
+      { type: 'add_collection_to_allowlist', args: { collection: 'app' } },
+      { type: 'create_rest_endpoint', args: restEndpoint('items', 'items') },
+      { type: 'create_cron_trigger', args: cron('nightly') },
+    );
+    const built = await exported();
+    expect(built).toEqual({
+      version: 2,
+      tables: [
+        {
+          table: item,
+          configuration: { custom_root_fields: { select: 'items' }, custom_column_names: { name: 'title' } },
+          computed_fields: [label],
+          insert_permissions: [{ role: 'user', permission: { columns: ['id'], check: {} } }],
+          delete_permissions: [{ role: 'user', permission: { filter: { id: { _eq: 'X-Engine-User-Id' } } } }],
+        },
+      ],
+      query_collections: [
+        {
+          name: 'app',
+          definition: {
+            queries: [
+              { name: 'items', query: 'query items { items { id } }' },
+              { name: 'first', query: 'query first { items(limit: 1) { id } }' },
+            ],
+          },
+        },
+      ],
+      allowlist: [{ collection: 'app' }],
+      rest_endpoints: [restEndpoint('items', 'items')],
+      // Exported with the retry defaults (decision dec.cron.form).
+      cron_triggers: [{ ...cron('nightly'), retry_conf: { num_retries: 0, retry_interval_seconds: 10, timeout_seconds: 60, tolerance_seconds: 21600 } }],
+    });
+    await bulk(
+      { type: 'drop_computed_field', args: { table: item, name: 'label' } },
+      { type: 'drop_insert_permission', args: { table: item, role: 'user' } },
+      { type: 'drop_delete_permission', args: { table: item, role: 'user' } },
+      { type: 'drop_rest_endpoint', args: { name: 'items' } },
+      { type: 'drop_collection_from_allowlist', args: { collection: 'app' } },
+      { type: 'drop_query_from_collection', args: { collection_name: 'app', query_name: 'first' } },
+      { type: 'delete_cron_trigger', args: { name: 'nightly' } },
+    );
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [{ table: item, configuration: { custom_root_fields: { select: 'items' }, custom_column_names: { name: 'title' } } }],
+      query_collections: [app],
+    });
+    await bulk(
+      { type: 'drop_query_collection', args: { collection: 'app' } },
+      { type: 'clear_metadata', args: {} },
+      { type: 'add_existing_table_or_view', args: item },
+    );
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
+  },
+);
