@@ -172,9 +172,13 @@ const remoteSchemas = remoteNames.chain((names) =>
   ),
 );
 
-/** Custom types and actions: generated kinds, types and permissions; now and then an output type that is not defined (refused). */
-const CUSTOM_TYPES = {
-  scalars: [{ name: 'FzMoney' }],
+/**
+ * Custom types and actions: generated kinds, types and permissions; now and then an output type that
+ * is not defined (refused), and a scalar named like a type of a table, of a function's row argument,
+ * of a remote schema or of its own enum (a clash: refused, or the document's schemas still valid).
+ */
+const customTypes = (money: string) => ({
+  scalars: [{ name: money }],
   enums: [{ name: 'FzColour', values: [{ value: 'RED' }, { value: 'BLUE' }] }],
   input_objects: [
     {
@@ -190,13 +194,17 @@ const CUSTOM_TYPES = {
       name: 'FzOut',
       fields: [
         { name: 'id', type: 'ID!' },
-        { name: 'm', type: 'FzMoney' },
+        { name: 'm', type: money },
         { name: 'parent_id', type: 'Int' },
       ],
       relationships: [{ name: 'parent', type: 'object' as const, remote_table: parent, field_mapping: { parent_id: 'id' } }],
     },
   ],
-};
+});
+const moneyName = fc.oneof(
+  { arbitrary: fc.constant('FzMoney'), weight: 12 },
+  { arbitrary: fc.constantFrom('fuzzrole_parent', 'fuzzrole_parent_bool_exp', 'fuzzrole_parent_scalar', 'FzA', 'FzColour', 'mutation_root'), weight: 2 },
+);
 // Now and then an action takes the name of a table's query root field: as a query it must be refused.
 const actionNames = fc
   .subarray(['fz_act_one', 'fz_act_two', 'fz_act_three'])
@@ -311,7 +319,8 @@ test(
         remoteSchemas,
         actions,
         fc.option(enumRows, { nil: undefined }),
-        async (byRole, fields, tracked, restGenerated, triggers, remotesGenerated, actionsGenerated, kindRows) => {
+        moneyName,
+        async (byRole, fields, tracked, restGenerated, triggers, remotesGenerated, actionsGenerated, kindRows, money) => {
           // Select permissions list scalar computed fields the document defines (and now and then one it
           // does not, or a table-returning one: both refused).
           const defined = new Set<string>(fields.filter((f) => f.definition !== COMPUTED.kids).map((f) => f.name));
@@ -342,7 +351,7 @@ test(
             ...(queries.length ? { query_collections: [{ name: 'fuzz', definition: { queries } }] } : {}),
             ...(queries.length && restGenerated.allowlisted ? { allowlist: [{ collection: 'fuzz' }] } : {}),
             ...(endpoints.length ? { rest_endpoints: endpoints } : {}),
-            ...(actionsGenerated.length ? { custom_types: CUSTOM_TYPES, actions: actionsGenerated } : {}),
+            ...(actionsGenerated.length ? { custom_types: customTypes(money), actions: actionsGenerated } : {}),
             ...(remotesGenerated.length
               ? { remote_schemas: remotesGenerated.map((r) => ({ ...r, definition: { ...r.definition, url: `${remote.url}/${r.definition.url}` } })) }
               : {}),
