@@ -48,6 +48,20 @@ describe('cron schedules in UTC', () => {
     ]);
   });
 
+  test('a single value with a step runs from it to the end of the field; Sunday is 0 and 7', () => {
+    expect(times('5/15 10 * * *', '2026-11-22T09:00:00Z', '2026-11-22T11:00:00Z')).toEqual([
+      '2026-11-22T10:05:00.000Z',
+      '2026-11-22T10:20:00.000Z',
+      '2026-11-22T10:35:00.000Z',
+      '2026-11-22T10:50:00.000Z',
+    ]);
+    expect(times('0 9 * * 5-7', '2026-11-19T00:00:00Z', '2026-11-24T00:00:00Z')).toEqual([
+      '2026-11-20T09:00:00.000Z',
+      '2026-11-21T09:00:00.000Z',
+      '2026-11-22T09:00:00.000Z',
+    ]);
+  });
+
   test('only times after the start and not after the end, however far the next one is', () => {
     expect(times('0 10 * * *', '2026-11-22T10:00:00Z', '2026-11-24T10:00:00Z')).toEqual(['2026-11-23T10:00:00.000Z', '2026-11-24T10:00:00.000Z']);
     expect(times('0 10 * * *', '2026-11-22T10:00:00Z', '2026-11-24T09:59:59Z')).toEqual(['2026-11-23T10:00:00.000Z']);
@@ -77,5 +91,14 @@ describe('cron schedules in UTC', () => {
     expect(reason('5-1 * * * *')).toBe('"5-1" runs backwards');
     expect(reason('a * * * *')).toBe('"a" is not a number');
     expect(reason('1-2-3 * * * *')).toBe('"1-2-3" is not a value or range');
+    expect(reason('1a * * * *')).toBe('"1a" is not a number');
+    expect(reason('a1 * * * *')).toBe('"a1" is not a number');
+    expect(reason('-5 * * * *')).toBe('"-5" is not a value or range');
+    expect(reason('5- * * * *')).toBe('"5-" is not a value or range');
+    expect(reason('1/2/3 * * * *')).toBe('"1/2/3" has more than one /');
+    for (const step of ['+1', '1.0', '1x', ' ']) expect(reason(`*/${step} * * * *`.replace('/ ', '/'))).toMatch(/is not a step$/);
+    expect(reason('* * * * * *')).toBe('five fields are expected, not 6');
+    for (const spaced of ['  0 0 * * *  ', '0  0\t* * *']) expect(reason(spaced)).toBe('accepted');
+    expect(reason('* * * * mon-fri')).toBe('accepted');
   });
 });

@@ -52,39 +52,32 @@ function field(text: string, min: number, max: number, names: string[] = [], nam
 
 export function parseCron(schedule: string): CronSchedule {
   const parts = schedule.trim().split(/\s+/);
-  if (parts.length !== 5 || parts[0] === '') throw new CronError(`five fields are expected, not ${parts[0] === '' ? 0 : parts.length}`);
+  if (parts.length !== 5) throw new CronError(`five fields are expected, not ${parts[0] === '' ? 0 : parts.length}`);
   const [m, h, dom, mon, dow] = parts as [string, string, string, string, string];
-  const weekdays = field(dow, 0, 7, WEEKDAYS);
-  if (weekdays.has(7)) {
-    weekdays.delete(7);
-    weekdays.add(0);
-  }
   return {
     minutes: field(m, 0, 59),
     hours: field(h, 0, 23),
     days: field(dom, 1, 31),
     months: field(mon, 1, 12, MONTHS, 1),
-    weekdays,
+    // 7 stays 7: croner reads it as Sunday, like 0.
+    weekdays: field(dow, 0, 7, WEEKDAYS),
     daysRestricted: dom !== '*',
     weekdaysRestricted: dow !== '*',
   };
 }
 
-/** The schedule as a croner pattern over the sets read here; a field left unrestricted stays `*` (so the either-day rule holds). */
+/**
+ * The schedule as a croner pattern: each field the list of its values, except a day field given as
+ * `*`, which stays `*` so that a day matching the other day field alone counts (the either-day rule).
+ */
 function pattern(s: CronSchedule): string {
-  const list = (values: Set<number>, restricted: boolean) => (restricted ? [...values].sort((a, b) => a - b).join(',') : '*');
-  return [
-    list(s.minutes, s.minutes.size < 60),
-    list(s.hours, s.hours.size < 24),
-    list(s.days, s.daysRestricted),
-    list(s.months, s.months.size < 12),
-    list(s.weekdays, s.weekdaysRestricted),
-  ].join(' ');
+  const list = (values: Set<number>) => [...values].join(',');
+  return [list(s.minutes), list(s.hours), s.daysRestricted ? list(s.days) : '*', list(s.months), s.weekdaysRestricted ? list(s.weekdays) : '*'].join(' ');
 }
 
 /** The times (whole minutes, UTC) after `from` and not after `until` that the schedule names, at most `limit`. */
 export function occurrences(s: CronSchedule, from: Date, until: Date, limit = 100): Date[] {
-  const cron = new Cron(pattern(s), { utcOffset: 0, mode: '5-part', domAndDow: false, paused: true });
+  const cron = new Cron(pattern(s), { utcOffset: 0, mode: '5-part', domAndDow: false });
   const out: Date[] = [];
   for (let next = cron.nextRun(from); next && next <= until && out.length < limit; next = cron.nextRun(next)) out.push(next);
   return out;
