@@ -175,7 +175,10 @@ test(covers(['dec.dml.roles', 'err.unexpected-payload.upsert-not-allowed'], 'an 
 });
 
 test(
-  covers(['dec.dml.roles', 'op.update', 'err.permission-denied.column'], 'an update changes only the rows of its filter and the columns it lists'),
+  covers(
+    ['dec.dml.roles', 'op.update', 'err.permission-denied.column', 'rule.perm.update.columns:allowed', 'rule.perm.update.columns:refused'],
+    'an update changes only the rows of its filter and the columns it lists',
+  ),
   async () => {
     expectResponse(await dml('update', { table: album, where: { id: { $in: [10, 20] } }, $set: { title: 'Renamed' }, returning: ['id', 'title'] }), 200, {
       affected_rows: 1,
@@ -191,6 +194,62 @@ test(
       { id: 20, title: 'Horns Up', year: 1999 },
     ]);
     await target.sql(`update music.album set title = 'First Light' where id = 10`);
+  },
+);
+
+test(
+  covers(
+    ['dec.dml.roles', 'rule.perm.select.limit', 'rule.perm.update.check:allowed', 'rule.perm.update.check:refused', 'rule.service.admin-unrestricted'],
+    "the select limit caps a role's rows whatever it asks for, an update must leave its rows passing the check, and admin has neither",
+  ),
+  async () => {
+    try {
+      expectResponse(
+        await target.metadata({
+          type: 'bulk',
+          args: [
+            { type: 'create_select_permission', args: { table: album, role: 'capped', permission: { columns: ['id'], filter: {}, limit: 2 } } },
+            {
+              type: 'create_update_permission',
+              args: { table: album, role: 'editor', permission: { columns: ['year'], filter: {}, check: { year: { _gte: 2000 } } } },
+            },
+            { type: 'create_select_permission', args: { table: album, role: 'editor', permission: { columns: ['id', 'year'], filter: {} } } },
+          ],
+        }),
+        200,
+      );
+      expectResponse(await dml('select', { table: album, columns: ['id'], order_by: ['id'] }, as('capped')), 200, [{ id: 10 }, { id: 11 }]);
+      expectResponse(await dml('select', { table: album, columns: ['id'], order_by: ['-id'], limit: 3 }, as('capped')), 200, [{ id: 21 }, { id: 20 }]);
+      expectResponse(await dml('select', { table: album, columns: ['id'], order_by: ['id'], limit: 1 }, as('capped')), 200, [{ id: 10 }]);
+      expectResponse(await dml('select', { table: album, columns: ['id'], order_by: ['id'] }, as('admin')), 200, [
+        { id: 10 },
+        { id: 11 },
+        { id: 20 },
+        { id: 21 },
+      ]);
+      // Album 20 is from 1999: moving it to 2001 passes the check; moving 10 back to 1999 does not, and changes nothing.
+      expectResponse(await dml('update', { table: album, where: { id: 20 }, $set: { year: 2001 }, returning: ['id', 'year'] }, as('editor')), 200, {
+        affected_rows: 1,
+        returning: [{ id: 20, year: 2001 }],
+      });
+      expectResponse(await dml('update', { table: album, where: { id: { $in: [10, 11] } }, $inc: { year: -13 } }, as('editor')), 400, {
+        path: '$.args',
+        error: 'check constraint of an insert/update permission has failed',
+        code: 'permission-error',
+      });
+      expectResponse(await dml('update', { table: album, where: { id: 10 }, $set: { year: 1990 }, returning: ['year'] }, as('admin')), 200, {
+        affected_rows: 1,
+        returning: [{ year: 1990 }],
+      });
+      expect(await target.sql('select id, year from music.album order by id')).toEqual([
+        { id: 10, year: 1990 },
+        { id: 11, year: 2015 },
+        { id: 20, year: 2001 },
+        { id: 21, year: 2004 },
+      ]);
+    } finally {
+      await target.sql('update music.album set year = 2012 where id = 10; update music.album set year = 1999 where id = 20');
+    }
   },
 );
 
