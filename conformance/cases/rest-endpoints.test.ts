@@ -433,3 +433,64 @@ test(covers(['rule.rest.2', 'err.invalid-json'], 'bad input to a REST endpoint i
   expectResponse(await rest('POST', 'artists', { body: [1, 2] }), 400, refused('invalid-params', 'missing parameter : id', '$.variables.id'));
   expect(await target.sql('select id from music.artist where id >= 90')).toEqual([]);
 });
+
+test(
+  covers(
+    [
+      'rule.rest.1',
+      'rule.rest.3',
+      'rule.rest.4',
+      'rule.rest.5',
+      'rule.rest.6:allowed',
+      'rule.rest.6:refused',
+      'err.method-not-allowed.rest',
+      'err.unexpected.rest-ambiguous',
+    ],
+    'endpoints that replace_metadata brings follow the same rules: default methods, typed route and query values, body values as sent, ambiguity and 405',
+  ),
+  async () => {
+    const current = await exported();
+    expectResponse(
+      await run('replace_metadata', {
+        ...current,
+        rest_endpoints: [
+          endpoint('cheap', 'albums/cheap/:max', 'cheap_albums'),
+          endpoint('cheap_all', 'albums/cheap/all', 'albums_after', ['GET']),
+          endpoint('after', 'albums/after', 'albums_after'),
+          endpoint('new_artist', 'artist/new', 'add_artist'),
+        ],
+      }),
+      200,
+    );
+    try {
+      // A query takes GET and POST; the route value is read as the variable's type (numeric).
+      expectResponse(await rest('GET', 'albums/cheap/7.5'), 200, { data: { music_album: [{ id: 20 }] } });
+      expectResponse(await rest('POST', 'albums/cheap/7.5'), 200, { data: { music_album: [{ id: 20 }] } });
+      const put = await rest('PUT', 'albums/cheap/7.5', { body: {} });
+      expectResponse(put, 405, { path: '$', error: 'method PUT is not allowed at this REST endpoint; allowed methods: GET, POST', code: 'method-not-allowed' });
+      expect(put.headers.get('allow')).toBe('GET, POST');
+      // Two endpoints for one request: a 500 naming both.
+      expectResponse(await rest('GET', 'albums/cheap/all'), 500, {
+        path: '$',
+        error: 'several REST endpoints match this request: "cheap", "cheap_all"',
+        code: 'unexpected',
+      });
+      // A query-string value is typed; a body value goes to the query as sent.
+      expectResponse(await rest('GET', 'albums/after?year=2013'), 200, { data: { music_album: [{ id: 11, title: 'Long Night' }] } });
+      const viaRest = await rest('POST', 'albums/after', { body: { year: '2013' } });
+      const viaGraphql = await target.graphql(QUERIES[1]!.query, { year: '2013' }, { headers: target.adminHeaders() });
+      expect({ status: viaRest.status, body: viaRest.body }).toEqual({ status: viaGraphql.status, body: viaGraphql.body });
+      expect((viaRest.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('validation-failed');
+      // A mutation takes POST only.
+      const get = await rest('GET', 'artist/new');
+      expectResponse(get, 405, { path: '$', error: 'method GET is not allowed at this REST endpoint; allowed methods: POST', code: 'method-not-allowed' });
+      expect(get.headers.get('allow')).toBe('POST');
+      expectResponse(await rest('POST', 'artist/new', { body: { id: 92, name: 'Ninety-two' } }), 200, {
+        data: { insert_music_artist_one: { id: 92, name: 'Ninety-two' } },
+      });
+      expect(await target.sql('select id, name from music.artist where id >= 90')).toEqual([{ id: 92, name: 'Ninety-two' }]);
+    } finally {
+      await target.sql('delete from music.artist where id >= 90');
+    }
+  },
+);
