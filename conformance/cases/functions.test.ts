@@ -625,3 +625,60 @@ test(
     expect(await exported()).toEqual(before);
   },
 );
+
+test(
+  covers(
+    [
+      'rule.track_function.1',
+      'rule.track_function.2:allowed',
+      'rule.track_function.2:refused',
+      'rule.track_function.3',
+      'rule.track_function.4:allowed',
+      'rule.track_function.4:refused',
+    ],
+    'functions brought by replace_metadata follow the same rules: the volatility chooses the root, a STABLE one is no mutation, only rows of a tracked table',
+  ),
+  async () => {
+    const replace = (functions: unknown[]) => run('replace_metadata', { version: 2, tables: [{ table: item }], functions });
+    expectResponse(
+      await replace([
+        { function: fn('add_item') },
+        { function: fn('search_items') },
+        { function: fn('all_items'), configuration: { exposed_as: 'query' } },
+        { function: fn('cheapest') },
+      ]),
+      200,
+    );
+    expect(
+      await gql(
+        '{ shopfn_search_items(args: {search: "apple"}, order_by: {id: asc}) { id } shopfn_all_items(order_by: {id: asc}) { id } shopfn_cheapest { id } }',
+      ),
+    ).toEqual({
+      data: { shopfn_search_items: [{ id: 1 }, { id: 2 }], shopfn_all_items: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }], shopfn_cheapest: [{ id: 3 }] },
+    });
+    expect(await gql('mutation { shopfn_add_item(args: {new_title: "date loaf", new_price: 6}) { id } }')).toEqual({ data: { shopfn_add_item: [{ id: 5 }] } });
+    expect(await gql('{ shopfn_add_item(args: {new_title: "x", new_price: 1}) { id } }')).toEqual(unknownField('shopfn_add_item'));
+    const before = await exported();
+    // Each is an inconsistency of the document, refused with its reason, and nothing changes.
+    for (const [definition, reason] of [
+      [
+        { function: fn('search_items'), configuration: { exposed_as: 'mutation' } },
+        'function "shopfn.search_items" is STABLE and can only be exposed as a query',
+      ],
+      [
+        { function: fn('item_count') },
+        'function "shopfn.item_count" cannot be tracked: it must return rows of a table (SETOF table or table), but returns int4',
+      ],
+      [{ function: fn('notes') }, 'function "shopfn.notes" cannot be tracked: the table "shopfn.note" it returns is not tracked'],
+      [{ function: fn('pairs') }, 'function "shopfn.pairs" cannot be tracked: all its arguments must be IN arguments'],
+    ] as const) {
+      expectResponse(await replace([definition]), 400, {
+        path: '$.args',
+        error: 'cannot continue due to inconsistent metadata',
+        code: 'unexpected',
+        internal: [{ type: 'function', reason, definition }],
+      });
+      expect(await exported()).toEqual(before);
+    }
+  },
+);
