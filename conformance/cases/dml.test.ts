@@ -416,3 +416,87 @@ test(covers(['op.select', 'op.count'], 'every operator of a where, in both spell
     await target.sql('drop table music.pairs');
   }
 });
+
+/**
+ * A second case for each refusal of the DML above: inside a bulk at /v1/query, after an insert that
+ * succeeds, the whole bulk is refused with the member's answer at its place under `$.args[1]`, and
+ * the insert is not kept. `ids` names the refusal (literally, so the coverage count sees it).
+ */
+function caseInQueryBulk(ids: [string], member: { type: string; args: Record<string, unknown> }, answer: { path: string; error: string; code?: string }): void {
+  test(covers(['op.bulk', ...ids], `in a bulk after an insert, ${member.type} is refused at its place and the insert is not kept`), async () => {
+    const probe = { type: 'insert', args: { table: artist, objects: [{ id: 98, name: 'Probe' }] } };
+    const r = await target.metadata({ type: 'bulk', args: [probe, member] }, { endpoint: '/v1/query' });
+    expectResponse(r, 400, { ...answer, path: `$.args[1]${answer.path.slice(1)}` });
+    expect(await target.sql('select id from music.artist where id = 98')).toEqual([]);
+  });
+}
+
+caseInQueryBulk(
+  ['err.unexpected-payload.order-by-empty'],
+  { type: 'select', args: { table: artist, columns: ['id'], order_by: [] } },
+  payloadError('$.args.order_by', 'order_by array should not be empty'),
+);
+caseInQueryBulk(
+  ['err.unexpected-payload.object-relationship-arguments'],
+  { type: 'select', args: { table: album, columns: [{ name: 'artist', columns: ['name'], limit: 1 }] } },
+  payloadError('$.args.columns[0]', "when selecting an obj_relationship where, order_by, limit and offset can't be used"),
+);
+caseInQueryBulk(
+  ['err.no-code.relationship-expand'],
+  { type: 'select', args: { table: album, columns: ['id', 'artist'] } },
+  { path: '$.args.columns[1]', error: 'artist is a relationship and should be expanded' },
+);
+caseInQueryBulk(
+  ['err.unexpected-payload.array-relationship-order-by'],
+  { type: 'select', args: { table: artist, columns: ['id'], order_by: ['albums.year'] } },
+  payloadError('$.args.order_by', "albums is an array relationship and can't be used in order_by"),
+);
+caseInQueryBulk(
+  ['err.no-code.column-chained'],
+  { type: 'select', args: { table: artist, columns: ['id'], order_by: ['name.length'] } },
+  { path: '$.args.order_by', error: 'name is a Postgres column and cannot be chained further' },
+);
+caseInQueryBulk(['err.unexpected-payload.empty'], { type: 'select', args: { table: artist, columns: [] } }, payloadError('$.args.columns', "can't be empty"));
+caseInQueryBulk(
+  ['err.unexpected-payload.operator-column-type'],
+  { type: 'select', args: { table: artist, columns: ['id'], where: { formed: { $like: '19%' } } } },
+  payloadError('$.args.where', '"formed" is of type int4; this operator works only on column of types [text, varchar, bpchar, citext, name]'),
+);
+caseInQueryBulk(
+  ['err.unexpected-payload.expecting-string'],
+  { type: 'count', args: { table: album, where: { year: { $cgt: 5 } } } },
+  payloadError('$.args.where', 'expecting a string for column operator'),
+);
+caseInQueryBulk(
+  ['err.unexpected-payload.incompatible-columns'],
+  { type: 'count', args: { table: album, where: { year: { $ceq: 'title' } } } },
+  payloadError('$.args.where', 'incompatible column types : year, title'),
+);
+caseInQueryBulk(
+  ['err.unexpected-payload.objects-empty'],
+  { type: 'insert', args: { table: artist, objects: [] } },
+  payloadError('$.args.objects', 'objects should not be empty'),
+);
+caseInQueryBulk(
+  ['err.unexpected-payload.upsert-needs-constraint'],
+  { type: 'insert', args: { table: artist, objects: [{ id: 1, name: 'x' }], on_conflict: { action: 'update' } } },
+  payloadError('$.args.on_conflict', 'Expecting constraint or constraint_on when the action is update'),
+);
+caseInQueryBulk(
+  ['err.unexpected-payload.constraint-and-constraint-on'],
+  {
+    type: 'insert',
+    args: { table: artist, objects: [{ id: 1, name: 'x' }], on_conflict: { action: 'update', constraint: 'artist_pkey', constraint_on: ['id'] } },
+  },
+  payloadError('$.args.on_conflict', 'constraint and constraint_on cannot be set at a time'),
+);
+caseInQueryBulk(
+  ['err.no-code.expecting-column'],
+  { type: 'insert', args: { table: artist, objects: [{ id: 94, name: 'R' }], returning: ['albums'] } },
+  { path: '$.args.returning[0]', error: 'expecting a postgres column; but, albums is relationship' },
+);
+caseInQueryBulk(
+  ['err.unexpected-payload.update-operators'],
+  { type: 'update', args: { table: album, where: { id: 95 } } },
+  payloadError('$.args', 'atleast one of $set, $inc, $mul has to be present'),
+);
