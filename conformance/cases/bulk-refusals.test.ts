@@ -19,6 +19,7 @@ const cron = (name: string, schedule = '0 0 * * *') => ({ name, webhook: hook, s
 const customTypes = { objects: [{ name: 'Quote', fields: [{ name: 'text', type: 'String!' }] }] };
 const action = (name: string) => ({ name, definition: { kind: 'synchronous', type: 'query', arguments: [], output_type: 'Quote', handler: hook } });
 const collection = (name: string) => ({ name, definition: { queries: [{ name: 'items', query: 'query items { bulk_refusals_item { id } }' }] } });
+const ADD_ITEM = 'mutation add { insert_bulk_refusals_item_one(object: {id: 1, name: "a"}) { id } }';
 const selectAll = { columns: '*', filter: {} };
 const restEndpoint = (name: string, url: string) => ({ name, url, methods: ['GET'], definition: { query: { collection_name: 'app', query_name: 'items' } } });
 
@@ -33,6 +34,7 @@ create function bulk_refusals.count_items() returns int stable language sql as $
 create function bulk_refusals.item_label(i bulk_refusals.item) returns text stable language sql as $$ select i.name $$;
 create function bulk_refusals.item_tags(i bulk_refusals.item) returns setof text stable language sql as $$ select i.name $$;
 create function bulk_refusals.label_of(n text, i bulk_refusals.item) returns text stable language sql as $$ select n $$;
+create function bulk_refusals.same_items(i bulk_refusals.item) returns setof bulk_refusals.item stable language sql as $$ select * from bulk_refusals.item where id = i.id $$;
 create function bulk_refusals.pairs(inout a int, out b int) returns setof record stable language sql as $$ select a, a $$;
 `;
 
@@ -441,6 +443,88 @@ caseInBulk(['err.validation-failed.custom-types'], {
   code: 'validation-failed',
   error: 'invalid custom types: field "f" of "O": the type "Nope" is not defined',
   path: '$.args',
+});
+
+caseInBulk(['err.validation-failed.saved-query'], {
+  setup: [{ type: 'create_query_collection', args: collection('app') }],
+  member: { type: 'add_query_to_collection', args: { collection_name: 'app', query_name: 'two', query: 'query a { x } query b { y }' } },
+  code: 'validation-failed',
+  error: 'query "two" of collection "app" is not a GraphQL document with one operation: 2 operations',
+  path: '$.args',
+});
+
+caseInBulk(['err.validation-failed.rest-variable'], {
+  setup: [
+    { type: 'track_table', args: { table: item } },
+    { type: 'create_query_collection', args: collection('app') },
+  ],
+  member: { type: 'create_rest_endpoint', args: restEndpoint('items', 'items/:since') },
+  code: 'validation-failed',
+  error: 'the url "items/:since" binds "since", which query "items" does not declare',
+  path: '$.args.url',
+});
+
+caseInBulk(['err.validation-failed.rest-get-mutation'], {
+  setup: [
+    { type: 'track_table', args: { table: item } },
+    { type: 'create_query_collection', args: collection('app') },
+    { type: 'add_query_to_collection', args: { collection_name: 'app', query_name: 'add', query: ADD_ITEM } },
+  ],
+  member: {
+    type: 'create_rest_endpoint',
+    args: { name: 'add', url: 'add', methods: ['GET'], definition: { query: { collection_name: 'app', query_name: 'add' } } },
+  },
+  code: 'validation-failed',
+  error: 'REST endpoint "add" serves a mutation and cannot take GET',
+  path: '$.args.methods',
+});
+
+caseInBulk(['err.already-exists.query-template'], {
+  setup: [
+    { type: 'track_table', args: { table: item } },
+    { type: 'create_query_collection', args: collection('app') },
+    { type: 'create_rest_endpoint', args: restEndpoint('items', 'items') },
+  ],
+  member: { type: 'create_rest_endpoint', args: restEndpoint('again', 'items') },
+  code: 'already-exists',
+  error: 'the query template already exists "items"',
+  path: '$.args',
+});
+
+caseInBulk(['err.not-supported.computed-field-permission'], {
+  setup: [
+    { type: 'track_table', args: { table: item } },
+    { type: 'add_computed_field', args: { table: item, name: 'same', definition: { function: { schema: 'bulk_refusals', name: 'same_items' } } } },
+  ],
+  member: { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id'], computed_fields: ['same'], filter: {} } } },
+  code: 'not-supported',
+  error:
+    'select permissions on computed field "same" are auto-derived from the permissions on its returning table "bulk_refusals.item" and cannot be specified manually',
+  path: '$.args.permission.computed_fields[0]',
+});
+
+caseInBulk(['err.validation-failed.enum-table'], {
+  setup: [{ type: 'track_table', args: { table: item } }],
+  member: { type: 'set_table_is_enum', args: { table: item, is_enum: true } },
+  code: 'validation-failed',
+  error: 'the table "bulk_refusals.item" cannot be used as an enum because its primary key column "id" is not of a text type',
+  path: '$.args',
+});
+
+caseInBulk(['err.not-exists.source'], {
+  setup: [],
+  member: { type: 'pg_track_table', args: { source: 'analytics', table: item } },
+  code: 'not-exists',
+  error: 'source with name "analytics" does not exist',
+  path: '$.args',
+});
+
+caseInBulk(['dec.delete-permission.filter'], {
+  setup: [{ type: 'track_table', args: { table: item } }],
+  member: { type: 'create_delete_permission', args: { table: item, role: 'user', permission: {} } },
+  code: 'parse-failed',
+  error: 'key "filter" not found',
+  path: '$.args.permission',
 });
 
 test(
