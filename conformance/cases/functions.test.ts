@@ -682,3 +682,57 @@ test(
     }
   },
 );
+
+caseWithProfile(
+  'no-function-inference',
+  [
+    'op.pg_create_function_permission',
+    'op.pg_drop_function_permission',
+    'rule.function_permission.select-permission:allowed',
+    'err.already-exists.function-permission',
+    'err.not-exists.function-permission',
+  ],
+  'function permissions brought by replace_metadata serve the role; changed in bulks, a refused member keeps nothing',
+  async () => {
+    const strict = target.profileTarget('no-function-inference')!;
+    const query = '{ shopfn_search_items(args: {search: "apple"}, order_by: {id: asc}) { id } }';
+    const userSelect = { role: 'user', permission: { columns: ['id'], filter: {} } };
+    const document = (roles: string[]) => ({
+      version: 2,
+      tables: [{ table: item, select_permissions: [userSelect] }],
+      functions: [{ function: fn('search_items'), permissions: roles.map((role) => ({ role })) }],
+    });
+    expectResponse(await run('replace_metadata', document(['user']), strict), 200);
+    expect(await gql(query, asRole('user'), strict)).toEqual({ data: { shopfn_search_items: [{ id: 1 }, { id: 2 }] } });
+    const accepted = await exported(strict);
+    expect(accepted).toEqual(document(['user']));
+    expectResponse(
+      await run(
+        'bulk',
+        [
+          { type: 'pg_drop_function_permission', args: { function: fn('search_items'), role: 'user' } },
+          { type: 'pg_create_function_permission', args: { function: fn('search_items'), role: 'user' } },
+          { type: 'pg_create_function_permission', args: { function: fn('search_items'), role: 'user' } },
+        ],
+        strict,
+      ),
+      400,
+      { path: '$.args[2].args', error: 'permission of role "user" on function "shopfn.search_items" already exists', code: 'already-exists' },
+    );
+    expect(await exported(strict)).toEqual(accepted);
+    expectResponse(
+      await run(
+        'bulk',
+        [
+          { type: 'pg_drop_function_permission', args: { function: fn('search_items'), role: 'user' } },
+          { type: 'pg_drop_function_permission', args: { function: fn('search_items'), role: 'user' } },
+        ],
+        strict,
+      ),
+      400,
+      { path: '$.args[1].args', error: 'permission of role "user" on function "shopfn.search_items" does not exist', code: 'not-exists' },
+    );
+    expect(await exported(strict)).toEqual(accepted);
+    expect(await gql(query, asRole('user'), strict)).toEqual({ data: { shopfn_search_items: [{ id: 1 }, { id: 2 }] } });
+  },
+);
