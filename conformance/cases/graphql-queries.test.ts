@@ -102,6 +102,26 @@ test(covers(['dec.graphql.null-comparison'], 'a comparison with null matches no 
   expect(await ids('music_artist', '{country: {_is_null: true}}')).toEqual([3]);
 });
 
+test(
+  covers(['dec.graphql.null-comparison'], 'a null from a variable compares like a literal null: no row, in lists, aggregates and through relationships'),
+  async () => {
+    const query = `query nulls($c: String, $y: Int) {
+    eq: music_artist(where: {country: {_eq: $c}}) { id }
+    neq: music_artist_aggregate(where: {country: {_neq: $c}}) { aggregate { count } }
+    through: music_album(where: {artist: {country: {_eq: $c}}}) { id }
+    either: music_album(where: {_or: [{year: {_gt: $y}}, {id: {_eq: 10}}]}, order_by: {id: asc}) { id }
+    unset: music_artist(where: {country: {_is_null: true}}) { id }
+  }`;
+    expect(await data(query, { c: null, y: null }, 'nulls')).toEqual({
+      eq: [],
+      neq: { aggregate: { count: 0 } },
+      through: [],
+      either: [{ id: 10 }],
+      unset: [{ id: 3 }],
+    });
+  },
+);
+
 test(covers(['dec.graphql.order-by'], 'order_by directions and nulls'), async () => {
   const order = async (by: string) => ((await data(`{ r: music_artist(order_by: ${by}) { id } }`)).r as { id: number }[]).map((x) => x.id);
   expect(await order('{formed: desc}')).toEqual([3, 1, 2]);
