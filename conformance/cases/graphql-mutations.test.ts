@@ -141,6 +141,25 @@ test(covers(['dec.graphql.mutations-atomic'], 'when one mutation field fails, th
   expect(await target.sql('select count(*)::int as n from music.artist where id = 9')).toEqual([{ n: 0 }]);
 });
 
+test(covers(['dec.graphql.mutations-atomic'], 'an update before a delete that a foreign key refuses is undone too, and the answer has no data'), async () => {
+  const r = await target.graphql(
+    `mutation { renamed: update_music_artist_by_pk(pk_columns: {id: 2}, _set: {name: "Renamed"}) { id } gone: delete_music_artist_by_pk(id: 1) { id } }`,
+  );
+  expect({
+    status: r.status,
+    data: (r.body as { data?: unknown }).data,
+    codes: (r.body as { errors: { extensions: { code: string } }[] }).errors.map((e) => e.extensions.code),
+  }).toEqual({
+    status: 200,
+    data: undefined,
+    codes: ['constraint-violation'],
+  });
+  expect(await target.sql('select id, name from music.artist where id in (1, 2) order by id')).toEqual([
+    { id: 1, name: 'Aurora Lane' },
+    { id: 2, name: 'Brass Tacks' },
+  ]);
+});
+
 test(covers(['dec.graphql.root-fields'], 'a mutation with variables'), async () => {
   const r = await mutate('mutation ($objects: [music_artist_insert_input!]!) { insert_music_artist(objects: $objects) { affected_rows } }', {
     objects: [
