@@ -41,7 +41,7 @@ create function bulk_refusals.pairs(inout a int, out b int) returns setof record
 interface Row {
   /** Requests that must succeed first (kept: they are the state the refused member meets). */
   setup: { type: string; args: unknown }[];
-  member: { type: string; args: unknown };
+  member: { type: string; version?: number; args: unknown };
   code: string;
   error: string;
   /** Where the member's own request is refused, from its own `$`. */
@@ -525,6 +525,22 @@ caseInBulk(['dec.delete-permission.filter'], {
   code: 'parse-failed',
   error: 'key "filter" not found',
   path: '$.args.permission',
+});
+
+caseInBulk(['err.parse-failed.unknown-operation-near'], {
+  setup: [],
+  member: { type: 'trak_table', args: { table: item } },
+  code: 'parse-failed',
+  error: 'unknown operation type : trak_table; did you mean track_table?',
+  path: '$.type',
+});
+
+caseInBulk(['err.parse-failed.unsupported-operation-version'], {
+  setup: [],
+  member: { type: 'track_table', version: 3, args: { table: item } },
+  code: 'parse-failed',
+  error: 'unsupported version 3 for track_table; supported: 1, 2',
+  path: '$.version',
 });
 
 test(
