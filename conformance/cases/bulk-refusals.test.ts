@@ -636,3 +636,62 @@ test(
     expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
   },
 );
+
+/**
+ * run_sql that a tracked object forbids, inside a bulk at /v1/query after a run_sql that succeeds:
+ * the whole bulk is refused at the member's place, the table the first member made is gone, and
+ * the database and the metadata are as before. `ids` names the refusal.
+ */
+function caseInSqlBulk(ids: [string], setup: Row['setup'], statement: string, answer: { code: string; error: string }): void {
+  test(covers(['op.bulk', 'op.run_sql', ...ids], `run_sql in a bulk after one that succeeds: ${statement}`), async () => {
+    for (const step of setup) expectResponse(await target.metadata(step), 200);
+    const before = await exported();
+    const columns =
+      "select table_name::text as t, column_name::text as c, data_type::text as d from information_schema.columns where table_schema = 'bulk_refusals' order by 1, 2";
+    const columnsBefore = await target.sql(columns);
+    const bulk = [
+      { type: 'run_sql', args: { sql: 'create table bulk_refusals.probe (id int)' } },
+      { type: 'run_sql', args: { sql: statement } },
+    ];
+    expectResponse(await target.metadata({ type: 'bulk', args: bulk }, { endpoint: '/v1/query' }), 400, { ...answer, path: '$.args[1]' });
+    expect(await target.sql(columns)).toEqual(columnsBefore);
+    expect(await exported()).toEqual(before);
+  });
+}
+
+caseInSqlBulk(['err.not-supported.table-rename'], [{ type: 'track_table', args: { table: item } }], 'alter table bulk_refusals.item rename to thing', {
+  code: 'not-supported',
+  error: 'table renames are not yet supported : "bulk_refusals.item"',
+});
+
+caseInSqlBulk(
+  ['err.already-exists.relationship-named-column'],
+  [
+    { type: 'track_table', args: { table: item } },
+    { type: 'track_table', args: { table: { schema: 'bulk_refusals', name: 'other' } } },
+    {
+      type: 'create_object_relationship',
+      args: {
+        table: item,
+        name: 'twin',
+        using: { manual_configuration: { remote_table: { schema: 'bulk_refusals', name: 'other' }, column_mapping: { id: 'id' } } },
+      },
+    },
+  ],
+  'alter table bulk_refusals.item add column twin text',
+  { code: 'already-exists', error: 'cannot add column "twin" in table "bulk_refusals.item" as a relationship with the name already exists' },
+);
+
+caseInSqlBulk(
+  ['err.dependency-error.column-type'],
+  [
+    { type: 'track_table', args: { table: item } },
+    { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id'], filter: { name: { _eq: 'x' } } } } },
+  ],
+  'alter table bulk_refusals.item alter column name type varchar(20)',
+  {
+    code: 'dependency-error',
+    error:
+      'cannot change type of column "name" in table "bulk_refusals.item" because of the following dependencies : permission bulk_refusals.item.user.select',
+  },
+);
