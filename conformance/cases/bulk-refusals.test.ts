@@ -28,6 +28,7 @@ drop schema if exists bulk_refusals cascade;
 create schema bulk_refusals;
 create table bulk_refusals.item (id int primary key, name text not null);
 create table bulk_refusals.other (id int primary key);
+create table bulk_refusals.pair (id int primary key, other_id int references bulk_refusals.other (id), constraint pair_other_again foreign key (other_id) references bulk_refusals.other (id));
 create function bulk_refusals.search_items(q text) returns setof bulk_refusals.item stable language sql as $$ select * from bulk_refusals.item where name like q $$;
 create function bulk_refusals.add_item(n text) returns setof bulk_refusals.item volatile language sql as $$ insert into bulk_refusals.item values (1, n) returning * $$;
 create function bulk_refusals.count_items() returns int stable language sql as $$ select count(*)::int from bulk_refusals.item $$;
@@ -541,6 +542,20 @@ caseInBulk(['err.parse-failed.unsupported-operation-version'], {
   code: 'parse-failed',
   error: 'unsupported version 3 for track_table; supported: 1, 2',
   path: '$.version',
+});
+
+caseInBulk(['err.constraint-error.several-foreign-keys'], {
+  setup: [
+    { type: 'track_table', args: { table: { schema: 'bulk_refusals', name: 'pair' } } },
+    { type: 'track_table', args: { table: { schema: 'bulk_refusals', name: 'other' } } },
+  ],
+  member: {
+    type: 'create_object_relationship',
+    args: { table: { schema: 'bulk_refusals', name: 'pair' }, name: 'other', using: { foreign_key_constraint_on: 'other_id' } },
+  },
+  code: 'constraint-error',
+  error: 'more than one foreign key constraint exists on the given column',
+  path: '$.args',
 });
 
 test(
