@@ -556,3 +556,40 @@ test(
     expect(newNames()).toEqual([{ id: 1, name: 'eins', price: 12, note: null }]);
   },
 );
+
+test(
+  covers(
+    ['op.invoke_event_trigger', 'op.resume_event_trigger', 'dec.events.manual', 'dec.events.pause', 'dec.events.success'],
+    'a manual trigger brought by replace_metadata: invoked by hand while paused, its event waits, and is delivered once when resumed',
+  ),
+  async () => {
+    hook.on('/replaced-manual', () => ({ status: 200 }));
+    const manual = { name: 'replaced_manual', definition: { enable_manual: true }, retry_conf: DEFAULT_RETRY, webhook: `${hook.url}/replaced-manual` };
+    expectResponse(await run('replace_metadata', { version: 2, tables: [{ table: item, event_triggers: [manual] }] }), 200);
+    expect((await run('export_metadata', {})).body).toEqual({ version: 2, tables: [{ table: item, event_triggers: [manual] }] });
+    expectResponse(await run('pg_pause_event_trigger', { name: 'replaced_manual', source: 'default' }), 200, ok);
+    const invoked = await run('pg_invoke_event_trigger', { name: 'replaced_manual', source: 'default', payload: { n: 1 } });
+    expect(invoked.status).toBe(200);
+    const eventId = (invoked.body as { event_id: string }).event_id;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(hook.callsTo('/replaced-manual')).toEqual([]);
+    expect((await eventsOf('replaced_manual')).map((e) => [e.id, e.state, e.tries])).toEqual([[eventId, 'pending', 0]]);
+    expectResponse(await run('resume_event_trigger', { name: 'replaced_manual' }), 200, ok);
+    const [call] = await hook.waitFor('/replaced-manual', 1);
+    expect((call!.body as { id: string; event: unknown }).id).toBe(eventId);
+    expect((call!.body as { event: unknown }).event).toEqual({
+      op: 'MANUAL',
+      data: { old: null, new: { n: 1 } },
+      session_variables: { 'x-engine-role': 'admin' },
+    });
+    expect(
+      (
+        await until(
+          () => eventsOf('replaced_manual'),
+          (e) => e[0]?.state === 'delivered',
+        )
+      ).map((e) => [e.id, e.state, e.tries]),
+    ).toEqual([[eventId, 'delivered', 1]]);
+    expect(hook.callsTo('/replaced-manual')).toHaveLength(1);
+  },
+);
