@@ -257,3 +257,50 @@ test(
     await run('delete_cron_trigger', { name: 'c' });
   },
 );
+
+test(
+  covers(
+    ['op.get_cron_triggers', 'op.create_scheduled_event', 'op.get_scheduled_events', 'op.delete_scheduled_event', 'dec.cron.form'],
+    'triggers made in one bulk are listed with their form, hidden or not; one-off events far ahead are listed and deleted one by one',
+  ),
+  async () => {
+    const make = (name: string, include: boolean) => ({
+      type: 'create_cron_trigger',
+      args: { name, webhook: `${hook.url}/${name}`, schedule: '0 0 1 1 *', include_in_metadata: include, payload: { name } },
+    });
+    expectResponse(await run('bulk', [make('yearly_shown', true), make('yearly_hidden', false)]), 200, [ok, ok]);
+    const listed = ((await run('get_cron_triggers', {})).body as { cron_triggers: Record<string, unknown>[] }).cron_triggers;
+    expect(listed.map((t) => [t.name, t.schedule, t.include_in_metadata, t.payload, t.retry_conf]).sort()).toEqual([
+      ['yearly_hidden', '0 0 1 1 *', false, { name: 'yearly_hidden' }, DEFAULT_RETRY],
+      ['yearly_shown', '0 0 1 1 *', true, { name: 'yearly_shown' }, DEFAULT_RETRY],
+    ]);
+    const later = (await run('create_scheduled_event', { webhook: `${hook.url}/later`, schedule_at: '2999-06-01T00:00:00Z', payload: { n: 2 } })).body as {
+      event_id: string;
+    };
+    const sooner = (await run('create_scheduled_event', { webhook: `${hook.url}/sooner`, schedule_at: '2999-01-01T00:00:00Z', payload: { n: 1 } })).body as {
+      event_id: string;
+    };
+    // Only these two: events of the cases before stay listed (they are no metadata).
+    const mine = async () =>
+      (await scheduled('one_off'))
+        .filter((e) => e.id === sooner.event_id || e.id === later.event_id)
+        .sort((a, b) => Date.parse(a.scheduled_time) - Date.parse(b.scheduled_time));
+    expect((await mine()).map((e) => [e.id, new Date(e.scheduled_time).toISOString(), e.state, e.tries])).toEqual([
+      [sooner.event_id, '2999-01-01T00:00:00.000Z', 'scheduled', 0],
+      [later.event_id, '2999-06-01T00:00:00.000Z', 'scheduled', 0],
+    ]);
+    expectResponse(await run('delete_scheduled_event', { type: 'one_off', event_id: sooner.event_id }), 200, ok);
+    expect((await mine()).map((e) => e.id)).toEqual([later.event_id]);
+    expectResponse(await run('delete_scheduled_event', { type: 'one_off', event_id: later.event_id }), 200, ok);
+    expect(await mine()).toEqual([]);
+    expectResponse(
+      await run('bulk', [
+        { type: 'delete_cron_trigger', args: { name: 'yearly_shown' } },
+        { type: 'delete_cron_trigger', args: { name: 'yearly_hidden' } },
+      ]),
+      200,
+      [ok, ok],
+    );
+    expect(((await run('get_cron_triggers', {})).body as { cron_triggers: unknown[] }).cron_triggers).toEqual([]);
+  },
+);
