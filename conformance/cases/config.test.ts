@@ -104,3 +104,12 @@ test(covers(['dec.version'], 'GET /v1/version answers the server version without
   expectResponse(r, 200, { version: expect.stringMatching(/\S/) });
   expect(Object.keys(r.body as object)).toEqual(['version']);
 });
+
+test(covers(['dec.healthz', 'dec.version'], 'health and version answer alike whatever the credentials: none, a wrong admin secret, a role'), async () => {
+  const bare = await target.request('GET', '/v1/version');
+  for (const headers of [{ 'x-engine-admin-secret': 'not-the-secret' }, { 'x-engine-role': 'user' }, target.adminHeaders()]) {
+    const health = await target.request('GET', '/healthz', { headers });
+    expect({ status: health.status, text: health.text }).toEqual({ status: 200, text: 'OK' });
+    expectResponse(await target.request('GET', '/v1/version', { headers }), 200, bare.body);
+  }
+});

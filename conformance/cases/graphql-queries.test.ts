@@ -326,3 +326,20 @@ test(covers(['dec.graphql.batch', 'err.graphql.batch-size'], 'a JSON array of re
   expectResponse(await post([]), 200, refused);
   expectResponse(await post(Array.from({ length: 101 }, () => ({ query: '{ __typename }' }))), 200, refused);
 });
+
+test(covers(['dec.graphql.roles-without-permissions'], 'a role without permissions cannot reach a table by a query or a mutation'), async () => {
+  const headers = { ...target.adminHeaders(), 'x-engine-role': 'nobody' };
+  const roots = await target.graphql('{ __schema { mutationType { name } } }', undefined, { headers });
+  expectResponse(roots, 200, { data: { __schema: { mutationType: null } } });
+  const r = await target.graphql('{ music_artist { id } }', undefined, { headers });
+  expectResponse(r, 200, {
+    errors: [
+      { message: expect.stringMatching(/^Cannot query field "music_artist" on type "query_root"/), extensions: { path: '$', code: 'validation-failed' } },
+    ],
+  });
+  const m = await target.graphql('mutation { insert_music_artist_one(object: {id: 50, name: "x"}) { id } }', undefined, { headers });
+  expectResponse(m, 200, {
+    errors: [{ message: 'the schema is not configured for mutation operations', extensions: { path: '$', code: 'validation-failed' } }],
+  });
+  expect(await target.sql('select count(*)::int as n from music.artist where id = 50')).toEqual([{ n: 0 }]);
+});
