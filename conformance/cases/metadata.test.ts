@@ -327,3 +327,41 @@ test(
     expect(await exported()).toEqual(before);
   },
 );
+
+test(
+  covers(
+    ['dec.replace_metadata.v2-response', 'dec.reload_metadata.response', 'dec.inconsistent-object.table'],
+    'a tracked table dropped outside the service: reload reports it, replace_metadata v2 of the export reports it again, and once it is back both are consistent',
+  ),
+  async () => {
+    await target.sql('drop table if exists library.vanishing; create table library.vanishing (id int primary key)');
+    const vanishing = { table: { schema: 'library', name: 'vanishing' } };
+    const gone = { type: 'table', reason: 'no such table/view exists in postgres : "library.vanishing"', definition: 'library.vanishing' };
+    try {
+      expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [author, vanishing] } } }), 200, {
+        is_consistent: true,
+        inconsistent_objects: [],
+      });
+      await target.sql('drop table library.vanishing');
+      expectResponse(await target.metadata({ type: 'reload_metadata', args: {} }), 200, {
+        message: 'success',
+        is_consistent: false,
+        inconsistent_objects: [gone],
+      });
+      const document = await exported();
+      expect(document).toEqual({ version: 2, tables: [author, vanishing] });
+      expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { allow_inconsistent_metadata: true, metadata: document } }), 200, {
+        is_consistent: false,
+        inconsistent_objects: [gone],
+      });
+      await target.sql('create table library.vanishing (id int primary key)');
+      expectResponse(await target.metadata({ type: 'reload_metadata', args: {} }), 200, { message: 'success', is_consistent: true });
+      expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: document } }), 200, {
+        is_consistent: true,
+        inconsistent_objects: [],
+      });
+    } finally {
+      await target.sql('drop table if exists library.vanishing');
+    }
+  },
+);
