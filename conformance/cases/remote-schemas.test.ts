@@ -374,3 +374,30 @@ test(covers(['op.add_remote_schema', 'op.remove_remote_schema'], 'bad arguments 
   const none = await run('remove_remote_schema', {});
   expect(none.status).toBe(400);
 });
+
+test(
+  covers(
+    ['dec.remote-schema.defaults', 'err.already-exists.remote-schema', 'op.reload_remote_schema', 'op.bulk'],
+    'a remote schema brought by replace_metadata is exported with the defaults; in a bulk, adding its name again is refused at its place and a reload alone is kept',
+  ),
+  async () => {
+    const current = await exported();
+    expectResponse(await run('replace_metadata', { ...current, remote_schemas: [{ name: 'weather', definition: definition() }] }), 200);
+    expect((await exported()).remote_schemas).toEqual([
+      { name: 'weather', definition: { url: `${remote.url}/weather`, forward_client_headers: false, timeout_seconds: 60 } },
+    ]);
+    const before = await exported();
+    expectResponse(
+      await run('bulk', [
+        { type: 'reload_remote_schema', args: { name: 'weather' } },
+        { type: 'add_remote_schema', args: { name: 'weather', definition: definition() } },
+      ]),
+      400,
+      refused('already-exists', 'remote schema with name "weather" already exists', '$.args[1].args.name'),
+    );
+    expect(await exported()).toEqual(before);
+    expectResponse(await run('bulk', [{ type: 'reload_remote_schema', args: { name: 'weather' } }]), 200, [ok]);
+    expectResponse(await target.graphql('{ weather(city: "Oslo") { celsius } }'), 200, { data: { weather: { celsius: -3 } } });
+    expect(await exported()).toEqual(before);
+  },
+);
