@@ -188,3 +188,24 @@ caseWithProfile('jwt-jwk', ['rule.auth.2', 'rule.auth.4'], 'keys from a jwk_url 
     body: { errors: [{ message: expect.stringMatching(/^Could not verify JWT: /), extensions: { path: '$', code: 'invalid-jwt' } }] },
   });
 });
+
+caseWithProfile(
+  'jwt-hs256',
+  ['err.jwt.invalid', 'err.jwt.role-not-allowed'],
+  'the legacy DML endpoint refuses an expired token and a role outside the allowed ones alike, and counts with an allowed one',
+  async () => {
+    const t = target.profileTarget('jwt-hs256')!;
+    // Sent without the admin secret: the token alone decides.
+    const count = (headers: Record<string, string>) =>
+      t.request('POST', '/v1/query', { body: { type: 'count', args: { table: { schema: 'blog', name: 'article' } } }, headers });
+    const expired = await hs(engineClaims('reader', ['reader']), { expiresIn: Math.floor(Date.now() / 1000) - 60 });
+    expectResponse(await count(bearer(expired)), 400, { path: '$', error: 'Could not verify JWT: JWTExpired', code: 'invalid-jwt' });
+    const token = await hs(engineClaims('reader', ['reader'], { 'x-engine-user-id': '2' }));
+    expectResponse(await count({ ...bearer(token), 'x-engine-role': 'editor' }), 400, {
+      path: '$',
+      error: 'Your current role is not in allowed roles',
+      code: 'access-denied',
+    });
+    expectResponse(await count(bearer(token)), 200, { count: 2 });
+  },
+);
