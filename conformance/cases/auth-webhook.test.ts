@@ -71,3 +71,27 @@ caseWithProfile('auth-hook-down', ['err.webhook.unreachable'], 'a webhook that c
     errors: [{ message: 'The authentication hook could not be reached', extensions: { path: '$', code: 'unexpected' } }],
   });
 });
+
+caseWithProfile(
+  'auth-hook-get',
+  ['err.webhook.unauthorized', 'err.webhook.invalid-response'],
+  "the legacy DML endpoint refuses what the webhook refuses, and answers the webhook's failure as an error, in its own answer form",
+  async () => {
+    const t = target.profileTarget('auth-hook-get')!;
+    const count = (authorization: string) =>
+      t.request('POST', '/v1/query', { body: { type: 'count', args: { table: { schema: 'blog', name: 'article' } } }, headers: { authorization } });
+    expectResponse(await count('Bearer deny'), 401, { path: '$', error: 'Authentication hook unauthorized this request', code: 'access-denied' });
+    expectResponse(await count('Bearer broken'), 500, { path: '$', error: 'Invalid response from authorization hook: status 500', code: 'unexpected' });
+  },
+);
+
+caseWithProfile(
+  'auth-hook-down',
+  ['err.webhook.unreachable'],
+  'a webhook that cannot be reached is a server error at the legacy DML endpoint too',
+  async () => {
+    const t = target.profileTarget('auth-hook-down')!;
+    const r = await t.request('POST', '/v1/query', { body: { type: 'count', args: { table: { schema: 'blog', name: 'article' } } }, headers: {} });
+    expectResponse(r, 500, { path: '$', error: 'The authentication hook could not be reached', code: 'unexpected' });
+  },
+);
