@@ -212,3 +212,20 @@ caseWithProfile(
     });
   },
 );
+
+caseNeeding(
+  REQUIRES_ADMIN_SECRET,
+  ['err.admin-secret.missing'],
+  'without the admin secret, the query endpoints refuse a request that names only the admin role, and run nothing',
+  async () => {
+    await target.sql('drop table if exists public.secret_probe');
+    for (const endpoint of ['/v1/query', '/v2/query']) {
+      const r = await target.request('POST', endpoint, {
+        body: { type: 'run_sql', args: { sql: 'create table public.secret_probe (id int)' } },
+        headers: { 'x-engine-role': 'admin' },
+      });
+      expectResponse(r, 401, { path: '$', error: 'x-engine-admin-secret required, but not found', code: 'access-denied' });
+    }
+    expect(await target.sql("select count(*)::int as n from pg_tables where tablename = 'secret_probe'")).toEqual([{ n: 0 }]);
+  },
+);
