@@ -5,6 +5,7 @@
 // being loaded and started again in each. Files that ask for profiles (servers configured
 // otherwise) still start their own, in their process.
 import { readFileSync } from 'node:fs';
+import { isAlive } from '../../reference/src/db/processes';
 
 /** The servers of the run, as JSON in the environment the workers inherit. */
 export const SHARED_SERVERS_VARIABLE = 'ENGINE_TEST_SHARED_SERVERS';
@@ -37,19 +38,10 @@ export async function sharedServer(): Promise<SharedServer | undefined> {
       () => false,
     );
     if (ok) return server;
-    if (!processAlive(server.pid) || Date.now() > deadline) {
+    if (!isAlive(server.pid) || Date.now() > deadline) {
       throw new Error(`the run's server for worker ${worker} does not answer at ${server.url}; its log:\n${readLog(server.log)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
