@@ -290,6 +290,12 @@ export const DECISIONS: readonly SpecItem[] = [
     "A tracked function is the root field <name> (its custom_name, else its name, prefixed with <schema>_ outside public) taking args: <name>_args (its IN arguments other than the session argument, unnamed ones as arg_<n>, required unless they have a default), where, order_by, limit, offset and distinct_on of its table, and answering [<table>!]!, also for a function returning one row; <name>_aggregate beside it when the role may aggregate the table. Rows come through the role's select permission on the table. The session argument receives the session variables as JSON, x-engine-role included.",
   ),
   decision(
+    'function_permission.replace-metadata',
+    '4.4',
+    'function permissions that replace_metadata brings',
+    "replace_metadata keeps a function permission whatever the role may select, as the engine does (it checks the select permission only in pg_create_function_permission): a role without select permission on the function's table does not see the function, and sees it once it gets one. The document stays consistent; the permission is exported as given.",
+  ),
+  decision(
     'functions.run_sql',
     '4.3',
     'run_sql that drops or changes a tracked function',

@@ -206,22 +206,18 @@ test(
     expectResponse(
       await run('create_action_permission', { action: 'quote', role: 'shopper' }),
       400,
-      refused('already-exists', 'permission for role "shopper" on action "quote" already exists'),
+      refused('already-exists', 'permission for role "shopper" is already defined on "quote"'),
     );
     expectResponse(
       await run('create_action_permission', { action: 'quote', role: 'admin' }),
       400,
-      refused('constraint-violation', 'in action "quote": cannot define permission for admin role', '$.args.role'),
+      refused('constraint-violation', 'in action "quote": cannot define permission for admin role'),
     );
-    expectResponse(
-      await run('create_action_permission', { action: 'nope', role: 'x' }),
-      400,
-      refused('not-exists', 'action with name "nope" does not exist', '$.args.action'),
-    );
+    expectResponse(await run('create_action_permission', { action: 'nope', role: 'x' }), 400, refused('not-exists', 'action with name "nope" does not exist'));
     expectResponse(
       await run('drop_action_permission', { action: 'quote', role: 'other' }),
       400,
-      refused('not-exists', 'permission for role "other" on action "quote" does not exist'),
+      refused('not-exists', 'permission for role: "other" is not defined on "quote"'),
     );
     expect(await exported()).toEqual(before);
     expectResponse(await run('drop_action_permission', { action: 'quote', role: 'shopper' }), 200, ok);
@@ -318,7 +314,7 @@ test(covers(['op.create_action', 'op.set_custom_types'], 'an action of built-in 
   expectResponse(
     await run('create_action', action('nothing', { output_type: 'Quote' })),
     400,
-    refused('validation-failed', 'invalid action "nothing": output_type: the type "Quote" is not defined', '$.args.definition'),
+    refused('validation-failed', 'invalid action "nothing": output_type: the type "Quote" is not defined'),
   );
 });
 
@@ -343,21 +339,21 @@ test(
     expectResponse(await run('create_action', action('quote', { arguments: quoteArgs })), 200, ok);
     expectResponse(await run('create_action_permission', { action: 'quote', role: 'shopper' }), 200, ok);
     const before = await exported();
-    expectResponse(await run('create_action', action('quote', {})), 400, refused('already-exists', 'action with name "quote" already exists', '$.args.name'));
+    expectResponse(await run('create_action', action('quote', {})), 400, refused('already-exists', 'action with name "quote" already exists'));
     expectResponse(
       await run('create_action', action('a1', { output_type: 'Nope' })),
       400,
-      refused('validation-failed', 'invalid action "a1": output_type: the type "Nope" is not defined', '$.args.definition'),
+      refused('validation-failed', 'invalid action "a1": output_type: the type "Nope" is not defined'),
     );
     expectResponse(
       await run('create_action', action('a2', { output_type: 'PriceInput' })),
       400,
-      refused('validation-failed', 'invalid action "a2": output_type: "PriceInput" is an input object type, which cannot be an output', '$.args.definition'),
+      refused('validation-failed', 'invalid action "a2": output_type: "PriceInput" is an input object type, which cannot be an output'),
     );
     expectResponse(
       await run('create_action', action('a3', { arguments: [{ name: 'q', type: 'Quote' }] })),
       400,
-      refused('validation-failed', 'invalid action "a3": argument "q": "Quote" is an object type, which cannot be an input', '$.args.definition'),
+      refused('validation-failed', 'invalid action "a3": argument "q": "Quote" is an object type, which cannot be an input'),
     );
     expectResponse(
       await run(
@@ -370,7 +366,7 @@ test(
         }),
       ),
       400,
-      refused('validation-failed', 'invalid action "a4": the argument "x" is defined more than once', '$.args.definition'),
+      refused('validation-failed', 'invalid action "a4": the argument "x" is defined more than once'),
     );
     expectResponse(
       await run('create_action', action('a5', { kind: 'asynchronous', type: 'query' })),
@@ -386,8 +382,8 @@ test(
         'the GraphQL name "insert_music_artist" of the actions and custom types conflicts with the schema of the tracked tables and functions',
       ),
     );
-    expectResponse(await run('update_action', action('nope', {})), 400, refused('not-exists', 'action with name "nope" does not exist', '$.args.name'));
-    expectResponse(await run('drop_action', { name: 'nope' }), 400, refused('not-exists', 'action with name "nope" does not exist', '$.args.name'));
+    expectResponse(await run('update_action', action('nope', {})), 400, refused('not-exists', 'action with name "nope" does not exist'));
+    expectResponse(await run('drop_action', { name: 'nope' }), 400, refused('not-exists', 'action with name "nope" does not exist'));
     expect(await exported()).toEqual(before);
 
     expectResponse(
@@ -653,7 +649,7 @@ test(
     expectResponse(
       await run('drop_action_permission', { action: 'nope', role: 'clerk' }),
       400,
-      refused('not-exists', 'action with name "nope" does not exist', '$.args.action'),
+      refused('not-exists', 'action with name "nope" does not exist'),
     );
     expect((await list()).map((a) => [a.name, a.permissions])).toEqual([
       ['quote', [{ role: 'clerk' }]],
@@ -681,12 +677,12 @@ test(
     expectResponse(
       await run('create_action', action('two words', {})),
       400,
-      refused('validation-failed', 'invalid action "two words": the name is not a valid GraphQL name', '$.args.name'),
+      refused('validation-failed', 'invalid action "two words": the name is not a valid GraphQL name'),
     );
     expectResponse(
       await run('create_action', action('a6', { arguments: [{ name: 'bad arg', type: 'Int' }] })),
       400,
-      refused('validation-failed', 'invalid action "a6": the argument name "bad arg" is not a valid GraphQL name', '$.args.definition'),
+      refused('validation-failed', 'invalid action "a6": the argument name "bad arg" is not a valid GraphQL name'),
     );
     // Types still in use, named by the first one missing.
     expectResponse(

@@ -292,12 +292,20 @@ caseInBulk(['err.not-exists.cron-trigger'], {
   path: '$.args',
 });
 
-caseInBulk(['err.not-exists.remote-schema'], {
+caseInBulk(['err.not-exists.remote-schema-removed'], {
   setup: [],
   member: { type: 'remove_remote_schema', args: { name: 'weather' } },
   code: 'not-exists',
+  error: 'no such remote schema',
+  path: '$.args',
+});
+
+caseInBulk(['err.not-exists.remote-schema'], {
+  setup: [],
+  member: { type: 'reload_remote_schema', args: { name: 'weather' } },
+  code: 'not-exists',
   error: 'remote schema with name "weather" does not exist',
-  path: '$.args.name',
+  path: '$.args',
 });
 
 caseInBulk(['err.already-exists.action'], {
@@ -308,7 +316,7 @@ caseInBulk(['err.already-exists.action'], {
   member: { type: 'create_action', args: action('quote') },
   code: 'already-exists',
   error: 'action with name "quote" already exists',
-  path: '$.args.name',
+  path: '$.args',
 });
 
 caseInBulk(['err.not-exists.action'], {
@@ -316,7 +324,7 @@ caseInBulk(['err.not-exists.action'], {
   member: { type: 'drop_action', args: { name: 'quote' } },
   code: 'not-exists',
   error: 'action with name "quote" does not exist',
-  path: '$.args.name',
+  path: '$.args',
 });
 
 caseInBulk(['err.already-exists.action-permission'], {
@@ -327,7 +335,7 @@ caseInBulk(['err.already-exists.action-permission'], {
   ],
   member: { type: 'create_action_permission', args: { action: 'quote', role: 'user' } },
   code: 'already-exists',
-  error: 'permission for role "user" on action "quote" already exists',
+  error: 'permission for role "user" is already defined on "quote"',
   path: '$.args',
 });
 
@@ -338,7 +346,7 @@ caseInBulk(['err.not-exists.action-permission'], {
   ],
   member: { type: 'drop_action_permission', args: { action: 'quote', role: 'user' } },
   code: 'not-exists',
-  error: 'permission for role "user" on action "quote" does not exist',
+  error: 'permission for role: "user" is not defined on "quote"',
   path: '$.args',
 });
 
@@ -350,7 +358,7 @@ caseInBulk(['err.constraint-violation.admin-action-permission'], {
   member: { type: 'create_action_permission', args: { action: 'quote', role: 'admin' } },
   code: 'constraint-violation',
   error: 'in action "quote": cannot define permission for admin role',
-  path: '$.args.role',
+  path: '$.args',
 });
 
 caseInBulk(['err.not-supported.function-arguments'], {

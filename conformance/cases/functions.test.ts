@@ -442,13 +442,16 @@ caseWithProfile(
     expectResponse(
       await run('pg_create_function_permission', { function: fn('search_items'), role: 'guest' }, strict),
       400,
-      refused('not-supported', 'role "guest" has no select permission on the table "shopfn.item" that function "shopfn.search_items" returns'),
+      refused(
+        'not-supported',
+        'function permission can only be added when the function\'s return table "shopfn.item" has select permission configured for role: "guest"',
+      ),
     );
     expectResponse(await run('pg_create_function_permission', { function: fn('search_items'), role: 'user', source: 'default' }, strict), 200, ok);
     expectResponse(
       await run('pg_create_function_permission', { function: fn('search_items'), role: 'user' }, strict),
       400,
-      refused('already-exists', 'permission of role "user" on function "shopfn.search_items" already exists'),
+      refused('already-exists', 'permission of role "user" already exists for function "shopfn.search_items" in source: "default"'),
     );
     expect(((await exported(strict)) as { functions: unknown }).functions).toEqual([{ function: fn('search_items'), permissions: [{ role: 'user' }] }]);
     expect(await gql(query, asRole('user'), strict)).toEqual({ data: { shopfn_search_items: [{ id: 1 }, { id: 2 }] } });
@@ -458,10 +461,42 @@ caseWithProfile(
     expectResponse(
       await run('pg_drop_function_permission', { function: fn('search_items'), role: 'user' }, strict),
       400,
-      refused('not-exists', 'permission of role "user" on function "shopfn.search_items" does not exist'),
+      refused('not-exists', 'permission of role "user" does not exist for function "shopfn.search_items" in source: "default"'),
     );
     expect(((await exported(strict)) as { functions: unknown }).functions).toEqual([{ function: fn('search_items') }]);
     expect(await gql(query, asRole('user'), strict)).toEqual(unknownField('shopfn_search_items'));
+  },
+);
+
+caseWithProfile(
+  'no-function-inference',
+  ['dec.function_permission.replace-metadata', 'rule.function_permission.select-permission:refused', 'err.already-exists.function-permission'],
+  'replace_metadata keeps a function permission of a role that may not select: the function stays hidden until the role may',
+  async () => {
+    const strict = target.profileTarget('no-function-inference')!;
+    const query = '{ shopfn_search_items(args: {search: "apple"}, order_by: {id: asc}) { id } }';
+    const document = {
+      version: 2,
+      tables: [{ table: item, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] }],
+      functions: [{ function: fn('search_items'), permissions: [{ role: 'guest' }, { role: 'user' }] }],
+    };
+    expectResponse(await run('replace_metadata', document, strict), 200, ok);
+    expect(await exported(strict)).toEqual(document);
+    expectResponse(await run('get_inconsistent_metadata', {}, strict), 200, []);
+    expect(await gql(query, asRole('guest'), strict)).toEqual(unknownField('shopfn_search_items'));
+    expect(await gql(query, asRole('user'), strict)).toEqual({ data: { shopfn_search_items: [{ id: 1 }, { id: 2 }] } });
+    // The permission that is there is named before the missing select permission.
+    expectResponse(
+      await run('pg_create_function_permission', { function: fn('search_items'), role: 'guest' }, strict),
+      400,
+      refused('already-exists', 'permission of role "guest" already exists for function "shopfn.search_items" in source: "default"'),
+    );
+    expectResponse(
+      await run('create_select_permission', { table: item, role: 'guest', permission: { columns: ['id'], filter: { id: { _eq: 2 } } } }, strict),
+      200,
+      ok,
+    );
+    expect(await gql(query, asRole('guest'), strict)).toEqual({ data: { shopfn_search_items: [{ id: 2 }] } });
   },
 );
 
@@ -717,7 +752,11 @@ caseWithProfile(
         strict,
       ),
       400,
-      { path: '$.args[2].args', error: 'permission of role "user" on function "shopfn.search_items" already exists', code: 'already-exists' },
+      {
+        path: '$.args[2].args',
+        error: 'permission of role "user" already exists for function "shopfn.search_items" in source: "default"',
+        code: 'already-exists',
+      },
     );
     expect(await exported(strict)).toEqual(accepted);
     expectResponse(
@@ -730,7 +769,7 @@ caseWithProfile(
         strict,
       ),
       400,
-      { path: '$.args[1].args', error: 'permission of role "user" on function "shopfn.search_items" does not exist', code: 'not-exists' },
+      { path: '$.args[1].args', error: 'permission of role "user" does not exist for function "shopfn.search_items" in source: "default"', code: 'not-exists' },
     );
     expect(await exported(strict)).toEqual(accepted);
     expect(await gql(query, asRole('user'), strict)).toEqual({ data: { shopfn_search_items: [{ id: 1 }, { id: 2 }] } });

@@ -18,9 +18,10 @@ export function withCustomTypes(document: MetadataDocument, types: CustomTypes):
   return Object.keys(types).length ? { ...rest, custom_types: types } : rest;
 }
 
-export function findAction(document: MetadataDocument, name: string, path = '$.args.name'): Action {
+/** Refusals found while an operation runs are at $.args, as the engine answers them; only parsing names a deeper path. */
+export function findAction(document: MetadataDocument, name: string): Action {
   const found = actionsOf(document).find((a) => a.name === name);
-  if (!found) throw engineError('not-exists.action', path, [JSON.stringify(name)]);
+  if (!found) throw engineError('not-exists.action', '$.args', [JSON.stringify(name)]);
   return found;
 }
 
@@ -42,14 +43,14 @@ export function actionProblem(action: Action, types: CustomTypes | undefined): s
 
 function checked(action: Action, document: MetadataDocument): Action {
   if (!isGraphQLName(action.name))
-    throw engineError('validation-failed.action', '$.args.name', [JSON.stringify(action.name), 'the name is not a valid GraphQL name']);
+    throw engineError('validation-failed.action', '$.args', [JSON.stringify(action.name), 'the name is not a valid GraphQL name']);
   const problem = actionProblem(action, document.custom_types);
-  if (problem) throw engineError('validation-failed.action', '$.args.definition', [JSON.stringify(action.name), problem]);
+  if (problem) throw engineError('validation-failed.action', '$.args', [JSON.stringify(action.name), problem]);
   return action;
 }
 
 export function createAction(document: MetadataDocument, args: { name: string; definition: Action['definition']; comment?: string | null }): MetadataDocument {
-  if (actionsOf(document).some((a) => a.name === args.name)) throw engineError('already-exists.action', '$.args.name', [JSON.stringify(args.name)]);
+  if (actionsOf(document).some((a) => a.name === args.name)) throw engineError('already-exists.action', '$.args', [JSON.stringify(args.name)]);
   const action = checked({ name: args.name, definition: args.definition, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) }, document);
   return withActions(document, [...actionsOf(document), action]);
 }
@@ -75,10 +76,11 @@ export function dropAction(document: MetadataDocument, name: string): MetadataDo
 }
 
 export function createActionPermission(document: MetadataDocument, args: { action: string; role: string; comment?: string | null }): MetadataDocument {
-  const action = findAction(document, args.action, '$.args.action');
-  if (args.role === 'admin') throw engineError('constraint-violation.admin-action-permission', '$.args.role', [JSON.stringify(args.action)]);
+  const action = findAction(document, args.action);
+  // The engine's order: a permission already there is named before the permission itself is checked.
   if ((action.permissions ?? []).some((p) => p.role === args.role))
     throw engineError('already-exists.action-permission', '$.args', [JSON.stringify(args.role), JSON.stringify(args.action)]);
+  if (args.role === 'admin') throw engineError('constraint-violation.admin-action-permission', '$.args', [JSON.stringify(args.action)]);
   const permission = { role: args.role, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) };
   return withActions(
     document,
@@ -87,7 +89,7 @@ export function createActionPermission(document: MetadataDocument, args: { actio
 }
 
 export function dropActionPermission(document: MetadataDocument, args: { action: string; role: string }): MetadataDocument {
-  const action = findAction(document, args.action, '$.args.action');
+  const action = findAction(document, args.action);
   if (!(action.permissions ?? []).some((p) => p.role === args.role))
     throw engineError('not-exists.action-permission', '$.args', [JSON.stringify(args.role), JSON.stringify(args.action)]);
   return withActions(

@@ -184,21 +184,20 @@ export interface FunctionPermissionArgs {
   role: string;
 }
 
+/** The role, the function and its source (only the default one is served), as the function-permission messages name them. */
+const permissionNames = (args: FunctionPermissionArgs) => [JSON.stringify(args.role), quoteQualified(args.function), '"default"'];
+
 /** §4.4: only while inference is off, and only for a role that may select from the function's table. */
 export function createFunctionPermission(document: MetadataDocument, db: Introspection, args: FunctionPermissionArgs, inferring: boolean): MetadataDocument {
   if (inferring) throw engineError('not-supported.function-permissions-inferred', '$.args');
   const entry = trackedFunction(document, args.function);
+  // The engine's order: a permission already there is named before the select permission is asked for.
+  if (entry.permissions?.some((p) => p.role === args.role)) throw engineError('already-exists.function-permission', '$.args', permissionNames(args));
   const fn = resolveFunction(document, db, entry);
   const table = document.tables.find((t) => sameQualified(t.table, fn.return_relation!))!;
   if (!table.select_permissions?.some((p) => p.role === args.role)) {
-    throw engineError('not-supported.function-permission-select', '$.args', [
-      JSON.stringify(args.role),
-      quoteQualified(table.table),
-      quoteQualified(args.function),
-    ]);
+    throw engineError('not-supported.function-permission-select', '$.args', [quoteQualified(table.table), JSON.stringify(args.role)]);
   }
-  if (entry.permissions?.some((p) => p.role === args.role))
-    throw engineError('already-exists.function-permission', '$.args', [JSON.stringify(args.role), quoteQualified(args.function)]);
   const next: FunctionEntry = { ...entry, permissions: [...(entry.permissions ?? []), { role: args.role }] };
   return withFunctions(
     document,
@@ -209,8 +208,7 @@ export function createFunctionPermission(document: MetadataDocument, db: Introsp
 /** Dropping is allowed whatever the setting: permissions kept from a time without inference can go. */
 export function dropFunctionPermission(document: MetadataDocument, args: FunctionPermissionArgs): MetadataDocument {
   const entry = trackedFunction(document, args.function);
-  if (!entry.permissions?.some((p) => p.role === args.role))
-    throw engineError('not-exists.function-permission', '$.args', [JSON.stringify(args.role), quoteQualified(args.function)]);
+  if (!entry.permissions?.some((p) => p.role === args.role)) throw engineError('not-exists.function-permission', '$.args', permissionNames(args));
   const permissions = entry.permissions.filter((p) => p.role !== args.role);
   const { permissions: _old, ...rest } = entry;
   const next: FunctionEntry = permissions.length ? { ...rest, permissions } : rest;

@@ -26,18 +26,17 @@ export function withRemoteSchemas(document: MetadataDocument, remotes: readonly 
 
 export function findRemoteSchema(document: MetadataDocument, name: string): RemoteSchema {
   const found = remoteSchemasOf(document).find((r) => r.name === name);
-  if (!found) throw engineError('not-exists.remote-schema', '$.args.name', [JSON.stringify(name)]);
+  if (!found) throw engineError('not-exists.remote-schema', '$.args', [JSON.stringify(name)]);
   return found;
 }
 
 export function addRemoteSchema(document: MetadataDocument, remote: RemoteSchema): MetadataDocument {
-  if (remoteSchemasOf(document).some((r) => r.name === remote.name))
-    throw engineError('already-exists.remote-schema', '$.args.name', [JSON.stringify(remote.name)]);
+  if (remoteSchemasOf(document).some((r) => r.name === remote.name)) throw engineError('already-exists.remote-schema', '$.args', [JSON.stringify(remote.name)]);
   return withRemoteSchemas(document, [...remoteSchemasOf(document), remote]);
 }
 
 export function removeRemoteSchema(document: MetadataDocument, name: string): MetadataDocument {
-  findRemoteSchema(document, name);
+  if (!remoteSchemasOf(document).some((r) => r.name === name)) throw engineError('not-exists.remote-schema-removed', '$.args');
   return withRemoteSchemas(
     document,
     remoteSchemasOf(document).filter((r) => r.name !== name),
