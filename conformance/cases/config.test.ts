@@ -58,7 +58,7 @@ caseWithProfile(
 
 test(covers(['rule.config.admin-only:refused', 'err.access-denied.admin-endpoint', 'rule.auth.1:refused'], 'a non-admin role is refused'), async () => {
   const r = await target.request('GET', '/v1alpha1/config', { headers: { ...target.adminHeaders(), 'x-engine-role': 'user' } });
-  expectError(r, 400, { error: 'You have to be admin to access this endpoint', code: 'access-denied' });
+  expectError(r, 400, { path: '$', error: 'You have to be admin to access this endpoint', code: 'access-denied' });
 });
 
 caseWithProfile(

@@ -335,8 +335,12 @@ test(
       ],
     };
     const refusal = await run('replace_metadata', broken);
-    expect(refusal.status).toBe(400);
-    expect(refusal.body).toEqual(expect.objectContaining({ code: 'unexpected', error: 'cannot continue due to inconsistent metadata' }));
+    expectResponse(refusal, 400, {
+      path: '$.args',
+      code: 'unexpected',
+      error: 'cannot continue due to inconsistent metadata',
+      internal: [expect.objectContaining({ type: 'remote_schema', definition: (broken.remote_schemas as unknown[])[1] })],
+    });
     expect(await exported()).toEqual(doc);
     const kept = await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: broken, allow_inconsistent_metadata: true } });
     expectResponse(kept, 200, {

@@ -72,7 +72,7 @@ test(
 
 test(covers(['dec.run_sql.errors', 'err.postgres-error.query-failed'], 'when a later statement fails, the earlier ones are undone'), async () => {
   const r = await runSql({ sql: 'create table library.half_made (id int); select 1/0' });
-  expectError(r, 400, { error: 'query execution failed', code: 'postgres-error' });
+  expectError(r, 400, { path: '$', error: 'query execution failed', code: 'postgres-error' });
   expect(await target.sql(`select to_regclass('library.half_made') as t`)).toEqual([{ t: null }]);
 });
 
