@@ -61,6 +61,22 @@ test(covers(['rule.config.admin-only:refused', 'err.access-denied.admin-endpoint
   expectError(r, 400, { path: '$', error: 'You have to be admin to access this endpoint', code: 'access-denied' });
 });
 
+test(
+  covers(
+    ['err.access-denied.admin-endpoint', 'rule.config.admin-only:refused'],
+    'only the role named admin, in its own spelling, may read the config; the secret alone is not enough beside another role',
+  ),
+  async () => {
+    for (const role of ['ADMIN', 'Admin', 'anonymous']) {
+      const r = await target.request('GET', '/v1alpha1/config', { headers: { ...target.adminHeaders(), 'x-engine-role': role } });
+      expectError(r, 400, { path: '$', error: 'You have to be admin to access this endpoint', code: 'access-denied' });
+    }
+    const admin = await target.request('GET', '/v1alpha1/config', { headers: { ...target.adminHeaders(), 'x-engine-role': 'admin' } });
+    expect(admin.status).toBe(200);
+    expect(admin.body).toEqual(expect.objectContaining({ is_admin_secret_set: true }));
+  },
+);
+
 caseWithProfile(
   'graphql-metadata',
   ['rule.auth.5:allowed', 'rule.auth.5:refused', 'dec.apis.disabled-404', 'err.not-found'],

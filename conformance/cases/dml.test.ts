@@ -316,6 +316,38 @@ describe('writes', () => {
       returning: [{ id: 96 }, { id: 97 }],
     });
   });
+
+  test(
+    covers(
+      ['op.delete'],
+      'delete through an object relationship keeps the other rows; without returning it answers affected_rows alone, 0 when nothing matches',
+    ),
+    async () => {
+      await dml('insert', {
+        table: artist,
+        objects: [
+          { id: 98, name: 'Kept label' },
+          { id: 99, name: 'Dropped label' },
+        ],
+      });
+      await dml('insert', {
+        table: album,
+        objects: [
+          { id: 980, title: 'Kept record', year: 1990, artist_id: 98 },
+          { id: 990, title: 'Dropped record', year: 1991, artist_id: 99 },
+          { id: 991, title: 'Dropped again', year: 1992, artist_id: 99 },
+        ],
+      });
+      expectResponse(await dml('delete', { table: album, where: { artist: { name: { $eq: 'Dropped label' } } } }), 200, { affected_rows: 2 });
+      expectResponse(await dml('delete', { table: album, where: { artist: { name: { $eq: 'Dropped label' } } } }), 200, { affected_rows: 0 });
+      expectResponse(await dml('select', { table: album, columns: ['id'], where: { id: { $gte: 980 } }, order_by: ['id'] }), 200, [{ id: 980 }]);
+      expectResponse(await dml('delete', { table: album, where: { id: 980 }, returning: ['title'] }), 200, {
+        affected_rows: 1,
+        returning: [{ title: 'Kept record' }],
+      });
+      await dml('delete', { table: artist, where: { id: { $in: [98, 99] } } });
+    },
+  );
 });
 
 test(covers(['op.select', 'op.count'], 'every operator of a where, in both spellings ($op and _op), keeps exactly its rows'), async () => {

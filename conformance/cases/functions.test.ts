@@ -553,6 +553,68 @@ test(
 
 test(
   covers(
+    ['dec.function.bare-name', 'op.track_function.v1', 'op.untrack_function'],
+    'a bare function name at the legacy query endpoint, in a bulk there, and as the function of the pg_ forms',
+  ),
+  async () => {
+    await target.sql(`drop function if exists public.fn_bare2(); drop table if exists public.fn_bare2_t cascade;
+      create table public.fn_bare2_t (id int primary key); insert into public.fn_bare2_t values (7);
+      create function public.fn_bare2() returns setof public.fn_bare2_t language sql stable as $$ select * from public.fn_bare2_t $$;`);
+    const query = (type: string, args: unknown) => target.metadata({ type, args }, { endpoint: '/v1/query' });
+    expectResponse(
+      await query('bulk', [
+        { type: 'track_table', args: { table: 'fn_bare2_t' } },
+        { type: 'track_function', args: 'fn_bare2' },
+      ]),
+      200,
+      [ok, ok],
+    );
+    expect(((await exported()) as { functions: unknown }).functions).toEqual([{ function: { schema: 'public', name: 'fn_bare2' } }]);
+    expect(await gql('{ fn_bare2 { id } }')).toEqual({ data: { fn_bare2: [{ id: 7 }] } });
+    expectResponse(await query('untrack_function', 'fn_bare2'), 200, ok);
+    expect(((await exported()) as { functions?: unknown }).functions).toBeUndefined();
+    expect(await gql('{ fn_bare2 { id } }')).toEqual(unknownField('fn_bare2'));
+    expectResponse(await run('pg_track_function', { source: 'default', function: 'fn_bare2' }), 200, ok);
+    expect(((await exported()) as { functions: unknown }).functions).toEqual([{ function: { schema: 'public', name: 'fn_bare2' } }]);
+    expectResponse(await run('pg_untrack_function', { source: 'default', function: 'fn_bare2' }), 200, ok);
+    expectResponse(await query('untrack_function', 'fn_bare2'), 400, {
+      path: '$.args',
+      error: 'function "fn_bare2" is not tracked',
+      code: 'not-exists',
+    });
+    await target.sql('drop function public.fn_bare2(); drop table public.fn_bare2_t cascade');
+  },
+);
+
+caseWithProfile(
+  'no-function-inference',
+  ['err.not-supported.function-permission-select', 'rule.function_permission.select-permission:refused'],
+  "in a bulk, a function permission for a role that may select only another table is refused at its place and the bulk's table and select permission are not kept",
+  async () => {
+    const strict = target.profileTarget('no-function-inference')!;
+    expectResponse(await run('track_function', { function: fn('search_items') }, strict), 200, ok);
+    const before = await exported(strict);
+    const r = await run(
+      'bulk',
+      [
+        { type: 'track_table', args: { table: note } },
+        { type: 'create_select_permission', args: { table: note, role: 'editor', permission: { columns: '*', filter: {} } } },
+        { type: 'pg_create_function_permission', args: { function: fn('search_items'), role: 'editor' } },
+      ],
+      strict,
+    );
+    expectResponse(r, 400, {
+      path: '$.args[2].args',
+      error: 'function permission can only be added when the function\'s return table "shopfn.item" has select permission configured for role: "editor"',
+      code: 'not-supported',
+    });
+    expect(await exported(strict)).toEqual(before);
+    expect(await gql('{ shopfn_search_items(args: {search: "apple"}) { id } }', asRole('editor'), strict)).toEqual(unknownField('shopfn_search_items'));
+  },
+);
+
+test(
+  covers(
     ['dec.function.customization', 'op.set_function_customization', 'op.track_function.v2'],
     'custom_root_fields name the function and aggregate root fields; custom_name names them otherwise and the args type always',
   ),

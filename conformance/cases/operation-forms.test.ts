@@ -195,6 +195,61 @@ test(
   },
 );
 
+test(
+  covers(
+    ['dec.graphql.v1alpha1'],
+    "/v1alpha1/graphql serves a role under its permission, refuses what the role may not do and takes mutations, in /v1/graphql's words",
+  ),
+  async () => {
+    await target.sql(
+      "delete from shop.status where value like 'alpha-%'; insert into shop.status values ('alpha-seen', 'shown'), ('alpha-hidden', 'not shown')",
+    );
+    expectResponse(
+      await target.metadata({
+        type: 'bulk',
+        args: [
+          { type: 'track_table', args: { table: status } },
+          {
+            type: 'create_select_permission',
+            args: { table: status, role: 'user', permission: { columns: ['value'], filter: { comment: { _eq: 'shown' } } } },
+          },
+        ],
+      }),
+      200,
+      [ok, ok],
+    );
+    const asUser = { ...target.adminHeaders(), 'x-engine-role': 'user' };
+    const post = (path: string, query: string, headers = asUser) => target.request('POST', path, { body: { query }, headers });
+    const rows = '{ shop_status(where: {value: {_like: "alpha-%"}}, order_by: {value: asc}) { value } }';
+    for (const path of ['/v1/graphql', '/v1alpha1/graphql']) {
+      expectResponse(await post(path, rows), 200, { data: { shop_status: [{ value: 'alpha-seen' }] } });
+      expectResponse(await post(path, '{ shop_status { comment } }'), 200, {
+        errors: [
+          {
+            message: 'Cannot query field "comment" on type "shop_status".',
+            extensions: { path: '$', code: 'validation-failed' },
+          },
+        ],
+      });
+    }
+    expectResponse(
+      await post(
+        '/v1alpha1/graphql',
+        'mutation { insert_shop_status(objects: [{value: "alpha-new", comment: "shown"}]) { affected_rows } }',
+        target.adminHeaders(),
+      ),
+      200,
+      { data: { insert_shop_status: { affected_rows: 1 } } },
+    );
+    expect(await target.sql("select value from shop.status where value like 'alpha-%' order by value")).toEqual([
+      { value: 'alpha-hidden' },
+      { value: 'alpha-new' },
+      { value: 'alpha-seen' },
+    ]);
+    expectResponse(await post('/v1alpha1/graphql', rows), 200, { data: { shop_status: [{ value: 'alpha-new' }, { value: 'alpha-seen' }] } });
+  },
+);
+
 test(covers(['dec.graphql.v1alpha1'], '/v1alpha1/graphql answers POST, GET and subscriptions as /v1/graphql does'), async () => {
   await target.metadata({ type: 'track_table', args: { table: status } });
   await target.sql("insert into shop.status values ('v1alpha1-probe', null) on conflict do nothing");
