@@ -520,6 +520,53 @@ test(
   },
 );
 
+test(
+  covers(
+    ['dec.graphql.introspection-order', 'op.create_select_permission'],
+    "a role's table type lists the columns and relationships it may see sorted by name, custom names among them",
+  ),
+  async () => {
+    expectResponse(
+      await target.metadata({
+        type: 'bulk',
+        args: [
+          { type: 'track_table', args: { table: orders, configuration: { custom_column_names: { total: 'Amount' } } } },
+          { type: 'track_table', args: { table: customer } },
+          { type: 'create_object_relationship', args: { table: orders, name: 'buyer', using: { foreign_key_constraint_on: 'customer_id' } } },
+          { type: 'create_select_permission', args: { table: orders, role: 'clerk', permission: { columns: ['total', 'placed_by', 'id'], filter: {} } } },
+          { type: 'create_select_permission', args: { table: customer, role: 'clerk', permission: { columns: ['id'], filter: {} } } },
+        ],
+      }),
+      200,
+    );
+    const r = await target.graphql('{ __type(name: "shop_orders") { fields { name } } }', undefined, {
+      headers: { ...target.adminHeaders(), 'x-engine-role': 'clerk' },
+    });
+    expect(r.body).toEqual({ data: { __type: { fields: [{ name: 'Amount' }, { name: 'buyer' }, { name: 'id' }, { name: 'placed_by' }] } } });
+  },
+);
+
+test(
+  covers(
+    ['dec.table.column-config', 'op.set_table_customization'],
+    'column_config given by set_table_customization names the inputs of mutations too, and a later customization without it takes the names away',
+  ),
+  async () => {
+    expectResponse(await run('track_table', { table: customer }), 200, ok);
+    expectResponse(await run('set_table_customization', { table: customer, configuration: { column_config: { email: { custom_name: 'mail' } } } }), 200, ok);
+    try {
+      const inserted = await target.graphql('mutation { insert_shop_customer_one(object: {id: 9001, name: "Grace", mail: "grace@example.org"}) { id mail } }');
+      expect(inserted.body).toEqual({ data: { insert_shop_customer_one: { id: 9001, mail: 'grace@example.org' } } });
+      expect(await target.sql('select email from shop.customer where id = 9001')).toEqual([{ email: 'grace@example.org' }]);
+      expectResponse(await run('set_table_customization', { table: customer, configuration: { custom_name: 'client' } }), 200, ok);
+      expect(await exported()).toEqual({ version: 2, tables: [{ table: customer, configuration: { custom_name: 'client' } }] });
+      expect((await target.graphql('{ client(where: {id: {_eq: 9001}}) { email } }')).body).toEqual({ data: { client: [{ email: 'grace@example.org' }] } });
+    } finally {
+      await target.sql('delete from shop.customer where id = 9001');
+    }
+  },
+);
+
 async function introspectionOrder() {
   expectResponse(
     await target.metadata({
