@@ -219,7 +219,7 @@ test(
       [ok, ok],
     );
     const asUser = { ...target.adminHeaders(), 'x-engine-role': 'user' };
-    const post = (path: string, query: string, headers = asUser) => target.request('POST', path, { body: { query }, headers });
+    const post = (path: string, query: string, headers: Record<string, string> = asUser) => target.request('POST', path, { body: { query }, headers });
     const rows = '{ shop_status(where: {value: {_like: "alpha-%"}}, order_by: {value: asc}) { value } }';
     for (const path of ['/v1/graphql', '/v1alpha1/graphql']) {
       expectResponse(await post(path, rows), 200, { data: { shop_status: [{ value: 'alpha-seen' }] } });

@@ -69,11 +69,11 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
   }
   server.keepAliveTimeout = 5000;
   // Event trigger deliveries run beside the requests, on the engine's connections.
-  const events = new EventWorker(engine.pool, config.events, () => engine.current().document, logger);
+  const events = new EventWorker(engine.pool, config.events, () => engine.current(), logger);
   events.start();
-  const scheduler = new Scheduler(engine.pool, config.events, () => engine.current().document, logger);
+  const scheduler = new Scheduler(engine.pool, config.events, () => engine.current(), logger);
   scheduler.start();
-  const actions = new ActionWorker(engine.pool, config.events, () => engine.current().document, logger);
+  const actions = new ActionWorker(engine.pool, config.events, () => engine.current(), logger);
   actions.start();
   const workers = { events, scheduled: scheduler, actions };
   engine.onWork((kind) => workers[kind].wake());

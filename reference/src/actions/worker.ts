@@ -5,6 +5,7 @@ import { PollingWorker } from '../events/polling';
 import { ActionFailed, callHandler } from '../execute/actions';
 import { actionsOf } from '../metadata/actions';
 import * as q from '../sql';
+import type { MetadataDocument } from '../../../spec';
 
 export class ActionWorker extends PollingWorker {
   protected readonly name = 'action-delivery';
@@ -13,7 +14,9 @@ export class ActionWorker extends PollingWorker {
     if (this.free <= 0) return 0;
     const longest = Math.max(30, ...actionsOf(this.document()).map((a) => a.definition.timeout));
     const rows = await q.run<q.ActionLogRow>(this.pool, q.claimActionRequests(this.free, longest + this.settings.lockMarginSeconds, this.instance));
-    for (const row of rows) this.track(row.id, this.deliver(row));
+    if (rows.length === 0) return 0;
+    const document = await this.currentDocument();
+    for (const row of rows) this.track(row.id, this.deliver(row, document));
     return rows.length;
   }
 
@@ -21,8 +24,8 @@ export class ActionWorker extends PollingWorker {
     await q.run(this.pool, q.releaseActionRequests(this.instance));
   }
 
-  private async deliver(row: q.ActionLogRow): Promise<void> {
-    const action = actionsOf(this.document()).find((a) => a.name === row.action_name);
+  private async deliver(row: q.ActionLogRow, document: MetadataDocument): Promise<void> {
+    const action = actionsOf(document).find((a) => a.name === row.action_name);
     let outcome: { output: unknown } | { errors: unknown };
     if (!action) {
       outcome = { errors: { message: `the action ${JSON.stringify(row.action_name)} no longer exists`, extensions: { path: '$', code: 'not-exists' } } };

@@ -34,11 +34,29 @@ export abstract class PollingWorker {
   constructor(
     protected readonly pool: Pool,
     protected readonly settings: EventSettings,
-    /** This server's copy of the metadata. */
-    protected readonly document: () => MetadataDocument,
+    /** This server's copy of the metadata and the version it was read or committed at. */
+    private readonly snapshot: () => { document: MetadataDocument; resourceVersion: number },
     protected readonly logger: Logger,
     protected readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
+
+  /** This server's copy of the metadata: enough to size a claim's lock. */
+  protected document(): MetadataDocument {
+    return this.snapshot().document;
+  }
+
+  /**
+   * The metadata that decides what taken work is delivered to: this server's copy, unless another
+   * server has committed a newer one that this server has not read yet (its notice may still be on
+   * the way). A trigger changed elsewhere is never delivered with its old webhook or headers.
+   */
+  protected async currentDocument(): Promise<MetadataDocument> {
+    const mine = this.snapshot();
+    const [stored] = await q.run<{ resource_version: number }>(this.pool, q.readResourceVersion);
+    if (!stored || stored.resource_version <= mine.resourceVersion) return mine.document;
+    const [newer] = await q.run<{ metadata: MetadataDocument }>(this.pool, q.readMetadata);
+    return newer?.metadata ?? mine.document;
+  }
 
   /** Take what is due and start delivering it; how many were taken. */
   protected abstract poll(): Promise<number>;

@@ -55,17 +55,14 @@ export class Scheduler extends PollingWorker {
     if (this.free <= 0) return 0;
     const longest = Math.max(1, ...cronTriggersOf(this.document()).map((t) => t.retry_conf.timeout_seconds), SCHEDULED_RETRY_DEFAULTS.timeout_seconds);
     const rows = await q.run<q.ScheduledRow>(this.pool, q.claimScheduled(this.free, longest + this.settings.lockMarginSeconds, this.instance));
-    for (const row of rows) this.track(row.id, this.deliver(row));
+    if (rows.length === 0) return 0;
+    const document = await this.currentDocument();
+    for (const row of rows) this.track(row.id, this.deliver(row, document));
     return rows.length;
   }
 
-  private async deliver(row: q.ScheduledRow): Promise<void> {
-    const find = (document: MetadataDocument) => cronTriggersOf(document).find((t) => t.name === row.trigger_name);
-    // This server's copy of the metadata may lag behind another server's change: the stored one decides.
-    const trigger =
-      row.kind !== 'cron'
-        ? undefined
-        : (find(this.document()) ?? (await q.run<{ metadata: MetadataDocument }>(this.pool, q.readMetadata).then(([r]) => (r ? find(r.metadata) : undefined))));
+  private async deliver(row: q.ScheduledRow, document: MetadataDocument): Promise<void> {
+    const trigger = row.kind === 'cron' ? cronTriggersOf(document).find((t) => t.name === row.trigger_name) : undefined;
     if (row.kind === 'cron' && !trigger) {
       await q.run(
         this.pool,

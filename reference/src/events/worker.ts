@@ -4,7 +4,7 @@
 // webhook's Retry-After says, or doubling with exponential backoff), and then dead: a visible
 // dead letter. Events are taken with SKIP LOCKED and held until a deadline, so several servers
 // share the work and the events of a server that died are taken again: at least once.
-import type { EventTrigger, MetadataDocument } from '../../../spec';
+import type { EventTrigger } from '../../../spec';
 import type { EventSettings } from '../config';
 import { eventTriggersOf } from '../metadata/eventTriggers';
 import * as q from '../sql';
@@ -124,12 +124,13 @@ export class EventWorker extends PollingWorker {
   protected async poll(): Promise<number> {
     let taken = 0;
     if (this.free > 0) {
-      const triggers = eventTriggersOf(this.document());
-      const byName = new Map(triggers.map((t) => [t.trigger.name, t.trigger]));
-      const longest = Math.max(1, ...triggers.map((t) => t.trigger.retry_conf.timeout_sec));
+      const longest = Math.max(1, ...eventTriggersOf(this.document()).map((t) => t.trigger.retry_conf.timeout_sec));
       const rows = await q.run<q.EventRow>(this.pool, q.claimEvents(this.free, longest + this.settings.lockMarginSeconds, this.instance));
       taken = rows.length;
-      for (const row of rows) this.track(row.id, this.deliver(row, byName.get(row.trigger_name)));
+      if (taken > 0) {
+        const byName = new Map(eventTriggersOf(await this.currentDocument()).map((t) => [t.trigger.name, t.trigger]));
+        for (const row of rows) this.track(row.id, this.deliver(row, byName.get(row.trigger_name)));
+      }
     }
     if (this.settings.retentionSeconds > 0 && Date.now() - this.lastCleanup > CLEANUP_EVERY_MS) {
       this.lastCleanup = Date.now();
@@ -138,14 +139,7 @@ export class EventWorker extends PollingWorker {
     return taken;
   }
 
-  /** The trigger as the stored metadata has it: this server's copy may lag behind another server's change. */
-  private async storedTrigger(name: string): Promise<EventTrigger | undefined> {
-    const [row] = await q.run<{ metadata: MetadataDocument }>(this.pool, q.readMetadata);
-    return row ? eventTriggersOf(row.metadata).find((t) => t.trigger.name === name)?.trigger : undefined;
-  }
-
-  private async deliver(row: q.EventRow, known: EventTrigger | undefined): Promise<void> {
-    const trigger = known ?? (await this.storedTrigger(row.trigger_name));
+  private async deliver(row: q.EventRow, trigger: EventTrigger | undefined): Promise<void> {
     if (!trigger) {
       await q.run(this.pool, q.orphanEvent(row.id, this.instance, `the event trigger ${JSON.stringify(row.trigger_name)} no longer exists`));
       return;
