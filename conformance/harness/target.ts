@@ -7,8 +7,8 @@ import { Client } from 'pg';
 import type { RunningServer } from '../../reference/src/server';
 import { httpRequest, type HttpResult, type RequestOptions } from './client';
 import { CLUSTER_URL_VARIABLE, targetSettings } from './environment';
-import { startAuthHook, type AuthHook } from './authHook';
-import { startJwks, type JwksServer } from './jwks';
+import type { AuthHook } from './authHook';
+import type { JwksServer } from './jwks';
 import { AUTH_HOOK_URL, JWKS_URL, PROFILES, type ProfileName } from './profiles';
 import { createDatabase, dropDatabase } from './database';
 import { sharedServer } from './sharedServer';
@@ -120,8 +120,9 @@ export function useTarget(options: { profiles?: ProfileName[] } = {}): TargetHan
 
   beforeAll(async () => {
     const uses = (placeholder: string) => (options.profiles ?? []).some((p) => Object.values(PROFILES[p].settings).some((v) => v.includes(placeholder)));
-    if (uses(AUTH_HOOK_URL)) hook = await startAuthHook();
-    if (uses(JWKS_URL)) jwks = await startJwks();
+    // The mocks (msw, express) load only in the files whose profiles point at them.
+    if (uses(AUTH_HOOK_URL)) hook = await (require('./authHook') as typeof import('./authHook')).startAuthHook();
+    if (uses(JWKS_URL)) jwks = await (require('./jwks') as typeof import('./jwks')).startJwks();
     if (!isManaged) {
       if (!settings.databaseUrl) throw new Error('ENGINE_DATABASE_URL is required with ENGINE_URL');
       databaseUrl = settings.databaseUrl;
