@@ -188,6 +188,24 @@ test(covers(['dec.graphql.get-mutation'], 'GET runs queries, and refuses mutatio
   expect(await probeRows()).toBe(0);
 });
 
+test(
+  covers(['dec.graphql.get-mutation'], 'over GET, operationName picks the operation: the query of a document runs, its mutation is refused and runs nothing'),
+  async () => {
+    await target.metadata({ type: 'track_table', args: { table: 'csrf_probe' } });
+    await target.sql('insert into public.csrf_probe values (3)');
+    const document = 'query Read { csrf_probe { id } } mutation Write { delete_csrf_probe(where: {}) { affected_rows } }';
+    const get = (operationName: string) =>
+      target.request('GET', `/v1/graphql?query=${encodeURIComponent(document)}&operationName=${operationName}`, { headers: target.adminHeaders() });
+    expectResponse(await get('Read'), 200, { data: { csrf_probe: [{ id: 3 }] } });
+    const refused = await get('Write');
+    expectResponse(refused, 405, {
+      errors: [{ message: 'mutations cannot be sent with GET; use POST', extensions: { path: '$', code: 'method-not-allowed' } }],
+    });
+    expect(refused.headers.get('allow')).toBe('POST');
+    expect(await probeRows()).toBe(1);
+  },
+);
+
 /** The HTTP status of a WebSocket upgrade from `origin` (101 when it opens). */
 const upgradeStatus = (url: string, origin: string, host?: string) =>
   new Promise<number>((resolve) => {

@@ -73,6 +73,25 @@ describe('GraphQL over HTTP (graphql-http audits)', () => {
     },
   );
 
+  test(covers(['dec.http.request-id'], 'the legacy query endpoints, health, version, config and REST paths carry X-Request-Id too'), async () => {
+    const answers = [
+      await target.request('GET', '/healthz'),
+      await target.request('GET', '/v1/version'),
+      await target.request('GET', '/v1alpha1/config', { headers: target.adminHeaders() }),
+      await target.request('POST', '/v2/query', { body: { type: 'run_sql', args: { sql: 'select 1' } }, headers: target.adminHeaders() }),
+      await target.request('POST', '/v1/query', { body: { type: 'no_such_type', args: {} }, headers: target.adminHeaders() }),
+      await target.request('GET', '/api/rest/no/such/endpoint', { headers: target.adminHeaders() }),
+    ];
+    const ids = answers.map((r) => r.headers.get('x-request-id') ?? '');
+    expect(ids.map((id) => /^\S{8,}$/.test(id))).toEqual([true, true, true, true, true, true]);
+    expect(new Set(ids).size).toBe(6);
+    const mine = await target.request('POST', '/v2/query', {
+      body: { type: 'run_sql', args: { sql: 'select 1' } },
+      headers: { ...target.adminHeaders(), 'x-request-id': 'legacy-42' },
+    });
+    expect([mine.status, mine.headers.get('x-request-id')]).toEqual([200, 'legacy-42']);
+  });
+
   test(covers(['dec.http.request-id'], "every answer carries X-Request-Id: the client's own, or a new one"), async () => {
     const answers = [
       await target.graphql('{ __typename }'),

@@ -102,6 +102,23 @@ test(covers(['dec.boolexp.exists', 'rule.perm.select.filter'], '_exists looks at
   );
 });
 
+test(covers(['dec.boolexp.exists'], '_exists decides inserts and updates too: a row is written only while the other table holds a matching row'), async () => {
+  const authorIsMe = { _exists: { _table: author, _where: { id: { _eq: 'X-Engine-User-Id' } } } };
+  await run('create_insert_permission', { table: article, role: 'writer', permission: { columns: ['id', 'author_id', 'title'], check: authorIsMe } });
+  await run('create_select_permission', { table: article, role: 'writer', permission: { columns: ['id', 'title'], filter: {} } });
+  await run('create_update_permission', { table: article, role: 'writer', permission: { columns: ['title'], filter: authorIsMe } });
+  const insert = (id: number) => `mutation { insert_blog_article_one(object: {id: ${id}, author_id: 1, title: "by exists"}) { id } }`;
+  expect(await gql(insert(50), asUser('1', 'writer'))).toEqual({ data: { insert_blog_article_one: { id: 50 } } });
+  expect(await gql(insert(51), asUser('9', 'writer'))).toEqual({
+    errors: [{ message: 'check constraint of an insert/update permission has failed', extensions: { path: '$', code: 'permission-error' } }],
+  });
+  const update = 'mutation { update_blog_article(where: {id: {_eq: 50}}, _set: {title: "changed"}) { affected_rows } }';
+  expect(await gql(update, asUser('9', 'writer'))).toEqual({ data: { update_blog_article: { affected_rows: 0 } } });
+  expect(await target.sql('select id, title from blog.article where id >= 50 order by id')).toEqual([{ id: 50, title: 'by exists' }]);
+  expect(await gql(update, asUser('2', 'writer'))).toEqual({ data: { update_blog_article: { affected_rows: 1 } } });
+  expect(await target.sql('select id, title from blog.article where id >= 50 order by id')).toEqual([{ id: 50, title: 'changed' }]);
+});
+
 test(covers(['rule.perm.select.limit'], 'limit caps the rows of a role'), async () => {
   // Without a cap, the requested limit alone.
   expect(ids((await gql('{ blog_article(order_by: {id: asc}, limit: 2) { id } }', asUser('1'))).data!.blog_article)).toEqual([1, 2]);
