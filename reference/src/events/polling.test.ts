@@ -82,13 +82,15 @@ afterEach(() => {
 const at = (times: number[]) => times.map((t) => t - start);
 
 test('it looks at once, again at once while it finds work, and otherwise every fetch interval', async () => {
-  const { pool, logger } = setup();
+  const { pool, logger, statements } = setup();
   const worker = new ScriptedWorker(pool, logger);
   worker.script = [2, 1, 0, 0];
   worker.start();
   await jest.advanceTimersByTimeAsync(2500);
   // "At once" from inside a look is a timer of 0 ms, which jest's clock fires 1 ms later.
   expect(at(worker.looks)).toEqual([0, 1, 2, 1002, 2002]);
+  // The quick looks share one heartbeat.
+  expect(statements.filter((s) => s.kind === 'beat').map((s) => s.at - start)).toEqual([0, 1002, 2002]);
   await worker.stop(0);
 });
 
@@ -227,6 +229,25 @@ test('stop: no look after it, deliveries in flight get the grace time, then what
   worker.wake();
   await jest.advanceTimersByTimeAsync(10_000);
   expect(at(worker.looks)).toEqual([0]);
+});
+
+test('stop during a look: the look ends without a warning for its failure, and no other look follows', async () => {
+  const { pool, logger, logged } = setup();
+  const worker = new ScriptedWorker(pool, logger);
+  let fail!: (e: Error) => void;
+  const poll = worker['poll'].bind(worker);
+  worker['poll'] = async () => {
+    await poll();
+    return new Promise<number>((_, reject) => (fail = reject));
+  };
+  worker.start();
+  await jest.advanceTimersByTimeAsync(0);
+  const stopping = worker.stop(0);
+  fail(new Error('connection closed by stop'));
+  await stopping;
+  await jest.advanceTimersByTimeAsync(10_000);
+  expect(at(worker.looks)).toEqual([0]);
+  expect(logged).toEqual([]);
 });
 
 test('stop does not wait the grace time when nothing is in flight', async () => {

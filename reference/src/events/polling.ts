@@ -70,7 +70,7 @@ export abstract class PollingWorker {
   /** Stop taking work; wait up to `graceMs` for deliveries in flight; give back what is still held. */
   async stop(graceMs = 5000): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    clearTimeout(this.timer);
     await this.ticking;
     await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     await this.release().catch(() => {});
@@ -102,12 +102,12 @@ export abstract class PollingWorker {
 
   /** New work was announced: look now (or once more after the look under way) instead of at the next interval. */
   wake(): void {
-    if (this.stopped) return;
     if (this.looking) {
       this.wakeAgain = true;
       return;
     }
-    if (this.timer) clearTimeout(this.timer);
+    clearTimeout(this.timer);
+    // After stop, schedule looks no more.
     this.schedule(0);
   }
 
