@@ -500,6 +500,51 @@ caseWithProfile(
   },
 );
 
+caseWithProfile(
+  'no-function-inference',
+  ['op.pg_create_function_permission', 'op.pg_drop_function_permission', 'rule.function_permission.select-permission:allowed'],
+  "each function permission is its function's and its role's alone: others of the function and of other functions stay",
+  async () => {
+    const strict = target.profileTarget('no-function-inference')!;
+    const selectIds = { columns: ['id'], filter: {} };
+    expectResponse(
+      await run(
+        'bulk',
+        [
+          { type: 'track_function', args: { function: fn('search_items') } },
+          { type: 'track_function', args: { function: fn('all_items') } },
+          { type: 'create_select_permission', args: { table: item, role: 'user', permission: selectIds } },
+          { type: 'create_select_permission', args: { table: item, role: 'other', permission: selectIds } },
+          { type: 'pg_create_function_permission', args: { function: fn('search_items'), role: 'user' } },
+          { type: 'pg_create_function_permission', args: { function: fn('search_items'), role: 'other' } },
+          { type: 'pg_create_function_permission', args: { function: fn('all_items'), role: 'other' } },
+        ],
+        strict,
+      ),
+      200,
+      [ok, ok, ok, ok, ok, ok, ok],
+    );
+    const functions = async () => ((await exported(strict)) as { functions: unknown }).functions;
+    expect(await functions()).toEqual([
+      { function: fn('search_items'), permissions: [{ role: 'user' }, { role: 'other' }] },
+      { function: fn('all_items'), permissions: [{ role: 'other' }] },
+    ]);
+    expectResponse(await run('pg_drop_function_permission', { function: fn('search_items'), role: 'user' }, strict), 200, ok);
+    expect(await functions()).toEqual([
+      { function: fn('search_items'), permissions: [{ role: 'other' }] },
+      { function: fn('all_items'), permissions: [{ role: 'other' }] },
+    ]);
+    expectResponse(
+      await run('pg_drop_function_permission', { function: fn('all_items'), role: 'user' }, strict),
+      400,
+      refused('not-exists', 'permission of role "user" does not exist for function "shopfn.all_items" in source: "default"'),
+    );
+    const search = '{ shopfn_search_items(args: {search: "apple"}, order_by: {id: asc}) { id } }';
+    expect(await gql(search, asRole('user'), strict)).toEqual(unknownField('shopfn_search_items'));
+    expect(await gql(search, asRole('other'), strict)).toEqual({ data: { shopfn_search_items: [{ id: 1 }, { id: 2 }] } });
+  },
+);
+
 test(
   covers(
     ['op.track_function.v2', 'dec.graphql.composite-scalars'],

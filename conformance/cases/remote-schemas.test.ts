@@ -210,6 +210,28 @@ test(
 
 test(
   covers(
+    ['op.remove_remote_schema', 'op.reload_remote_schema', 'err.not-exists.remote-schema-removed'],
+    'removing or reloading one of two remote schemas leaves the other as it was',
+  ),
+  async () => {
+    remote.use(graphQLServer('/greeting', 'type Query { greeting: String! }', { greeting: () => 'hello' }));
+    expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition() }), 200, ok);
+    expectResponse(await run('add_remote_schema', { name: 'greeting', definition: definition('/greeting') }), 200, ok);
+    const both = (await exported()).remote_schemas as { name: string }[];
+    expect(both.map((r) => r.name)).toEqual(['weather', 'greeting']);
+    expectResponse(await run('remove_remote_schema', { name: 'nothing' }), 400, refused('not-exists', 'no such remote schema'));
+    expectResponse(await run('reload_remote_schema', { name: 'nothing' }), 400, refused('not-exists', 'remote schema with name "nothing" does not exist'));
+    expectResponse(await run('reload_remote_schema', { name: 'greeting' }), 200, ok);
+    expectResponse(await run('remove_remote_schema', { name: 'weather' }), 200, ok);
+    expect((await exported()).remote_schemas).toEqual([both[1]]);
+    expectResponse(await target.graphql('{ greeting }'), 200, { data: { greeting: 'hello' } });
+    expectResponse(await run('remove_remote_schema', { name: 'weather' }), 400, refused('not-exists', 'no such remote schema'));
+    expect((await exported()).remote_schemas).toEqual([both[1]]);
+  },
+);
+
+test(
+  covers(
     ['op.remove_remote_schema', 'err.not-exists.remote-schema-removed', 'err.not-exists.remote-schema'],
     'remove_remote_schema takes the fields and types out; an unknown name is refused',
   ),
