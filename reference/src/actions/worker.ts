@@ -13,7 +13,10 @@ export class ActionWorker extends PollingWorker {
   protected async poll(): Promise<number> {
     if (this.free <= 0) return 0;
     const longest = Math.max(30, ...actionsOf(this.document()).map((a) => a.definition.timeout));
-    const rows = await q.run<q.ActionLogRow>(this.pool, q.claimActionRequests(this.free, longest + this.settings.lockMarginSeconds, this.instance));
+    const rows = await q.run<q.ActionLogRow>(
+      this.pool,
+      q.claimActionRequests(this.free, this.holding(longest + this.settings.lockMarginSeconds), this.instance, this.held),
+    );
     if (rows.length === 0) return 0;
     const document = await this.currentDocument();
     for (const row of rows) this.track(row.id, this.deliver(row, document));
@@ -22,6 +25,10 @@ export class ActionWorker extends PollingWorker {
 
   protected async release(): Promise<void> {
     await q.run(this.pool, q.releaseActionRequests(this.instance));
+  }
+
+  protected async keepHolds(ids: readonly string[], seconds: number): Promise<void> {
+    await q.run(this.pool, q.keepActionHolds(this.instance, ids, seconds));
   }
 
   private async deliver(row: q.ActionLogRow, document: MetadataDocument): Promise<void> {

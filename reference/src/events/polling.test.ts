@@ -44,8 +44,16 @@ class ScriptedWorker extends PollingWorker {
   protected async release(): Promise<void> {
     this.released++;
   }
-  hold(delivery: Promise<void>): void {
-    this.track('held', delivery);
+  readonly kept: { ids: readonly string[]; seconds: number }[] = [];
+  protected async keepHolds(ids: readonly string[], seconds: number): Promise<void> {
+    this.kept.push({ ids, seconds });
+  }
+  hold(id: string, delivery: Promise<void>, seconds = 0): void {
+    this.holding(seconds);
+    this.track(id, delivery);
+  }
+  heldNow(): string[] {
+    return this.held;
   }
   freeNow(): number {
     return this.free;
@@ -149,7 +157,7 @@ test('while deliveries are in flight it looks (and beats) at least every heartbe
   const { pool, logger } = setup();
   const worker = new ScriptedWorker(pool, logger, { ...SETTINGS, fetchIntervalMs: 60_000 });
   let settle!: () => void;
-  worker.hold(new Promise<void>((resolve) => (settle = resolve)));
+  worker.hold('e1', new Promise<void>((resolve) => (settle = resolve)));
   expect(worker.freeNow()).toBe(2);
   worker.start();
   await jest.advanceTimersByTimeAsync(2500);
@@ -158,6 +166,32 @@ test('while deliveries are in flight it looks (and beats) at least every heartbe
   await jest.advanceTimersByTimeAsync(3000);
   expect(worker.freeNow()).toBe(3);
   expect(at(worker.looks)).toEqual([0, 1000, 2000, 3000]);
+  await worker.stop(0);
+});
+
+test('each beat renews the hold of what is still in flight, and of nothing else; a claim is told what is in flight', async () => {
+  const { pool, logger, statements } = setup();
+  const worker = new ScriptedWorker(pool, logger, { ...SETTINGS, fetchIntervalMs: 60_000 });
+  const settles: Record<string, () => void> = {};
+  worker.hold('e1', new Promise<void>((resolve) => (settles.e1 = resolve)), 32);
+  worker.hold('e2', new Promise<void>((resolve) => (settles.e2 = resolve)), 32);
+  expect(worker.heldNow()).toEqual(['e1', 'e2']);
+  worker.start();
+  await jest.advanceTimersByTimeAsync(0);
+  expect(worker.kept).toEqual([{ ids: ['e1', 'e2'], seconds: 32 }]);
+  settles.e1!();
+  await jest.advanceTimersByTimeAsync(1000);
+  expect(worker.kept).toEqual([
+    { ids: ['e1', 'e2'], seconds: 32 },
+    { ids: ['e2'], seconds: 32 },
+  ]);
+  expect(worker.heldNow()).toEqual(['e2']);
+  settles.e2!();
+  await jest.advanceTimersByTimeAsync(3000);
+  expect(worker.kept).toHaveLength(2);
+  expect(worker.heldNow()).toEqual([]);
+  // The beat at 2000 ms (the last look while something was in flight) renewed nothing.
+  expect(statements.filter((s) => s.kind === 'beat').map((s) => s.at - start)).toEqual([0, 1000, 2000]);
   await worker.stop(0);
 });
 
@@ -207,9 +241,9 @@ test('any other failure is a warning each time, and the loop goes on at the fetc
 test('a delivery that fails is logged as an error with what it held', async () => {
   const { pool, logger, logged } = setup();
   const worker = new ScriptedWorker(pool, logger);
-  worker.hold(Promise.reject(new Error('socket hang up')));
+  worker.hold('e1', Promise.reject(new Error('socket hang up')));
   await jest.advanceTimersByTimeAsync(0);
-  expect(logged).toEqual([{ level: 'error', type: 'scripted', detail: { event_id: 'held', error: 'Error: socket hang up' } }]);
+  expect(logged).toEqual([{ level: 'error', type: 'scripted', detail: { event_id: 'e1', error: 'Error: socket hang up' } }]);
   expect(worker.freeNow()).toBe(3);
 });
 
@@ -218,7 +252,7 @@ test('stop: no look after it, deliveries in flight get the grace time, then what
   const worker = new ScriptedWorker(pool, logger);
   worker.start();
   await jest.advanceTimersByTimeAsync(0);
-  worker.hold(new Promise<void>(() => {}));
+  worker.hold('e1', new Promise<void>(() => {}));
   let stopped = false;
   void worker.stop(5000).then(() => (stopped = true));
   await jest.advanceTimersByTimeAsync(4999);

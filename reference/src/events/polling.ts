@@ -16,7 +16,10 @@ const PRUNE_EVERY_MS = 60_000;
 export abstract class PollingWorker {
   /** Who holds what this server took: only the holder settles it. */
   protected readonly instance = randomUUID();
-  protected readonly inFlight = new Set<Promise<void>>();
+  /** Deliveries in flight, by the id of what each holds. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** How long the last claim held what it took: the beat renews the hold of what is still in flight. */
+  private holdSeconds = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private ticking: Promise<void> = Promise.resolve();
@@ -62,6 +65,8 @@ export abstract class PollingWorker {
   protected abstract poll(): Promise<number>;
   /** Give back what this server holds and has not settled. */
   protected abstract release(): Promise<void>;
+  /** Renew this server's hold of `ids` for `seconds` from now. */
+  protected abstract keepHolds(ids: readonly string[], seconds: number): Promise<void>;
 
   start(): void {
     this.schedule(0);
@@ -72,7 +77,7 @@ export abstract class PollingWorker {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.ticking;
-    await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    await Promise.race([Promise.all(this.inFlight.values()), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
     await this.release().catch(() => {});
     await q.run(this.pool, q.forgetInstance(this.instance)).catch(() => {});
   }
@@ -82,6 +87,7 @@ export abstract class PollingWorker {
     const now = Date.now();
     if (now - this.lastBeat < q.HEARTBEAT_MS) return;
     await q.run(this.pool, q.heartbeat(this.instance));
+    if (this.inFlight.size > 0) await this.keepHolds(this.held, this.holdSeconds);
     if (now - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = now;
       await q.run(this.pool, q.pruneInstances);
@@ -92,8 +98,19 @@ export abstract class PollingWorker {
   /** A delivery in flight; its failure is logged (what it held is taken again at its deadline). */
   protected track(id: string, delivery: Promise<void>): void {
     const tracked = delivery.catch((error: unknown) => this.logger.log('error', this.name, { event_id: id, error: String(error) }));
-    this.inFlight.add(tracked);
-    void tracked.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.set(id, tracked);
+    void tracked.finally(() => this.inFlight.delete(id));
+  }
+
+  /** The ids of what is in flight: a claim never takes them again, however long they wait. */
+  protected get held(): string[] {
+    return [...this.inFlight.keys()];
+  }
+
+  /** The hold a claim is about to take: `seconds` from now, renewed by each beat while in flight. */
+  protected holding(seconds: number): number {
+    this.holdSeconds = seconds;
+    return seconds;
   }
 
   protected get free(): number {

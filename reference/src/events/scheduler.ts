@@ -25,6 +25,10 @@ export class Scheduler extends PollingWorker {
     return q.run(this.pool, q.releaseScheduled(this.instance)).then(() => undefined);
   }
 
+  protected async keepHolds(ids: readonly string[], seconds: number): Promise<void> {
+    await q.run(this.pool, q.keepScheduledHolds(this.instance, ids, seconds));
+  }
+
   /** Invocations of every cron trigger up to AHEAD_MS from now, from its latest one (or now). */
   private async generate(): Promise<void> {
     const triggers = cronTriggersOf(this.document());
@@ -54,7 +58,10 @@ export class Scheduler extends PollingWorker {
     }
     if (this.free <= 0) return 0;
     const longest = Math.max(1, ...cronTriggersOf(this.document()).map((t) => t.retry_conf.timeout_seconds), SCHEDULED_RETRY_DEFAULTS.timeout_seconds);
-    const rows = await q.run<q.ScheduledRow>(this.pool, q.claimScheduled(this.free, longest + this.settings.lockMarginSeconds, this.instance));
+    const rows = await q.run<q.ScheduledRow>(
+      this.pool,
+      q.claimScheduled(this.free, this.holding(longest + this.settings.lockMarginSeconds), this.instance, this.held),
+    );
     if (rows.length === 0) return 0;
     const document = await this.currentDocument();
     for (const row of rows) this.track(row.id, this.deliver(row, document));

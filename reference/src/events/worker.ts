@@ -121,11 +121,18 @@ export class EventWorker extends PollingWorker {
     return q.run(this.pool, q.releaseEvents(this.instance)).then(() => undefined);
   }
 
+  protected async keepHolds(ids: readonly string[], seconds: number): Promise<void> {
+    await q.run(this.pool, q.keepEventHolds(this.instance, ids, seconds));
+  }
+
   protected async poll(): Promise<number> {
     let taken = 0;
     if (this.free > 0) {
       const longest = Math.max(1, ...eventTriggersOf(this.document()).map((t) => t.trigger.retry_conf.timeout_sec));
-      const rows = await q.run<q.EventRow>(this.pool, q.claimEvents(this.free, longest + this.settings.lockMarginSeconds, this.instance));
+      const rows = await q.run<q.EventRow>(
+        this.pool,
+        q.claimEvents(this.free, this.holding(longest + this.settings.lockMarginSeconds), this.instance, this.held),
+      );
       taken = rows.length;
       if (taken > 0) {
         const byName = new Map(eventTriggersOf(await this.currentDocument()).map((t) => [t.trigger.name, t.trigger]));

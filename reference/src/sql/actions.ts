@@ -2,7 +2,7 @@
 // settled with the handler's output or errors, and read back by id.
 import * as sql from 'pg-sql2';
 import { CATALOG_SCHEMA } from './catalog-schema';
-import { mayTake } from './instances';
+import { keepHolds, mayTake } from './instances';
 
 const log = sql.identifier(CATALOG_SCHEMA, 'action_log');
 
@@ -37,10 +37,12 @@ export interface ActionLogRow {
 }
 
 /** Requests nobody holds, oldest first, held by `instance` for `lockSeconds`. */
-export const claimActionRequests = (limit: number, lockSeconds: number, instance: string) => sql.query`
+export const keepActionHolds = (instance: string, ids: readonly string[], seconds: number) => keepHolds(log, instance, ids, seconds);
+
+export const claimActionRequests = (limit: number, lockSeconds: number, instance: string, inFlight: readonly string[]) => sql.query`
   with due as (
     select id from ${log}
-     where state = 'created' and ${mayTake(sql.identifier('locked_by'), sql.identifier('locked_until'))}
+     where state = 'created' and ${mayTake(inFlight)}
      order by created_at limit ${sql.value(limit)} for update skip locked)
   update ${log} a set locked_until = clock_timestamp() + make_interval(secs => ${sql.value(lockSeconds)}), locked_by = ${sql.value(instance)}
     from due where a.id = due.id

@@ -4,7 +4,7 @@
 // triggers, quoting the bound values with format().
 import * as sql from 'pg-sql2';
 import { CATALOG_SCHEMA } from './catalog-schema';
-import { mayTake } from './instances';
+import { keepHolds, mayTake } from './instances';
 
 const catalog = (name: string) => sql.identifier(CATALOG_SCHEMA, name);
 const eventLog = catalog('event_log');
@@ -163,10 +163,12 @@ export interface EventRow {
  * Take due events: pending, their time come, not held by a live instance (`locked_until` frees
  * the events of an instance that died). Several instances share the work: SKIP LOCKED.
  */
-export const claimEvents = (limit: number, lockSeconds: number, instance: string) => sql.query`
+export const keepEventHolds = (instance: string, ids: readonly string[], seconds: number) => keepHolds(eventLog, instance, ids, seconds);
+
+export const claimEvents = (limit: number, lockSeconds: number, instance: string, inFlight: readonly string[]) => sql.query`
   with due as (
     select id from ${eventLog}
-     where state = 'pending' and not archived and next_attempt_at <= clock_timestamp() and ${mayTake(sql.identifier('locked_by'), sql.identifier('locked_until'))}
+     where state = 'pending' and not archived and next_attempt_at <= clock_timestamp() and ${mayTake(inFlight)}
        and not exists (select 1 from ${pauses} p where p.trigger_name = ${eventLog}.trigger_name)
      order by next_attempt_at, created_at
      limit ${sql.value(limit)}

@@ -28,8 +28,17 @@ export const forgetInstance = (instance: string) => sql.query`delete from ${inst
 /** Holders silent for an hour are long gone. */
 export const pruneInstances = sql.query`delete from ${instances} where heartbeat_at < clock_timestamp() - interval '1 hour'`;
 
-/** Whether what `lockedBy` holds may be taken: its hold ended, or its holder stopped beating. */
-export const mayTake = (lockedBy: sql.SQLNode, lockedUntil: sql.SQLNode) => sql.query`(
-  ${lockedUntil} is null or ${lockedUntil} < clock_timestamp()
-  or not exists (select 1 from ${instances} i
-                  where i.id = ${lockedBy} and i.heartbeat_at > clock_timestamp() - make_interval(secs => ${sql.value(HOLDER_DEAD_AFTER_SECONDS)})))`;
+/**
+ * Whether a row of work may be taken: its hold ended, or its holder stopped beating; never one the
+ * taker is still delivering itself (`inFlight`), whose hold may have run out while it waits.
+ */
+export const mayTake = (inFlight: readonly string[]) => sql.query`(
+  (locked_until is null or locked_until < clock_timestamp()
+   or not exists (select 1 from ${instances} i
+                   where i.id = locked_by and i.heartbeat_at > clock_timestamp() - make_interval(secs => ${sql.value(HOLDER_DEAD_AFTER_SECONDS)})))
+  and id <> all(${sql.value(inFlight)}::uuid[]))`;
+
+/** A living holder's hold of what it is still delivering lasts while it beats: another server does not take it. */
+export const keepHolds = (table: sql.SQLNode, instance: string, ids: readonly string[], seconds: number) => sql.query`
+  update ${table} set locked_until = greatest(locked_until, clock_timestamp() + make_interval(secs => ${sql.value(seconds)}))
+   where locked_by = ${sql.value(instance)} and id = any(${sql.value(ids)}::uuid[])`;

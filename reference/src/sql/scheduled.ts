@@ -2,7 +2,7 @@
 // invocations and their attempts, and the queries of the scheduler.
 import * as sql from 'pg-sql2';
 import { CATALOG_SCHEMA } from './catalog-schema';
-import { mayTake } from './instances';
+import { keepHolds, mayTake } from './instances';
 
 const catalog = (name: string) => sql.identifier(CATALOG_SCHEMA, name);
 const scheduled = catalog('scheduled_event');
@@ -111,10 +111,12 @@ export interface ScheduledRow {
   late_seconds: number;
 }
 
-export const claimScheduled = (limit: number, lockSeconds: number, instance: string) => sql.query`
+export const keepScheduledHolds = (instance: string, ids: readonly string[], seconds: number) => keepHolds(scheduled, instance, ids, seconds);
+
+export const claimScheduled = (limit: number, lockSeconds: number, instance: string, inFlight: readonly string[]) => sql.query`
   with due as (
     select id from ${scheduled}
-     where state = 'scheduled' and not archived and next_attempt_at <= clock_timestamp() and ${mayTake(sql.identifier('locked_by'), sql.identifier('locked_until'))}
+     where state = 'scheduled' and not archived and next_attempt_at <= clock_timestamp() and ${mayTake(inFlight)}
      order by next_attempt_at limit ${sql.value(limit)} for update skip locked)
   update ${scheduled} e set locked_until = clock_timestamp() + make_interval(secs => ${sql.value(lockSeconds)}), locked_by = ${sql.value(instance)}
     from due where e.id = due.id
