@@ -32,10 +32,13 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/http/graphqlLog.ts': ['reference/src/http/graphqlLog.test.ts', 'reference/src/requestLog.test.ts'],
   'reference/src/execute/weightedCache.ts': ['reference/src/execute/weightedCache.test.ts'],
   'spec/document-forms.ts': [...cases('metadata', 'errors'), 'spec/document-forms.test.ts'],
+  'reference/src/metadata/computedFields.ts': cases('computed-fields'),
+  'reference/src/metadata/collections.ts': cases('query-collections', 'rest-endpoints'),
   'reference/src/events/polling.ts': [
     'reference/src/events/polling.test.ts',
     'reference/src/events/staleCopy.test.ts',
     'reference/src/events/announcedWork.test.ts',
+    'reference/src/events/holds.test.ts',
   ],
 };
 

@@ -409,3 +409,129 @@ test(
     });
   },
 );
+
+test(
+  covers(
+    ['op.add_computed_field', 'err.not-supported.computed-field-table-argument', 'err.not-supported.computed-field-return-type'],
+    "a computed field's function: its row argument by schema and name, the session argument in any place, a single row refused, a table-returning one with a session",
+  ),
+  async () => {
+    await target.sql(`
+      create schema if not exists shopfn_twin;
+      create table if not exists shopfn_twin.item (id integer primary key);
+      create function shopfn.twin_label(i shopfn_twin.item) returns text language sql stable as $$ select 'twin ' || i.id $$;
+      create function shopfn.session_first(engine_session json, i shopfn.item) returns boolean
+        language sql stable as $$ select i.owner_id = (engine_session ->> 'x-engine-user-id')::integer $$;
+      create function shopfn.same_item(i shopfn.item) returns shopfn.item language sql stable as $$ select i $$;
+      create function shopfn.owner_items(i shopfn.item, engine_session json) returns setof shopfn.item
+        language sql stable as $$ select * from shopfn.item o where o.owner_id = (engine_session ->> 'x-engine-user-id')::integer and o.id <> i.id $$;`);
+    // A row of a table of the same name in another schema is not a row of shopfn.item.
+    expectResponse(
+      await add('twin', { function: fn('twin_label') }),
+      400,
+      refused('not-supported', 'function "shopfn.twin_label" cannot define a computed field of table "shopfn.item": its first argument does not take its rows'),
+    );
+    // One row of a tracked table is neither a base type nor SETOF.
+    expectResponse(
+      await add('same', { function: fn('same_item') }),
+      400,
+      refused(
+        'not-supported',
+        'function "shopfn.same_item" cannot define a computed field: it must return a base type or SETOF a tracked table, but returns item',
+      ),
+    );
+    expectResponse(
+      await run('bulk', [
+        { type: 'track_table', args: { table: note } },
+        {
+          type: 'add_computed_field',
+          args: { table: item, name: 'owned', definition: { function: fn('session_first'), table_argument: 'i', session_argument: 'engine_session' } },
+        },
+        {
+          type: 'add_computed_field',
+          args: { table: item, name: 'same_owner', definition: { function: fn('owner_items'), session_argument: 'engine_session' } },
+        },
+      ]),
+      200,
+      [ok, ok, ok],
+    );
+    const asUser = { ...target.adminHeaders(), 'x-engine-user-id': '1' };
+    expect(await gql('{ shopfn_item(order_by: {id: asc}) { id owned same_owner(order_by: {id: asc}) { id } } }', asUser)).toEqual({
+      data: {
+        shopfn_item: [
+          { id: 1, owned: true, same_owner: [{ id: 3 }] },
+          { id: 2, owned: false, same_owner: [{ id: 1 }, { id: 3 }] },
+          { id: 3, owned: true, same_owner: [{ id: 1 }] },
+          { id: 4, owned: false, same_owner: [{ id: 1 }, { id: 3 }] },
+        ],
+      },
+    });
+    expect((await exported()).tables).toEqual([
+      {
+        table: item,
+        computed_fields: [
+          { name: 'owned', definition: { function: fn('session_first'), table_argument: 'i', session_argument: 'engine_session' } },
+          { name: 'same_owner', definition: { function: fn('owner_items'), session_argument: 'engine_session' } },
+        ],
+      },
+      { table: note },
+    ]);
+  },
+);
+
+test(
+  covers(
+    ['op.drop_computed_field', 'err.not-exists.computed-field', 'err.dependency-error.drop', 'rule.computed_field.drop-cascade:refused'],
+    'drop_computed_field: the one named goes and the others stay; a name not there is refused while others exist; the dependents of a public table named bare, every role',
+  ),
+  async () => {
+    await target.sql(`
+      create table if not exists public.cf_item (id integer primary key);
+      insert into public.cf_item values (1) on conflict do nothing;
+      create or replace function public.cf_double(r public.cf_item) returns integer language sql stable as $$ select r.id * 2 $$;
+      create or replace function public.cf_triple(r public.cf_item) returns integer language sql stable as $$ select r.id * 3 $$;`);
+    const table = { schema: 'public', name: 'cf_item' };
+    const definition = (name: string) => ({ function: { schema: 'public', name } });
+    expectResponse(
+      await run('bulk', [
+        { type: 'track_table', args: { table } },
+        { type: 'add_computed_field', args: { table, name: 'double', definition: definition('cf_double'), comment: null } },
+        { type: 'add_computed_field', args: { table, name: 'triple', definition: definition('cf_triple') } },
+        { type: 'create_select_permission', args: { table, role: 'user', permission: { columns: ['id'], computed_fields: ['double'], filter: {} } } },
+        {
+          type: 'create_select_permission',
+          args: { table, role: 'guest', permission: { columns: ['id'], computed_fields: ['double', 'triple'], filter: {} } },
+        },
+      ]),
+      200,
+      [ok, ok, ok, ok, ok],
+    );
+    expectResponse(
+      await run('drop_computed_field', { table, name: 'ghost' }),
+      400,
+      refused('not-exists', 'computed field "ghost" does not exist in table "cf_item"'),
+    );
+    expectResponse(
+      await run('drop_computed_field', { table, name: 'double' }),
+      400,
+      refused('dependency-error', 'cannot drop due to the following dependent objects : permission cf_item.user.select, permission cf_item.guest.select'),
+    );
+    expectResponse(
+      await run('drop_computed_field', { table, name: 'triple' }),
+      400,
+      refused('dependency-error', 'cannot drop due to the following dependent objects : permission cf_item.guest.select'),
+    );
+    expectResponse(await run('drop_select_permission', { table, role: 'guest' }), 200, ok);
+    expectResponse(await run('drop_computed_field', { table, name: 'triple' }), 200, ok);
+    // A null comment is no comment; the field not dropped and its permission stay.
+    expect((await exported()).tables).toEqual([
+      { table: item },
+      {
+        table,
+        computed_fields: [{ name: 'double', definition: definition('cf_double') }],
+        select_permissions: [{ role: 'user', permission: { columns: ['id'], computed_fields: ['double'], filter: {} } }],
+      },
+    ]);
+    expect(await gql('{ cf_item { id double } }', asRole('user'))).toEqual({ data: { cf_item: [{ id: 1, double: 2 }] } });
+  },
+);

@@ -51,12 +51,12 @@ export function resolveComputedField(
     sessionArgument = fn.arguments.findIndex((a, i) => i !== tableArgument && a.name === definition.session_argument && JSON_TYPES.has(a.type));
     if (sessionArgument < 0) throw engineError('not-exists.session-argument', '$.args', [name, JSON.stringify(definition.session_argument)]);
   }
+  // A return relation is there only for a composite type (a table's, a view's).
   const returned = fn.return_relation;
-  if (fn.returns_set && fn.return_type_kind === 'c' && returned && document.tables.some((t) => sameQualified(t.table, returned))) {
-    return { fn, kind: 'table', returns: returned, tableArgument, ...(sessionArgument !== undefined ? { sessionArgument } : {}) };
+  if (fn.returns_set && returned && document.tables.some((t) => sameQualified(t.table, returned))) {
+    return { fn, kind: 'table', returns: returned, tableArgument, sessionArgument };
   }
-  if (!fn.returns_set && SCALAR_KINDS.has(fn.return_type_kind))
-    return { fn, kind: 'scalar', tableArgument, ...(sessionArgument !== undefined ? { sessionArgument } : {}) };
+  if (!fn.returns_set && SCALAR_KINDS.has(fn.return_type_kind)) return { fn, kind: 'scalar', tableArgument, sessionArgument };
   throw engineError('not-supported.computed-field-return-type', '$.args', [name, `${fn.returns_set ? 'SETOF ' : ''}${fn.return_type}`]);
 }
 
@@ -119,7 +119,7 @@ export function dropComputedField(document: MetadataDocument, args: { table: Qua
 }
 
 /** The entry without the named computed fields, and without the select permissions of `roles`. */
-export function withoutComputedFields(entry: TableEntry, names: readonly string[], roles: readonly string[] = []): TableEntry {
+export function withoutComputedFields(entry: TableEntry, names: readonly string[], roles: readonly string[]): TableEntry {
   const fields = computedFieldsOf(entry).filter((f) => !names.includes(f.name));
   const selects = (entry.select_permissions ?? []).filter((p) => !roles.includes(p.role));
   const { computed_fields: _f, select_permissions: _s, ...rest } = entry;

@@ -68,7 +68,7 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
         return left?.length ? left : undefined;
       };
       const fields = badFields.filter((f) => sameQualified(f.table, t.table)).map((f) => f.name);
-      const { object_relationships: o, array_relationships: a, ...rest } = fields.length ? withoutComputedFields(t, fields) : t;
+      const { object_relationships: o, array_relationships: a, ...rest } = fields.length ? withoutComputedFields(t, fields, []) : t;
       const objects = keep(o);
       const arrays = keep(a);
       return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };
