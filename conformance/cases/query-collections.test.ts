@@ -156,6 +156,89 @@ test(
   },
 );
 
+test(
+  covers(
+    [
+      'op.create_query_collection',
+      'op.add_query_to_collection',
+      'op.drop_query_from_collection',
+      'op.drop_query_collection',
+      'op.add_collection_to_allowlist',
+      'op.drop_collection_from_allowlist',
+      'err.dependency-error.drop',
+      'err.not-exists.allowlist',
+    ],
+    'with two collections, each operation touches its own collection, allow-list entry and endpoints alone',
+  ),
+  async () => {
+    const WITH_FRAGMENT = 'query named { music_artist(order_by: {id: asc}) { ...f } } fragment f on music_artist { id }';
+    const endpoint = (name: string, url: string, collection_name: string, query_name: string) => ({
+      name,
+      url,
+      methods: ['GET'],
+      definition: { query: { collection_name, query_name } },
+    });
+    expectResponse(
+      await run('bulk', [
+        {
+          type: 'create_query_collection',
+          args: collection('app', [
+            { name: 'artists', query: ARTISTS },
+            { name: 'named', query: WITH_FRAGMENT },
+          ]),
+        },
+        { type: 'create_query_collection', args: { ...collection('other', [{ name: 'albums', query: ALBUMS }]), comment: null } },
+        { type: 'add_collection_to_allowlist', args: { collection: 'app' } },
+        { type: 'add_collection_to_allowlist', args: { collection: 'other' } },
+        { type: 'create_rest_endpoint', args: endpoint('artists', 'artists', 'app', 'artists') },
+        { type: 'create_rest_endpoint', args: endpoint('artists_too', 'artists/too', 'app', 'artists') },
+        { type: 'create_rest_endpoint', args: endpoint('albums', 'albums', 'other', 'albums') },
+      ]),
+      200,
+      [ok, ok, ok, ok, ok, ok, ok],
+    );
+    expectResponse(await run('drop_collection_from_allowlist', { collection: 'other' }), 200, ok);
+    expectResponse(
+      await run('drop_collection_from_allowlist', { collection: 'other' }),
+      400,
+      refused('not-exists', 'collection "other" does not exist in the allowlist'),
+    );
+    expectResponse(
+      await run('drop_query_from_collection', { collection_name: 'app', query_name: 'artists' }),
+      400,
+      refused('dependency-error', 'cannot drop due to the following dependent objects : rest endpoint "artists", rest endpoint "artists_too"'),
+    );
+    // A query no endpoint uses goes, also from an allow-listed collection.
+    expectResponse(await run('drop_query_from_collection', { collection_name: 'app', query_name: 'named' }), 200, ok);
+    expectResponse(await run('add_query_to_collection', { collection_name: 'other', query_name: 'named', query: WITH_FRAGMENT }), 200, ok);
+    expectResponse(
+      await run('drop_query_collection', { collection: 'other' }),
+      400,
+      refused('dependency-error', 'cannot drop due to the following dependent objects : rest endpoint "albums"'),
+    );
+    const appOnly = {
+      query_collections: [collection('app', [{ name: 'artists', query: ARTISTS }])],
+      allowlist: [{ collection: 'app' }],
+      rest_endpoints: [endpoint('artists', 'artists', 'app', 'artists'), endpoint('artists_too', 'artists/too', 'app', 'artists')],
+    };
+    const both = await exported();
+    expect([both.query_collections, both.allowlist, both.rest_endpoints]).toEqual([
+      [
+        ...appOnly.query_collections,
+        collection('other', [
+          { name: 'albums', query: ALBUMS },
+          { name: 'named', query: WITH_FRAGMENT },
+        ]),
+      ],
+      appOnly.allowlist,
+      [...appOnly.rest_endpoints, endpoint('albums', 'albums', 'other', 'albums')],
+    ]);
+    expectResponse(await run('drop_query_collection', { collection: 'other', cascade: true }), 200, ok);
+    const after = await exported();
+    expect([after.query_collections, after.allowlist, after.rest_endpoints]).toEqual([appOnly.query_collections, appOnly.allowlist, appOnly.rest_endpoints]);
+  },
+);
+
 test(covers(['op.replace_metadata.v1', 'op.export_metadata.v1'], 'collections and the allow-list round-trip through replace_metadata'), async () => {
   const document = {
     ...(await exported()),
@@ -183,11 +266,13 @@ caseWithProfile(
             type: 'create_select_permission',
             args: { table: musicTable('artist'), role: 'user', permission: { columns: ['id', 'name'], filter: { id: { _lt: 3 } } } },
           },
+          // Created first: the allow-list must take the queries of the collection it names, not the first one.
+          { type: 'create_query_collection', args: collection('other', [{ name: 'albums', query: ALBUMS }]) },
           { type: 'create_query_collection', args: collection('app', [{ name: 'artists', query: ARTISTS }]) },
         ],
       }),
       200,
-      [ok, ok],
+      [ok, ok, ok],
     );
     expect(await gql(ARTISTS, as('user'))).toEqual(notAllowed);
     expectResponse(await strict.metadata({ type: 'add_collection_to_allowlist', args: { collection: 'app' } }), 200, ok);
@@ -202,6 +287,7 @@ caseWithProfile(
     expect(await gql(ARTISTS, as('user'))).toEqual(expected);
     expect(await gql('query artists {\n  music_artist(order_by: {id: asc}) {\n    id\n    name\n  }\n}\n', as('user'))).toEqual(expected);
     expect(await gql('query artists { music_artist(order_by: {id: desc}) { id name } }', as('user'))).toEqual(notAllowed);
+    expect(await gql(ALBUMS, as('user'))).toEqual(notAllowed);
     expect(await gql('{ music_album { id } }', strict.adminHeaders())).toEqual({ data: { music_album: [{ id: 10 }, { id: 11 }, { id: 20 }, { id: 21 }] } });
     expectResponse(
       await strict.request('GET', '/v1alpha1/config', { headers: strict.adminHeaders() }),
