@@ -311,7 +311,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'allowlist',
     '2.2',
     'the allow-list at run time',
-    'With ENGINE_GRAPHQL_ENABLE_ALLOWLIST true, a GraphQL request of a role other than admin (over HTTP or WebSocket) runs only when its document, with layout and comments normalised away, equals a query of a collection in the allow-list; otherwise the GraphQL error "query is not in any of the allowlists" (validation-failed). Admin is not bound; the queries of REST endpoints run whatever the allow-list says.',
+    'With ENGINE_GRAPHQL_ENABLE_ALLOWLIST true, a GraphQL request of a role other than admin (over HTTP or WebSocket) runs only when its document, with layout, comments and __typename fields normalised away (clients add __typename on their own; the engine strips it too), equals a query of a collection in the allow-list; otherwise the GraphQL error "query is not in any of the allowlists" (validation-failed). Admin is not bound; the queries of REST endpoints run whatever the allow-list says.',
   ),
   decision(
     'rest.variables',

@@ -288,6 +288,17 @@ caseWithProfile(
     expect(await gql('query artists {\n  music_artist(order_by: {id: asc}) {\n    id\n    name\n  }\n}\n', as('user'))).toEqual(expected);
     expect(await gql('query artists { music_artist(order_by: {id: desc}) { id name } }', as('user'))).toEqual(notAllowed);
     expect(await gql(ALBUMS, as('user'))).toEqual(notAllowed);
+    // __typename fields, as clients add them, are no difference.
+    expect(await gql('query artists { __typename music_artist(order_by: {id: asc}) { __typename id name } }', as('user'))).toEqual({
+      data: {
+        __typename: 'query_root',
+        music_artist: [
+          { __typename: 'music_artist', id: 1, name: 'Aurora Lane' },
+          { __typename: 'music_artist', id: 2, name: 'Brass Tacks' },
+        ],
+      },
+    });
+    expect(await gql('query artists { music_artist(order_by: {id: asc}) { __typename id } }', as('user'))).toEqual(notAllowed);
     expect(await gql('{ music_album { id } }', strict.adminHeaders())).toEqual({ data: { music_album: [{ id: 10 }, { id: 11 }, { id: 20 }, { id: 21 }] } });
     expectResponse(
       await strict.request('GET', '/v1alpha1/config', { headers: strict.adminHeaders() }),

@@ -1,6 +1,6 @@
 // Query collections and the allow-list (SPEC.md §2.2; operations in the engine's documented forms)
 // as pure functions over the document.
-import { parse, print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { parse, print, visit, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { AllowlistEntry, MetadataDocument, QueryCollection, RestEndpoint } from '../../../spec';
 import { engineError } from '../errors';
 
@@ -23,8 +23,6 @@ export function withList<K extends 'query_collections' | 'allowlist' | 'rest_end
 export interface SavedOperation {
   document: DocumentNode;
   operation: OperationDefinitionNode;
-  /** The document with its layout normalised: how the allow-list compares documents. */
-  normalised: string;
 }
 
 /** A saved query parsed: one operation, or the refusal naming it. */
@@ -38,13 +36,17 @@ export function parseSavedQuery(collection: string, query: { name: string; query
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
   if (operations.length !== 1)
     throw engineError('validation-failed.saved-query', '$.args', [name(query.name), name(collection), `${operations.length} operations`]);
-  return { document, operation: operations[0]!, normalised: print(document) };
+  return { document, operation: operations[0]! };
 }
 
-/** The layout-free form of a GraphQL document, or undefined when it does not parse. */
+/**
+ * How the allow-list compares documents (decision dec.allowlist): without layout, comments and
+ * `__typename` fields (which clients add on their own), as the engine compares them; undefined
+ * when the text does not parse.
+ */
 export function normaliseDocument(text: string): string | undefined {
   try {
-    return print(parse(text, { noLocation: true }));
+    return print(visit(parse(text, { noLocation: true }), { Field: (field) => (field.name.value === '__typename' ? null : undefined) }));
   } catch {
     return undefined;
   }
