@@ -621,6 +621,12 @@ export const DECISIONS: readonly SpecItem[] = [
     "An argument (or column) whose type is a row type (a table's, or a composite type) is a scalar named <type>_scalar, as the engine names it, so that it never takes the name of the table's object type; its value is PostgreSQL's text form of the row, such as \"(1,10)\".",
   ),
   decision(
+    'graphql.column-scalars',
+    '4.3',
+    'GraphQL scalars of column types',
+    'A column (or argument) of type integer is Int, real (float4) is Float, boolean is Boolean, text and varchar are String, as the engine maps them; smallint and bigint are the scalars smallint and bigint; every other base type (float8, numeric, bpchar, uuid, jsonb, date, …) is a scalar of its PostgreSQL name, and an array is _<element>.',
+  ),
+  decision(
     'graphql.get-mutation',
     '4.1',
     'GraphQL over GET',

@@ -494,3 +494,118 @@ test(
     }
   },
 );
+
+test(
+  covers(
+    ['rule.rest.2', 'rule.rest.3', 'err.parse-failed.rest-variable', 'dec.rest.openapi'],
+    'route and query values by type: Int at its bounds, Float, Boolean, a list from a route segment, an optional variable left out; an endpoint of another collection; the OpenAPI schemas of each',
+  ),
+  async () => {
+    await target.sql(`
+      create table if not exists music.reading (id integer primary key, value real not null, ok boolean not null);
+      insert into music.reading values (1, 0.5, true), (2, 1.5, false), (3, 2.5, true) on conflict do nothing`);
+    const READINGS =
+      'query readings($min: Float!, $ok: Boolean!, $max: Float) { music_reading(where: {value: {_gte: $min, _lte: $max}, ok: {_eq: $ok}}, order_by: {id: asc}) { id } }';
+    expectResponse(
+      await run('bulk', [
+        { type: 'track_table', args: { table: musicTable('reading') } },
+        { type: 'create_query_collection', args: { name: 'more', definition: { queries: [{ name: 'readings', query: READINGS }] } } },
+        {
+          type: 'create_rest_endpoint',
+          args: { name: 'readings', url: 'readings/:ok', methods: ['GET', 'POST'], definition: { query: { collection_name: 'more', query_name: 'readings' } } },
+        },
+        { type: 'create_rest_endpoint', args: endpoint('in', 'artists/in/:ids', 'artists_in', ['GET']) },
+        { type: 'create_rest_endpoint', args: endpoint('cheap', 'albums/cheap', 'cheap_albums', ['GET']) },
+      ]),
+      200,
+      [ok, ok, ok, ok, ok],
+    );
+    const ids = (...list: number[]) => ({ data: { music_reading: list.map((id) => ({ id })) } });
+    expectResponse(await rest('GET', 'readings/true?min=1'), 200, ids(3));
+    expectResponse(await rest('GET', 'readings/false?min=0.5'), 200, ids(2));
+    expectResponse(await rest('GET', 'readings/true?min=0&max=1'), 200, ids(1));
+    const notA = (name: string, type: string, value: string) =>
+      refused('parse-failed', `variable "${name}" expects ${type}, but got ${JSON.stringify(value)}`, `$.variables.${name}`);
+    expectResponse(await rest('GET', 'readings/yes?min=1'), 400, notA('ok', 'Boolean', 'yes'));
+    expectResponse(await rest('GET', 'readings/true?min=abc'), 400, notA('min', 'Float', 'abc'));
+    expectResponse(await rest('GET', 'readings/true?min='), 400, notA('min', 'Float', ''));
+    expectResponse(await rest('GET', 'readings/true?min=1e400'), 400, notA('min', 'Float', '1e400'));
+    // Int takes exactly the 32-bit range.
+    expectResponse(await rest('GET', 'artists/2147483647'), 200, { data: { music_artist_by_pk: null } });
+    expectResponse(await rest('GET', 'artists/-2147483648'), 200, { data: { music_artist_by_pk: null } });
+    expectResponse(await rest('GET', 'artists/2147483648'), 400, notA('id', 'Int', '2147483648'));
+    expectResponse(await rest('GET', 'artists/-2147483649'), 400, notA('id', 'Int', '-2147483649'));
+    // A list variable bound by a route segment is a list of one.
+    expectResponse(await rest('GET', 'artists/in/2'), 200, { data: { music_artist: [{ id: 2 }] } });
+    // An empty route segment binds nothing.
+    expectResponse(await rest('GET', 'artists/'), 404, { path: '$', error: 'No such resource exists', code: 'not-found' });
+    const doc = (await target.request('GET', '/api/swagger/json', { headers: target.adminHeaders() })).body as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    const answer = {
+      '200': {
+        description: 'The answer of the saved query, as over GraphQL: {"data": …} or {"errors": […]}',
+        content: { 'application/json': { schema: { type: 'object' } } },
+      },
+    };
+    const readingSchemas = {
+      min: { type: 'number' },
+      ok: { type: 'boolean' },
+      max: { type: 'number' },
+    };
+    const readingParameters = Object.entries(readingSchemas).map(([name, schema]) => ({
+      name,
+      in: name === 'ok' ? 'path' : 'query',
+      required: name === 'ok',
+      schema,
+    }));
+    const readingOperation = (method: string) => ({
+      operationId: `readings_${method}`,
+      summary: 'readings',
+      description: `Runs the saved query "readings" of collection "more":\n\n${READINGS}`,
+      parameters: readingParameters,
+      responses: answer,
+    });
+    expect(doc.paths['/api/rest/readings/{ok}']).toEqual({
+      get: readingOperation('get'),
+      post: {
+        ...readingOperation('post'),
+        requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: readingSchemas } } } },
+      },
+    });
+    expect(doc.paths['/api/rest/artists/in/{ids}']!.get!.parameters).toEqual([
+      { name: 'ids', in: 'path', required: true, schema: { type: 'array', items: { type: 'integer', format: 'int32' } } },
+    ]);
+    expect(doc.paths['/api/rest/albums/cheap']!.get!.parameters).toEqual([
+      { name: 'max', in: 'query', required: false, schema: { description: 'GraphQL type numeric' } },
+    ]);
+  },
+);
+
+test(
+  covers(
+    ['op.create_rest_endpoint', 'op.drop_rest_endpoint', 'err.validation-failed.rest-url', 'err.already-exists.query-template'],
+    'templates: empty, ending in /, a variable twice are refused; one url with disjoint methods serves both; drop by name where name and url differ; a null comment',
+  ),
+  async () => {
+    const create = (args: Record<string, unknown>) => run('create_rest_endpoint', args);
+    const badUrl = (url: string, problem: string) => refused('validation-failed', `invalid REST endpoint url ${JSON.stringify(url)}: ${problem}`, '$.args.url');
+    expectResponse(await create(endpoint('empty', '', 'albums_after')), 400, badUrl('', 'it is empty'));
+    expectResponse(await create(endpoint('trailing', 'artists/', 'albums_after')), 400, badUrl('artists/', 'it may not start or end with /'));
+    expectResponse(await create(endpoint('twice', 'a/:year/:year', 'albums_after')), 400, badUrl('a/:year/:year', 'the variable "year" appears twice'));
+    // The same template as "albums" (GET) with another method is another endpoint; with GET again it is refused.
+    expectResponse(await create({ ...endpoint('albums_post', 'albums', 'albums_after', ['POST']), comment: null }), 200, ok);
+    expectResponse(
+      await create(endpoint('albums_again', 'albums', 'albums_after', ['PUT', 'GET'])),
+      400,
+      refused('already-exists', 'the query template already exists "albums"'),
+    );
+    expectResponse(await rest('POST', 'albums', { body: { year: 2013 } }), 200, { data: { music_album: [{ id: 11, title: 'Long Night' }] } });
+    expectResponse(await run('drop_rest_endpoint', { name: 'artist' }), 200, ok);
+    expect((await exported()).rest_endpoints).toEqual([
+      { ...endpoint('albums', 'albums', 'albums_after', ['GET']), comment: 'albums after a year' },
+      endpoint('add_artist', 'artists', 'add_artist'),
+      endpoint('albums_post', 'albums', 'albums_after', ['POST']),
+    ]);
+  },
+);

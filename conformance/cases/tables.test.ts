@@ -589,3 +589,46 @@ async function introspectionOrder() {
   expect(body.data.customer.fields.map((f) => f.name)).toEqual(['Zname', 'aMail', 'b_orders', 'b_orders_aggregate', 'id']);
   expect(body.data.status.enumValues.map((v) => v.name)).toEqual(['cancelled', 'open', 'paid']);
 }
+
+test(
+  covers(
+    ['dec.graphql.column-scalars', 'op.track_table.v2'],
+    'column types as GraphQL scalars: Int, Float, Boolean and String where the engine uses them, else the type name',
+  ),
+  async () => {
+    await target.sql(`
+      create table if not exists shop.typed (
+        i integer primary key, r real, d double precision, b boolean, t text, v varchar(10), s smallint, g bigint,
+        n numeric, c char(2), u uuid, j jsonb, a integer[])`);
+    expectResponse(await run('track_table', { table: { schema: 'shop', name: 'typed' } }), 200, ok);
+    const r = await target.graphql('{ __type(name: "shop_typed") { fields { name type { name ofType { name } } } } }', undefined, {
+      headers: target.adminHeaders(),
+    });
+    const types = Object.fromEntries(
+      (r.body as { data: { __type: { fields: { name: string; type: { name: string | null; ofType: { name: string } | null } }[] } } }).data.__type.fields.map(
+        (f) => [f.name, f.type.name ?? `${f.type.ofType!.name}!`],
+      ),
+    );
+    expect(types).toEqual({
+      a: '_int4',
+      b: 'Boolean',
+      c: 'bpchar',
+      d: 'float8',
+      g: 'bigint',
+      i: 'Int!',
+      j: 'jsonb',
+      n: 'numeric',
+      r: 'Float',
+      s: 'smallint',
+      t: 'String',
+      u: 'uuid',
+      v: 'String',
+    });
+    await target.sql('insert into shop.typed (i, r) values (1, 1.5) on conflict do nothing');
+    expect(
+      (await target.graphql('query ($min: Float!) { shop_typed(where: {r: {_gte: $min}}) { i r } }', { min: 1 }, { headers: target.adminHeaders() })).body,
+    ).toEqual({
+      data: { shop_typed: [{ i: 1, r: 1.5 }] },
+    });
+  },
+);

@@ -2,8 +2,10 @@
 import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLScalarType, GraphQLString, Kind, type ValueNode } from 'graphql';
 import type { DbColumn } from '../db/introspection';
 
+/** Decision dec.graphql.column-scalars: the types the engine gives GraphQL's own scalars. */
 const BUILT_IN: Record<string, GraphQLScalarType> = {
   int4: GraphQLInt,
+  float4: GraphQLFloat,
   text: GraphQLString,
   varchar: GraphQLString,
   bool: GraphQLBoolean,
@@ -30,7 +32,6 @@ export const isOrderedType = (c: DbColumn) => ORDERED.has(c.type) && c.type !== 
 export function scalarName(c: DbColumn): string {
   if (c.type_kind === 'c') return `${c.type}_scalar`;
   if (BUILT_IN[c.type]) return BUILT_IN[c.type]!.name;
-  if (c.type === 'float8' || c.type === 'float4') return c.type;
   return RENAMED[c.type] ?? c.type;
 }
 
