@@ -28,6 +28,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'scale',
   'shop',
   'shopfn',
+  'shopfn_twin',
   'twin_a',
   'twin_b',
   'validity',
