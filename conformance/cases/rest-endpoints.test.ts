@@ -609,3 +609,43 @@ test(
     ]);
   },
 );
+
+test(
+  covers(
+    ['op.replace_metadata.v1', 'rule.availability.inconsistent', 'err.validation-failed.rest-get-mutation'],
+    'replace_metadata bringing a mutation endpoint that takes GET: refused as inconsistent; let in, it is not served and its mutation never runs',
+  ),
+  async () => {
+    await target.sql("insert into music.artist (id, name) values (95, 'Doomed') on conflict do nothing");
+    const current = await exported();
+    const getMutation = { name: 'remove', url: 'remove', methods: ['GET'], definition: { query: { collection_name: 'danger', query_name: 'remove' } } };
+    const document = {
+      ...current,
+      query_collections: [
+        ...(current.query_collections as unknown[]),
+        {
+          name: 'danger',
+          definition: { queries: [{ name: 'remove', query: 'mutation remove { delete_music_artist(where: {id: {_eq: 95}}) { affected_rows } }' }] },
+        },
+      ],
+      rest_endpoints: [...(current.rest_endpoints as unknown[]), getMutation],
+    };
+    const inconsistency = { type: 'rest_endpoint', reason: 'REST endpoint "remove" serves a mutation and cannot take GET', definition: getMutation };
+    expectResponse(await run('replace_metadata', document), 400, {
+      path: '$.args',
+      error: 'cannot continue due to inconsistent metadata',
+      code: 'unexpected',
+      internal: [inconsistency],
+    });
+    expect(await exported()).toEqual(current);
+    expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { allow_inconsistent_metadata: true, metadata: document } }), 200, {
+      is_consistent: false,
+      inconsistent_objects: [inconsistency],
+    });
+    expectResponse(await rest('GET', 'remove'), 404, { path: '$', error: 'No such resource exists', code: 'not-found' });
+    expect(await target.sql('select id from music.artist where id = 95')).toEqual([{ id: 95 }]);
+    expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
+    expect((await exported()).rest_endpoints).toEqual(current.rest_endpoints);
+    await target.sql('delete from music.artist where id = 95');
+  },
+);

@@ -39,6 +39,15 @@ export function endpointOperation(document: MetadataDocument, endpoint: RestEndp
   return parseSavedQuery(collection_name, findSavedQuery(document, collection_name, query_name));
 }
 
+/** The saved operation and the methods an endpoint serves; a mutation never over GET. */
+export function servedOperation(document: MetadataDocument, endpoint: RestEndpoint): { saved: SavedOperation; methods: string[] } {
+  const saved = endpointOperation(document, endpoint);
+  const methods = methodsOf(endpoint, saved.operation.operation);
+  if (saved.operation.operation === 'mutation' && methods.includes('GET'))
+    throw engineError('validation-failed.rest-get-mutation', '$.args.methods', [JSON.stringify(endpoint.name)]);
+  return { saved, methods };
+}
+
 export function createRestEndpoint(document: MetadataDocument, args: RestEndpoint & { comment?: string | null }): MetadataDocument {
   if (endpointsOf(document).some((e) => e.name === args.name)) throw engineError('already-exists.rest-endpoint', '$.args', [JSON.stringify(args.name)]);
   const template = parseTemplate(args.url);
@@ -60,9 +69,7 @@ export function createRestEndpoint(document: MetadataDocument, args: RestEndpoin
       ]);
     }
   }
-  const methods = methodsOf(endpoint, saved.operation.operation);
-  if (saved.operation.operation === 'mutation' && methods.includes('GET'))
-    throw engineError('validation-failed.rest-get-mutation', '$.args.methods', [JSON.stringify(args.name)]);
+  const { methods } = servedOperation(document, endpoint);
   // The same template with a method in common could never be told apart: refused (§7.2 query-template).
   for (const other of endpointsOf(document)) {
     if (other.url !== args.url) continue;
@@ -106,10 +113,10 @@ export function matchTemplate(template: readonly TemplateSegment[], path: readon
   return bound;
 }
 
-/** Why an endpoint cannot be served: its collection or query is gone, or no longer parses. */
+/** Why an endpoint cannot be served: its collection or query is gone, no longer parses, or is a mutation over GET. */
 export function endpointProblem(document: MetadataDocument, endpoint: RestEndpoint): string | undefined {
   try {
-    endpointOperation(document, endpoint);
+    servedOperation(document, endpoint);
     parseTemplate(endpoint.url);
     return undefined;
   } catch (error) {

@@ -30,6 +30,10 @@ describe('checkTransactionControl', () => {
     ["select U&'\\0041'; abort", 'ABORT', 2],
     ['select $a$ $b$ $a$; commit', 'COMMIT', 2],
     ['/* /* nested */ still a comment */ begin', 'BEGIN', 1],
+    // A later statement starts right after the semicolon before it, comments included: they are not its words.
+    ['select 1; /* c */ commit', 'COMMIT', 2],
+    ['select 1; -- c\ncommit', 'COMMIT', 2],
+    ['select 1; start /* c */ -- d\ntransaction', 'START TRANSACTION', 2],
   ])('%j is refused at %s', async (text, statement, index) => {
     expect(await checkTransactionControl(text)).toEqual({ ok: true, control: { statement, index } });
   });
@@ -50,6 +54,9 @@ describe('checkTransactionControl', () => {
     'do $$ begin perform 1; end $$',
     'select 1 as commit',
     '',
+    '  \n ',
+    '-- only a comment',
+    '/* only a comment */',
     ';;',
     'select 1 --\rrollback',
   ])('%j is accepted', async (text) => {

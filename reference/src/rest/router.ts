@@ -6,7 +6,7 @@ import { Kind, type VariableDefinitionNode } from 'graphql';
 import type { MetadataDocument, RestEndpoint } from '../../../spec';
 import { engineError, type EngineError } from '../errors';
 import { endpointsOf } from '../metadata/collections';
-import { endpointOperation, matchTemplate, methodsOf, parseTemplate, variableType, type TemplateSegment } from '../metadata/restEndpoints';
+import { matchTemplate, parseTemplate, servedOperation, variableType, type TemplateSegment } from '../metadata/restEndpoints';
 
 export interface RestRequest {
   method: string;
@@ -40,14 +40,14 @@ function served(document: MetadataDocument): Served[] {
     found = [];
     for (const endpoint of endpointsOf(document)) {
       try {
-        const saved = endpointOperation(document, endpoint);
+        const { saved, methods } = servedOperation(document, endpoint);
         const { collection_name, query_name } = endpoint.definition.query;
         const query = document.query_collections!.find((c) => c.name === collection_name)!.definition.queries.find((q) => q.name === query_name)!.query;
         found.push({
           endpoint,
           template: parseTemplate(endpoint.url),
           variables: saved.operation.variableDefinitions ?? [],
-          methods: methodsOf(endpoint, saved.operation.operation),
+          methods,
           query,
         });
       } catch {
