@@ -529,6 +529,7 @@ test(
     expectResponse(await rest('GET', 'readings/yes?min=1'), 400, notA('ok', 'Boolean', 'yes'));
     expectResponse(await rest('GET', 'readings/true?min=abc'), 400, notA('min', 'Float', 'abc'));
     expectResponse(await rest('GET', 'readings/true?min='), 400, notA('min', 'Float', ''));
+    expectResponse(await rest('GET', 'readings/true?min=%20'), 400, notA('min', 'Float', ' '));
     expectResponse(await rest('GET', 'readings/true?min=1e400'), 400, notA('min', 'Float', '1e400'));
     // Int takes exactly the 32-bit range.
     expectResponse(await rest('GET', 'artists/2147483647'), 200, { data: { music_artist_by_pk: null } });
