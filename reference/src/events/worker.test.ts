@@ -136,6 +136,9 @@ describe('event delivery', () => {
       durationMs: 'number',
     });
     for (const status of [200, 299]) expect((await attempt(`${base}/status/${status}`, {}, {}, 5)).error).toBeNull();
+    // An answer without a body.
+    const empty = await attempt(`${base}/status/204`, {}, {}, 5);
+    expect([empty.status, empty.error, empty.body]).toEqual([204, null, '']);
     for (const status of [300, 404, 503]) {
       const failed = await attempt(`${base}/status/${status}`, {}, {}, 5);
       expect([failed.status, failed.error, failed.retryAfter, failed.body, failed.headers['x-hook']]).toEqual([
@@ -160,6 +163,6 @@ describe('event delivery', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const gone = await attempt(`http://127.0.0.1:${port}/x`, {}, {}, 5);
-    expect([gone.status, gone.error]).toEqual([null, 'the webhook could not be reached: fetch failed']);
+    expect([gone.status, gone.error, gone.body, gone.headers]).toEqual([null, 'the webhook could not be reached: fetch failed', '', {}]);
   });
 });

@@ -105,8 +105,7 @@ export async function attempt(url: string, headers: Record<string, string>, body
     if (out.status < 200 || out.status > 299) out.error = `the webhook answered ${out.status}`;
   } catch (e) {
     const name = (e as Error).name;
-    out.error =
-      name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutSeconds} s` : `the webhook could not be reached: ${(e as Error).message}`;
+    out.error = name === 'TimeoutError' ? `no answer within ${timeoutSeconds} s` : `the webhook could not be reached: ${(e as Error).message}`;
   }
   out.durationMs = Date.now() - started;
   return out;
