@@ -1,37 +1,22 @@
 // What a living server holds stays its own while it delivers: a claim (its own or another server's)
 // never takes an event that is still in flight, also when the hold has run out while the delivery
 // waits (a loaded machine, a settle queued behind others); each beat renews the hold.
-import { Pool } from 'pg';
-import { useDatabase } from '../../../conformance/harness/database';
 import { httpRequest } from '../../../conformance/harness/client';
-import { startWebhook, type Webhook } from '../../../conformance/harness/webhook';
 import type { MetadataDocument } from '../../../spec';
-import { loadConfig } from '../config';
+import { useWorkerDatabase } from '../../test-support/workerDatabase';
 import { createLogger } from '../log';
 import { startServer } from '../server';
 import * as q from '../sql';
 import { EventWorker } from './worker';
 
-const db = useDatabase('all');
-const SECRET = 'holds';
-const config = loadConfig({
-  ENGINE_GRAPHQL_SERVER_PORT: '0',
-  ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-  ENGINE_GRAPHQL_PG_CONNECTIONS: '4',
-  ENGINE_GRAPHQL_ADMIN_SECRET: SECRET,
-});
+const fixture = useWorkerDatabase('holds', 'create schema holds; create table holds.item (id integer primary key)');
+const { db, config, secret: SECRET } = fixture;
 const settings = { ...config.events, fetchIntervalMs: 200, lockMarginSeconds: 1 };
 const logger = createLogger('silent');
-let hook: Webhook;
-let pool: Pool;
 let document: MetadataDocument;
 const running: EventWorker[] = [];
 
 beforeAll(async () => {
-  hook = await startWebhook();
-  pool = new Pool({ connectionString: db.url, max: 4 });
-  pool.on('error', () => {});
-  await db.client.query('create schema holds; create table holds.item (id integer primary key)');
   const server = await startServer(config, db.url, logger);
   try {
     for (const [type, args] of [
@@ -41,7 +26,7 @@ beforeAll(async () => {
         {
           name: 'slow',
           table: { schema: 'holds', name: 'item' },
-          webhook: `${hook.url}/slow`,
+          webhook: `${fixture.hook().url}/slow`,
           insert: { columns: '*' },
           retry_conf: { num_retries: 0, interval_sec: 1, timeout_sec: 10 },
         },
@@ -60,13 +45,9 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.stop(1000)));
   await db.client.query('truncate holds.item; delete from engine_catalog.event_log; delete from engine_catalog.event_invocation_log');
 });
-afterAll(async () => {
-  await pool?.end();
-  await hook?.close();
-});
 
 const worker = () => {
-  const w = new EventWorker(pool, settings, () => ({ document, resourceVersion: Number.MAX_SAFE_INTEGER }), logger);
+  const w = new EventWorker(fixture.pool(), settings, () => ({ document, resourceVersion: Number.MAX_SAFE_INTEGER }), logger);
   running.push(w);
   w.start();
   return w;
@@ -124,11 +105,11 @@ async function settledOnce(): Promise<void> {
 }
 
 test('a hold about to run out while the delivery waits is renewed by the holderâ€™s beat: another server does not take the event', async () => {
-  hook.on('/slow', () => ({ status: 200, delayMs: 4000 }));
-  const before = hook.callsTo('/slow').length;
+  fixture.hook().on('/slow', () => ({ status: 200, delayMs: 4000 }));
+  const before = fixture.hook().callsTo('/slow').length;
   worker();
   await db.client.query('insert into holds.item values (1)');
-  await hook.waitFor('/slow', before + 1, 10_000);
+  await fixture.hook().waitFor('/slow', before + 1, 10_000);
   // The hold (timeout_sec 10 + margin 1) as if time had passed while the answer is awaited.
   await db.client.query(`update engine_catalog.event_log set locked_until = clock_timestamp() + interval '2.5 seconds'`);
   worker();
@@ -137,18 +118,18 @@ test('a hold about to run out while the delivery waits is renewed by the holderâ
   expect([during.locked_by === null, during.left > 5]).toEqual([false, true]);
   // Past the hold that was set: still one call; then the answer comes and the event is settled once.
   await sleep(3500);
-  expect(hook.callsTo('/slow')).toHaveLength(before + 1);
+  expect(fixture.hook().callsTo('/slow')).toHaveLength(before + 1);
   await settledOnce();
 });
 
 test('a hold that ran out while the delivery waits: the holder does not take its own event again', async () => {
-  hook.on('/slow', () => ({ status: 200, delayMs: 2500 }));
-  const before = hook.callsTo('/slow').length;
+  fixture.hook().on('/slow', () => ({ status: 200, delayMs: 2500 }));
+  const before = fixture.hook().callsTo('/slow').length;
   worker();
   await db.client.query('insert into holds.item values (1)');
-  await hook.waitFor('/slow', before + 1, 10_000);
+  await fixture.hook().waitFor('/slow', before + 1, 10_000);
   await db.client.query(`update engine_catalog.event_log set locked_until = clock_timestamp() - interval '1 second'`);
   await sleep(3000);
-  expect(hook.callsTo('/slow')).toHaveLength(before + 1);
+  expect(fixture.hook().callsTo('/slow')).toHaveLength(before + 1);
   await settledOnce();
 });

@@ -2,12 +2,9 @@
 // change (the change notice is still on its way, or its refresh is still reading) takes work with the
 // stored metadata, never with its old copy. Here the lagging server is a worker given the copy read
 // before the change, as it would hold it in that moment.
-import { Pool } from 'pg';
-import { useDatabase } from '../../../conformance/harness/database';
 import { httpRequest } from '../../../conformance/harness/client';
-import { startWebhook, type Webhook } from '../../../conformance/harness/webhook';
 import type { MetadataDocument } from '../../../spec';
-import { loadConfig } from '../config';
+import { useWorkerDatabase } from '../../test-support/workerDatabase';
 import { createLogger } from '../log';
 import { startServer, type RunningServer } from '../server';
 import * as q from '../sql';
@@ -16,31 +13,12 @@ import type { PollingWorker } from './polling';
 import { Scheduler } from './scheduler';
 import { EventWorker } from './worker';
 
-const db = useDatabase('all');
-const SECRET = 'stale-copy';
-const config = loadConfig({
-  ENGINE_GRAPHQL_SERVER_PORT: '0',
-  ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-  ENGINE_GRAPHQL_PG_CONNECTIONS: '4',
-  ENGINE_GRAPHQL_ADMIN_SECRET: SECRET,
-});
-let hook: Webhook;
-let pool: Pool;
+const fixture = useWorkerDatabase('stale-copy', 'create schema stale; create table stale.item (id integer primary key)');
+const { db, config, secret: SECRET } = fixture;
 const running: PollingWorker[] = [];
 
-beforeAll(async () => {
-  hook = await startWebhook();
-  pool = new Pool({ connectionString: db.url, max: 4 });
-  // The file's database is dropped (with force) before this file's own afterAll runs.
-  pool.on('error', () => {});
-  await db.client.query('create schema stale; create table stale.item (id integer primary key)');
-});
 afterEach(async () => {
   await Promise.all(running.splice(0).map((w) => w.stop(1000)));
-});
-afterAll(async () => {
-  await pool?.end();
-  await hook?.close();
 });
 
 /** Changes made through a server that then stops, and the copy of the metadata read before the last change. */
@@ -66,7 +44,7 @@ test('an event trigger given another webhook elsewhere delivers to the new one',
   const trigger = (path: string, replace = false) => ({
     name: 'moved',
     table: { schema: 'stale', name: 'item' },
-    webhook: `${hook.url}${path}`,
+    webhook: `${fixture.hook().url}${path}`,
     insert: { columns: '*' },
     ...(replace ? { replace: true } : {}),
   });
@@ -77,40 +55,40 @@ test('an event trigger given another webhook elsewhere delivers to the new one',
     ],
     ['create_event_trigger', trigger('/new', true)],
   );
-  const worker = new EventWorker(pool, config.events, () => stale, logger);
+  const worker = new EventWorker(fixture.pool(), config.events, () => stale, logger);
   running.push(worker);
   worker.start();
   await db.client.query('insert into stale.item values (1)');
-  const [call] = await hook.waitFor('/new', 1, 10_000);
+  const [call] = await fixture.hook().waitFor('/new', 1, 10_000);
   expect((call!.body as { trigger: unknown; event: { data: unknown } }).event.data).toEqual({ old: null, new: { id: 1 } });
-  expect(hook.callsTo('/old')).toEqual([]);
+  expect(fixture.hook().callsTo('/old')).toEqual([]);
 });
 
 test('a cron trigger given another webhook elsewhere delivers to the new one', async () => {
   const cron = (path: string, replace = false) => ({
     name: 'moved_cron',
-    webhook: `${hook.url}${path}`,
+    webhook: `${fixture.hook().url}${path}`,
     schedule: '* * * * *',
     payload: { from: path },
     include_in_metadata: true,
     ...(replace ? { replace: true } : {}),
   });
   const stale = await changedElsewhere([['create_cron_trigger', cron('/cron-old')]], ['create_cron_trigger', cron('/cron-new', true)]);
-  const worker = new Scheduler(pool, config.events, () => stale, logger);
+  const worker = new Scheduler(fixture.pool(), config.events, () => stale, logger);
   running.push(worker);
   worker.start();
   // An invocation due now, as the scheduler would have made it.
   await q.run(db.client, q.insertCronInvocations('moved_cron', [new Date()]));
-  const [call] = await hook.waitFor('/cron-new', 1, 10_000);
+  const [call] = await fixture.hook().waitFor('/cron-new', 1, 10_000);
   expect((call!.body as { payload: unknown }).payload).toEqual({ from: '/cron-new' });
-  expect(hook.callsTo('/cron-old')).toEqual([]);
+  expect(fixture.hook().callsTo('/cron-old')).toEqual([]);
 });
 
 test('an action given another handler elsewhere is called at the new one', async () => {
   const types = { objects: [{ name: 'Moved', fields: [{ name: 'at', type: 'String!' }] }] };
   const action = (path: string) => ({
     name: 'moveIt',
-    definition: { kind: 'asynchronous', type: 'mutation', arguments: [], output_type: 'Moved', handler: `${hook.url}${path}` },
+    definition: { kind: 'asynchronous', type: 'mutation', arguments: [], output_type: 'Moved', handler: `${fixture.hook().url}${path}` },
   });
   const stale = await changedElsewhere(
     [
@@ -119,11 +97,11 @@ test('an action given another handler elsewhere is called at the new one', async
     ],
     ['update_action', action('/action-new')],
   );
-  const worker = new ActionWorker(pool, config.events, () => stale, logger);
+  const worker = new ActionWorker(fixture.pool(), config.events, () => stale, logger);
   running.push(worker);
   worker.start();
   // A request as the mutation logs it; the handler's answer does not matter here, only where it goes.
   await q.run(db.client, q.insertActionRequest({ name: 'moveIt', input: {}, sessionVariables: { 'x-engine-role': 'admin' }, query: 'mutation { moveIt }' }));
-  await hook.waitFor('/action-new', 1, 10_000);
-  expect(hook.callsTo('/action-old')).toEqual([]);
+  await fixture.hook().waitFor('/action-new', 1, 10_000);
+  expect(fixture.hook().callsTo('/action-old')).toEqual([]);
 });

@@ -39,13 +39,18 @@ export function endpointOperation(document: MetadataDocument, endpoint: RestEndp
   return parseSavedQuery(collection_name, findSavedQuery(document, collection_name, query_name));
 }
 
-/** The saved operation and the methods an endpoint serves; a mutation never over GET. */
-export function servedOperation(document: MetadataDocument, endpoint: RestEndpoint): { saved: SavedOperation; methods: string[] } {
-  const saved = endpointOperation(document, endpoint);
+/** The methods an endpoint serves with its saved operation; a mutation never over GET. */
+function servedMethods(endpoint: RestEndpoint, saved: SavedOperation): string[] {
   const methods = methodsOf(endpoint, saved.operation.operation);
   if (saved.operation.operation === 'mutation' && methods.includes('GET'))
     throw engineError('validation-failed.rest-get-mutation', '$.args.methods', [JSON.stringify(endpoint.name)]);
-  return { saved, methods };
+  return methods;
+}
+
+/** The saved operation and the methods an endpoint serves. */
+export function servedOperation(document: MetadataDocument, endpoint: RestEndpoint): { saved: SavedOperation; methods: string[] } {
+  const saved = endpointOperation(document, endpoint);
+  return { saved, methods: servedMethods(endpoint, saved) };
 }
 
 export function createRestEndpoint(document: MetadataDocument, args: RestEndpoint & { comment?: string | null }): MetadataDocument {
@@ -69,7 +74,7 @@ export function createRestEndpoint(document: MetadataDocument, args: RestEndpoin
       ]);
     }
   }
-  const { methods } = servedOperation(document, endpoint);
+  const methods = servedMethods(endpoint, saved);
   // The same template with a method in common could never be told apart: refused (§7.2 query-template).
   for (const other of endpointsOf(document)) {
     if (other.url !== args.url) continue;

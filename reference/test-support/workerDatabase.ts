@@ -1,0 +1,40 @@
+// What the worker cases on a real database share: the file's database with a schema of their own,
+// a server configuration with an admin secret, a pool for the workers and a loopback webhook.
+import { Pool } from 'pg';
+import { useDatabase } from '../../conformance/harness/database';
+import { startWebhook, type Webhook } from '../../conformance/harness/webhook';
+import { loadConfig, type EngineConfig } from '../src/config';
+
+export interface WorkerDatabase {
+  db: ReturnType<typeof useDatabase>;
+  secret: string;
+  config: EngineConfig;
+  /** Set in beforeAll. */
+  pool: () => Pool;
+  hook: () => Webhook;
+}
+
+/** Registers the hooks that make (and close) the pool and the webhook; `setupSql` runs once. */
+export function useWorkerDatabase(secret: string, setupSql: string): WorkerDatabase {
+  const db = useDatabase('all');
+  const config = loadConfig({
+    ENGINE_GRAPHQL_SERVER_PORT: '0',
+    ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+    ENGINE_GRAPHQL_PG_CONNECTIONS: '4',
+    ENGINE_GRAPHQL_ADMIN_SECRET: secret,
+  });
+  let pool: Pool | undefined;
+  let hook: Webhook | undefined;
+  beforeAll(async () => {
+    hook = await startWebhook();
+    pool = new Pool({ connectionString: db.url, max: 4 });
+    // The file's database is dropped (with force) before this file's own afterAll runs.
+    pool.on('error', () => {});
+    await db.client.query(setupSql);
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await hook?.close();
+  });
+  return { db, secret, config, pool: () => pool!, hook: () => hook! };
+}
