@@ -56,6 +56,7 @@ const config: Config = {
           '<rootDir>/reference/**/*.test.ts',
           '<rootDir>/conformance/harness/**/*.test.ts',
           '<rootDir>/conformance/cli/**/*.test.ts',
+          '<rootDir>/conformance/diff/**/*.test.ts',
         ],
         false,
       ),

@@ -14,7 +14,7 @@ const CHECKS = [
   [
     'layers',
     'depcruise',
-    ['reference/src', 'reference/test-support', 'spec', 'conformance/harness', 'conformance/cli', '--output-type', 'err', '--cache', `${CACHE}/depcruise`],
+    ['reference/src', 'reference/test-support', 'spec', 'conformance/harness', 'conformance/cli', 'conformance/diff', '--output-type', 'err', '--cache', `${CACHE}/depcruise`],
   ],
 ];
 

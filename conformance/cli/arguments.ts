@@ -19,6 +19,7 @@ export interface CliOptions {
 export const USAGE = `usage: engine-conformance --target URL --database POSTGRES_URL [--admin-secret SECRET]
                           [--profile NAME=URL]... [--report-dir DIR] [--filter TEXT] [--junit FILE]
                           [--allow-clear]
+       engine-conformance diff --target URL --database DB --against URL --against-database DB [...]
        engine-conformance --help | --version
 
 Runs the conformance suite against the engine at URL, whose database is POSTGRES_URL. It first
@@ -34,6 +35,8 @@ Ctrl-C), and what the cases made in its database is dropped.
 --junit     also write the results as JUnit XML to FILE, for CI systems
 --allow-clear run against a target whose metadata is not empty, or whose database has a schema
             the cases replace (music, blog, …): the metadata is restored afterwards, those schemas not
+
+\`engine-conformance diff --help\` tells how to compare two implementations on generated scenarios.
 
 Exit codes: 0 every case run passed, 1 a case failed or the suite could not run,
 2 bad usage, or the target or its database could not be reached or refused the credentials,

@@ -11,6 +11,8 @@ import { ProbeError, probeTarget } from './probe';
 import { readTargetState, refusalOf, restoreTarget, type TargetConnection } from './targetState';
 
 async function main(): Promise<number> {
+  // `engine-conformance diff …`: two implementations compared on generated scenarios.
+  if (process.argv[2] === 'diff') return (require('./diffCommand') as typeof import('./diffCommand')).diffMain(process.argv.slice(3));
   let options;
   try {
     options = parseCliArguments(process.argv.slice(2), process.cwd());

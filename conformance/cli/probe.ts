@@ -4,6 +4,9 @@
 import { Client } from 'pg';
 import type { CliOptions } from './arguments';
 
+/** What probing a target needs to know. */
+export type ProbeOptions = Pick<CliOptions, 'target' | 'adminSecret' | 'database'>;
+
 /** The run cannot start: the CLI prints the message and exits with 2. */
 export class ProbeError extends Error {}
 
@@ -29,7 +32,7 @@ async function get(url: string, init: RequestInit): Promise<{ status: number; te
   return { status: response.status, text: await response.text() };
 }
 
-function refused(options: CliOptions, status: number, text: string): ProbeError {
+function refused(options: ProbeOptions, status: number, text: string): ProbeError {
   const said = (() => {
     try {
       return String((JSON.parse(text) as { error?: unknown }).error ?? text);
@@ -44,7 +47,7 @@ function refused(options: CliOptions, status: number, text: string): ProbeError 
   );
 }
 
-export async function probeTarget(options: CliOptions): Promise<TargetProbe> {
+export async function probeTarget(options: ProbeOptions): Promise<TargetProbe> {
   const headers: Record<string, string> = options.adminSecret !== undefined ? { 'x-engine-admin-secret': options.adminSecret } : { 'x-engine-role': 'admin' };
   const notes: string[] = [];
   const probe: TargetProbe = { ...(options.adminSecret !== undefined ? { adminSecret: options.adminSecret } : {}), notes };

@@ -14,6 +14,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'bulk_refusals',
   'cost',
   'cost_fresh',
+  'engine_diff',
   'evt',
   'fuzz',
   'fuzz_bad',
@@ -105,7 +106,8 @@ async function metadataCall(connection: TargetConnection, envelope: unknown): Pr
   return JSON.parse(text) as unknown;
 }
 
-async function onDatabase<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+/** `work` on a client of the database at `url`, closed afterwards. */
+export async function onDatabase<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {

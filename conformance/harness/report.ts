@@ -73,7 +73,7 @@ export function buildReport(results: CaseResult[], target: string, now = new Dat
   };
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** What a failure message says last: how to send the request again. It is never shortened. */
 const REPRODUCE = 'Reproduce with:\n';
