@@ -2,7 +2,8 @@
 // folder, and runs both binaries from there: --version and --help, then the reference server on
 // its embedded PostgreSQL and the conformance CLI against it, exactly as the server's start line
 // says: refused while the server's metadata is in use, then the whole suite with --allow-clear,
-// after which the metadata and the user's table must be as they were. Exit code 0 when all of it works.
+// after which the metadata and the user's table must be as they were; then `engine-conformance diff`
+// between that server and a second one. Exit code 0 when all of it works.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,6 +112,7 @@ async function main(): Promise<void> {
     const rows = JSON.stringify(await admin({ type: 'run_sql', args: { sql: 'select id, body from public.pack_check_notes' } }, '/v2/query'));
     if (!rows.includes('"mine"')) throw new Error(`the user's table changed: ${rows}`);
     step(`the target's metadata and table are as they were: ${before}`);
+    await diffBetween(command, before, admin);
   } finally {
     if (server.exitCode === null && server.signalCode === null) {
       const exited = new Promise((resolve) => server.once('exit', resolve));
@@ -120,6 +122,52 @@ async function main(): Promise<void> {
   }
   rmSync(work, { recursive: true, force: true });
   step('the package installs and both binaries run');
+}
+
+/**
+ * `engine-conformance diff` from the package: the server above against a second one on its own
+ * embedded PostgreSQL, a few scenarios; no difference, and the first server's metadata as it was.
+ */
+async function diffBetween(command: string, before: string, admin: (body: unknown) => Promise<unknown>): Promise<void> {
+  const app = join(work, 'app');
+  step('a second engine-reference, for engine-conformance diff');
+  const second = spawn(join(app, 'node_modules', '.bin', 'engine-reference'), [], {
+    cwd: app,
+    env: { ...process.env, ENGINE_GRAPHQL_DATA_DIR: join(work, 'data-b'), ENGINE_GRAPHQL_SERVER_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const other = await startLine(second);
+    const flags = (line: string) => /--target (\S+) --database (".*")/.exec(line)?.slice(1) ?? [];
+    const [target, database] = flags(command);
+    const [against, againstDatabase] = flags(other);
+    if (!target || !database || !against || !againstDatabase) throw new Error(`no --target and --database in the start lines:\n${command}\n${other}`);
+    const diff = await runAsync(
+      'bash',
+      [
+        '-c',
+        `npx engine-conformance diff --target ${target} --database ${database} --against ${against} --against-database ${againstDatabase} --runs 5 --allow-clear --report-dir '${join(work, 'report-diff')}'`,
+      ],
+      app,
+    );
+    if (diff.status !== 0 || !diff.stdout.includes('no difference in 5 scenarios'))
+      throw new Error(`engine-conformance diff from the package exited with ${diff.status}:\n${diff.stdout.slice(-4000)}\n${diff.stderr.slice(-4000)}`);
+    if (!existsSync(join(work, 'report-diff', 'diff-report.html'))) throw new Error('engine-conformance diff wrote no report');
+    const after = JSON.stringify(await admin({ type: 'export_metadata', args: {} }));
+    if (after !== before) throw new Error(`engine-conformance diff changed the target's metadata:\nbefore ${before}\nafter  ${after}`);
+    step(
+      `engine-conformance diff between the two: exit 0, ${diff.stdout
+        .split('\n')
+        .filter((l) => /no difference|as it was found/.test(l))
+        .join('; ')}`,
+    );
+  } finally {
+    if (second.exitCode === null && second.signalCode === null) {
+      const exited = new Promise((resolve) => second.once('exit', resolve));
+      second.kill('SIGTERM');
+      await exited;
+    }
+  }
 }
 
 function startLine(server: ChildProcess): Promise<string> {

@@ -132,6 +132,14 @@ test('diff from the command line: a planted difference (_nin keeping NULLs for o
   expect(run.text()).toContain(text);
   expect(readFileSync(join(dir, 'diff-report.html'), 'utf8')).toContain('<h2>Reproduction</h2><pre>1. The database');
   expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuites name="conformance" tests="1" failures="1">');
+  // --path (with the same seed) replays that scenario alone: the same difference, at once.
+  const replay = output();
+  const replayDir = mkdtempSync(join(tmpdir(), 'engine-diff-replay-'));
+  const replayArgs = args.map((x) => (x === dir ? replayDir : x)).filter((x) => !x.endsWith('junit.xml') && x !== '--junit');
+  expect(await diffMain([...replayArgs, '--allow-clear', '--path', d.path], replay.stream, replay.stream)).toBe(1);
+  const replayed = JSON.parse(readFileSync(join(replayDir, 'diff-report.json'), 'utf8')) as DiffReport;
+  expect(replayed.difference!.scenario).toEqual(d.scenario);
+  expect(replayed.reproduction).toBe(text);
   // Both targets as they were found: metadata, A's own table, and nothing of the run's schema.
   expect(run.text()).toContain('A: the target is as it was found: its metadata (1 table) restored, the objects the cases made dropped\n');
   expect(run.text()).toContain('B: the target is as it was found: its metadata (empty) restored, the objects the cases made dropped\n');
