@@ -82,6 +82,7 @@ function form(answer: Answer, errors: ErrorForm[], keep: (i: number) => boolean)
     return { status: answer.status, errors: shown, ...('data' in body ? { data: body.data } : {}) };
   }
   if (isObject(body) && typeof body.error === 'string') return { status: answer.status, error: shown[0] };
-  if (isObject(body) && 'data' in body && Object.keys(body).length === 1) return { status: answer.status, data: body.data };
+  // A GraphQL answer: its data; `extensions` (costs, tracing) are the implementation's own.
+  if (isObject(body) && 'data' in body) return { status: answer.status, data: body.data };
   return { status: answer.status, body: sortedKeys(body) };
 }

@@ -124,3 +124,88 @@ test('the planted difference: each _nin of a column also keeps NULLs, other keys
   );
   expect(plantNinKeepingNulls('{ t(where: {n: {_in: [1]}}) { id } }')).toBe('{\n  t(where: {n: {_in: [1]}}) {\n    id\n  }\n}');
 });
+
+test('every request form as sent, literally', () => {
+  const only0: Scenario = { ...scenario, tables: [true, false, false], rest: [] };
+  const role = { role: 'r1', userId: '2' } as const;
+  const calls = [
+    httpCall({ kind: 'select', table: 1, fields: ['id'], orderBy: [], offset: 3, nested: true, ...role }, scenario),
+    httpCall({ kind: 'select', table: 0, fields: ['n'], orderBy: [], nested: true, role: 'admin', userId: '1' }, only0),
+    httpCall({ kind: 'select', table: 1, fields: ['n'], orderBy: [], nested: true, ...role }, { ...scenario, relationships: false }),
+    httpCall({ kind: 'aggregate', table: 0, where: { n: { _gt: 1 } }, ...role }, scenario),
+    httpCall({ kind: 'insert', table: 1, objects: [{ id: 3, n: null, t: 'x', p: 1 }], ...role }, scenario),
+    httpCall({ kind: 'delete', table: 1, where: { n: { _is_null: true } }, ...role }, scenario),
+    httpCall({ kind: 'dml-select', table: 0, where: { b: { _eq: false } }, orderBy: [] }, scenario),
+    httpCall({ kind: 'dml-count', table: 0, where: { n: { _eq: 0 } } }, scenario),
+    httpCall({ kind: 'dml-count', table: 1 }, scenario),
+    httpCall({ kind: 'metadata', operation: { type: 'pg_untrack_table', args: { table: 't' } } }, scenario),
+  ];
+  expect(calls).toEqual([
+    {
+      method: 'POST',
+      path: '/v1/graphql',
+      as: { role: 'r1', userId: '2' },
+      body: { query: 'query { engine_diff_t1(order_by: [{id: asc}], offset: 3) { id parent { id } } }' },
+    },
+    { method: 'POST', path: '/v1/graphql', as: { role: 'admin' }, body: { query: 'query { engine_diff_t0(order_by: [{id: asc}]) { n } }' } },
+    { method: 'POST', path: '/v1/graphql', as: { role: 'r1', userId: '2' }, body: { query: 'query { engine_diff_t1(order_by: [{id: asc}]) { n } }' } },
+    {
+      method: 'POST',
+      path: '/v1/graphql',
+      as: { role: 'r1', userId: '2' },
+      body: { query: 'query { engine_diff_t0_aggregate(where: {n: {_gt: 1}}) { aggregate { count } } }' },
+    },
+    {
+      method: 'POST',
+      path: '/v1/graphql',
+      as: { role: 'r1', userId: '2' },
+      body: { query: 'mutation { insert_engine_diff_t1(objects: [{id: 3, n: null, t: "x", p: 1}]) { affected_rows } }' },
+    },
+    {
+      method: 'POST',
+      path: '/v1/graphql',
+      as: { role: 'r1', userId: '2' },
+      body: { query: 'mutation { delete_engine_diff_t1(where: {n: {_is_null: true}}) { affected_rows } }' },
+    },
+    {
+      method: 'POST',
+      path: '/v1/query',
+      as: { role: 'admin' },
+      body: {
+        type: 'select',
+        args: { table: { schema: 'engine_diff', name: 't0' }, columns: ['*'], where: { b: { _eq: false } }, order_by: [{ column: 'id', type: 'asc' }] },
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/query',
+      as: { role: 'admin' },
+      body: { type: 'count', args: { table: { schema: 'engine_diff', name: 't0' }, where: { n: { _eq: 0 } } } },
+    },
+    { method: 'POST', path: '/v1/query', as: { role: 'admin' }, body: { type: 'count', args: { table: { schema: 'engine_diff', name: 't1' } } } },
+    { method: 'POST', path: '/v1/metadata', as: { role: 'admin' }, body: { type: 'pg_untrack_table', args: { table: 't' } } },
+  ]);
+  expect(() => graphqlDocument({ kind: 'dml-count', table: 0 }, scenario)).toThrow('not a GraphQL request: dml-count');
+});
+
+test('a scenario without REST endpoints or rows has none in its document and SQL; every kind of value prints', () => {
+  const bare: Scenario = { ...scenario, tables: [true, false, false], rows: [[], [], []], rest: [], permissions: [] };
+  expect(metadataDocument(bare)).toEqual({ version: 2, tables: [{ table: { schema: 'engine_diff', name: 't0' } }] });
+  expect(printedSql(setupStatements(bare))).toBe(
+    'drop schema if exists "engine_diff" cascade;\ncreate schema "engine_diff";\ncreate table "engine_diff"."t0" ("id" integer primary key, "n" integer, "t" text, "b" boolean, "j" jsonb, "owner" integer);',
+  );
+  const values: Scenario = {
+    ...bare,
+    rows: [
+      [
+        { n: -2, t: 'a\\b', b: false, j: null, owner: null },
+        { n: 12, t: '', b: true, j: {}, owner: 3 },
+      ],
+      [],
+      [],
+    ],
+  };
+  expect(printedSql(setupStatements(values)).split('\n').at(-1)).toBe(
+    `insert into "engine_diff"."t0" ("id", "n", "t", "b", "j", "owner") values (1, -2, E'a\\\\b', false, null, null), (2, 12, '', true, '{}'::jsonb, 3);`,
+  );
+});

@@ -57,7 +57,7 @@ export function printedSql(statements: sql.SQLQuery[]): string {
     .join('\n');
 }
 
-const literalOf = (v: unknown) => (v === null || v === undefined ? 'null' : typeof v === 'string' ? escapeLiteral(v) : String(v));
+const literalOf = (v: unknown) => (v === null || v === undefined ? 'null' : typeof v === 'string' ? escapeLiteral(v).trim() : String(v));
 
 /** The metadata document the scenario replaces the target's with. */
 export function metadataDocument(s: Scenario): Record<string, unknown> {

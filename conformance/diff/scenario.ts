@@ -289,7 +289,8 @@ export function scenarioArbitrary(areas: readonly Area[] = Object.keys(AREAS) as
 export function usable(s: Scenario): Scenario {
   const has = (table: number) => s.tables[table] === true;
   // Expressions through a relationship the scenario does not have are refused alike; few are kept.
-  const missing = RELATIONSHIPS.filter((r) => !s.relationships || !has(r.to) || !has(r.table)).map((r) => `"${r.name}":`);
+  const present = new Set(RELATIONSHIPS.filter((r) => s.relationships && has(r.to) && has(r.table)).map((r) => r.name));
+  const missing = RELATIONSHIPS.filter((r) => !present.has(r.name)).map((r) => `"${r.name}":`);
   const possible = (x: unknown) => !missing.some((name) => JSON.stringify(x).includes(name));
   const seen = new Set<string>();
   const permissions = s.permissions.filter((p) => {
