@@ -1,5 +1,6 @@
 // A scenario as sent: its SQL, its metadata document and its requests, literally.
-import { graphqlDocument, httpCall, metadataDocument, printedSql, setupStatements } from './render';
+import * as sql from 'pg-sql2';
+import { changesRows, graphqlDocument, httpCall, metadataDocument, printedSql, rowsQuery, setupStatements } from './render';
 import { plantNinKeepingNulls } from './plantedProxy';
 import { usable, type Request, type Scenario } from './scenario';
 
@@ -208,4 +209,16 @@ test('a scenario without REST endpoints or rows has none in its document and SQL
   expect(printedSql(setupStatements(values)).split('\n').at(-1)).toBe(
     `insert into "engine_diff"."t0" ("id", "n", "t", "b", "j", "owner") values (1, -2, E'a\\\\b', false, null, null), (2, 12, '', true, '{}'::jsonb, 3);`,
   );
+});
+
+test('absent arguments are left out of the body, not sent as undefined; what changes rows; the rows query', () => {
+  expect(JSON.stringify(httpCall({ kind: 'dml-count', table: 1 }, scenario).body)).toBe(
+    '{"type":"count","args":{"table":{"schema":"engine_diff","name":"t1"}}}',
+  );
+  expect(JSON.stringify(httpCall({ kind: 'dml-select', table: 1, orderBy: [] }, scenario).body)).toBe(
+    '{"type":"select","args":{"table":{"schema":"engine_diff","name":"t1"},"columns":["*"],"order_by":[{"column":"id","type":"asc"}]}}',
+  );
+  const kinds = ['select', 'aggregate', 'insert', 'update', 'delete', 'dml-select', 'dml-count', 'rest', 'metadata'] as const;
+  expect(kinds.filter((kind) => changesRows({ kind } as Request))).toEqual(['insert', 'update', 'delete', 'metadata']);
+  expect(sql.compile(rowsQuery(2)).text).toBe(`select coalesce(json_agg(to_jsonb(x) order by x.id), '[]') as rows from "engine_diff"."t2" x`);
 });
