@@ -57,7 +57,8 @@ export function printedSql(statements: sql.SQLQuery[]): string {
     .join('\n');
 }
 
-const literalOf = (v: unknown) => (v === null || v === undefined ? 'null' : typeof v === 'string' ? escapeLiteral(v).trim() : String(v));
+/** A value as a literal: text escaped by pg (a backslash makes it E'…'), the rest as it prints (null as null). */
+const literalOf = (v: unknown) => (typeof v === 'string' ? escapeLiteral(v).trim() : String(v));
 
 /** The metadata document the scenario replaces the target's with. */
 export function metadataDocument(s: Scenario): Record<string, unknown> {
@@ -175,13 +176,12 @@ export function httpCall(r: Request, s: Scenario): HttpCall {
       };
     case 'dml-select': {
       const order_by = [...r.orderBy, ['id', 'asc'] as const].map(([column, type]) => ({ column, type }));
-      const where = r.where === undefined ? {} : { where: r.where };
-      const limit = r.limit === undefined ? {} : { limit: r.limit };
+      // An absent argument is undefined, which JSON leaves out.
       return {
         method: 'POST',
         path: '/v1/query',
         as: { role: 'admin' },
-        body: { type: 'select', args: { table: qualified(r.table), columns: ['*'], ...where, order_by, ...limit } },
+        body: { type: 'select', args: { table: qualified(r.table), columns: ['*'], where: r.where, order_by, limit: r.limit } },
       };
     }
     case 'dml-count':
@@ -189,7 +189,7 @@ export function httpCall(r: Request, s: Scenario): HttpCall {
         method: 'POST',
         path: '/v1/query',
         as: { role: 'admin' },
-        body: { type: 'count', args: { table: qualified(r.table), ...(r.where === undefined ? {} : { where: r.where }) } },
+        body: { type: 'count', args: { table: qualified(r.table), where: r.where } },
       };
     case 'rest':
       return { method: 'GET', path: `/api/rest/r${r.endpoint}?v=${encodeURIComponent(String(r.value))}`, as: { role: 'admin' } };
