@@ -2,7 +2,7 @@
 // minute, retries, a browser) start first, so that others run beside them; the rest by size.
 const Sequencer = require('@jest/test-sequencer').default;
 
-const FIRST = ['cron-triggers.test', 'event-triggers.test', 'console.test', 'subscriptions.test', 'limits.test', 'fuzz-boolexp.test'];
+const FIRST = ['cron-triggers.test', 'event-triggers.test', 'console.test', 'subscriptions.test', 'limits.test', 'fuzz-boolexp.test', 'differ.test'];
 const rank = (path) => {
   const i = FIRST.findIndex((name) => path.includes(`/${name}.`));
   return i < 0 ? FIRST.length : i;

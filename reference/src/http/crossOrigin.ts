@@ -47,19 +47,15 @@ export interface OriginPolicy {
 export function originPolicy(config: Pick<EngineConfig, 'corsDomains' | 'adminSecret'>): OriginPolicy {
   const listed = config.corsDomains ?? (config.adminSecret ? ['*'] : []);
   const any = listed.includes('*');
-  const patterns = listed
-    .filter((d) => d !== '*')
-    .map(parseOrigin)
-    .filter((p): p is OriginPattern => p !== undefined);
-  // Only explicitly listed origins reach the admin APIs: `*` never does.
-  const explicit = config.corsDomains ? patterns : [];
+  // `*` and what is not an origin are no pattern; so only explicitly listed origins reach the admin APIs.
+  const patterns = listed.map(parseOrigin).filter((p): p is OriginPattern => p !== undefined);
   return {
     allows(origin, kind, host) {
       const parsed = parseOrigin(origin);
       if (!parsed) return false;
       if (host !== undefined && `${parsed.host}:${parsed.port}` === withPort(host.toLowerCase(), parsed.scheme)) return true;
       if (kind === 'graphql') return any || patterns.some((p) => matches(p, parsed));
-      return explicit.some((p) => matches(p, parsed));
+      return patterns.some((p) => matches(p, parsed));
     },
   };
 }
