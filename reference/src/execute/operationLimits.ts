@@ -55,11 +55,9 @@ export function documentProblem(text: string, limits: RequestLimits): string | u
 interface Measure {
   depth: number;
   fields: number;
-  /** The longest chain of fragments spreading fragments below this point. */
-  chain: number;
 }
 
-const NOTHING: Measure = { depth: 0, fields: 0, chain: 0 };
+const NOTHING: Measure = { depth: 0, fields: 0 };
 
 /**
  * Why the operations of a document ask too much; undefined when they do not. Every role is bound
@@ -73,26 +71,24 @@ export function operationProblem(document: DocumentNode, limits: RequestLimits, 
   // Each fragment is measured once; a cycle (refused by validation later) counts as nothing.
   const measured = new Map<string, Measure | 'measuring'>();
   let tooDeep = false;
+  // `level`: how many fragments spread fragments down to here; past the limit the measuring stops.
   const measureSet = (set: SelectionSetNode, level: number): Measure => {
     let depth = 0;
     let fields = 0;
-    let chain = 0;
     for (const s of set.selections) {
       let m: Measure;
       if (s.kind === Kind.FIELD) {
         const inner = s.selectionSet ? measureSet(s.selectionSet, level) : NOTHING;
-        m = { depth: inner.depth + 1, fields: inner.fields + 1, chain: inner.chain };
+        m = { depth: inner.depth + 1, fields: inner.fields + 1 };
       } else if (s.kind === Kind.INLINE_FRAGMENT) {
         m = measureSet(s.selectionSet, level);
       } else {
-        const inner = measureFragment(s.name.value, level + 1);
-        m = { ...inner, chain: inner.chain + 1 };
+        m = measureFragment(s.name.value, level + 1);
       }
       depth = Math.max(depth, m.depth);
-      chain = Math.max(chain, m.chain);
       fields += m.fields;
     }
-    return { depth, fields, chain };
+    return { depth, fields };
   };
   const measureFragment = (name: string, level: number): Measure => {
     if (level > limits.maxJsonDepth) tooDeep = true;
@@ -108,8 +104,8 @@ export function operationProblem(document: DocumentNode, limits: RequestLimits, 
   };
   for (const d of document.definitions) {
     if (d.kind !== Kind.OPERATION_DEFINITION) continue;
-    const { depth, fields, chain } = measureSet(d.selectionSet, 0);
-    if (tooDeep || chain > limits.maxJsonDepth) return formatMessage('err.graphql.document-too-deep', String(limits.maxJsonDepth));
+    const { depth, fields } = measureSet(d.selectionSet, 0);
+    if (tooDeep) return formatMessage('err.graphql.document-too-deep', String(limits.maxJsonDepth));
     const [maxDepth, maxFields] = bounded ? [limits.maxQueryDepth, limits.maxQueryFields] : [limits.maxAdminQueryDepth, limits.maxAdminQueryFields];
     if (depth > maxDepth) return formatMessage('err.graphql.operation-too-deep', String(depth), String(maxDepth));
     if (fields > maxFields) return formatMessage('err.graphql.operation-too-wide', String(fields), String(maxFields));
