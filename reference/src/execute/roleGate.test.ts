@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { RoleGate } from './roleGate';
 
 test('a role runs at most its share at once; the rest wait in order; other roles go on', async () => {
@@ -13,14 +14,22 @@ test('a role runs at most its share at once; the rest wait in order; other roles
   expect(order).toEqual([]);
   a1();
   a1(); // freeing twice frees once
-  (await a3)();
+  // The place passed on to the next in line: still two running.
+  expect(gate.runningFor('a')).toBe(2);
+  const leaveA3 = await a3;
+  leaveA3();
+  leaveA3();
+  expect(gate.runningFor('a')).toBe(2);
   a2();
+  expect(gate.runningFor('a')).toBe(1);
   (await a4)();
   expect(order).toEqual(['a3', 'a4']);
   expect(gate.runningFor('a')).toBe(0);
   b1();
   expect(gate.runningFor('b')).toBe(0);
-});
+  // Nothing kept for roles with no one running or waiting (role names come and go).
+  expect(gate.rolesHeld()).toBe(0);
+}, 2_000);
 
 test('a waiting request whose client went away leaves the queue', async () => {
   const gate = new RoleGate(1);
@@ -31,6 +40,45 @@ test('a waiting request whose client went away leaves the queue', async () => {
   controller.abort(new Error('client gone'));
   await expect(gone).rejects.toThrow('client gone');
   first();
-  (await next)();
+  const leaveNext = await next;
+  expect(gate.runningFor('a')).toBe(1);
+  leaveNext();
   expect(gate.runningFor('a')).toBe(0);
-});
+  expect(gate.rolesHeld()).toBe(0);
+}, 2_000);
+
+test('a client gone before it would wait is refused at once; one gone after it was let in changes nothing', async () => {
+  const gate = new RoleGate(1);
+  const gone = AbortSignal.abort(new Error('client gone'));
+  const first = await gate.enter('a', gone); // a free place: taken, the answer is for the caller to drop
+  await expect(gate.enter('a', gone)).rejects.toThrow('client gone');
+  const controller = new AbortController();
+  const second = gate.enter('a', controller.signal);
+  first();
+  const leave = await second;
+  // Let in: the gate no longer listens to the signal (a long-lived one would gather listeners).
+  expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
+  controller.abort(new Error('late'));
+  expect(gate.runningFor('a')).toBe(1);
+  const third = gate.enter('a');
+  leave();
+  (await third)();
+  expect(gate.runningFor('a')).toBe(0);
+}, 2_000);
+
+test('roles are counted apart, each up to its share', async () => {
+  const gate = new RoleGate(1);
+  const leaves = await Promise.all(['a', 'b', 'c'].map((r) => gate.enter(r)));
+  expect(['a', 'b', 'c'].map((r) => gate.runningFor(r))).toEqual([1, 1, 1]);
+  expect(gate.rolesHeld()).toBe(3);
+  let waited = false;
+  const another = gate.enter('b').then((leave) => ((waited = true), leave));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(waited).toBe(false);
+  leaves[1]!();
+  (await another)();
+  leaves[0]!();
+  leaves[2]!();
+  expect(['a', 'b', 'c'].map((r) => gate.runningFor(r))).toEqual([0, 0, 0]);
+  expect(gate.rolesHeld()).toBe(0);
+}, 2_000);

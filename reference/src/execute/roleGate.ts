@@ -14,6 +14,8 @@ export class RoleGate {
     if (running < this.perRole) {
       this.running.set(role, running + 1);
     } else {
+      // A client gone before it would wait takes no place in the queue.
+      if (signal?.aborted) throw signal.reason;
       await new Promise<void>((resolve, reject) => {
         const queue = this.waiting.get(role) ?? [];
         this.waiting.set(role, queue);
@@ -41,6 +43,11 @@ export class RoleGate {
   /** Statements of `role` running now (for tests and the log). */
   runningFor(role: string): number {
     return this.running.get(role) ?? 0;
+  }
+
+  /** How many roles the gate keeps anything for: none once every place is free and no one waits. */
+  rolesHeld(): number {
+    return new Set([...this.running.keys(), ...this.waiting.keys()]).size;
   }
 
   /** A place freed: the next waiting request of the role takes it over. */
