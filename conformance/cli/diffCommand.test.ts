@@ -1,23 +1,12 @@
 // `engine-conformance diff` before any scenario runs: help, bad usage and an unreachable target,
 // each with its exit code and one clear line.
-import { Writable } from 'node:stream';
+import { capturedOutput } from './capturedOutput';
 import { diffMain } from './diffCommand';
 import { DIFF_USAGE } from './diffArguments';
 
-function output(): { stream: NodeJS.WritableStream; text(): string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
-
 const run = async (argv: string[]) => {
-  const out = output();
-  const err = output();
+  const out = capturedOutput();
+  const err = capturedOutput();
   const code = await diffMain(argv, out.stream, err.stream);
   return { code, out: out.text(), err: err.text() };
 };

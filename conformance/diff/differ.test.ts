@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { capturedOutput } from '../cli/capturedOutput';
 import { diffMain } from '../cli/diffCommand';
 import { onDatabase } from '../cli/targetState';
 import type { DiffReport } from './report';
@@ -99,14 +99,14 @@ test('diff from the command line: a planted difference (_nin keeping NULLs for o
     ...['--against', proxy.url, '--against-database', b.database.url, '--against-admin-secret', b.secret],
     ...['--runs', '1000', '--seed', String(PLANTED_SEED), '--areas', 'graphql', '--report-dir', dir, '--junit', join(dir, 'junit.xml')],
   ];
-  const refused = output();
+  const refused = capturedOutput();
   expect(await diffMain(args, refused.stream, refused.stream)).toBe(2);
   expect(refused.text()).toBe(
     `engine-conformance diff: A (${a.server.url}): the target is in use: its metadata is not empty (1 table). The cases clear the metadata and replace those schemas while they run; the metadata is restored afterwards, the schemas are not. Give --allow-clear to run anyway\n`,
   );
 
   const started = Date.now();
-  const run = output();
+  const run = capturedOutput();
   expect(await diffMain([...args, '--allow-clear'], run.stream, run.stream)).toBe(1);
   const seconds = (Date.now() - started) / 1000;
   process.stdout.write(`diff: planted difference, seed ${PLANTED_SEED}, ${seconds.toFixed(1)} s:\n${run.text()}\n`);
@@ -133,7 +133,7 @@ test('diff from the command line: a planted difference (_nin keeping NULLs for o
   expect(readFileSync(join(dir, 'diff-report.html'), 'utf8')).toContain('<h2>Reproduction</h2><pre>1. The database');
   expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuites name="conformance" tests="1" failures="1">');
   // --path (with the same seed) replays that scenario alone: the same difference, at once.
-  const replay = output();
+  const replay = capturedOutput();
   const replayDir = mkdtempSync(join(tmpdir(), 'engine-diff-replay-'));
   const replayArgs = args.map((x) => (x === dir ? replayDir : x)).filter((x) => !x.endsWith('junit.xml') && x !== '--junit');
   expect(await diffMain([...replayArgs, '--allow-clear', '--path', d.path], replay.stream, replay.stream)).toBe(1);
@@ -161,16 +161,4 @@ async function metadata(side: Side, envelope: unknown): Promise<{ status: number
     body: JSON.stringify(envelope),
   });
   return { status: r.status, body: await r.json() };
-}
-
-/** A stream that keeps what is written to it. */
-function output(): { stream: NodeJS.WritableStream; text(): string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
 }
