@@ -177,26 +177,24 @@ export async function diffTargets(a: TargetRunner, b: TargetRunner, options: Dif
   let shrinks = 0;
   let failedOnce = false;
   const property = fc.asyncProperty(scenarioArbitrary(options.areas), async (s) => {
+    let alike = false;
     try {
       const [x, y] = await Promise.all([a.run(s), b.run(s)]);
       const step = firstDifference(x, y);
       if (step >= 0) throw new DifferenceFound(step);
+      alike = true;
       if (!failedOnce) options.observe?.(x);
-    } catch (error) {
-      // Every run after the first failure is a step of shrinking.
+    } finally {
+      // Runs before the first failure are scenarios checked; every run after it is a step of shrinking.
       if (failedOnce) {
         shrinks++;
         options.shrinking?.(shrinks);
+      } else if (alike) {
+        checked++;
+        options.progress?.(checked);
+      } else {
+        failedOnce = true;
       }
-      failedOnce = true;
-      throw error;
-    }
-    if (failedOnce) {
-      shrinks++;
-      options.shrinking?.(shrinks);
-    } else {
-      checked++;
-      options.progress?.(checked);
     }
   });
   const details = await fc.check(property, {
