@@ -57,6 +57,7 @@ const config: Config = {
           '<rootDir>/conformance/harness/**/*.test.ts',
           '<rootDir>/conformance/cli/**/*.test.ts',
           '<rootDir>/conformance/diff/**/*.test.ts',
+          '<rootDir>/scripts/**/*.test.ts',
         ],
         false,
       ),

@@ -6,7 +6,7 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 if (existsSync(join(root, 'conformance', 'cli', 'main.ts'))) {
-  require('ts-node').register({ swc: true, transpileOnly: true, project: join(root, 'tsconfig.json') });
+  require('../scripts/register-ts.js').register();
   require('../conformance/cli/main.ts');
 } else {
   require('../dist/conformance/cli/main.js');

@@ -5,7 +5,9 @@ import type { EngineConfig } from '../config';
 import type { DbTable, Introspection } from '../db/introspection';
 import { buildSchemaCache, type SchemaCache } from '../execute/schemaCache';
 import { validSchemaCache, type ValidSchemaCache } from '../execute/schemaValidity';
+import { actionsOf } from '../metadata/actions';
 import type { InconsistentObject } from '../metadata/inconsistency';
+import { remoteSchemasOf } from '../metadata/remoteSchemas';
 import type { OperationContext } from '../operations/context';
 import type { RemoteSchemaStore } from '../remote/store';
 import { remoteView, type RemoteView } from '../remote/view';
@@ -66,12 +68,19 @@ export class ServedState {
     if (!found || found.introspection !== input.introspection || found.enumValues !== input.enumValues) {
       const { introspection, enumValues } = input;
       const inferFunctionPermissions = this.config.inferFunctionPermissions;
+      const allowList = this.config.enableAllowList;
+      // Nothing but tables and functions: their schemas are built and validated once.
+      if (remoteSchemasOf(input.document).length === 0 && actionsOf(input.document).length === 0) {
+        const result = validSchemaCache(input.document, introspection, enumValues, this.config.limits, { inferFunctionPermissions, allowList });
+        this.validations.set(input.document, (found = { introspection, enumValues, result }));
+        return found.result;
+      }
       // The tables and functions first: remote schemas and actions are checked against what of them is served.
       const local = validSchemaCache(input.document, introspection, enumValues, this.config.limits, { inferFunctionPermissions });
       const view = remoteView(local.document, () => local.cache.admin.schema, this.remotes);
       const full = validSchemaCache(local.document, introspection, enumValues, this.config.limits, {
         inferFunctionPermissions,
-        allowList: this.config.enableAllowList,
+        allowList,
         remotes: view.usable,
         withActions: view.actionsUsable,
       });
