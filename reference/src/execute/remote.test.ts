@@ -21,7 +21,13 @@ function prepared(text: string) {
   return { operation, fields, fragments };
 }
 
-const endpoint = (name: string, url = 'http://127.0.0.1:9/graphql'): RemoteEndpoint => ({ name, url, headers: {}, forwardClientHeaders: false, timeoutMs: 2000 });
+const endpoint = (name: string, url = 'http://127.0.0.1:9/graphql'): RemoteEndpoint => ({
+  name,
+  url,
+  headers: {},
+  forwardClientHeaders: false,
+  timeoutMs: 2000,
+});
 const ENDPOINTS = new Map([
   ['one', endpoint('one')],
   ['two', endpoint('two')],

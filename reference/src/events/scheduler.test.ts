@@ -1,0 +1,259 @@
+// The scheduler on a real database: the cron invocations it writes ahead, and how it delivers and
+// settles one-off events and cron invocations (delivered, retried, dead when late, when the trigger
+// is gone or when the webhook cannot be resolved).
+import type { MetadataDocument } from '../../../spec';
+import { useWorkerDatabase } from '../../test-support/workerDatabase';
+import { ensureCatalog } from '../catalog/catalog';
+import type { Logger } from '../log';
+import * as q from '../sql';
+import { Scheduler } from './scheduler';
+
+const fixture = useWorkerDatabase('scheduler', 'select 1');
+const { db, config } = fixture;
+const running: Scheduler[] = [];
+let lines: { level: string; type: string; detail: Record<string, unknown> }[] = [];
+const logger: Logger = { log: (level, type, detail) => lines.push({ level, type, detail }) };
+
+beforeAll(async () => {
+  await ensureCatalog(db.client);
+});
+beforeEach(async () => {
+  lines = [];
+  await db.client.query('delete from engine_catalog.scheduled_event; delete from engine_catalog.scheduled_invocation_log');
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((w) => w.stop(100)));
+});
+
+const retry = (r: Partial<{ num_retries: number; retry_interval_seconds: number; timeout_seconds: number; tolerance_seconds: number }> = {}) => ({
+  num_retries: 0,
+  retry_interval_seconds: 10,
+  timeout_seconds: 60,
+  tolerance_seconds: 21600,
+  ...r,
+});
+
+const cron = (name: string, schedule: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  webhook: `${fixture.hook().url}/cron/${name}`,
+  schedule,
+  payload: { from: name },
+  headers: [{ name: 'X-Trigger', value: name }],
+  retry_conf: retry(),
+  include_in_metadata: true,
+  ...extra,
+});
+
+function start(cronTriggers: ReturnType<typeof cron>[] = [], env: NodeJS.ProcessEnv = {}): Scheduler {
+  const document = { version: 3, sources: [], tables: [], cron_triggers: cronTriggers } as unknown as MetadataDocument;
+  const worker = new Scheduler(fixture.pool(), config.events, () => ({ document, resourceVersion: 1e9 }), logger, env);
+  running.push(worker);
+  worker.start();
+  return worker;
+}
+
+async function oneOff(e: { webhook: string; secondsAgo: number; retryConf?: unknown; comment?: string | null; headers?: unknown }): Promise<string> {
+  const at = new Date(Date.now() - e.secondsAgo * 1000).toISOString();
+  const [row] = await q.run<{ event_id: string }>(
+    db.client,
+    q.insertOneOff({
+      webhook: e.webhook,
+      scheduleAt: at,
+      payload: { k: 1 },
+      headers: e.headers ?? [],
+      retryConf: e.retryConf ?? retry(),
+      comment: e.comment ?? null,
+    }),
+  );
+  return row!.event_id;
+}
+
+interface Row {
+  state: string;
+  tries: number;
+  last_error: string | null;
+  delivered: boolean;
+  locked_by: string | null;
+  /** Seconds from now to the next attempt. */
+  next_in: number;
+}
+
+async function row(id: string): Promise<Row> {
+  const r = await db.client.query<Row>(
+    `select state, tries, last_error, delivered_at is not null as delivered, locked_by,
+            extract(epoch from next_attempt_at - clock_timestamp())::float8 as next_in
+       from engine_catalog.scheduled_event where id = $1`,
+    [id],
+  );
+  return r.rows[0]!;
+}
+
+async function until(id: string, done: (r: Row) => boolean): Promise<Row> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = await row(id);
+    if (done(found)) return found;
+    if (Date.now() > deadline) throw new Error(`event ${id}: ${JSON.stringify(found)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const attemptsOf = async (id: string) =>
+  (
+    await db.client.query<{ attempt: number; status: number | null; request: unknown; error: string | null }>(
+      "select attempt, status, request, response->>'error' as error from engine_catalog.scheduled_invocation_log where event_id = $1 order by attempt",
+      [id],
+    )
+  ).rows;
+
+test('a one-off event due is POSTed with its payload, comment and headers, logged, and delivered', async () => {
+  start();
+  const id = await oneOff({ webhook: `${fixture.hook().url}/one`, secondsAgo: 1, comment: 'note', headers: [{ name: 'X-Mine', value: 'v' }] });
+  const done = await until(id, (r) => r.state !== 'scheduled');
+  expect({ ...done, next_in: undefined }).toEqual({ state: 'delivered', tries: 1, last_error: null, delivered: true, locked_by: null, next_in: undefined });
+  const [call] = fixture.hook().callsTo('/one');
+  const body = call!.body as { id: string; scheduled_time: string };
+  expect(body).toEqual({ id, scheduled_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/), payload: { k: 1 }, comment: 'note' });
+  expect(call!.headers['x-mine']).toBe('v');
+  expect(await attemptsOf(id)).toEqual([{ attempt: 1, status: 200, request: { url: `${fixture.hook().url}/one`, payload: body }, error: null }]);
+  expect(lines).toContainEqual({
+    level: 'info',
+    type: 'scheduled-delivery',
+    detail: { event_id: id, trigger: null, attempt: 1, status: 200, outcome: 'delivered' },
+  });
+});
+
+test('a failed attempt is retried after retry_interval_seconds while retries are left, then the event is dead', async () => {
+  fixture.hook().on('/down', () => ({ status: 500 }));
+  start();
+  const id = await oneOff({ webhook: `${fixture.hook().url}/down`, secondsAgo: 1, retryConf: retry({ num_retries: 1, retry_interval_seconds: 100 }) });
+  const first = await until(id, (r) => r.tries === 1 && r.locked_by === null);
+  expect(first).toMatchObject({ state: 'scheduled', tries: 1, last_error: 'the webhook answered 500', delivered: false });
+  expect(first.next_in).toBeGreaterThan(90);
+  expect(first.next_in).toBeLessThanOrEqual(100);
+  await db.client.query('update engine_catalog.scheduled_event set next_attempt_at = clock_timestamp() where id = $1', [id]);
+  const last = await until(id, (r) => r.state !== 'scheduled');
+  expect(last).toMatchObject({ state: 'dead', tries: 2, last_error: 'the webhook answered 500', delivered: false, locked_by: null });
+  expect((await attemptsOf(id)).map((a) => [a.attempt, a.status])).toEqual([
+    [1, 500],
+    [2, 500],
+  ]);
+  expect(lines.filter((l) => l.type === 'scheduled-delivery').map((l) => [l.level, l.detail.outcome])).toEqual([
+    ['warn', 'retry in 100 s'],
+    ['warn', 'dead'],
+  ]);
+});
+
+test('an event found later than its tolerance is dead without being sent', async () => {
+  start();
+  const id = await oneOff({ webhook: `${fixture.hook().url}/late`, secondsAgo: 120, retryConf: retry({ tolerance_seconds: 60 }) });
+  const done = await until(id, (r) => r.state !== 'scheduled');
+  expect(done).toMatchObject({ state: 'dead', tries: 0, delivered: false });
+  expect(done.last_error).toMatch(/^the invocation is 12[01] s late, past its tolerance of 60 s$/);
+  expect(fixture.hook().callsTo('/late')).toEqual([]);
+  expect(await attemptsOf(id)).toEqual([]);
+});
+
+test('an event just within its tolerance is sent', async () => {
+  start();
+  const id = await oneOff({ webhook: `${fixture.hook().url}/in-time`, secondsAgo: 50, retryConf: retry({ tolerance_seconds: 60 }) });
+  expect((await until(id, (r) => r.state !== 'scheduled')).state).toBe('delivered');
+});
+
+test('a webhook whose environment variable is not set: the attempt is logged with the reason, the event dead', async () => {
+  start([], { HOOK_BASE: fixture.hook().url });
+  const ok = await oneOff({ webhook: '{{HOOK_BASE}}/from-env', secondsAgo: 1 });
+  const id = await oneOff({ webhook: '{{NOT_SET_ANYWHERE}}/x', secondsAgo: 1 });
+  expect((await until(ok, (r) => r.state !== 'scheduled')).state).toBe('delivered');
+  const done = await until(id, (r) => r.state !== 'scheduled');
+  expect(done).toMatchObject({ state: 'dead', tries: 1, last_error: 'the environment variable NOT_SET_ANYWHERE is not set' });
+  expect(await attemptsOf(id)).toEqual([
+    {
+      attempt: 1,
+      status: null,
+      request: { url: null, payload: expect.objectContaining({ id }) },
+      error: 'the environment variable NOT_SET_ANYWHERE is not set',
+    },
+  ]);
+});
+
+test('a header whose environment variable is not set keeps the event from being sent', async () => {
+  start();
+  const id = await oneOff({ webhook: `${fixture.hook().url}/no-header`, secondsAgo: 1, headers: [{ name: 'X-Key', value_from_env: 'NOT_SET_KEY' }] });
+  const done = await until(id, (r) => r.state !== 'scheduled');
+  expect(done.state).toBe('dead');
+  expect(done.last_error).toContain('NOT_SET_KEY');
+  expect(fixture.hook().callsTo('/no-header')).toEqual([]);
+});
+
+test("a cron invocation is sent with its trigger's name, payload and headers", async () => {
+  start([cron('hourly', '0 * * * *')]);
+  const [made] = await q
+    .run<{ id: string }>(db.client, q.insertCronInvocations('hourly', [new Date(Date.now() - 1000)]))
+    .then(async () => (await db.client.query<{ id: string }>('select id::text as id from engine_catalog.scheduled_event where scheduled_time < now()')).rows);
+  const done = await until(made!.id, (r) => r.state !== 'scheduled');
+  expect(done.state).toBe('delivered');
+  const [call] = fixture.hook().callsTo('/cron/hourly');
+  expect(call!.body).toEqual({ id: made!.id, name: 'hourly', scheduled_time: expect.any(String), payload: { from: 'hourly' } });
+  expect(call!.headers['x-trigger']).toBe('hourly');
+});
+
+test('an invocation of a cron trigger that no longer exists is dead, not sent', async () => {
+  start([]);
+  await q.run(db.client, q.insertCronInvocations('gone', [new Date(Date.now() - 1000)]));
+  const [made] = (await db.client.query<{ id: string }>("select id::text as id from engine_catalog.scheduled_event where trigger_name = 'gone'")).rows;
+  const done = await until(made!.id, (r) => r.state !== 'scheduled');
+  expect(done).toMatchObject({ state: 'dead', tries: 0, last_error: 'the cron trigger "gone" no longer exists' });
+  expect(await attemptsOf(made!.id)).toEqual([]);
+});
+
+async function invocations(trigger: string): Promise<Date[]> {
+  const r = await db.client.query<{ t: Date }>(
+    'select scheduled_time as t from engine_catalog.scheduled_event where trigger_name = $1 order by scheduled_time',
+    [trigger],
+  );
+  return r.rows.map((x) => x.t);
+}
+
+async function written(trigger: string): Promise<Date[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = await invocations(trigger);
+    if (found.length > 0) return found;
+    if (Date.now() > deadline) throw new Error(`no invocation of ${trigger} written`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+test('invocations are written ten minutes ahead; a trigger further off gets its next one', async () => {
+  const before = Date.now();
+  start([cron('every-minute', '* * * * *'), cron('new-year', '0 0 1 1 *')]);
+  const minutes = await written('every-minute');
+  expect(minutes).toHaveLength(10);
+  expect(minutes[0]!.getTime()).toBeGreaterThan(before);
+  expect(minutes[9]!.getTime()).toBeLessThanOrEqual(before + 10 * 60_000 + 2000);
+  expect(minutes.every((t) => t.getUTCSeconds() === 0 && t.getUTCMilliseconds() === 0)).toBe(true);
+  const year = await written('new-year');
+  expect(year).toHaveLength(1);
+  expect([year[0]!.getUTCMonth(), year[0]!.getUTCDate(), year[0]!.getUTCHours()]).toEqual([0, 1, 0]);
+});
+
+test('after a pause, the invocations missed within the tolerance are written too; none older', async () => {
+  const now = Date.now();
+  // The last invocation two hours ago; a tolerance of half an hour.
+  await q.run(db.client, q.insertCronInvocations('paused', [new Date(Math.floor((now - 2 * 3600_000) / 600_000) * 600_000)]));
+  await db.client.query("update engine_catalog.scheduled_event set state = 'delivered' where trigger_name = 'paused'");
+  fixture.hook().on('/cron/paused', () => ({ status: 200 }));
+  start([cron('paused', '*/10 * * * *', { retry_conf: retry({ tolerance_seconds: 1800 }) })]);
+  const deadline = Date.now() + 10_000;
+  let times = await invocations('paused');
+  while (times.length < 2 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    times = await invocations('paused');
+  }
+  const missed = times.filter((t) => t.getTime() > now - 2 * 3600_000 + 60_000 && t.getTime() <= now);
+  expect(missed).toHaveLength(3);
+  expect(missed.every((t) => t.getTime() > now - 1800_000)).toBe(true);
+  const ahead = times.filter((t) => t.getTime() > now);
+  expect(ahead).toHaveLength(1);
+});
