@@ -162,3 +162,31 @@ test('stopping gives back what is still held (free for another server to take), 
   await new Promise((resolve) => setTimeout(resolve, 1800));
   expect((await row(id)).state).toBe('created');
 });
+
+test('a request still in flight has its hold renewed by the next beat', async () => {
+  fixture.hook().on('/takes-long', () => ({ status: 200, delayMs: 2500 }));
+  const margin = config.events.lockMarginSeconds;
+  start([action('go', '/takes-long')]);
+  const id = await request('go');
+  await fixture.hook().waitFor('/takes-long', 1, 10_000);
+  // The hold about to run out, as if the delivery had taken almost all of it.
+  await db.client.query("update engine_catalog.action_log set locked_until = clock_timestamp() + interval '3 seconds' where id = $1", [id]);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const left = await heldFor(id);
+  expect(left).toBeGreaterThan(30 + margin - 5);
+  expect((await settled(id)).state).toBe('completed');
+});
+
+test('a request the worker cannot read is left held and logged as a failed delivery, not settled with a made-up error', async () => {
+  start([action('go', '/never-called')]);
+  // A session that is no object: the handler's request cannot be made from it.
+  const [made] = await q.run<{ id: string }>(
+    db.client,
+    q.insertActionRequest({ name: 'go', input: {}, sessionVariables: 'not an object', query: 'mutation { go }' }),
+  );
+  const deadline = Date.now() + 10_000;
+  while (!lines.some((l) => l.level === 'error') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+  expect(lines).toContainEqual({ level: 'error', type: 'action-delivery', detail: { event_id: made!.id, error: expect.stringContaining('TypeError') } });
+  expect(await row(made!.id)).toMatchObject({ state: 'created', output: null, errors: null });
+  expect(fixture.hook().callsTo('/never-called')).toEqual([]);
+});
