@@ -3,7 +3,9 @@
 import { Pool } from 'pg';
 import { useDatabase } from '../../conformance/harness/database';
 import { startWebhook, type Webhook } from '../../conformance/harness/webhook';
+import { ensureCatalog } from '../src/catalog/catalog';
 import { loadConfig, type EngineConfig } from '../src/config';
+import type { Logger } from '../src/log';
 
 export interface WorkerDatabase {
   db: ReturnType<typeof useDatabase>;
@@ -37,4 +39,34 @@ export function useWorkerDatabase(secret: string, setupSql: string): WorkerDatab
     await hook?.close();
   });
   return { db, secret, config, pool: () => pool!, hook: () => hook! };
+}
+
+export interface LoggedLine {
+  level: string;
+  type: string;
+  detail: Record<string, unknown>;
+}
+
+/**
+ * For cases that run workers on the catalog: the catalog made once, `emptySql` run before each
+ * case, a logger whose lines the case reads (emptied before each case), and the workers a case
+ * started, stopped after it.
+ */
+export function useCatalogWorkers<W extends { stop(graceMs?: number): Promise<void> }>(
+  fixture: WorkerDatabase,
+  emptySql: string,
+): { logger: Logger; lines: LoggedLine[]; running: W[] } {
+  const lines: LoggedLine[] = [];
+  const running: W[] = [];
+  beforeAll(async () => {
+    await ensureCatalog(fixture.db.client);
+  });
+  beforeEach(async () => {
+    lines.length = 0;
+    await fixture.db.client.query(emptySql);
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((w) => w.stop(100)));
+  });
+  return { logger: { log: (level, type, detail) => lines.push({ level, type, detail }) }, lines, running };
 }

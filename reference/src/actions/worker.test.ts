@@ -1,28 +1,13 @@
 // The action worker on a real database: what it settles each logged request with, how long it
 // holds one, and what it gives back when it stops.
 import type { MetadataDocument } from '../../../spec';
-import { useWorkerDatabase } from '../../test-support/workerDatabase';
-import { ensureCatalog } from '../catalog/catalog';
-import type { Logger } from '../log';
+import { useCatalogWorkers, useWorkerDatabase } from '../../test-support/workerDatabase';
 import * as q from '../sql';
 import { ActionWorker } from './worker';
 
 const fixture = useWorkerDatabase('action-worker', 'select 1');
 const { db, config } = fixture;
-const running: ActionWorker[] = [];
-let lines: { level: string; type: string; detail: Record<string, unknown> }[] = [];
-const logger: Logger = { log: (level, type, detail) => lines.push({ level, type, detail }) };
-
-beforeAll(async () => {
-  await ensureCatalog(db.client);
-});
-beforeEach(async () => {
-  lines = [];
-  await db.client.query('delete from engine_catalog.action_log');
-});
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop(100)));
-});
+const { logger, lines, running } = useCatalogWorkers<ActionWorker>(fixture, 'delete from engine_catalog.action_log');
 
 const action = (name: string, path: string, timeout = 30) => ({
   name,

@@ -2,28 +2,16 @@
 // settles one-off events and cron invocations (delivered, retried, dead when late, when the trigger
 // is gone or when the webhook cannot be resolved).
 import type { MetadataDocument } from '../../../spec';
-import { useWorkerDatabase } from '../../test-support/workerDatabase';
-import { ensureCatalog } from '../catalog/catalog';
-import type { Logger } from '../log';
+import { useCatalogWorkers, useWorkerDatabase } from '../../test-support/workerDatabase';
 import * as q from '../sql';
 import { Scheduler } from './scheduler';
 
 const fixture = useWorkerDatabase('scheduler', 'select 1');
 const { db, config } = fixture;
-const running: Scheduler[] = [];
-let lines: { level: string; type: string; detail: Record<string, unknown> }[] = [];
-const logger: Logger = { log: (level, type, detail) => lines.push({ level, type, detail }) };
-
-beforeAll(async () => {
-  await ensureCatalog(db.client);
-});
-beforeEach(async () => {
-  lines = [];
-  await db.client.query('delete from engine_catalog.scheduled_event; delete from engine_catalog.scheduled_invocation_log');
-});
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop(100)));
-});
+const { logger, lines, running } = useCatalogWorkers<Scheduler>(
+  fixture,
+  'delete from engine_catalog.scheduled_event; delete from engine_catalog.scheduled_invocation_log',
+);
 
 const retry = (r: Partial<{ num_retries: number; retry_interval_seconds: number; timeout_seconds: number; tolerance_seconds: number }> = {}) => ({
   num_retries: 0,
