@@ -40,14 +40,21 @@ function start(cronTriggers: ReturnType<typeof cron>[] = [], env: NodeJS.Process
   return worker;
 }
 
-async function oneOff(e: { webhook: string; secondsAgo: number; retryConf?: unknown; comment?: string | null; headers?: unknown }): Promise<string> {
+async function oneOff(e: {
+  webhook: string;
+  secondsAgo: number;
+  retryConf?: unknown;
+  comment?: string | null;
+  headers?: unknown;
+  payload?: unknown;
+}): Promise<string> {
   const at = new Date(Date.now() - e.secondsAgo * 1000).toISOString();
   const [row] = await q.run<{ event_id: string }>(
     db.client,
     q.insertOneOff({
       webhook: e.webhook,
       scheduleAt: at,
-      payload: { k: 1 },
+      payload: 'payload' in e ? e.payload : { k: 1 },
       headers: e.headers ?? [],
       retryConf: e.retryConf ?? retry(),
       comment: e.comment ?? null,
@@ -244,4 +251,67 @@ test('after a pause, the invocations missed within the tolerance are written too
   expect(missed.every((t) => t.getTime() > now - 1800_000)).toBe(true);
   const ahead = times.filter((t) => t.getTime() > now);
   expect(ahead).toHaveLength(1);
+});
+
+test('a retried event is sent however late its scheduled time: the tolerance holds for the first attempt only', async () => {
+  fixture.hook().on('/retried', (n) => ({ status: n === 0 ? 500 : 200 }));
+  start();
+  const id = await oneOff({ webhook: `${fixture.hook().url}/retried`, secondsAgo: 50, retryConf: retry({ num_retries: 1, tolerance_seconds: 60 }) });
+  await until(id, (r) => r.tries === 1 && r.locked_by === null);
+  // The retry comes when the scheduled time is past the tolerance.
+  await db.client.query(
+    "update engine_catalog.scheduled_event set scheduled_time = scheduled_time - interval '1 hour', next_attempt_at = clock_timestamp() where id = $1",
+    [id],
+  );
+  expect(await until(id, (r) => r.state !== 'scheduled')).toMatchObject({ state: 'delivered', tries: 2, last_error: null });
+});
+
+test('a one-off event without payload, comment or full retry_conf: payload null, no comment, the defaults for the rest', async () => {
+  start();
+  const id = await oneOff({ webhook: `${fixture.hook().url}/bare`, secondsAgo: 3600, payload: null, retryConf: { num_retries: 0 } });
+  expect((await until(id, (r) => r.state !== 'scheduled')).state).toBe('delivered');
+  const [call] = fixture.hook().callsTo('/bare');
+  expect(call!.body).toEqual({ id, scheduled_time: expect.any(String), payload: null });
+  // Past the default tolerance of 21,600 s.
+  const old = await oneOff({ webhook: `${fixture.hook().url}/bare`, secondsAgo: 30_000, retryConf: { num_retries: 0 } });
+  expect(await until(old, (r) => r.state !== 'scheduled')).toMatchObject({
+    state: 'dead',
+    last_error: expect.stringMatching(/^the invocation is 3000\d s late, past its tolerance of 21600 s$/),
+  });
+});
+
+/** Seconds the event is held for from now, once the scheduler holds it. */
+async function heldFor(id: string): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const r = await db.client.query<{ left: number | null }>(
+      'select extract(epoch from locked_until - clock_timestamp())::float8 as left from engine_catalog.scheduled_event where id = $1',
+      [id],
+    );
+    if (r.rows[0]!.left !== null) return r.rows[0]!.left;
+    if (Date.now() > deadline) throw new Error(`event ${id} never held`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+test("an event is held for the longest cron trigger's timeout (at least the default 60 s) and the margin, renewed while in flight, given back on stop", async () => {
+  fixture.hook().on('/held', () => ({ status: 200, delayMs: 2500 }));
+  const margin = config.events.lockMarginSeconds;
+  const worker = start([cron('slow-one', '0 0 1 1 *', { retry_conf: retry({ timeout_seconds: 100 }) })]);
+  const id = await oneOff({ webhook: `${fixture.hook().url}/held`, secondsAgo: 1 });
+  const long = await heldFor(id);
+  expect(long).toBeGreaterThan(100 + margin - 5);
+  expect(long).toBeLessThanOrEqual(100 + margin);
+  await fixture.hook().waitFor('/held', 1, 10_000);
+  await db.client.query("update engine_catalog.scheduled_event set locked_until = clock_timestamp() + interval '3 seconds' where id = $1", [id]);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(await heldFor(id)).toBeGreaterThan(100 + margin - 5);
+  await worker.stop(100);
+  expect(await row(id)).toMatchObject({ state: 'scheduled', tries: 0, locked_by: null });
+
+  start([]);
+  const other = await oneOff({ webhook: `${fixture.hook().url}/held`, secondsAgo: 1 });
+  const short = await heldFor(other);
+  expect(short).toBeGreaterThan(60 + margin - 5);
+  expect(short).toBeLessThanOrEqual(60 + margin);
 });
