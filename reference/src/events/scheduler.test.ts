@@ -133,6 +133,14 @@ test('a failed attempt is retried after retry_interval_seconds while retries are
     [1, 500],
     [2, 500],
   ]);
+  expect(lines.find((l) => l.type === 'scheduled-delivery')!.detail).toEqual({
+    event_id: id,
+    trigger: null,
+    attempt: 1,
+    status: 500,
+    outcome: 'retry in 100 s',
+    error: 'the webhook answered 500',
+  });
   expect(lines.filter((l) => l.type === 'scheduled-delivery').map((l) => [l.level, l.detail.outcome])).toEqual([
     ['warn', 'retry in 100 s'],
     ['warn', 'dead'],
@@ -147,6 +155,11 @@ test('an event found later than its tolerance is dead without being sent', async
   expect(done.last_error).toMatch(/^the invocation is 12[01] s late, past its tolerance of 60 s$/);
   expect(fixture.hook().callsTo('/late')).toEqual([]);
   expect(await attemptsOf(id)).toEqual([]);
+  expect(lines).toContainEqual({
+    level: 'warn',
+    type: 'scheduled-delivery',
+    detail: { event_id: id, trigger: null, outcome: 'dead', error: done.last_error },
+  });
 });
 
 test('an event just within its tolerance is sent', async () => {
@@ -170,6 +183,8 @@ test('a webhook whose environment variable is not set: the attempt is logged wit
       error: 'the environment variable NOT_SET_ANYWHERE is not set',
     },
   ]);
+  const logged = await db.client.query('select response from engine_catalog.scheduled_invocation_log where event_id = $1', [id]);
+  expect(logged.rows[0].response).toEqual({ status: null, headers: {}, body: '', error: 'the environment variable NOT_SET_ANYWHERE is not set' });
 });
 
 test('a header whose environment variable is not set keeps the event from being sent', async () => {
