@@ -1,9 +1,11 @@
 // What the worker cases on a real database share: the file's database with a schema of their own,
 // a server configuration with an admin secret, a pool for the workers and a loopback webhook.
-import { Pool } from 'pg';
+import { type Client, Pool } from 'pg';
+import * as sql from 'pg-sql2';
 import { useDatabase } from '../../conformance/harness/database';
 import { startWebhook, type Webhook } from '../../conformance/harness/webhook';
 import { ensureCatalog } from '../src/catalog/catalog';
+import { CATALOG_SCHEMA } from '../src/sql/catalog-schema';
 import { loadConfig, type EngineConfig } from '../src/config';
 import type { Logger } from '../src/log';
 
@@ -69,4 +71,20 @@ export function useCatalogWorkers<W extends { stop(graceMs?: number): Promise<vo
     await Promise.all(running.splice(0).map((w) => w.stop(100)));
   });
   return { logger: { log: (level, type, detail) => lines.push({ level, type, detail }) }, lines, running };
+}
+
+/** Seconds from now until the hold on row `id` of a catalog table runs out, once a worker holds it. */
+export async function secondsHeld(client: Client, table: 'action_log' | 'scheduled_event', id: string): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const r = await client.query<{ left: number | null }>(
+      sql.compile(
+        sql.query`select extract(epoch from locked_until - clock_timestamp())::float8 as left from ${sql.identifier(CATALOG_SCHEMA, table)} where id = ${sql.value(id)}::uuid`,
+      ),
+    );
+    const left = r.rows[0]!.left;
+    if (left !== null) return left;
+    if (Date.now() > deadline) throw new Error(`${table} ${id} never held`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

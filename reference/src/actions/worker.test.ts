@@ -1,7 +1,7 @@
 // The action worker on a real database: what it settles each logged request with, how long it
 // holds one, and what it gives back when it stops.
 import type { MetadataDocument } from '../../../spec';
-import { useCatalogWorkers, useWorkerDatabase } from '../../test-support/workerDatabase';
+import { secondsHeld, useCatalogWorkers, useWorkerDatabase } from '../../test-support/workerDatabase';
 import * as q from '../sql';
 import { ActionWorker } from './worker';
 
@@ -106,20 +106,7 @@ test('a request for an action that no longer exists is settled with not-exists, 
   expect(fixture.hook().callsTo('/never')).toEqual([]);
 });
 
-/** Seconds the request is held for from now, once the worker holds it. */
-async function heldFor(id: string): Promise<number> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const r = await db.client.query<{ left: number | null }>(
-      'select extract(epoch from locked_until - clock_timestamp())::float8 as left from engine_catalog.action_log where id = $1',
-      [id],
-    );
-    const left = r.rows[0]!.left;
-    if (left !== null) return left;
-    if (Date.now() > deadline) throw new Error(`request ${id} never held`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const heldFor = (id: string) => secondsHeld(db.client, 'action_log', id);
 
 test("a request is held for the longest action's timeout (at least 30 s) and the margin", async () => {
   fixture.hook().on('/slow', () => ({ status: 200, delayMs: 2000 }));

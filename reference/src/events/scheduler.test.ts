@@ -2,7 +2,7 @@
 // settles one-off events and cron invocations (delivered, retried, dead when late, when the trigger
 // is gone or when the webhook cannot be resolved).
 import type { MetadataDocument } from '../../../spec';
-import { useCatalogWorkers, useWorkerDatabase } from '../../test-support/workerDatabase';
+import { secondsHeld, useCatalogWorkers, useWorkerDatabase } from '../../test-support/workerDatabase';
 import * as q from '../sql';
 import { Scheduler } from './scheduler';
 
@@ -295,19 +295,7 @@ test('a one-off event without payload, comment or full retry_conf: payload null,
   });
 });
 
-/** Seconds the event is held for from now, once the scheduler holds it. */
-async function heldFor(id: string): Promise<number> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const r = await db.client.query<{ left: number | null }>(
-      'select extract(epoch from locked_until - clock_timestamp())::float8 as left from engine_catalog.scheduled_event where id = $1',
-      [id],
-    );
-    if (r.rows[0]!.left !== null) return r.rows[0]!.left;
-    if (Date.now() > deadline) throw new Error(`event ${id} never held`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const heldFor = (id: string) => secondsHeld(db.client, 'scheduled_event', id);
 
 test("an event is held for the longest cron trigger's timeout (at least the default 60 s) and the margin, renewed while in flight, given back on stop", async () => {
   fixture.hook().on('/held', () => ({ status: 200, delayMs: 2500 }));
