@@ -51,13 +51,13 @@ export interface LoggedLine {
 
 /**
  * For cases that run workers on the catalog: the catalog made once, `emptySql` run before each
- * case, a logger whose lines the case reads (emptied before each case), and the workers a case
+ * case, a logger whose lines the case reads (emptied before each case; `logged(n)` waits for n), and the workers a case
  * started, stopped after it.
  */
 export function useCatalogWorkers<W extends { stop(graceMs?: number): Promise<void> }>(
   fixture: WorkerDatabase,
   emptySql: string,
-): { logger: Logger; lines: LoggedLine[]; running: W[] } {
+): { logger: Logger; lines: LoggedLine[]; running: W[]; logged: (count: number) => Promise<void> } {
   const lines: LoggedLine[] = [];
   const running: W[] = [];
   beforeAll(async () => {
@@ -70,7 +70,12 @@ export function useCatalogWorkers<W extends { stop(graceMs?: number): Promise<vo
   afterEach(async () => {
     await Promise.all(running.splice(0).map((w) => w.stop(100)));
   });
-  return { logger: { log: (level, type, detail) => lines.push({ level, type, detail }) }, lines, running };
+  // A worker logs after its settling statement returns: a case that saw the row settled waits for the line.
+  const logged = async (count: number) => {
+    const deadline = Date.now() + 5000;
+    while (lines.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+  return { logger: { log: (level, type, detail) => lines.push({ level, type, detail }) }, lines, running, logged };
 }
 
 /** Seconds from now until the hold on row `id` of a catalog table runs out, once a worker holds it. */

@@ -7,7 +7,7 @@ import { ActionWorker } from './worker';
 
 const fixture = useWorkerDatabase('action-worker', 'select 1');
 const { db, config } = fixture;
-const { logger, lines, running } = useCatalogWorkers<ActionWorker>(fixture, 'delete from engine_catalog.action_log');
+const { logger, lines, running, logged } = useCatalogWorkers<ActionWorker>(fixture, 'delete from engine_catalog.action_log');
 
 const action = (name: string, path: string, timeout = 30) => ({
   name,
@@ -65,6 +65,7 @@ test("a handler's 2xx answer is the output; the handler gets the action, input, 
     session_variables: { 'x-engine-role': 'user', 'x-engine-user-id': '7' },
     request_query: 'mutation { go }',
   });
+  await logged(1);
   expect(lines).toContainEqual({ level: 'info', type: 'action-delivery', detail: { id, action: 'go', outcome: 'completed' } });
 });
 
@@ -79,6 +80,7 @@ test("a handler's 4xx answer is the request's errors", async () => {
     locked_by: null,
     locked_until: null,
   });
+  await logged(1);
   expect(lines).toContainEqual({ level: 'info', type: 'action-delivery', detail: { id, action: 'go', outcome: 'error' } });
 });
 

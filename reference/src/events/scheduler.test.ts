@@ -8,7 +8,7 @@ import { Scheduler } from './scheduler';
 
 const fixture = useWorkerDatabase('scheduler', 'select 1');
 const { db, config } = fixture;
-const { logger, lines, running } = useCatalogWorkers<Scheduler>(
+const { logger, lines, running, logged } = useCatalogWorkers<Scheduler>(
   fixture,
   'delete from engine_catalog.scheduled_event; delete from engine_catalog.scheduled_invocation_log',
 );
@@ -111,6 +111,7 @@ test('a one-off event due is POSTed with its payload, comment and headers, logge
   expect(body).toEqual({ id, scheduled_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/), payload: { k: 1 }, comment: 'note' });
   expect(call!.headers['x-mine']).toBe('v');
   expect(await attemptsOf(id)).toEqual([{ attempt: 1, status: 200, request: { url: `${fixture.hook().url}/one`, payload: body }, error: null }]);
+  await logged(1);
   expect(lines).toContainEqual({
     level: 'info',
     type: 'scheduled-delivery',
@@ -133,6 +134,7 @@ test('a failed attempt is retried after retry_interval_seconds while retries are
     [1, 500],
     [2, 500],
   ]);
+  await logged(2);
   expect(lines.find((l) => l.type === 'scheduled-delivery')!.detail).toEqual({
     event_id: id,
     trigger: null,
@@ -155,6 +157,7 @@ test('an event found later than its tolerance is dead without being sent', async
   expect(done.last_error).toMatch(/^the invocation is 12[01] s late, past its tolerance of 60 s$/);
   expect(fixture.hook().callsTo('/late')).toEqual([]);
   expect(await attemptsOf(id)).toEqual([]);
+  await logged(1);
   expect(lines).toContainEqual({
     level: 'warn',
     type: 'scheduled-delivery',
