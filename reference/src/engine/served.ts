@@ -3,8 +3,8 @@
 import type { MetadataDocument } from '../../../spec';
 import type { EngineConfig } from '../config';
 import type { DbTable, Introspection } from '../db/introspection';
-import { buildSchemaCache, type SchemaCache } from '../execute/schemaCache';
-import { validSchemaCache, type ValidSchemaCache } from '../execute/schemaValidity';
+import type { SchemaCache } from '../execute/schemaCache';
+import { adminSchemaOf, validSchemaCache, type ValidSchemaCache } from '../execute/schemaValidity';
 import { actionsOf } from '../metadata/actions';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
@@ -12,6 +12,7 @@ import type { OperationContext } from '../operations/context';
 import type { RemoteSchemaStore } from '../remote/store';
 import { remoteView, type RemoteView } from '../remote/view';
 import type { EnumValue } from '../schema/model';
+import type { TypeShare } from '../schema/typeShare';
 
 export interface MetadataSnapshot {
   document: MetadataDocument;
@@ -32,6 +33,8 @@ export class ServedState {
   /** Details of tables by oid, kept across requests; dropped when the database changes through run_sql or reload. */
   tableDetails = new Map<string, DbTable>();
   /** Schema caches validated per document (and the database they were built against). */
+  /** The types of the schemas built last: the next version takes those of the tables it has unchanged (decision 022). */
+  private lastShare: TypeShare | undefined;
   private validations = new WeakMap<
     MetadataDocument,
     { introspection: Introspection; enumValues: ReadonlyMap<string, EnumValue[]>; result: ValidSchemaCache }
@@ -71,23 +74,32 @@ export class ServedState {
       const allowList = this.config.enableAllowList;
       // Nothing but tables and functions: their schemas are built and validated once.
       if (remoteSchemasOf(input.document).length === 0 && actionsOf(input.document).length === 0) {
-        const result = validSchemaCache(input.document, introspection, enumValues, this.config.limits, { inferFunctionPermissions, allowList });
-        this.validations.set(input.document, (found = { introspection, enumValues, result }));
-        return found.result;
+        const result = validSchemaCache(input.document, introspection, enumValues, this.config.limits, {
+          inferFunctionPermissions,
+          allowList,
+          previous: this.lastShare,
+        });
+        return this.remember(input, result);
       }
       // The tables and functions first: remote schemas and actions are checked against what of them is served.
-      const local = validSchemaCache(input.document, introspection, enumValues, this.config.limits, { inferFunctionPermissions });
+      const local = validSchemaCache(input.document, introspection, enumValues, this.config.limits, { inferFunctionPermissions, previous: this.lastShare });
       const view = remoteView(local.document, () => local.cache.admin.schema, this.remotes);
       const full = validSchemaCache(local.document, introspection, enumValues, this.config.limits, {
         inferFunctionPermissions,
         allowList,
         remotes: view.usable,
         withActions: view.actionsUsable,
+        previous: local.cache.share,
       });
-      const result = { ...full, problems: [...local.problems, ...full.problems] };
-      this.validations.set(input.document, (found = { introspection: input.introspection, enumValues: input.enumValues, result }));
+      return this.remember(input, { ...full, problems: [...local.problems, ...full.problems] });
     }
     return found.result;
+  }
+
+  private remember(input: SchemaInput, result: ValidSchemaCache): ValidSchemaCache {
+    this.validations.set(input.document, { introspection: input.introspection, enumValues: input.enumValues, result });
+    this.lastShare = result.cache.share;
+    return result;
   }
 
   /** What the metadata a request began from left out of its schemas: known, when it is what this server serves. */
@@ -99,8 +111,10 @@ export class ServedState {
   /** Which remote schemas of a document can be served beside its tables and functions. */
   remoteViewOf(document: MetadataDocument, introspection: Introspection, enumValues: Map<string, EnumValue[]> = new Map()): RemoteView {
     const local = () =>
-      buildSchemaCache(document, introspection, enumValues, this.config.limits, { inferFunctionPermissions: this.config.inferFunctionPermissions }).admin
-        .schema;
+      adminSchemaOf(document, introspection, enumValues, this.config.limits, {
+        inferFunctionPermissions: this.config.inferFunctionPermissions,
+        previous: this.lastShare,
+      });
     return remoteView(document, local, this.remotes);
   }
 }

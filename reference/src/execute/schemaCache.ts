@@ -85,12 +85,19 @@ export function buildSchemaCache(
   db: Introspection,
   enumValues: ReadonlyMap<string, EnumValue[]>,
   limits: RequestLimits,
-  options: { inferFunctionPermissions?: boolean; allowList?: boolean; remotes?: readonly UsableRemote[]; withActions?: boolean } = {},
+  options: {
+    inferFunctionPermissions?: boolean;
+    allowList?: boolean;
+    remotes?: readonly UsableRemote[];
+    withActions?: boolean;
+    /** The share of a version before: the types of tables it has unchanged are taken from it. */
+    previous?: TypeShare;
+  } = {},
 ): SchemaCache {
   const inferFunctionPermissions = options.inferFunctionPermissions ?? true;
   const models = buildModels(document, db, enumValues);
   const functions = buildFunctionModels(document, db, models);
-  const share = new TypeShare();
+  const share = new TypeShare(options.previous);
   const remotes = options.remotes ?? [];
   const makeActionTypes = (tables?: ExternalRoots['tables']) =>
     options.withActions ? buildActionTypes(document.custom_types, actionsOf(document), (name) => sharedScalar(share, name), tables) : undefined;

@@ -51,6 +51,12 @@ export function enumProblems(document: MetadataDocument, db: Introspection, enum
   return out;
 }
 
+/** What graphql-js threw while building a schema that is not valid; anything else is thrown on. */
+function schemaBuildError(error: unknown): Error {
+  if (error instanceof EngineError || !(error instanceof Error) || error instanceof TypeError || error instanceof RangeError) throw error;
+  return error;
+}
+
 /** The first reason a schema of the cache is not valid (building it included), or undefined. */
 export function firstSchemaError(cache: SchemaCache): string | undefined {
   const schemas: (() => GraphQLSchema)[] = [
@@ -62,11 +68,34 @@ export function firstSchemaError(cache: SchemaCache): string | undefined {
       const errors = validateSchema(schema());
       if (errors.length > 0) return errors[0]!.message;
     } catch (error) {
-      if (error instanceof EngineError || !(error instanceof Error) || error instanceof TypeError || error instanceof RangeError) throw error;
-      return error.message;
+      return schemaBuildError(error).message;
     }
   }
   return undefined;
+}
+
+/**
+ * The admin schema of a document as it is built (valid or not). Built with types of a version
+ * before, it is built again from nothing when it is not valid: only a fresh build says what is wrong.
+ */
+export function adminSchemaOf(
+  document: MetadataDocument,
+  db: Introspection,
+  enumValues: ReadonlyMap<string, EnumValue[]>,
+  limits: RequestLimits,
+  options: BuildOptions = {},
+): GraphQLSchema {
+  if (options.previous) {
+    const cache = buildSchemaCache(document, db, enumValues, limits, options);
+    try {
+      if (validateSchema(cache.admin.schema).length === 0) return cache.admin.schema;
+    } catch (error) {
+      schemaBuildError(error);
+    } finally {
+      cache.share.forgetPrevious();
+    }
+  }
+  return buildSchemaCache(document, db, enumValues, limits, { ...options, previous: undefined }).admin.schema;
 }
 
 /** The objects of a document that a schema is built from, the most recently added first. */
@@ -93,7 +122,8 @@ const MAX_CULPRITS = 20;
 /**
  * The schema cache of a document, every schema of it valid: enum tables that cannot be enums are
  * left out, and while some schema is still invalid, the object whose removal makes it valid (tried
- * newest first) is left out too, with the validation's message as its reason.
+ * newest first) is left out too, with the validation's message as its reason. With
+ * `options.previous`, the types of tables a version before had alike are taken from it.
  */
 export function validSchemaCache(
   document: MetadataDocument,
@@ -105,9 +135,14 @@ export function validSchemaCache(
   const problems = enumProblems(document, db, enumValues);
   let current = problems.length ? withoutObjects(document, problems) : document;
   let cache = buildSchemaCache(current, db, enumValues, limits, options);
+  if (options.previous && firstSchemaError(cache) !== undefined) {
+    // An invalid schema is searched from types made now only: nothing of a version before is trusted.
+    options = { ...options, previous: undefined };
+    cache = buildSchemaCache(current, db, enumValues, limits, options);
+  }
   for (let round = 0; round < MAX_CULPRITS; round++) {
     const error = firstSchemaError(cache);
-    if (error === undefined) return { cache, problems, document: current };
+    if (error === undefined) return settled(cache, problems, current);
     let found: { object: InconsistentObject; document: MetadataDocument; cache: SchemaCache } | undefined;
     for (const candidate of candidates(current)) {
       const without = withoutObjects(current, [candidate]);
@@ -134,5 +169,11 @@ export function validSchemaCache(
     current = withoutObjects(current, all);
     cache = buildSchemaCache(current, db, enumValues, limits, options);
   }
-  return { cache, problems, document: current };
+  return settled(cache, problems, current);
+}
+
+/** Every schema of the cache is built: it takes nothing more from the version before. */
+function settled(cache: SchemaCache, problems: InconsistentObject[], document: MetadataDocument): ValidSchemaCache {
+  cache.share.forgetPrevious();
+  return { cache, problems, document };
 }

@@ -181,20 +181,32 @@ export function buildSchema(
   // Roots made of the same classes of tables make the same schema (the root fields' tables, with
   // their role's permissions, stay this role's own: queryFields and mutationFields).
   const rootKey = share.rootKey(models, classes, [
-    ...functions.map((f) => [f.field, f.aggregateField, f.argsType, f.exposedAs, f.tableKey, classes.get(f.tableKey)].join(' ')),
+    ...functions.map((f) =>
+      JSON.stringify([
+        f.field,
+        f.aggregateField,
+        f.argsType,
+        f.exposedAs,
+        f.tableKey,
+        classes.get(f.tableKey),
+        f.db.comment,
+        f.arguments.map((a) => [a.field, a.column, a.hasDefault, a.session]),
+      ]),
+    ),
     external.key,
   ]);
-  let schema = share.schemas.get(rootKey);
-  if (!schema) {
+  // Only roots of the database are known whole by their key: those of remote schemas and actions
+  // are made again with each version, and so is a schema that has them.
+  const ownRootsOnly = Object.keys(external.query).length + Object.keys(external.mutation).length + external.types.length === 0 && !external.tables;
+  const schema = share.schema(rootKey, ownRootsOnly, () => {
     const queryRoot = makeObjectType({ name: 'query_root', fields: query });
-    schema = new GraphQLSchema({
+    return new GraphQLSchema({
       query: queryRoot,
       ...(Object.keys(mutation).length ? { mutation: makeObjectType({ name: 'mutation_root', fields: mutation }) } : {}),
       // Remote fields are not subscribed to: a root with only those has no subscription type.
       ...(Object.keys(query).some((name) => !external.queryOwners.has(name)) ? { subscription: new SubscriptionRoot(queryRoot, external.queryOwners) } : {}),
       types: [...[...enumTables.values()].map(enumType), ...external.types],
     });
-    share.schemas.set(rootKey, schema);
-  }
+  });
   return { schema, queryFields, mutationFields, externalQueryFields: external.queryOwners, externalMutationFields: external.mutationOwners };
 }

@@ -33,36 +33,42 @@ export interface FilterTypes {
 }
 
 export function filterTypes(cx: TypeContext): FilterTypes {
-  const { once, ownType, columnType, target } = cx;
+  const { once, ownType, columnType, columnTypeKey, target } = cx;
 
   const comparisonExp = (c: ColumnModel) => {
     const base = columnType(c);
     const name = `${base.name}_comparison_exp`;
-    return once(name, () => {
-      const fields: GraphQLInputFieldConfigMap = {
-        _eq: { type: base },
-        _neq: { type: base },
-        _in: { type: listOf(base) },
-        _nin: { type: listOf(base) },
-        _is_null: { type: GraphQLBoolean },
-      };
-      if (!(base instanceof GraphQLEnumType)) {
-        Object.assign(fields, { _gt: { type: base }, _lt: { type: base }, _gte: { type: base }, _lte: { type: base } });
-      }
-      if (isStringType(c.column)) {
-        for (const op of TEXT_OPERATORS) fields[op] = { type: base };
-      }
-      if (isJsonbType(c.column)) {
-        Object.assign(fields, {
-          _contains: { type: base },
-          _contained_in: { type: base },
-          _has_key: { type: GraphQLString },
-          _has_keys_any: { type: listOf(GraphQLString) },
-          _has_keys_all: { type: listOf(GraphQLString) },
-        });
-      }
-      return makeInputObjectType({ name, fields });
-    });
+    const text = isStringType(c.column);
+    const json = isJsonbType(c.column);
+    return once(
+      name,
+      () => {
+        const fields: GraphQLInputFieldConfigMap = {
+          _eq: { type: base },
+          _neq: { type: base },
+          _in: { type: listOf(base) },
+          _nin: { type: listOf(base) },
+          _is_null: { type: GraphQLBoolean },
+        };
+        if (!(base instanceof GraphQLEnumType)) {
+          Object.assign(fields, { _gt: { type: base }, _lt: { type: base }, _gte: { type: base }, _lte: { type: base } });
+        }
+        if (text) {
+          for (const op of TEXT_OPERATORS) fields[op] = { type: base };
+        }
+        if (json) {
+          Object.assign(fields, {
+            _contains: { type: base },
+            _contained_in: { type: base },
+            _has_key: { type: GraphQLString },
+            _has_keys_any: { type: listOf(GraphQLString) },
+            _has_keys_all: { type: listOf(GraphQLString) },
+          });
+        }
+        return makeInputObjectType({ name, fields });
+      },
+      JSON.stringify([columnTypeKey(c), text, json]),
+    );
   };
 
   const selectColumn = (t: TableModel) =>

@@ -20,14 +20,16 @@ export interface TypeContext {
   models: Models;
   share: TypeShare;
   scalar: (name: string) => GraphQLScalarType;
-  /** The type of this name, made once for the schemas that share the memo. */
-  once: <T>(name: string, make: () => T) => T;
+  /** The type of this name, made once for the schemas that share the memo; with `content` (all it is made from), taken from the version before when that is the same. */
+  once: <T>(name: string, make: () => T, content?: string) => T;
   /** A table's type of this name, made once per class of the table. */
   ownType: <T>(table: TableModel, name: string, make: () => T) => T;
   /** The enum tables of the role, by their enum type's name. */
   enumTables: ReadonlyMap<string, TableModel>;
   enumType: (table: TableModel) => GraphQLEnumType;
   columnType: (c: ColumnModel) => GraphQLScalarType | GraphQLEnumType;
+  /** Everything a column's type is made from: its name, and an enum's values. */
+  columnTypeKey: (c: ColumnModel) => string;
   /** The class of equal tables each table belongs to. */
   classes: ReturnType<TypeShare['classify']>;
   /** The table a relationship or computed field of `table` leads to. */
@@ -36,37 +38,47 @@ export interface TypeContext {
 
 export function typeContext(models: Models, share: TypeShare): TypeContext {
   const scalar = (name: string) => sharedScalar(share, name);
-  const memo = <T>(name: string, make: () => T, table?: TableModel): T => {
-    const found = table ? share.typesOfClass(classes.get(table.key)!) : share.types;
+  const ownType = <T>(table: TableModel, name: string, make: () => T): T => {
+    const found = share.typesOfClass(classes.get(table.key)!);
     let type = found.get(name) as T | undefined;
     if (type === undefined) found.set(name, (type = make()));
     return type;
   };
+  /** What an enum table's enum is made from: its values and their comments. */
+  const enumContent = (table: TableModel) => JSON.stringify((table.enumValues ?? []).map((v) => [v.value, v.comment ?? null]));
   const enumType = (table: TableModel) =>
-    memo(enumTypeName(table), () =>
-      makeEnumType({
-        name: enumTypeName(table),
-        // Decision dec.graphql.introspection-order: sorted by name.
-        values: Object.fromEntries(
-          [...(table.enumValues ?? [])]
-            .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
-            .map((v) => [v.value, { value: v.value, ...(v.comment ? { description: v.comment } : {}) }]),
-        ),
-      }),
+    share.named(
+      enumTypeName(table),
+      () =>
+        makeEnumType({
+          name: enumTypeName(table),
+          // Decision dec.graphql.introspection-order: sorted by name.
+          values: Object.fromEntries(
+            [...(table.enumValues ?? [])]
+              .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+              .map((v) => [v.value, { value: v.value, ...(v.comment ? { description: v.comment } : {}) }]),
+          ),
+        }),
+      enumContent(table),
     );
   const enumTables = new Map([...models.values()].filter((m) => m.enumValues?.length).map((m) => [enumTypeName(m), m]));
   const columnType = (c: ColumnModel): GraphQLScalarType | GraphQLEnumType =>
     c.enumType && enumTables.has(c.enumType) ? enumType(enumTables.get(c.enumType)!) : scalar(c.scalar);
-  const classes = share.classify(models, (c) => columnType(c).name);
+  const columnTypeKey = (c: ColumnModel) => {
+    const enumTable = c.enumType ? enumTables.get(c.enumType) : undefined;
+    return enumTable ? `${c.enumType} ${enumContent(enumTable)}` : scalar(c.scalar).name;
+  };
+  const classes = share.classify(models, columnTypeKey);
   return {
     models,
     share,
     scalar,
-    once: (name, make) => memo(name, make),
-    ownType: (table, name, make) => memo(name, make, table),
+    once: (name, make, content) => share.named(name, make, content),
+    ownType,
     enumTables,
     enumType,
     columnType,
+    columnTypeKey,
     classes,
     target: (_table, key) => models.get(key)!,
   };

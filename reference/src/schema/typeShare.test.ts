@@ -1,5 +1,5 @@
 import { loadConfig } from '../config';
-import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
+import { GraphQLNonNull, validateSchema, type GraphQLEnumType, type GraphQLInputObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { MetadataDocument } from '../../../spec';
 import { introspectionOf, type DbColumn, type DbTable } from '../db/introspection';
 import { buildSchemaCache, roleSchema } from '../execute/schemaCache';
@@ -95,5 +95,109 @@ describe('schemas of roles share types', () => {
     expect(cache.admin.schema.getType('note_aggregate')).toBeDefined();
     expect(fan.built.schema.getType('note_aggregate')).toBeUndefined();
     expect(cache.admin.schema.getType('String_comparison_exp')).toBe(fan.built.schema.getType('String_comparison_exp'));
+  });
+});
+
+describe('a version takes the types of the tables it has unchanged from the version before (decision 022)', () => {
+  const limits = loadConfig({}).limits;
+  const db = introspectionOf(tables, tables);
+  const typeOf = (schema: GraphQLSchema, name: string) => schema.getType(name);
+  const without = (name: string) => ({ ...document, tables: document.tables.filter((t) => t.table.name !== name) }) as MetadataDocument;
+
+  test('a table added: the others keep their type objects, the new one is made, the schema is new', () => {
+    const before = buildSchemaCache(without('note'), db, new Map(), limits);
+    expect(validateSchema(before.admin.schema)).toEqual([]);
+    const after = buildSchemaCache(document, db, new Map(), limits, { previous: before.share });
+    for (const name of ['artist', 'artist_bool_exp', 'album', 'album_insert_input', 'Int_comparison_exp', 'String_comparison_exp']) {
+      expect(typeOf(after.admin.schema, name)).toBe(typeOf(before.admin.schema, name));
+    }
+    expect(typeOf(before.admin.schema, 'note')).toBeUndefined();
+    expect(fieldsOf(after.admin.schema, 'note')).toEqual(['body', 'id']);
+    expect(after.admin.schema).not.toBe(before.admin.schema);
+    expect(validateSchema(after.admin.schema)).toEqual([]);
+  });
+
+  test('without a version before, or when a role sees something else, nothing is taken', () => {
+    const before = buildSchemaCache(document, db, new Map(), limits);
+    const fanBefore = roleSchema(before, 'fan', false).built.schema;
+    const fresh = buildSchemaCache(document, db, new Map(), limits);
+    expect(typeOf(fresh.admin.schema, 'artist')).not.toBe(typeOf(before.admin.schema, 'artist'));
+    const narrower = {
+      ...document,
+      tables: document.tables.map((t) => (t.table.name === 'note' ? { ...t, select_permissions: [select('fan', ['id'])] } : t)),
+    } as MetadataDocument;
+    const after = buildSchemaCache(narrower, db, new Map(), limits, { previous: before.share });
+    const fanAfter = roleSchema(after, 'fan', false).built.schema;
+    expect(fieldsOf(fanAfter, 'note')).toEqual(['id']);
+    expect(typeOf(fanAfter, 'note')).not.toBe(typeOf(fanBefore, 'note'));
+    expect(typeOf(fanAfter, 'artist')).toBe(typeOf(fanBefore, 'artist'));
+    // admin's view of every table is the same: its whole schema is the version before's.
+    expect(after.admin.schema).toBe(before.admin.schema);
+  });
+
+  test("what the database says of a column is part of a table's view: a comment, a nullability, a type", () => {
+    const before = buildSchemaCache(document, db, new Map(), limits);
+    expect(validateSchema(before.admin.schema)).toEqual([]);
+    const changed = tables.map((t) =>
+      t.name !== 'note'
+        ? t
+        : {
+            ...t,
+            columns: [
+              { ...t.columns[0]!, comment: 'the key' },
+              { ...t.columns[1]!, nullable: true, type: 'int4', type_category: 'N' },
+            ],
+          },
+    );
+    const after = buildSchemaCache(document, introspectionOf(changed, changed), new Map(), limits, { previous: before.share });
+    const note = after.admin.schema.getType('note') as GraphQLObjectType;
+    expect(note.getFields().id!.description).toBe('the key');
+    expect(String(note.getFields().body!.type)).toBe('Int');
+    expect(String((after.admin.schema.getType('note_bool_exp') as GraphQLInputObjectType).getFields().body!.type)).toBe('Int_comparison_exp');
+    expect(typeOf(after.admin.schema, 'artist')).toBe(typeOf(before.admin.schema, 'artist'));
+    expect(validateSchema(after.admin.schema)).toEqual([]);
+  });
+
+  test("an enum table's values are part of the view of every table whose column takes its enum", () => {
+    const color = table('color', 4, [column('value', 'text'), { ...column('comment', 'text'), nullable: true }], []);
+    color.constraints = [{ name: 'color_pkey', type: 'p', columns: ['value'], ref_schema: null, ref_table: null, ref_columns: null }];
+    const paint = table(
+      'paint',
+      5,
+      [column('id', 'int4'), column('color', 'text')],
+      [{ name: 'paint_color_fkey', type: 'f', columns: ['color'], ref_schema: 'public', ref_table: 'color', ref_columns: ['value'] }],
+    );
+    const enumDb = introspectionOf([color, paint], [color, paint]);
+    const enumDocument = {
+      version: 2,
+      tables: [{ table: { schema: 'public', name: 'color' }, is_enum: true }, { table: { schema: 'public', name: 'paint' } }],
+    } as unknown as MetadataDocument;
+    const values = (...names: string[]) => new Map([['public\u0000color', names.map((value) => ({ value, comment: null }))]]);
+    const before = buildSchemaCache(enumDocument, enumDb, values('red', 'blue'), limits);
+    expect(validateSchema(before.admin.schema)).toEqual([]);
+    const after = buildSchemaCache(enumDocument, enumDb, values('red', 'green'), limits, { previous: before.share });
+    const schema = after.admin.schema;
+    expect(validateSchema(schema)).toEqual([]);
+    const colorEnum = schema.getType('color_enum') as GraphQLEnumType;
+    expect(colorEnum.getValues().map((v) => v.name)).toEqual(['green', 'red']);
+    expect((schema.getType('paint') as GraphQLObjectType).getFields().color!.type).toEqual(new GraphQLNonNull(colorEnum));
+    const comparison = schema.getType('color_enum_comparison_exp') as GraphQLInputObjectType;
+    expect(comparison.getFields()._eq!.type).toBe(colorEnum);
+    expect(schema.getType('paint')).not.toBe(before.admin.schema.getType('paint'));
+    // the same values again: everything is taken
+    const again = buildSchemaCache(enumDocument, enumDb, values('red', 'green'), limits, { previous: after.share });
+    expect(again.admin.schema).toBe(schema);
+  });
+
+  test('types taken stay known to the versions after: a table added two versions later refers to the same comparison types', () => {
+    const first = buildSchemaCache(without('note'), db, new Map(), limits);
+    expect(validateSchema(first.admin.schema)).toEqual([]);
+    const second = buildSchemaCache(without('note'), db, new Map(), limits, { previous: first.share });
+    expect(second.admin.schema).toBe(first.admin.schema);
+    second.share.forgetPrevious();
+    const third = buildSchemaCache(document, db, new Map(), limits, { previous: second.share });
+    expect(validateSchema(third.admin.schema)).toEqual([]);
+    expect(third.admin.schema.getType('Int_comparison_exp')).toBe(first.admin.schema.getType('Int_comparison_exp'));
+    expect((third.admin.schema.getType('note_bool_exp') as GraphQLInputObjectType).getFields().id!.type).toBe(first.admin.schema.getType('Int_comparison_exp'));
   });
 });

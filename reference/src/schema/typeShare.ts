@@ -5,6 +5,11 @@
 // a signature; a table's class is the signature of its strongly connected component of the
 // relationship graph together with the classes of the components it reaches, computed bottom-up
 // (Tarjan's algorithm yields the components in that order).
+//
+// A view holds everything of a table that its types are made from (what the metadata says and what
+// the database says), so a class means the same types in every version of the metadata: a new
+// version's share takes the types of the classes it still has from the share of the version before
+// (decision 022), and builds only those of the tables a change touched.
 import { createHash } from 'node:crypto';
 import type { GraphQLScalarType, GraphQLSchema } from 'graphql';
 import type { ColumnModel, Models, TableModel } from './model';
@@ -12,17 +17,58 @@ import type { ColumnModel, Models, TableModel } from './model';
 const digest = (text: string) => createHash('sha1').update(text).digest('base64');
 
 export class TypeShare {
-  /** Named types that belong to no table (scalars' comparison types, enum tables' enums), by name. */
-  readonly types = new Map<string, unknown>();
+  /** Named types that belong to no table (scalars' comparison types, enum tables' enums), by name, with what they are made from. */
+  private readonly byName = new Map<string, { type: unknown; content: string | undefined }>();
+  /** The names this share made or took itself (the others it knows are from versions before). */
+  private readonly made = new Set<string>();
   /** A table's types, by the table's class and then by name. */
   private readonly byClass = new Map<string, Map<string, unknown>>();
   readonly scalars = new Map<string, GraphQLScalarType>();
   /** Whole schemas by the signature of their root fields. */
   readonly schemas = new Map<string, GraphQLSchema>();
 
+  /** `previous`: the share of the metadata version before, whose types this one may take. */
+  constructor(private previous?: TypeShare) {
+    if (previous) for (const [name, scalar] of previous.scalars) this.scalars.set(name, scalar);
+  }
+
+  /**
+   * Takes nothing more from the version before. Its named types stay known (types of the classes
+   * taken from it refer to them, and a version after must make its own types refer to the same).
+   */
+  forgetPrevious(): void {
+    for (const [name, entry] of this.previous?.byName ?? []) if (entry.content !== undefined && !this.byName.has(name)) this.byName.set(name, entry);
+    this.previous = undefined;
+  }
+
+  /**
+   * The type of this name that belongs to no table. `content` says everything it is made from:
+   * with it, the version before's type of that name and content is taken rather than made again.
+   */
+  named<T>(name: string, make: () => T, content?: string): T {
+    let found = this.byName.get(name);
+    // One known from a version before serves only when made of the same.
+    if (found && !this.made.has(name) && (content === undefined || found.content !== content)) found = undefined;
+    if (!found) {
+      this.made.add(name);
+      const before = content === undefined ? undefined : this.previous?.byName.get(name);
+      found = before && before.content === content ? before : { type: make(), content };
+      this.byName.set(name, found);
+    }
+    return found.type as T;
+  }
+
+  /** A schema of root fields with this key: this version's, else (when `carried`) the version before's. */
+  schema(rootKey: string, carried: boolean, make: () => GraphQLSchema): GraphQLSchema {
+    let schema = this.schemas.get(rootKey) ?? (carried ? this.previous?.schemas.get(rootKey) : undefined);
+    if (!schema) schema = make();
+    this.schemas.set(rootKey, schema);
+    return schema;
+  }
+
   /**
    * The class of every table of a role's models. `typeName` gives the GraphQL type a column has in
-   * this role's schema (an enum table's enum only where the role can see that table).
+   * this role's schema (an enum table's enum, with its values, only where the role can see that table).
    */
   classify(models: Models, typeName: (c: ColumnModel) => string): Map<string, string> {
     const own = new Map<string, string>();
@@ -32,7 +78,7 @@ export class TypeShare {
 
   typesOfClass(tableClass: string): Map<string, unknown> {
     let types = this.byClass.get(tableClass);
-    if (!types) this.byClass.set(tableClass, (types = new Map()));
+    if (!types) this.byClass.set(tableClass, (types = this.previous?.byClass.get(tableClass) ?? new Map()));
     return types;
   }
 
@@ -42,7 +88,7 @@ export class TypeShare {
   }
 }
 
-/** Everything of a table the schema builder reads, as text. */
+/** Everything of a table the schema builder reads, as text: the metadata's view and the database's (columns whole). */
 function viewOf(t: TableModel, typeName: (c: ColumnModel) => string): string {
   const columns = (cs: ColumnModel[]) => cs.map((c) => c.field);
   return JSON.stringify([
@@ -57,10 +103,11 @@ function viewOf(t: TableModel, typeName: (c: ColumnModel) => string): string {
       c.kind,
       c.targetKey ?? null,
       c.returns.scalar,
+      c.returns.column,
       c.comment ?? null,
       c.db.schema,
       c.db.name,
-      c.arguments.map((a) => [a.field, a.column.type, a.hasDefault, a.session, a.row === true]),
+      c.arguments.map((a) => [a.field, a.column, a.hasDefault, a.session, a.row === true]),
     ]),
     t.enumValues ?? null,
     t.rootFields,
