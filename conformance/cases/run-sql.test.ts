@@ -402,4 +402,61 @@ describe('run_sql changing columns that metadata names', () => {
     expectResponse(await runSql({ sql: 'drop table library.slot, library.shelf' }), 200, { result_type: 'CommandOk', result: null });
     expect((await exported()).tables).toEqual([{ table: author }]);
   });
+
+  test(
+    covers(['dec.run_sql.tracked-tables', 'dec.schema.always-valid'], "the schema of every role follows what run_sql changes of a tracked table's columns"),
+    async () => {
+      await tracked({ select_permissions: [userSelect] });
+      const fields = async (role: string) =>
+        (
+          await target.graphql('{ __type(name: "library_book") { fields { name description type { kind name ofType { name } } } } }', undefined, {
+            headers: { ...target.adminHeaders(), 'x-engine-role': role, 'x-engine-user-id': '1' },
+          })
+        ).body;
+      const field = (name: string, description: string | null, type: string, nonNull: boolean) => ({
+        name,
+        description,
+        type: nonNull ? { kind: 'NON_NULL', name: null, ofType: { name: type } } : { kind: 'SCALAR', name: type, ofType: null },
+      });
+      expect(await fields('user')).toEqual({ data: { __type: { fields: [field('id', null, 'Int', true), field('title', null, 'String', true)] } } });
+      const changes = [
+        "comment on column library.book.title is 'the title'",
+        'alter table library.book alter column title drop not null',
+        'alter table library.book add column pages integer',
+      ];
+      expectResponse(await runSql({ sql: changes.join('; ') }), 200, { result_type: 'CommandOk', result: null });
+      expect(await fields('user')).toEqual({ data: { __type: { fields: [field('id', null, 'Int', true), field('title', 'the title', 'String', false)] } } });
+      expect(await fields('admin')).toEqual({
+        data: {
+          __type: {
+            fields: [
+              field('author_id', null, 'Int', false),
+              field('id', null, 'Int', true),
+              field('pages', null, 'Int', false),
+              field('title', 'the title', 'String', false),
+            ],
+          },
+        },
+      });
+      // Changed again, and back: each version says what the database says now.
+      expectResponse(
+        await runSql({ sql: "comment on column library.book.title is 'the heading'; alter table library.book alter column pages type text" }),
+        200,
+        {
+          result_type: 'CommandOk',
+          result: null,
+        },
+      );
+      expect(await fields('user')).toEqual({ data: { __type: { fields: [field('id', null, 'Int', true), field('title', 'the heading', 'String', false)] } } });
+      expect(((await fields('admin')) as { data: { __type: { fields: unknown[] } } }).data.__type.fields.slice(2)).toEqual([
+        field('pages', null, 'String', false),
+        field('title', 'the heading', 'String', false),
+      ]);
+      expectResponse(await runSql({ sql: 'comment on column library.book.title is null; alter table library.book alter column title set not null' }), 200, {
+        result_type: 'CommandOk',
+        result: null,
+      });
+      expect(await fields('user')).toEqual({ data: { __type: { fields: [field('id', null, 'Int', true), field('title', null, 'String', true)] } } });
+    },
+  );
 });
