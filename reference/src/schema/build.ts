@@ -5,6 +5,7 @@ import {
   GraphQLObjectType,
   GraphQLSchema,
   GraphQLString,
+  type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLNamedType,
@@ -86,97 +87,81 @@ export function buildSchema(
   const { objectType, aggregate } = objects;
   const { inputOf, mutationResponse, onConflict, updateArgs, insertInput } = mutationTypes(cx, filters, objects);
 
-  const queryFields = new Map<string, RootField>();
-  const mutationFields = new Map<string, RootField>();
-  const query: GraphQLFieldConfigMap<unknown, unknown> = {};
-  const mutation: GraphQLFieldConfigMap<unknown, unknown> = {};
+  // The root fields, each with its configuration made only when a schema is made of them: a role
+  // whose roots a schema of the version before has (or another role's) takes that schema.
+  const roots: { into: 'query' | 'mutation'; name: string; field: RootField; config: () => GraphQLFieldConfig<unknown, unknown> }[] = [];
   for (const t of models.values()) {
     const pk = t.primaryKey?.map((c) => t.byColumn.get(c)!);
-    const add = (
-      into: GraphQLFieldConfigMap<unknown, unknown>,
-      registry: Map<string, RootField>,
-      kind: RootFieldKey,
-      config: GraphQLFieldConfigMap<unknown, unknown>[string],
-    ) => {
-      into[t.rootFields[kind]] = config;
-      registry.set(t.rootFields[kind], { kind, table: t });
-    };
-    if (t.access.select) add(query, queryFields, 'select', { type: list(objectType(t)), args: selectArgs(t) });
-    if (pk && t.access.select)
-      add(query, queryFields, 'select_by_pk', { type: objectType(t), args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])) });
-    if (t.access.aggregate) add(query, queryFields, 'select_aggregate', { type: nonNull(aggregate(t)), args: selectArgs(t) });
+    const add = (into: 'query' | 'mutation', kind: RootFieldKey, config: () => GraphQLFieldConfig<unknown, unknown>) =>
+      roots.push({ into, name: t.rootFields[kind], field: { kind, table: t }, config });
+    const pkArgs = () => Object.fromEntries(pk!.map((c) => [c.field, { type: nonNull(columnType(c)) }]));
+    if (t.access.select) add('query', 'select', () => ({ type: list(objectType(t)), args: selectArgs(t) }));
+    if (pk && t.access.select) add('query', 'select_by_pk', () => ({ type: objectType(t), args: pkArgs() }));
+    if (t.access.aggregate) add('query', 'select_aggregate', () => ({ type: nonNull(aggregate(t)), args: selectArgs(t) }));
     // Upserts update columns: a role needs update permission for them.
-    const conflict = t.access.update || !t.permissions ? onConflict(t) : undefined;
+    const conflict = (): GraphQLFieldConfigArgumentMap => {
+      const type = t.access.update || !t.permissions ? onConflict(t) : undefined;
+      return type ? { on_conflict: { type } } : {};
+    };
     if (t.access.insert) {
-      add(mutation, mutationFields, 'insert', {
-        type: mutationResponse(t),
-        args: { objects: { type: list(insertInput(t)) }, ...(conflict ? { on_conflict: { type: conflict } } : {}) },
-      });
-      if (t.access.select)
-        add(mutation, mutationFields, 'insert_one', {
-          type: objectType(t),
-          args: { object: { type: nonNull(insertInput(t)) }, ...(conflict ? { on_conflict: { type: conflict } } : {}) },
-        });
+      add('mutation', 'insert', () => ({ type: mutationResponse(t), args: { objects: { type: list(insertInput(t)) }, ...conflict() } }));
+      if (t.access.select) add('mutation', 'insert_one', () => ({ type: objectType(t), args: { object: { type: nonNull(insertInput(t)) }, ...conflict() } }));
     }
     if (t.access.update) {
-      add(mutation, mutationFields, 'update', { type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) }, ...updateArgs(t) } });
+      add('mutation', 'update', () => ({ type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) }, ...updateArgs(t) } }));
       if (pk) {
-        add(mutation, mutationFields, 'update_by_pk', {
+        add('mutation', 'update_by_pk', () => ({
           type: objectType(t),
           args: { pk_columns: { type: nonNull(inputOf(t, `${t.name}_pk_columns_input`, pk, (c) => nonNull(columnType(c)))) }, ...updateArgs(t) },
-        });
+        }));
       }
     }
     if (t.access.delete) {
-      add(mutation, mutationFields, 'delete', { type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) } } });
-      if (pk)
-        add(mutation, mutationFields, 'delete_by_pk', {
-          type: objectType(t),
-          args: Object.fromEntries(pk.map((c) => [c.field, { type: nonNull(columnType(c)) }])),
-        });
+      add('mutation', 'delete', () => ({ type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) } } }));
+      if (pk) add('mutation', 'delete_by_pk', () => ({ type: objectType(t), args: pkArgs() }));
     }
   }
   // Tracked functions (§4.3): rows of their table, with the table's arguments and their own.
   for (const f of functions) {
     const t = models.get(f.tableKey)!;
-    const given = f.arguments.filter((a) => !a.session);
-    const argsType = given.length
-      ? once(f.argsType, () =>
-          makeInputObjectType({
-            name: f.argsType,
-            fields: Object.fromEntries(
-              given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }]),
-            ),
-          }),
-        )
-      : undefined;
-    const args: GraphQLFieldConfigArgumentMap = {
-      ...(argsType ? { args: { type: given.some((a) => !a.hasDefault) ? nonNull(argsType) : argsType } } : {}),
-      ...selectArgs(t),
+    const args = (): GraphQLFieldConfigArgumentMap => {
+      const given = f.arguments.filter((a) => !a.session);
+      const argsType = given.length
+        ? once(f.argsType, () =>
+            makeInputObjectType({
+              name: f.argsType,
+              fields: Object.fromEntries(
+                given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }]),
+              ),
+            }),
+          )
+        : undefined;
+      return { ...(argsType ? { args: { type: given.some((a) => !a.hasDefault) ? nonNull(argsType) : argsType } } : {}), ...selectArgs(t) };
     };
     const description = f.db.comment ? { description: f.db.comment } : {};
-    if (f.exposedAs === 'mutation') {
-      mutation[f.field] = { type: list(objectType(t)), args, ...description };
-      mutationFields.set(f.field, { kind: 'function', table: t, fn: f });
-      continue;
-    }
-    query[f.field] = { type: list(objectType(t)), args, ...description };
-    queryFields.set(f.field, { kind: 'function', table: t, fn: f });
-    if (t.access.aggregate) {
-      query[f.aggregateField] = { type: nonNull(aggregate(t)), args };
-      queryFields.set(f.aggregateField, { kind: 'function_aggregate', table: t, fn: f });
+    roots.push({
+      into: f.exposedAs,
+      name: f.field,
+      field: { kind: 'function', table: t, fn: f },
+      config: () => ({ type: list(objectType(t)), args: args(), ...description }),
+    });
+    if (f.exposedAs === 'query' && t.access.aggregate) {
+      roots.push({
+        into: 'query',
+        name: f.aggregateField,
+        field: { kind: 'function_aggregate', table: t, fn: f },
+        config: () => ({ type: nonNull(aggregate(t)), args: args() }),
+      });
     }
   }
+  const queryFields = new Map<string, RootField>();
+  const mutationFields = new Map<string, RootField>();
+  for (const root of roots) (root.into === 'query' ? queryFields : mutationFields).set(root.name, root.field);
   if (external.tables) {
     external.tables.lookup = (name) => {
       const t = models.get(relationKey(name));
       return t?.access.select ? objectType(t) : undefined;
     };
-  }
-  Object.assign(query, external.query);
-  Object.assign(mutation, external.mutation);
-  if (Object.keys(query).length === 0) {
-    query.no_queries_available = { type: nonNull(GraphQLString) };
   }
   // Roots made of the same classes of tables make the same schema (the root fields' tables, with
   // their role's permissions, stay this role's own: queryFields and mutationFields).
@@ -199,6 +184,14 @@ export function buildSchema(
   // are made again with each version, and so is a schema that has them.
   const ownRootsOnly = Object.keys(external.query).length + Object.keys(external.mutation).length + external.types.length === 0 && !external.tables;
   const schema = share.schema(rootKey, ownRootsOnly, () => {
+    const query: GraphQLFieldConfigMap<unknown, unknown> = {};
+    const mutation: GraphQLFieldConfigMap<unknown, unknown> = {};
+    for (const root of roots) (root.into === 'query' ? query : mutation)[root.name] = root.config();
+    Object.assign(query, external.query);
+    Object.assign(mutation, external.mutation);
+    if (Object.keys(query).length === 0) {
+      query.no_queries_available = { type: nonNull(GraphQLString) };
+    }
     const queryRoot = makeObjectType({ name: 'query_root', fields: query });
     return new GraphQLSchema({
       query: queryRoot,

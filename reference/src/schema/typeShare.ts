@@ -24,6 +24,8 @@ export class TypeShare {
   /** A table's types, by the table's class and then by name. */
   private readonly byClass = new Map<string, Map<string, unknown>>();
   readonly scalars = new Map<string, GraphQLScalarType>();
+  /** What all roles' views of a table have alike, by the table's key (this version's). */
+  private readonly common = new Map<string, string>();
   /** Whole schemas by the signature of their root fields. */
   readonly schemas = new Map<string, GraphQLSchema>();
 
@@ -72,7 +74,11 @@ export class TypeShare {
    */
   classify(models: Models, typeName: (c: ColumnModel) => string): Map<string, string> {
     const own = new Map<string, string>();
-    for (const t of models.values()) own.set(t.key, digest(viewOf(t, typeName)));
+    for (const t of models.values()) {
+      let common = this.common.get(t.key);
+      if (common === undefined) this.common.set(t.key, (common = commonView(t)));
+      own.set(t.key, digest(viewOf(t, common, typeName)));
+    }
     return classesOf(models, own);
   }
 
@@ -88,13 +94,20 @@ export class TypeShare {
   }
 }
 
-/** Everything of a table the schema builder reads, as text: the metadata's view and the database's (columns whole). */
-function viewOf(t: TableModel, typeName: (c: ColumnModel) => string): string {
+/**
+ * What every role's view of a table has alike, as a digest: what the database says of it whole and
+ * the metadata's names, configured comments and enum values.
+ */
+function commonView(t: TableModel): string {
+  return digest(JSON.stringify([t.name, t.db, t.entry.configuration ?? null, t.entry.is_enum ?? false, t.enumValues ?? null, t.rootFields]));
+}
+
+/** Everything of a table the schema builder reads, as text: what all roles' views have alike, and the role's own. */
+function viewOf(t: TableModel, common: string, typeName: (c: ColumnModel) => string): string {
   const columns = (cs: ColumnModel[]) => cs.map((c) => c.field);
   return JSON.stringify([
-    t.name,
-    t.db.comment,
-    t.columns.map((c) => [c.field, typeName(c), c.column]),
+    common,
+    t.columns.map((c) => [c.field, typeName(c)]),
     t.primaryKey ?? null,
     t.constraints.map((c) => c.name),
     t.relationships.map((r) => [r.name, r.kind, r.targetKey]),
@@ -109,8 +122,6 @@ function viewOf(t: TableModel, typeName: (c: ColumnModel) => string): string {
       c.db.name,
       c.arguments.map((a) => [a.field, a.column, a.hasDefault, a.session, a.row === true]),
     ]),
-    t.enumValues ?? null,
-    t.rootFields,
     [t.access.select, t.access.aggregate, t.access.insert, t.access.update, t.access.delete, t.permissions === undefined],
     columns(t.access.insertColumns),
     columns(t.access.updateColumns),
