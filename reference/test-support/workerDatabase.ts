@@ -79,7 +79,7 @@ export function useCatalogWorkers<W extends { stop(graceMs?: number): Promise<vo
 }
 
 /** Seconds from now until the hold on row `id` of a catalog table runs out, once a worker holds it. */
-export async function secondsHeld(client: Client, table: 'action_log' | 'scheduled_event', id: string): Promise<number> {
+export async function secondsHeld(client: Client, table: 'action_log' | 'scheduled_event' | 'event_log', id: string): Promise<number> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const r = await client.query<{ left: number | null }>(
