@@ -1,8 +1,18 @@
 import { loadConfig } from '../config';
-import { GraphQLNonNull, validateSchema, type GraphQLEnumType, type GraphQLInputObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  validateSchema,
+  type GraphQLEnumType,
+  type GraphQLInputObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import type { MetadataDocument } from '../../../spec';
 import { introspectionOf, type DbColumn, type DbTable } from '../db/introspection';
 import { buildSchemaCache, roleSchema } from '../execute/schemaCache';
+import { adminSchemaOf, validSchemaCache } from '../execute/schemaValidity';
+import { typeContext } from './typeContext';
 
 const column = (name: string, type: string): DbColumn => ({
   name,
@@ -199,5 +209,23 @@ describe('a version takes the types of the tables it has unchanged from the vers
     expect(validateSchema(third.admin.schema)).toEqual([]);
     expect(third.admin.schema.getType('Int_comparison_exp')).toBe(first.admin.schema.getType('Int_comparison_exp'));
     expect((third.admin.schema.getType('note_bool_exp') as GraphQLInputObjectType).getFields().id!.type).toBe(first.admin.schema.getType('Int_comparison_exp'));
+  });
+
+  test('a schema that is not valid with types of a version before is built again from nothing before anything is left out', () => {
+    const before = buildSchemaCache(document, db, new Map(), limits);
+    expect(validateSchema(before.admin.schema)).toEqual([]);
+    // A type of the version before that is not what its class makes: it must not be trusted.
+    const noteClass = typeContext(before.models, before.share).classes.get('public\u0000note')!;
+    before.share.typesOfClass(noteClass).set('note', new GraphQLObjectType({ name: 'note', fields: { 'not a name': { type: GraphQLString } } }));
+    const noteOnly = { ...document, tables: document.tables.filter((t) => t.table.name === 'note') } as MetadataDocument;
+    const taken = buildSchemaCache(noteOnly, db, new Map(), limits, { previous: before.share });
+    expect(() => taken.admin.schema).toThrow('Names must only contain [_a-zA-Z0-9] but "not a name" does not.');
+    const valid = validSchemaCache(noteOnly, db, new Map(), limits, { previous: before.share });
+    expect(valid.problems).toEqual([]);
+    expect(fieldsOf(valid.cache.admin.schema, 'note')).toEqual(['body', 'id']);
+    expect(fieldsOf(roleSchema(valid.cache, 'fan', false).built.schema, 'note')).toEqual(['body', 'id']);
+    // The admin schema that remote schemas are checked against too.
+    const admin = adminSchemaOf(noteOnly, db, new Map(), limits, { previous: before.share });
+    expect([validateSchema(admin), fieldsOf(admin, 'note')]).toEqual([[], ['body', 'id']]);
   });
 });
