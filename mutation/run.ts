@@ -31,7 +31,12 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/execute/remote.ts': [...cases('remote-schemas'), 'reference/src/execute/remote.test.ts'],
   'reference/src/actions/worker.ts': ['reference/src/actions/worker.test.ts', 'reference/src/events/staleCopy.test.ts'],
   'reference/src/events/scheduler.ts': ['reference/src/events/scheduler.test.ts', 'reference/src/events/staleCopy.test.ts'],
-  'reference/src/events/worker.ts': ['reference/src/events/worker.test.ts', 'reference/src/events/delivery.test.ts', 'reference/src/events/staleCopy.test.ts'],
+  'reference/src/events/worker.ts': [
+    'reference/src/events/worker.test.ts',
+    'reference/src/events/delivery.test.ts',
+    'reference/src/events/holds.test.ts',
+    'reference/src/events/staleCopy.test.ts',
+  ],
   'reference/src/http/allowedHosts.ts': [...cases('cross-origin'), 'reference/src/http/allowedHosts.test.ts'],
   'reference/src/http/graphqlLog.ts': ['reference/src/http/graphqlLog.test.ts', 'reference/src/requestLog.test.ts'],
   'reference/src/execute/weightedCache.ts': ['reference/src/execute/weightedCache.test.ts'],

@@ -21,7 +21,10 @@ const trigger = (name: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function start(triggers: ReturnType<typeof trigger>[], options: { env?: NodeJS.ProcessEnv; retentionSeconds?: number } = {}): EventWorker {
+function start(
+  triggers: ReturnType<typeof trigger>[],
+  options: { env?: NodeJS.ProcessEnv; retentionSeconds?: number; snapshot?: () => { document: MetadataDocument; resourceVersion: number } } = {},
+): EventWorker {
   const document = {
     version: 3,
     sources: [],
@@ -30,7 +33,7 @@ function start(triggers: ReturnType<typeof trigger>[], options: { env?: NodeJS.P
   const worker = new EventWorker(
     fixture.pool(),
     { ...settings, retentionSeconds: options.retentionSeconds ?? 0 },
-    () => ({ document, resourceVersion: 1e9 }),
+    options.snapshot ?? (() => ({ document, resourceVersion: 1e9 })),
     logger,
     options.env ?? {},
   );
@@ -276,4 +279,37 @@ test('with a retention, delivered events older than it go with their attempts; n
   expect(left.sort()).toEqual([recent, dead].sort());
   const attempts = (await db.client.query<{ event_id: string }>('select event_id::text from engine_catalog.event_invocation_log')).rows.map((r) => r.event_id);
   expect(attempts).toEqual([recent]);
+});
+
+const eventIds = async () => (await db.client.query<{ id: string }>('select id::text from engine_catalog.event_log order by id')).rows.map((r) => r.id);
+
+test('without a retention, delivered events stay however old they are', async () => {
+  const old = await event('kept', { state: "'delivered'", tries: '1', delivered_at: "clock_timestamp() - interval '30 days'" });
+  start([trigger('kept')]);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  // A look after those: the new event is delivered, the old one is still there.
+  const fresh = await event('kept');
+  await until(fresh, (r) => r.state === 'delivered');
+  expect(await eventIds()).toEqual([old, fresh].sort());
+});
+
+test('the retention is applied when the worker starts and then once a minute, not at every look', async () => {
+  const soon = await event('kept', { state: "'delivered'", tries: '1', delivered_at: "clock_timestamp() - interval '0.5 seconds'" });
+  start([trigger('kept')], { retentionSeconds: 1 });
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // Older than the retention by now, but the next cleanup is a minute after the first.
+  const fresh = await event('kept');
+  await until(fresh, (r) => r.state === 'delivered');
+  expect(await eventIds()).toEqual([soon, fresh].sort());
+});
+
+test("a look that fails is a warning in the event worker's name, and the loop goes on", async () => {
+  start([], {
+    snapshot: () => {
+      throw new Error('no metadata');
+    },
+  });
+  await logged(2);
+  const warning = { level: 'warn', type: 'event-delivery', detail: { error: 'Error: no metadata' } };
+  expect(lines.slice(0, 2)).toEqual([warning, warning]);
 });
