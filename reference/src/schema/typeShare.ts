@@ -79,7 +79,11 @@ export class TypeShare {
       if (common === undefined) this.common.set(t.key, (common = commonView(t)));
       own.set(t.key, digest(viewOf(t, common, typeName)));
     }
-    return classesOf(models, own);
+    const classes = classesOf(models, own);
+    // This version has these classes: their types are its own to give to the version after, also
+    // when none of them is made or even read now (a whole schema taken from the version before).
+    for (const tableClass of new Set(classes.values())) this.typesOfClass(tableClass);
+    return classes;
   }
 
   typesOfClass(tableClass: string): Map<string, unknown> {
