@@ -321,3 +321,20 @@ test("an event is held for the longest cron trigger's timeout (at least the defa
   expect(short).toBeGreaterThan(60 + margin - 5);
   expect(short).toBeLessThanOrEqual(60 + margin);
 });
+
+test("a look that fails is a warning in the scheduler's name, and the loop goes on", async () => {
+  const worker = new Scheduler(
+    fixture.pool(),
+    { ...config.events, fetchIntervalMs: 50 },
+    () => {
+      throw new Error('no metadata');
+    },
+    logger,
+    {},
+  );
+  running.push(worker);
+  worker.start();
+  await logged(2);
+  const warning = { level: 'warn', type: 'scheduled-delivery', detail: { error: 'Error: no metadata' } };
+  expect(lines.slice(0, 2)).toEqual([warning, warning]);
+});
