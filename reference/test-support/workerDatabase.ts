@@ -93,3 +93,38 @@ export async function secondsHeld(client: Client, table: 'action_log' | 'schedul
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** A row of the event log or of the scheduled events, as the worker cases read it. */
+export interface WorkRow {
+  state: string;
+  tries: number;
+  last_error: string | null;
+  delivered: boolean;
+  locked_by: string | null;
+  /** Seconds from now to the next attempt. */
+  next_in: number;
+}
+
+/** Reads row `id` of a catalog table of events; `until` waits (10 s at most) for it to be as a case wants. */
+export function workRows(client: () => Client, table: 'event_log' | 'scheduled_event') {
+  const row = async (id: string): Promise<WorkRow> => {
+    const r = await client().query<WorkRow>(
+      sql.compile(
+        sql.query`select state, tries, last_error, delivered_at is not null as delivered, locked_by,
+                         extract(epoch from next_attempt_at - clock_timestamp())::float8 as next_in
+                    from ${sql.identifier(CATALOG_SCHEMA, table)} where id = ${sql.value(id)}::uuid`,
+      ),
+    );
+    return r.rows[0]!;
+  };
+  const until = async (id: string, done: (r: WorkRow) => boolean): Promise<WorkRow> => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const found = await row(id);
+      if (done(found)) return found;
+      if (Date.now() > deadline) throw new Error(`event ${id}: ${JSON.stringify(found)}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  return { row, until };
+}

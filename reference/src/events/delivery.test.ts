@@ -2,7 +2,7 @@
 // and how it settles each one (delivered, retried, dead; a trigger that is gone, a webhook it
 // cannot resolve), how long it holds what it took, and the retention of delivered events.
 import type { MetadataDocument } from '../../../spec';
-import { secondsHeld, useCatalogWorkers, useWorkerDatabase } from '../../test-support/workerDatabase';
+import { secondsHeld, useCatalogWorkers, useWorkerDatabase, workRows } from '../../test-support/workerDatabase';
 import { EventWorker } from './worker';
 
 const fixture = useWorkerDatabase('delivery', 'select 1');
@@ -54,35 +54,7 @@ async function event(triggerName: string, columns: Record<string, string> = {}):
   return r.rows[0]!.id;
 }
 
-interface Row {
-  state: string;
-  tries: number;
-  last_error: string | null;
-  delivered: boolean;
-  locked_by: string | null;
-  /** Seconds from now to the next attempt. */
-  next_in: number;
-}
-
-async function row(id: string): Promise<Row> {
-  const r = await db.client.query<Row>(
-    `select state, tries, last_error, delivered_at is not null as delivered, locked_by,
-            extract(epoch from next_attempt_at - clock_timestamp())::float8 as next_in
-       from engine_catalog.event_log where id = $1`,
-    [id],
-  );
-  return r.rows[0]!;
-}
-
-async function until(id: string, done: (r: Row) => boolean): Promise<Row> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = await row(id);
-    if (done(found)) return found;
-    if (Date.now() > deadline) throw new Error(`event ${id}: ${JSON.stringify(found)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const { until } = workRows(() => db.client, 'event_log');
 
 const attemptsOf = async (id: string) =>
   (

@@ -2,7 +2,7 @@
 // settles one-off events and cron invocations (delivered, retried, dead when late, when the trigger
 // is gone or when the webhook cannot be resolved).
 import type { MetadataDocument } from '../../../spec';
-import { secondsHeld, useCatalogWorkers, useWorkerDatabase } from '../../test-support/workerDatabase';
+import { secondsHeld, useCatalogWorkers, useWorkerDatabase, workRows } from '../../test-support/workerDatabase';
 import * as q from '../sql';
 import { Scheduler } from './scheduler';
 
@@ -63,35 +63,7 @@ async function oneOff(e: {
   return row!.event_id;
 }
 
-interface Row {
-  state: string;
-  tries: number;
-  last_error: string | null;
-  delivered: boolean;
-  locked_by: string | null;
-  /** Seconds from now to the next attempt. */
-  next_in: number;
-}
-
-async function row(id: string): Promise<Row> {
-  const r = await db.client.query<Row>(
-    `select state, tries, last_error, delivered_at is not null as delivered, locked_by,
-            extract(epoch from next_attempt_at - clock_timestamp())::float8 as next_in
-       from engine_catalog.scheduled_event where id = $1`,
-    [id],
-  );
-  return r.rows[0]!;
-}
-
-async function until(id: string, done: (r: Row) => boolean): Promise<Row> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = await row(id);
-    if (done(found)) return found;
-    if (Date.now() > deadline) throw new Error(`event ${id}: ${JSON.stringify(found)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const { row, until } = workRows(() => db.client, 'scheduled_event');
 
 const attemptsOf = async (id: string) =>
   (
