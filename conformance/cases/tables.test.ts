@@ -490,6 +490,17 @@ test(
       { name: 'fullName', description: 'as printed on invoices' },
       { name: 'id', description: 'the key' },
     ]);
+    // A comment changed alone: the description follows; then back as it was.
+    const described = async () =>
+      ((await target.graphql('{ __type(name: "shop_customer") { fields { name description } } }')).body as typeof fields).data.__type.fields.filter(
+        (f) => f.name === 'id',
+      );
+    const original = ((await exported()) as { tables: { configuration: { column_config: Record<string, unknown> } }[] }).tables[0]!.configuration;
+    const recommented = { ...original, column_config: { ...original.column_config, id: { comment: 'the customer number' } } };
+    expectResponse(await run('set_table_customization', { table: customer, configuration: recommented }), 200, ok);
+    expect(await described()).toEqual([{ name: 'id', description: 'the customer number' }]);
+    expectResponse(await run('set_table_customization', { table: customer, configuration: original }), 200, ok);
+    expect(await described()).toEqual([{ name: 'id', description: 'the key' }]);
     // The export goes back in unchanged.
     const document = await exported();
     expectResponse(await target.metadata({ type: 'replace_metadata', args: document }), 200, ok);
