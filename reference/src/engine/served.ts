@@ -32,9 +32,9 @@ export class ServedState {
   private schemaCache: SchemaCache | undefined;
   /** Details of tables by oid, kept across requests; dropped when the database changes through run_sql or reload. */
   tableDetails = new Map<string, DbTable>();
-  /** Schema caches validated per document (and the database they were built against). */
   /** The types of the schemas built last: the next version takes those of the tables it has unchanged (decision 022). */
   private lastShare: TypeShare | undefined;
+  /** Schema caches validated per document (and the database they were built against). */
   private validations = new WeakMap<
     MetadataDocument,
     { introspection: Introspection; enumValues: ReadonlyMap<string, EnumValue[]>; result: ValidSchemaCache }

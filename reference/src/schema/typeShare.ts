@@ -16,11 +16,17 @@ import type { ColumnModel, Models, TableModel } from './model';
 
 const digest = (text: string) => createHash('sha1').update(text).digest('base64');
 
+interface NamedEntry {
+  type: unknown;
+  /** Everything the type is made from; undefined: never taken by another version. */
+  content: string | undefined;
+}
+
 export class TypeShare {
   /** Named types that belong to no table (scalars' comparison types, enum tables' enums), by name, with what they are made from. */
-  private readonly byName = new Map<string, { type: unknown; content: string | undefined }>();
-  /** The names this share made or took itself (the others it knows are from versions before). */
-  private readonly made = new Set<string>();
+  private readonly byName = new Map<string, NamedEntry>();
+  /** Named types of versions before that this one did not use: types of classes it took may refer to them. */
+  private readonly inherited = new Map<string, NamedEntry>();
   /** A table's types, by the table's class and then by name. */
   private readonly byClass = new Map<string, Map<string, unknown>>();
   readonly scalars = new Map<string, GraphQLScalarType>();
@@ -39,7 +45,9 @@ export class TypeShare {
    * taken from it refer to them, and a version after must make its own types refer to the same).
    */
   forgetPrevious(): void {
-    for (const [name, entry] of this.previous?.byName ?? []) if (entry.content !== undefined && !this.byName.has(name)) this.byName.set(name, entry);
+    for (const [name, entry] of [...(this.previous?.inherited ?? []), ...(this.previous?.byName ?? [])]) {
+      if (entry.content !== undefined && !this.byName.has(name)) this.inherited.set(name, entry);
+    }
     this.previous = undefined;
   }
 
@@ -49,15 +57,17 @@ export class TypeShare {
    */
   named<T>(name: string, make: () => T, content?: string): T {
     let found = this.byName.get(name);
-    // One known from a version before serves only when made of the same.
-    if (found && !this.made.has(name) && (content === undefined || found.content !== content)) found = undefined;
     if (!found) {
-      this.made.add(name);
-      const before = content === undefined ? undefined : this.previous?.byName.get(name);
+      // One of a version before serves only when made of the same.
+      const before = content === undefined ? undefined : (this.previous?.known(name) ?? this.inherited.get(name));
       found = before && before.content === content ? before : { type: make(), content };
       this.byName.set(name, found);
     }
     return found.type as T;
+  }
+
+  private known(name: string): NamedEntry | undefined {
+    return this.byName.get(name) ?? this.inherited.get(name);
   }
 
   /** A schema of root fields with this key: this version's, else (when `carried`) the version before's. */
