@@ -2,6 +2,7 @@
 // settles one-off events and cron invocations (delivered, retried, dead when late, when the trigger
 // is gone or when the webhook cannot be resolved).
 import type { MetadataDocument } from '../../../spec';
+import * as sql from 'pg-sql2';
 import { secondsHeld, useCatalogWorkers, useWorkerDatabase, workRows } from '../../test-support/workerDatabase';
 import * as q from '../sql';
 import { Scheduler } from './scheduler';
@@ -309,4 +310,77 @@ test("a look that fails is a warning in the scheduler's name, and the loop goes 
   await logged(2);
   const warning = { level: 'warn', type: 'scheduled-delivery', detail: { error: 'Error: no metadata' } };
   expect(lines.slice(0, 2)).toEqual([warning, warning]);
+});
+
+/** A pool that counts the statements run through it, by their text. */
+function countingPool() {
+  const texts: string[] = [];
+  const pool = new Proxy(fixture.pool(), {
+    get(target, key) {
+      if (key === 'query')
+        return (config: string | { text: string }, ...rest: unknown[]) => {
+          texts.push(typeof config === 'string' ? config : config.text);
+          return (target.query as (...a: unknown[]) => unknown)(config, ...rest);
+        };
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const textOf = (fragment: Parameters<typeof q.run>[1]) => sql.compile(fragment).text;
+  const count = (...fragments: Parameters<typeof q.run>[1][]) => {
+    const wanted = new Set(fragments.map(textOf));
+    return texts.filter((t) => wanted.has(t)).length;
+  };
+  return { pool, count, reset: () => (texts.length = 0) };
+}
+
+const claims = [q.claimScheduled(1, 1, 'x', []), q.claimScheduled(1, 1, 'x', ['00000000-0000-0000-0000-000000000000'])];
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function startCounting(cronTriggers: ReturnType<typeof cron>[], settings: Partial<typeof config.events> = {}) {
+  const counting = countingPool();
+  const document = { version: 3, sources: [], tables: [], cron_triggers: cronTriggers } as unknown as MetadataDocument;
+  const worker = new Scheduler(counting.pool, { ...config.events, fetchIntervalMs: 50, ...settings }, () => ({ document, resourceVersion: 1e9 }), logger, {});
+  running.push(worker);
+  worker.start();
+  return counting;
+}
+
+test('without cron triggers and with nothing due, a look only claims: it reads no invocations and no metadata', async () => {
+  const { count } = startCounting([]);
+  await pause(1200);
+  expect(count(...claims)).toBeGreaterThanOrEqual(10);
+  expect({ latest: count(q.latestCronInvocations), version: count(q.readResourceVersion) }).toEqual({ latest: 0, version: 0 });
+});
+
+test('invocations are written once ten minutes ahead, looked for once a second, and not written again while they are there', async () => {
+  // A yearly trigger whose last invocation is past: nothing of it falls in the next ten minutes.
+  await q.run(db.client, q.insertCronInvocations('new-year', [new Date(Date.now() - 3600_000)]));
+  await db.client.query("update engine_catalog.scheduled_event set state = 'delivered' where trigger_name = 'new-year'");
+  // Each minute that begins brings one more minute within the ten ahead: the case runs within one minute.
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 54_000) await pause(60_000 - intoMinute + 100);
+  const { count } = startCounting([cron('every-minute', '* * * * *'), cron('new-year', '0 0 1 1 *')]);
+  await written('every-minute');
+  await pause(2300);
+  // Generations at the start, after one second and after two (polls come every 50 ms).
+  expect(count(q.latestCronInvocations)).toBeGreaterThanOrEqual(2);
+  expect(count(q.latestCronInvocations)).toBeLessThanOrEqual(4);
+  expect(count(q.insertCronInvocations('every-minute', []))).toBe(1);
+  expect(await invocations('every-minute')).toHaveLength(10);
+  expect(await invocations('new-year')).toHaveLength(1);
+});
+
+test('a scheduler whose deliveries fill its HTTP pool claims nothing more until one ends', async () => {
+  fixture.hook().on('/busy', () => ({ status: 200, delayMs: 1500 }));
+  const { count, reset } = startCounting([], { httpPoolSize: 1 });
+  const first = await oneOff({ webhook: `${fixture.hook().url}/busy`, secondsAgo: 1 });
+  const second = await oneOff({ webhook: `${fixture.hook().url}/busy`, secondsAgo: 1 });
+  await fixture.hook().waitFor('/busy', 1, 10_000);
+  reset();
+  await pause(600);
+  expect(count(...claims)).toBe(0);
+  expect(await until(first, (r) => r.state !== 'scheduled')).toMatchObject({ state: 'delivered' });
+  expect(await until(second, (r) => r.state !== 'scheduled')).toMatchObject({ state: 'delivered' });
+  expect(count(...claims)).toBeGreaterThan(0);
 });

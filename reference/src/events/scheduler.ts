@@ -69,7 +69,8 @@ export class Scheduler extends PollingWorker {
   }
 
   private async deliver(row: q.ScheduledRow, document: MetadataDocument): Promise<void> {
-    const trigger = row.kind === 'cron' ? cronTriggersOf(document).find((t) => t.name === row.trigger_name) : undefined;
+    // A one-off event has no trigger name, so no trigger.
+    const trigger = cronTriggersOf(document).find((t) => t.name === row.trigger_name);
     if (row.kind === 'cron' && !trigger) {
       await q.run(
         this.pool,
