@@ -84,9 +84,15 @@ test(`the reference against itself: ${RUNS} generated scenarios, no difference`,
   for (const n of Object.values(health)) expect(n).toBeGreaterThan(0);
 }, 300_000);
 
-test('diff from the command line: a planted difference (_nin keeping NULLs for one role) found, shrunk to one table, one permission and one request, reported; both targets as found', async () => {
+// Where seed 8's search ends: the shrunk scenario, replayed at once (`--path`). The search itself
+// (about 150 scenarios tried while shrinking, 40 s) runs with ENGINE_TEST_LONG=1, as CI runs it; it
+// prints the path it ends at, which is this one while the scenario generators stay as they are.
+const PLANTED_PATH = '20:0:1:1:5:3:3:2:2:2:2:2:2:2:2:2:2:3:2:2:2:2:2:2:2:2:2:3:3:4:8:6:6:6:6:6:6:6';
+const long = process.env.ENGINE_TEST_LONG === '1';
+
+/** A planted run from the command line, A in use with a table of its own (refused without --allow-clear); what it printed and reported. */
+async function plantedRun(extra: string[]) {
   const [a, b] = sides as [Side, Side];
-  // A is in use: a table of its own, tracked, which the run must leave as it was.
   await onDatabase(a.database.url, (c) =>
     c.query('drop schema if exists keep cascade; create schema keep; create table keep.kept (id integer primary key); insert into keep.kept values (7)'),
   );
@@ -97,30 +103,40 @@ test('diff from the command line: a planted difference (_nin keeping NULLs for o
   const args = [
     ...['--target', a.server.url, '--database', a.database.url, '--admin-secret', a.secret],
     ...['--against', proxy.url, '--against-database', b.database.url, '--against-admin-secret', b.secret],
-    ...['--runs', '1000', '--seed', String(PLANTED_SEED), '--areas', 'graphql', '--report-dir', dir, '--junit', join(dir, 'junit.xml')],
+    ...['--runs', '1000', '--seed', String(PLANTED_SEED), '--areas', 'graphql', '--report-dir', dir, '--junit', join(dir, 'junit.xml'), ...extra],
   ];
+  // A target in use is refused unless the run may clear it.
   const refused = capturedOutput();
   expect(await diffMain(args, refused.stream, refused.stream)).toBe(2);
   expect(refused.text()).toBe(
     `engine-conformance diff: A (${a.server.url}): the target is in use: its metadata is not empty (1 table). The cases clear the metadata and replace those schemas while they run; the metadata is restored afterwards, the schemas are not. Give --allow-clear to run anyway\n`,
   );
-
   const started = Date.now();
   const run = capturedOutput();
   expect(await diffMain([...args, '--allow-clear'], run.stream, run.stream)).toBe(1);
   const seconds = (Date.now() - started) / 1000;
   process.stdout.write(`diff: planted difference, seed ${PLANTED_SEED}, ${seconds.toFixed(1)} s:\n${run.text()}\n`);
   const report = JSON.parse(readFileSync(join(dir, 'diff-report.json'), 'utf8')) as DiffReport;
-  const d = report.difference!;
+  return { a, b, args, dir, before, output: run.text(), report, d: report.difference! };
+}
+
+/** The difference is the planted one, shrunk: one table, at most one permission, one request of r1 with `_nin`. */
+function expectShrunk(d: DiffReport['difference'] & object) {
   expect(d.scenario.tables.filter(Boolean)).toHaveLength(1);
   expect(d.scenario.permissions.length).toBeLessThanOrEqual(1);
   expect(d.scenario.requests).toHaveLength(1);
   expect(d.scenario.requests[0]).toMatchObject({ kind: expect.stringMatching(/^(select|aggregate)$/), role: 'r1' });
   expect(JSON.stringify(d.scenario.requests[0])).toContain('"_nin"');
   expect(d.steps[0][d.step]!.label).toBe(`request 1 (${d.scenario.requests[0]!.kind})`);
+}
+
+test('diff from the command line: a planted difference (_nin keeping NULLs for one role) replayed from its path, reported with its reproduction; a target in use refused without --allow-clear; both targets as found', async () => {
+  const { a, b, dir, before, output, report, d } = await plantedRun(['--path', PLANTED_PATH]);
+  expectShrunk(d);
+  expect(d.path).toBe(PLANTED_PATH);
   expect(report).toMatchObject({ seed: PLANTED_SEED, runs: 1000, areas: ['graphql'], target: a.server.url, against: proxy.url });
   expect(report.replay).toBe(
-    `engine-conformance diff --target ${a.server.url} --against ${proxy.url} --seed ${PLANTED_SEED} --runs 1000 --areas graphql --path ${d.path}`,
+    `engine-conformance diff --target ${a.server.url} --against ${proxy.url} --seed ${PLANTED_SEED} --runs 1000 --areas graphql --path ${PLANTED_PATH}`,
   );
   // The reproduction: the SQL, the curl lines, both answers; printed, and in the HTML and JUnit reports.
   const text = report.reproduction!;
@@ -128,21 +144,13 @@ test('diff from the command line: a planted difference (_nin keeping NULLs for o
   expect(text).toMatch(/curl -sS -i -X POST '[^']+\/v1\/graphql' .*_nin/);
   expect(text).toContain(`# A (${a.server.url}): 200 {"data":`);
   expect(text).toContain(`# B (${proxy.url}): 200 {"data":`);
-  expect(run.text()).toContain(`difference found after ${report.checked} alike scenarios, shrunk in ${d.shrinks} steps`);
-  expect(run.text()).toContain(text);
+  expect(output).toContain(`difference found after ${report.checked} alike scenarios, shrunk in ${d.shrinks} steps`);
+  expect(output).toContain(text);
   expect(readFileSync(join(dir, 'diff-report.html'), 'utf8')).toContain('<h2>Reproduction</h2><pre>1. The database');
   expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuites name="conformance" tests="1" failures="1">');
-  // --path (with the same seed) replays that scenario alone: the same difference, at once.
-  const replay = capturedOutput();
-  const replayDir = mkdtempSync(join(tmpdir(), 'engine-diff-replay-'));
-  const replayArgs = args.map((x) => (x === dir ? replayDir : x)).filter((x) => !x.endsWith('junit.xml') && x !== '--junit');
-  expect(await diffMain([...replayArgs, '--allow-clear', '--path', d.path], replay.stream, replay.stream)).toBe(1);
-  const replayed = JSON.parse(readFileSync(join(replayDir, 'diff-report.json'), 'utf8')) as DiffReport;
-  expect(replayed.difference!.scenario).toEqual(d.scenario);
-  expect(replayed.reproduction).toBe(text);
   // Both targets as they were found: metadata, A's own table, and nothing of the run's schema.
-  expect(run.text()).toContain('A: the target is as it was found: its metadata (1 table) restored, the objects the cases made dropped\n');
-  expect(run.text()).toContain('B: the target is as it was found: its metadata (empty) restored, the objects the cases made dropped\n');
+  expect(output).toContain('A: the target is as it was found: its metadata (1 table) restored, the objects the cases made dropped\n');
+  expect(output).toContain('B: the target is as it was found: its metadata (empty) restored, the objects the cases made dropped\n');
   expect([await metadata(a, EXPORT), await metadata(b, EXPORT)]).toEqual(before);
   expect(await onDatabase(a.database.url, (c) => c.query('select id from keep.kept'))).toMatchObject({ rows: [{ id: 7 }] });
   for (const side of sides) {
@@ -150,7 +158,30 @@ test('diff from the command line: a planted difference (_nin keeping NULLs for o
       rows: [{ n: 0 }],
     });
   }
-}, 300_000);
+}, 120_000);
+
+(long ? test : test.skip)(
+  'diff from the command line (ENGINE_TEST_LONG=1): the planted difference found by searching from its seed, shrunk to one table, one permission and one request; its path replays it at once',
+  async () => {
+    const { args, dir, output, report, d } = await plantedRun([]);
+    expectShrunk(d);
+    expect(report.checked).toBeGreaterThan(0);
+    expect(d.shrinks).toBeGreaterThan(0);
+    expect(output).toContain(`difference found after ${report.checked} alike scenarios, shrunk in ${d.shrinks} steps`);
+    process.stdout.write(`diff: seed ${PLANTED_SEED} ends at --path ${d.path}\n`);
+    // The search ends where the short form starts (with another seed, elsewhere).
+    if (process.env.ENGINE_DIFF_SEED === undefined) expect(d.path).toBe(PLANTED_PATH);
+    // --path (with the same seed) replays that scenario alone: the same difference, at once.
+    const replay = capturedOutput();
+    const replayDir = mkdtempSync(join(tmpdir(), 'engine-diff-replay-'));
+    const replayArgs = args.map((x) => (x === dir ? replayDir : x)).filter((x) => !x.endsWith('junit.xml') && x !== '--junit');
+    expect(await diffMain([...replayArgs, '--allow-clear', '--path', d.path], replay.stream, replay.stream)).toBe(1);
+    const replayed = JSON.parse(readFileSync(join(replayDir, 'diff-report.json'), 'utf8')) as DiffReport;
+    expect(replayed.difference!.scenario).toEqual(d.scenario);
+    expect(replayed.reproduction).toBe(report.reproduction);
+  },
+  300_000,
+);
 
 const EXPORT = { type: 'export_metadata', args: {} };
 
