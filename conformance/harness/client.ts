@@ -19,22 +19,43 @@ export interface RequestOptions {
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { request as nodeRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpsRequest } from 'node:https';
+import { Agent, request as nodeRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 
-function requestWithHost(url: string, method: string, headers: Record<string, string>, payload: string | undefined): Promise<Response> {
+// Connections are kept between requests, and let go after a second idle: well before a server's
+// own keep-alive timeout (five seconds is usual), so a request does not meet a connection the
+// server is closing. One that does all the same (a reused connection reset before any answer) is
+// sent again once on a new one, as Node's documentation advises.
+const IDLE_MS = 1000;
+const agents = { http: new Agent({ keepAlive: true, timeout: IDLE_MS }), https: new HttpAgent({ keepAlive: true, timeout: IDLE_MS }) };
+
+interface RawAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+function send(url: string, method: string, headers: Record<string, string>, payload: string | undefined, retried = false): Promise<RawAnswer> {
+  const secure = url.startsWith('https:');
   return new Promise((resolve, reject) => {
-    const req = nodeRequest(url, { method, headers }, (res) => {
+    const req = (secure ? httpsRequest : nodeRequest)(url, { method, headers, agent: secure ? agents.https : agents.http }, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
-        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: responseHeaders }));
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (typeof value === 'string') answerHeaders.set(name, value);
+          else for (const v of value ?? []) answerHeaders.append(name, v);
+        }
+        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: Buffer.concat(chunks).toString('utf8') });
       });
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && error.code === 'ECONNRESET' && !retried) resolve(send(url, method, headers, payload, true));
+      else reject(error);
+    });
     req.end(payload);
   });
 }
@@ -48,19 +69,16 @@ export async function httpRequest(base: string, method: string, path: string, op
     payload = options.raw ? String(options.body) : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  // fetch sends the URL's own Host; a case that names another (DNS rebinding) goes through node:http.
-  const response =
-    headers.host !== undefined
-      ? await requestWithHost(base + path, method, headers, payload)
-      : await fetch(base + path, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
-  const text = await response.text();
+  // node:http sends the headers as given (a case may name another Host: DNS rebinding) and no
+  // Accept-Encoding, so that answers come uncompressed.
+  const answer = await send(base + path, method, headers, payload);
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(answer.text);
   } catch {
     body = undefined;
   }
-  const result = { status: response.status, headers: response.headers, text, body } as HttpResult;
+  const result = { ...answer, body } as HttpResult;
   // Written when a failure asks for it: a long body goes to a file beside the report, so that the
   // curl line stays whole and runs as it is.
   let curl: string | undefined;

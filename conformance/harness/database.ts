@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import * as sql from 'pg-sql2';
-import { CLUSTER_URL_VARIABLE } from './environment';
+import { CLUSTER_URL_VARIABLE, OWN_CLUSTER_VARIABLE } from './environment';
 
 async function onCluster<T>(clusterUrl: string, work: (c: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: clusterUrl });
@@ -16,7 +16,8 @@ async function onCluster<T>(clusterUrl: string, work: (c: Client) => Promise<T>)
 
 export async function createDatabase(clusterUrl: string): Promise<{ name: string; url: string }> {
   const name = `conformance_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await onCluster(clusterUrl, (c) => c.query(sql.compile(sql.query`create database ${sql.identifier(name)}`)));
+  const copy = process.env[OWN_CLUSTER_VARIABLE] === '1' ? sql.fragment` strategy file_copy` : sql.blank;
+  await onCluster(clusterUrl, (c) => c.query(sql.compile(sql.query`create database ${sql.identifier(name)}${copy}`)));
   const url = new URL(clusterUrl);
   url.pathname = `/${name}`;
   return { name, url: url.toString() };

@@ -26,3 +26,10 @@ export function targetSettings(env: NodeJS.ProcessEnv = process.env): TargetSett
 
 /** Where the PostgreSQL cluster started by the global setup is (managed runs only). */
 export const CLUSTER_URL_VARIABLE = 'ENGINE_TEST_CLUSTER_URL';
+
+/**
+ * Set when the cluster is the run's own (started by the global setup, not given): its databases are
+ * made by copying the template's files, which costs a fraction of writing them through the WAL with
+ * fsync off, but takes checkpoints that a shared cluster should not pay for.
+ */
+export const OWN_CLUSTER_VARIABLE = 'ENGINE_TEST_OWN_CLUSTER';

@@ -2,7 +2,7 @@
 // database URL is configured, and a reference server per worker on it (serverPool.ts). Workers
 // inherit the cluster's URL and the servers through the environment.
 import { provisionDatabase, type ProvisionedDatabase } from '../../reference/src/db/provision';
-import { CLUSTER_URL_VARIABLE } from './environment';
+import { CLUSTER_URL_VARIABLE, OWN_CLUSTER_VARIABLE } from './environment';
 import { startSharedServers } from './serverPool';
 import { SERVER_PER_FILE_VARIABLE, SHARED_SERVERS_VARIABLE, type SharedServer } from './sharedServer';
 
@@ -36,6 +36,8 @@ export default async function globalSetup(globalConfig?: { maxWorkers: number })
     globalThis.__engineTestCluster = cluster;
     globalThis.__engineTestClusterUrl = cluster.url;
     process.env[CLUSTER_URL_VARIABLE] = cluster.url;
+    if (given === undefined) process.env[OWN_CLUSTER_VARIABLE] = '1';
+    else delete process.env[OWN_CLUSTER_VARIABLE];
   }
   // Cases against a given engine need no server of their own.
   if (process.env[SERVER_PER_FILE_VARIABLE] === '1' || process.env.ENGINE_URL) return;
