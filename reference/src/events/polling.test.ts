@@ -169,6 +169,41 @@ test('while deliveries are in flight it looks (and beats) at least every heartbe
   await worker.stop(0);
 });
 
+test('a worker left full by its look looks again as soon as a tenth of its places is free, not at its next look', async () => {
+  const { pool, logger } = setup();
+  const worker = new ScriptedWorker(pool, logger, { ...SETTINGS, fetchIntervalMs: 60_000, httpPoolSize: 20 });
+  const settle: (() => void)[] = [];
+  for (let i = 0; i < 20; i++) worker.hold(`e${i}`, new Promise<void>((resolve) => settle.push(resolve)));
+  worker.start();
+  await jest.advanceTimersByTimeAsync(100);
+  expect(at(worker.looks)).toEqual([0]);
+  // One place free of twenty: not yet.
+  settle[0]!();
+  await jest.advanceTimersByTimeAsync(200);
+  expect(at(worker.looks)).toEqual([0]);
+  // Two: a look at once.
+  settle[1]!();
+  await jest.advanceTimersByTimeAsync(0);
+  expect(at(worker.looks)).toEqual([0, 300]);
+  // That look left places free: the next delivery that ends brings no look of its own.
+  settle[2]!();
+  settle[3]!();
+  await jest.advanceTimersByTimeAsync(500);
+  expect(at(worker.looks)).toEqual([0, 300]);
+  // A look that fills the worker again (it takes the four places): the same once two are free.
+  worker.script = [4];
+  for (let i = 20; i < 24; i++) worker.hold(`e${i}`, new Promise<void>((resolve) => settle.push(resolve)));
+  await jest.advanceTimersByTimeAsync(501);
+  expect(at(worker.looks)).toEqual([0, 300, 1300, 1301]);
+  settle[4]!();
+  settle[5]!();
+  await jest.advanceTimersByTimeAsync(0);
+  expect(at(worker.looks)).toEqual([0, 300, 1300, 1301, 1301]);
+  for (const done of settle) done();
+  await jest.advanceTimersByTimeAsync(0);
+  await worker.stop(0);
+});
+
 test('each beat renews the hold of what is still in flight, and of nothing else; a claim is told what is in flight', async () => {
   const { pool, logger, statements } = setup();
   const worker = new ScriptedWorker(pool, logger, { ...SETTINGS, fetchIntervalMs: 60_000 });

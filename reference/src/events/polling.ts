@@ -30,6 +30,8 @@ export abstract class PollingWorker {
   private outageSince: number | undefined;
   private lastBeat = 0;
   private lastPrune = 0;
+  /** The last look left no place free: more may be due than this worker could take. */
+  private wasFull = false;
 
   /** What the log calls this worker's deliveries. */
   protected abstract readonly name: string;
@@ -99,7 +101,15 @@ export abstract class PollingWorker {
   protected track(id: string, delivery: Promise<void>): void {
     const tracked = delivery.catch((error: unknown) => this.logger.log('error', this.name, { event_id: id, error: String(error) }));
     this.inFlight.set(id, tracked);
-    void tracked.finally(() => this.inFlight.delete(id));
+    void tracked.finally(() => {
+      this.inFlight.delete(id);
+      // A worker that was full looks again as soon as a tenth of its places is free, not at its
+      // next interval: otherwise it would deliver at most one pool of work per fetch interval.
+      if (this.wasFull && this.free >= Math.max(1, Math.ceil(this.settings.httpPoolSize / 10))) {
+        this.wasFull = false;
+        this.wake();
+      }
+    });
   }
 
   /** The ids of what is in flight: a claim never takes them again, however long they wait. */
@@ -145,6 +155,7 @@ export abstract class PollingWorker {
     try {
       await this.beat();
       taken = await this.poll();
+      this.wasFull = this.free <= 0;
       if (this.outageSince !== undefined) {
         this.logger.log('info', this.name, { message: `the database answers again after ${Date.now() - this.outageSince} ms` });
         this.outageSince = undefined;
