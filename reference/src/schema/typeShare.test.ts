@@ -231,3 +231,105 @@ describe('a version takes the types of the tables it has unchanged from the vers
     expect([validateSchema(admin), fieldsOf(admin, 'note')]).toEqual([[], ['body', 'id']]);
   });
 });
+
+describe("each part of a table's view tells its types apart from the version before's", () => {
+  const limits = loadConfig({}).limits;
+  type Entry = MetadataDocument['tables'][number];
+  /** The document with `note`'s entry changed by `change`. */
+  const withNote = (change: (entry: Entry) => Entry) =>
+    ({ ...document, tables: document.tables.map((t) => (t.table.name === 'note' ? change(t) : t)) }) as MetadataDocument;
+  /** The database with `note` changed by `change`. */
+  const noteDb = (change: (t: DbTable) => DbTable) => {
+    const changed = tables.map((t) => (t.name === 'note' ? change(t) : t));
+    return introspectionOf(changed, changed);
+  };
+  const unique = {
+    name: 'note_body_key',
+    type: 'u',
+    columns: ['body'],
+    ref_schema: null,
+    ref_table: null,
+    ref_columns: null,
+  } as DbTable['constraints'][number];
+  const fanMay = (extra: Record<string, unknown>) => withNote((t) => ({ ...t, ...extra }) as Entry);
+  const variants: [string, string, MetadataDocument, ReturnType<typeof introspectionOf>][] = [
+    [
+      'a column named otherwise',
+      'admin',
+      withNote((t) => ({ ...t, configuration: { column_config: { body: { custom_name: 'text' } } } }) as Entry),
+      noteDb((t) => t),
+    ],
+    [
+      'root fields named otherwise',
+      'admin',
+      withNote((t) => ({ ...t, configuration: { custom_root_fields: { select: 'notes' } } }) as Entry),
+      noteDb((t) => t),
+    ],
+    ['the table commented in the database', 'admin', document, noteDb((t) => ({ ...t, comment: 'notes kept' }))],
+    ['no primary key', 'admin', document, noteDb((t) => ({ ...t, constraints: [] }))],
+    ['one more unique constraint', 'admin', document, noteDb((t) => ({ ...t, constraints: [...t.constraints, unique] }))],
+    ['an insert permission', 'fan', fanMay({ insert_permissions: [{ role: 'fan', permission: { columns: ['id'], check: {} } }] }), noteDb((t) => t)],
+    [
+      'an update permission',
+      'fan',
+      fanMay({ update_permissions: [{ role: 'fan', permission: { columns: ['body'], filter: {}, check: {} } }] }),
+      noteDb((t) => t),
+    ],
+    ['a delete permission', 'fan', fanMay({ delete_permissions: [{ role: 'fan', permission: { filter: {} } }] }), noteDb((t) => t)],
+    [
+      'aggregations allowed',
+      'fan',
+      withNote(
+        (t) => ({ ...t, select_permissions: [{ role: 'fan', permission: { columns: ['id', 'body'], filter: {}, allow_aggregations: true } }] }) as Entry,
+      ),
+      noteDb((t) => t),
+    ],
+  ];
+  const db = introspectionOf(tables, tables);
+  const schemaOf = (cache: ReturnType<typeof buildSchemaCache>, role: string) =>
+    role === 'admin' ? cache.admin.schema : roleSchema(cache, role, false).built.schema;
+
+  test.each(variants)('%s: new types for the table, the others taken', (_, role, changedDocument, changedDb) => {
+    const before = buildSchemaCache(document, db, new Map(), limits);
+    const previous = schemaOf(before, role);
+    expect(validateSchema(previous)).toEqual([]);
+    const after = schemaOf(buildSchemaCache(changedDocument, changedDb, new Map(), limits, { previous: before.share }), role);
+    expect(validateSchema(after)).toEqual([]);
+    expect(after.getType('artist')).toBe(previous.getType('artist'));
+    expect(after.getType('note_bool_exp')).not.toBe(previous.getType('note_bool_exp'));
+    // And the same once more takes everything.
+    const again = buildSchemaCache(changedDocument, changedDb, new Map(), limits, { previous: before.share });
+    const againSchema = schemaOf(again, role);
+    expect(schemaOf(buildSchemaCache(changedDocument, changedDb, new Map(), limits, { previous: again.share }), role)).toBe(againSchema);
+  });
+
+  test('insert and update columns are part of the view', () => {
+    const insert = (columns: string[]) => fanMay({ insert_permissions: [{ role: 'fan', permission: { columns, check: {} } }] });
+    const update = (columns: string[]) => fanMay({ update_permissions: [{ role: 'fan', permission: { columns, filter: {}, check: {} } }] });
+    for (const [one, other] of [
+      [insert(['id']), insert(['id', 'body'])],
+      [update(['body']), update(['id', 'body'])],
+    ] as const) {
+      const before = buildSchemaCache(one, db, new Map(), limits);
+      const fanBefore = roleSchema(before, 'fan', false).built.schema;
+      const fanAfter = roleSchema(buildSchemaCache(other, db, new Map(), limits, { previous: before.share }), 'fan', false).built.schema;
+      expect(validateSchema(fanAfter)).toEqual([]);
+      expect(fanAfter.getType('note_bool_exp')).not.toBe(fanBefore.getType('note_bool_exp'));
+      expect(fanAfter.getType('artist')).toBe(fanBefore.getType('artist'));
+    }
+  });
+
+  test('a relationship named otherwise: new types for its table and for the tables that reach it', () => {
+    const renamed = {
+      ...document,
+      tables: document.tables.map((t) => (t.table.name === 'artist' ? { ...t, array_relationships: [{ ...t.array_relationships![0]!, name: 'records' }] } : t)),
+    } as MetadataDocument;
+    const before = buildSchemaCache(document, db, new Map(), limits);
+    expect(validateSchema(before.admin.schema)).toEqual([]);
+    const after = buildSchemaCache(renamed, db, new Map(), limits, { previous: before.share });
+    expect(validateSchema(after.admin.schema)).toEqual([]);
+    expect(fieldsOf(after.admin.schema, 'artist')).toEqual(['id', 'name', 'records', 'records_aggregate', 'secret']);
+    expect(after.admin.schema.getType('album')).not.toBe(before.admin.schema.getType('album'));
+    expect(after.admin.schema.getType('note')).toBe(before.admin.schema.getType('note'));
+  });
+});
