@@ -268,6 +268,12 @@ describe("each part of a table's view tells its types apart from the version bef
     ['the table commented in the database', 'admin', document, noteDb((t) => ({ ...t, comment: 'notes kept' }))],
     ['no primary key', 'admin', document, noteDb((t) => ({ ...t, constraints: [] }))],
     ['one more unique constraint', 'admin', document, noteDb((t) => ({ ...t, constraints: [...t.constraints, unique] }))],
+    ['the primary key on another column', 'admin', document, noteDb((t) => ({ ...t, constraints: [{ ...t.constraints[0]!, columns: ['body'] }] }))],
+  ];
+  const uniqueDb = noteDb((t) => ({ ...t, constraints: [...t.constraints, unique] }));
+  const renamedDb = noteDb((t) => ({ ...t, constraints: [...t.constraints, { ...unique, name: 'note_body_unique' }] }));
+  const fromUnique: [string, string, MetadataDocument, ReturnType<typeof introspectionOf>][] = [
+    ['a unique constraint named otherwise', 'admin', document, renamedDb],
     ['an insert permission', 'fan', fanMay({ insert_permissions: [{ role: 'fan', permission: { columns: ['id'], check: {} } }] }), noteDb((t) => t)],
     [
       'an update permission',
@@ -289,26 +295,31 @@ describe("each part of a table's view tells its types apart from the version bef
   const schemaOf = (cache: ReturnType<typeof buildSchemaCache>, role: string) =>
     role === 'admin' ? cache.admin.schema : roleSchema(cache, role, false).built.schema;
 
-  test.each(variants)('%s: new types for the table, the others taken', (_, role, changedDocument, changedDb) => {
-    const before = buildSchemaCache(document, db, new Map(), limits);
-    const previous = schemaOf(before, role);
-    expect(validateSchema(previous)).toEqual([]);
-    const after = schemaOf(buildSchemaCache(changedDocument, changedDb, new Map(), limits, { previous: before.share }), role);
-    expect(validateSchema(after)).toEqual([]);
-    expect(after.getType('artist')).toBe(previous.getType('artist'));
-    expect(after.getType('note_bool_exp')).not.toBe(previous.getType('note_bool_exp'));
-    // And the same once more takes everything.
-    const again = buildSchemaCache(changedDocument, changedDb, new Map(), limits, { previous: before.share });
-    const againSchema = schemaOf(again, role);
-    expect(schemaOf(buildSchemaCache(changedDocument, changedDb, new Map(), limits, { previous: again.share }), role)).toBe(againSchema);
-  });
+  test.each([...variants.map((v) => [...v, db] as const), ...fromUnique.map((v) => [...v, uniqueDb] as const)])(
+    '%s: new types for the table, the others taken',
+    (_, role, changedDocument, changedDb, startDb) => {
+      const before = buildSchemaCache(document, startDb, new Map(), limits);
+      const previous = schemaOf(before, role);
+      expect(validateSchema(previous)).toEqual([]);
+      const after = schemaOf(buildSchemaCache(changedDocument, changedDb, new Map(), limits, { previous: before.share }), role);
+      expect(validateSchema(after)).toEqual([]);
+      expect(after.getType('artist')).toBe(previous.getType('artist'));
+      expect(after.getType('note_bool_exp')).not.toBe(previous.getType('note_bool_exp'));
+      // And the same once more takes everything.
+      const again = buildSchemaCache(changedDocument, changedDb, new Map(), limits, { previous: before.share });
+      const againSchema = schemaOf(again, role);
+      expect(schemaOf(buildSchemaCache(changedDocument, changedDb, new Map(), limits, { previous: again.share }), role)).toBe(againSchema);
+    },
+  );
 
   test('insert and update columns are part of the view', () => {
     const insert = (columns: string[]) => fanMay({ insert_permissions: [{ role: 'fan', permission: { columns, check: {} } }] });
     const update = (columns: string[]) => fanMay({ update_permissions: [{ role: 'fan', permission: { columns, filter: {}, check: {} } }] });
     for (const [one, other] of [
       [insert(['id']), insert(['id', 'body'])],
+      [insert(['id']), insert(['body'])],
       [update(['body']), update(['id', 'body'])],
+      [update(['body']), update(['id'])],
     ] as const) {
       const before = buildSchemaCache(one, db, new Map(), limits);
       const fanBefore = roleSchema(before, 'fan', false).built.schema;
@@ -331,5 +342,80 @@ describe("each part of a table's view tells its types apart from the version bef
     expect(fieldsOf(after.admin.schema, 'artist')).toEqual(['id', 'name', 'records', 'records_aggregate', 'secret']);
     expect(after.admin.schema.getType('album')).not.toBe(before.admin.schema.getType('album'));
     expect(after.admin.schema.getType('note')).toBe(before.admin.schema.getType('note'));
+  });
+});
+
+describe("a table's class: its view and the classes of the tables it reaches", () => {
+  const limits = loadConfig({}).limits;
+  const fk = (from: string, col: string, to: string) =>
+    ({ name: `${from}_${col}_fkey`, type: 'f', columns: [col], ref_schema: 'public', ref_table: to, ref_columns: ['id'] }) as DbTable['constraints'][number];
+  // t1 -> t2 -> t3 (a chain); c1 <-> c2 (a cycle) -> t3; u on its own.
+  const graph = [
+    table('t1', 11, [column('id', 'int4'), column('next_id', 'int4')], [fk('t1', 'next_id', 't2')]),
+    table('t2', 12, [column('id', 'int4'), column('next_id', 'int4')], [fk('t2', 'next_id', 't3')]),
+    table('t3', 13, [column('id', 'int4'), column('body', 'text')], []),
+    table('c1', 14, [column('id', 'int4'), column('other_id', 'int4')], [fk('c1', 'other_id', 'c2')]),
+    table('c2', 15, [column('id', 'int4'), column('other_id', 'int4'), column('leaf_id', 'int4')], [fk('c2', 'other_id', 'c1'), fk('c2', 'leaf_id', 't3')]),
+    table('u', 16, [column('id', 'int4')], []),
+  ];
+  const to = (name: string, column: string) => ({ name, using: { foreign_key_constraint_on: column } });
+  const entries = [
+    { table: { schema: 'public', name: 't1' }, object_relationships: [to('next', 'next_id')] },
+    { table: { schema: 'public', name: 't2' }, object_relationships: [to('next', 'next_id')] },
+    { table: { schema: 'public', name: 't3' } },
+    { table: { schema: 'public', name: 'c1' }, object_relationships: [to('other', 'other_id')] },
+    { table: { schema: 'public', name: 'c2' }, object_relationships: [to('other', 'other_id'), to('leaf', 'leaf_id')] },
+    { table: { schema: 'public', name: 'u' } },
+  ];
+  const names = ['t1', 't2', 't3', 'c1', 'c2', 'u'];
+  const classesOf = (order: typeof entries, dbTables: DbTable[]) => {
+    const cache = buildSchemaCache({ version: 2, tables: order } as unknown as MetadataDocument, introspectionOf(dbTables, dbTables), new Map(), limits);
+    const classes = typeContext(cache.models, cache.share).classes;
+    return Object.fromEntries(names.map((n) => [n, classes.get(`public\u0000${n}`)!]));
+  };
+  const base = classesOf(entries, graph);
+
+  test('the tables of one cycle share a class; every other table has its own', () => {
+    expect(base.c1).toBe(base.c2);
+    expect(new Set(Object.values(base)).size).toBe(5);
+  });
+
+  test('a cycle of three tables is one class, found from whichever table the walk starts', () => {
+    const ring = [
+      table('r1', 21, [column('id', 'int4'), column('n', 'int4')], [fk('r1', 'n', 'r2')]),
+      table('r2', 22, [column('id', 'int4'), column('n', 'int4')], [fk('r2', 'n', 'r3')]),
+      table('r3', 23, [column('id', 'int4'), column('n', 'int4')], [fk('r3', 'n', 'r1')]),
+    ];
+    const ringEntries = ['r1', 'r2', 'r3'].map((name) => ({ table: { schema: 'public', name }, object_relationships: [to('n', 'n')] }));
+    for (const order of [ringEntries, [...ringEntries].reverse(), [ringEntries[1]!, ringEntries[0]!, ringEntries[2]!]]) {
+      const cache = buildSchemaCache({ version: 2, tables: order } as unknown as MetadataDocument, introspectionOf(ring, ring), new Map(), limits);
+      const classes = typeContext(cache.models, cache.share).classes;
+      expect(new Set(['r1', 'r2', 'r3'].map((n) => classes.get(`public\u0000${n}`))).size).toBe(1);
+      expect(validateSchema(cache.admin.schema)).toEqual([]);
+    }
+  });
+
+  test('the order of the tables in the metadata changes no class', () => {
+    expect(classesOf([...entries].reverse(), [...graph].reverse())).toEqual(base);
+    expect(classesOf([entries[2]!, entries[4]!, entries[0]!, entries[5]!, entries[3]!, entries[1]!], graph)).toEqual(base);
+  });
+
+  test('a table changed changes the class of every table that reaches it, and of no other', () => {
+    const changed = graph.map((t) => (t.name === 't3' ? { ...t, columns: [t.columns[0]!, { ...t.columns[1]!, comment: 'changed' }] } : t));
+    const after = classesOf(entries, changed);
+    for (const n of ['t1', 't2', 't3', 'c1', 'c2']) expect({ [n]: after[n] }).not.toEqual({ [n]: base[n] });
+    expect(after.u).toBe(base.u);
+    expect(after.c1).toBe(after.c2);
+    const cycleChanged = classesOf(
+      entries,
+      graph.map((t) => (t.name === 'c1' ? { ...t, comment: 'changed' } : t)),
+    );
+    expect([cycleChanged.c1 === base.c1, cycleChanged.c2 === base.c2, cycleChanged.t1, cycleChanged.t3, cycleChanged.u]).toEqual([
+      false,
+      false,
+      base.t1,
+      base.t3,
+      base.u,
+    ]);
   });
 });
