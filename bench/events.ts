@@ -3,10 +3,9 @@
 // what was captured to a webhook on loopback (events per second, from resuming the trigger until the
 // webhook has every one and the log says so).
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { freePort, provisionDatabase } from '../reference/src/db/provision';
-import { ROOT, rssMiB, start, stop, waitFor } from './processes';
+import { rssMiB, startReference, stop, waitFor } from './processes';
 
 const WRITERS = 8;
 const WRITE_SECONDS = 10;
@@ -65,12 +64,7 @@ export async function eventsScale(log: (line: string) => void): Promise<string> 
   const database = await provisionDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL });
   const port = await freePort();
   const hook = await startCountingWebhook();
-  const server = start(process.execPath, [join(ROOT, 'bin', 'engine-reference.js')], {
-    ENGINE_GRAPHQL_DATABASE_URL: database.url,
-    ENGINE_GRAPHQL_SERVER_PORT: String(port),
-    ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-    ENGINE_GRAPHQL_LOG_LEVEL: 'error',
-  });
+  const server = startReference(database.url, port);
   const url = `http://127.0.0.1:${port}`;
   const admin = new Client({ connectionString: database.url });
   try {

@@ -2,11 +2,10 @@
 // queries (each just inside the default field limit, so each is parsed, compiled and cached), the
 // answer time of a query far beyond the limits, and how long a small query waits while ten large
 // ones are compiled at once.
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { fixtureSql } from '../conformance/harness/fixtures';
 import { freePort, provisionDatabase } from '../reference/src/db/provision';
-import { ROOT, rssMiB, start, stop, waitFor } from './processes';
+import { rssMiB, startReference, stop, waitFor } from './processes';
 
 const QUERIES = 1000;
 /** Aliases per query: each selects two fields, 1,500 fields in all (the default limit is 2,000). */
@@ -18,12 +17,7 @@ const largeQuery = (seed: number, aliases = ALIASES) =>
 export async function memoryBound(log: (line: string) => void): Promise<string> {
   const database = await provisionDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL });
   const port = await freePort();
-  const server = start(process.execPath, [join(ROOT, 'bin', 'engine-reference.js')], {
-    ENGINE_GRAPHQL_DATABASE_URL: database.url,
-    ENGINE_GRAPHQL_SERVER_PORT: String(port),
-    ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-    ENGINE_GRAPHQL_LOG_LEVEL: 'error',
-  });
+  const server = startReference(database.url, port);
   try {
     const client = new Client({ connectionString: database.url });
     await client.connect();

@@ -1,10 +1,9 @@
 // Metadata operations with 100, 1,000 and 5,000 tracked tables: replace_metadata time,
 // track_table and export_metadata latency, and the server's memory.
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { fixtureSql } from '../conformance/harness/fixtures';
 import { freePort, provisionDatabase } from '../reference/src/db/provision';
-import { ROOT, rssMiB, start, stop, waitFor } from './processes';
+import { rssMiB, startReference, stop, waitFor } from './processes';
 
 const SIZES = [100, 1000, 5000];
 const SAMPLES = 10;
@@ -14,13 +13,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export async function metadataScale(log: (line: string) => void): Promise<string> {
   const database = await provisionDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL });
   const port = await freePort();
-  const startServer = () =>
-    start(process.execPath, [join(ROOT, 'bin', 'engine-reference.js')], {
-      ENGINE_GRAPHQL_DATABASE_URL: database.url,
-      ENGINE_GRAPHQL_SERVER_PORT: String(port),
-      ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-      ENGINE_GRAPHQL_LOG_LEVEL: 'error',
-    });
+  const startServer = () => startReference(database.url, port);
   let server = startServer();
   try {
     log('creating 5,020 tables');

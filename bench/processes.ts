@@ -16,6 +16,17 @@ export function start(command: string, args: string[], env: Record<string, strin
   return child;
 }
 
+/** The reference server on `databaseUrl`, on 127.0.0.1:`port`, logging errors only. */
+export function startReference(databaseUrl: string, port: number, env: Record<string, string> = {}): ChildProcess {
+  return start(process.execPath, [join(ROOT, 'bin', 'engine-reference.js')], {
+    ENGINE_GRAPHQL_DATABASE_URL: databaseUrl,
+    ENGINE_GRAPHQL_SERVER_PORT: String(port),
+    ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+    ENGINE_GRAPHQL_LOG_LEVEL: 'error',
+    ...env,
+  });
+}
+
 export async function waitFor(url: string, init?: RequestInit, seconds = 60): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
