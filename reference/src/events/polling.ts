@@ -105,10 +105,8 @@ export abstract class PollingWorker {
       this.inFlight.delete(id);
       // A worker that was full looks again as soon as a tenth of its places is free, not at its
       // next interval: otherwise it would deliver at most one pool of work per fetch interval.
-      if (this.wasFull && this.free >= Math.max(1, Math.ceil(this.settings.httpPoolSize / 10))) {
-        this.wasFull = false;
-        this.wake();
-      }
+      // (The look that follows says again whether it left the worker full.)
+      if (this.wasFull && this.free >= Math.max(1, Math.ceil(this.settings.httpPoolSize / 10))) this.wake();
     });
   }
 
