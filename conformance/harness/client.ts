@@ -19,7 +19,7 @@ export interface RequestOptions {
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { Agent as HttpAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Agent, request as nodeRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 
@@ -28,7 +28,7 @@ import { join } from 'node:path';
 // server is closing. One that does all the same (a reused connection reset before any answer) is
 // sent again once on a new one, as Node's documentation advises.
 const IDLE_MS = 1000;
-const agents = { http: new Agent({ keepAlive: true, timeout: IDLE_MS }), https: new HttpAgent({ keepAlive: true, timeout: IDLE_MS }) };
+const agents = { http: new Agent({ keepAlive: true, timeout: IDLE_MS }), https: new HttpsAgent({ keepAlive: true, timeout: IDLE_MS }) };
 
 interface RawAnswer {
   status: number;
