@@ -49,6 +49,7 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
     'reference/src/events/announcedWork.test.ts',
     'reference/src/events/holds.test.ts',
   ],
+  'reference/src/events/batches.ts': ['reference/src/events/batches.test.ts', 'reference/src/events/delivery.test.ts'],
 };
 
 const USAGE = `Usage: npm run mutation [-- MODULE[:LINES]... [--tests FILE,FILE]]

@@ -128,3 +128,25 @@ export function workRows(client: () => Client, table: 'event_log' | 'scheduled_e
   };
   return { row, until };
 }
+
+/** A pool that counts the statements run through it, by their text (compared with the text of fragments of sql/). */
+export function countingPool(target: Pool) {
+  const texts: string[] = [];
+  const pool = new Proxy(target, {
+    get(on, key) {
+      if (key === 'query')
+        return (config: string | { text: string }, ...rest: unknown[]) => {
+          texts.push(typeof config === 'string' ? config : config.text);
+          return (on.query as (...a: unknown[]) => unknown)(config, ...rest);
+        };
+      const value: unknown = Reflect.get(on, key);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(on) : value;
+    },
+  });
+  const textOf = (fragment: sql.SQL) => sql.compile(fragment).text;
+  const count = (...fragments: sql.SQL[]) => {
+    const wanted = new Set(fragments.map(textOf));
+    return texts.filter((t) => wanted.has(t)).length;
+  };
+  return { pool, count, reset: () => (texts.length = 0) };
+}

@@ -2,7 +2,8 @@
 // and how it settles each one (delivered, retried, dead; a trigger that is gone, a webhook it
 // cannot resolve), how long it holds what it took, and the retention of delivered events.
 import type { MetadataDocument } from '../../../spec';
-import { secondsHeld, useCatalogWorkers, useWorkerDatabase, workRows } from '../../test-support/workerDatabase';
+import { countingPool, secondsHeld, useCatalogWorkers, useWorkerDatabase, workRows } from '../../test-support/workerDatabase';
+import * as q from '../sql';
 import { EventWorker } from './worker';
 
 const fixture = useWorkerDatabase('delivery', 'select 1');
@@ -23,7 +24,12 @@ const trigger = (name: string, extra: Record<string, unknown> = {}) => ({
 
 function start(
   triggers: ReturnType<typeof trigger>[],
-  options: { env?: NodeJS.ProcessEnv; retentionSeconds?: number; snapshot?: () => { document: MetadataDocument; resourceVersion: number } } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    retentionSeconds?: number;
+    snapshot?: () => { document: MetadataDocument; resourceVersion: number };
+    pool?: ReturnType<typeof fixture.pool>;
+  } = {},
 ): EventWorker {
   const document = {
     version: 3,
@@ -31,7 +37,7 @@ function start(
     tables: [{ table: { schema: 'shop', name: 'item' }, event_triggers: triggers }],
   } as unknown as MetadataDocument;
   const worker = new EventWorker(
-    fixture.pool(),
+    options.pool ?? fixture.pool(),
     { ...settings, retentionSeconds: options.retentionSeconds ?? 0 },
     options.snapshot ?? (() => ({ document, resourceVersion: 1e9 })),
     logger,
@@ -229,6 +235,75 @@ test("what it takes is held for the longest trigger's timeout plus the margin, a
   expect(left).toBeLessThanOrEqual(100 + 7);
   const done = await until(id, (r) => r.state !== 'pending');
   expect([done.state, done.locked_by]).toEqual(['delivered', null]);
+});
+
+test('attempts that end together are settled together, each as its own outcome says, every one logged', async () => {
+  // The webhook answers every call at the same moment, a second after the first one came.
+  let answerAt = 0;
+  const together = (status: number) => () => {
+    answerAt ||= Date.now() + 1000;
+    return { status, delayMs: Math.max(1, answerAt - Date.now()) };
+  };
+  fixture.hook().on('/ok', together(200));
+  fixture.hook().on('/again', together(500));
+  fixture.hook().on('/dead', together(500));
+  const ids: Record<string, string[]> = { ok: [], again: [], dead: [] };
+  for (let n = 0; n < 6; n++) for (const name of Object.keys(ids)) ids[name]!.push(await event(name));
+  const { pool, count } = countingPool(fixture.pool());
+  start([trigger('ok'), trigger('again', { retry_conf: { num_retries: 2, interval_sec: 10, timeout_sec: 60 } }), trigger('dead')], { pool });
+  const rows = async (name: string) => {
+    const found = [];
+    for (const id of ids[name]!) found.push(await until(id, (r) => r.tries === 1));
+    return found;
+  };
+  const outcome = (r: Awaited<ReturnType<typeof until>>) => ({
+    state: r.state,
+    tries: r.tries,
+    last_error: r.last_error,
+    delivered: r.delivered,
+    locked_by: r.locked_by,
+  });
+  expect((await rows('ok')).map(outcome)).toEqual(Array(6).fill({ state: 'delivered', tries: 1, last_error: null, delivered: true, locked_by: null }));
+  const again = await rows('again');
+  expect(again.map(outcome)).toEqual(Array(6).fill({ state: 'pending', tries: 1, last_error: 'the webhook answered 500', delivered: false, locked_by: null }));
+  for (const r of again) expect([r.next_in > 8, r.next_in <= 10]).toEqual([true, true]);
+  expect((await rows('dead')).map(outcome)).toEqual(
+    Array(6).fill({ state: 'dead', tries: 1, last_error: 'the webhook answered 500', delivered: false, locked_by: null }),
+  );
+  for (const [name, status] of [
+    ['ok', 200],
+    ['again', 500],
+    ['dead', 500],
+  ] as const)
+    for (const id of ids[name]!) expect((await attemptsOf(id)).map((a) => [a.trigger_name, a.attempt, a.status])).toEqual([[name, 1, status]]);
+  await logged(18);
+  // Eighteen attempts ended at once: the first settles alone, the others together (not one statement each).
+  expect(count(q.settleEvents([], 'x'))).toBeGreaterThanOrEqual(1);
+  expect(count(q.settleEvents([], 'x'))).toBeLessThanOrEqual(4);
+});
+
+test('SQL: a settlement changes only the events its instance holds, and logs every attempt', async () => {
+  const mine = await event('held-here');
+  const theirs = await event('held-there');
+  await db.client.query("update engine_catalog.event_log set locked_by = 'here', locked_until = clock_timestamp() + interval '1 minute' where id = $1", [mine]);
+  await db.client.query("update engine_catalog.event_log set locked_by = 'there', locked_until = clock_timestamp() + interval '1 minute' where id = $1", [
+    theirs,
+  ]);
+  const settlement = (eventId: string, trigger: string): q.Settlement => ({
+    invocation: { eventId, trigger, attempt: 1, status: 200, request: { payload: trigger }, response: { status: 200 }, durationMs: 5 },
+    outcome: { state: 'delivered' },
+    error: null,
+  });
+  await q.run(db.client, q.settleEvents([settlement(mine, 'held-here'), settlement(theirs, 'held-there')], 'here'));
+  expect(outcome(await until(mine, () => true))).toEqual({ state: 'delivered', tries: 1, locked_by: null });
+  expect(outcome(await until(theirs, () => true))).toEqual({ state: 'pending', tries: 0, locked_by: 'there' });
+  expect((await attemptsOf(mine)).map((a) => [a.trigger_name, a.request, a.response, a.duration_ms])).toEqual([
+    ['held-here', { payload: 'held-here' }, { status: 200 }, 5],
+  ]);
+  expect((await attemptsOf(theirs)).map((a) => [a.trigger_name, a.request])).toEqual([['held-there', { payload: 'held-there' }]]);
+  function outcome(r: Awaited<ReturnType<typeof until>>) {
+    return { state: r.state, tries: r.tries, locked_by: r.locked_by };
+  }
 });
 
 test('with a retention, delivered events older than it go with their attempts; newer ones, and ones not delivered, stay', async () => {

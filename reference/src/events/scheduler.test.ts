@@ -2,8 +2,7 @@
 // settles one-off events and cron invocations (delivered, retried, dead when late, when the trigger
 // is gone or when the webhook cannot be resolved).
 import type { MetadataDocument } from '../../../spec';
-import * as sql from 'pg-sql2';
-import { secondsHeld, useCatalogWorkers, useWorkerDatabase, workRows } from '../../test-support/workerDatabase';
+import { countingPool, secondsHeld, useCatalogWorkers, useWorkerDatabase, workRows } from '../../test-support/workerDatabase';
 import * as q from '../sql';
 import { Scheduler } from './scheduler';
 
@@ -312,33 +311,11 @@ test("a look that fails is a warning in the scheduler's name, and the loop goes 
   expect(lines.slice(0, 2)).toEqual([warning, warning]);
 });
 
-/** A pool that counts the statements run through it, by their text. */
-function countingPool() {
-  const texts: string[] = [];
-  const pool = new Proxy(fixture.pool(), {
-    get(target, key) {
-      if (key === 'query')
-        return (config: string | { text: string }, ...rest: unknown[]) => {
-          texts.push(typeof config === 'string' ? config : config.text);
-          return (target.query as (...a: unknown[]) => unknown)(config, ...rest);
-        };
-      const value: unknown = Reflect.get(target, key);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  const textOf = (fragment: Parameters<typeof q.run>[1]) => sql.compile(fragment).text;
-  const count = (...fragments: Parameters<typeof q.run>[1][]) => {
-    const wanted = new Set(fragments.map(textOf));
-    return texts.filter((t) => wanted.has(t)).length;
-  };
-  return { pool, count, reset: () => (texts.length = 0) };
-}
-
 const claims = [q.claimScheduled(1, 1, 'x', []), q.claimScheduled(1, 1, 'x', ['00000000-0000-0000-0000-000000000000'])];
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function startCounting(cronTriggers: ReturnType<typeof cron>[], settings: Partial<typeof config.events> = {}) {
-  const counting = countingPool();
+  const counting = countingPool(fixture.pool());
   const document = { version: 3, sources: [], tables: [], cron_triggers: cronTriggers } as unknown as MetadataDocument;
   const worker = new Scheduler(counting.pool, { ...config.events, fetchIntervalMs: 50, ...settings }, () => ({ document, resourceVersion: 1e9 }), logger, {});
   running.push(worker);

@@ -8,11 +8,14 @@ import type { EventTrigger } from '../../../spec';
 import type { EventSettings } from '../config';
 import { eventTriggersOf } from '../metadata/eventTriggers';
 import * as q from '../sql';
+import { Batches } from './batches';
 import { PollingWorker } from './polling';
 
 /** How much of a webhook's answer the invocation log keeps. */
 const RESPONSE_BYTES = 64 * 1024;
 const CLEANUP_EVERY_MS = 60_000;
+/** The most attempts one statement settles (each logs a request and up to 64 KiB of answer). */
+const SETTLE_AT_MOST = 100;
 
 export interface Delivery {
   url: string;
@@ -113,6 +116,11 @@ export async function attempt(url: string, headers: Record<string, string>, body
 
 export class EventWorker extends PollingWorker {
   private lastCleanup = 0;
+  /** Attempts that end together are settled in one statement. */
+  private readonly settlements = new Batches<q.Settlement>(
+    (batch) => q.run(this.pool, q.settleEvents(batch, this.instance)).then(() => undefined),
+    SETTLE_AT_MOST,
+  );
 
   protected readonly name = 'event-delivery';
 
@@ -159,30 +167,26 @@ export class EventWorker extends PollingWorker {
         : await attempt(resolved.url, resolved.headers, payload, trigger.retry_conf.timeout_sec);
     const { status, body, error, retryAfter, durationMs } = result;
     const responseHeaders = result.headers;
-    const outcome: { state: 'delivered' | 'dead' } | { retryInSeconds: number } =
+    const outcome: q.Outcome =
       error === null
         ? { state: 'delivered' }
         : attemptNumber > trigger.retry_conf.num_retries
           ? { state: 'dead' }
           : { retryInSeconds: retryDelay(retryAfter, trigger.retry_conf.interval_sec, attemptNumber, this.settings.backoff) };
     const request = { url: 'problem' in resolved ? null : resolved.url, headers: 'problem' in resolved ? {} : resolved.headers, payload };
-    await q.run(
-      this.pool,
-      q.settleEvent(
-        {
-          eventId: row.id,
-          trigger: trigger.name,
-          attempt: attemptNumber,
-          status,
-          request,
-          response: { status, headers: responseHeaders, body, error },
-          durationMs,
-        },
-        this.instance,
-        outcome,
-        error,
-      ),
-    );
+    await this.settlements.add({
+      invocation: {
+        eventId: row.id,
+        trigger: trigger.name,
+        attempt: attemptNumber,
+        status,
+        request,
+        response: { status, headers: responseHeaders, body, error },
+        durationMs,
+      },
+      outcome,
+      error,
+    });
     this.logger.log(error === null ? 'info' : 'warn', 'event-delivery', {
       event_id: row.id,
       trigger: trigger.name,

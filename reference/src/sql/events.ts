@@ -188,26 +188,51 @@ export interface Invocation {
   durationMs: number;
 }
 
-const logInvocation = (i: Invocation) => sql.query`
-  insert into ${invocationLog} (event_id, trigger_name, attempt, status, request, response, duration_ms)
-  values (${sql.value(i.eventId)}::uuid, ${sql.value(i.trigger)}, ${sql.value(i.attempt)}, ${sql.value(i.status)},
-          ${sql.value(JSON.stringify(i.request))}::jsonb, ${sql.value(JSON.stringify(i.response))}::jsonb, ${sql.value(i.durationMs)})`;
+/** What one attempt came to: delivered, dead, or tried again in some seconds. */
+export type Outcome = { state: 'delivered' | 'dead' } | { retryInSeconds: number };
 
-/** The outcome of an attempt, with its invocation, in one statement. Only the holder of the lock may settle. */
-export const settleEvent = (
-  i: Invocation,
-  instance: string,
-  outcome: { state: 'delivered' | 'dead' } | { retryInSeconds: number },
-  error: string | null,
-) => sql.query`
-  with logged as (${logInvocation(i)})
-  update ${eventLog}
-     set tries = tries + 1,
-         state = ${sql.value('state' in outcome ? outcome.state : 'pending')},
-         next_attempt_at = clock_timestamp() + make_interval(secs => ${sql.value('retryInSeconds' in outcome ? outcome.retryInSeconds : 0)}),
-         delivered_at = case when ${sql.value('state' in outcome && outcome.state === 'delivered')} then clock_timestamp() end,
-         locked_until = null, locked_by = null, last_error = ${sql.value(error)}
-   where id = ${sql.value(i.eventId)}::uuid and locked_by = ${sql.value(instance)}`;
+export interface Settlement {
+  invocation: Invocation;
+  outcome: Outcome;
+  /** Why the attempt failed; null when it succeeded. */
+  error: string | null;
+}
+
+/**
+ * The outcomes of attempts, with their invocations, in one statement (the attempts that end
+ * together settle together: one statement per event would cost more than its delivery). Only the
+ * holder of an event may settle it; every attempt is logged.
+ */
+export const settleEvents = (settlements: readonly Settlement[], instance: string) => sql.query`
+  with settled as (
+    select * from jsonb_to_recordset(${sql.value(
+      JSON.stringify(
+        settlements.map(({ invocation: i, outcome, error }) => ({
+          event_id: i.eventId,
+          trigger_name: i.trigger,
+          attempt: i.attempt,
+          status: i.status,
+          request: i.request,
+          response: i.response,
+          duration_ms: i.durationMs,
+          state: 'state' in outcome ? outcome.state : 'pending',
+          retry_seconds: 'retryInSeconds' in outcome ? outcome.retryInSeconds : 0,
+          error,
+        })),
+      ),
+    )}::jsonb) as s(event_id uuid, trigger_name text, attempt integer, status integer, request jsonb, response jsonb,
+                    duration_ms integer, state text, retry_seconds double precision, error text)),
+  logged as (
+    insert into ${invocationLog} (event_id, trigger_name, attempt, status, request, response, duration_ms)
+    select event_id, trigger_name, attempt, status, request, response, duration_ms from settled)
+  update ${eventLog} e
+     set tries = e.tries + 1,
+         state = s.state,
+         next_attempt_at = clock_timestamp() + make_interval(secs => s.retry_seconds),
+         delivered_at = case when s.state = 'delivered' then clock_timestamp() end,
+         locked_until = null, locked_by = null, last_error = s.error
+    from settled s
+   where e.id = s.event_id and e.locked_by = ${sql.value(instance)}`;
 
 /** Events this instance holds go back to the queue (a clean shutdown). */
 export const releaseEvents = (instance: string) => sql.query`
