@@ -76,7 +76,7 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
   const actions = new ActionWorker(engine.pool, config.events, () => engine.current(), logger);
   actions.start();
   const workers = { events, scheduled: scheduler, actions };
-  engine.onWork((kind) => workers[kind].wake());
+  engine.onWork((kind) => workers[kind].announced());
   const sockets: GraphQLWebSocket | undefined = config.enabledApis.has('graphql') ? attachGraphQLWebSocket(server, engine, config, logger) : undefined;
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;

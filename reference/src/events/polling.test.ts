@@ -135,6 +135,31 @@ test('a wake looks now instead of at the interval; a wake during a look means on
   await worker.stop(0);
 });
 
+test('announced work brings a look at once and, after the first look that finds nothing, one more a quarter second later', async () => {
+  const { pool, logger } = setup();
+  const worker = new ScriptedWorker(pool, logger, { ...SETTINGS, fetchIntervalMs: 60_000 });
+  worker.start();
+  await jest.advanceTimersByTimeAsync(300);
+  worker.script = [2, 0, 0];
+  worker.announced();
+  await jest.advanceTimersByTimeAsync(10);
+  expect(at(worker.looks)).toEqual([0, 300, 301]);
+  await jest.advanceTimersByTimeAsync(240);
+  expect(worker.looks).toHaveLength(3);
+  await jest.advanceTimersByTimeAsync(1);
+  expect(at(worker.looks)).toEqual([0, 300, 301, 551]);
+  // Once only: then the fetch interval again.
+  await jest.advanceTimersByTimeAsync(59_999);
+  expect(worker.looks).toHaveLength(4);
+  await jest.advanceTimersByTimeAsync(1);
+  expect(at(worker.looks)).toEqual([0, 300, 301, 551, 60_551]);
+  // A wake that announces nothing (places free again) brings no second look.
+  worker.wake();
+  await jest.advanceTimersByTimeAsync(1000);
+  expect(at(worker.looks)).toEqual([0, 300, 301, 551, 60_551, 60_551]);
+  await worker.stop(0);
+});
+
 test('it beats before it looks, at most once a second, and prunes long-gone holders at most once a minute', async () => {
   const { pool, logger, statements } = setup();
   const worker = new ScriptedWorker(pool, logger);

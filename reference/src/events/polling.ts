@@ -12,6 +12,12 @@ import * as q from '../sql';
 /** How often a worker looks for work while the database does not answer. */
 const OUTAGE_POLL_MS = 2000;
 const PRUNE_EVERY_MS = 60_000;
+/**
+ * How soon after announced work the worker looks once more. The database announces at most one
+ * capture per short window (sql/work.ts): one made just after an announcement is not announced
+ * itself, and its transaction may commit after the look the announcement brought.
+ */
+export const LOOK_AGAIN_AFTER_ANNOUNCED_MS = 250;
 
 export abstract class PollingWorker {
   /** Who holds what this server took: only the holder settles it. */
@@ -32,6 +38,8 @@ export abstract class PollingWorker {
   private lastPrune = 0;
   /** The last look left no place free: more may be due than this worker could take. */
   private wasFull = false;
+  /** Work was announced: the first look that finds nothing is followed by one more soon. */
+  private announcedSince = false;
 
   /** What the log calls this worker's deliveries. */
   protected abstract readonly name: string;
@@ -125,7 +133,13 @@ export abstract class PollingWorker {
     return this.settings.httpPoolSize - this.inFlight.size;
   }
 
-  /** New work was announced: look now (or once more after the look under way) instead of at the next interval. */
+  /** The database announced new work of this worker's kind: look now, and once more soon after. */
+  announced(): void {
+    this.announcedSince = true;
+    this.wake();
+  }
+
+  /** Look now (or once more after the look under way) instead of at the next interval. */
   wake(): void {
     if (this.looking) {
       this.wakeAgain = true;
@@ -173,6 +187,9 @@ export abstract class PollingWorker {
     }
     // More may be waiting when some came, or was announced meanwhile: look again at once.
     this.looking = false;
-    this.schedule(taken > 0 || this.wakeAgain ? 0 : wait);
+    if (taken > 0 || this.wakeAgain) return this.schedule(0);
+    if (this.announcedSince) wait = Math.min(wait, LOOK_AGAIN_AFTER_ANNOUNCED_MS);
+    this.announcedSince = false;
+    this.schedule(wait);
   }
 }

@@ -24,7 +24,7 @@ export * from './actions';
 export * from './instances';
 export * from './work';
 import { INSTANCES_MIGRATION } from './instances';
-import { WORK_MIGRATION } from './work';
+import { WORK_ANNOUNCE_AT_MOST_MIGRATION, WORK_MIGRATION } from './work';
 import { EVENTS_ARCHIVE_MIGRATION, EVENTS_MIGRATION, EVENTS_PAUSE_MIGRATION } from './events';
 import { SCHEDULED_ARCHIVE_MIGRATION, SCHEDULED_MIGRATION } from './scheduled';
 import { ACTIONS_MIGRATION } from './actions';
@@ -172,6 +172,8 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   [...INSTANCES_MIGRATION, ...EVENTS_PAUSE_MIGRATION],
   // New work is announced to the workers.
   WORK_MIGRATION,
+  // At most once per kind in a short window.
+  WORK_ANNOUNCE_AT_MOST_MIGRATION,
 ];
 
 export const setCatalogVersion = (version: string) => sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;

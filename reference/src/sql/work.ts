@@ -2,6 +2,9 @@
 // the action log notifies the channel with the worker's name when its transaction commits, so a
 // worker looks at once rather than at its next fetch interval (which only bounds how late work
 // found otherwise is: retries, scheduled times, and anything missed while the listener was away).
+// At most one insert per kind and ANNOUNCE_EVERY_MS notifies: PostgreSQL lets only one notifying
+// transaction of a database commit at a time, which would make every captured write wait for the
+// others. A worker looks once more shortly after an announcement for what came in its shadow.
 import * as sql from 'pg-sql2';
 import { CATALOG_SCHEMA } from './catalog-schema';
 
@@ -26,6 +29,33 @@ export const WORK_MIGRATION: readonly sql.SQLQuery[] = [
       sql.query`create trigger ${sql.identifier(`${table}_notify_work`)} after insert on ${catalog(table)}
         for each statement execute function ${catalog('notify_work')}(${sql.literal(kind)})`,
   ),
+];
+
+/** The shortest time between two announcements of one kind of work. */
+export const ANNOUNCE_EVERY_MS = 50;
+
+/** When each kind of work was last announced (ms since 1970): a sequence, which no transaction waits for. */
+const announcedAt = (kind: string) => `work_announced_${kind}`;
+
+export const WORK_ANNOUNCE_AT_MOST_MIGRATION: readonly sql.SQLQuery[] = [
+  ...Object.keys(WORK_TABLES).map((kind) => sql.query`create sequence ${catalog(announcedAt(kind))} minvalue 0`),
+  // Security definer: whoever writes captured rows may read and set the sequence, as anyone may notify.
+  sql.query`create or replace function ${catalog('notify_work')}() returns trigger language plpgsql
+    security definer set search_path = pg_catalog, pg_temp as $notify$
+    declare
+      announced regclass := (select c.oid from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                              where n.nspname = ${sql.literal(CATALOG_SCHEMA)} and c.relname = ${sql.literal(announcedAt(''))} || tg_argv[0]);
+      now_ms bigint := floor(extract(epoch from clock_timestamp()) * 1000);
+      last_ms bigint := pg_sequence_last_value(announced);
+    begin
+      -- A clock set back announces at once rather than never.
+      if last_ms is null or now_ms - last_ms >= ${sql.literal(ANNOUNCE_EVERY_MS)} or now_ms < last_ms then
+        perform setval(announced, now_ms);
+        perform pg_notify(${sql.literal(WORK_CHANNEL)}, tg_argv[0]);
+      end if;
+      return null;
+    end
+  $notify$`,
 ];
 
 export const listenForWork = sql.query`listen ${sql.identifier(WORK_CHANNEL)}`;
