@@ -3,6 +3,7 @@
 // cannot resolve), how long it holds what it took, and the retention of delivered events.
 import type { MetadataDocument } from '../../../spec';
 import { countingPool, secondsHeld, useCatalogWorkers, useWorkerDatabase, workRows } from '../../test-support/workerDatabase';
+import * as sql from 'pg-sql2';
 import * as q from '../sql';
 import { EventWorker } from './worker';
 
@@ -303,6 +304,54 @@ test('SQL: a settlement changes only the events its instance holds, and logs eve
   expect((await attemptsOf(theirs)).map((a) => [a.trigger_name, a.request])).toEqual([['held-there', { payload: 'held-there' }]]);
   function outcome(r: Awaited<ReturnType<typeof until>>) {
     return { state: r.state, tries: r.tries, locked_by: r.locked_by };
+  }
+});
+
+/** Rows PostgreSQL read from the event log to run `fragment` (from its EXPLAIN ANALYZE, in a transaction undone after). */
+async function eventLogRowsRead(fragment: Parameters<typeof q.run>[1]): Promise<number> {
+  const { text, values } = sql.compile(fragment);
+  await db.client.query('begin');
+  try {
+    const [row] = (await db.client.query<{ 'QUERY PLAN': unknown }>({ text: `explain (analyze, format json) ${text}`, values })).rows;
+    const read = (node: Record<string, unknown>): number =>
+      (node['Relation Name'] === 'event_log'
+        ? ((node['Actual Rows'] as number) + ((node['Rows Removed by Filter'] as number) ?? 0)) * (node['Actual Loops'] as number)
+        : 0) + ((node['Plans'] as Record<string, unknown>[] | undefined) ?? []).reduce((sum, child) => sum + read(child), 0);
+    return read((row!['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan);
+  } finally {
+    await db.client.query('rollback');
+  }
+}
+
+test("SQL: a claim takes the earliest due events of triggers not paused, and never reads a paused trigger's backlog", async () => {
+  await db.client.query(
+    `insert into engine_catalog.event_log (trigger_name, schema_name, table_name, op, data, next_attempt_at)
+     select 'stopped', 'shop', 'item', 'INSERT', '{}', clock_timestamp() - interval '1 hour' from generate_series(1, 5000)`,
+  );
+  await db.client.query("insert into engine_catalog.event_trigger_pauses (trigger_name) values ('stopped')");
+  const due = async (name: string, minutesAgo: number) =>
+    (
+      await db.client.query<{ id: string }>(
+        `insert into engine_catalog.event_log (trigger_name, schema_name, table_name, op, data, next_attempt_at)
+         values ($1, 'shop', 'item', 'INSERT', '{}', clock_timestamp() - make_interval(mins => $2)) returning id::text`,
+        [name, minutesAgo],
+      )
+    ).rows[0]!.id;
+  const a3 = await due('a', 3);
+  const b5 = await due('b', 5);
+  await due('a', 1);
+  const b2 = await due('b', 2);
+  await db.client.query(
+    "insert into engine_catalog.event_log (trigger_name, schema_name, table_name, op, data, next_attempt_at) values ('a', 'shop', 'item', 'INSERT', '{}', clock_timestamp() + interval '1 hour')",
+  );
+  await db.client.query('analyze engine_catalog.event_log');
+  try {
+    const rowsRead = await eventLogRowsRead(q.claimEvents(3, 60, 'claimer', []));
+    expect(rowsRead).toBeLessThan(100);
+    const taken = await q.run<q.EventRow>(db.client, q.claimEvents(3, 60, 'claimer', []));
+    expect(taken.map((r) => r.id).sort()).toEqual([a3, b5, b2].sort());
+  } finally {
+    await db.client.query("delete from engine_catalog.event_trigger_pauses where trigger_name = 'stopped'");
   }
 });
 

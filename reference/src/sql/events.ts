@@ -165,13 +165,39 @@ export interface EventRow {
  */
 export const keepEventHolds = (instance: string, ids: readonly string[], seconds: number) => keepHolds(eventLog, instance, ids, seconds);
 
+/**
+ * Catalog migration: pending events by trigger, so that a claim reads only the due events of
+ * triggers that are not paused (a paused trigger's backlog is never read by a claim).
+ */
+export const EVENTS_DUE_BY_TRIGGER_MIGRATION: readonly sql.SQLQuery[] = [
+  sql.query`create index event_log_due_by_trigger on ${eventLog} (trigger_name, next_attempt_at, created_at) where state = 'pending'`,
+];
+
+/**
+ * Up to `limit` due events, oldest due first, held for `lockSeconds`. The triggers with pending
+ * events are found by skipping through the index (one probe per trigger), and each one that is not
+ * paused gives its earliest due events: the work is one probe per trigger plus what is taken.
+ */
 export const claimEvents = (limit: number, lockSeconds: number, instance: string, inFlight: readonly string[]) => sql.query`
-  with due as (
+  with recursive pending_triggers (name) as (
+    (select trigger_name from ${eventLog} where state = 'pending' order by trigger_name limit 1)
+    union all
+    select (select e.trigger_name from ${eventLog} e where e.state = 'pending' and e.trigger_name > t.name order by e.trigger_name limit 1)
+      from pending_triggers t where t.name is not null),
+  candidates as (
+    select c.id from pending_triggers t
+     cross join lateral (
+       select id, next_attempt_at, created_at from ${eventLog}
+        where trigger_name = t.name and state = 'pending' and not archived and next_attempt_at <= clock_timestamp() and ${mayTake(inFlight)}
+        order by next_attempt_at, created_at
+        limit ${sql.value(limit)}) c
+     where t.name is not null and not exists (select 1 from ${pauses} p where p.trigger_name = t.name)
+     order by c.next_attempt_at, c.created_at
+     limit ${sql.value(limit)}),
+  due as (
     select id from ${eventLog}
-     where state = 'pending' and not archived and next_attempt_at <= clock_timestamp() and ${mayTake(inFlight)}
-       and not exists (select 1 from ${pauses} p where p.trigger_name = ${eventLog}.trigger_name)
-     order by next_attempt_at, created_at
-     limit ${sql.value(limit)}
+     where id in (select id from candidates)
+       and state = 'pending' and not archived and next_attempt_at <= clock_timestamp() and ${mayTake(inFlight)}
      for update skip locked)
   update ${eventLog} e set locked_until = clock_timestamp() + make_interval(secs => ${sql.value(lockSeconds)}), locked_by = ${sql.value(instance)}
     from due where e.id = due.id
