@@ -3,12 +3,10 @@
 import { Client } from 'pg';
 import { fixtureSql } from '../conformance/harness/fixtures';
 import { freePort, provisionDatabase } from '../reference/src/db/provision';
-import { rssMiB, startReference, stop, waitFor } from './processes';
+import { median, rssMiB, startReference, stop, waitFor } from './processes';
 
 const SIZES = [100, 1000, 5000];
 const SAMPLES = 10;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function metadataScale(log: (line: string) => void): Promise<string> {
   const database = await provisionDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL });
