@@ -1,11 +1,12 @@
 // `npm run bench`: query speed against PostGraphile and the bare-server ceiling, and metadata
-// operations at scale, event capture and delivery; prints the tables and writes them to bench/RESULTS.md.
+// operations at scale, event capture and delivery, subscriptions at scale; prints the tables and writes them to bench/RESULTS.md.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventsScale } from './events';
 import { memoryBound } from './memory';
 import { metadataScale } from './metadata-scale';
 import { querySpeed } from './query-speed';
+import { subscriptionsScale } from './subscriptions';
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   if (!only || only === 'queries') sections.push(`## Query speed\n\n${await querySpeed(log)}`);
   if (!only || only === 'metadata') sections.push(`## Metadata at scale\n\n${await metadataScale(log)}`);
   if (!only || only === 'events') sections.push(`## Event triggers at scale\n\n${await eventsScale(log)}`);
+  if (!only || only === 'subscriptions') sections.push(`## Subscriptions at scale\n\n${await subscriptionsScale(log)}`);
   if (!only || only === 'memory') sections.push(`## Memory under hostile queries\n\n${await memoryBound(log)}`);
   const text = sections.join('\n\n') + '\n';
   process.stdout.write(text);
