@@ -101,6 +101,48 @@ test(
   },
 );
 
+test(
+  covers(
+    ['dec.graphql.subscriptions', 'rule.perm.select.filter'],
+    "subscriptions of one document in several sessions each follow their own session's permission, as the permission changes under them",
+  ),
+  async () => {
+    const setPermission = async (filter: Record<string, unknown>, first = false) => {
+      const r = await target.metadata({
+        type: 'bulk',
+        args: [
+          ...(first ? [] : [{ type: 'drop_select_permission', args: { table: musicTable('artist'), role: 'fan' } }]),
+          { type: 'create_select_permission', args: { table: musicTable('artist'), role: 'fan', permission: { columns: ['id'], filter } } },
+        ],
+      });
+      expect(r.status).toBe(200);
+    };
+    await setPermission({}, true);
+    try {
+      const fan = (id: string) =>
+        open({ ...target.adminHeaders(), 'x-engine-role': 'fan', 'x-engine-user-id': id }).start('subscription { music_artist(order_by: {id: asc}) { id } }');
+      const [one, two] = [fan('1'), fan('2')];
+      const all = { type: 'next', payload: { data: { music_artist: [{ id: 1 }, { id: 2 }, { id: 3 }] } } };
+      expect([await one.take(), await two.take()]).toEqual([all, all]);
+      // The filter now reads the session: each subscription gets the rows of its own session.
+      await setPermission({ id: { _eq: 'X-Engine-User-Id' } });
+      expect([await one.take(), await two.take()]).toEqual([
+        { type: 'next', payload: { data: { music_artist: [{ id: 1 }] } } },
+        { type: 'next', payload: { data: { music_artist: [{ id: 2 }] } } },
+      ]);
+      // And no longer: both see every row again, and a change reaches both.
+      await setPermission({});
+      expect([await one.take(), await two.take()]).toEqual([all, all]);
+      await target.sql("insert into music.artist (id, name) values (60, 'Both')");
+      const more = { type: 'next', payload: { data: { music_artist: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 60 }] } } };
+      expect([await one.take(), await two.take()]).toEqual([more, more]);
+    } finally {
+      await target.sql('delete from music.artist where id >= 60');
+      await target.metadata({ type: 'drop_select_permission', args: { table: musicTable('artist'), role: 'fan' } });
+    }
+  },
+);
+
 test(covers(['dec.graphql.subscriptions'], 'queries and mutations over the socket are answered once and completed'), async () => {
   const socket = open();
   const query = socket.start('query { music_artist_by_pk(id: 2) { name } }');

@@ -161,6 +161,65 @@ describe('live queries', () => {
   });
 });
 
+describe('live queries across sessions', () => {
+  test('subscriptions whose statements are alike share a poller whoever asks; a permission that reads the session parts them, and they join again', async () => {
+    const server = await start();
+    await post(
+      server,
+      { type: 'run_sql', args: { sql: 'create table board (id int primary key, body text); insert into board values (1, $$one$$), (2, $$two$$)' } },
+      '/v2/query',
+    );
+    await post(server, { type: 'track_table', args: { table: 'board' } });
+    const permission = (filter: Record<string, unknown>) =>
+      post(server, {
+        type: 'bulk',
+        args: [
+          { type: 'drop_select_permission', args: { table: 'board', role: 'reader' } },
+          { type: 'create_select_permission', args: { table: 'board', role: 'reader', permission: { columns: ['id', 'body'], filter } } },
+        ],
+      });
+    await post(server, { type: 'create_select_permission', args: { table: 'board', role: 'reader', permission: { columns: ['id', 'body'], filter: {} } } });
+    const reader = (id: number) => {
+      const client = createClient({
+        url: `${server.url.replace('http', 'ws')}/v1/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        connectionParams: { headers: { 'x-engine-role': 'reader', 'x-engine-user-id': String(id) } },
+      });
+      const results: unknown[] = [];
+      client.subscribe(
+        { query: 'subscription { board(order_by: {id: asc}) { id } }' },
+        { next: (r) => results.push(r.data), error: () => {}, complete: () => {} },
+      );
+      return { client, results };
+    };
+    const ids = (rows: unknown) => (rows as { board: { id: number }[] }).board.map((r) => r.id);
+    const [one, two] = [reader(1), reader(2)];
+    await waitFor(() => one.results.length === 1 && two.results.length === 1);
+    expect([ids(one.results[0]), ids(two.results[0])]).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
+    // The permission reads no session variable: one statement serves both sessions.
+    expect(server.livePollers()).toBe(1);
+    // Now it reads X-Engine-User-Id: each session gets its own rows, from a poller of its own.
+    expect((await permission({ id: { _eq: 'X-Engine-User-Id' } })).status).toBe(200);
+    await waitFor(() => one.results.length === 2 && two.results.length === 2);
+    expect([ids(one.results[1]), ids(two.results[1])]).toEqual([[1], [2]]);
+    expect(server.livePollers()).toBe(2);
+    // And back: they share again.
+    expect((await permission({})).status).toBe(200);
+    await waitFor(() => one.results.length === 3 && two.results.length === 3);
+    expect([ids(one.results[2]), ids(two.results[2])]).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
+    await waitFor(() => server.livePollers() === 1);
+    await Promise.all([one.client.dispose(), two.client.dispose()]);
+    await waitFor(() => server.livePollers() === 0);
+  });
+});
+
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
   const started = Date.now();
   while (!(await condition())) {

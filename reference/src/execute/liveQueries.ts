@@ -1,8 +1,9 @@
 // Subscriptions as live queries: each subscription's statement runs again every refetch interval
-// and a result is sent when it differs from the last one that subscriber got. Subscriptions that
-// compile to the same plan (role, session variables, document, operation, variables) share one
-// poller, so they cost one statement per interval together. When the metadata changes, a poller
-// compiles its request again; a request that no longer compiles ends its subscriptions.
+// and a result is sent when it differs from the last one that subscriber got. Subscriptions whose
+// plans run the same statements with the same values share one poller, whoever asks, so they cost
+// one statement per interval together. When the metadata changes, each subscription of a poller is
+// compiled again for its own session and joins the poller of its new plan; one that no longer
+// compiles is sent the error and ended.
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Session } from '../auth/session';
 import { prepareGraphQLRequest, type GraphQLRequest } from './graphql';
@@ -18,6 +19,33 @@ export function resultOf(text: string): LiveResult {
   const parsed = JSON.parse(text) as { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] };
   if (!parsed.errors) return parsed as LiveResult;
   return { ...parsed, errors: parsed.errors.map((e) => new GraphQLError(e.message, { extensions: e.extensions ?? {} })) };
+}
+
+/**
+ * Which poller a subscription joins. A plan of the database alone is what its statements are: two
+ * subscriptions whose statements and bound values are the same get the same results, whatever their
+ * sessions (session variables the permissions do not read leave the statements alike). A plan that
+ * calls remote schemas or actions depends on who asks: its key is the session and the request.
+ */
+function pollerKey(session: Session, request: GraphQLRequest, plan: CompiledPlan): string {
+  if (!plan.remote && !plan.actions && !plan.sessionVariables)
+    return JSON.stringify(['statements', plan.bounded, plan.statements.map((s) => [s.alias, s.text, s.values]), [...plan.literals], plan.order]);
+  return JSON.stringify([
+    'session',
+    session.role,
+    session.backendOnly === true,
+    session.variables,
+    request.query,
+    request.operationName ?? null,
+    request.variables ?? {},
+  ]);
+}
+
+/** A subscription as its poller holds it: who asked what, to compile it again when the metadata changes. */
+interface Member {
+  subscriber: Subscriber;
+  session: Session;
+  request: GraphQLRequest;
 }
 
 export class LiveQueries {
@@ -37,24 +65,51 @@ export class LiveQueries {
   async subscribe(session: Session, request: GraphQLRequest, cache: SchemaCache, plan: CompiledPlan): Promise<AsyncIterableIterator<LiveResult> | LiveResult> {
     const first = await answerOf(this.pool, plan);
     if (first.final) return first.result;
-    const key = JSON.stringify([
-      session.role,
-      session.backendOnly === true,
-      session.variables,
-      request.query,
-      request.operationName ?? null,
-      request.variables ?? {},
-    ]);
-    let poller = this.pollers.get(key);
-    if (!poller) {
-      poller = new Poller(this.pool, this.schemas, this.intervalMs, session, request, cache, plan, () => this.pollers.delete(key));
-      this.pollers.set(key, poller);
-    }
-    const subscriber = new Subscriber(first.text, (s) => poller.leave(s));
+    const subscriber = new Subscriber(first.text);
     subscriber.push(first.result);
-    poller.join(subscriber);
+    this.place({ subscriber, session, request }, cache, plan);
     if (this.closed) subscriber.end();
     return subscriber;
+  }
+
+  /** Put a subscription with the poller of its plan (made if there is none); that poller. */
+  private place(member: Member, cache: SchemaCache, plan: CompiledPlan): Poller {
+    const key = pollerKey(member.session, member.request, plan);
+    let poller = this.pollers.get(key);
+    if (!poller) {
+      const made: Poller = new Poller(this.pool, this.intervalMs, this.schemas, cache, plan, {
+        stopped: () => this.pollers.get(key) === made && this.pollers.delete(key),
+        changed: (members) => this.recompile(members),
+      });
+      this.pollers.set(key, made);
+      poller = made;
+    }
+    poller.join(member);
+    return poller;
+  }
+
+  /**
+   * The metadata changed under a poller's subscriptions: each is compiled again for its own session
+   * and joins the poller of its new plan (they may part, or join others). One that no longer
+   * compiles is sent the error and ended. The pollers they join look at once.
+   */
+  private recompile(members: readonly Member[]): void {
+    const current = this.schemas();
+    const joined = new Set<Poller>();
+    for (const member of members) {
+      if (this.closed) {
+        member.subscriber.end();
+        continue;
+      }
+      const prepared = prepareGraphQLRequest(current, member.session, member.request);
+      if ('answer' in prepared) {
+        member.subscriber.push(resultOf(prepared.answer.body));
+        member.subscriber.end();
+        continue;
+      }
+      joined.add(this.place(member, current, prepared.plan));
+    }
+    for (const poller of joined) poller.pollSoon(current);
   }
 
   /** The number of pollers running (one per distinct subscribed plan). */
@@ -82,40 +137,48 @@ export async function answerOf(pool: PlanPools, plan: CompiledPlan, caller?: Pla
 }
 
 class Poller {
-  private readonly subscribers = new Set<Subscriber>();
+  private readonly members = new Map<Subscriber, Member>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(
     private readonly pool: PlanPools,
-    private readonly schemas: () => SchemaCache,
     private readonly intervalMs: number,
-    private readonly session: Session,
-    private readonly request: GraphQLRequest,
-    private cache: SchemaCache,
-    private plan: CompiledPlan,
-    private readonly onStop: () => void,
+    private readonly schemas: () => SchemaCache,
+    /** The schemas the plan was compiled under: when they are not the current ones, the plan is compiled again. */
+    private readonly cache: SchemaCache,
+    private readonly plan: CompiledPlan,
+    private readonly owner: { stopped: () => void; changed: (members: readonly Member[]) => void },
   ) {}
 
-  join(subscriber: Subscriber): void {
-    this.subscribers.add(subscriber);
+  join(member: Member): void {
+    this.members.set(member.subscriber, member);
+    member.subscriber.leave = (s) => this.leave(s);
     this.schedule();
   }
 
   leave(subscriber: Subscriber): void {
-    this.subscribers.delete(subscriber);
-    if (this.subscribers.size === 0) this.stop();
+    this.members.delete(subscriber);
+    if (this.members.size === 0) this.stop();
   }
 
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.timer);
-    this.onStop();
-    for (const s of [...this.subscribers]) s.end();
+    this.owner.stopped();
+    for (const s of [...this.members.keys()]) s.end();
   }
 
-  private schedule(): void {
+  /** Look now rather than at the next interval (subscriptions just compiled again joined it). */
+  pollSoon(current: SchemaCache): void {
+    if (this.stopped || current !== this.cache) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.schedule(0);
+  }
+
+  private schedule(ms = this.intervalMs): void {
     if (this.timer || this.stopped) return;
     this.timer = setTimeout(() => {
       this.poll()
@@ -124,25 +187,29 @@ class Poller {
           this.timer = undefined;
           this.schedule();
         });
-    }, this.intervalMs);
+    }, ms);
   }
 
   private async poll(): Promise<void> {
-    const current = this.schemas();
-    if (current !== this.cache) {
-      const prepared = prepareGraphQLRequest(current, this.session, this.request);
-      if ('answer' in prepared) return this.finish(resultOf(prepared.answer.body));
-      this.cache = current;
-      this.plan = prepared.plan;
-    }
+    if (this.schemas() !== this.cache) return this.handOver();
     const answer = await answerOf(this.pool, this.plan);
     if (answer.final) return this.finish(answer.result);
-    for (const s of this.subscribers) s.offer(answer.text, answer.result);
+    for (const s of this.members.keys()) s.offer(answer.text, answer.result);
+  }
+
+  /** The metadata changed: this poller ends, its subscriptions go on with plans compiled again. */
+  private handOver(): void {
+    const members = [...this.members.values()];
+    this.members.clear();
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.owner.stopped();
+    this.owner.changed(members);
   }
 
   /** Send every subscriber a last result and end them. */
   private finish(result: LiveResult): void {
-    for (const s of [...this.subscribers]) {
+    for (const s of [...this.members.keys()]) {
       s.push(result);
       s.end();
     }
@@ -156,10 +223,10 @@ class Subscriber implements AsyncIterableIterator<LiveResult> {
   private waiting: ((r: IteratorResult<LiveResult>) => void) | undefined;
   private done = false;
 
-  constructor(
-    private lastText: string,
-    private readonly onLeave: (s: Subscriber) => void,
-  ) {}
+  /** Set by the poller it belongs to (it may move to another when the metadata changes). */
+  leave: (s: Subscriber) => void = () => {};
+
+  constructor(private lastText: string) {}
 
   /** A polled result: passed on only when it differs from the last one sent. */
   offer(text: string, result: LiveResult): void {
@@ -181,7 +248,7 @@ class Subscriber implements AsyncIterableIterator<LiveResult> {
   end(): void {
     if (this.done) return;
     this.done = true;
-    this.onLeave(this);
+    this.leave(this);
     const waiter = this.waiting;
     this.waiting = undefined;
     waiter?.({ value: undefined, done: true });

@@ -172,7 +172,7 @@ export const keepEventHolds = (instance: string, ids: readonly string[], seconds
 export const EVENTS_DUE_BY_TRIGGER_MIGRATION: readonly sql.SQLQuery[] = [
   sql.query`create index event_log_due_by_trigger on ${eventLog} (trigger_name, next_attempt_at, created_at) where state = 'pending'`,
   // What it replaces: each captured row writes one index fewer.
-  sql.query`drop index ${catalog('event_log_due')}`,
+  sql.query`drop index if exists ${catalog('event_log_due')}`,
 ];
 
 /**
