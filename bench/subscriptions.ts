@@ -17,6 +17,14 @@ const SAMPLES = 200;
 const OPEN_AT_ONCE = 200;
 const DOCUMENT = 'subscription { bench_counter { owner value } }';
 
+/** Who subscribes: each to its own row (the permission reads the session), or all to one row (it does not). */
+const SCENARIOS = [
+  { name: 'own row', role: 'user', filter: { owner: { _eq: 'X-Engine-User-Id' } }, shared: false },
+  { name: 'one row for all', role: 'viewer', filter: { owner: { _eq: 1 } }, shared: true },
+] as const;
+/** Changes of the row all see, one at a time: each reaches every subscriber. */
+const SHARED_SAMPLES = 10;
+
 /** CPU seconds a process has used so far (user + system). */
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -38,14 +46,22 @@ function postgresPids(postmaster: number): number[] {
   return pids;
 }
 
-const sumCpu = (pids: number[]) =>
-  pids.reduce((sum, pid) => {
+/** CPU seconds of each process of `pids` so far (those gone meanwhile left out). */
+function cpuOf(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
     try {
-      return sum + cpuSeconds(pid);
+      out.set(pid, cpuSeconds(pid));
     } catch {
-      return sum;
+      // gone meanwhile
     }
-  }, 0);
+  }
+  return out;
+}
+
+/** CPU seconds spent between two readings by the processes present at both. */
+const cpuBetween = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, seconds]) => sum + (before.has(pid) ? seconds - before.get(pid)! : 0), 0);
 
 interface Subscriber {
   socket: SocketClient;
@@ -54,12 +70,12 @@ interface Subscriber {
   waiting: ((value: number) => void) | undefined;
 }
 
-async function subscribe(url: string, owner: number): Promise<Subscriber> {
+async function subscribe(url: string, owner: number, role: string): Promise<Subscriber> {
   const subscriber: Subscriber = {
     socket: createClient({
       url,
       webSocketImpl: WebSocket,
-      connectionParams: { headers: { 'x-engine-role': 'user', 'x-engine-user-id': String(owner) } },
+      connectionParams: { headers: { 'x-engine-role': role, 'x-engine-user-id': String(owner) } },
       retryAttempts: 0,
       lazy: false,
     }),
@@ -114,65 +130,83 @@ export async function subscriptionsScale(log: (line: string) => void): Promise<s
       if (r.status !== 200) throw new Error(`${type}: ${r.status} ${await r.text()}`);
     };
     await metadata('track_table', { table: { schema: 'bench', name: 'counter' } });
-    await metadata('create_select_permission', {
-      table: { schema: 'bench', name: 'counter' },
-      role: 'user',
-      permission: { columns: ['owner', 'value'], filter: { owner: { _eq: 'X-Engine-User-Id' } } },
-    });
+    for (const scenario of SCENARIOS)
+      await metadata('create_select_permission', {
+        table: { schema: 'bench', name: 'counter' },
+        role: scenario.role,
+        permission: { columns: ['owner', 'value'], filter: scenario.filter },
+      });
     const wsUrl = `ws://127.0.0.1:${port}/v1/graphql`;
-    const pids = () => postgresPids(postmaster);
-    const baseRss = server.pid ? rssMiB(server.pid) : 0;
-    for (const size of SIZES) {
-      log(`subscriptions: opening up to ${size}`);
-      const opening = performance.now();
-      while (subscribers.length < size) {
-        const from = subscribers.length;
-        const batch = Array.from({ length: Math.min(OPEN_AT_ONCE, size - from) }, (_, i) => subscribe(wsUrl, from + i + 1));
-        subscribers.push(...(await Promise.all(batch)));
+    /** From the commit of a change of `owner`'s row to its delivery to `subscriber` (NaN: not within ten intervals). */
+    const changeSeenBy = async (subscriber: Subscriber, owner: number): Promise<number> => {
+      const next = (subscriber.last?.value ?? 0) + 1;
+      const delivered = new Promise<number>((resolve) => {
+        subscriber.waiting = (value) => {
+          if (value === next) resolve(performance.now());
+        };
+      });
+      await writers.query('update bench.counter set value = $2 where owner = $1', [owner, next]);
+      const committed = performance.now();
+      const at = await Promise.race([delivered, new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 10 * INTERVAL_MS))]);
+      subscriber.waiting = undefined;
+      return at - committed;
+    };
+    /** The row all see, changed at random moments one after another, as the last subscriber gets it. */
+    const sharedLatencies = async (): Promise<number[]> => {
+      const out: number[] = [];
+      for (let n = 0; n < SHARED_SAMPLES; n++) {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * INTERVAL_MS));
+        out.push(await changeSeenBy(subscribers[subscribers.length - 1]!, 1));
       }
-      const openSeconds = (performance.now() - opening) / 1000;
-      // Steady state: statements, CPU.
-      await new Promise((resolve) => setTimeout(resolve, 2 * INTERVAL_MS));
-      const xacts = async () =>
-        Number((await admin.query('select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()')).rows[0].n);
-      const before = { xacts: await xacts(), server: server.pid ? cpuSeconds(server.pid) : 0, postgres: sumCpu(pids()) };
-      await new Promise((resolve) => setTimeout(resolve, STEADY_SECONDS * 1000));
-      const after = { xacts: await xacts(), server: server.pid ? cpuSeconds(server.pid) : 0, postgres: sumCpu(pids()) };
-      const perInterval = Math.round(((after.xacts - before.xacts) * INTERVAL_MS) / (STEADY_SECONDS * 1000));
-      const serverCpu = Math.round(((after.server - before.server) / STEADY_SECONDS) * 100);
-      const postgresCpu = Math.round(((after.postgres - before.postgres) / STEADY_SECONDS) * 100);
-      const rss = server.pid ? rssMiB(server.pid) : 0;
-      // From a committed change of one subscriber's row to its delivery, for a sample of subscribers,
-      // each changed at a random moment of two refetch intervals (not in step with the polls).
-      const latencies = await Promise.all(
-        Array.from({ length: Math.min(SAMPLES, subscribers.length) }, async (_, n) => {
-          const owner = Math.floor((n * subscribers.length) / Math.min(SAMPLES, subscribers.length)) + 1;
-          const subscriber = subscribers[owner - 1]!;
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * INTERVAL_MS));
-          const next = (subscriber.last?.value ?? 0) + 1;
-          const delivered = new Promise<number>((resolve) => {
-            subscriber.waiting = (value) => {
-              if (value === next) resolve(performance.now());
-            };
-          });
-          await writers.query('update bench.counter set value = $2 where owner = $1', [owner, next]);
-          const committed = performance.now();
-          const at = await Promise.race([delivered, new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 10 * INTERVAL_MS))]);
-          subscriber.waiting = undefined;
-          return at - committed;
-        }),
-      );
-      const lost = latencies.filter((l) => Number.isNaN(l)).length;
-      const seen = latencies.filter((l) => !Number.isNaN(l));
-      const line = `| ${size} | ${openSeconds.toFixed(1)} | ${perInterval} | ${serverCpu} % | ${postgresCpu} % | ${rss} | ${Math.round(((rss - baseRss) * 1024) / size)} | ${seen.length ? Math.round(median(seen)) : '–'} / ${seen.length ? Math.round(percentile(seen, 0.99)) : '–'}${lost ? ` (${lost} not delivered in 10 s)` : ''} |`;
-      log(line);
-      rows.push(line);
-    }
+      return out;
+    };
+    const pids = () => postgresPids(postmaster);
+    // Memory per subscription from the first scenario only: a server's heap does not shrink at once after the subscriptions before it.
+    const baseRss = server.pid ? rssMiB(server.pid) : 0;
+    for (const scenario of SCENARIOS)
+      for (const size of SIZES) {
+        log(`subscriptions (${scenario.name}): opening up to ${size}`);
+        const opening = performance.now();
+        while (subscribers.length < size) {
+          const from = subscribers.length;
+          const batch = Array.from({ length: Math.min(OPEN_AT_ONCE, size - from) }, (_, i) => subscribe(wsUrl, from + i + 1, scenario.role));
+          subscribers.push(...(await Promise.all(batch)));
+        }
+        const openSeconds = (performance.now() - opening) / 1000;
+        // Steady state: statements, CPU.
+        await new Promise((resolve) => setTimeout(resolve, 2 * INTERVAL_MS));
+        const xacts = async () =>
+          Number((await admin.query('select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()')).rows[0].n);
+        const before = { xacts: await xacts(), server: server.pid ? cpuSeconds(server.pid) : 0, postgres: cpuOf(pids()) };
+        await new Promise((resolve) => setTimeout(resolve, STEADY_SECONDS * 1000));
+        const after = { xacts: await xacts(), server: server.pid ? cpuSeconds(server.pid) : 0, postgres: cpuOf(pids()) };
+        const perInterval = Math.round(((after.xacts - before.xacts) * INTERVAL_MS) / (STEADY_SECONDS * 1000));
+        const serverCpu = Math.round(((after.server - before.server) / STEADY_SECONDS) * 100);
+        const postgresCpu = Math.round((cpuBetween(before.postgres, after.postgres) / STEADY_SECONDS) * 100);
+        const rss = server.pid ? rssMiB(server.pid) : 0;
+        // From a committed change of one subscriber's row to its delivery, for a sample of subscribers,
+        // each changed at a random moment of two refetch intervals (not in step with the polls).
+        const latencies = scenario.shared
+          ? await sharedLatencies()
+          : await Promise.all(
+              Array.from({ length: Math.min(SAMPLES, subscribers.length) }, async (_, n) => {
+                const owner = Math.floor((n * subscribers.length) / Math.min(SAMPLES, subscribers.length)) + 1;
+                await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * INTERVAL_MS));
+                return changeSeenBy(subscribers[owner - 1]!, owner);
+              }),
+            );
+        const lost = latencies.filter((l) => Number.isNaN(l)).length;
+        const seen = latencies.filter((l) => !Number.isNaN(l));
+        const line = `| ${scenario.name} | ${size} | ${openSeconds.toFixed(1)} | ${perInterval} | ${serverCpu} % | ${postgresCpu} % | ${rss} | ${scenario === SCENARIOS[0] ? Math.round(((rss - baseRss) * 1024) / size) : '–'} | ${seen.length ? Math.round(median(seen)) : '–'} / ${seen.length ? Math.round(percentile(seen, 0.99)) : '–'}${lost ? ` (${lost} not delivered in 10 s)` : ''} |`;
+        log(line);
+        rows.push(line);
+        if (size === SIZES[SIZES.length - 1]) await Promise.all(subscribers.splice(0).map((x) => x.socket.dispose()));
+      }
     return [
-      `One document (\`${DOCUMENT}\`), each subscriber on a connection of its own with role \`user\` and its own X-Engine-User-Id (a select permission on its own row), refetch interval ${INTERVAL_MS} ms; statements counted as PostgreSQL's committed transactions over ${STEADY_SECONDS} s of steady state; latency from an update's commit to the subscriber's message, ${SAMPLES} subscribers spread over all, each changed at a random moment of two intervals. The subscribers' client runs on the same machine.`,
+      `One document (\`${DOCUMENT}\`), each subscriber on a connection of its own with its own X-Engine-User-Id: role \`user\` sees its own row (the permission reads X-Engine-User-Id), role \`viewer\` sees row 1 (the permission reads no session variable); refetch interval ${INTERVAL_MS} ms; statements counted as PostgreSQL's committed transactions over ${STEADY_SECONDS} s of steady state; latency from an update's commit to the subscriber's message, ${SAMPLES} subscribers spread over all, each changed at a random moment of two intervals (row 1: ${SHARED_SAMPLES} changes one after another, as the last subscriber gets them). The subscribers' client runs on the same machine.`,
       '',
-      '| subscriptions | opened in s | statements per interval | server CPU | PostgreSQL CPU | server RSS MiB | KiB per subscription | change to delivery p50 / p99 ms |',
-      '|---|---|---|---|---|---|---|---|',
+      '| permission | subscriptions | opened in s | statements per interval | server CPU | PostgreSQL CPU | server RSS MiB | KiB per subscription | change to delivery p50 / p99 ms |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...rows,
     ].join('\n');
   } finally {
