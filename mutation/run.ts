@@ -50,6 +50,7 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
     'reference/src/events/holds.test.ts',
   ],
   'reference/src/events/batches.ts': ['reference/src/events/batches.test.ts', 'reference/src/events/delivery.test.ts'],
+  'reference/src/execute/liveQueries.ts': ['reference/src/server.test.ts', ...cases('subscriptions')],
 };
 
 const USAGE = `Usage: npm run mutation [-- MODULE[:LINES]... [--tests FILE,FILE]]
