@@ -152,6 +152,14 @@ describe('live queries', () => {
       { data: { note: [] } },
     ]);
     expect(server.livePollers()).toBe(2);
+    // The same root field under another alias is another plan: its answer is keyed otherwise.
+    const named = firstResult('subscription ($id: Int!) { kind: note(where: {id: {_eq: $id}}) { body } }', { id: 1 });
+    const renamed = firstResult('subscription ($id: Int!) { sort: note(where: {id: {_eq: $id}}) { body } }', { id: 1 });
+    expect(await Promise.all([named.first, renamed.first])).toEqual([{ data: { kind: [{ body: 'a' }] } }, { data: { sort: [{ body: 'a' }] } }]);
+    expect(server.livePollers()).toBe(4);
+    named.stop();
+    renamed.stop();
+    await waitFor(() => server.livePollers() === 2);
     subscriptions[0]!.stop();
     subscriptions[2]!.stop();
     await waitFor(() => server.livePollers() === 1);

@@ -22,23 +22,15 @@ export function resultOf(text: string): LiveResult {
 }
 
 /**
- * Which poller a subscription joins. A plan of the database alone is what its statements are: two
- * subscriptions whose statements and bound values are the same get the same results, whatever their
- * sessions (session variables the permissions do not read leave the statements alike). A plan that
- * calls remote schemas or actions depends on who asks: its key is the session and the request.
+ * Which poller a subscription joins: its plan's statement and bound values (a subscription selects
+ * one root field, whose alias is in the statement's text), and whether it runs as a role. Two
+ * subscriptions whose plans are alike get the same results, whatever their sessions (session
+ * variables the permissions do not read leave the statements alike). A subscription's plan is of
+ * the database alone: subscription_root holds no field of a remote schema or an action
+ * (schema/build.ts), whose answers would depend on who asks.
  */
-function pollerKey(session: Session, request: GraphQLRequest, plan: CompiledPlan): string {
-  if (!plan.remote && !plan.actions && !plan.sessionVariables)
-    return JSON.stringify(['statements', plan.bounded, plan.statements.map((s) => [s.alias, s.text, s.values]), [...plan.literals], plan.order]);
-  return JSON.stringify([
-    'session',
-    session.role,
-    session.backendOnly === true,
-    session.variables,
-    request.query,
-    request.operationName ?? null,
-    request.variables ?? {},
-  ]);
+function pollerKey(plan: CompiledPlan): string {
+  return JSON.stringify([plan.bounded, plan.statements.map((s) => [s.text, s.values])]);
 }
 
 /** A subscription as its poller holds it: who asked what, to compile it again when the metadata changes. */
@@ -74,7 +66,7 @@ export class LiveQueries {
 
   /** Put a subscription with the poller of its plan (made if there is none); that poller. */
   private place(member: Member, cache: SchemaCache, plan: CompiledPlan): Poller {
-    const key = pollerKey(member.session, member.request, plan);
+    const key = pollerKey(plan);
     let poller = this.pollers.get(key);
     if (!poller) {
       const made: Poller = new Poller(this.pool, this.intervalMs, this.schemas, cache, plan, {
