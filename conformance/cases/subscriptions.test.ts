@@ -189,6 +189,35 @@ test(
   },
 );
 
+test(
+  covers(['dec.graphql.subscriptions'], 'a running subscription whose statement fails on a later poll gets the error and ends; the others go on'),
+  async () => {
+    await target.sql(`create table music.share (id integer primary key, parts integer not null);
+      insert into music.share values (1, 2);
+      create view music.portion as select id, 10 / parts as size from music.share`);
+    expect((await target.metadata({ type: 'track_table', args: { table: musicTable('portion') } })).status).toBe(200);
+    try {
+      const socket = open();
+      const failing = socket.start('subscription { music_portion(order_by: {id: asc}) { id size } }');
+      const other = socket.start('subscription { music_artist(where: {id: {_eq: 1}}) { name } }');
+      expect(await failing.take()).toEqual({ type: 'next', payload: { data: { music_portion: [{ id: 1, size: 5 }] } } });
+      expect(await other.take()).toEqual({ type: 'next', payload: { data: { music_artist: [{ name: 'Aurora Lane' }] } } });
+      // A row the view divides by zero: the statement fails from now on.
+      await target.sql('insert into music.share values (2, 0)');
+      const [error, end] = [await failing.take(), await failing.take()];
+      expect(error).toEqual({ type: 'next', payload: { errors: [{ message: 'division by zero', extensions: { path: '$', code: 'data-exception' } }] } });
+      expect(end).toEqual({ type: 'complete' });
+      await target.sql("update music.artist set name = 'Aurora' where id = 1");
+      expect(await other.take()).toEqual({ type: 'next', payload: { data: { music_artist: [{ name: 'Aurora' }] } } });
+      other.stop();
+    } finally {
+      await target.sql("update music.artist set name = 'Aurora Lane' where id = 1");
+      await target.metadata({ type: 'untrack_table', args: { table: musicTable('portion') } });
+      await target.sql('drop view music.portion; drop table music.share');
+    }
+  },
+);
+
 /** A socket speaking the legacy subprotocol graphql-ws (subscriptions-transport-ws), message by message. */
 async function legacySocket() {
   const ws = new WebSocket(socketUrl(target), 'graphql-ws');
