@@ -193,9 +193,7 @@ class Poller {
   private handOver(): void {
     const members = [...this.members.values()];
     this.members.clear();
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.owner.stopped();
+    this.stop();
     this.owner.changed(members);
   }
 
