@@ -11,6 +11,7 @@ import {
   functionConfiguration,
   metadataDocument,
   remoteSchema,
+  remoteSchemaPermissionDefinition,
   savedQuery,
   customTypes,
   actionDefinition,
@@ -104,6 +105,8 @@ export const reloadMetadata = object({}, { reload_remote_schemas: boolean, reloa
 
 export const addRemoteSchema = remoteSchema;
 export const remoteSchemaByName = object({ name: nonEmptyName });
+export const addRemoteSchemaPermissions = object({ remote_schema: nonEmptyName, role: roleName, definition: remoteSchemaPermissionDefinition }, comment);
+export const dropRemoteSchemaPermissions = object({ remote_schema: nonEmptyName, role: roleName });
 
 /** create_rest_endpoint: §2.8; `methods` may be left out for the defaults of §4.6 rule 1. */
 export const restEndpoint = object({ name: nonEmptyName, url: string, definition: endpointDefinition }, { methods: endpointMethods, ...comment });

@@ -228,6 +228,15 @@ export interface RemoteSchema {
     timeout_seconds: number;
   };
   comment?: string;
+  /** What each role sees of it, when remote schema permissions are enabled (decision dec.remote-schema.permissions). */
+  permissions?: RemoteSchemaPermission[];
+}
+
+/** A role's part of a remote schema: an SDL document that is a subset of the remote's, with @preset arguments. */
+export interface RemoteSchemaPermission {
+  role: string;
+  definition: { schema: string };
+  comment?: string;
 }
 
 /** What SPEC.md §2.4 leaves open: the engine's defaults. */
@@ -660,6 +669,30 @@ export const remoteSchema: Schema<RemoteSchema> = refine(object({ name: nonEmpty
   parsed({ name: v.name, definition: v.definition, ...(typeof v.comment === 'string' ? { comment: v.comment } : {}) }),
 );
 
+/** A role's permission on a remote schema, as add_remote_schema_permissions and the document carry it. */
+export const remoteSchemaPermissionDefinition = object({ schema: string });
+const remoteSchemaPermission: Schema<RemoteSchemaPermission> = refine(object({ role: roleName, definition: remoteSchemaPermissionDefinition }, comment), (v) =>
+  parsed({ role: v.role, definition: { schema: v.definition.schema }, ...(typeof v.comment === 'string' ? { comment: v.comment } : {}) }),
+);
+
+/** A remote schema as the document holds it: with the permissions of its roles. */
+const remoteSchemaEntry: Schema<RemoteSchema> = refine(
+  object({ name: nonEmptyName, definition: remoteSchemaDefinition }, { ...comment, permissions: array(remoteSchemaPermission) }),
+  (v, path) => {
+    const seen = new Set<string>();
+    for (const [i, p] of (v.permissions ?? []).entries()) {
+      if (seen.has(p.role)) return parseFailure(`${path}.permissions[${i}]`, `the role ${JSON.stringify(p.role)} has two permissions on this remote schema`);
+      seen.add(p.role);
+    }
+    return parsed({
+      name: v.name,
+      definition: v.definition,
+      ...(typeof v.comment === 'string' ? { comment: v.comment } : {}),
+      ...(v.permissions?.length ? { permissions: v.permissions } : {}),
+    });
+  },
+);
+
 /** The document in version 2 form. */
 const metadataDocumentV2: Schema<MetadataDocument> = refine(
   object(
@@ -671,7 +704,7 @@ const metadataDocumentV2: Schema<MetadataDocument> = refine(
       allowlist: array(allowlistEntry),
       rest_endpoints: array(restEndpoint),
       cron_triggers: array(cronTrigger),
-      remote_schemas: array(remoteSchema),
+      remote_schemas: array(remoteSchemaEntry),
       custom_types: customTypes,
       actions: array(action),
       ...onlyEmpty(DOCUMENT_KINDS_NOT_YET_SUPPORTED),

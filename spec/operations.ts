@@ -53,6 +53,11 @@ const cronOps = {
   decision:
     "SPEC.md gives the fields of a cron trigger (§2.5) but not the operations; they take the engine's documented forms: create_cron_trigger {name, webhook, schedule, payload, headers, retry_conf, include_in_metadata, comment, replace}, delete_cron_trigger {name}, create_scheduled_event {webhook, schedule_at, payload, headers, retry_conf, comment}, delete_scheduled_event {type, event_id}, get_cron_triggers, get_scheduled_events {type, trigger_name, status, limit, offset}.",
 };
+const remotePermissionOps = {
+  level: 'compat' as const,
+  decision:
+    "SPEC.md does not show remote schema permissions; they take the engine's documented forms: add_remote_schema_permissions {remote_schema, role, definition {schema: SDL}, comment}, drop_remote_schema_permissions {remote_schema, role}; see dec.remote-schema.permissions.",
+};
 const actionOps = {
   level: 'compat' as const,
   decision:
@@ -170,6 +175,14 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('add_remote_schema', '4.3', 'add and stitch a remote schema', A.addRemoteSchema),
   op('remove_remote_schema', '4.3', 'remove a remote schema', A.remoteSchemaByName),
   op('reload_remote_schema', '4.3', 'refetch and restitch a remote schema', A.remoteSchemaByName),
+  op(
+    'add_remote_schema_permissions',
+    '2.4',
+    'let a role see a subset of a remote schema, with argument presets',
+    A.addRemoteSchemaPermissions,
+    remotePermissionOps,
+  ),
+  op('drop_remote_schema_permissions', '2.4', "drop a role's permission on a remote schema", A.dropRemoteSchemaPermissions, remotePermissionOps),
   op('create_query_collection', '2.2', 'create a query collection of saved GraphQL documents', A.createQueryCollection, collections),
   op('drop_query_collection', '2.2', 'drop a query collection (cascade: with its allow-list entry and REST endpoints)', A.dropQueryCollection, collections),
   op('add_query_to_collection', '2.2', 'add a saved query to a collection', A.addQueryToCollection, collections),

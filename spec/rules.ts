@@ -335,7 +335,19 @@ export const DECISIONS: readonly SpecItem[] = [
     'remote-schema.roles',
     '2.4',
     'which roles see a remote schema',
-    'Remote schema permissions are not supported: every role sees every consistent remote schema in full, and the remote receives the role and session variables to decide for itself.',
+    "While ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS is false (the default), every role sees every consistent remote schema in full and the remote receives the role and session variables to decide for itself; permissions in the metadata are kept and exported but not applied. When it is true, admin sees every remote schema in full and any other role only the remote schemas it has a permission on, as that permission's SDL says (see dec.remote-schema.permissions).",
+  ),
+  decision(
+    'remote-schema.permissions',
+    '2.4',
+    "a role's permission on a remote schema",
+    "add_remote_schema_permissions {remote_schema, role, definition {schema}, comment} gives a role the subset of a remote schema that the SDL describes; drop_remote_schema_permissions {remote_schema, role} takes it away; remove_remote_schema removes its permissions with it. The export lists them in the remote schema's entry as permissions [{role, definition {schema}, comment}] (in the order they were added), and replace_metadata takes them there. A role's request may use only the types, fields and arguments of its SDL (anything else is a validation-failed GraphQL error, as for a field that does not exist); the request sent to the remote is the role's fields as the client wrote them, with the presets added. A permission whose SDL is no longer a subset after the remote changes is an inconsistent object of type remote_schema_permission; the role then sees nothing of that remote.",
+  ),
+  decision(
+    'remote-schema.presets',
+    '2.4',
+    'argument presets of a remote schema permission',
+    "@preset(value: …) on an argument or input field of a role's SDL takes it out of the role's schema; the engine sends the value instead, whatever the client asks: on every use of the field for an argument, and in every object of that input type the client gives (as a literal or in a variable) for an input field. A string value beginning with x-engine- (any case) is a session variable, read per request and sent as the argument's scalar or enum (an Int, Float or Boolean variable must parse as one, X-Engine-User-Id should be an integer otherwise; a missing one is missing header : x-engine-user-id; both 200 invalid-headers), unless static: true makes it a plain string.",
   ),
   decision(
     'actions.forms',

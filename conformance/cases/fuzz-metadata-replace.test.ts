@@ -2,7 +2,8 @@
 // Each run creates two to four tables with foreign keys, generates a valid document over them
 // (harness/metadataDocuments.ts) and requires:
 // - replace_metadata then export_metadata gives the same document (the export form of
-//   decision dec.export.form); every tracked table answers under its root field;
+//   decision dec.export.form), remote schemas with their role permissions included; every tracked
+//   table answers under its root field;
 // - replace(export()) changes nothing but the resource version, which increases;
 // - the document with one object the arguments refuse, or one the database lacks, is refused and
 //   changes nothing, resource version included;
@@ -11,10 +12,22 @@
 import fc from 'fast-check';
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { fuzzDocument, fuzzSchema, inconsistencies, refusals, schemaSql, selectRootField, type Document, type FuzzTable } from '../harness/metadataDocuments';
+import {
+  FUZZ_REMOTE_SDL,
+  fuzzDocument,
+  fuzzSchema,
+  inconsistencies,
+  refusals,
+  schemaSql,
+  selectRootField,
+  type Document,
+  type FuzzTable,
+} from '../harness/metadataDocuments';
+import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
+const remote = useMockServer();
 const RUNS = Number(process.env.ENGINE_FUZZ_RUNS ?? 12);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
@@ -30,14 +43,15 @@ const replace = (document: unknown, allowInconsistent?: boolean) =>
     args: { ...(allowInconsistent === undefined ? {} : { allow_inconsistent_metadata: allowInconsistent }), metadata: document },
   });
 
-const generated = fuzzSchema.chain((tables) =>
-  fc.record({
-    tables: fc.constant(tables),
-    document: fuzzDocument(tables),
-    inconsistent: fc.integer({ min: 0, max: 3 }),
-    refused: fc.integer({ min: 0, max: refusals().length - 1 }),
-  }),
-);
+const generated = (remoteUrl: string) =>
+  fuzzSchema.chain((tables) =>
+    fc.record({
+      tables: fc.constant(tables),
+      document: fuzzDocument(tables, remoteUrl),
+      inconsistent: fc.integer({ min: 0, max: 3 }),
+      refused: fc.integer({ min: 0, max: refusals().length - 1 }),
+    }),
+  );
 
 let schemaSeen: string | undefined;
 async function createSchema(tables: readonly FuzzTable[]) {
@@ -65,8 +79,9 @@ test(
   ),
   async () => {
     const counts = { documents: 0, refusals: 0, inconsistencies: 0 };
+    remote.use(graphQLServer('/fuzz', FUZZ_REMOTE_SDL, { a: () => 1 }));
     await fc.assert(
-      fc.asyncProperty(generated, async ({ tables, document, inconsistent, refused }) => {
+      fc.asyncProperty(generated(`${remote.url}/fuzz`), async ({ tables, document, inconsistent, refused }) => {
         await createSchema(tables);
         const context = (what: string) => `${what} (seed ${seed}) ${JSON.stringify(document)}`;
 

@@ -1,7 +1,8 @@
 // Generators for the metadata-replacement fuzzer: a database schema (two to four tables with
 // foreign keys between them) and valid metadata documents over it in export form (tables in a
 // generated order, custom names, object and array relationships by foreign key and by manual
-// mapping, the four permission kinds with generated BoolExps; cron triggers), plus the objects that make such a
+// mapping, the four permission kinds with generated BoolExps; cron triggers; remote schemas with role
+// permissions: generated subsets of a remote's SDL with presets), plus the objects that make such a
 // document invalid: some the database lacks (inconsistencies), some the arguments refuse.
 import fc from 'fast-check';
 
@@ -56,7 +57,7 @@ export const schemaSql = (tables: readonly FuzzTable[]) =>
 export const qualified = (name: string) => ({ schema: FUZZ_SCHEMA, name });
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Document = { version: 2; tables: TableEntry[]; cron_triggers?: Record<string, Json>[] };
+export type Document = { version: 2; tables: TableEntry[]; cron_triggers?: Record<string, Json>[]; remote_schemas?: Record<string, Json>[] };
 export interface TableEntry {
   table: { schema: string; name: string };
   configuration?: Record<string, Json>;
@@ -230,8 +231,48 @@ export const cronTriggers: fc.Arbitrary<Record<string, Json>[]> = fc.subarray(['
   ),
 );
 
-/** A valid document over the schema: a generated subset of its tables, tracked in a generated order. */
-export function fuzzDocument(tables: readonly FuzzTable[]): fc.Arbitrary<Document> {
+/** The schema of the remote server the generated remote schemas point at. */
+export const FUZZ_REMOTE_SDL = `type Query { a: Int, b(x: Int!, y: String): String, c(f: F): [Item] }
+type Item { id: Int!, name: String, tags: [String!] }
+input F { id: Int, name: String }`;
+
+/** A role's SDL: a generated subset of FUZZ_REMOTE_SDL, with presets (static and session) now and then. */
+export const remoteRoleSdl: fc.Arbitrary<string> = fc
+  .record({
+    fields: fc.subarray(['a', 'b', 'c'] as const, { minLength: 1 }),
+    xPreset: fc.constantFrom('', ' @preset(value: 3)', ' @preset(value: "x-engine-user-id")'),
+    withY: fc.boolean(),
+    item: fc.subarray(['id: Int!', 'name: String', 'tags: [String!]'], { minLength: 1 }),
+    filter: fc.subarray(['id: Int', 'name: String', 'name: String @preset(value: "x-engine-user-name")'], { minLength: 1 }),
+  })
+  .map(({ fields, xPreset, withY, item, filter }) => {
+    const query = fields.map((f) => (f === 'a' ? 'a: Int' : f === 'b' ? `b(x: Int!${xPreset}${withY ? ', y: String' : ''}): String` : 'c(f: F): [Item]'));
+    // Two spellings of one input field would define it twice: keep the first.
+    const inputFields = filter.filter((f, i) => filter.findIndex((g) => g.split(':')[0] === f.split(':')[0]) === i);
+    // An input object keeps at least one field the role gives itself.
+    if (inputFields.every((f) => f.includes('@preset'))) inputFields.unshift('id: Int');
+    return [
+      `type Query { ${query.join(', ')} }`,
+      ...(fields.includes('c') ? [`type Item { ${item.join(', ')} }`, `input F { ${inputFields.join(', ')} }`] : []),
+    ].join('\n');
+  });
+
+/** Remote schemas in export form at `url` (a server answering FUZZ_REMOTE_SDL), with permissions of the fuzz roles. */
+export const remoteSchemas = (url: string): fc.Arbitrary<Record<string, Json>[]> =>
+  fc.subarray(['rs0']).chain((names) =>
+    fc.tuple(
+      ...names.map((name) =>
+        fc.record({ roles: fc.subarray([...ROLES]), sdl: fc.tuple(remoteRoleSdl, remoteRoleSdl) }).map(({ roles, sdl }) => ({
+          name,
+          definition: { url, forward_client_headers: false, timeout_seconds: 60 },
+          ...(roles.length ? { permissions: roles.map((role, i) => ({ role, definition: { schema: sdl[i]! } })) } : {}),
+        })),
+      ),
+    ),
+  );
+
+/** A valid document over the schema: a generated subset of its tables, tracked in a generated order (and remote schemas at `remoteUrl`). */
+export function fuzzDocument(tables: readonly FuzzTable[], remoteUrl?: string): fc.Arbitrary<Document> {
   return fc.shuffledSubarray([...tables], { minLength: 1 }).chain((tracked) => {
     const isTracked = (name: string) => tracked.some((t) => t.name === name);
     const entries = tracked.map((table) => {
@@ -279,8 +320,13 @@ export function fuzzDocument(tables: readonly FuzzTable[]): fc.Arbitrary<Documen
       );
     });
     return fc
-      .tuple(fc.tuple(...entries), cronTriggers)
-      .map(([tablesOfDocument, crons]): Document => ({ version: 2, tables: tablesOfDocument, ...(crons.length ? { cron_triggers: crons } : {}) }));
+      .tuple(fc.tuple(...entries), cronTriggers, remoteUrl ? remoteSchemas(remoteUrl) : fc.constant<Record<string, Json>[]>([]))
+      .map(([tablesOfDocument, crons, remotes]): Document => ({
+        version: 2,
+        tables: tablesOfDocument,
+        ...(crons.length ? { cron_triggers: crons } : {}),
+        ...(remotes.length ? { remote_schemas: remotes } : {}),
+      }));
   });
 }
 
@@ -408,6 +454,28 @@ export function refusals(): Refusal[] {
         path: '$.args',
         error: `"not a name" (root field select of table ${display(d)}) is not a valid GraphQL name`,
         code: 'validation-failed',
+      }),
+    },
+    {
+      kind: 'a remote schema with two permissions of one role',
+      apply: (d) => ({
+        ...d,
+        remote_schemas: [
+          ...(d.remote_schemas ?? []),
+          {
+            name: 'rs_twice',
+            definition: { url: 'http://127.0.0.1:9/graphql' },
+            permissions: [
+              { role: 'r0', definition: { schema: 'type Query { a: Int }' } },
+              { role: 'r0', definition: { schema: 'type Query { b: Int }' } },
+            ],
+          },
+        ],
+      }),
+      answer: (d) => ({
+        path: `$.args.metadata.remote_schemas[${d.remote_schemas?.length ?? 0}].permissions[1]`,
+        error: 'the role "r0" has two permissions on this remote schema',
+        code: 'parse-failed',
       }),
     },
     {

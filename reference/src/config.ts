@@ -18,6 +18,8 @@ export interface EngineConfig {
   /** The GraphiQL console at /console: on by default only when there is no admin secret. */
   enableConsole: boolean;
   inferFunctionPermissions: boolean;
+  /** Roles other than admin see a remote schema only through their remote schema permission. */
+  enableRemoteSchemaPermissions: boolean;
   liveQueries: { batchSize: number; refetchDelaySeconds: number };
   maxRequestBodyBytes: number;
   /** Connections of each of the server's pools (metadata, admin GraphQL, roles). */
@@ -112,6 +114,7 @@ export const FLAGS: Record<string, string> = {
   'events-retention-seconds': 'ENGINE_GRAPHQL_EVENTS_RETENTION_SECONDS',
   'events-retry-backoff': 'ENGINE_GRAPHQL_EVENTS_RETRY_BACKOFF',
   'infer-function-permissions': 'ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS',
+  'enable-remote-schema-permissions': 'ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS',
   'live-queries-multiplexed-batch-size': 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE',
   'live-queries-multiplexed-refetch-interval': 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL',
   'max-request-body-bytes': 'ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES',
@@ -169,6 +172,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
     enableAllowList: bool('ENGINE_GRAPHQL_ENABLE_ALLOWLIST', get('ENGINE_GRAPHQL_ENABLE_ALLOWLIST'), false),
     enableConsole: bool('ENGINE_GRAPHQL_ENABLE_CONSOLE', get('ENGINE_GRAPHQL_ENABLE_CONSOLE'), adminSecret === undefined),
     inferFunctionPermissions: bool('ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS', get('ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS'), true),
+    enableRemoteSchemaPermissions: bool('ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS', get('ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS'), false),
     liveQueries: {
       batchSize: int('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE', get('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE'), 100, 1),
       // The setting is in milliseconds; the config API reports seconds.

@@ -17,6 +17,7 @@ export const FLAG_HELP: Readonly<Record<string, string>> = {
   'enable-allowlist': 'false',
   'enable-console': 'true without an admin secret, else false (GraphiQL at /console)',
   'infer-function-permissions': 'true (false: a role sees a function only through pg_create_function_permission)',
+  'enable-remote-schema-permissions': 'false (true: a role other than admin sees a remote schema only through add_remote_schema_permissions)',
   'live-queries-multiplexed-batch-size': '100',
   'live-queries-multiplexed-refetch-interval': '1000',
   'max-request-body-bytes': '104857600 (decompressed; requests with the admin secret, or all on a server without auth)',

@@ -177,7 +177,15 @@ export function prepareGraphQLRequest(
       const remoteFields = external.filter((f) => !actionFields.includes(f));
       plan.order = roots.map((f) => f.alias);
       if (remoteFields.length)
-        plan.remote = remoteParts(operation, remoteFields, (name) => externalOwner(built, operation, name), cache.remotes, fragments, rawVariables);
+        plan.remote = remoteParts(
+          operation,
+          remoteFields,
+          (name) => externalOwner(built, operation, name),
+          cache.remotes,
+          fragments,
+          rawVariables,
+          built.remotePresets ? { schema: built.schema, presets: built.remotePresets, session: session.variables } : undefined,
+        );
       if (actionFields.length) {
         plan.actions = actionParts(
           operation.operation === 'mutation' ? 'mutation' : 'query',

@@ -2,9 +2,11 @@
 // document's brackets (the parser and everything after it recurse once per level), the size of its
 // document, and for roles other than admin the depth and number of fields of its operation, with
 // each fragment counted every time it is spread.
-import { Kind, Lexer, Source, TokenKind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import { formatMessage } from '../../../spec';
 import type { RequestLimits } from '../config';
+import { documentNesting } from '../schema/documentNesting';
+export { documentNesting } from '../schema/documentNesting';
 
 /** Whether `value` nests deeper than `limit` arrays and objects (iterative: any depth is safe). */
 export function nestsDeeperThan(value: unknown, limit: number): boolean {
@@ -18,31 +20,6 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
     }
   }
   return false;
-}
-
-/**
- * The deepest nesting of `{`, `[` and `(` in a GraphQL document, read with graphql-js's own lexer
- * (strings, block strings with their escapes, and comments are single tokens): measured before
- * parsing, since the parser recurses once per level. Text the lexer refuses is measured up to
- * there, which is as far as the parser gets before it refuses it too.
- */
-export function documentNesting(text: string): number {
-  const lexer = new Lexer(new Source(text));
-  let depth = 0;
-  let deepest = 0;
-  try {
-    for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
-      if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L || token.kind === TokenKind.PAREN_L) {
-        depth++;
-        if (depth > deepest) deepest = depth;
-      } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.PAREN_R) {
-        depth--;
-      }
-    }
-  } catch {
-    // A syntax error: the parser stops at the same token.
-  }
-  return deepest;
 }
 
 /** Why a document may not be parsed at all, for any role; undefined when it may. */

@@ -1,11 +1,13 @@
 // Root fields of remote schemas: each remote's share of an operation is sent to it as one GraphQL
 // request (its fields with their aliases, the fragments and variables they use), and its answer
 // is spliced into the engine's by alias.
-import { Kind, print, visit, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, print, visit, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { formatMessage } from '../../../spec';
 import type { Session } from '../auth/session';
 import { postGraphQL, remoteHeaders, RemoteFailure, type RemoteEndpoint } from '../remote/client';
+import type { RolePresets } from '../remote/rolePermission';
 import type { CollectedField } from '../sql/graphql/fields';
+import { withPresets } from './remotePresets';
 
 /** One remote's share of an operation, ready to send. */
 export interface RemotePart {
@@ -22,6 +24,8 @@ export function remoteParts(
   endpoints: ReadonlyMap<string, RemoteEndpoint>,
   fragments: Readonly<Record<string, FragmentDefinitionNode>>,
   variables: Readonly<Record<string, unknown>>,
+  /** The role's remote schema permissions: their presets go into what is sent. */
+  role?: { schema: GraphQLSchema; presets: ReadonlyMap<string, RolePresets>; session: Readonly<Record<string, string>> },
 ): RemotePart[] {
   const groups = new Map<string, CollectedField[]>();
   for (const f of fields) {
@@ -54,13 +58,16 @@ export function remoteParts(
       variableDefinitions: (operation.variableDefinitions ?? []).filter((d) => usedVariables.has(d.variable.name.value)),
       selectionSet: { kind: Kind.SELECTION_SET, selections },
     };
-    const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [definition, ...usedFragments.values()] };
+    let document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [definition, ...usedFragments.values()] };
+    let sent = Object.fromEntries(Object.entries(variables).filter(([name]) => usedVariables.has(name)));
+    const presets = role?.presets.get(owner);
+    if (role && presets) ({ document, variables: sent } = withPresets(document, sent, role.schema, presets, role.session));
     return {
       endpoint: endpoints.get(owner)!,
       aliases: group.map((f) => f.alias),
       body: {
         query: print(document),
-        variables: Object.fromEntries(Object.entries(variables).filter(([name]) => usedVariables.has(name))),
+        variables: sent,
         ...(operation.name ? { operationName: operation.name.value } : {}),
       },
     };

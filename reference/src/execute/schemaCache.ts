@@ -21,6 +21,7 @@ import { buildFunctionModels, functionsForRole, type FunctionModel } from '../sc
 import * as q from '../sql';
 import { weightedCache, type WeightedCache } from './weightedCache';
 import type { UsableRemote } from '../remote/view';
+import type { RolePresets } from '../remote/rolePermission';
 export type { UsableRemote } from '../remote/view';
 
 export interface CompiledPlan {
@@ -106,6 +107,14 @@ export function buildSchemaCache(
   // Custom objects with relationships take each role's own table types: their types are the role's.
   const perRole = options.withActions === true && hasRelationships(document.custom_types);
   const knownRoles = rolesOf(document);
+  // Remote schema permissions apply: a role other than admin sees only its own part of each remote.
+  const permissioned = remotes.some((r) => r.roles !== undefined);
+  const remotesFor = (role: string): RemoteOfRole[] =>
+    remotes.flatMap((r) => {
+      if (!r.roles || role === 'admin') return [{ contribution: r.contribution }];
+      const own = r.roles.get(role);
+      return own ? [own] : [];
+    });
   const externalFor = (asked: string, backendOnly = false) => {
     // Roles that no permission names share one entry, however many names arrive.
     const role = asked === 'admin' || knownRoles.has(asked) ? asked : '';
@@ -116,13 +125,15 @@ export function buildSchemaCache(
       if (!found) {
         const tables: NonNullable<ExternalRoots['tables']> = {};
         const own = makeActionTypes(tables)!;
-        externals.set(key, (found = { ...externalRoots(remotes, role === 'admin' ? own.all : own.forRole(role), key), tables }));
+        externals.set(key, (found = { ...externalRoots(remotesFor(role), role === 'admin' ? own.all : own.forRole(role), key), tables }));
       }
       return found;
     }
     const fromActions = role === 'admin' ? actionTypes?.all : actionTypes?.forRole(role);
-    let found = externals.get(fromActions);
-    if (!found) externals.set(fromActions, (found = externalRoots(remotes, fromActions)));
+    // With remote schema permissions each role has its own part of the remotes.
+    const key = permissioned ? `\u0001${role}` : fromActions;
+    let found = externals.get(key);
+    if (!found) externals.set(key, (found = externalRoots(remotesFor(role), fromActions, permissioned ? role : '')));
     return found;
   };
   let admin: BuiltSchema | undefined;
@@ -159,7 +170,10 @@ export function buildSchemaCache(
   };
 }
 
-function externalRoots(remotes: readonly UsableRemote[], actions: RemoteContribution | undefined, role = ''): ExternalRoots {
+/** A remote's part that a role sees, and the presets sent for it. */
+type RemoteOfRole = { contribution: RemoteContribution; presets?: RolePresets };
+
+function externalRoots(remotes: readonly RemoteOfRole[], actions: RemoteContribution | undefined, role = ''): ExternalRoots {
   const query: ExternalRoots['query'] = {};
   const mutation: ExternalRoots['mutation'] = {};
   const queryOwners = new Map<string, string>();
@@ -177,7 +191,11 @@ function externalRoots(remotes: readonly UsableRemote[], actions: RemoteContribu
     for (const [name, type] of c.types) types.set(name, type);
   }
   const actionKey = actions ? [...actions.query.keys(), ...actions.mutation.keys()].join(',') : '';
+  const presets = new Map(
+    remotes.flatMap((r) => (r.presets && (r.presets.args.size > 0 || r.presets.inputFields.size > 0) ? [[r.contribution.name, r.presets]] : [])),
+  );
   return {
+    ...(presets.size ? { remotePresets: presets } : {}),
     key: [...remotes.map((r) => r.contribution.name), actionKey, role].join('\u0000'),
     query,
     mutation,
@@ -194,6 +212,7 @@ function rolesOf(document: MetadataDocument): Set<string> {
   }
   for (const f of document.functions ?? []) for (const p of f.permissions ?? []) roles.add(p.role);
   for (const a of document.actions ?? []) for (const p of a.permissions ?? []) roles.add(p.role);
+  for (const r of document.remote_schemas ?? []) for (const p of r.permissions ?? []) roles.add(p.role);
   return roles;
 }
 

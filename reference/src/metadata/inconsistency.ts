@@ -25,6 +25,7 @@ export type InconsistentObject =
   | { type: 'computed_field'; reason: string; definition: { table: QualifiedName } & ComputedField }
   | { type: 'rest_endpoint'; reason: string; definition: RestEndpoint }
   | { type: 'remote_schema'; reason: string; definition: RemoteSchema }
+  | { type: 'remote_schema_permission'; reason: string; definition: { remote_schema: string; role: string; definition: { schema: string }; comment?: string } }
   | { type: 'action'; reason: string; definition: Action }
   | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> };
 

@@ -14,7 +14,7 @@ import {
   type GraphQLNamedType,
   type GraphQLSchema,
 } from 'graphql';
-import type { MetadataDocument, RemoteSchema } from '../../../spec';
+import type { MetadataDocument, RemoteSchema, RemoteSchemaPermission } from '../../../spec';
 import { engineError } from '../errors';
 
 export const remoteSchemasOf = (document: MetadataDocument): readonly RemoteSchema[] => document.remote_schemas ?? [];
@@ -40,6 +40,31 @@ export function removeRemoteSchema(document: MetadataDocument, name: string): Me
   return withRemoteSchemas(
     document,
     remoteSchemasOf(document).filter((r) => r.name !== name),
+  );
+}
+
+/** The document with a role's permission on a remote schema added (decision dec.remote-schema.permissions). */
+export function addRemoteSchemaPermission(document: MetadataDocument, remoteName: string, permission: RemoteSchemaPermission): MetadataDocument {
+  const remote = findRemoteSchema(document, remoteName);
+  if ((remote.permissions ?? []).some((p) => p.role === permission.role))
+    throw engineError('already-exists.remote-schema-permission', '$.args', [JSON.stringify(permission.role), JSON.stringify(remoteName)]);
+  return withRemote(document, { ...remote, permissions: [...(remote.permissions ?? []), permission] });
+}
+
+/** The document without a role's permission on a remote schema. */
+export function dropRemoteSchemaPermission(document: MetadataDocument, remoteName: string, role: string): MetadataDocument {
+  const remote = findRemoteSchema(document, remoteName);
+  if (!(remote.permissions ?? []).some((p) => p.role === role))
+    throw engineError('not-exists.remote-schema-permission', '$.args', [JSON.stringify(role), JSON.stringify(remoteName)]);
+  const { permissions, ...rest } = remote;
+  const left = permissions!.filter((p) => p.role !== role);
+  return withRemote(document, left.length ? { ...rest, permissions: left } : rest);
+}
+
+function withRemote(document: MetadataDocument, remote: RemoteSchema): MetadataDocument {
+  return withRemoteSchemas(
+    document,
+    remoteSchemasOf(document).map((r) => (r.name === remote.name ? remote : r)),
   );
 }
 

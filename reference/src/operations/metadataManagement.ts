@@ -10,7 +10,7 @@ import { relationKey, type Introspection } from '../db/introspection';
 import { clearedDocument, exportForm, withoutInconsistent, withoutObjects } from '../metadata/document';
 import { checkNames, validateEntry } from '../metadata/tables';
 import { findInconsistencies } from '../metadata/inconsistency';
-import { remoteSchemasOf, withRemoteSchemas } from '../metadata/remoteSchemas';
+import { dropRemoteSchemaPermission, remoteSchemasOf, withRemoteSchemas } from '../metadata/remoteSchemas';
 import { SUCCESS, type OperationContext } from './context';
 import { checkSchedule, keepHiddenCronTriggers } from '../metadata/cronTriggers';
 import { endpointsOf, withList } from '../metadata/collections';
@@ -93,7 +93,10 @@ export async function dropInconsistentMetadata(ctx: OperationContext): Promise<u
       'rest_endpoints',
       endpointsOf(ctx.document).filter((e) => !invalid.includes(e.name)),
     );
-  const unusable = new Set((await ctx.remoteProblems(ctx.document)).flatMap((o) => (o.type === 'remote_schema' ? [o.definition.name] : [])));
+  const problems = await ctx.remoteProblems(ctx.document);
+  const unusable = new Set(problems.flatMap((o) => (o.type === 'remote_schema' ? [o.definition.name] : [])));
+  const deniedPermissions = problems.flatMap((o) => (o.type === 'remote_schema_permission' ? [o.definition] : []));
+  for (const p of deniedPermissions) ctx.document = dropRemoteSchemaPermission(ctx.document, p.remote_schema, p.role);
   if (unusable.size > 0)
     ctx.document = withRemoteSchemas(
       ctx.document,

@@ -1,8 +1,11 @@
 // add_remote_schema, remove_remote_schema, reload_remote_schema (SPEC.md §4.3): the remote is
 // introspected at once, so that an unusable one is refused before it reaches the metadata.
-import type { RemoteSchema } from '../../../spec';
+// add_remote_schema_permissions and drop_remote_schema_permissions (dec.remote-schema.permissions):
+// a role's SDL is checked against the remote's schema as this server introspected it.
+import type { RemoteSchema, RemoteSchemaPermission } from '../../../spec';
 import { engineError } from '../errors';
 import * as R from '../metadata/remoteSchemas';
+import { reasonsText, roleRemote } from '../remote/rolePermission';
 import { SUCCESS, type OperationContext } from './context';
 
 export async function addRemoteSchema(ctx: OperationContext, args: RemoteSchema): Promise<unknown> {
@@ -25,4 +28,28 @@ async function introspectOrRefuse(ctx: OperationContext, remote: RemoteSchema): 
   const state = await ctx.remotes.load(remote, true);
   ctx.remotesChanged = true;
   if ('problem' in state) throw engineError('remote-schema-error.unusable', '$.args', [JSON.stringify(remote.name), state.problem]);
+}
+
+export async function addRemoteSchemaPermissions(
+  ctx: OperationContext,
+  args: { remote_schema: string; role: string; definition: { schema: string }; comment?: string | null },
+): Promise<unknown> {
+  if (!ctx.config.enableRemoteSchemaPermissions) throw engineError('constraint-violation.remote-schema-permissions-disabled', '$.args');
+  const permission: RemoteSchemaPermission = {
+    role: args.role,
+    definition: { schema: args.definition.schema },
+    ...(typeof args.comment === 'string' ? { comment: args.comment } : {}),
+  };
+  ctx.document = R.addRemoteSchemaPermission(ctx.document, args.remote_schema, permission);
+  const remote = R.findRemoteSchema(ctx.document, args.remote_schema);
+  const state = await ctx.remotes.load(remote);
+  if ('problem' in state) throw engineError('remote-schema-error.unusable', '$.args', [JSON.stringify(remote.name), state.problem]);
+  const role = roleRemote(state.schema, permission.definition.schema);
+  if ('reasons' in role) throw engineError('validation-failed.remote-schema-permission', '$.args.definition.schema', [reasonsText(role.reasons)]);
+  return SUCCESS;
+}
+
+export async function dropRemoteSchemaPermissions(ctx: OperationContext, args: { remote_schema: string; role: string }): Promise<unknown> {
+  ctx.document = R.dropRemoteSchemaPermission(ctx.document, args.remote_schema, args.role);
+  return SUCCESS;
 }

@@ -10,11 +10,17 @@ import type { RemoteSchemaStore } from './store';
 import { actionsOf } from '../metadata/actions';
 import { buildActionTypes } from '../schema/actions';
 import { customScalar } from '../schema/scalars';
+import { reasonsText, roleRemote, type RolePresets } from './rolePermission';
 
 /** A remote schema that can be served: where it is and what it brings. */
 export interface UsableRemote {
   endpoint: RemoteEndpoint;
   contribution: RemoteContribution;
+  /**
+   * With remote schema permissions enabled: what each role with a permission sees of it and the
+   * presets sent for it (a role not here sees nothing of it; admin sees it all).
+   */
+  roles?: ReadonlyMap<string, { contribution: RemoteContribution; presets: RolePresets }>;
 }
 
 export interface RemoteProblem {
@@ -30,8 +36,11 @@ export interface RemoteView {
   problems: RemoteProblem[];
 }
 
-/** `local` builds the schema of the tables and functions alone; called only when there are remotes. */
-export function remoteView(document: MetadataDocument, local: () => GraphQLSchema, store: RemoteSchemaStore): RemoteView {
+/**
+ * `local` builds the schema of the tables and functions alone; called only when there are remotes.
+ * `permissions`: remote schema permissions are enabled (ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS).
+ */
+export function remoteView(document: MetadataDocument, local: () => GraphQLSchema, store: RemoteSchemaStore, permissions = false): RemoteView {
   const remotes = remoteSchemasOf(document);
   const actions = actionsOf(document);
   if (remotes.length === 0 && actions.length === 0) return { usable: [], actionsUsable: false, problems: [] };
@@ -69,7 +78,25 @@ export function remoteView(document: MetadataDocument, local: () => GraphQLSchem
       });
       continue;
     }
-    usable.push({ endpoint: state.endpoint, contribution });
+    if (!permissions) {
+      usable.push({ endpoint: state.endpoint, contribution });
+      continue;
+    }
+    // Each role's part is a subset of the remote's: it brings no name that the whole does not.
+    const roles = new Map<string, { contribution: RemoteContribution; presets: RolePresets }>();
+    for (const p of remote.permissions ?? []) {
+      const role = roleRemote(state.schema, p.definition.schema);
+      if ('reasons' in role) {
+        const message = formatMessage('err.validation-failed.remote-schema-permission', reasonsText(role.reasons));
+        problems.push({
+          object: { type: 'remote_schema_permission', reason: message, definition: { remote_schema: remote.name, ...p } },
+          error: engineError('validation-failed.remote-schema-permission', '$.args', [reasonsText(role.reasons)]),
+        });
+        continue;
+      }
+      roles.set(p.role, { contribution: contributionOf(remote.name, role.schema), presets: role.presets });
+    }
+    usable.push({ endpoint: state.endpoint, contribution, roles });
   }
   return { usable, actionsUsable: actionTypes !== undefined && !actionConflict, problems };
 }

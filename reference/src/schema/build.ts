@@ -1,6 +1,7 @@
 // The GraphQL schema of the tracked tables (SPEC.md §1.2, §4.3): per table a query, by-primary-key
 // and aggregate root field, the mutations, and the input types they take. Execution does not use
 // resolvers: the compiler in sql/graphql turns a validated operation into one SQL statement.
+import type { RolePresets } from './remoteRolePresets';
 import {
   GraphQLObjectType,
   GraphQLSchema,
@@ -39,6 +40,8 @@ export interface BuiltSchema {
   /** Root fields answered outside the database (remote schemas), by name: who answers them. */
   externalQueryFields: ReadonlyMap<string, string>;
   externalMutationFields: ReadonlyMap<string, string>;
+  /** What the engine adds to a role's requests to each remote (remote schema permissions). */
+  remotePresets?: ReadonlyMap<string, RolePresets>;
 }
 
 /** Root fields and types from outside the database (remote schemas), the same for every role. */
@@ -50,6 +53,8 @@ export interface ExternalRoots {
   types: readonly GraphQLNamedType[];
   queryOwners: ReadonlyMap<string, string>;
   mutationOwners: ReadonlyMap<string, string>;
+  /** The presets of the role's remote schema permissions, by remote. */
+  remotePresets?: ReadonlyMap<string, RolePresets>;
   /** Where types of the external roots refer to tables (action relationships): told the role's table types. */
   tables?: { lookup?: (table: QualifiedName) => GraphQLObjectType | undefined };
 }
@@ -201,5 +206,12 @@ export function buildSchema(
       types: [...[...enumTables.values()].map(enumType), ...external.types],
     });
   });
-  return { schema, queryFields, mutationFields, externalQueryFields: external.queryOwners, externalMutationFields: external.mutationOwners };
+  return {
+    schema,
+    queryFields,
+    mutationFields,
+    externalQueryFields: external.queryOwners,
+    externalMutationFields: external.mutationOwners,
+    ...(external.remotePresets ? { remotePresets: external.remotePresets } : {}),
+  };
 }

@@ -12,7 +12,7 @@ export type PermissionEnvironment = Pick<CompileContext, 'allModels' | 'sessionV
 const INTEGER_TYPES = new Set(['int2', 'int4', 'int8']);
 
 /** `x-engine-user-id` → `X-Engine-User-Id`, as the messages name headers. */
-const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+export const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 
 export const isSessionVariable = (value: unknown): value is string => typeof value === 'string' && /^x-engine-/i.test(value);
 

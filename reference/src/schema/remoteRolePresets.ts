@@ -1,0 +1,17 @@
+// The argument presets of a role's remote schema permission (decision dec.remote-schema.presets),
+// as a role's schema carries them to execution: made in remote/rolePermission.ts, applied in
+// execute/remotePresets.ts.
+import type { GraphQLNamedType, ValueNode } from 'graphql';
+
+/** What the engine sends for a preset argument or input field. */
+export type Preset = { kind: 'static'; value: ValueNode } | { kind: 'session'; variable: string; type: GraphQLNamedType };
+
+/** The presets of a role on one remote, by the remote's own type names. */
+export interface RolePresets {
+  /** `Type.field` → argument → preset. */
+  args: ReadonlyMap<string, ReadonlyMap<string, Preset>>;
+  /** Input object type → field → preset. */
+  inputFields: ReadonlyMap<string, ReadonlyMap<string, Preset>>;
+  /** The remote's root type names: the engine's query_root and mutation_root stand for them. */
+  roots: { query: string; mutation?: string };
+}
