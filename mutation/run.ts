@@ -51,6 +51,9 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   ],
   'reference/src/events/batches.ts': ['reference/src/events/batches.test.ts', 'reference/src/events/delivery.test.ts'],
   'reference/src/execute/liveQueries.ts': ['reference/src/server.test.ts', ...cases('subscriptions')],
+  'reference/src/remote/rolePermission.ts': cases('remote-schema-permissions'),
+  'reference/src/remote/presetDirectives.ts': cases('remote-schema-permissions'),
+  'reference/src/execute/remotePresets.ts': ['reference/src/execute/remotePresets.test.ts', ...cases('remote-schema-permissions')],
 };
 
 const USAGE = `Usage: npm run mutation [-- MODULE[:LINES]... [--tests FILE,FILE]]

@@ -184,7 +184,7 @@ export function prepareGraphQLRequest(
           cache.remotes,
           fragments,
           rawVariables,
-          built.remotePresets ? { schema: built.schema, presets: built.remotePresets, session: session.variables } : undefined,
+          built.remotePresets ? { presets: built.remotePresets, session: session.variables } : undefined,
         );
       if (actionFields.length) {
         plan.actions = actionParts(

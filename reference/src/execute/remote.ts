@@ -1,7 +1,7 @@
 // Root fields of remote schemas: each remote's share of an operation is sent to it as one GraphQL
 // request (its fields with their aliases, the fragments and variables they use), and its answer
 // is spliced into the engine's by alias.
-import { Kind, print, visit, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { Kind, print, visit, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { formatMessage } from '../../../spec';
 import type { Session } from '../auth/session';
 import { postGraphQL, remoteHeaders, RemoteFailure, type RemoteEndpoint } from '../remote/client';
@@ -25,7 +25,7 @@ export function remoteParts(
   fragments: Readonly<Record<string, FragmentDefinitionNode>>,
   variables: Readonly<Record<string, unknown>>,
   /** The role's remote schema permissions: their presets go into what is sent. */
-  role?: { schema: GraphQLSchema; presets: ReadonlyMap<string, RolePresets>; session: Readonly<Record<string, string>> },
+  role?: { presets: ReadonlyMap<string, RolePresets>; session: Readonly<Record<string, string>> },
 ): RemotePart[] {
   const groups = new Map<string, CollectedField[]>();
   for (const f of fields) {
@@ -61,7 +61,7 @@ export function remoteParts(
     let document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [definition, ...usedFragments.values()] };
     let sent = Object.fromEntries(Object.entries(variables).filter(([name]) => usedVariables.has(name)));
     const presets = role?.presets.get(owner);
-    if (role && presets) ({ document, variables: sent } = withPresets(document, sent, role.schema, presets, role.session));
+    if (role && presets) ({ document, variables: sent } = withPresets(document, sent, presets, role.session));
     return {
       endpoint: endpoints.get(owner)!,
       aliases: group.map((f) => f.alias),

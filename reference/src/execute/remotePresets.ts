@@ -16,7 +16,6 @@ import {
   type ArgumentNode,
   type DocumentNode,
   type GraphQLInputType,
-  type GraphQLSchema,
   type ObjectFieldNode,
   type ValueNode,
 } from 'graphql';
@@ -24,30 +23,31 @@ import type { Preset, RolePresets } from '../remote/rolePermission';
 import { CompileError } from '../sql/graphql/context';
 import { headerName } from '../sql/graphql/permissions';
 
-/** The document and variables with the role's presets in them. */
+/**
+ * The document and variables of a request to a remote (its root fields at its own root) with the
+ * role's presets in them.
+ */
 export function withPresets(
   document: DocumentNode,
   variables: Record<string, unknown>,
-  schema: GraphQLSchema,
   presets: RolePresets,
   session: Readonly<Record<string, string>>,
 ): { document: DocumentNode; variables: Record<string, unknown> } {
+  const schema = presets.schema;
   const typeInfo = new TypeInfo(schema);
-  const rootName = (name: string) =>
-    name === schema.getQueryType()?.name ? presets.roots.query : name === schema.getMutationType()?.name ? (presets.roots.mutation ?? name) : name;
   const edited = visit(
     document,
     visitWithTypeInfo(typeInfo, {
       Field(node) {
         const parent = typeInfo.getParentType();
-        const forField = parent && presets.args.get(`${rootName(parent.name)}.${node.name.value}`);
+        const forField = parent && presets.args.get(`${parent.name}.${node.name.value}`);
         if (!forField) return undefined;
         const added: ArgumentNode[] = [...forField].map(([name, p]) => ({
           kind: Kind.ARGUMENT,
           name: { kind: Kind.NAME, value: name },
           value: presetValue(p, session),
         }));
-        return { ...node, arguments: [...(node.arguments ?? []).filter((a) => !forField.has(a.name.value)), ...added] };
+        return { ...node, arguments: [...(node.arguments ?? []), ...added] };
       },
       ObjectValue(node) {
         const type = getNamedType(typeInfo.getInputType());
@@ -58,7 +58,7 @@ export function withPresets(
           name: { kind: Kind.NAME, value: name },
           value: presetValue(p, session),
         }));
-        return { ...node, fields: [...node.fields.filter((f) => !forType.has(f.name.value)), ...added] };
+        return { ...node, fields: [...node.fields, ...added] };
       },
     }),
   );

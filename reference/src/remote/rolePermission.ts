@@ -213,6 +213,5 @@ function check(upstream: GraphQLSchema, sdl: string): RoleRemote | { reasons: st
   }
   const invalid = validateSchema(schema);
   if (invalid.length) return { reasons: invalid.map((e) => e.message) };
-  const roots = { query: schema.getQueryType()!.name, ...(schema.getMutationType() ? { mutation: schema.getMutationType()!.name } : {}) };
-  return { schema, presets: { args, inputFields, roots } };
+  return { schema, presets: { args, inputFields, schema } };
 }

@@ -1,7 +1,7 @@
 // The argument presets of a role's remote schema permission (decision dec.remote-schema.presets),
 // as a role's schema carries them to execution: made in remote/rolePermission.ts, applied in
 // execute/remotePresets.ts.
-import type { GraphQLNamedType, ValueNode } from 'graphql';
+import type { GraphQLNamedType, GraphQLSchema, ValueNode } from 'graphql';
 
 /** What the engine sends for a preset argument or input field. */
 export type Preset = { kind: 'static'; value: ValueNode } | { kind: 'session'; variable: string; type: GraphQLNamedType };
@@ -12,6 +12,6 @@ export interface RolePresets {
   args: ReadonlyMap<string, ReadonlyMap<string, Preset>>;
   /** Input object type → field → preset. */
   inputFields: ReadonlyMap<string, ReadonlyMap<string, Preset>>;
-  /** The remote's root type names: the engine's query_root and mutation_root stand for them. */
-  roots: { query: string; mutation?: string };
+  /** The role's part of the remote in the remote's own names: what the request sent on is read against. */
+  schema: GraphQLSchema;
 }
