@@ -226,10 +226,26 @@ export interface RemoteSchema {
     headers?: HeaderSpec[];
     forward_client_headers: boolean;
     timeout_seconds: number;
+    /** How its names appear in the engine's schema (decision dec.remote-schema.customization). */
+    customization?: RemoteSchemaCustomization;
   };
   comment?: string;
   /** What each role sees of it, when remote schema permissions are enabled (decision dec.remote-schema.permissions). */
   permissions?: RemoteSchemaPermission[];
+}
+
+/** New names for a remote schema's root fields, types and fields. */
+export interface RemoteSchemaCustomization {
+  root_fields_namespace?: string;
+  type_names?: NameCustomization;
+  field_names?: (NameCustomization & { parent_type: string })[];
+}
+
+/** A name becomes mapping[name] when there is one, else prefix + name + suffix. */
+export interface NameCustomization {
+  prefix?: string;
+  suffix?: string;
+  mapping?: Record<string, string>;
 }
 
 /** A role's part of a remote schema: an SDL document that is a subset of the remote's, with @preset arguments. */
@@ -554,20 +570,52 @@ export const cronTrigger: Schema<CronTrigger> = refine(
 );
 
 const positive = refine(integer, (v, path) => (v < 1 ? parseFailure(path, 'expected an integer ≥ 1') : parsed(v)));
+const graphqlName = refine(string, (v, path) =>
+  /^[_A-Za-z][_0-9A-Za-z]*$/.test(v) ? parsed(v) : parseFailure(path, `${JSON.stringify(v)} is not a GraphQL name`),
+);
+const nameSuffix = refine(string, (v, path) => (/^[_0-9A-Za-z]+$/.test(v) ? parsed(v) : parseFailure(path, `${JSON.stringify(v)} cannot end a GraphQL name`)));
+const nameCustomization = { prefix: graphqlName, suffix: nameSuffix, mapping: record(graphqlName) };
+const withoutEmpty = <T extends Record<string, unknown>>(v: T) =>
+  Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && !(typeof x === 'object' && x !== null && Object.keys(x).length === 0))) as T;
+/** Decision dec.remote-schema.customization: the engine's form, empty parts left out. */
+const remoteSchemaCustomization: Schema<RemoteSchemaCustomization> = refine(
+  object(
+    {},
+    {
+      root_fields_namespace: graphqlName,
+      type_names: object({}, nameCustomization),
+      field_names: array(object({ parent_type: graphqlName }, nameCustomization)),
+    },
+  ),
+  (v) =>
+    parsed(
+      withoutEmpty({
+        root_fields_namespace: v.root_fields_namespace,
+        type_names: v.type_names && withoutEmpty(v.type_names),
+        field_names: v.field_names?.length ? v.field_names.map((f) => withoutEmpty(f)) : undefined,
+      }) as RemoteSchemaCustomization,
+    ),
+);
 export const remoteSchemaDefinition = refine(
   object(
     {},
-    { url: string, url_from_env: nonEmptyName, headers: array(eventHeader), forward_client_headers: boolean, timeout_seconds: positive, customization: json },
+    {
+      url: string,
+      url_from_env: nonEmptyName,
+      headers: array(eventHeader),
+      forward_client_headers: boolean,
+      timeout_seconds: positive,
+      customization: nullable(remoteSchemaCustomization),
+    },
   ),
   (v, path) => {
     if ((v.url === undefined) === (v.url_from_env === undefined)) return parseFailure(path, 'exactly one of "url" and "url_from_env" is expected');
-    if (v.customization !== undefined && v.customization !== null)
-      return parseFailure(`${path}.customization`, 'customization is not supported by this server yet', 'not-supported');
     return parsed({
       ...(v.url !== undefined ? { url: v.url } : { url_from_env: v.url_from_env! }),
       ...(v.headers?.length ? { headers: v.headers } : {}),
       forward_client_headers: v.forward_client_headers ?? REMOTE_SCHEMA_DEFAULTS.forward_client_headers,
       timeout_seconds: v.timeout_seconds ?? REMOTE_SCHEMA_DEFAULTS.timeout_seconds,
+      ...(v.customization && Object.keys(v.customization).length ? { customization: v.customization } : {}),
     } as RemoteSchema['definition']);
   },
 );

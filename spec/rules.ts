@@ -323,7 +323,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'remote-schema.defaults',
     '2.4',
     'defaults of a remote schema, and its export form',
-    'forward_client_headers defaults to false and timeout_seconds to 60 (at least 1); the export form writes both, and headers only when there are some. customization is not supported (400 not-supported). Adding a remote schema introspects it at once; its root fields join query_root and mutation_root (not subscription_root) and its types join the schema under their own names. An unreachable remote at start-up or reload becomes an inconsistent object of type remote_schema {type, reason, definition: the remote schema}; the server serves everything else.',
+    'forward_client_headers defaults to false and timeout_seconds to 60 (at least 1); the export form writes both, and headers and customization only when there are some. Adding a remote schema introspects it at once; its root fields join query_root and mutation_root (not subscription_root) and its types join the schema under their own names. An unreachable remote at start-up or reload becomes an inconsistent object of type remote_schema {type, reason, definition: the remote schema}; the server serves everything else.',
   ),
   decision(
     'remote-schema.headers',
@@ -336,6 +336,12 @@ export const DECISIONS: readonly SpecItem[] = [
     '2.4',
     'which roles see a remote schema',
     "While ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS is false (the default), every role sees every consistent remote schema in full and the remote receives the role and session variables to decide for itself; permissions in the metadata are kept and exported but not applied. When it is true, admin sees every remote schema in full and any other role only the remote schemas it has a permission on, as that permission's SDL says (see dec.remote-schema.permissions).",
+  ),
+  decision(
+    'remote-schema.customization',
+    '2.4',
+    "new names for a remote schema's root fields, types and fields",
+    "definition.customization {root_fields_namespace, type_names {prefix, suffix, mapping}, field_names [{parent_type, prefix, suffix, mapping}]} renames what a remote brings into the engine's schema: a type becomes type_names.mapping[name] when there is one, else prefix + name + suffix (every type but the built-in scalars, and but the root types unless there is a namespace); a field of the object or interface type parent_type (its name in the remote) becomes mapping[field], else prefix + field + suffix (root fields: parent_type is the remote's root type). With root_fields_namespace the remote's root fields move under one field of that name in query_root (and mutation_root), of the remote's root type, named <namespace><root type name> unless type_names.mapping names it; that field is non-null. Names must be GraphQL names (400 parse-failed); a customization that gives two types or two fields of a type one name makes the remote unusable (remote-schema-error, nothing changes). Requests are sent to the remote in its own names (renamed fields aliased to the name the client asked for) and __typename answers in the engine's; each namespace field of an operation is one request to the remote. Role permissions are written in the remote's own names and customized like the whole.",
   ),
   decision(
     'remote-schema.permissions',

@@ -385,9 +385,8 @@ test(covers(['op.add_remote_schema', 'op.remove_remote_schema'], 'bad arguments 
   await bad({ name: 'x', definition: definition('/weather', { timeout_seconds: 0 }) }, '$.args.definition.timeout_seconds');
   await bad({ name: 'x', definition: definition('/weather', { headers: [{ name: 'X-A' }] }) }, '$.args.definition.headers[0]');
   await bad(
-    { name: 'x', definition: definition('/weather', { customization: { root_fields_namespace: 'w' } }) },
-    '$.args.definition.customization',
-    'not-supported',
+    { name: 'x', definition: definition('/weather', { customization: { root_fields_namespace: 'not a name' } }) },
+    '$.args.definition.customization.root_fields_namespace',
   );
   await bad({ name: 'x', definition: { url: 'ftp://127.0.0.1/x' } }, '$.args', 'remote-schema-error');
   expect(remote.requestsTo('/weather')).toEqual([]);

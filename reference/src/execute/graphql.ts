@@ -184,6 +184,7 @@ export function prepareGraphQLRequest(
           cache.remotes,
           fragments,
           rawVariables,
+          cache.remoteNames,
           built.remotePresets ? { presets: built.remotePresets, session: session.variables } : undefined,
         );
       if (actionFields.length) {

@@ -1,12 +1,23 @@
 // Root fields of remote schemas: each remote's share of an operation is sent to it as one GraphQL
 // request (its fields with their aliases, the fragments and variables they use), and its answer
 // is spliced into the engine's by alias.
-import { Kind, print, visit, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  Kind,
+  print,
+  visit,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import { formatMessage } from '../../../spec';
 import type { Session } from '../auth/session';
 import { postGraphQL, remoteHeaders, RemoteFailure, type RemoteEndpoint } from '../remote/client';
 import type { RolePresets } from '../remote/rolePermission';
 import type { CollectedField } from '../sql/graphql/fields';
+import type { CustomizedRemote } from '../remote/customization';
+import { toRemoteNames, typenamesFromRemote } from './remoteNames';
 import { withPresets } from './remotePresets';
 
 /** One remote's share of an operation, ready to send. */
@@ -14,9 +25,19 @@ export interface RemotePart {
   endpoint: RemoteEndpoint;
   aliases: string[];
   body: { query: string; variables: Record<string, unknown>; operationName?: string };
+  /** A customized remote's answer: its __typename values renamed, and its data under the namespace field's alias. */
+  answer?: {
+    selectionSet: SelectionSetNode;
+    fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+    typeFromRemote: ReadonlyMap<string, string>;
+    namespace?: string;
+  };
 }
 
-/** The parts of an operation answered by remote schemas, one per remote, in the order fields come. */
+/**
+ * The parts of an operation answered by remote schemas, one per remote (one per namespace field of
+ * a customized one), in the order fields come.
+ */
 export function remoteParts(
   operation: OperationDefinitionNode,
   fields: readonly CollectedField[],
@@ -24,6 +45,7 @@ export function remoteParts(
   endpoints: ReadonlyMap<string, RemoteEndpoint>,
   fragments: Readonly<Record<string, FragmentDefinitionNode>>,
   variables: Readonly<Record<string, unknown>>,
+  remoteNames: ReadonlyMap<string, CustomizedRemote> = new Map(),
   /** The role's remote schema permissions: their presets go into what is sent. */
   role?: { presets: ReadonlyMap<string, RolePresets>; session: Readonly<Record<string, string>> },
 ): RemotePart[] {
@@ -32,46 +54,69 @@ export function remoteParts(
     const owner = ownerOf(f.name)!;
     groups.set(owner, [...(groups.get(owner) ?? []), f]);
   }
-  return [...groups.entries()].map(([owner, group]) => {
-    const selections: FieldNode[] = group.map((f) => ({ ...f.node, ...(f.selectionSet ? { selectionSet: f.selectionSet } : {}) }));
-    // The fragments the fields spread (and those fragments spread), and the variables all of them read.
-    const usedFragments = new Map<string, FragmentDefinitionNode>();
-    const usedVariables = new Set<string>();
-    const scan = (node: unknown) =>
-      visit(node as DocumentNode, {
-        FragmentSpread(spread) {
-          const fragment = fragments[spread.name.value];
-          if (fragment && !usedFragments.has(fragment.name.value)) {
-            usedFragments.set(fragment.name.value, fragment);
-            scan(fragment);
-          }
+  return [...groups.entries()].flatMap(([owner, group]) => {
+    const names = remoteNames.get(owner);
+    // Under a namespace, each namespace field's selections are root fields of the remote.
+    const units = names?.namespace
+      ? group.map((f) => ({ aliases: [f.alias], selections: f.selectionSet?.selections ?? [], namespace: f.alias }))
+      : [
+          {
+            aliases: group.map((f) => f.alias),
+            selections: group.map((f): FieldNode => ({ ...f.node, ...(f.selectionSet ? { selectionSet: f.selectionSet } : {}) })),
+          },
+        ];
+    return units.map((unit): RemotePart => {
+      // The fragments the fields spread (and those fragments spread), and the variables all of them read.
+      const usedFragments = new Map<string, FragmentDefinitionNode>();
+      const usedVariables = new Set<string>();
+      const scan = (node: unknown) =>
+        visit(node as DocumentNode, {
+          FragmentSpread(spread) {
+            const fragment = fragments[spread.name.value];
+            if (fragment && !usedFragments.has(fragment.name.value)) {
+              usedFragments.set(fragment.name.value, fragment);
+              scan(fragment);
+            }
+          },
+          Variable(v) {
+            usedVariables.add(v.name.value);
+          },
+        });
+      for (const s of unit.selections) scan(s);
+      const definition: OperationDefinitionNode = {
+        kind: Kind.OPERATION_DEFINITION,
+        operation: operation.operation,
+        ...(operation.name ? { name: operation.name } : {}),
+        variableDefinitions: (operation.variableDefinitions ?? []).filter((d) => usedVariables.has(d.variable.name.value)),
+        selectionSet: { kind: Kind.SELECTION_SET, selections: unit.selections },
+      };
+      let document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [definition, ...usedFragments.values()] };
+      if (names) document = toRemoteNames(document, names);
+      let sent = Object.fromEntries(Object.entries(variables).filter(([name]) => usedVariables.has(name)));
+      const presets = role?.presets.get(owner);
+      if (role && presets) ({ document, variables: sent } = withPresets(document, sent, presets, role.session));
+      return {
+        endpoint: endpoints.get(owner)!,
+        aliases: unit.aliases,
+        body: {
+          query: print(document),
+          variables: sent,
+          ...(operation.name ? { operationName: operation.name.value } : {}),
         },
-        Variable(v) {
-          usedVariables.add(v.name.value);
-        },
-      });
-    for (const s of selections) scan(s);
-    const definition: OperationDefinitionNode = {
-      kind: Kind.OPERATION_DEFINITION,
-      operation: operation.operation,
-      ...(operation.name ? { name: operation.name } : {}),
-      variableDefinitions: (operation.variableDefinitions ?? []).filter((d) => usedVariables.has(d.variable.name.value)),
-      selectionSet: { kind: Kind.SELECTION_SET, selections },
-    };
-    let document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [definition, ...usedFragments.values()] };
-    let sent = Object.fromEntries(Object.entries(variables).filter(([name]) => usedVariables.has(name)));
-    const presets = role?.presets.get(owner);
-    if (role && presets) ({ document, variables: sent } = withPresets(document, sent, presets, role.session));
-    return {
-      endpoint: endpoints.get(owner)!,
-      aliases: group.map((f) => f.alias),
-      body: {
-        query: print(document),
-        variables: sent,
-        ...(operation.name ? { operationName: operation.name.value } : {}),
-      },
-    };
+        ...(names ? { answer: answerShape(document, names, 'namespace' in unit ? unit.namespace : undefined) } : {}),
+      };
+    });
   });
+}
+
+function answerShape(document: DocumentNode, names: CustomizedRemote, namespace: string | undefined): NonNullable<RemotePart['answer']> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  let selectionSet: SelectionSetNode | undefined;
+  for (const d of document.definitions) {
+    if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+    else if (d.kind === Kind.OPERATION_DEFINITION) selectionSet = d.selectionSet;
+  }
+  return { selectionSet: selectionSet!, fragments, typeFromRemote: names.typeFromRemote, ...(namespace ? { namespace } : {}) };
 }
 
 /** A remote schema did not answer (decision err.graphql.remote-failed). */
@@ -97,8 +142,11 @@ export async function runRemoteParts(
   const values = new Map<string, string>();
   const errors: unknown[] = [];
   for (const { part, answer } of answers) {
-    const data = typeof answer.data === 'object' && answer.data !== null ? (answer.data as Record<string, unknown>) : {};
-    for (const alias of part.aliases) values.set(alias, JSON.stringify(data[alias] ?? null));
+    let data = typeof answer.data === 'object' && answer.data !== null ? (answer.data as Record<string, unknown>) : {};
+    const shape = part.answer;
+    if (shape) data = typenamesFromRemote(data, [shape.selectionSet], shape.fragments, shape.typeFromRemote) as Record<string, unknown>;
+    if (shape?.namespace) values.set(shape.namespace, answer.data === null || answer.data === undefined ? 'null' : JSON.stringify(data));
+    else for (const alias of part.aliases) values.set(alias, JSON.stringify(data[alias] ?? null));
     if (Array.isArray(answer.errors)) errors.push(...answer.errors);
   }
   return { values, errors };

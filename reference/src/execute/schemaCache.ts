@@ -22,6 +22,7 @@ import * as q from '../sql';
 import { weightedCache, type WeightedCache } from './weightedCache';
 import type { UsableRemote } from '../remote/view';
 import type { RolePresets } from '../remote/rolePermission';
+import type { CustomizedRemote } from '../remote/customization';
 export type { UsableRemote } from '../remote/view';
 
 export interface CompiledPlan {
@@ -77,6 +78,8 @@ export interface SchemaCache {
   share: TypeShare;
   /** The remote servers whose root fields the schemas carry, by name. */
   readonly remotes: ReadonlyMap<string, RemoteEndpoint>;
+  /** The customized remotes' names, by remote (decision dec.remote-schema.customization). */
+  readonly remoteNames: ReadonlyMap<string, CustomizedRemote>;
   documents: WeightedCache<{ document: DocumentNode } | { errors: readonly GraphQLError[] }>;
   plans: WeightedCache<CompiledPlan>;
 }
@@ -158,6 +161,7 @@ export function buildSchemaCache(
     actions: new Map(options.withActions ? actionsOf(document).map((a) => [a.name, a]) : []),
     customTypes: document.custom_types,
     remotes: new Map(remotes.map((r) => [r.contribution.name, r.endpoint])),
+    remoteNames: new Map(remotes.flatMap((r) => (r.names ? [[r.contribution.name, r.names] as const] : []))),
     roles: new Map(),
     documents: weightedCache(
       half,

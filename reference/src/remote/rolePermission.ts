@@ -4,6 +4,7 @@
 import { documentNesting } from '../schema/documentNesting';
 import type { Preset, RolePresets } from '../schema/remoteRolePresets';
 import { directiveProblems, presetOf, stripForRole } from './presetDirectives';
+import { perSchema } from './perSchema';
 export type { Preset, RolePresets } from '../schema/remoteRolePresets';
 import {
   buildASTSchema,
@@ -52,19 +53,8 @@ function kindOf(type: GraphQLNamedType): string {
 
 const quoted = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(', ');
 
-const checked = new WeakMap<GraphQLSchema, Map<string, RoleRemote | { reasons: string[] }>>();
-
 /** The role's part of `upstream` that `sdl` describes, or every reason it is not a subset. Once per schema and text. */
-export function roleRemote(upstream: GraphQLSchema, sdl: string): RoleRemote | { reasons: string[] } {
-  let known = checked.get(upstream);
-  if (!known) checked.set(upstream, (known = new Map()));
-  let found = known.get(sdl);
-  if (!found) {
-    found = check(upstream, sdl);
-    known.set(sdl, found);
-  }
-  return found;
-}
+export const roleRemote: (upstream: GraphQLSchema, sdl: string) => RoleRemote | { reasons: string[] } = perSchema(check);
 
 /** The message of validation-failed.remote-schema-permission's <reasons>: one reason, or all of them a line each. */
 export function reasonsText(reasons: readonly string[]): string {

@@ -4,18 +4,21 @@ import type { GraphQLSchema } from 'graphql';
 import { formatMessage, type MetadataDocument } from '../../../spec';
 import { engineError, type EngineError } from '../errors';
 import type { InconsistentObject } from '../metadata/inconsistency';
-import { contributionOf, firstConflict, remoteSchemasOf, type RemoteContribution } from '../metadata/remoteSchemas';
+import { firstConflict, remoteSchemasOf, type RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from './client';
 import type { RemoteSchemaStore } from './store';
 import { actionsOf } from '../metadata/actions';
 import { buildActionTypes } from '../schema/actions';
 import { customScalar } from '../schema/scalars';
-import { reasonsText, roleRemote, type RolePresets } from './rolePermission';
+import { customizedContribution, customizedRemote, type CustomizedRemote } from './customization';
+import { reasonsText, roleRemote, type RolePresets, type RoleRemote } from './rolePermission';
 
 /** A remote schema that can be served: where it is and what it brings. */
 export interface UsableRemote {
   endpoint: RemoteEndpoint;
   contribution: RemoteContribution;
+  /** Its names as the engine shows them, when it is customized. */
+  names?: CustomizedRemote;
   /**
    * With remote schema permissions enabled: what each role with a permission sees of it and the
    * presets sent for it (a role not here sees nothing of it; admin sees it all).
@@ -69,7 +72,17 @@ export function remoteView(document: MetadataDocument, local: () => GraphQLSchem
       });
       continue;
     }
-    const contribution = contributionOf(remote.name, state.schema);
+    const customization = remote.definition.customization;
+    const names = customizedRemote(state.schema, customization);
+    if ('problem' in names) {
+      problems.push({
+        object: { type: 'remote_schema', reason: formatMessage('err.remote-schema-error.unusable', name, names.problem), definition: remote },
+        error: engineError('remote-schema-error.unusable', '$.args', [name, names.problem]),
+      });
+      continue;
+    }
+    const contribution = customizedContribution(remote.name, names);
+    const customized = customization ? { names } : {};
     const conflict = firstConflict(own, [...claimed, ...usable.map((u) => u.contribution), contribution]);
     if (conflict) {
       problems.push({
@@ -79,24 +92,27 @@ export function remoteView(document: MetadataDocument, local: () => GraphQLSchem
       continue;
     }
     if (!permissions) {
-      usable.push({ endpoint: state.endpoint, contribution });
+      usable.push({ endpoint: state.endpoint, contribution, ...customized });
       continue;
     }
     // Each role's part is a subset of the remote's: it brings no name that the whole does not.
     const roles = new Map<string, { contribution: RemoteContribution; presets: RolePresets }>();
     for (const p of remote.permissions ?? []) {
       const role = roleRemote(state.schema, p.definition.schema);
-      if ('reasons' in role) {
-        const message = formatMessage('err.validation-failed.remote-schema-permission', reasonsText(role.reasons));
+      // The role's part under the remote's customization.
+      const roleNames = 'reasons' in role ? undefined : customizedRemote(role.schema, customization);
+      const reasons = 'reasons' in role ? role.reasons : roleNames && 'problem' in roleNames ? [roleNames.problem] : undefined;
+      if (reasons) {
+        const message = formatMessage('err.validation-failed.remote-schema-permission', reasonsText(reasons));
         problems.push({
           object: { type: 'remote_schema_permission', reason: message, definition: { remote_schema: remote.name, ...p } },
-          error: engineError('validation-failed.remote-schema-permission', '$.args', [reasonsText(role.reasons)]),
+          error: engineError('validation-failed.remote-schema-permission', '$.args', [reasonsText(reasons)]),
         });
         continue;
       }
-      roles.set(p.role, { contribution: contributionOf(remote.name, role.schema), presets: role.presets });
+      roles.set(p.role, { contribution: customizedContribution(remote.name, roleNames as CustomizedRemote), presets: (role as RoleRemote).presets });
     }
-    usable.push({ endpoint: state.endpoint, contribution, roles });
+    usable.push({ endpoint: state.endpoint, contribution, roles, ...customized });
   }
   return { usable, actionsUsable: actionTypes !== undefined && !actionConflict, problems };
 }

@@ -125,7 +125,7 @@ export function buildActionTypes(
           created_at: { type: new GraphQLNonNull(shared('timestamptz')) },
           errors: { type: shared('json') },
           // Null until the handler answers, and when it answers with errors.
-          output: { type: getNullableType(typeRef(d.output_type)) },
+          output: { type: getNullableType(typeRef(d.output_type) as GraphQLOutputType) as GraphQLOutputType },
         },
       });
       query[action.name] = { type: result, args: { id: { type: new GraphQLNonNull(shared('uuid')) } }, ...description };

@@ -1,0 +1,202 @@
+// Remote schema customization (decision dec.remote-schema.customization): a remote's types, fields
+// and root fields renamed, or its root fields under a namespace field, in the engine's schema;
+// requests go to the remote in its own names and answers come back in the engine's. The remote
+// servers are msw handlers on loopback.
+import { caseWithProfile, covers } from '../harness/cases';
+import { expectResponse } from '../harness/client';
+import { fixtureSql, musicMetadata } from '../harness/fixtures';
+import { graphQLServer, useMockServer } from '../harness/mockServer';
+import { useTarget, type Target } from '../harness/target';
+
+const target = useTarget({ profiles: ['remote-schema-permissions'] });
+const remote = useMockServer();
+const ok = { message: 'success' };
+type On = Pick<Target, 'metadata'>;
+const run = (type: string, args: unknown, on: On = target) => on.metadata({ type, args });
+const exported = async (on: On = target) => (await run('export_metadata', {}, on)).body as { remote_schemas?: Record<string, unknown>[] };
+const gql = async (query: string, variables?: Record<string, unknown>, headers = target.adminHeaders(), on: Pick<Target, 'graphql'> = target) =>
+  (await on.graphql(query, variables, { headers })).body;
+/** What the remote at `path` was sent, apart from introspection. */
+const sentTo = (path: string) =>
+  remote
+    .requestsTo(path)
+    .map((r) => r.body as { query: string; variables?: unknown })
+    .filter((b) => !b.query.includes('__schema'));
+
+const SDL = `
+  type Query { weather(city: String!): Weather, find(where: Where!): [Weather!]! }
+  type Mutation { report(city: String!, celsius: Int!): Weather! }
+  type Weather { city: String!, celsius: Int!, sky: Sky }
+  enum Sky { CLEAR CLOUDY }
+  input Where { city: String! }
+`;
+const server = (path: string) =>
+  graphQLServer(path, SDL, {
+    weather: (a) => ({ city: a.city, celsius: -3, sky: 'CLEAR' }),
+    find: (a) => [{ city: (a.where as { city: string }).city, celsius: 1, sky: null }],
+    report: (a) => ({ city: a.city, celsius: a.celsius, sky: null }),
+  });
+const definition = (path: string, customization?: unknown) => ({
+  url: `${remote.url}${path}`,
+  forward_client_headers: false,
+  timeout_seconds: 60,
+  ...(customization ? { customization } : {}),
+});
+
+beforeAll(async () => {
+  await target.sql(fixtureSql('music'));
+});
+beforeEach(async () => {
+  await target.reset();
+  expectResponse(await target.metadata(musicMetadata(['artist'], [])), 200);
+  remote.use(server('/a'), server('/b'));
+});
+
+test(
+  covers(
+    ['dec.remote-schema.customization', 'op.add_remote_schema', 'dec.remote-schema.defaults'],
+    'types and fields renamed: the schema shows the new names, the remote is asked in its own, __typename answers in the new',
+  ),
+  async () => {
+    const customization = {
+      type_names: { prefix: 'W_', mapping: { Sky: 'WeatherSky' } },
+      field_names: [
+        { parent_type: 'Weather', mapping: { celsius: 'temperature' } },
+        { parent_type: 'Query', prefix: 'wx_' },
+      ],
+    };
+    expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition('/a', customization) }), 200, ok);
+    expect((await exported()).remote_schemas).toEqual([{ name: 'weather', definition: definition('/a', customization) }]);
+    const q = 'query Q($c: String!) { wx_weather(city: $c) { city temperature t2: temperature __typename ...F } } fragment F on W_Weather { sky }';
+    expect(await gql(q, { c: 'Oslo' })).toEqual({ data: { wx_weather: { city: 'Oslo', temperature: -3, t2: -3, __typename: 'W_Weather', sky: 'CLEAR' } } });
+    expect(sentTo('/a').at(-1)).toEqual({
+      query:
+        'query Q($c: String!) {\n  wx_weather: weather(city: $c) {\n    city\n    temperature: celsius\n    t2: celsius\n    __typename\n    ...F\n  }\n}\n\nfragment F on Weather {\n  sky\n}',
+      variables: { c: 'Oslo' },
+      operationName: 'Q',
+    });
+    // A variable of a renamed input type is declared in the remote's name.
+    expect(await gql('query F($w: W_Where!) { wx_find(where: $w) { city } }', { w: { city: 'Bergen' } })).toEqual({ data: { wx_find: [{ city: 'Bergen' }] } });
+    expect(sentTo('/a').at(-1)).toEqual({
+      query: 'query F($w: Where!) {\n  wx_find: find(where: $w) {\n    city\n  }\n}',
+      variables: { w: { city: 'Bergen' } },
+      operationName: 'F',
+    });
+    // The mutation root's fields are not renamed here; its result type is.
+    expect(await gql('mutation { report(city: "Bodo", celsius: 7) { temperature __typename } }')).toEqual({
+      data: { report: { temperature: 7, __typename: 'W_Weather' } },
+    });
+    expect(
+      await gql(
+        '{ a: __type(name: "W_Weather") { fields { name } } b: __type(name: "Weather") { name } c: __type(name: "WeatherSky") { enumValues { name } } }',
+      ),
+    ).toEqual({
+      data: {
+        a: { fields: [{ name: 'city' }, { name: 'temperature' }, { name: 'sky' }] },
+        b: null,
+        c: { enumValues: [{ name: 'CLEAR' }, { name: 'CLOUDY' }] },
+      },
+    });
+  },
+);
+
+test(
+  covers(
+    ['dec.remote-schema.customization', 'op.add_remote_schema'],
+    'a namespace holds the root fields: two remotes with the same types live side by side; each namespace field is one request',
+  ),
+  async () => {
+    expectResponse(await run('add_remote_schema', { name: 'first', definition: definition('/a') }), 200, ok);
+    // The same schema again clashes…
+    const clash = await run('add_remote_schema', { name: 'second', definition: definition('/b') });
+    expect(clash.status).toBe(400);
+    expect(clash.body).toEqual(expect.objectContaining({ code: 'remote-schema-conflicts' }));
+    // …unless it is renamed.
+    const customization = { root_fields_namespace: 'two', type_names: { suffix: '_2' } };
+    expectResponse(await run('add_remote_schema', { name: 'second', definition: definition('/b', customization) }), 200, ok);
+    const q =
+      'query N { music_artist(where: {id: {_eq: 1}}) { name } weather(city: "Oslo") { city __typename } two { weather(city: "Rome") { city __typename } __typename } }';
+    expect(await gql(q)).toEqual({
+      data: {
+        music_artist: [{ name: 'Aurora Lane' }],
+        weather: { city: 'Oslo', __typename: 'Weather' },
+        two: { weather: { city: 'Rome', __typename: 'Weather_2' }, __typename: 'twoQuery' },
+      },
+    });
+    expect(sentTo('/b').at(-1)).toEqual({
+      query: 'query N {\n  weather(city: "Rome") {\n    city\n    __typename\n  }\n  __typename\n}',
+      variables: {},
+      operationName: 'N',
+    });
+    const before = sentTo('/b').length;
+    expect(await gql('{ x: two { weather(city: "A") { city } } y: two { w: weather(city: "B") { city } } }')).toEqual({
+      data: { x: { weather: { city: 'A' } }, y: { w: { city: 'B' } } },
+    });
+    expect(sentTo('/b').length - before).toBe(2);
+    expect(await gql('mutation { two { report(city: "Bodo", celsius: 7) { celsius __typename } } }')).toEqual({
+      data: { two: { report: { celsius: 7, __typename: 'Weather_2' } } },
+    });
+    expect(await gql('{ __type(name: "query_root") { fields { name type { kind ofType { name } } } } }')).toEqual({
+      data: {
+        __type: {
+          fields: expect.arrayContaining([{ name: 'two', type: { kind: 'NON_NULL', ofType: { name: 'twoQuery' } } }]),
+        },
+      },
+    });
+  },
+);
+
+test(
+  covers(
+    ['dec.remote-schema.customization'],
+    'names that are not GraphQL names are refused; a customization giving two types one name makes the remote unusable',
+  ),
+  async () => {
+    const refusedAt = async (customization: unknown, path: string) => {
+      const r = await run('add_remote_schema', { name: 'weather', definition: definition('/a', customization) });
+      expect([r.status, r.body]).toEqual([400, expect.objectContaining({ code: 'parse-failed', path })]);
+    };
+    await refusedAt({ type_names: { prefix: '1x' } }, '$.args.definition.customization.type_names.prefix');
+    await refusedAt({ type_names: { suffix: '-x' } }, '$.args.definition.customization.type_names.suffix');
+    await refusedAt({ type_names: { mapping: { Weather: 'a b' } } }, '$.args.definition.customization.type_names.mapping.Weather');
+    await refusedAt({ field_names: [{ prefix: 'x' }] }, '$.args.definition.customization.field_names[0]');
+    expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition('/a', { type_names: { mapping: { Weather: 'Sky' } } }) }), 400, {
+      path: '$.args',
+      code: 'remote-schema-error',
+      error: 'the remote schema "weather" cannot be used: its customization does not give a valid schema: There can be only one type named "Sky".',
+    });
+    expect((await exported()).remote_schemas).toBeUndefined();
+    // An empty customization is no customization.
+    expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition('/a', { type_names: {}, field_names: [] }) }), 200, ok);
+    expect((await exported()).remote_schemas).toEqual([{ name: 'weather', definition: definition('/a') }]);
+  },
+);
+
+caseWithProfile(
+  'remote-schema-permissions',
+  ['dec.remote-schema.customization', 'dec.remote-schema.permissions', 'dec.remote-schema.presets'],
+  "a role's permission is written in the remote's own names and served under the customization, presets included",
+  async () => {
+    const on = target.profileTarget('remote-schema-permissions')!;
+    const customization = {
+      root_fields_namespace: 'wx',
+      type_names: { prefix: 'W_' },
+      field_names: [{ parent_type: 'Weather', mapping: { celsius: 'temp' } }],
+    };
+    expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition('/a', customization) }, on), 200, ok);
+    const schema = 'type Query { weather(city: String! @preset(value: "x-engine-city")): Weather }\ntype Weather { city: String! celsius: Int! }';
+    expectResponse(await run('add_remote_schema_permissions', { remote_schema: 'weather', role: 'user', definition: { schema } }, on), 200, ok);
+    const user = { ...target.adminHeaders(), 'x-engine-role': 'user', 'x-engine-city': 'Narvik' };
+    expect(await gql('query U { wx { weather { city temp __typename } } }', undefined, user, on)).toEqual({
+      data: { wx: { weather: { city: 'Narvik', temp: -3, __typename: 'W_Weather' } } },
+    });
+    expect(sentTo('/a').at(-1)).toEqual({
+      query: 'query U {\n  weather(city: "Narvik") {\n    city\n    temp: celsius\n    __typename\n  }\n}',
+      variables: {},
+      operationName: 'U',
+    });
+    expect(await gql('{ wx { find(where: {city: "x"}) { city } } }', undefined, user, on)).toEqual({
+      errors: [{ message: 'Cannot query field "find" on type "wxQuery".', extensions: { path: '$', code: 'validation-failed' } }],
+    });
+  },
+);
