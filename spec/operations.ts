@@ -175,6 +175,11 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('add_remote_schema', '4.3', 'add and stitch a remote schema', A.addRemoteSchema),
   op('remove_remote_schema', '4.3', 'remove a remote schema', A.remoteSchemaByName),
   op('reload_remote_schema', '4.3', 'refetch and restitch a remote schema', A.remoteSchemaByName),
+  op('update_remote_schema', '4.3', "replace a remote schema's definition and comment, keeping its permissions", A.addRemoteSchema, {
+    level: 'compat',
+    decision:
+      "SPEC.md does not show update_remote_schema; it takes the engine's documented form {name, definition, comment}: the remote is introspected again at once and must still fit the other remotes, the tables and its roles' permissions; nothing changes otherwise.",
+  }),
   op(
     'add_remote_schema_permissions',
     '2.4',

@@ -200,3 +200,27 @@ caseWithProfile(
     });
   },
 );
+
+test(
+  covers(
+    ['op.update_remote_schema', 'dec.remote-schema.customization', 'err.not-exists.remote-schema', 'err.remote-schema-error.unusable'],
+    'update_remote_schema changes the definition (a customization too) and comment; an unknown or unreachable one changes nothing',
+  ),
+  async () => {
+    expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition('/a'), comment: 'first' }), 200, ok);
+    const customized = definition('/a', { type_names: { prefix: 'W_' } });
+    expectResponse(await run('update_remote_schema', { name: 'weather', definition: customized, comment: 'renamed' }), 200, ok);
+    expect((await exported()).remote_schemas).toEqual([{ name: 'weather', definition: customized, comment: 'renamed' }]);
+    expect(await gql('{ weather(city: "Oslo") { __typename } }')).toEqual({ data: { weather: { __typename: 'W_Weather' } } });
+    expectResponse(await run('update_remote_schema', { name: 'nowhere', definition: definition('/a') }), 400, {
+      path: '$.args',
+      code: 'not-exists',
+      error: 'remote schema with name "nowhere" does not exist',
+    });
+    const down = { url: 'http://127.0.0.1:9/graphql', forward_client_headers: false, timeout_seconds: 60 };
+    const r = await run('update_remote_schema', { name: 'weather', definition: down });
+    expect([r.status, r.body]).toEqual([400, expect.objectContaining({ code: 'remote-schema-error', path: '$.args' })]);
+    expect((await exported()).remote_schemas).toEqual([{ name: 'weather', definition: customized, comment: 'renamed' }]);
+    expect(await gql('{ weather(city: "Oslo") { __typename } }')).toEqual({ data: { weather: { __typename: 'W_Weather' } } });
+  },
+);

@@ -382,3 +382,31 @@ caseWithProfile(
     );
   },
 );
+
+caseWithProfile(
+  'remote-schema-permissions',
+  ['op.update_remote_schema', 'dec.remote-schema.permissions'],
+  "update_remote_schema keeps the roles' permissions; a new remote schema they no longer fit is refused",
+  async () => {
+    const on = strict();
+    remote.use(graphQLServer('/small', 'type Query { weather(city: String!): Small } type Small { city: String! }', { weather: (a) => ({ city: a.city }) }));
+    expectResponse(await run('add_remote_schema', weather(), on), 200, ok);
+    expectResponse(await run('add_remote_schema_permissions', { remote_schema: 'weather', role: 'user', definition: { schema: CITY_ONLY } }, on), 200, ok);
+    const longer = { ...weather(), definition: { ...weather().definition, timeout_seconds: 5 } };
+    expectResponse(await run('update_remote_schema', longer, on), 200, ok);
+    expect((await exported(on)).remote_schemas).toEqual([{ ...longer, permissions: [{ role: 'user', definition: { schema: CITY_ONLY } }] }]);
+    expect(await gql('{ weather(city: "Oslo") { city } }', asRole('user'))).toEqual({ data: { weather: { city: 'Oslo' } } });
+    const small = { name: 'weather', definition: { url: `${remote.url}/small`, forward_client_headers: false, timeout_seconds: 60 } };
+    expectResponse(
+      await run('update_remote_schema', small, on),
+      400,
+      refused(
+        'validation-failed',
+        'validation for the given role-based schema failed for the following reasons:\n' +
+          ' • expected the type of field "weather" of object "Query" to be Small but received Weather\n' +
+          ' • object "Weather" does not exist in the upstream remote schema',
+      ),
+    );
+    expect((await exported(on)).remote_schemas).toEqual([{ ...longer, permissions: [{ role: 'user', definition: { schema: CITY_ONLY } }] }]);
+  },
+);

@@ -43,6 +43,12 @@ export function removeRemoteSchema(document: MetadataDocument, name: string): Me
   );
 }
 
+/** The document with a remote schema's definition and comment replaced, its permissions kept. */
+export function updateRemoteSchema(document: MetadataDocument, remote: RemoteSchema): MetadataDocument {
+  const { permissions } = findRemoteSchema(document, remote.name);
+  return withRemote(document, { ...remote, ...(permissions ? { permissions } : {}) });
+}
+
 /** The document with a role's permission on a remote schema added (decision dec.remote-schema.permissions). */
 export function addRemoteSchemaPermission(document: MetadataDocument, remoteName: string, permission: RemoteSchemaPermission): MetadataDocument {
   const remote = findRemoteSchema(document, remoteName);

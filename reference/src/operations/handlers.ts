@@ -25,7 +25,14 @@ import {
   resumeEventTrigger,
 } from './eventTriggers';
 import { createRestEndpoint, dropRestEndpoint } from './restEndpoints';
-import { addRemoteSchema, addRemoteSchemaPermissions, dropRemoteSchemaPermissions, reloadRemoteSchema, removeRemoteSchema } from './remoteSchemas';
+import {
+  addRemoteSchema,
+  addRemoteSchemaPermissions,
+  dropRemoteSchemaPermissions,
+  reloadRemoteSchema,
+  removeRemoteSchema,
+  updateRemoteSchema,
+} from './remoteSchemas';
 import { createAction, createActionPermission, dropAction, dropActionPermission, setCustomTypes, updateAction } from './actions';
 import { createFunctionPermission, dropFunctionPermission, setFunctionCustomization, trackFunction, untrackFunction } from './functions';
 import { createPermission, dropPermission, setPermissionComment } from './permissions';
@@ -79,6 +86,7 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   add_remote_schema: addRemoteSchema as OperationHandler,
   remove_remote_schema: removeRemoteSchema as OperationHandler,
   reload_remote_schema: reloadRemoteSchema as OperationHandler,
+  update_remote_schema: updateRemoteSchema as OperationHandler,
   add_remote_schema_permissions: addRemoteSchemaPermissions as OperationHandler,
   drop_remote_schema_permissions: dropRemoteSchemaPermissions as OperationHandler,
   set_custom_types: setCustomTypes as OperationHandler,

@@ -14,6 +14,12 @@ export async function addRemoteSchema(ctx: OperationContext, args: RemoteSchema)
   return SUCCESS;
 }
 
+export async function updateRemoteSchema(ctx: OperationContext, args: RemoteSchema): Promise<unknown> {
+  ctx.document = R.updateRemoteSchema(ctx.document, args);
+  await introspectOrRefuse(ctx, args);
+  return SUCCESS;
+}
+
 export async function removeRemoteSchema(ctx: OperationContext, args: { name: string }): Promise<unknown> {
   ctx.document = R.removeRemoteSchema(ctx.document, args.name);
   return SUCCESS;
