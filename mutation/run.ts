@@ -28,7 +28,7 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/metadata/cron.ts': [...cases('cron-triggers'), 'reference/src/metadata/cron.test.ts'],
   'reference/src/operations/transactionControl.ts': [...cases('run-sql', 'fuzz-run-sql'), 'reference/src/operations/transactionControl.test.ts'],
   'reference/src/execute/roleGate.ts': [...cases('limits'), 'reference/src/execute/roleGate.test.ts'],
-  'reference/src/execute/remote.ts': [...cases('remote-schemas'), 'reference/src/execute/remote.test.ts'],
+  'reference/src/execute/remote.ts': [...cases('remote-schemas'), ...cases('remote-schema-customization'), 'reference/src/execute/remote.test.ts'],
   'reference/src/actions/worker.ts': ['reference/src/actions/worker.test.ts', 'reference/src/events/staleCopy.test.ts'],
   'reference/src/events/scheduler.ts': ['reference/src/events/scheduler.test.ts', 'reference/src/events/staleCopy.test.ts'],
   'reference/src/events/worker.ts': [
@@ -53,7 +53,7 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/execute/liveQueries.ts': ['reference/src/server.test.ts', ...cases('subscriptions')],
   'reference/src/remote/rolePermission.ts': cases('remote-schema-permissions'),
   'reference/src/remote/customization.ts': cases('remote-schema-customization'),
-  'reference/src/execute/remoteNames.ts': cases('remote-schema-customization'),
+  'reference/src/execute/remoteNames.ts': ['reference/src/execute/remoteNames.test.ts', ...cases('remote-schema-customization')],
   'reference/src/remote/presetDirectives.ts': cases('remote-schema-permissions'),
   'reference/src/execute/remotePresets.ts': ['reference/src/execute/remotePresets.test.ts', ...cases('remote-schema-permissions')],
 };

@@ -136,7 +136,8 @@ export function record<T>(values: Schema<T>): Schema<Record<string, T>> {
       for (const [k, x] of Object.entries(v)) {
         const r = values.parse(x, childPath(p, k));
         if (!r.ok) return r;
-        out[k] = r.value;
+        // An own key even when it is "__proto__" (an assignment would set the prototype instead).
+        Object.defineProperty(out, k, { value: r.value, enumerable: true, writable: true, configurable: true });
       }
       return ok(out);
     },

@@ -224,3 +224,15 @@ test(
     expect(await gql('{ weather(city: "Oslo") { __typename } }')).toEqual({ data: { weather: { __typename: 'W_Weather' } } });
   },
 );
+
+test(covers(['dec.remote-schema.customization'], "names of Object.prototype's members are names like any other"), async () => {
+  remote.use(
+    graphQLServer('/proto', 'type Query { c: constructor } type constructor { toString: Int, valueOf: Int }', { c: () => ({ toString: 1, valueOf: 2 }) }),
+  );
+  const customization = {
+    type_names: { prefix: 'P_', mapping: { Other: 'Else' } },
+    field_names: [{ parent_type: 'constructor', mapping: { valueOf: 'value' } }],
+  };
+  expectResponse(await run('add_remote_schema', { name: 'proto', definition: definition('/proto', customization) }), 200, ok);
+  expect(await gql('{ c { toString value __typename } }')).toEqual({ data: { c: { toString: 1, value: 2, __typename: 'P_constructor' } } });
+});

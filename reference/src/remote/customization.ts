@@ -41,7 +41,9 @@ const TYPE_NAMING = new Set<Kind>([
   Kind.SCALAR_TYPE_DEFINITION,
 ]);
 
-const renamed = (name: string, c: NameCustomization | undefined) => c?.mapping?.[name] ?? `${c?.prefix ?? ''}${name}${c?.suffix ?? ''}`;
+/** A name's own mapping (never one of Object.prototype's: a type may be named constructor). */
+const mapped = (c: NameCustomization | undefined, name: string) => (c?.mapping && Object.hasOwn(c.mapping, name) ? c.mapping[name] : undefined);
+const renamed = (name: string, c: NameCustomization | undefined) => mapped(c, name) ?? `${c?.prefix ?? ''}${name}${c?.suffix ?? ''}`;
 
 const customizedOnce = perSchema((schema, key) => customize(schema, JSON.parse(key) as RemoteSchemaCustomization));
 
@@ -60,8 +62,9 @@ function customize(schema: GraphQLSchema, c: RemoteSchemaCustomization): Customi
     const name = type.name;
     if (roots.has(name)) {
       // Root types keep their names unless the remote's fields move under a namespace.
-      if (ns) typeName.set(name, c.type_names?.mapping?.[name] ?? `${ns}${name}`);
-      else if (c.type_names?.mapping?.[name]) typeName.set(name, c.type_names.mapping[name]);
+      const to = mapped(c.type_names, name);
+      if (ns) typeName.set(name, to ?? `${ns}${name}`);
+      else if (to) typeName.set(name, to);
       continue;
     }
     typeName.set(name, renamed(name, c.type_names));
