@@ -2,13 +2,13 @@
 // and root fields renamed, or its root fields under a namespace field, in the engine's schema;
 // requests go to the remote in its own names and answers come back in the engine's. The remote
 // servers are msw handlers on loopback.
-import { caseWithProfile, covers } from '../harness/cases';
+import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql, musicMetadata } from '../harness/fixtures';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { useTarget, type Target } from '../harness/target';
 
-const target = useTarget({ profiles: ['remote-schema-permissions'] });
+const target = useTarget();
 const remote = useMockServer();
 const ok = { message: 'success' };
 type On = Pick<Target, 'metadata'>;
@@ -169,35 +169,6 @@ test(
     // An empty customization is no customization.
     expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition('/a', { type_names: {}, field_names: [] }) }), 200, ok);
     expect((await exported()).remote_schemas).toEqual([{ name: 'weather', definition: definition('/a') }]);
-  },
-);
-
-caseWithProfile(
-  'remote-schema-permissions',
-  ['dec.remote-schema.customization', 'dec.remote-schema.permissions', 'dec.remote-schema.presets'],
-  "a role's permission is written in the remote's own names and served under the customization, presets included",
-  async () => {
-    const on = target.profileTarget('remote-schema-permissions')!;
-    const customization = {
-      root_fields_namespace: 'wx',
-      type_names: { prefix: 'W_' },
-      field_names: [{ parent_type: 'Weather', mapping: { celsius: 'temp' } }],
-    };
-    expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition('/a', customization) }, on), 200, ok);
-    const schema = 'type Query { weather(city: String! @preset(value: "x-engine-city")): Weather }\ntype Weather { city: String! celsius: Int! }';
-    expectResponse(await run('add_remote_schema_permissions', { remote_schema: 'weather', role: 'user', definition: { schema } }, on), 200, ok);
-    const user = { ...target.adminHeaders(), 'x-engine-role': 'user', 'x-engine-city': 'Narvik' };
-    expect(await gql('query U { wx { weather { city temp __typename } } }', undefined, user, on)).toEqual({
-      data: { wx: { weather: { city: 'Narvik', temp: -3, __typename: 'W_Weather' } } },
-    });
-    expect(sentTo('/a').at(-1)).toEqual({
-      query: 'query U {\n  weather(city: "Narvik") {\n    city\n    temp: celsius\n    __typename\n  }\n}',
-      variables: {},
-      operationName: 'U',
-    });
-    expect(await gql('{ wx { find(where: {city: "x"}) { city } } }', undefined, user, on)).toEqual({
-      errors: [{ message: 'Cannot query field "find" on type "wxQuery".', extensions: { path: '$', code: 'validation-failed' } }],
-    });
   },
 );
 

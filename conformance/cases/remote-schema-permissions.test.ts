@@ -410,3 +410,30 @@ caseWithProfile(
     expect((await exported(on)).remote_schemas).toEqual([{ ...longer, permissions: [{ role: 'user', definition: { schema: CITY_ONLY } }] }]);
   },
 );
+
+caseWithProfile(
+  'remote-schema-permissions',
+  ['dec.remote-schema.customization', 'dec.remote-schema.permissions', 'dec.remote-schema.presets'],
+  "a role's permission is written in the remote's own names and served under the customization, presets included",
+  async () => {
+    const on = strict();
+    const customization = {
+      root_fields_namespace: 'wx',
+      type_names: { prefix: 'W_' },
+      field_names: [{ parent_type: 'Weather', mapping: { celsius: 'temp' } }],
+    };
+    expectResponse(await run('add_remote_schema', { ...weather(), definition: { ...weather().definition, customization } }, on), 200, ok);
+    const schema = 'type Query { weather(city: String! @preset(value: "x-engine-city")): Weather }\ntype Weather { city: String! celsius: Int! }';
+    expectResponse(await run('add_remote_schema_permissions', { remote_schema: 'weather', role: 'user', definition: { schema } }, on), 200, ok);
+    const user = asRole('user', { 'x-engine-city': 'Narvik' });
+    expect(await gql('query U { wx { weather { city temp __typename } } }', user)).toEqual({
+      data: { wx: { weather: { city: 'Narvik', temp: 6, __typename: 'W_Weather' } } },
+    });
+    expect(lastSent()).toEqual({
+      query: 'query U {\n  weather(city: "Narvik") {\n    city\n    temp: celsius\n    __typename\n  }\n}',
+      variables: {},
+      operationName: 'U',
+    });
+    expect(await gql('{ wx { secret } }', user)).toEqual(validationError('Cannot query field "secret" on type "wxQuery".'));
+  },
+);
