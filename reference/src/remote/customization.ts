@@ -89,7 +89,6 @@ function customize(schema: GraphQLSchema, c: RemoteSchemaCustomization): Customi
   const document = visit(withRoots, {
     ObjectTypeDefinition: { enter: (node) => void (parent = node.name.value), leave: () => void (parent = undefined) },
     InterfaceTypeDefinition: { enter: (node) => void (parent = node.name.value), leave: () => void (parent = undefined) },
-    InputObjectTypeDefinition: { enter: () => void (parent = undefined) },
     FieldDefinition: (node) => {
       const to = parent && fieldName.get(parent)?.get(node.name.value);
       return to && to !== node.name.value ? { ...node, name: { ...node.name, value: to } } : undefined;
@@ -106,7 +105,8 @@ function customize(schema: GraphQLSchema, c: RemoteSchemaCustomization): Customi
   try {
     customized = buildASTSchema(document, { assumeValidSDL: false });
   } catch (error) {
-    return { problem: `its customization does not give a valid schema: ${error instanceof Error ? error.message : String(error)}` };
+    // graphql-js lists every problem, a blank line between them.
+    return { problem: `its customization does not give a valid schema: ${(error instanceof Error ? error.message : String(error)).split('\n\n').join('; ')}` };
   }
   const invalid = validateSchema(customized);
   if (invalid.length) return { problem: `its customization does not give a valid schema: ${invalid.map((e) => e.message).join('; ')}` };

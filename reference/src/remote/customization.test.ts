@@ -1,0 +1,129 @@
+// A remote's schema under a customization: which names change and how, the roots and the
+// namespace, and what cannot be customized.
+import { buildSchema, printSchema, type GraphQLSchema } from 'graphql';
+import type { RemoteSchemaCustomization } from '../../../spec';
+import { customizedContribution, customizedRemote, type CustomizedRemote } from './customization';
+
+const SDL = `
+  schema { query: RootQ, mutation: RootM, subscription: RootS }
+  directive @tag(kind: Kind) on FIELD
+  type RootQ { node(id: ID!): Node, pick(kind: Kind, where: Where): Thing, constructor: Int }
+  type RootM { touch: Int }
+  type RootS { ticks: Int }
+  interface Node { id: ID! }
+  type Thing implements Node { id: ID!, name: String, other: Other }
+  type Other { name: String }
+  union Any = Thing | Other
+  enum Kind { BIG SMALL }
+  input Where { name: String, kind: Kind }
+  scalar Stamp
+  type Holder { at: Stamp, any: Any }
+  extend type RootQ { holder: Holder }
+`;
+const upstream = buildSchema(SDL);
+const customized = (c: RemoteSchemaCustomization, schema: GraphQLSchema = upstream) => {
+  const r = customizedRemote(schema, c);
+  if ('problem' in r) throw new Error(r.problem);
+  return r;
+};
+const typeNames = (r: CustomizedRemote) =>
+  Object.keys(r.schema.getTypeMap())
+    .filter((n) => !n.startsWith('__'))
+    .sort();
+
+test('without a customization the schema is the remote’s own', () => {
+  const r = customizedRemote(upstream, undefined) as CustomizedRemote;
+  expect(r.schema).toBe(upstream);
+  expect([r.typeToRemote.size, r.typeFromRemote.size, r.fieldToRemote.size, r.namespace]).toEqual([0, 0, 0, undefined]);
+});
+
+test('types: prefix and suffix for all but the built-in scalars and the roots; a mapping wins, the roots included', () => {
+  const r = customized({ type_names: { prefix: 'P_', suffix: '_S', mapping: { Kind: 'Size', RootM: 'Changes' } } });
+  expect(typeNames(r)).toEqual(
+    [
+      'Boolean',
+      'Changes',
+      'ID',
+      'Int',
+      'P_Any_S',
+      'P_Holder_S',
+      'P_Node_S',
+      'P_Other_S',
+      'P_Stamp_S',
+      'P_Thing_S',
+      'P_Where_S',
+      'RootQ',
+      'RootS',
+      'Size',
+      'String',
+    ].sort(),
+  );
+  expect([r.schema.getQueryType()!.name, r.schema.getMutationType()!.name, r.schema.getSubscriptionType()!.name]).toEqual(['RootQ', 'Changes', 'RootS']);
+  // Types are renamed wherever they are named: fields, arguments, unions, interfaces, input fields, directives.
+  expect(printSchema(r.schema)).toContain('pick(kind: Size, where: P_Where_S): P_Thing_S');
+  expect(printSchema(r.schema)).toContain('union P_Any_S = P_Thing_S | P_Other_S');
+  expect(printSchema(r.schema)).toContain('type P_Thing_S implements P_Node_S');
+  expect(printSchema(r.schema)).toContain('directive @tag(kind: Size) on FIELD');
+  expect(r.typeToRemote.get('P_Thing_S')).toBe('Thing');
+  expect(r.typeFromRemote.get('Kind')).toBe('Size');
+});
+
+test('a namespace renames the roots <namespace><root> (unless mapped) and holds the root fields, query and mutation', () => {
+  const r = customized({ root_fields_namespace: 'ns', type_names: { mapping: { RootM: 'Changes' } } });
+  expect([r.schema.getQueryType()!.name, r.schema.getMutationType()!.name, r.schema.getSubscriptionType()!.name, r.namespace]).toEqual([
+    'nsRootQ',
+    'Changes',
+    'nsRootS',
+    'ns',
+  ]);
+  const c = customizedContribution('remote', r);
+  expect([...c.query.keys(), ...c.mutation.keys()]).toEqual(['ns', 'ns']);
+  expect(String(c.query.get('ns')!.type)).toBe('nsRootQ!');
+  expect(String(c.mutation.get('ns')!.type)).toBe('Changes!');
+  expect([...c.types.keys()]).toEqual(expect.arrayContaining(['nsRootQ', 'Changes', 'Thing', 'Node']));
+  expect(customizedContribution('remote', r)).toBe(c);
+  // A remote without mutations has no namespace field in mutation_root.
+  const queriesOnly = customized({ root_fields_namespace: 'q' }, buildSchema('type Query { a: Int }'));
+  expect([...customizedContribution('q', queriesOnly).mutation.keys()]).toEqual([]);
+  expect([...customizedContribution('q', queriesOnly).types.keys()]).toEqual(['qQuery']);
+  // Without a namespace the root fields are the contribution's own.
+  expect([...customizedContribution('plain', customized({ type_names: { prefix: 'X' } })).query.keys()]).toEqual(['node', 'pick', 'constructor', 'holder']);
+});
+
+test("fields: of objects and interfaces by their remote name, a mapping before prefix and suffix; other types' fields stay", () => {
+  const r = customized({
+    type_names: { prefix: 'P_' },
+    field_names: [
+      { parent_type: 'Thing', prefix: 'f_', mapping: { id: 'id' } },
+      { parent_type: 'Node', mapping: { id: 'id' } },
+      { parent_type: 'RootQ', suffix: '_q', mapping: { constructor: 'ctor' } },
+      { parent_type: 'Where', prefix: 'no_' },
+      { parent_type: 'Kind', prefix: 'no_' },
+      { parent_type: 'Missing', prefix: 'no_' },
+    ],
+  });
+  const printed = printSchema(r.schema);
+  expect(printed).toContain('type P_Thing_S'.replace('_S', '') + ' implements P_Node {\n  id: ID!\n  f_name: String\n  f_other: P_Other\n}');
+  expect(printed).toContain('type P_Other {\n  name: String\n}');
+  expect(printed).toContain('input P_Where {\n  name: String\n  kind: P_Kind\n}');
+  expect(printed).toContain('node_q(id: ID!): P_Node');
+  expect(printed).toContain('ctor: Int');
+  expect([...r.fieldToRemote.get('P_Thing')!]).toEqual([
+    ['id', 'id'],
+    ['f_name', 'name'],
+    ['f_other', 'other'],
+  ]);
+  expect(r.fieldToRemote.get('RootQ')!.get('ctor')).toBe('constructor');
+  expect([...r.fieldToRemote.keys()].sort()).toEqual(['P_Node', 'P_Thing', 'RootQ']);
+});
+
+test('what does not give a valid schema is refused with the reason graphql-js gives', () => {
+  const problem = (c: RemoteSchemaCustomization) => (customizedRemote(upstream, c) as { problem: string }).problem;
+  expect(problem({ type_names: { mapping: { Thing: 'Other' } } })).toBe(
+    'its customization does not give a valid schema: There can be only one type named "Other".; Field "Other.name" can only be defined once.',
+  );
+  expect(problem({ field_names: [{ parent_type: 'Thing', suffix: '_x' }] })).toBe(
+    'its customization does not give a valid schema: Interface field Node.id expected but Thing does not provide it.',
+  );
+  expect(problem({ field_names: [{ parent_type: 'Thing', mapping: { name: 'id' } }] })).toMatch(/^its customization does not give a valid schema: /);
+});
