@@ -65,6 +65,8 @@ test('types: prefix and suffix for all but the built-in scalars and the roots; a
   expect(printSchema(r.schema)).toContain('type P_Thing_S implements P_Node_S');
   expect(printSchema(r.schema)).toContain('directive @tag(kind: Size) on FIELD');
   expect(r.typeToRemote.get('P_Thing_S')).toBe('Thing');
+  // The roots that keep their names are not in the maps.
+  expect([r.typeFromRemote.has('RootQ'), r.typeFromRemote.has('RootS'), r.typeFromRemote.get('RootM')]).toEqual([false, false, 'Changes']);
   expect(r.typeFromRemote.get('Kind')).toBe('Size');
 });
 
@@ -126,4 +128,24 @@ test('what does not give a valid schema is refused with the reason graphql-js gi
     'its customization does not give a valid schema: Interface field Node.id expected but Thing does not provide it.',
   );
   expect(problem({ field_names: [{ parent_type: 'Thing', mapping: { name: 'id' } }] })).toMatch(/^its customization does not give a valid schema: /);
+});
+
+test('roots named Query and Mutation (printed without a schema definition) stay the query and the mutation root under a namespace', () => {
+  const r = customized({ root_fields_namespace: 'ns' }, buildSchema('type Query { a: Int } type Mutation { b: Int } type Subscription { c: Int }'));
+  expect([r.schema.getQueryType()!.name, r.schema.getMutationType()!.name, r.schema.getSubscriptionType()!.name]).toEqual([
+    'nsQuery',
+    'nsMutation',
+    'nsSubscription',
+  ]);
+});
+
+test("an interface's fields are renamed by its own entry, not by the type printed before it", () => {
+  const r = customized({
+    field_names: [
+      { parent_type: 'Node', prefix: 'n_' },
+      { parent_type: 'Thing', prefix: 'n_', mapping: { name: 'name', other: 'other' } },
+    ],
+  });
+  expect(printSchema(r.schema)).toContain('interface Node {\n  n_id: ID!\n}');
+  expect(printSchema(r.schema)).toContain('type Thing implements Node {\n  n_id: ID!\n  name: String\n  other: Other\n}');
 });
