@@ -51,10 +51,10 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   ],
   'reference/src/events/batches.ts': ['reference/src/events/batches.test.ts', 'reference/src/events/delivery.test.ts'],
   'reference/src/execute/liveQueries.ts': ['reference/src/server.test.ts', ...cases('subscriptions')],
-  'reference/src/remote/rolePermission.ts': cases('remote-schema-permissions'),
+  'reference/src/remote/rolePermission.ts': ['reference/src/remote/rolePermission.test.ts', ...cases('remote-schema-permissions')],
+  'reference/src/remote/presetDirectives.ts': ['reference/src/remote/rolePermission.test.ts', ...cases('remote-schema-permissions')],
   'reference/src/remote/customization.ts': ['reference/src/remote/customization.test.ts', ...cases('remote-schema-customization')],
   'reference/src/execute/remoteNames.ts': ['reference/src/execute/remoteNames.test.ts', ...cases('remote-schema-customization')],
-  'reference/src/remote/presetDirectives.ts': cases('remote-schema-permissions'),
   'reference/src/execute/remotePresets.ts': ['reference/src/execute/remotePresets.test.ts', ...cases('remote-schema-permissions')],
 };
 

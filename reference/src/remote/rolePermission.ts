@@ -51,6 +51,7 @@ function kindOf(type: GraphQLNamedType): string {
   return 'scalar';
 }
 
+const withArticle = (word: string) => `${/^(?!uni)[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
 const quoted = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(', ');
 
 /** The role's part of `upstream` that `sdl` describes, or every reason it is not a subset. Once per schema and text. */
@@ -116,9 +117,7 @@ function check(upstream: GraphQLSchema, sdl: string): RoleRemote | { reasons: st
       continue;
     }
     if (kindOf(other) !== word) {
-      reasons.push(
-        `${JSON.stringify(name)} is ${kindOf(other) === 'input object' || kindOf(other) === 'interface' ? 'an' : 'a'} ${kindOf(other)} in the upstream remote schema, not ${word === 'input object' || word === 'interface' ? 'an' : 'a'} ${word}`,
-      );
+      reasons.push(`${JSON.stringify(name)} is ${withArticle(kindOf(other))} in the upstream remote schema, not ${withArticle(word)}`);
       continue;
     }
     reasons.push(...directiveProblems(upstream, t.directives, `${word} ${JSON.stringify(name)}`, false));
