@@ -148,6 +148,15 @@ test('a subset: the role’s schema without the preset arguments and fields nor 
   expect(roleRemote(upstream, 'type Query { old: Int }')).toBe(roleRemote(upstream, 'type Query { old: Int }'));
 });
 
+test('names listed in a reason are quoted and separated; brackets may nest 128 deep, not 129', () => {
+  expect(reasons('type Query { old: Int } enum Kind { BIG FOGGY HAZY }')).toEqual([
+    'enum "Kind" has values that the upstream remote enum does not have: "FOGGY", "HAZY"',
+  ]);
+  const nested = (depth: number) => `type Query { old: ${'['.repeat(depth - 1)}Int${']'.repeat(depth - 1)} }`;
+  expect(reasons(nested(128))).toEqual([expect.stringMatching(/^expected the type of field "old" of object "Query" to be Int but received \[/)]);
+  expect(reasons(nested(129))).toEqual(['the schema nests brackets deeper than 128']);
+});
+
 test('reasons read as one sentence, or one line each', () => {
   expect(reasonsText(['a'])).toBe('because a');
   expect(reasonsText(['a', 'b'])).toBe('for the following reasons:\n • a\n • b');
