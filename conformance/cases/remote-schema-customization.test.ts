@@ -207,3 +207,18 @@ test(covers(['dec.remote-schema.customization'], "names of Object.prototype's me
   expectResponse(await run('add_remote_schema', { name: 'proto', definition: definition('/proto', customization) }), 200, ok);
   expect(await gql('{ c { toString value __typename } }')).toEqual({ data: { c: { toString: 1, value: 2, __typename: 'P_constructor' } } });
 });
+
+test(covers(['dec.remote-schema.customization'], "a remote's errors under a namespace field carry its alias at the head of their path"), async () => {
+  remote.use(
+    graphQLServer('/failing', 'type Query { fine: Int, broken: Int }', {
+      fine: () => 1,
+      broken: () => {
+        throw new Error('it broke');
+      },
+    }),
+  );
+  expectResponse(await run('add_remote_schema', { name: 'failing', definition: definition('/failing', { root_fields_namespace: 'f' }) }), 200, ok);
+  const body = (await gql('{ mine: f { fine broken } }')) as { data: unknown; errors: { message: string; path: unknown }[] };
+  expect(body.data).toEqual({ mine: { fine: 1, broken: null } });
+  expect(body.errors.map((e) => [e.message, e.path])).toEqual([['it broke', ['mine', 'broken']]]);
+});

@@ -147,7 +147,14 @@ export async function runRemoteParts(
     if (shape) data = typenamesFromRemote(data, [shape.selectionSet], shape.fragments, shape.typeFromRemote) as Record<string, unknown>;
     if (shape?.namespace) values.set(shape.namespace, answer.data === null || answer.data === undefined ? 'null' : JSON.stringify(data));
     else for (const alias of part.aliases) values.set(alias, JSON.stringify(data[alias] ?? null));
-    if (Array.isArray(answer.errors)) errors.push(...answer.errors);
+    if (Array.isArray(answer.errors))
+      errors.push(...(shape?.namespace ? answer.errors.map((e: unknown) => underNamespace(e, shape.namespace!)) : answer.errors));
   }
   return { values, errors };
+}
+
+/** A remote's error with the namespace field's alias at the head of its path (the remote's root is under it). */
+function underNamespace(error: unknown, alias: string): unknown {
+  if (typeof error !== 'object' || error === null || !Array.isArray((error as { path?: unknown }).path)) return error;
+  return { ...error, path: [alias, ...(error as { path: unknown[] }).path] };
 }
