@@ -157,6 +157,16 @@ test('names listed in a reason are quoted and separated; brackets may nest 128 d
   expect(reasons(nested(129))).toEqual(['the schema nests brackets deeper than 128']);
 });
 
+test('presets: only a string that begins with x-engine- is a session variable; @preset beside other directives; "static" before "value"', () => {
+  const presetsOf = (sdl: string) => {
+    const role = roleRemote(upstream, `${sdl} type Thing { id: ID! } enum Kind { BIG @cached(ttl: 1) SMALL }`) as RoleRemote;
+    return [...role.presets.args.get('Query.thing')!].map(([n, p]) => [n, p.kind === 'session' ? p.variable : p.value.kind]);
+  };
+  expect(presetsOf('type Query { thing(id: ID! @preset(value: "id-x-engine-1")): Thing }')).toEqual([['id', 'StringValue']]);
+  expect(presetsOf('type Query { thing(id: ID!, kind: Kind @deprecated(reason: "old") @preset(value: BIG)): Thing }')).toEqual([['kind', 'EnumValue']]);
+  expect(presetsOf('type Query { thing(id: ID! @preset(static: false, value: "x-engine-user-id")): Thing }')).toEqual([['id', 'x-engine-user-id']]);
+});
+
 test('reasons read as one sentence, or one line each', () => {
   expect(reasonsText(['a'])).toBe('because a');
   expect(reasonsText(['a', 'b'])).toBe('for the following reasons:\n • a\n • b');
