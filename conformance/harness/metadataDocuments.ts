@@ -2,7 +2,7 @@
 // foreign keys between them) and valid metadata documents over it in export form (tables in a
 // generated order, custom names, object and array relationships by foreign key and by manual
 // mapping, the four permission kinds with generated BoolExps; cron triggers; remote schemas with role
-// permissions: generated subsets of a remote's SDL with presets), plus the objects that make such a
+// permissions: generated subsets of a remote's SDL with presets, and customizations), plus the objects that make such a
 // document invalid: some the database lacks (inconsistencies), some the arguments refuse.
 import fc from 'fast-check';
 
@@ -257,16 +257,34 @@ export const remoteRoleSdl: fc.Arbitrary<string> = fc
     ].join('\n');
   });
 
+/** A customization of FUZZ_REMOTE_SDL in export form (empty parts left out), or none. */
+const remoteCustomization: fc.Arbitrary<Record<string, Json> | undefined> = fc
+  .record(
+    {
+      root_fields_namespace: fc.constantFrom('rs', 'remote_0'),
+      type_names: fc.oneof(
+        fc.record({ prefix: fc.constantFrom('P_', 'Remote') }),
+        fc.record({ suffix: fc.constantFrom('_s', '2') }),
+        fc.record({ mapping: fc.constant({ Item: 'Article' }) }),
+      ),
+      field_names: fc.constant([{ parent_type: 'Item', prefix: 'item_', mapping: { id: 'key' } }]),
+    },
+    { requiredKeys: [] },
+  )
+  .map((c) => (Object.keys(c).length ? (c as Record<string, Json>) : undefined));
+
 /** Remote schemas in export form at `url` (a server answering FUZZ_REMOTE_SDL), with permissions of the fuzz roles. */
 export const remoteSchemas = (url: string): fc.Arbitrary<Record<string, Json>[]> =>
   fc.subarray(['rs0']).chain((names) =>
     fc.tuple(
       ...names.map((name) =>
-        fc.record({ roles: fc.subarray([...ROLES]), sdl: fc.tuple(remoteRoleSdl, remoteRoleSdl) }).map(({ roles, sdl }) => ({
-          name,
-          definition: { url, forward_client_headers: false, timeout_seconds: 60 },
-          ...(roles.length ? { permissions: roles.map((role, i) => ({ role, definition: { schema: sdl[i]! } })) } : {}),
-        })),
+        fc
+          .record({ roles: fc.subarray([...ROLES]), sdl: fc.tuple(remoteRoleSdl, remoteRoleSdl), customization: remoteCustomization })
+          .map(({ roles, sdl, customization }) => ({
+            name,
+            definition: { url, forward_client_headers: false, timeout_seconds: 60, ...(customization ? { customization } : {}) },
+            ...(roles.length ? { permissions: roles.map((role, i) => ({ role, definition: { schema: sdl[i]! } })) } : {}),
+          })),
       ),
     ),
   );
