@@ -481,10 +481,16 @@ caseWithProfile(
     const ids = hook.callsTo('/shared').map((c) => (c.body as { event: { data: { new: { id: number } } } }).event.data.new.id);
     expect([ids.length, new Set(ids).size]).toEqual([500, 500]);
     expect(calls.length).toBeGreaterThanOrEqual(500);
-    const by = await target.sql(
-      "select count(distinct locked_by) as holders, count(*)::int as n from engine_catalog.event_log where trigger_name = 'shared' and state = 'delivered'",
+    // A delivery is recorded after the webhook answered: wait for the last records.
+    const by = await until(
+      () =>
+        target.sql(
+          "select count(distinct locked_by) as holders, count(*)::int as n from engine_catalog.event_log where trigger_name = 'shared' and state = 'delivered'",
+        ),
+      (rows) => (rows[0] as { n: number }).n >= 500,
     );
     expect(by).toEqual([{ holders: '0', n: 500 }]);
+    expect(hook.callsTo('/shared')).toHaveLength(500);
   },
 );
 
