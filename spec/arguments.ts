@@ -1,5 +1,6 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
 import { functionName, nonEmptyName, roleName, tableName } from './names';
+import { LEGACY_DEFINITION_KEYS, remoteRelationshipDefinition } from './remote-relationships';
 import {
   computedFieldDefinition,
   endpointDefinition,
@@ -34,6 +35,7 @@ import {
   array,
   boolean,
   integer,
+  isPlainObject,
   json,
   jsonObject,
   literal,
@@ -41,6 +43,7 @@ import {
   object,
   parseFailure,
   parsed,
+  preprocess,
   record,
   refine,
   string,
@@ -199,3 +202,21 @@ export const dmlUpdate = object(
 );
 export const dmlDelete = object({ table: tableName, where: boolExp }, { returning: array(string) });
 export const dmlCount = object({ table: tableName }, { where: boolExp, distinct: array(string) });
+
+/**
+ * create_remote_relationship / update_remote_relationship: {name, table, definition} (or, in the
+ * oldest form, the definition's keys beside name and table).
+ */
+export const createRemoteRelationship = preprocess(
+  (v) =>
+    parsed(
+      isPlainObject(v) && !('definition' in v) && LEGACY_DEFINITION_KEYS.some((k) => k in v)
+        ? {
+            ...Object.fromEntries(Object.entries(v).filter(([k]) => !(LEGACY_DEFINITION_KEYS as readonly string[]).includes(k))),
+            definition: Object.fromEntries(Object.entries(v).filter(([k]) => (LEGACY_DEFINITION_KEYS as readonly string[]).includes(k))),
+          }
+        : v,
+    ),
+  object({ table: tableName, name: nonEmptyName, definition: remoteRelationshipDefinition }, source),
+);
+export const deleteRemoteRelationship = object({ table: tableName, name: nonEmptyName }, source);

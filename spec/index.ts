@@ -9,6 +9,7 @@ export * from './errors';
 export * from './operations';
 export * from './names';
 export * from './metadata-document';
+export * from './remote-relationships';
 export { RULES, DECISIONS } from './rules';
 export * as schema from './schema';
 export * as args from './arguments';

@@ -12,6 +12,7 @@ import {
 } from './table-schemas';
 import { upgradeDocument } from './document-forms';
 import { functionName, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
+import { remoteRelationship, type RemoteRelationship } from './remote-relationships';
 import {
   array,
   boolean,
@@ -147,6 +148,7 @@ export interface TableEntry {
   object_relationships?: ObjectRelationship[];
   array_relationships?: ArrayRelationship[];
   computed_fields?: ComputedField[];
+  remote_relationships?: RemoteRelationship[];
   event_triggers?: EventTrigger[];
   insert_permissions?: PermissionEntry<InsertPermission>[];
   select_permissions?: PermissionEntry<SelectPermission>[];
@@ -319,7 +321,7 @@ export interface MetadataDocument {
  * Parts of a table entry that later kinds of object fill in. Until the server supports a kind,
  * a document may carry it only empty: refusing it is better than dropping it silently.
  */
-export const TABLE_KINDS_NOT_YET_SUPPORTED = ['remote_relationships'] as const;
+export const TABLE_KINDS_NOT_YET_SUPPORTED: readonly string[] = [];
 
 /** Top-level keys of the export form, other than `version` and `tables`. */
 export const DOCUMENT_KINDS_NOT_YET_SUPPORTED = [] as const;
@@ -441,6 +443,7 @@ export const tableEntry: Schema<TableEntry> = refine(
       object_relationships: array(objectRelationship),
       array_relationships: array(arrayRelationship),
       computed_fields: array(computedField),
+      remote_relationships: array(remoteRelationship),
       event_triggers: array(eventTrigger),
       insert_permissions: permissionEntry(insertPermission),
       select_permissions: permissionEntry(selectPermission),
@@ -459,6 +462,7 @@ export const tableEntry: Schema<TableEntry> = refine(
     if (v.object_relationships?.length) entry.object_relationships = v.object_relationships.map(withComment) as ObjectRelationship[];
     if (v.array_relationships?.length) entry.array_relationships = v.array_relationships.map(withComment) as ArrayRelationship[];
     if (v.computed_fields?.length) entry.computed_fields = v.computed_fields.map(withComment) as ComputedField[];
+    if (v.remote_relationships?.length) entry.remote_relationships = v.remote_relationships;
     if (v.event_triggers?.length) entry.event_triggers = v.event_triggers;
     if (v.insert_permissions?.length) entry.insert_permissions = v.insert_permissions.map(withComment) as PermissionEntry<InsertPermission>[];
     if (v.select_permissions?.length) entry.select_permissions = v.select_permissions.map(withComment) as PermissionEntry<SelectPermission>[];

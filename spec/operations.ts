@@ -58,6 +58,11 @@ const remotePermissionOps = {
   decision:
     "SPEC.md does not show remote schema permissions; they take the engine's documented forms: add_remote_schema_permissions {remote_schema, role, definition {schema: SDL}, comment}, drop_remote_schema_permissions {remote_schema, role}; see dec.remote-schema.permissions.",
 };
+const remoteRelationshipOps = {
+  level: 'compat' as const,
+  decision:
+    "SPEC.md does not show remote relationships; they take the engine's documented forms: create_remote_relationship and update_remote_relationship {name, table, definition {to_remote_schema {remote_schema, lhs_fields, remote_field}} or the older definition {remote_schema, hasura_fields, remote_field} (also beside name and table)}, delete_remote_relationship {name, table}, also with the pg_ prefix and a source; see dec.remote-relationship.forms.",
+};
 const actionOps = {
   level: 'compat' as const,
   decision:
@@ -188,6 +193,9 @@ export const OPERATIONS: readonly OperationSpec[] = [
     remotePermissionOps,
   ),
   op('drop_remote_schema_permissions', '2.4', "drop a role's permission on a remote schema", A.dropRemoteSchemaPermissions, remotePermissionOps),
+  op('create_remote_relationship', '2.2', 'join rows of a table to a field of a remote schema', A.createRemoteRelationship, remoteRelationshipOps),
+  op('update_remote_relationship', '2.2', "replace a remote relationship's definition", A.createRemoteRelationship, remoteRelationshipOps),
+  op('delete_remote_relationship', '2.2', 'delete a remote relationship', A.deleteRemoteRelationship, remoteRelationshipOps),
   op('create_query_collection', '2.2', 'create a query collection of saved GraphQL documents', A.createQueryCollection, collections),
   op('drop_query_collection', '2.2', 'drop a query collection (cascade: with its allow-list entry and REST endpoints)', A.dropQueryCollection, collections),
   op('add_query_to_collection', '2.2', 'add a saved query to a collection', A.addQueryToCollection, collections),
@@ -241,6 +249,9 @@ export const SOURCE_PREFIXED: readonly string[] = [
   'drop_relationship',
   'rename_relationship',
   'set_relationship_comment',
+  'create_remote_relationship',
+  'update_remote_relationship',
+  'delete_remote_relationship',
   'create_insert_permission',
   'drop_insert_permission',
   'create_select_permission',

@@ -344,6 +344,18 @@ export const DECISIONS: readonly SpecItem[] = [
     "definition.customization {root_fields_namespace, type_names {prefix, suffix, mapping}, field_names [{parent_type, prefix, suffix, mapping}]} renames what a remote brings into the engine's schema: a type becomes type_names.mapping[name] when there is one, else prefix + name + suffix (every type but the built-in scalars, and but the root types unless there is a namespace); a field of the object or interface type parent_type (its name in the remote) becomes mapping[field], else prefix + field + suffix (root fields: parent_type is the remote's root type). With root_fields_namespace the remote's root fields move under one field of that name in query_root (and mutation_root), of the remote's root type, named <namespace><root type name> unless type_names.mapping names it; that field is non-null. Names must be GraphQL names (400 parse-failed); a customization that gives two types or two fields of a type one name makes the remote unusable (remote-schema-error, nothing changes). Requests are sent to the remote in its own names (renamed fields aliased to the name the client asked for) and __typename answers in the engine's; each namespace field of an operation is one request to the remote, and the remote's errors get its alias at the head of their path. Role permissions are written in the remote's own names and customized like the whole.",
   ),
   decision(
+    'remote-relationship.forms',
+    '2.2',
+    'remote relationships from a table to a remote schema',
+    "create_remote_relationship {name, table, definition} adds a field named name to the table's type, answered by the remote schema: definition is {to_remote_schema {remote_schema, lhs_fields, remote_field}} or the older {remote_schema, hasura_fields, remote_field}, kept in the form given; remote_field is a path {field: {arguments, field?}} from the remote's query root, and an argument value \"$column\" (at any depth) is that column of the row. The field's type is the last field's type, and its arguments those the path does not set. The export lists them in the table's entry as remote_relationships [{name, definition}]; replace_metadata takes them; update_remote_relationship replaces the definition; delete_remote_relationship and untracking the table remove them. to_source is not supported yet (400 not-supported).",
+  ),
+  decision(
+    'remote-relationship.execution',
+    '2.2',
+    'how a remote relationship is answered',
+    "A role sees a remote relationship when it may select every lhs_fields column and, with remote schema permissions enabled, its part of the remote has the whole path. The rows are read first; then each remote relationship of the operation is one request to its remote (never one per row): one aliased field per distinct set of column values, with the client's arguments, selections, fragments and variables, and the role's presets. Each row gets the answer of its values, in the row's place; a row with a null lhs column gets null without asking the remote. The remote's errors are added to the answer's errors with the path of the first row that asked (its data null there); an unreachable remote is the request's remote-schema-error. Remote relationships are not answered in subscriptions (a validation-failed GraphQL error).",
+  ),
+  decision(
     'remote-schema.permissions',
     '2.4',
     "a role's permission on a remote schema",

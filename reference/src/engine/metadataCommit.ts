@@ -5,6 +5,7 @@ import { assertCatalogVersion, CatalogError, readMetadataSince, writeMetadata } 
 import { engineError, EngineError } from '../errors';
 import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
+import { hasRemoteRelationships } from '../metadata/remoteRelationships';
 import type { OperationContext, OperationHandler } from '../operations/context';
 import { syncCronTriggers } from '../operations/cronTriggers';
 import type { ParsedOperation } from '../operations/envelope';
@@ -43,7 +44,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     let resourceVersion = stored.resourceVersion;
     let input: SchemaInput | undefined;
     if (ctx.document !== stored.document) {
-      if (remoteSchemasOf(ctx.document).length > 0 || (ctx.document.actions?.length ?? 0) > 0) {
+      if (remoteSchemasOf(ctx.document).length > 0 || (ctx.document.actions?.length ?? 0) > 0 || hasRemoteRelationships(ctx.document)) {
         // A remote that replace_metadata brings is introspected here; one that cannot be served is refused.
         await remotes.loadAll(ctx.document);
         if (!ctx.acceptInconsistencies) {

@@ -8,6 +8,7 @@ import { adminSchemaOf, validSchemaCache, type ValidSchemaCache } from '../execu
 import { actionsOf } from '../metadata/actions';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
+import { hasRemoteRelationships } from '../metadata/remoteRelationships';
 import type { OperationContext } from '../operations/context';
 import type { RemoteSchemaStore } from '../remote/store';
 import { remoteView, type RemoteView } from '../remote/view';
@@ -73,7 +74,7 @@ export class ServedState {
       const inferFunctionPermissions = this.config.inferFunctionPermissions;
       const allowList = this.config.enableAllowList;
       // Nothing but tables and functions: their schemas are built and validated once.
-      if (remoteSchemasOf(input.document).length === 0 && actionsOf(input.document).length === 0) {
+      if (remoteSchemasOf(input.document).length === 0 && actionsOf(input.document).length === 0 && !hasRemoteRelationships(input.document)) {
         const result = validSchemaCache(input.document, introspection, enumValues, this.config.limits, {
           inferFunctionPermissions,
           allowList,

@@ -73,7 +73,12 @@ export function computedFieldProblem(document: MetadataDocument, db: Introspecti
 
 /** The names a computed field may not take: columns (and their GraphQL names), relationships, computed fields. */
 export function checkComputedFieldNames(entry: TableEntry, columns: readonly string[]): void {
-  const taken = new Set([...columns, ...columns.map((c) => columnGraphQLName(entry, c)), ...relationshipsOf(entry).map(({ rel }) => rel.name)]);
+  const taken = new Set([
+    ...columns,
+    ...columns.map((c) => columnGraphQLName(entry, c)),
+    ...relationshipsOf(entry).map(({ rel }) => rel.name),
+    ...(entry.remote_relationships ?? []).map((r) => r.name),
+  ]);
   for (const field of computedFieldsOf(entry)) {
     if (taken.has(field.name))
       throw engineError('constraint-violation.computed-field-name', '$.args', [JSON.stringify(field.name), quoteQualified(entry.table)]);

@@ -5,6 +5,7 @@ import { endpointsOf, withList } from './collections';
 import { withoutComputedFields } from './computedFields';
 import { exportedCronTriggers } from './cronTriggers';
 import { withoutFunctions } from './functions';
+import { withoutRemoteRelationships } from './remoteRelationships';
 import { findInconsistencies, type InconsistentObject } from './inconsistency';
 
 /** The export form (decision dec.export.form): tables in the order they were tracked, empty parts left out. */
@@ -31,6 +32,7 @@ function exportEntry(t: TableEntry): TableEntry {
     ...(t.object_relationships?.length ? { object_relationships: t.object_relationships } : {}),
     ...(t.array_relationships?.length ? { array_relationships: t.array_relationships } : {}),
     ...(t.computed_fields?.length ? { computed_fields: t.computed_fields } : {}),
+    ...(t.remote_relationships?.length ? { remote_relationships: t.remote_relationships } : {}),
     ...(t.event_triggers?.length ? { event_triggers: t.event_triggers } : {}),
     ...(t.insert_permissions?.length ? { insert_permissions: t.insert_permissions } : {}),
     ...(t.select_permissions?.length ? { select_permissions: t.select_permissions } : {}),
@@ -60,6 +62,7 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
   );
   const badFunctions = objects.flatMap((o) => (o.type === 'function' ? [o.definition] : []));
   const badFields = objects.flatMap((o) => (o.type === 'computed_field' ? [o.definition] : []));
+  const badRemote = objects.flatMap((o) => (o.type === 'remote_relationship' ? [o.definition] : []));
   const tables = document.tables
     .filter((t) => !missingTables.has(displayQualified(t.table)))
     .map((t) => {
@@ -68,7 +71,11 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
         return left?.length ? left : undefined;
       };
       const fields = badFields.filter((f) => sameQualified(f.table, t.table)).map((f) => f.name);
-      const { object_relationships: o, array_relationships: a, ...rest } = fields.length ? withoutComputedFields(t, fields, []) : t;
+      const remote = badRemote.filter((r) => sameQualified(r.table, t.table)).map((r) => r.name);
+      const { object_relationships: o, array_relationships: a, ...rest } = withoutRemoteRelationships(
+        fields.length ? withoutComputedFields(t, fields, []) : t,
+        remote,
+      );
       const objects = keep(o);
       const arrays = keep(a);
       return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };

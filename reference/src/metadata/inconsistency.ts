@@ -8,6 +8,7 @@ import {
   type Action,
   type MetadataDocument,
   type RemoteSchema,
+  type RemoteRelationship,
   type RestEndpoint,
   type QualifiedName,
 } from '../../../spec';
@@ -18,6 +19,7 @@ import { endpointProblem } from './restEndpoints';
 import { relationKey, type Introspection } from '../db/introspection';
 import { EngineError } from '../errors';
 import { relationshipsOf, resolveRelationship } from './relationships';
+import { lhsProblem, remoteRelationshipsOf } from './remoteRelationships';
 
 export type InconsistentObject =
   | { type: 'table'; reason: string; definition: string | QualifiedName }
@@ -27,6 +29,7 @@ export type InconsistentObject =
   | { type: 'remote_schema'; reason: string; definition: RemoteSchema }
   | { type: 'remote_schema_permission'; reason: string; definition: { remote_schema: string; role: string; definition: { schema: string }; comment?: string } }
   | { type: 'action'; reason: string; definition: Action }
+  | { type: 'remote_relationship'; reason: string; definition: { table: QualifiedName; name: string; definition: RemoteRelationship['definition'] } }
   | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> };
 
 export { introspectionOf, relationKey, type Introspection, type Relation } from '../db/introspection';
@@ -56,6 +59,10 @@ export function findInconsistencies(document: MetadataDocument, db: Introspectio
       const reason = computedFieldProblem(document, db, entry.table, field);
       if (reason) out.push({ type: 'computed_field', reason, definition: { table: entry.table, ...field } });
     }
+    for (const rel of remoteRelationshipsOf(entry)) {
+      const problem = lhsProblem(db.tables.get(relationKey(entry.table))!, rel);
+      if (problem) out.push(remoteRelationshipInconsistency(entry.table, rel, problem));
+    }
   }
   for (const entry of functionsOf(document)) {
     const reason = functionProblem(document, db, entry);
@@ -78,6 +85,15 @@ function relationshipProblem(document: MetadataDocument, db: Introspection, reso
     if (error instanceof EngineError) return error.message;
     throw error;
   }
+}
+
+/** A remote relationship that cannot be served, as get_inconsistent_metadata lists it. */
+export function remoteRelationshipInconsistency(table: QualifiedName, rel: RemoteRelationship, problem: string): InconsistentObject {
+  return {
+    type: 'remote_relationship',
+    reason: formatMessage('err.remote-schema-error.remote-relationship', JSON.stringify(rel.name), quoteQualified(table), problem),
+    definition: { table, name: rel.name, definition: rel.definition },
+  };
 }
 
 const keyOf = (o: InconsistentObject) => `${o.type}:${JSON.stringify(o.definition)}`;

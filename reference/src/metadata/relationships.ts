@@ -128,6 +128,8 @@ function checkRelationshipName(entry: TableEntry, db: Introspection, name: strin
   if (taken) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
   if ((entry.computed_fields ?? []).some((f) => f.name === name))
     throw engineError('already-exists.computed-field-name', '$.args', [JSON.stringify(name), quoteQualified(entry.table)]);
+  if ((entry.remote_relationships ?? []).some((r) => r.name === name))
+    throw engineError('already-exists.remote-relationship-field', '$.args', [JSON.stringify(name), quoteQualified(entry.table)]);
 }
 
 /** create_object_relationship / create_array_relationship: the entry with the new relationship. */

@@ -15,6 +15,7 @@ import { checkComputedFieldNames } from './computedFields';
 import { functionGraphQLNames, functionsOf, functionsReturning, withoutFunctions } from './functions';
 import { BOOL_EXP_OPERATORS, leadsTo, relationshipsOf } from './relationships';
 import { columnGraphQLName, isGraphQLName, rootFieldName, tableGraphQLName } from './naming';
+import { checkRemoteRelationshipNames } from './remoteRelationships';
 
 import { databaseTable, findEntry, replaceEntry, trackedEntry } from './tableEntries';
 export { databaseTable, findEntry, replaceEntry, trackedEntry };
@@ -72,6 +73,7 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
     entry,
     table.columns.map((c) => c.name),
   );
+  checkRemoteRelationshipNames(entry, table);
 }
 
 /** The type and root field names of an entry (entries are never changed in place: kept by identity). */

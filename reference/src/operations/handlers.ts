@@ -13,6 +13,7 @@ import {
   dropQueryFromCollection,
 } from './collections';
 import { addComputedField, dropComputedField } from './computedFields';
+import { createRemoteRelationship, deleteRemoteRelationship, updateRemoteRelationship } from './remoteRelationships';
 import { createCronTrigger, createScheduledEvent, deleteCronTrigger, deleteScheduledEvent, getCronTriggers, getScheduledEvents } from './cronTriggers';
 import {
   createEventTrigger,
@@ -95,6 +96,9 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   drop_action: dropAction as OperationHandler,
   create_action_permission: createActionPermission as OperationHandler,
   drop_action_permission: dropActionPermission as OperationHandler,
+  create_remote_relationship: createRemoteRelationship as OperationHandler,
+  update_remote_relationship: updateRemoteRelationship as OperationHandler,
+  delete_remote_relationship: deleteRemoteRelationship as OperationHandler,
   add_computed_field: addComputedField as OperationHandler,
   drop_computed_field: dropComputedField as OperationHandler,
   untrack_function: untrackFunction as OperationHandler,

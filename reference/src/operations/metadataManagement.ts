@@ -102,6 +102,9 @@ export async function dropInconsistentMetadata(ctx: OperationContext): Promise<u
       ctx.document,
       remoteSchemasOf(ctx.document).filter((r) => !unusable.has(r.name)),
     );
+  // Remote relationships to what is gone or cannot be served go with it.
+  const stranded = (await ctx.remoteProblems(ctx.document)).filter((o) => o.type === 'remote_relationship');
+  if (stranded.length > 0) ctx.document = withoutObjects(ctx.document, stranded);
   return SUCCESS;
 }
 

@@ -12,6 +12,7 @@ import { buildActionTypes } from '../schema/actions';
 import { customScalar } from '../schema/scalars';
 import { customizedContribution, customizedRemote, type CustomizedRemote } from './customization';
 import { reasonsText, roleRemote, type RolePresets, type RoleRemote } from './rolePermission';
+import { remoteRelationshipProblems } from './relationshipProblems';
 
 /** A remote schema that can be served: where it is and what it brings. */
 export interface UsableRemote {
@@ -46,7 +47,7 @@ export interface RemoteView {
 export function remoteView(document: MetadataDocument, local: () => GraphQLSchema, store: RemoteSchemaStore, permissions = false): RemoteView {
   const remotes = remoteSchemasOf(document);
   const actions = actionsOf(document);
-  if (remotes.length === 0 && actions.length === 0) return { usable: [], actionsUsable: false, problems: [] };
+  if (remotes.length === 0 && actions.length === 0) return { usable: [], actionsUsable: false, problems: remoteRelationshipProblems(document, []) };
   const own = local();
   const usable: UsableRemote[] = [];
   const problems: RemoteProblem[] = [];
@@ -114,5 +115,6 @@ export function remoteView(document: MetadataDocument, local: () => GraphQLSchem
     }
     usable.push({ endpoint: state.endpoint, contribution, roles, ...customized });
   }
+  problems.push(...remoteRelationshipProblems(document, usable));
   return { usable, actionsUsable: actionTypes !== undefined && !actionConflict, problems };
 }

@@ -1,0 +1,34 @@
+// Remote relationships whose remote side cannot be served (decision dec.remote-relationship.forms):
+// the remote schema is missing, cannot be served or is customized, or the path of remote_field does
+// not resolve in it.
+import { quoteQualified, remoteTarget, type MetadataDocument } from '../../../spec';
+import { engineError } from '../errors';
+import { remoteRelationshipInconsistency } from '../metadata/inconsistency';
+import { remoteRelationshipsOf } from '../metadata/remoteRelationships';
+import { resolveRemotePath } from '../schema/remoteRelationshipField';
+import type { RemoteProblem, UsableRemote } from './view';
+
+export function remoteRelationshipProblems(document: MetadataDocument, usable: readonly UsableRemote[]): RemoteProblem[] {
+  const problems: RemoteProblem[] = [];
+  const known = new Set((document.remote_schemas ?? []).map((r) => r.name));
+  for (const entry of document.tables) {
+    for (const rel of remoteRelationshipsOf(entry)) {
+      const target = remoteTarget(rel.definition);
+      const remote = usable.find((u) => u.contribution.name === target.remote_schema);
+      const name = JSON.stringify(target.remote_schema);
+      const reason = !remote
+        ? known.has(target.remote_schema)
+          ? `the remote schema ${name} cannot be served`
+          : `the remote schema ${name} does not exist`
+        : remote.names
+          ? `relationships to the remote schema ${name} are not supported while it has a customization`
+          : ((r) => ('problem' in r ? r.problem : undefined))(resolveRemotePath(remote.contribution, target.remote_field));
+      if (reason === undefined) continue;
+      problems.push({
+        object: remoteRelationshipInconsistency(entry.table, rel, reason),
+        error: engineError('remote-schema-error.remote-relationship', '$.args', [JSON.stringify(rel.name), quoteQualified(entry.table), reason]),
+      });
+    }
+  }
+  return problems;
+}
