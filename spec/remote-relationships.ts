@@ -21,8 +21,7 @@ export interface ToRemoteSchema {
 }
 
 export type RemoteRelationshipDefinition =
-  | { to_remote_schema: ToRemoteSchema }
-  | { remote_schema: string; hasura_fields: string[]; remote_field: RemoteFieldPath };
+  { to_remote_schema: ToRemoteSchema } | { remote_schema: string; hasura_fields: string[]; remote_field: RemoteFieldPath };
 
 export interface RemoteRelationship {
   name: string;
@@ -93,7 +92,7 @@ export function remoteTarget(definition: RemoteRelationshipDefinition): ToRemote
 /** The fields of the path, outermost first. */
 export function remoteFieldSteps(path: RemoteFieldPath): { name: string; arguments: Record<string, unknown> }[] {
   const steps: { name: string; arguments: Record<string, unknown> }[] = [];
-  for (let at: RemoteFieldPath | undefined = path; at; ) {
+  for (let at: RemoteFieldPath | undefined = path; at;) {
     const name: string = Object.keys(at)[0]!;
     steps.push({ name, arguments: at[name]!.arguments });
     at = at[name]!.field;

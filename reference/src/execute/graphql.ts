@@ -27,6 +27,7 @@ import { normaliseDocument } from '../metadata/collections';
 import type { RequestLimits } from '../config';
 import { documentProblem, nestsDeeperThan, operationProblem } from './operationLimits';
 import { remoteParts } from './remote';
+import { remoteJoinsOf } from './remoteJoinPlan';
 import { actionParts } from './actions';
 import { ACTIONS_OWNER } from '../schema/actions';
 
@@ -171,6 +172,14 @@ export function prepareGraphQLRequest(
       !isAdmin(session),
       cache.capturesEvents,
     );
+    const joins = remoteJoinsOf(
+      env,
+      operation,
+      rootType,
+      roots.filter((f) => !external.includes(f)),
+      (request.variables as Record<string, unknown> | undefined) ?? {},
+    );
+    if (joins.length) plan.remoteJoins = { joins, endpoints: cache.remotes, ...(built.remotePresets ? { presets: built.remotePresets } : {}) };
     if (external.length > 0) {
       const rawVariables = (request.variables as Record<string, unknown> | undefined) ?? {};
       const actionFields = external.filter((f) => externalOwner(built, operation, f.name) === ACTIONS_OWNER);

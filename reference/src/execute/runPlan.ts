@@ -8,6 +8,7 @@ import * as q from '../sql';
 import { runActionParts } from './actions';
 import { CheckFailed, ConnectionLost, QueryTooCostly, StatementTimedOut } from './answers';
 import { runRemoteParts } from './remote';
+import { withRemoteJoins } from './remoteJoins';
 import type { RoleGate } from './roleGate';
 import type { CompiledPlan } from './schemaCache';
 
@@ -45,10 +46,23 @@ export interface PlanCaller {
 
 /** Run a compiled plan: the JSON text of the answer. */
 export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller): Promise<string> {
+  const answer = await runOwn(pools, plan, caller);
+  const joins = plan.remoteJoins;
+  if (!joins) return answer;
+  return withRemoteJoins(answer, joins.joins, {
+    session: caller?.session ?? { role: 'admin', variables: {} },
+    headers: caller?.headers ?? {},
+    endpoints: joins.endpoints,
+    ...(joins.presets ? { presets: joins.presets } : {}),
+  });
+}
+
+/** The plan's own answer: its statements, remote root fields and actions. */
+async function runOwn(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller): Promise<string> {
   if (plan.remote || plan.actions) {
     const own = { ...plan, remote: undefined, actions: undefined };
     const local = async () =>
-      (JSON.parse(plan.statements.length || plan.literals.size ? await runPlan(pools, own) : '{"data":{}}') as { data: Record<string, unknown> }).data;
+      (JSON.parse(plan.statements.length || plan.literals.size ? await runOwn(pools, own) : '{"data":{}}') as { data: Record<string, unknown> }).data;
     const session = caller?.session ?? { role: 'admin', variables: {} };
     const headers = caller?.headers ?? {};
     const remote = async () => (plan.remote ? runRemoteParts(plan.remote, session, headers) : { values: new Map<string, string>(), errors: [] });

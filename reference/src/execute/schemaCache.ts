@@ -5,12 +5,15 @@ import type { RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from '../remote/client';
 import type { RemotePart } from './remote';
 import type { ActionPart } from './actions';
+import type { RemoteJoin } from './remoteJoinPlan';
 import { PERMISSION_TYPES, permissionListKey, type Action, type CustomTypes, type MetadataDocument } from '../../../spec';
 import type { RequestLimits } from '../config';
 import { relationKey, type Introspection } from '../db/introspection';
 import { enumShape } from '../metadata/enumTable';
 import { buildModels, type EnumValue, type Models } from '../schema/model';
 import { buildSchema, type BuiltSchema, type ExternalRoots } from '../schema/build';
+import type { RemoteRelationshipFields } from '../schema/objectTypes';
+import { resolveRemotePath } from '../schema/remoteRelationshipField';
 import { sharedScalar } from '../schema/typeContext';
 import { buildActionTypes, hasRelationships } from '../schema/actions';
 import { actionsOf } from '../metadata/actions';
@@ -42,6 +45,8 @@ export interface CompiledPlan {
   remote?: RemotePart[] | undefined;
   /** Root fields answered by actions' handlers. */
   actions?: ActionPart[] | undefined;
+  /** Remote relationships the rows are completed with, and where their remotes are. */
+  remoteJoins?: { joins: RemoteJoin[]; endpoints: ReadonlyMap<string, RemoteEndpoint>; presets?: ReadonlyMap<string, RolePresets> };
   /** PostgreSQL's estimate of what the statements cost, once asked (decision dec.limits.query-cost). */
   estimatedCost?: number;
 }
@@ -114,9 +119,10 @@ export function buildSchemaCache(
   const permissioned = remotes.some((r) => r.roles !== undefined);
   const remotesFor = (role: string): RemoteOfRole[] =>
     remotes.flatMap((r) => {
-      if (!r.roles || role === 'admin') return [{ contribution: r.contribution }];
+      const customized = r.names !== undefined;
+      if (!r.roles || role === 'admin') return [{ contribution: r.contribution, customized }];
       const own = r.roles.get(role);
-      return own ? [own] : [];
+      return own ? [{ ...own, customized }] : [];
     });
   const externalFor = (asked: string, backendOnly = false) => {
     // Roles that no permission names share one entry, however many names arrive.
@@ -175,7 +181,19 @@ export function buildSchemaCache(
 }
 
 /** A remote's part that a role sees, and the presets sent for it. */
-type RemoteOfRole = { contribution: RemoteContribution; presets?: RolePresets };
+type RemoteOfRole = { contribution: RemoteContribution; presets?: RolePresets; customized?: boolean };
+
+let instances = 0;
+
+/** The field of a remote relationship through the role's part of its remote, where the path resolves there. */
+function remoteRelationshipFields(remotes: readonly RemoteOfRole[]): RemoteRelationshipFields {
+  const byName = new Map(remotes.filter((r) => !r.customized).map((r) => [r.contribution.name, r.contribution]));
+  return (rel) => {
+    const remote = byName.get(rel.remoteSchema);
+    const resolved = remote && resolveRemotePath(remote, rel.remoteField);
+    return resolved && 'field' in resolved ? resolved.field : undefined;
+  };
+}
 
 function externalRoots(remotes: readonly RemoteOfRole[], actions: RemoteContribution | undefined, role = ''): ExternalRoots {
   const query: ExternalRoots['query'] = {};
@@ -200,6 +218,7 @@ function externalRoots(remotes: readonly RemoteOfRole[], actions: RemoteContribu
   );
   return {
     ...(presets.size ? { remotePresets: presets } : {}),
+    ...(remotes.length ? { remoteRelationshipField: remoteRelationshipFields(remotes), instance: String(++instances) } : {}),
     key: [...remotes.map((r) => r.contribution.name), actionKey, role].join('\u0000'),
     query,
     mutation,

@@ -72,10 +72,11 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
       };
       const fields = badFields.filter((f) => sameQualified(f.table, t.table)).map((f) => f.name);
       const remote = badRemote.filter((r) => sameQualified(r.table, t.table)).map((r) => r.name);
-      const { object_relationships: o, array_relationships: a, ...rest } = withoutRemoteRelationships(
-        fields.length ? withoutComputedFields(t, fields, []) : t,
-        remote,
-      );
+      const {
+        object_relationships: o,
+        array_relationships: a,
+        ...rest
+      } = withoutRemoteRelationships(fields.length ? withoutComputedFields(t, fields, []) : t, remote);
       const objects = keep(o);
       const arrays = keep(a);
       return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };

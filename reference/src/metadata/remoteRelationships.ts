@@ -27,7 +27,8 @@ export function checkRemoteRelationshipName(entry: TableEntry, table: DbTable, n
 /** What of a remote relationship its table cannot serve: an lhs column it lacks, a "$column" not in lhs_fields. */
 export function lhsProblem(table: DbTable, rel: RemoteRelationship): string | undefined {
   const target = remoteTarget(rel.definition);
-  for (const column of target.lhs_fields) if (!table.columns.some((c) => c.name === column)) return `the column ${JSON.stringify(column)} of lhs_fields does not exist`;
+  for (const column of target.lhs_fields)
+    if (!table.columns.some((c) => c.name === column)) return `the column ${JSON.stringify(column)} of lhs_fields does not exist`;
   for (const step of remoteFieldSteps(target.remote_field)) {
     for (const [arg, value] of Object.entries(step.arguments)) {
       for (const column of columnReferences(value)) {
@@ -77,10 +78,12 @@ export function deleteRemoteRelationship(entry: TableEntry, name: string): Table
 
 /** The entry without the named remote relationships (inconsistent ones being dropped). */
 export function withoutRemoteRelationships(entry: TableEntry, names: readonly string[]): TableEntry {
-  return names.length ? withRemoteRelationships(
-    entry,
-    remoteRelationshipsOf(entry).filter((r) => !names.includes(r.name)),
-  ) : entry;
+  return names.length
+    ? withRemoteRelationships(
+        entry,
+        remoteRelationshipsOf(entry).filter((r) => !names.includes(r.name)),
+      )
+    : entry;
 }
 
 /** Names in a document's entry: each remote relationship once, and free of the table's other fields. */

@@ -17,7 +17,7 @@ import { filterTypes } from './filterTypes';
 import type { FunctionModel } from './functions';
 import type { Models, TableModel } from './model';
 import { mutationTypes } from './mutationTypes';
-import { objectTypes } from './objectTypes';
+import { objectTypes, type RemoteRelationshipFields } from './objectTypes';
 import { scalarName } from './scalars';
 import { typeContext } from './typeContext';
 import { TypeShare } from './typeShare';
@@ -55,6 +55,10 @@ export interface ExternalRoots {
   mutationOwners: ReadonlyMap<string, string>;
   /** The presets of the role's remote schema permissions, by remote. */
   remotePresets?: ReadonlyMap<string, RolePresets>;
+  /** The fields of remote relationships, through the role's part of each remote (dec.remote-relationship.execution). */
+  remoteRelationshipField?: RemoteRelationshipFields;
+  /** Tells the remote types of one set of external roots from those of another (a remote relationship's field has one). */
+  instance?: string;
   /** Where types of the external roots refer to tables (action relationships): told the role's table types. */
   tables?: { lookup?: (table: QualifiedName) => GraphQLObjectType | undefined };
 }
@@ -84,11 +88,11 @@ export function buildSchema(
   functions: readonly FunctionModel[] = [],
   external: ExternalRoots = NO_EXTERNAL_ROOTS,
 ): BuiltSchema {
-  const cx = typeContext(models, share);
+  const cx = typeContext(models, share, external.instance);
   const { once, scalar, columnType, enumTables, enumType, classes } = cx;
   const filters = filterTypes(cx);
   const { boolExp, selectArgs } = filters;
-  const objects = objectTypes(cx, filters);
+  const objects = objectTypes(cx, filters, external.remoteRelationshipField);
   const { objectType, aggregate } = objects;
   const { inputOf, mutationResponse, onConflict, updateArgs, insertInput } = mutationTypes(cx, filters, objects);
 

@@ -1,6 +1,7 @@
 // The tracked tables as the GraphQL layer sees them: consistent tables only, with their GraphQL
 // names, columns, keys and the relationships that resolve to other tracked tables.
-import { ROOT_FIELD_KEYS, type MetadataDocument, type RootFieldKey } from '../../../spec';
+import { remoteTarget, ROOT_FIELD_KEYS, type MetadataDocument, type RootFieldKey } from '../../../spec';
+import { lhsProblem } from '../metadata/remoteRelationships';
 import { foreignKeysOf, primaryKeyOf, relationKey, uniqueConstraintsOf, type Introspection } from '../db/introspection';
 import { relationshipsOf, resolveRelationship } from '../metadata/relationships';
 import { resolveComputedField, type ResolvedComputedField } from '../metadata/computedFields';
@@ -10,7 +11,17 @@ import type { ComputedFieldModel, EnumValue, Models, TableModel } from './modelT
 import { adminAccess } from './roles';
 import { scalarName } from './scalars';
 
-export type { ColumnModel, ComputedFieldModel, EnumValue, Models, RelationshipModel, TableAccess, TableModel, TablePermissions } from './modelTypes';
+export type {
+  ColumnModel,
+  ComputedFieldModel,
+  EnumValue,
+  Models,
+  RelationshipModel,
+  RemoteRelationshipModel,
+  TableAccess,
+  TableModel,
+  TablePermissions,
+} from './modelTypes';
 
 export const enumTypeName = (table: TableModel | { name: string }) => `${table.name}_enum`;
 
@@ -44,6 +55,12 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
       constraints: uniqueConstraintsOf(table).map((c) => ({ name: c.name, columns: c.columns })),
       relationships: [],
       computedFields: [],
+      remoteRelationships: (entry.remote_relationships ?? []).flatMap((r) => {
+        const target = remoteTarget(r.definition);
+        return lhsProblem(table, r) === undefined
+          ? [{ name: r.name, remoteSchema: target.remote_schema, lhs: target.lhs_fields, remoteField: target.remote_field }]
+          : [];
+      }),
       insertable: isTable || (bits & 8) === 8,
       updatable: isTable || (bits & 4) === 4,
       deletable: isTable || (bits & 16) === 16,

@@ -1,6 +1,6 @@
 // The shapes of the GraphQL layer's table models (built in model.ts, narrowed per role in
 // roles.ts): types only, so that both can use them without importing each other.
-import type { BoolExp, RootFieldKey, TableEntry } from '../../../spec';
+import type { BoolExp, RemoteFieldPath, RootFieldKey, TableEntry } from '../../../spec';
 import type { DbColumn, DbFunction, DbTable } from '../db/introspection';
 import type { ResolvedRelationship } from '../metadata/relationships';
 
@@ -27,6 +27,15 @@ export interface ComputedFieldModel extends Callee {
   comment?: string;
 }
 
+/** A remote relationship the table can serve (its lhs columns exist; for a role, it may read them). */
+export interface RemoteRelationshipModel {
+  name: string;
+  remoteSchema: string;
+  /** The columns whose values the remote field's arguments read, by column name. */
+  lhs: string[];
+  remoteField: RemoteFieldPath;
+}
+
 export interface EnumValue {
   value: string;
   comment: string | null;
@@ -46,6 +55,8 @@ export interface TableModel {
   relationships: RelationshipModel[];
   /** Computed fields that can be served (for a role: those its select permission lists). */
   computedFields: ComputedFieldModel[];
+  /** Remote relationships whose table side fits (dec.remote-relationship.forms). */
+  remoteRelationships: RemoteRelationshipModel[];
   insertable: boolean;
   updatable: boolean;
   deletable: boolean;

@@ -1,9 +1,17 @@
 // The output types of a table: its object type (columns, computed fields, relationships) and
 // `<table>_aggregate` with its aggregate fields.
-import { GraphQLBoolean, GraphQLFloat, GraphQLInt, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLObjectType } from 'graphql';
+import {
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLInt,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLObjectType,
+} from 'graphql';
 import { aggregateColumns, AGGREGATE_OPERATIONS } from './aggregates';
 import type { FilterTypes } from './filterTypes';
-import type { ComputedFieldModel, TableModel } from './model';
+import type { ComputedFieldModel, RemoteRelationshipModel, TableModel } from './model';
 import { scalarName } from './scalars';
 import type { TypeContext } from './typeContext';
 import { makeInputObjectType, makeObjectType } from './types';
@@ -14,7 +22,10 @@ export interface ObjectTypes {
   aggregate: (t: TableModel) => GraphQLObjectType;
 }
 
-export function objectTypes(cx: TypeContext, filters: FilterTypes): ObjectTypes {
+/** The field of a remote relationship in the role's schema, or undefined where the role does not see its remote side. */
+export type RemoteRelationshipFields = (rel: RemoteRelationshipModel) => GraphQLFieldConfig<unknown, unknown> | undefined;
+
+export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: RemoteRelationshipFields = () => undefined): ObjectTypes {
   const { scalar, ownType, columnType, target } = cx;
   const { selectColumn, selectArgs } = filters;
 
@@ -86,6 +97,10 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes): ObjectTypes 
               fields[r.name] = { type: list(objectType(remote)), args: selectArgs(remote) };
               if (remote.access.aggregate) fields[`${r.name}_aggregate`] = { type: nonNull(aggregate(remote)), args: selectArgs(remote) };
             }
+          }
+          for (const r of t.remoteRelationships) {
+            const field = remoteField(r);
+            if (field) fields[r.name] = field;
           }
           // Decision dec.graphql.introspection-order: sorted by name, as the engine lists them.
           return Object.fromEntries(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -78,6 +78,8 @@ export function modelsForRole(models: Models, role: string, options: RoleOptions
   }
   for (const t of out.values()) {
     t.relationships = t.access.select ? t.relationships.filter((r) => out.get(r.targetKey)?.access.select === true) : [];
+    // Decision dec.remote-relationship.execution: only where the role reads every column the remote field is given.
+    t.remoteRelationships = t.access.select ? t.remoteRelationships.filter((r) => r.lhs.every((c) => t.byColumn.has(c))) : [];
     // Scalar computed fields the select permission lists; table-returning ones wherever the role
     // reads the table they return (decision dec.computed_fields.permissions).
     const listed = t.entry.select_permissions?.find((p) => p.role === role)?.permission.computed_fields ?? [];

@@ -36,7 +36,7 @@ export interface TypeContext {
   target: (table: TableModel, key: string) => TableModel;
 }
 
-export function typeContext(models: Models, share: TypeShare): TypeContext {
+export function typeContext(models: Models, share: TypeShare, remoteTypes = ''): TypeContext {
   const scalar = (name: string) => sharedScalar(share, name);
   const ownType = <T>(table: TableModel, name: string, make: () => T): T => {
     const found = share.typesOfClass(classes.get(table.key)!);
@@ -68,7 +68,7 @@ export function typeContext(models: Models, share: TypeShare): TypeContext {
     const enumTable = c.enumType ? enumTables.get(c.enumType) : undefined;
     return enumTable ? `${c.enumType} ${enumContent(enumTable)}` : scalar(c.scalar).name;
   };
-  const classes = share.classify(models, columnTypeKey);
+  const classes = share.classify(models, columnTypeKey, remoteTypes);
   return {
     models,
     share,

@@ -82,12 +82,14 @@ export class TypeShare {
    * The class of every table of a role's models. `typeName` gives the GraphQL type a column has in
    * this role's schema (an enum table's enum, with its values, only where the role can see that table).
    */
-  classify(models: Models, typeName: (c: ColumnModel) => string): Map<string, string> {
+  classify(models: Models, typeName: (c: ColumnModel) => string, remoteTypes = ''): Map<string, string> {
     const own = new Map<string, string>();
     for (const t of models.values()) {
       let common = this.common.get(t.key);
       if (common === undefined) this.common.set(t.key, (common = commonView(t)));
-      own.set(t.key, digest(viewOf(t, common, typeName)));
+      // A remote relationship's field has a type of the remote schemas: `remoteTypes` tells their versions apart.
+      const remote = t.remoteRelationships.length ? JSON.stringify([t.remoteRelationships, remoteTypes]) : '';
+      own.set(t.key, digest(viewOf(t, common, typeName) + remote));
     }
     const classes = classesOf(models, own);
     // This version has these classes: their types are its own to give to the version after, also

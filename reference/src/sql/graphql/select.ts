@@ -175,6 +175,12 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
       ]);
       continue;
     }
+    const remoteRel = t.remoteRelationships.find((r) => r.name === f.name);
+    if (remoteRel) {
+      // The row's values to join on, where the remote's answer goes (execute/remoteJoins.ts).
+      pairs.push([f.alias, jsonObject(remoteRel.lhs.map((c): [string, Fragment] => [c, column(alias, c)]))]);
+      continue;
+    }
     const rel = t.relationships.find((r) => r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name));
     if (!rel) throw new CompileError(`field ${JSON.stringify(f.name)} not found in type: '${t.name}'`);
     const remote = env.models.get(rel.targetKey)!;

@@ -1,0 +1,248 @@
+// Remote relationships to remote schemas (decisions dec.remote-relationship.forms and .execution):
+// a field of a table's type answered by a field of a remote schema, its arguments filled from the
+// row. The remote is an msw server on loopback; what it was sent is checked literally.
+import { covers } from '../harness/cases';
+import { expectResponse } from '../harness/client';
+import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
+import { graphQLServer, useMockServer } from '../harness/mockServer';
+import { useTarget } from '../harness/target';
+
+const target = useTarget();
+const remote = useMockServer();
+const ok = { message: 'success' };
+const artist = musicTable('artist');
+const album = musicTable('album');
+const run = (type: string, args: unknown) => target.metadata({ type, args });
+const tablesOf = async () => ((await run('export_metadata', {})).body as { tables: Record<string, unknown>[] }).tables;
+const gql = async (query: string, variables?: Record<string, unknown>, headers: Record<string, string> = target.adminHeaders()) =>
+  (await target.graphql(query, variables, { headers })).body;
+/** What the remote was sent, apart from introspection. */
+const sent = () =>
+  remote
+    .requestsTo('/geo')
+    .map((r) => r.body as { query: string; variables?: unknown })
+    .filter((b) => !b.query.includes('__schema'));
+
+const SDL = `
+  type Query { country(code: String!): Country, countries(codes: [String!]!): [Country!]!, failing(code: String!): Country }
+  type Country { code: String!, name: String!, population(unit: String): Int, capital: City }
+  type City { name: String! }
+`;
+const NAMES: Record<string, string> = { NO: 'Norway', US: 'United States' };
+const country = (code: string) => ({
+  code,
+  name: NAMES[code] ?? '?',
+  population: (a: { unit?: string }) => (a.unit === 'millions' ? 5 : 5_500_000),
+  capital: { name: code === 'NO' ? 'Oslo' : 'Washington' },
+});
+const geo = graphQLServer('/geo', SDL, {
+  country: (a) => country(a.code as string),
+  countries: (a) => (a.codes as string[]).map(country),
+  failing: () => {
+    throw new Error('no such country');
+  },
+});
+const origin = (remoteField: Record<string, unknown> = { country: { arguments: { code: '$country' } } }) => ({
+  to_remote_schema: { remote_schema: 'geo', lhs_fields: ['country'], remote_field: remoteField },
+});
+
+beforeAll(async () => {
+  await target.sql(fixtureSql('music'));
+});
+beforeEach(async () => {
+  await target.reset();
+  remote.use(geo);
+  expectResponse(await target.metadata(musicMetadata(['artist', 'album'], ['album.artist'])), 200);
+  expectResponse(
+    await run('add_remote_schema', { name: 'geo', definition: { url: `${remote.url}/geo`, forward_client_headers: false, timeout_seconds: 60 } }),
+    200,
+    ok,
+  );
+});
+
+test(
+  covers(
+    ['op.create_remote_relationship', 'dec.remote-relationship.forms', 'dec.remote-relationship.execution'],
+    'a remote relationship joins each row to the remote: one request, one field per distinct value, null where the column is null',
+  ),
+  async () => {
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'origin', definition: origin() }), 200, ok);
+    expect((await tablesOf()).find((t) => (t.table as { name: string }).name === 'artist')).toEqual({
+      table: artist,
+      remote_relationships: [{ name: 'origin', definition: origin() }],
+    });
+    remote.requests.length = 0;
+    expect(await gql('{ music_artist(order_by: {id: asc}) { id origin { name code } } }')).toEqual({
+      data: {
+        music_artist: [
+          { id: 1, origin: { name: 'Norway', code: 'NO' } },
+          { id: 2, origin: { name: 'United States', code: 'US' } },
+          { id: 3, origin: null },
+        ],
+      },
+    });
+    expect(sent()).toEqual([
+      { query: '{\n  r0: country(code: "NO") {\n    name\n    code\n  }\n  r1: country(code: "US") {\n    name\n    code\n  }\n}', variables: {} },
+    ]);
+    // Through an object relationship, for many rows with the same artist: still one field per country.
+    remote.requests.length = 0;
+    const albums = (await gql('{ music_album(order_by: {id: asc}) { id artist { origin { name } } } }')) as {
+      data: { music_album: { id: number; artist: { origin: { name: string } | null } }[] };
+    };
+    expect(albums.data.music_album.slice(0, 3)).toEqual([
+      { id: 10, artist: { origin: { name: 'Norway' } } },
+      { id: 11, artist: { origin: { name: 'Norway' } } },
+      { id: 20, artist: { origin: { name: 'United States' } } },
+    ]);
+    expect(sent()).toEqual([{ query: '{\n  r0: country(code: "NO") {\n    name\n  }\n  r1: country(code: "US") {\n    name\n  }\n}', variables: {} }]);
+  },
+);
+
+test(
+  covers(
+    ['op.create_remote_relationship', 'dec.remote-relationship.forms', 'dec.remote-relationship.execution'],
+    'a path of two fields: the last one keeps the arguments the path does not set, the client gives them (also as variables)',
+  ),
+  async () => {
+    const path = { country: { arguments: { code: '$country' }, field: { population: { arguments: {} } } } };
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'people', definition: origin(path) }), 200, ok);
+    remote.requests.length = 0;
+    expect(await gql('query P($u: String) { music_artist(where: {id: {_eq: 1}}) { people(unit: $u) } }', { u: 'millions' })).toEqual({
+      data: { music_artist: [{ people: 5 }] },
+    });
+    expect(sent()).toEqual([{ query: 'query ($u: String) {\n  r0: country(code: "NO") {\n    population(unit: $u)\n  }\n}', variables: { u: 'millions' } }]);
+    expect(await gql('{ music_artist(where: {id: {_eq: 1}}) { people } }')).toEqual({ data: { music_artist: [{ people: 5500000 }] } });
+    // The field's arguments in the schema: only unit.
+    expect(await gql('{ __type(name: "music_artist") { fields(includeDeprecated: true) { name args { name } type { name } } } }')).toEqual({
+      data: {
+        __type: {
+          fields: expect.arrayContaining([{ name: 'people', args: [{ name: 'unit' }], type: { name: 'Int' } }]),
+        },
+      },
+    });
+  },
+);
+
+test(
+  covers(
+    [
+      'op.create_remote_relationship',
+      'err.remote-schema-error.remote-relationship',
+      'err.already-exists.remote-relationship',
+      'err.already-exists.remote-relationship-field',
+    ],
+    'refused: a remote, field or argument that does not exist, "$column" outside lhs_fields, an lhs column the table lacks, a taken name',
+  ),
+  async () => {
+    const refused = (code: string, message: string) => ({ path: '$.args', error: message, code });
+    const cases: [unknown, string, string][] = [
+      [
+        { to_remote_schema: { remote_schema: 'nope', lhs_fields: ['country'], remote_field: { country: { arguments: { code: '$country' } } } } },
+        'remote-schema-error',
+        'remote relationship "r" of table "music.artist" cannot be served: the remote schema "nope" does not exist',
+      ],
+      [
+        origin({ kingdom: { arguments: {} } }),
+        'remote-schema-error',
+        'remote relationship "r" of table "music.artist" cannot be served: field "kingdom" not found in the query root',
+      ],
+      [
+        origin({ country: { arguments: { iso: '$country' } } }),
+        'remote-schema-error',
+        'remote relationship "r" of table "music.artist" cannot be served: argument "iso" not found on field "country"',
+      ],
+      [
+        origin({ country: { arguments: { code: '$name' } } }),
+        'remote-schema-error',
+        'remote relationship "r" of table "music.artist" cannot be served: the argument "code" of "country" reads "$name", which lhs_fields does not list',
+      ],
+      [
+        { to_remote_schema: { remote_schema: 'geo', lhs_fields: ['land'], remote_field: { country: { arguments: { code: '$land' } } } } },
+        'remote-schema-error',
+        'remote relationship "r" of table "music.artist" cannot be served: the column "land" of lhs_fields does not exist',
+      ],
+      [
+        origin({ failing: { arguments: {}, field: { name: { arguments: {} } } } }),
+        'remote-schema-error',
+        'remote relationship "r" of table "music.artist" cannot be served: the required argument "code" of field "failing" is not set',
+      ],
+      [
+        origin({ country: { arguments: { code: '$country' }, field: { name: { arguments: {}, field: { x: { arguments: {} } } } } } }),
+        'remote-schema-error',
+        'remote relationship "r" of table "music.artist" cannot be served: type "String" has no fields: "x" cannot be reached',
+      ],
+    ];
+    for (const [definition, code, message] of cases) {
+      expectResponse(await run('create_remote_relationship', { table: artist, name: 'r', definition }), 400, refused(code, message));
+    }
+    expectResponse(
+      await run('create_remote_relationship', { table: artist, name: 'name', definition: origin() }),
+      400,
+      refused('already-exists', 'the name "name" is already used by a column, relationship or computed field of table "music.artist"'),
+    );
+    expectResponse(
+      await run('create_remote_relationship', {
+        table: album,
+        name: 'artist',
+        definition: { to_remote_schema: { remote_schema: 'geo', lhs_fields: [], remote_field: { countries: { arguments: { codes: [] } } } } },
+      }),
+      400,
+      refused('already-exists', 'the name "artist" is already used by a column, relationship or computed field of table "music.album"'),
+    );
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'origin', definition: origin() }), 200, ok);
+    expectResponse(
+      await run('create_remote_relationship', { table: artist, name: 'origin', definition: origin() }),
+      400,
+      refused('already-exists', 'remote relationship "origin" already exists on table "music.artist"'),
+    );
+    // The other way round: a relationship may not take a remote relationship's name.
+    const taken = await run('create_object_relationship', {
+      table: artist,
+      name: 'origin',
+      using: { manual_configuration: { remote_table: album, column_mapping: { id: 'artist_id' } } },
+    });
+    expectResponse(
+      taken,
+      400,
+      refused('already-exists', 'the name "origin" is already used by a column, relationship or computed field of table "music.artist"'),
+    );
+    expect((await tablesOf()).find((t) => (t.table as { name: string }).name === 'artist')).toEqual({
+      table: artist,
+      remote_relationships: [{ name: 'origin', definition: origin() }],
+    });
+  },
+);
+
+test(
+  covers(
+    ['op.update_remote_relationship', 'op.delete_remote_relationship', 'err.not-exists.remote-relationship', 'op.create_remote_relationship'],
+    'update replaces the definition, delete removes it; both refuse a name that does not exist; the oldest form is kept as given',
+  ),
+  async () => {
+    const legacy = { remote_schema: 'geo', hasura_fields: ['country'], remote_field: { country: { arguments: { code: '$country' } } } };
+    // The oldest form: the definition's keys beside name and table, at /v1/query.
+    const created = await target.metadata(
+      { type: 'create_remote_relationship', args: { table: artist, name: 'origin', ...legacy } },
+      { endpoint: '/v1/query' },
+    );
+    expectResponse(created, 200, ok);
+    expect((await tablesOf()).find((t) => (t.table as { name: string }).name === 'artist')).toEqual({
+      table: artist,
+      remote_relationships: [{ name: 'origin', definition: legacy }],
+    });
+    expect(await gql('{ music_artist(where: {id: {_eq: 2}}) { origin { name } } }')).toEqual({
+      data: { music_artist: [{ origin: { name: 'United States' } }] },
+    });
+    const capital = origin({ country: { arguments: { code: '$country' }, field: { capital: { arguments: {} } } } });
+    expectResponse(await run('pg_update_remote_relationship', { source: 'default', table: artist, name: 'origin', definition: capital }), 200, ok);
+    expect(await gql('{ music_artist(where: {id: {_eq: 1}}) { origin { name } } }')).toEqual({ data: { music_artist: [{ origin: { name: 'Oslo' } }] } });
+    const missing = { path: '$.args', error: 'remote relationship "elsewhere" does not exist on table "music.artist"', code: 'not-exists' };
+    expectResponse(await run('update_remote_relationship', { table: artist, name: 'elsewhere', definition: capital }), 400, missing);
+    expectResponse(await run('delete_remote_relationship', { table: artist, name: 'elsewhere' }), 400, missing);
+    expectResponse(await run('pg_delete_remote_relationship', { source: 'default', table: artist, name: 'origin' }), 200, ok);
+    expect((await tablesOf()).find((t) => (t.table as { name: string }).name === 'artist')).toEqual({ table: artist });
+    expect(await gql('{ music_artist { origin { name } } }')).toEqual({
+      errors: [{ message: 'Cannot query field "origin" on type "music_artist".', extensions: { path: '$', code: 'validation-failed' } }],
+    });
+  },
+);

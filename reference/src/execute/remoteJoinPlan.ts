@@ -1,0 +1,132 @@
+// Where an operation asks for remote relationships (decision dec.remote-relationship.execution):
+// found once per plan by following the operation's selections through the role's schema, so that
+// the rows' answer can be completed from the remotes after the SQL has run.
+import {
+  getNamedType,
+  isInputType,
+  isObjectType,
+  visit,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type VariableDefinitionNode,
+} from 'graphql';
+import type { Models, RemoteRelationshipModel } from '../schema/model';
+import { CompileError } from '../sql/graphql/context';
+import { collectFields, type CollectedField, type FieldEnvironment } from '../sql/graphql/fields';
+
+/** One field of the path into the remote, with its arguments' types (to write the rows' values as literals). */
+export interface JoinStep {
+  name: string;
+  arguments: Record<string, unknown>;
+  argumentTypes: Record<string, GraphQLInputType>;
+}
+
+export interface RemoteJoin {
+  /** Aliases from the root field to the relationship's field; arrays between them are walked through. */
+  path: string[];
+  remote: string;
+  lhs: string[];
+  steps: JoinStep[];
+  /** The client's field: its arguments and selections go to the last step. */
+  field: FieldNode;
+  selectionSet: SelectionSetNode | undefined;
+  fragments: FragmentDefinitionNode[];
+  variableDefinitions: VariableDefinitionNode[];
+  /** The values of the variables the field reads, as the client sent them. */
+  variables: Record<string, unknown>;
+}
+
+/** The remote joins of an operation's root fields answered by the database. */
+export function remoteJoinsOf(
+  env: { models: Models; schema: GraphQLSchema; fields: FieldEnvironment },
+  operation: OperationDefinitionNode,
+  rootType: GraphQLObjectType,
+  roots: readonly CollectedField[],
+  rawVariables: Readonly<Record<string, unknown>>,
+): RemoteJoin[] {
+  const byType = new Map<string, RemoteRelationshipModel[]>();
+  for (const t of env.models.values()) if (t.remoteRelationships.length) byType.set(t.name, t.remoteRelationships);
+  if (byType.size === 0) return [];
+  const joins: RemoteJoin[] = [];
+  // Iterative: a selection may nest as deep as the limits allow.
+  const pending: { type: GraphQLObjectType; fields: readonly CollectedField[]; path: string[] }[] = [{ type: rootType, fields: roots, path: [] }];
+  while (pending.length) {
+    const { type, fields, path } = pending.pop()!;
+    const rels = byType.get(type.name);
+    for (const f of fields) {
+      const rel = rels?.find((r) => r.name === f.name);
+      if (rel) {
+        joins.push(join(env, operation, rel, f, [...path, f.alias], rawVariables));
+        continue;
+      }
+      const named = f.definition ? getNamedType(f.definition.type) : undefined;
+      if (named && isObjectType(named) && f.selectionSet)
+        pending.push({ type: named, fields: collectFields(env.fields, named, f.selectionSet), path: [...path, f.alias] });
+    }
+  }
+  if (joins.length && operation.operation === 'subscription') throw new CompileError('remote relationships are not supported in subscriptions');
+  return joins;
+}
+
+function join(
+  env: { schema: GraphQLSchema; fields: FieldEnvironment },
+  operation: OperationDefinitionNode,
+  rel: RemoteRelationshipModel,
+  f: CollectedField,
+  path: string[],
+  rawVariables: Readonly<Record<string, unknown>>,
+): RemoteJoin {
+  // The remote's root fields are the role's query_root fields: the path's types are found there.
+  const steps: JoinStep[] = [];
+  let parent: GraphQLObjectType | undefined = env.schema.getQueryType() ?? undefined;
+  let at: { name: string; arguments: Record<string, unknown> }[] = [];
+  for (let p: RemoteRelationshipModel['remoteField'] | undefined = rel.remoteField; p;) {
+    const name: string = Object.keys(p)[0]!;
+    at = [...at, { name, arguments: p[name]!.arguments }];
+    p = p[name]!.field;
+  }
+  for (const step of at) {
+    const field = parent?.getFields()[step.name];
+    if (!field) throw new CompileError(`the remote relationship ${JSON.stringify(rel.name)} cannot be answered`);
+    const argumentTypes: Record<string, GraphQLInputType> = {};
+    for (const arg of field.args) if (isInputType(arg.type)) argumentTypes[arg.name] = arg.type;
+    steps.push({ name: step.name, arguments: step.arguments, argumentTypes });
+    const next = getNamedType(field.type);
+    parent = isObjectType(next) ? next : undefined;
+  }
+  // The fragments the client's selections spread (and those spread), and the variables all of them read.
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  const variables = new Set<string>();
+  const scan = (node: unknown) =>
+    visit(node as DocumentNode, {
+      FragmentSpread(spread) {
+        const fragment = env.fields.fragments[spread.name.value];
+        if (fragment && !fragments.has(fragment.name.value)) {
+          fragments.set(fragment.name.value, fragment);
+          scan(fragment);
+        }
+      },
+      Variable(v) {
+        variables.add(v.name.value);
+      },
+    });
+  for (const argument of f.node.arguments ?? []) scan(argument);
+  if (f.selectionSet) scan(f.selectionSet);
+  return {
+    path,
+    remote: rel.remoteSchema,
+    lhs: rel.lhs,
+    steps,
+    field: f.node,
+    selectionSet: f.selectionSet,
+    fragments: [...fragments.values()],
+    variableDefinitions: (operation.variableDefinitions ?? []).filter((d) => variables.has(d.variable.name.value)),
+    variables: Object.fromEntries(Object.entries(rawVariables).filter(([name]) => variables.has(name))),
+  };
+}

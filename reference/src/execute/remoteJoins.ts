@@ -1,0 +1,156 @@
+// Completing an answer with its remote relationships (decision dec.remote-relationship.execution):
+// the rows hold their lhs columns where the field goes; each join is one request to its remote,
+// one aliased field per distinct set of values, and every row gets the answer of its values.
+import { astFromValue, Kind, print, type ArgumentNode, type DocumentNode, type FieldNode, type ValueNode } from 'graphql';
+import { formatMessage } from '../../../spec';
+import type { Session } from '../auth/session';
+import { postGraphQL, remoteHeaders, RemoteFailure, type RemoteEndpoint } from '../remote/client';
+import type { RolePresets } from '../remote/rolePermission';
+import { RemoteCallFailed } from './remote';
+import type { JoinStep, RemoteJoin } from './remoteJoinPlan';
+import { withPresets } from './remotePresets';
+
+/** Who asks, and what the joins need of the server. */
+export interface JoinCaller {
+  session: Session;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  endpoints: ReadonlyMap<string, RemoteEndpoint>;
+  presets?: ReadonlyMap<string, RolePresets>;
+}
+
+/** Where one row's field is: its object, the key, and its path in the answer. */
+interface Holder {
+  parent: Record<string, unknown>;
+  key: string;
+  trail: (string | number)[];
+}
+
+/** The holders of a join's field in `data`, walking through lists (without recursion on the data's depth). */
+function holdersOf(data: Record<string, unknown>, path: readonly string[]): Holder[] {
+  const out: Holder[] = [];
+  let level: { value: unknown; trail: (string | number)[] }[] = [{ value: data, trail: [] }];
+  for (const [i, key] of path.entries()) {
+    const next: typeof level = [];
+    for (let k = 0; k < level.length; k++) {
+      const { value, trail } = level[k]!;
+      if (Array.isArray(value)) {
+        value.forEach((v, j) => level.push({ value: v, trail: [...trail, j] }));
+        continue;
+      }
+      if (typeof value !== 'object' || value === null) continue;
+      const object = value as Record<string, unknown>;
+      if (i === path.length - 1) out.push({ parent: object, key, trail: [...trail, key] });
+      else next.push({ value: object[key], trail: [...trail, key] });
+    }
+    level = next;
+  }
+  return out;
+}
+
+/** An argument value of the metadata with each "$column" replaced by the row's value. */
+function filled(value: unknown, row: Readonly<Record<string, unknown>>): unknown {
+  if (typeof value === 'string' && value.startsWith('$')) return row[value.slice(1)] ?? null;
+  if (Array.isArray(value)) return value.map((v) => filled(v, row));
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, filled(v, row)]));
+  return value;
+}
+
+const nameNode = (value: string) => ({ kind: Kind.NAME, value }) as const;
+
+function stepArguments(step: JoinStep, row: Readonly<Record<string, unknown>>): ArgumentNode[] {
+  return Object.entries(step.arguments).map(([name, value]) => ({
+    kind: Kind.ARGUMENT,
+    name: nameNode(name),
+    value: astFromValue(filled(value, row), step.argumentTypes[name]!) ?? ({ kind: Kind.NULL } as ValueNode),
+  }));
+}
+
+/** The request of one join: `r<i>: first(…) { … last(…, client's arguments) { client's selections } }` per distinct row. */
+function requestOf(join: RemoteJoin, rows: readonly Readonly<Record<string, unknown>>[]): DocumentNode {
+  const selections = rows.map((row, i): FieldNode => {
+    let field: FieldNode | undefined;
+    for (let s = join.steps.length - 1; s >= 0; s--) {
+      const step = join.steps[s]!;
+      const last = s === join.steps.length - 1;
+      const args = [...stepArguments(step, row), ...(last ? (join.field.arguments ?? []) : [])];
+      const selectionSet = last ? join.selectionSet : { kind: Kind.SELECTION_SET, selections: [field!] };
+      field = {
+        kind: Kind.FIELD,
+        ...(s === 0 ? { alias: nameNode(`r${i}`) } : {}),
+        name: nameNode(step.name),
+        arguments: args,
+        ...(selectionSet ? { selectionSet } : {}),
+      } as FieldNode;
+    }
+    return field!;
+  });
+  return {
+    kind: Kind.DOCUMENT,
+    definitions: [
+      {
+        kind: Kind.OPERATION_DEFINITION,
+        operation: 'query' as never,
+        variableDefinitions: join.variableDefinitions,
+        selectionSet: { kind: Kind.SELECTION_SET, selections },
+      },
+      ...join.fragments,
+    ],
+  } as DocumentNode;
+}
+
+/** Run one join on `data`: the remote's errors, placed at the first row that asked. */
+async function runJoin(data: Record<string, unknown>, join: RemoteJoin, caller: JoinCaller): Promise<unknown[]> {
+  const distinct = new Map<string, { row: Record<string, unknown>; holders: Holder[] }>();
+  for (const holder of holdersOf(data, join.path)) {
+    const row = holder.parent[holder.key] as Record<string, unknown> | null;
+    // A row without a value to join on has nothing there: the remote is not asked for it.
+    if (!row || join.lhs.some((c) => row[c] === null || row[c] === undefined)) {
+      holder.parent[holder.key] = null;
+      continue;
+    }
+    const key = JSON.stringify(join.lhs.map((c) => row[c]));
+    const found = distinct.get(key);
+    if (found) found.holders.push(holder);
+    else distinct.set(key, { row, holders: [holder] });
+  }
+  if (distinct.size === 0) return [];
+  const groups = [...distinct.values()];
+  const endpoint = caller.endpoints.get(join.remote)!;
+  let document = requestOf(
+    join,
+    groups.map((g) => g.row),
+  );
+  let variables = join.variables;
+  const presets = caller.presets?.get(join.remote);
+  if (presets) ({ document, variables } = withPresets(document, variables, presets, caller.session.variables));
+  let answer: { data?: unknown; errors?: unknown };
+  try {
+    answer = await postGraphQL(endpoint, { query: print(document), variables }, remoteHeaders(endpoint, caller.session, caller.headers));
+  } catch (error) {
+    if (error instanceof RemoteFailure) throw new RemoteCallFailed(formatMessage('err.graphql.remote-failed', JSON.stringify(endpoint.name), error.message));
+    throw error;
+  }
+  const answered = typeof answer.data === 'object' && answer.data !== null ? (answer.data as Record<string, unknown>) : {};
+  groups.forEach((g, i) => {
+    let value: unknown = answered[`r${i}`];
+    for (const step of join.steps.slice(1)) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[step.name] : null;
+    for (const h of g.holders) h.parent[h.key] = value ?? null;
+  });
+  if (!Array.isArray(answer.errors)) return [];
+  return answer.errors.map((e: unknown) => {
+    const path = (e as { path?: unknown }).path;
+    if (typeof e !== 'object' || e === null || !Array.isArray(path) || typeof path[0] !== 'string' || !/^r\d+$/.test(path[0])) return e;
+    const group = groups[Number(path[0].slice(1))];
+    return group ? { ...e, path: [...group.holders[0]!.trail, ...path.slice(join.steps.length)] } : e;
+  });
+}
+
+/** The answer text completed with its remote relationships. */
+export async function withRemoteJoins(answer: string, joins: readonly RemoteJoin[], caller: JoinCaller): Promise<string> {
+  const parsed = JSON.parse(answer) as { data?: Record<string, unknown> | null; errors?: unknown[] };
+  if (!parsed.data) return answer;
+  const data = parsed.data;
+  const errors = (await Promise.all(joins.map((j) => runJoin(data, j, caller)))).flat();
+  const all = [...(parsed.errors ?? []), ...errors];
+  return JSON.stringify(all.length ? { data, errors: all } : { data });
+}
