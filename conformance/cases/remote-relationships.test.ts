@@ -1,13 +1,14 @@
 // Remote relationships to remote schemas (decisions dec.remote-relationship.forms and .execution):
 // a field of a table's type answered by a field of a remote schema, its arguments filled from the
 // row. The remote is an msw server on loopback; what it was sent is checked literally.
-import { covers } from '../harness/cases';
+import { HttpResponse, http } from 'msw';
+import { caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { useTarget } from '../harness/target';
 
-const target = useTarget();
+const target = useTarget({ profiles: ['remote-schema-permissions'] });
 const remote = useMockServer();
 const ok = { message: 'success' };
 const artist = musicTable('artist');
@@ -244,5 +245,161 @@ test(
     expect(await gql('{ music_artist { origin { name } } }')).toEqual({
       errors: [{ message: 'Cannot query field "origin" on type "music_artist".', extensions: { path: '$', code: 'validation-failed' } }],
     });
+  },
+);
+
+const asRole = (role: string, extra: Record<string, string> = {}) => ({ ...target.adminHeaders(), 'x-engine-role': role, ...extra });
+const selectArtist = (role: string, columns: string[]) => ({
+  type: 'create_select_permission',
+  args: { table: artist, role, permission: { columns, filter: {} } },
+});
+const noField = (field: string, type: string) => ({
+  errors: [{ message: `Cannot query field "${field}" on type "${type}".`, extensions: { path: '$', code: 'validation-failed' } }],
+});
+
+test(covers(['dec.remote-relationship.execution'], 'a role sees a remote relationship only where it may read every lhs column'), async () => {
+  expectResponse(await run('create_remote_relationship', { table: artist, name: 'origin', definition: origin() }), 200, ok);
+  expectResponse(await target.metadata({ type: 'bulk', args: [selectArtist('reader', ['id', 'country']), selectArtist('guest', ['id', 'name'])] }), 200);
+  expect(await gql('{ music_artist(where: {id: {_eq: 1}}) { origin { name } } }', undefined, asRole('reader'))).toEqual({
+    data: { music_artist: [{ origin: { name: 'Norway' } }] },
+  });
+  expect(await gql('{ music_artist { origin { name } } }', undefined, asRole('guest'))).toEqual(noField('origin', 'music_artist'));
+});
+
+caseWithProfile(
+  'remote-schema-permissions',
+  ['dec.remote-relationship.execution', 'dec.remote-schema.presets'],
+  'with remote schema permissions, a role sees a remote relationship only where its part of the remote has the path; its presets are sent',
+  async () => {
+    const strict = target.profileTarget('remote-schema-permissions')!;
+    const on = (type: string, args: unknown) => strict.metadata({ type, args });
+    expectResponse(await on('create_remote_relationship', { table: artist, name: 'origin', definition: origin() }), 200, ok);
+    expectResponse(await strict.metadata({ type: 'bulk', args: [selectArtist('reader', ['id', 'country']), selectArtist('guest', ['id', 'country'])] }), 200);
+    const sdl = 'type Query { country(code: String!): Country }\ntype Country { name: String! population(unit: String @preset(value: "x-engine-unit")): Int }';
+    expectResponse(await on('add_remote_schema_permissions', { remote_schema: 'geo', role: 'reader', definition: { schema: sdl } }), 200, ok);
+    const ask = (query: string, role: string, extra?: Record<string, string>) => strict.graphql(query, undefined, { headers: asRole(role, extra) });
+    remote.requests.length = 0;
+    expect((await ask('{ music_artist(where: {id: {_eq: 1}}) { origin { name population } } }', 'reader', { 'x-engine-unit': 'millions' })).body).toEqual({
+      data: { music_artist: [{ origin: { name: 'Norway', population: 5 } }] },
+    });
+    expect(sent()).toEqual([{ query: '{\n  r0: country(code: "NO") {\n    name\n    population(unit: "millions")\n  }\n}', variables: {} }]);
+    // Not in the role's part: code; no permission on the remote at all: no field.
+    expect((await ask('{ music_artist { origin { code } } }', 'reader')).body).toEqual(noField('code', 'Country'));
+    expect((await ask('{ music_artist { origin { name } } }', 'guest')).body).toEqual(noField('origin', 'music_artist'));
+  },
+);
+
+test(
+  covers(['dec.remote-relationship.execution'], "the remote's errors are placed at the first row that asked; an unreachable remote fails the request"),
+  async () => {
+    const bad = { to_remote_schema: { remote_schema: 'geo', lhs_fields: ['country'], remote_field: { failing: { arguments: { code: '$country' } } } } };
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'bad', definition: bad }), 200, ok);
+    const answer = (await gql('{ music_artist(order_by: {id: asc}, limit: 2) { id bad { name } } }')) as {
+      data: unknown;
+      errors: { message: string; path: unknown[] }[];
+    };
+    expect(answer.data).toEqual({
+      music_artist: [
+        { id: 1, bad: null },
+        { id: 2, bad: null },
+      ],
+    });
+    expect(answer.errors.map((e) => [e.message, e.path])).toEqual([
+      ['no such country', ['music_artist', 0, 'bad']],
+      ['no such country', ['music_artist', 1, 'bad']],
+    ]);
+    // The remote answers something other than GraphQL.
+    remote.use(http.post('/geo', () => HttpResponse.text('down', { status: 502 })));
+    const down = (await gql('{ music_artist { id bad { name } } }')) as { errors: { extensions: { code: string } }[] };
+    expect(down.errors.map((e) => e.extensions.code)).toEqual(['remote-schema-error']);
+  },
+);
+
+test(
+  covers(['dec.remote-relationship.execution'], 'values reach the remote as literals of the argument type, whatever they hold; subscriptions are refused'),
+  async () => {
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'origin', definition: origin() }), 200, ok);
+    await target.sql(`update music.artist set country = 'N"O\\ }' where id = 3`);
+    try {
+      remote.requests.length = 0;
+      expect(await gql('{ music_artist(where: {id: {_eq: 3}}) { origin { code } } }')).toEqual({ data: { music_artist: [{ origin: { code: 'N"O\\ }' } }] } });
+      expect(sent()).toEqual([{ query: '{\n  r0: country(code: "N\\"O\\\\ }") {\n    code\n  }\n}', variables: {} }]);
+    } finally {
+      await target.sql('update music.artist set country = null where id = 3');
+    }
+    expect(await gql('subscription { music_artist { origin { name } } }')).toEqual({
+      errors: [{ message: 'remote relationships are not supported in subscriptions', extensions: { path: '$', code: 'validation-failed' } }],
+    });
+  },
+);
+
+test(
+  covers(
+    ['op.replace_metadata.v2', 'dec.remote-relationship.forms', 'err.remote-schema-error.remote-relationship', 'op.drop_inconsistent_metadata'],
+    'replace_metadata takes remote relationships; a remote they need cannot be removed; one that no longer fits is inconsistent and dropped',
+  ),
+  async () => {
+    const exported = (await run('export_metadata', {})).body as { tables: { table: { name: string }; remote_relationships?: unknown[] }[] };
+    exported.tables.find((t) => t.table.name === 'artist')!.remote_relationships = [{ name: 'origin', definition: origin() }];
+    expectResponse(await run('replace_metadata', exported), 200, ok);
+    expect(await gql('{ music_artist(where: {id: {_eq: 1}}) { origin { name } } }')).toEqual({ data: { music_artist: [{ origin: { name: 'Norway' } }] } });
+    const refusal = await run('remove_remote_schema', { name: 'geo' });
+    expectResponse(refusal, 400, {
+      path: '$.args',
+      code: 'remote-schema-error',
+      error: 'remote relationship "origin" of table "music.artist" cannot be served: the remote schema "geo" does not exist',
+    });
+    // The remote changes: country is gone.
+    remote.use(
+      graphQLServer('/geo', 'type Query { countries(codes: [String!]!): [Country!]! }\ntype Country { code: String!, name: String! }', { countries: () => [] }),
+    );
+    expectResponse(await run('reload_remote_schema', { name: 'geo' }), 200, ok);
+    expect((await run('get_inconsistent_metadata', {})).body).toEqual([
+      {
+        type: 'remote_relationship',
+        reason: 'remote relationship "origin" of table "music.artist" cannot be served: field "country" not found in the query root',
+        definition: { table: artist, name: 'origin', definition: origin() },
+      },
+    ]);
+    expect(await gql('{ music_artist { origin { name } } }')).toEqual(noField('origin', 'music_artist'));
+    expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
+    expect((await tablesOf()).find((t) => (t.table as { name: string }).name === 'artist')).toEqual({ table: artist });
+  },
+);
+
+test(
+  covers(
+    ['op.create_remote_relationship', 'dec.remote-relationship.forms'],
+    'hostile definitions are refused at their path: deep paths, two fields at one level, to_source',
+  ),
+  async () => {
+    let deep: Record<string, unknown> = { name: { arguments: {} } };
+    for (let i = 0; i < 20; i++) deep = { capital: { arguments: {}, field: deep } };
+    const deepAnswer = await run('create_remote_relationship', { table: artist, name: 'r', definition: origin(deep) });
+    expect(deepAnswer.status).toBe(400);
+    expect(deepAnswer.body).toEqual(expect.objectContaining({ code: 'parse-failed', error: 'remote fields nest at most 16 deep' }));
+    expectResponse(
+      await run('create_remote_relationship', { table: artist, name: 'r', definition: origin({ a: { arguments: {} }, b: { arguments: {} } }) }),
+      400,
+      {
+        path: '$.args.definition.to_remote_schema.remote_field',
+        code: 'parse-failed',
+        error: 'expected exactly one remote field, found 2',
+      },
+    );
+    expectResponse(
+      await run('create_remote_relationship', {
+        table: artist,
+        name: 'r',
+        definition: { to_source: { source: 'other', table: 'x', relationship_type: 'object', field_mapping: {} } },
+      }),
+      400,
+      { path: '$.args.definition.to_source', code: 'not-supported', error: 'to_source is not supported by this server yet' },
+    );
+    // Arguments nested 100,000 deep: refused, the server goes on.
+    const deepArgs = `{"type": "create_remote_relationship", "args": {"table": {"schema": "music", "name": "artist"}, "name": "r", "definition": {"to_remote_schema": {"remote_schema": "geo", "lhs_fields": ["country"], "remote_field": {"country": {"arguments": {"code": ${'['.repeat(100_000)}${']'.repeat(100_000)}}}}}}}}`;
+    const hugeAnswer = await target.request('POST', '/v1/metadata', { body: deepArgs, raw: true, headers: target.adminHeaders() });
+    expect(hugeAnswer.status).toBe(400);
+    expect((await tablesOf()).find((t) => (t.table as { name: string }).name === 'artist')).toEqual({ table: artist });
   },
 );
