@@ -76,9 +76,14 @@ describe('reference server', () => {
     const server = await start();
     const table = (extra: Record<string, unknown>) => ({ version: 2, tables: [{ table: 'kept', ...extra }] });
     await post(server, { type: 'run_sql', args: { sql: 'create table kept (id int primary key)' } }, '/v2/query');
-    expect(await post(server, { type: 'replace_metadata', args: table({ remote_relationships: [{ name: 'r', definition: {} }] }) })).toEqual({
+    const toSource = { to_source: { source: 'other', table: 'x', relationship_type: 'object', field_mapping: { id: 'id' } } };
+    expect(await post(server, { type: 'replace_metadata', args: table({ remote_relationships: [{ name: 'r', definition: toSource }] }) })).toEqual({
       status: 400,
-      body: { path: '$.args.tables[0].remote_relationships', error: 'remote_relationships is not supported by this server yet', code: 'not-supported' },
+      body: {
+        path: '$.args.tables[0].remote_relationships[0].definition.to_source',
+        error: 'to_source is not supported by this server yet',
+        code: 'not-supported',
+      },
     });
     expect(await post(server, { type: 'export_metadata', args: {} })).toEqual({ status: 200, body: { version: 2, tables: [] } });
     expect(await post(server, { type: 'replace_metadata', args: table({ remote_relationships: [] }) })).toEqual({ status: 200, body: { message: 'success' } });

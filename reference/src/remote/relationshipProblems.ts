@@ -2,14 +2,17 @@
 // the remote schema is missing, cannot be served or is customized, or the path of remote_field does
 // not resolve in it.
 import { quoteQualified, remoteTarget, type MetadataDocument } from '../../../spec';
-import { engineError } from '../errors';
-import { remoteRelationshipInconsistency } from '../metadata/inconsistency';
+import { engineError, type EngineError } from '../errors';
+import { remoteRelationshipInconsistency, type InconsistentObject } from '../metadata/inconsistency';
+import type { RemoteContribution } from '../metadata/remoteSchemas';
 import { remoteRelationshipsOf } from '../metadata/remoteRelationships';
 import { resolveRemotePath } from '../schema/remoteRelationshipField';
-import type { RemoteProblem, UsableRemote } from './view';
 
-export function remoteRelationshipProblems(document: MetadataDocument, usable: readonly UsableRemote[]): RemoteProblem[] {
-  const problems: RemoteProblem[] = [];
+/** The remotes that can be served: their root fields, and whether they are customized. */
+type Served = { contribution: RemoteContribution; names?: unknown };
+
+export function remoteRelationshipProblems(document: MetadataDocument, usable: readonly Served[]): { object: InconsistentObject; error: EngineError }[] {
+  const problems: { object: InconsistentObject; error: EngineError }[] = [];
   const known = new Set((document.remote_schemas ?? []).map((r) => r.name));
   for (const entry of document.tables) {
     for (const rel of remoteRelationshipsOf(entry)) {
