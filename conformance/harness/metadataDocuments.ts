@@ -63,6 +63,7 @@ export interface TableEntry {
   configuration?: Record<string, Json>;
   object_relationships?: Relationship[];
   array_relationships?: Relationship[];
+  remote_relationships?: Json[];
   insert_permissions?: Permission[];
   select_permissions?: Permission[];
   update_permissions?: Permission[];
@@ -258,24 +259,27 @@ export const remoteRoleSdl: fc.Arbitrary<string> = fc
   });
 
 /** A customization of FUZZ_REMOTE_SDL in export form (empty parts left out), or none. */
-const remoteCustomization: fc.Arbitrary<Record<string, Json> | undefined> = fc
-  .record(
-    {
-      root_fields_namespace: fc.constantFrom('rs', 'remote_0'),
-      type_names: fc.oneof(
-        fc.record({ prefix: fc.constantFrom('P_', 'Remote') }),
-        fc.record({ suffix: fc.constantFrom('_s', '2') }),
-        fc.record({ mapping: fc.constant({ Item: 'Article' }) }),
-      ),
-      field_names: fc.constant([{ parent_type: 'Item', prefix: 'item_', mapping: { id: 'key' } }]),
-    },
-    { requiredKeys: [] },
-  )
-  .map((c) => (Object.keys(c).length ? (c as Record<string, Json>) : undefined));
+const remoteCustomization: fc.Arbitrary<Record<string, Json> | undefined> = fc.option(
+  fc
+    .record(
+      {
+        root_fields_namespace: fc.constantFrom('rs', 'remote_0'),
+        type_names: fc.oneof(
+          fc.record({ prefix: fc.constantFrom('P_', 'Remote') }),
+          fc.record({ suffix: fc.constantFrom('_s', '2') }),
+          fc.record({ mapping: fc.constant({ Item: 'Article' }) }),
+        ),
+        field_names: fc.constant([{ parent_type: 'Item', prefix: 'item_', mapping: { id: 'key' } }]),
+      },
+      { requiredKeys: [] },
+    )
+    .map((c) => (Object.keys(c).length ? (c as Record<string, Json>) : undefined)),
+  { nil: undefined, freq: 2 },
+);
 
 /** Remote schemas in export form at `url` (a server answering FUZZ_REMOTE_SDL), with permissions of the fuzz roles. */
 export const remoteSchemas = (url: string): fc.Arbitrary<Record<string, Json>[]> =>
-  fc.subarray(['rs0']).chain((names) =>
+  fc.oneof({ arbitrary: fc.constant(['rs0']), weight: 3 }, { arbitrary: fc.constant([]), weight: 1 }).chain((names) =>
     fc.tuple(
       ...names.map((name) =>
         fc
@@ -288,6 +292,17 @@ export const remoteSchemas = (url: string): fc.Arbitrary<Record<string, Json>[]>
       ),
     ),
   );
+
+/** Remote relationships from a table to rs0 (FUZZ_REMOTE_SDL), by the form they take: to b(x: $id), to c(f: {id: $id}), or the oldest form. */
+const REMOTE_RELATIONSHIPS: Record<string, Json> = {
+  b: { name: 'rr_b', definition: { to_remote_schema: { remote_schema: 'rs0', lhs_fields: ['id'], remote_field: { b: { arguments: { x: '$id' } } } } } },
+  c: {
+    name: 'rr_c',
+    definition: { to_remote_schema: { remote_schema: 'rs0', lhs_fields: ['id'], remote_field: { c: { arguments: { f: { id: '$id', name: 'n' } } } } } },
+  },
+  legacy: { name: 'rr_old', definition: { remote_schema: 'rs0', hasura_fields: ['id', 'id'], remote_field: { a: { arguments: {} } } } },
+};
+const remoteRelationshipForms = fc.array(fc.subarray(Object.keys(REMOTE_RELATIONSHIPS)), { minLength: 4, maxLength: 4 });
 
 /** A valid document over the schema: a generated subset of its tables, tracked in a generated order (and remote schemas at `remoteUrl`). */
 export function fuzzDocument(tables: readonly FuzzTable[], remoteUrl?: string): fc.Arbitrary<Document> {
@@ -338,10 +353,13 @@ export function fuzzDocument(tables: readonly FuzzTable[], remoteUrl?: string): 
       );
     });
     return fc
-      .tuple(fc.tuple(...entries), cronTriggers, remoteUrl ? remoteSchemas(remoteUrl) : fc.constant<Record<string, Json>[]>([]))
-      .map(([tablesOfDocument, crons, remotes]): Document => ({
+      .tuple(fc.tuple(...entries), cronTriggers, remoteUrl ? remoteSchemas(remoteUrl) : fc.constant<Record<string, Json>[]>([]), remoteRelationshipForms)
+      .map(([tablesOfDocument, crons, remotes, forms]): Document => ({
         version: 2,
-        tables: tablesOfDocument,
+        // Remote relationships to rs0 where it is served as it is (a customized remote takes none).
+        tables: remotes.some((r) => !(r.definition as { customization?: unknown }).customization)
+          ? tablesOfDocument.map((t, i) => (forms[i]!.length ? { ...t, remote_relationships: forms[i]!.map((f) => REMOTE_RELATIONSHIPS[f]!) } : t))
+          : tablesOfDocument,
         ...(crons.length ? { cron_triggers: crons } : {}),
         ...(remotes.length ? { remote_schemas: remotes } : {}),
       }));
@@ -374,6 +392,14 @@ export function inconsistencies(document: Document): Inconsistency[] {
   const missingKey = { name: 'o_missing', using: { foreign_key_constraint_on: 'missing_id' } };
   const missingTable = { name: 'a_missing', using: { foreign_key_constraint_on: { table: qualified('ghost_rows'), column: 'owner_id' } } };
   const ghostRows = `no such table/view exists in postgres : "${FUZZ_SCHEMA}.ghost_rows"`;
+  const remoteOnGhost = {
+    name: 'rr_ghost',
+    definition: { to_remote_schema: { remote_schema: 'rs0', lhs_fields: ['ghost'], remote_field: { b: { arguments: { x: '$ghost' } } } } },
+  };
+  const remoteToNowhere = {
+    name: 'rr_nowhere',
+    definition: { to_remote_schema: { remote_schema: 'nowhere', lhs_fields: [], remote_field: { a: { arguments: {} } } } },
+  };
   const manualToMissing = { name: 'm_missing', using: { manual_configuration: { remote_table: qualified('ghost_rows'), column_mapping: { id: 'owner_id' } } } };
   return [
     {
@@ -393,6 +419,24 @@ export function inconsistencies(document: Document): Inconsistency[] {
       kind: 'an array relationship from a table the database lacks',
       apply: (d) => onFirstTable(d, arrayRelationship(missingTable)),
       reported: { type: 'array_relation', reason: ghostRows, definition: { table: first, ...missingTable } },
+    },
+    {
+      kind: 'a remote relationship on a column the table lacks',
+      apply: (d) => onFirstTable(d, (e) => ({ ...e, remote_relationships: [...(e.remote_relationships ?? []), remoteOnGhost] })),
+      reported: {
+        type: 'remote_relationship',
+        reason: `remote relationship "rr_ghost" of table "${FUZZ_SCHEMA}.${first.name}" cannot be served: the column "ghost" of lhs_fields does not exist`,
+        definition: { table: first, name: 'rr_ghost', definition: remoteOnGhost.definition },
+      },
+    },
+    {
+      kind: 'a remote relationship to a remote schema that does not exist',
+      apply: (d) => onFirstTable(d, (e) => ({ ...e, remote_relationships: [...(e.remote_relationships ?? []), remoteToNowhere] })),
+      reported: {
+        type: 'remote_relationship',
+        reason: `remote relationship "rr_nowhere" of table "${FUZZ_SCHEMA}.${first.name}" cannot be served: the remote schema "nowhere" does not exist`,
+        definition: { table: first, name: 'rr_nowhere', definition: remoteToNowhere.definition },
+      },
     },
     {
       kind: 'a manual relationship to a table the database lacks',
@@ -493,6 +537,25 @@ export function refusals(): Refusal[] {
       answer: (d) => ({
         path: `$.args.metadata.remote_schemas[${d.remote_schemas?.length ?? 0}].permissions[1]`,
         error: 'the role "r0" has two permissions on this remote schema',
+        code: 'parse-failed',
+      }),
+    },
+    {
+      kind: 'a remote relationship with two fields at one level',
+      apply: (d) =>
+        onFirstTable(d, (e) => ({
+          ...e,
+          remote_relationships: [
+            ...(e.remote_relationships ?? []),
+            {
+              name: 'rr_two',
+              definition: { to_remote_schema: { remote_schema: 'rs0', lhs_fields: [], remote_field: { a: { arguments: {} }, b: { arguments: {} } } } },
+            },
+          ],
+        })),
+      answer: (d) => ({
+        path: `$.args.metadata.tables[0].remote_relationships[${d.tables[0]!.remote_relationships?.length ?? 0}].definition.to_remote_schema.remote_field`,
+        error: 'expected exactly one remote field, found 2',
         code: 'parse-failed',
       }),
     },

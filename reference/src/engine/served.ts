@@ -84,7 +84,7 @@ export class ServedState {
       }
       // The tables and functions first: remote schemas and actions are checked against what of them is served.
       const local = validSchemaCache(input.document, introspection, enumValues, this.config.limits, { inferFunctionPermissions, previous: this.lastShare });
-      const view = remoteView(local.document, () => local.cache.admin.schema, this.remotes, this.config.enableRemoteSchemaPermissions);
+      const view = remoteView(local.document, () => local.cache.admin.schema, this.remotes, this.config.enableRemoteSchemaPermissions, introspection);
       const full = validSchemaCache(local.document, introspection, enumValues, this.config.limits, {
         inferFunctionPermissions,
         allowList,
@@ -116,6 +116,6 @@ export class ServedState {
         inferFunctionPermissions: this.config.inferFunctionPermissions,
         previous: this.lastShare,
       });
-    return remoteView(document, local, this.remotes, this.config.enableRemoteSchemaPermissions);
+    return remoteView(document, local, this.remotes, this.config.enableRemoteSchemaPermissions, introspection);
   }
 }

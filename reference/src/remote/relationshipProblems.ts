@@ -5,17 +5,26 @@ import { quoteQualified, remoteTarget, type MetadataDocument } from '../../../sp
 import { engineError, type EngineError } from '../errors';
 import { remoteRelationshipInconsistency, type InconsistentObject } from '../metadata/inconsistency';
 import type { RemoteContribution } from '../metadata/remoteSchemas';
-import { remoteRelationshipsOf } from '../metadata/remoteRelationships';
+import { lhsProblem, remoteRelationshipsOf } from '../metadata/remoteRelationships';
+import { relationKey, type Introspection } from '../db/introspection';
 import { resolveRemotePath } from '../schema/remoteRelationshipField';
 
 /** The remotes that can be served: their root fields, and whether they are customized. */
 type Served = { contribution: RemoteContribution; names?: unknown };
 
-export function remoteRelationshipProblems(document: MetadataDocument, usable: readonly Served[]): { object: InconsistentObject; error: EngineError }[] {
+export function remoteRelationshipProblems(
+  document: MetadataDocument,
+  usable: readonly Served[],
+  db?: Introspection,
+): { object: InconsistentObject; error: EngineError }[] {
   const problems: { object: InconsistentObject; error: EngineError }[] = [];
   const known = new Set((document.remote_schemas ?? []).map((r) => r.name));
   for (const entry of document.tables) {
+    // A table the database lacks, or a relationship its table cannot serve, is reported as that.
+    const table = db?.tables.get(relationKey(entry.table));
+    if (db && !table) continue;
     for (const rel of remoteRelationshipsOf(entry)) {
+      if (table && lhsProblem(table, rel) !== undefined) continue;
       const target = remoteTarget(rel.definition);
       const remote = usable.find((u) => u.contribution.name === target.remote_schema);
       const name = JSON.stringify(target.remote_schema);

@@ -7,6 +7,7 @@ import type { InconsistentObject } from '../metadata/inconsistency';
 import { firstConflict, remoteSchemasOf, type RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from './client';
 import type { RemoteSchemaStore } from './store';
+import type { Introspection } from '../db/introspection';
 import { actionsOf } from '../metadata/actions';
 import { buildActionTypes } from '../schema/actions';
 import { customScalar } from '../schema/scalars';
@@ -43,11 +44,18 @@ export interface RemoteView {
 /**
  * `local` builds the schema of the tables and functions alone; called only when there are remotes.
  * `permissions`: remote schema permissions are enabled (ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS).
+ * `db`: the database, where known; a remote relationship its table cannot serve is reported as that, once.
  */
-export function remoteView(document: MetadataDocument, local: () => GraphQLSchema, store: RemoteSchemaStore, permissions = false): RemoteView {
+export function remoteView(
+  document: MetadataDocument,
+  local: () => GraphQLSchema,
+  store: RemoteSchemaStore,
+  permissions = false,
+  db?: Introspection,
+): RemoteView {
   const remotes = remoteSchemasOf(document);
   const actions = actionsOf(document);
-  if (remotes.length === 0 && actions.length === 0) return { usable: [], actionsUsable: false, problems: remoteRelationshipProblems(document, []) };
+  if (remotes.length === 0 && actions.length === 0) return { usable: [], actionsUsable: false, problems: remoteRelationshipProblems(document, [], db) };
   const own = local();
   const usable: UsableRemote[] = [];
   const problems: RemoteProblem[] = [];
@@ -115,6 +123,6 @@ export function remoteView(document: MetadataDocument, local: () => GraphQLSchem
     }
     usable.push({ endpoint: state.endpoint, contribution, roles, ...customized });
   }
-  problems.push(...remoteRelationshipProblems(document, usable));
+  problems.push(...remoteRelationshipProblems(document, usable, db));
   return { usable, actionsUsable: actionTypes !== undefined && !actionConflict, problems };
 }
