@@ -786,7 +786,7 @@ export const ERRORS: readonly ErrorSpec[] = [
     400,
     'remote-schema-error',
     'remote relationship <name> of table <table-name> cannot be served: <reason>',
-    'A remote relationship must name a remote schema that can be served (without a customization), lhs_fields that are columns of the table, and a path of fields from the remote\'s query root whose arguments exist, whose "$column" values name columns of lhs_fields, and which leaves no non-null argument of an outer field unset. A change that breaks one is refused with the reason, changing nothing; after the remote changes it is an inconsistent object of type remote_relationship, left out of the schema.',
+    'A remote relationship must name a remote schema that can be served, lhs_fields that are columns of the table, and a path of fields from the remote\'s query root (in the remote\'s own names, also under a customization) whose arguments exist, whose "$column" values name columns of lhs_fields, and which leaves no non-null argument of an outer field unset. A change that breaks one is refused with the reason, changing nothing; after the remote changes it is an inconsistent object of type remote_relationship, left out of the schema.',
   ),
   decided(
     'graphql.remote-failed',

@@ -403,3 +403,77 @@ test(
     expect((await tablesOf()).find((t) => (t.table as { name: string }).name === 'artist')).toEqual({ table: artist });
   },
 );
+
+test(
+  covers(
+    ['err.dependency-error.drop', 'dec.remote-relationship.forms'],
+    'dropping a column a remote relationship reads needs cascade, which drops the relationship',
+  ),
+  async () => {
+    const place = musicTable('place');
+    await target.sql('drop table if exists music.place; create table music.place (id int primary key, code text)');
+    expectResponse(await run('track_table', { table: place }), 200, ok);
+    const definition = { to_remote_schema: { remote_schema: 'geo', lhs_fields: ['code'], remote_field: { country: { arguments: { code: '$code' } } } } };
+    expectResponse(await run('create_remote_relationship', { table: place, name: 'land', definition }), 200, ok);
+    const drop = (cascade: boolean) =>
+      target.metadata({ type: 'run_sql', args: { sql: 'alter table music.place drop column code', cascade } }, { endpoint: '/v2/query' });
+    expectResponse(await drop(false), 400, {
+      path: '$',
+      error: 'cannot drop due to the following dependent objects : remote relationship music.place.land',
+      code: 'dependency-error',
+    });
+    expectResponse(await drop(true), 200, { result_type: 'CommandOk', result: null });
+    expect((await tablesOf()).find((t) => (t.table as { name: string }).name === 'place')).toEqual({ table: place });
+  },
+);
+
+test(
+  covers(
+    ['dec.remote-relationship.forms', 'dec.remote-relationship.execution', 'dec.remote-schema.customization'],
+    "to a customized remote: the path in the remote's names, the field's type in the engine's; the request in the remote's names, __typename back in the engine's",
+  ),
+  async () => {
+    const customization = {
+      root_fields_namespace: 'geo_ns',
+      type_names: { prefix: 'G_' },
+      field_names: [{ parent_type: 'Country', mapping: { name: 'title', capital: 'seat' } }],
+    };
+    expectResponse(
+      await run('update_remote_schema', {
+        name: 'geo',
+        definition: { url: `${remote.url}/geo`, forward_client_headers: false, timeout_seconds: 60, customization },
+      }),
+      200,
+      ok,
+    );
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'origin', definition: origin() }), 200, ok);
+    const seat = origin({ country: { arguments: { code: '$country' }, field: { capital: { arguments: {} } } } });
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'seat', definition: seat }), 200, ok);
+    remote.requests.length = 0;
+    expect(await gql('{ music_artist(where: {id: {_eq: 1}}) { origin { title __typename } seat { name __typename } } }')).toEqual({
+      data: { music_artist: [{ origin: { title: 'Norway', __typename: 'G_Country' }, seat: { name: 'Oslo', __typename: 'G_City' } }] },
+    });
+    expect(
+      sent()
+        .map((s) => s.query)
+        .sort(),
+    ).toEqual([
+      '{\n  r0: country(code: "NO") {\n    seat: capital {\n      name\n      __typename\n    }\n  }\n}',
+      '{\n  r0: country(code: "NO") {\n    title: name\n    __typename\n  }\n}',
+    ]);
+    // A path in the engine's names is not the remote's.
+    expectResponse(
+      await run('create_remote_relationship', {
+        table: artist,
+        name: 'r',
+        definition: origin({ country: { arguments: { code: '$country' }, field: { seat: { arguments: {} } } } }),
+      }),
+      400,
+      {
+        path: '$.args',
+        code: 'remote-schema-error',
+        error: 'remote relationship "r" of table "music.artist" cannot be served: field "seat" not found in type "G_Country"',
+      },
+    );
+  },
+);

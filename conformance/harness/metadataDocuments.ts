@@ -356,8 +356,8 @@ export function fuzzDocument(tables: readonly FuzzTable[], remoteUrl?: string): 
       .tuple(fc.tuple(...entries), cronTriggers, remoteUrl ? remoteSchemas(remoteUrl) : fc.constant<Record<string, Json>[]>([]), remoteRelationshipForms)
       .map(([tablesOfDocument, crons, remotes, forms]): Document => ({
         version: 2,
-        // Remote relationships to rs0 where it is served as it is (a customized remote takes none).
-        tables: remotes.some((r) => !(r.definition as { customization?: unknown }).customization)
+        // Remote relationships to rs0 (its paths in its own names, under a customization too).
+        tables: remotes.length
           ? tablesOfDocument.map((t, i) => (forms[i]!.length ? { ...t, remote_relationships: forms[i]!.map((f) => REMOTE_RELATIONSHIPS[f]!) } : t))
           : tablesOfDocument,
         ...(crons.length ? { cron_triggers: crons } : {}),

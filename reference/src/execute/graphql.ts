@@ -178,6 +178,7 @@ export function prepareGraphQLRequest(
       rootType,
       roots.filter((f) => !external.includes(f)),
       (request.variables as Record<string, unknown> | undefined) ?? {},
+      cache.remoteNames,
     );
     if (joins.length) plan.remoteJoins = { joins, endpoints: cache.remotes, ...(built.remotePresets ? { presets: built.remotePresets } : {}) };
     if (external.length > 0) {

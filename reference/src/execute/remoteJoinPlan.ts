@@ -19,6 +19,8 @@ import {
 import type { Models, RemoteRelationshipModel } from '../schema/model';
 import { CompileError } from '../sql/graphql/context';
 import { collectFields, type CollectedField, type FieldEnvironment } from '../sql/graphql/fields';
+import { namingOf, type CustomizedRemote } from '../remote/customization';
+import { engineFieldName } from '../schema/remoteRelationshipField';
 
 /** One field of the path into the remote, with its arguments' types (to write the rows' values as literals). */
 export interface JoinStep {
@@ -40,6 +42,8 @@ export interface RemoteJoin {
   variableDefinitions: VariableDefinitionNode[];
   /** The values of the variables the field reads, as the client sent them. */
   variables: Record<string, unknown>;
+  /** A customized remote's names: the request goes in the remote's own, __typename comes back in the engine's. */
+  names?: CustomizedRemote;
 }
 
 /** The remote joins of an operation's root fields answered by the database. */
@@ -49,6 +53,7 @@ export function remoteJoinsOf(
   rootType: GraphQLObjectType,
   roots: readonly CollectedField[],
   rawVariables: Readonly<Record<string, unknown>>,
+  remoteNames: ReadonlyMap<string, CustomizedRemote> = new Map(),
 ): RemoteJoin[] {
   const byType = new Map<string, RemoteRelationshipModel[]>();
   for (const t of env.models.values()) if (t.remoteRelationships.length) byType.set(t.name, t.remoteRelationships);
@@ -62,7 +67,7 @@ export function remoteJoinsOf(
     for (const f of fields) {
       const rel = rels?.find((r) => r.name === f.name);
       if (rel) {
-        joins.push(join(env, operation, rel, f, [...path, f.alias], rawVariables));
+        joins.push(join(env, operation, rel, f, [...path, f.alias], rawVariables, remoteNames.get(rel.remoteSchema)));
         continue;
       }
       const named = f.definition ? getNamedType(f.definition.type) : undefined;
@@ -81,22 +86,28 @@ function join(
   f: CollectedField,
   path: string[],
   rawVariables: Readonly<Record<string, unknown>>,
+  names: CustomizedRemote | undefined,
 ): RemoteJoin {
-  // The remote's root fields are the role's query_root fields: the path's types are found there.
+  // The remote's root fields are the role's query_root fields (or its namespace field's): the path's types are found there.
   const steps: JoinStep[] = [];
-  let parent: GraphQLObjectType | undefined = env.schema.getQueryType() ?? undefined;
+  const naming = names ? namingOf(names) : undefined;
+  const root = env.schema.getQueryType() ?? undefined;
+  const holder = naming?.namespace ? getNamedType(root?.getFields()[naming.namespace]?.type) : undefined;
+  let parent: GraphQLObjectType | undefined = naming?.namespace ? (isObjectType(holder) ? holder : undefined) : root;
   let at: { name: string; arguments: Record<string, unknown> }[] = [];
   for (let p: RemoteRelationshipModel['remoteField'] | undefined = rel.remoteField; p;) {
     const name: string = Object.keys(p)[0]!;
     at = [...at, { name, arguments: p[name]!.arguments }];
     p = p[name]!.field;
   }
-  for (const step of at) {
-    const field = parent?.getFields()[step.name];
+  for (const [i, step] of at.entries()) {
+    // The remote's name of a root field is looked up under the remote's root type's name.
+    const name = parent && engineFieldName(naming, i === 0 && !naming?.namespace ? naming?.queryRoot ?? '' : parent.name, step.name);
+    const field = name === undefined ? undefined : parent?.getFields()[name];
     if (!field) throw new CompileError(`the remote relationship ${JSON.stringify(rel.name)} cannot be answered`);
     const argumentTypes: Record<string, GraphQLInputType> = {};
     for (const arg of field.args) if (isInputType(arg.type)) argumentTypes[arg.name] = arg.type;
-    steps.push({ name: step.name, arguments: step.arguments, argumentTypes });
+    steps.push({ name: field.name, arguments: step.arguments, argumentTypes });
     const next = getNamedType(field.type);
     parent = isObjectType(next) ? next : undefined;
   }
@@ -128,5 +139,6 @@ function join(
     fragments: [...fragments.values()],
     variableDefinitions: (operation.variableDefinitions ?? []).filter((d) => variables.has(d.variable.name.value)),
     variables: Object.fromEntries(Object.entries(rawVariables).filter(([name]) => variables.has(name))),
+    ...(names ? { names } : {}),
   };
 }

@@ -1,7 +1,17 @@
 // Completing an answer with its remote relationships (decision dec.remote-relationship.execution):
 // the rows hold their lhs columns where the field goes; each join is one request to its remote,
 // one aliased field per distinct set of values, and every row gets the answer of its values.
-import { astFromValue, Kind, print, type ArgumentNode, type DocumentNode, type FieldNode, type ValueNode } from 'graphql';
+import {
+  astFromValue,
+  Kind,
+  print,
+  type ArgumentNode,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type ValueNode,
+} from 'graphql';
 import { formatMessage } from '../../../spec';
 import type { Session } from '../auth/session';
 import { postGraphQL, remoteHeaders, RemoteFailure, type RemoteEndpoint } from '../remote/client';
@@ -9,6 +19,7 @@ import type { RolePresets } from '../remote/rolePermission';
 import { RemoteCallFailed } from './remote';
 import type { JoinStep, RemoteJoin } from './remoteJoinPlan';
 import { withPresets } from './remotePresets';
+import { toRemoteNames, typenamesFromRemote } from './remoteNames';
 
 /** Who asks, and what the joins need of the server. */
 export interface JoinCaller {
@@ -98,6 +109,10 @@ function requestOf(join: RemoteJoin, rows: readonly Readonly<Record<string, unkn
   } as DocumentNode;
 }
 
+const operationOf = (document: DocumentNode) => document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+const fragmentsOf = (document: DocumentNode) =>
+  new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+
 /** Run one join on `data`: the remote's errors, placed at the first row that asked. */
 async function runJoin(data: Record<string, unknown>, join: RemoteJoin, caller: JoinCaller): Promise<unknown[]> {
   const distinct = new Map<string, { row: Record<string, unknown>; holders: Holder[] }>();
@@ -120,6 +135,7 @@ async function runJoin(data: Record<string, unknown>, join: RemoteJoin, caller: 
     join,
     groups.map((g) => g.row),
   );
+  if (join.names) document = toRemoteNames(document, join.names);
   let variables = join.variables;
   const presets = caller.presets?.get(join.remote);
   if (presets) ({ document, variables } = withPresets(document, variables, presets, caller.session.variables));
@@ -130,7 +146,8 @@ async function runJoin(data: Record<string, unknown>, join: RemoteJoin, caller: 
     if (error instanceof RemoteFailure) throw new RemoteCallFailed(formatMessage('err.graphql.remote-failed', JSON.stringify(endpoint.name), error.message));
     throw error;
   }
-  const answered = typeof answer.data === 'object' && answer.data !== null ? (answer.data as Record<string, unknown>) : {};
+  let answered = typeof answer.data === 'object' && answer.data !== null ? (answer.data as Record<string, unknown>) : {};
+  if (join.names) answered = typenamesFromRemote(answered, [operationOf(document).selectionSet], fragmentsOf(document), join.names.typeFromRemote) as Record<string, unknown>;
   groups.forEach((g, i) => {
     let value: unknown = answered[`r${i}`];
     for (const step of join.steps.slice(1)) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[step.name] : null;

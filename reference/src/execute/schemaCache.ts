@@ -13,7 +13,8 @@ import { enumShape } from '../metadata/enumTable';
 import { buildModels, type EnumValue, type Models } from '../schema/model';
 import { buildSchema, type BuiltSchema, type ExternalRoots } from '../schema/build';
 import type { RemoteRelationshipFields } from '../schema/objectTypes';
-import { resolveRemotePath } from '../schema/remoteRelationshipField';
+import { resolveRemotePath, type RemoteNaming } from '../schema/remoteRelationshipField';
+import { namingOf, type CustomizedRemote } from '../remote/customization';
 import { sharedScalar } from '../schema/typeContext';
 import { buildActionTypes, hasRelationships } from '../schema/actions';
 import { actionsOf } from '../metadata/actions';
@@ -25,7 +26,6 @@ import * as q from '../sql';
 import { weightedCache, type WeightedCache } from './weightedCache';
 import type { UsableRemote } from '../remote/view';
 import type { RolePresets } from '../remote/rolePermission';
-import type { CustomizedRemote } from '../remote/customization';
 export type { UsableRemote } from '../remote/view';
 
 export interface CompiledPlan {
@@ -119,10 +119,10 @@ export function buildSchemaCache(
   const permissioned = remotes.some((r) => r.roles !== undefined);
   const remotesFor = (role: string): RemoteOfRole[] =>
     remotes.flatMap((r) => {
-      const customized = r.names !== undefined;
-      if (!r.roles || role === 'admin') return [{ contribution: r.contribution, customized }];
+      const naming = r.names ? { naming: namingOf(r.names) } : {};
+      if (!r.roles || role === 'admin') return [{ contribution: r.contribution, ...naming }];
       const own = r.roles.get(role);
-      return own ? [{ ...own, customized }] : [];
+      return own ? [{ ...own, ...naming }] : [];
     });
   const externalFor = (asked: string, backendOnly = false) => {
     // Roles that no permission names share one entry, however many names arrive.
@@ -181,16 +181,16 @@ export function buildSchemaCache(
 }
 
 /** A remote's part that a role sees, and the presets sent for it. */
-type RemoteOfRole = { contribution: RemoteContribution; presets?: RolePresets; customized?: boolean };
+type RemoteOfRole = { contribution: RemoteContribution; presets?: RolePresets; naming?: RemoteNaming };
 
 let instances = 0;
 
 /** The field of a remote relationship through the role's part of its remote, where the path resolves there. */
 function remoteRelationshipFields(remotes: readonly RemoteOfRole[]): RemoteRelationshipFields {
-  const byName = new Map(remotes.filter((r) => !r.customized).map((r) => [r.contribution.name, r.contribution]));
+  const byName = new Map(remotes.map((r) => [r.contribution.name, r]));
   return (rel) => {
     const remote = byName.get(rel.remoteSchema);
-    const resolved = remote && resolveRemotePath(remote, rel.remoteField);
+    const resolved = remote && resolveRemotePath(remote.contribution, rel.remoteField, remote.naming);
     return resolved && 'field' in resolved ? resolved.field : undefined;
   };
 }

@@ -6,6 +6,7 @@ import {
   displayQualified,
   PERMISSION_TYPES,
   permissionListKey,
+  remoteTarget,
   sameQualified,
   type MetadataDocument,
   type PermissionType,
@@ -14,6 +15,7 @@ import {
 } from '../../../spec';
 import { relationKey, type Introspection } from '../db/introspection';
 import { relationshipsOf, resolveRelationship, targetOf } from './relationships';
+import { remoteRelationshipsOf } from './remoteRelationships';
 
 export interface ColumnRef {
   table: QualifiedName;
@@ -23,6 +25,7 @@ export interface ColumnRef {
 export type Dependent =
   | { kind: 'permission'; table: QualifiedName; role: string; type: PermissionType }
   | { kind: 'relationship'; table: QualifiedName; name: string }
+  | { kind: 'remote relationship'; table: QualifiedName; name: string }
   | { kind: 'custom column name'; table: QualifiedName; column: string };
 
 /** The engine's way of naming a dependent in a message: `permission author.user.select`. */
@@ -30,6 +33,7 @@ export function describeDependent(d: Dependent): string {
   const table = displayQualified(d.table);
   if (d.kind === 'permission') return `permission ${table}.${d.role}.${d.type}`;
   if (d.kind === 'relationship') return `relationship ${table}.${d.name}`;
+  if (d.kind === 'remote relationship') return `remote relationship ${table}.${d.name}`;
   return `custom column name ${table}.${d.column}`;
 }
 
@@ -86,6 +90,10 @@ export function dependentsOfColumn(document: MetadataDocument, db: Introspection
       const far = sameQualified(remote, ref.table) && mapping.some(([, c]) => c === ref.column);
       if (local || far) out.push({ kind: 'relationship', table: entry.table, name: rel.name });
     }
+    if (sameQualified(entry.table, ref.table)) {
+      for (const rel of remoteRelationshipsOf(entry))
+        if (remoteTarget(rel.definition).lhs_fields.includes(ref.column)) out.push({ kind: 'remote relationship', table: entry.table, name: rel.name });
+    }
     for (const type of PERMISSION_TYPES) {
       for (const p of entry[permissionListKey(type)] ?? []) {
         if (permissionMentions(document, db, entry, p.permission as unknown as Record<string, unknown>, ref))
@@ -112,6 +120,9 @@ export function withoutDependents(document: MetadataDocument, dependents: readon
         if (left?.length) next[key] = left;
         else delete next[key];
       }
+      const remoteLeft = entry.remote_relationships?.filter((r) => !mine.some((d) => d.kind === 'remote relationship' && d.name === r.name));
+      if (remoteLeft?.length) next.remote_relationships = remoteLeft;
+      else delete next.remote_relationships;
       for (const type of PERMISSION_TYPES) {
         const key = permissionListKey(type);
         const left = entry[key]?.filter((p) => !mine.some((d) => d.kind === 'permission' && d.type === type && d.role === p.role));

@@ -17,6 +17,7 @@ import {
 } from 'graphql';
 import type { NameCustomization, RemoteSchemaCustomization } from '../../../spec';
 import { perSchema } from './perSchema';
+import type { RemoteNaming } from '../schema/remoteRelationshipField';
 
 /** A remote's schema as the engine shows it, and how its names go back to the remote's. */
 export interface CustomizedRemote {
@@ -137,4 +138,13 @@ export function customizedContribution(name: string, remote: CustomizedRemote): 
     contributions.set(remote, found);
   }
   return found;
+}
+
+/** How the engine names a customized remote's fields, for following a path written in the remote's names. */
+export function namingOf(remote: CustomizedRemote): RemoteNaming {
+  return {
+    ...(remote.namespace ? { namespace: remote.namespace } : {}),
+    queryRoot: remote.schema.getQueryType()!.name,
+    fieldToRemote: remote.fieldToRemote,
+  };
 }

@@ -8,9 +8,10 @@ import type { RemoteContribution } from '../metadata/remoteSchemas';
 import { lhsProblem, remoteRelationshipsOf } from '../metadata/remoteRelationships';
 import { relationKey, type Introspection } from '../db/introspection';
 import { resolveRemotePath } from '../schema/remoteRelationshipField';
+import { namingOf, type CustomizedRemote } from './customization';
 
-/** The remotes that can be served: their root fields, and whether they are customized. */
-type Served = { contribution: RemoteContribution; names?: unknown };
+/** The remotes that can be served: their root fields, and their names where customized. */
+type Served = { contribution: RemoteContribution; names?: CustomizedRemote };
 
 export function remoteRelationshipProblems(
   document: MetadataDocument,
@@ -32,9 +33,9 @@ export function remoteRelationshipProblems(
         ? known.has(target.remote_schema)
           ? `the remote schema ${name} cannot be served`
           : `the remote schema ${name} does not exist`
-        : remote.names
-          ? `relationships to the remote schema ${name} are not supported while it has a customization`
-          : ((r) => ('problem' in r ? r.problem : undefined))(resolveRemotePath(remote.contribution, target.remote_field));
+        : ((r) => ('problem' in r ? r.problem : undefined))(
+            resolveRemotePath(remote.contribution, target.remote_field, remote.names ? namingOf(remote.names) : undefined),
+          );
       if (reason === undefined) continue;
       problems.push({
         object: remoteRelationshipInconsistency(entry.table, rel, reason),

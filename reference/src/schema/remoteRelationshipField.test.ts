@@ -1,11 +1,11 @@
 // The field a remote relationship adds, and every reason a path does not resolve; the document
 // form's parsing and the table-side checks beside it.
-import { buildSchema, printType, GraphQLObjectType } from 'graphql';
+import { buildSchema, printType, GraphQLObjectType, GraphQLString } from 'graphql';
 import { columnReferences, remoteRelationshipDefinition, remoteTarget, type RemoteFieldPath } from '../../../spec';
 import type { DbTable } from '../db/introspection';
 import { contributionOf } from '../metadata/remoteSchemas';
 import { addRemoteRelationship, deleteRemoteRelationship, lhsProblem, updateRemoteRelationship } from '../metadata/remoteRelationships';
-import { resolveRemotePath } from './remoteRelationshipField';
+import { engineFieldName, resolveRemotePath } from './remoteRelationshipField';
 
 const remote = contributionOf(
   'geo',
@@ -125,4 +125,43 @@ test('the document form: both shapes, one field per level, names, depth', () => 
   // "__proto__" stays an own key.
   const proto = field(JSON.parse('{"__proto__": {"arguments": {}}}')) as { remote_field: Record<string, unknown> };
   expect(Object.keys(proto.remote_field)).toEqual(['__proto__']);
+});
+
+test("under a customization: the path in the remote's names, found by the engine's", () => {
+  // As the engine shows a remote customized with a namespace and renamed fields of Country.
+  const customized = buildSchema(`
+    type geo_Query { land(code: String!): G_Country }
+    type G_Country { title: String!, seat: G_City, population: Int }
+    type G_City { name: String! }
+  `);
+  const namespaced = { query: new Map([['geo', { type: customized.getType('geo_Query') as GraphQLObjectType }]]) };
+  const naming = {
+    namespace: 'geo',
+    queryRoot: 'geo_Query',
+    fieldToRemote: new Map([
+      ['geo_Query', new Map([['land', 'country']])],
+      [
+        'G_Country',
+        new Map([
+          ['title', 'name'],
+          ['seat', 'capital'],
+          ['population', 'population'],
+        ]),
+      ],
+    ]),
+  };
+  const resolved = resolveRemotePath(namespaced, at('country', { code: '$c' }, at('capital', {}, at('name'))), naming);
+  expect('steps' in resolved && resolved.steps.map((s) => s.name)).toEqual(['land', 'seat', 'name']);
+  expect(shown(resolveRemotePath(namespaced, at('country', { code: '$c' }, at('capital')), naming))).toBe('type T {\n  f: G_City\n}');
+  // The engine's names are not the remote's.
+  expect(shown(resolveRemotePath(namespaced, at('land', { code: '$c' }), naming))).toBe('field "land" not found in the query root');
+  expect(shown(resolveRemotePath(namespaced, at('country', { code: '$c' }, at('title')), naming))).toBe('field "title" not found in type "G_Country"');
+  // Without a namespace the root fields are looked up under the query root's name.
+  const flat = { query: new Map([['land', { type: customized.getType('G_Country') as GraphQLObjectType, args: { code: { type: GraphQLString } } }]]) };
+  expect(shown(resolveRemotePath(flat, at('country', { code: '$c' }), { queryRoot: 'geo_Query', fieldToRemote: naming.fieldToRemote }))).toBe(
+    'type T {\n  f: G_Country\n}',
+  );
+  expect(engineFieldName(undefined, 'Any', 'x')).toBe('x');
+  expect(engineFieldName(naming, 'G_City', 'name')).toBe('name');
+  expect(engineFieldName(naming, 'G_Country', 'seat')).toBeUndefined();
 });

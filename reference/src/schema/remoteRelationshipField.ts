@@ -14,27 +14,60 @@ import type { RemoteFieldPath } from '../../../spec';
 import { remoteFieldSteps } from '../../../spec';
 import type { RemoteContribution } from '../metadata/remoteSchemas';
 
-/** A path that resolves: the field to add, and the steps as they are sent. */
+/** How a customized remote names its fields in the engine's schema (decision dec.remote-schema.customization). */
+export interface RemoteNaming {
+  /** The field of query_root that holds the remote's root fields, if any. */
+  namespace?: string;
+  /** The engine's name of the remote's query root. */
+  queryRoot: string;
+  /** By the engine's name of a type: the engine's name of a field → the remote's. */
+  fieldToRemote: ReadonlyMap<string, ReadonlyMap<string, string>>;
+}
+
+/** The engine's name of the remote's field `field` of the type the engine names `type`; undefined: renamed away. */
+export function engineFieldName(naming: RemoteNaming | undefined, type: string, field: string): string | undefined {
+  const map = naming?.fieldToRemote.get(type);
+  if (!map) return field;
+  for (const [engine, remote] of map) if (remote === field) return engine;
+  return undefined;
+}
+
+/** A path that resolves: the field to add, and the steps as they are sent (in the engine's names). */
 export interface ResolvedRemotePath {
   field: GraphQLFieldConfig<unknown, unknown>;
   steps: { name: string; arguments: Record<string, unknown> }[];
 }
 
-/** Follow `path` in `remote` (its query root fields): the field to add, or why there is none. */
-export function resolveRemotePath(remote: Pick<RemoteContribution, 'query'>, path: RemoteFieldPath): ResolvedRemotePath | { problem: string } {
+/**
+ * Follow `path` (in the remote's own names) in `remote` (its query root fields as the engine shows
+ * them): the field to add, or why there is none.
+ */
+export function resolveRemotePath(
+  remote: Pick<RemoteContribution, 'query'>,
+  path: RemoteFieldPath,
+  naming?: RemoteNaming,
+): ResolvedRemotePath | { problem: string } {
   const steps = remoteFieldSteps(path);
+  const sent: ResolvedRemotePath['steps'] = [];
   let field: GraphQLFieldConfig<unknown, unknown> | undefined;
   let parent = 'the query root';
+  // Under a namespace, the root fields are those of the namespace field's type.
+  const holder = naming?.namespace ? remote.query.get(naming.namespace) : undefined;
   for (const [i, step] of steps.entries()) {
-    if (i === 0) field = remote.query.get(step.name);
-    else {
-      const type = getNamedType(field!.type);
+    const type = i === 0 ? (holder ? getNamedType(holder.type) : undefined) : getNamedType(field!.type);
+    if (i === 0 && !holder) {
+      const name = engineFieldName(naming, naming?.queryRoot ?? '', step.name);
+      field = name === undefined ? undefined : remote.query.get(name);
+      if (field) sent.push({ name: name!, arguments: step.arguments });
+    } else {
       if (!isObjectType(type) && !isInterfaceType(type)) return { problem: `${parent} has no fields: ${JSON.stringify(step.name)} cannot be reached` };
-      const found = type.getFields()[step.name];
+      const name = engineFieldName(naming, type.name, step.name);
+      const found = name === undefined ? undefined : type.getFields()[name];
       field = found && {
         type: found.type,
         args: Object.fromEntries(found.args.map((a) => [a.name, { type: a.type, defaultValue: a.defaultValue, description: a.description }])),
       };
+      if (found) sent.push({ name: found.name, arguments: step.arguments });
     }
     if (!field) return { problem: `field ${JSON.stringify(step.name)} not found in ${parent}` };
     const args = (field.args ?? {}) as GraphQLFieldConfigArgumentMap;
@@ -58,6 +91,6 @@ export function resolveRemotePath(remote: Pick<RemoteContribution, 'query'>, pat
       args: Object.fromEntries(args.map(([name, arg]): [string, GraphQLArgumentConfig] => [name, arg])),
       ...(field!.description ? { description: field!.description } : {}),
     },
-    steps,
+    steps: sent,
   };
 }
