@@ -477,3 +477,26 @@ test(
     );
   },
 );
+
+test(covers(['dec.remote-relationship.execution'], "a mutation's returned rows and an aggregate's nodes are joined too; many rows, one request"), async () => {
+  expectResponse(await run('create_remote_relationship', { table: artist, name: 'origin', definition: origin() }), 200, ok);
+  await target.sql('delete from music.artist where id >= 100');
+  try {
+    remote.requests.length = 0;
+    expect(await gql('mutation { insert_music_artist_one(object: {id: 100, name: "New", country: "US"}) { id origin { name } } }')).toEqual({
+      data: { insert_music_artist_one: { id: 100, origin: { name: 'United States' } } },
+    });
+    expect(sent()).toEqual([{ query: '{\n  r0: country(code: "US") {\n    name\n  }\n}', variables: {} }]);
+    await target.sql("insert into music.artist (id, name, country) select g, 'a' || g, 'C' || (g % 250) from generate_series(101, 1100) g");
+    remote.requests.length = 0;
+    const answer = (await gql('{ music_artist_aggregate(where: {id: {_gte: 101}}) { aggregate { count } nodes { id origin { code } } } }')) as {
+      data: { music_artist_aggregate: { aggregate: { count: number }; nodes: { id: number; origin: { code: string } }[] } };
+    };
+    expect(answer.data.music_artist_aggregate.aggregate.count).toBe(1000);
+    expect(answer.data.music_artist_aggregate.nodes.filter((n) => n.origin.code !== `C${n.id % 250}`)).toEqual([]);
+    // 1,000 rows, 250 countries: one request with 250 fields.
+    expect(sent().map((s) => s.query.split('\n').filter((l) => l.startsWith('  r')).length)).toEqual([250]);
+  } finally {
+    await target.sql('delete from music.artist where id >= 100');
+  }
+});
