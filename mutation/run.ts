@@ -57,7 +57,7 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/execute/remoteNames.ts': ['reference/src/execute/remoteNames.test.ts', ...cases('remote-schema-customization')],
   'reference/src/execute/remotePresets.ts': ['reference/src/execute/remotePresets.test.ts', ...cases('remote-schema-permissions')],
   'reference/src/execute/remoteJoins.ts': ['reference/src/execute/remoteJoins.test.ts', ...cases('remote-relationships')],
-  'reference/src/execute/remoteJoinPlan.ts': ['reference/src/execute/remoteJoins.test.ts', ...cases('remote-relationships')],
+  'reference/src/execute/remoteJoinPlan.ts': ['reference/src/execute/remoteJoinPlan.test.ts', ...cases('remote-relationships')],
   'reference/src/schema/remoteRelationshipField.ts': ['reference/src/schema/remoteRelationshipField.test.ts', ...cases('remote-relationships')],
   'reference/src/metadata/remoteRelationships.ts': ['reference/src/schema/remoteRelationshipField.test.ts', ...cases('remote-relationships')],
   'spec/remote-relationships.ts': ['reference/src/schema/remoteRelationshipField.test.ts', ...cases('remote-relationships')],

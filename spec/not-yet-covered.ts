@@ -16,8 +16,6 @@ export const NOT_YET_COVERED: readonly string[] = [
   'err.unexpected.field-not-exists',
   'err.unexpected.permission-not-exists',
 
-  // Remote schemas and custom types.
-
   // Legacy transaction API of /v1/query, not described beyond its messages.
   'err.access-denied.tx',
   'err.not-exists.tx',

@@ -500,3 +500,27 @@ test(covers(['dec.remote-relationship.execution'], "a mutation's returned rows a
     await target.sql('delete from music.artist where id >= 100');
   }
 });
+
+test(
+  covers(
+    ['dec.remote-relationship.execution', 'err.graphql.remote-failed'],
+    'a remote answering data nested 100,000 deep is refused clearly; the server goes on',
+  ),
+  async () => {
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'origin', definition: origin() }), 200, ok);
+    const deep = `{"data": {"r0": {"name": ${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`;
+    remote.use(http.post('/geo', () => new HttpResponse(deep, { headers: { 'content-type': 'application/json' } })));
+    const answer = await target.graphql('{ music_artist(where: {id: {_eq: 1}}) { origin { name } } }', undefined, { headers: target.adminHeaders() });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      errors: [
+        {
+          message: 'the remote schema "geo" did not answer: it answered 200 with JSON nested deeper than 1000',
+          extensions: { path: '$', code: 'remote-schema-error' },
+        },
+      ],
+    });
+    remote.use(geo);
+    expect(await gql('{ music_artist(where: {id: {_eq: 1}}) { origin { name } } }')).toEqual({ data: { music_artist: [{ origin: { name: 'Norway' } }] } });
+  },
+);

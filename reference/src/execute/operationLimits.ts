@@ -6,21 +6,7 @@ import { Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSet
 import { formatMessage } from '../../../spec';
 import type { RequestLimits } from '../config';
 import { documentNesting } from '../schema/documentNesting';
-export { documentNesting } from '../schema/documentNesting';
-
-/** Whether `value` nests deeper than `limit` arrays and objects (iterative: any depth is safe). */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
+export { documentNesting, nestsDeeperThan } from '../schema/documentNesting';
 
 /** Why a document may not be parsed at all, for any role; undefined when it may. */
 export function documentProblem(text: string, limits: RequestLimits): string | undefined {

@@ -102,7 +102,7 @@ function join(
   }
   for (const [i, step] of at.entries()) {
     // The remote's name of a root field is looked up under the remote's root type's name.
-    const name = parent && engineFieldName(naming, i === 0 && !naming?.namespace ? naming?.queryRoot ?? '' : parent.name, step.name);
+    const name = parent && engineFieldName(naming, i === 0 && !naming?.namespace ? (naming?.queryRoot ?? '') : parent.name, step.name);
     const field = name === undefined ? undefined : parent?.getFields()[name];
     if (!field) throw new CompileError(`the remote relationship ${JSON.stringify(rel.name)} cannot be answered`);
     const argumentTypes: Record<string, GraphQLInputType> = {};

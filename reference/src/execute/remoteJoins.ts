@@ -147,7 +147,8 @@ async function runJoin(data: Record<string, unknown>, join: RemoteJoin, caller: 
     throw error;
   }
   let answered = typeof answer.data === 'object' && answer.data !== null ? (answer.data as Record<string, unknown>) : {};
-  if (join.names) answered = typenamesFromRemote(answered, [operationOf(document).selectionSet], fragmentsOf(document), join.names.typeFromRemote) as Record<string, unknown>;
+  if (join.names)
+    answered = typenamesFromRemote(answered, [operationOf(document).selectionSet], fragmentsOf(document), join.names.typeFromRemote) as Record<string, unknown>;
   groups.forEach((g, i) => {
     let value: unknown = answered[`r${i}`];
     for (const step of join.steps.slice(1)) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[step.name] : null;

@@ -3,6 +3,7 @@
 import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import type { RemoteSchema } from '../../../spec';
 import type { Session } from '../auth/session';
+import { nestsDeeperThan } from '../schema/documentNesting';
 
 /** A remote server's answer may not be larger than this; a bigger one is a failure, not a crash. */
 export const MAX_REMOTE_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -91,6 +92,9 @@ export function forwardedHeaders(client: Readonly<Record<string, string | string
   return out;
 }
 
+/** How deep a remote's JSON answer may nest (a GraphQL answer nests as deep as its query, introspection about 20). */
+const REMOTE_JSON_DEPTH = 1000;
+
 /** POST a JSON body: the status and the parsed JSON answer, or a RemoteFailure that says what went wrong. */
 export async function postJson(url: string, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<{ status: number; json: unknown }> {
   let response: Response;
@@ -101,11 +105,15 @@ export async function postJson(url: string, headers: Record<string, string>, bod
   } catch (error) {
     throw failure(error, timeoutMs);
   }
+  let json: unknown;
   try {
-    return { status: response.status, json: JSON.parse(text) };
+    json = JSON.parse(text);
   } catch {
     throw new RemoteFailure(`it answered ${response.status} with a body that is not JSON`);
   }
+  // What is written out again must not nest deeper than a recursion can follow.
+  if (nestsDeeperThan(json, REMOTE_JSON_DEPTH)) throw new RemoteFailure(`it answered ${response.status} with JSON nested deeper than ${REMOTE_JSON_DEPTH}`);
+  return { status: response.status, json };
 }
 
 /** POST a GraphQL request; the parsed JSON answer, or a RemoteFailure that says what went wrong. */

@@ -1,5 +1,6 @@
-// How deep the brackets of a GraphQL text nest, measured before anything recurses over it: by the
-// request limits (execute/operationLimits.ts) and by a role's remote schema SDL.
+// How deep the brackets of a GraphQL text nest, and how deep a JSON value nests, measured before
+// anything recurses over them: by the request limits (execute/operationLimits.ts), by a role's remote
+// schema SDL, and on a remote's answer.
 import { Lexer, Source, TokenKind } from 'graphql';
 
 /**
@@ -25,4 +26,18 @@ export function documentNesting(text: string): number {
     // A syntax error: the parser stops at the same token.
   }
   return deepest;
+}
+
+/** Whether `value` nests deeper than `limit` arrays and objects (iterative: any depth is safe). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
