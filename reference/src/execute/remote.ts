@@ -1,16 +1,7 @@
 // Root fields of remote schemas: each remote's share of an operation is sent to it as one GraphQL
 // request (its fields with their aliases, the fragments and variables they use), and its answer
 // is spliced into the engine's by alias.
-import {
-  Kind,
-  print,
-  visit,
-  type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-} from 'graphql';
+import { Kind, print, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { formatMessage } from '../../../spec';
 import type { Session } from '../auth/session';
 import { postGraphQL, remoteHeaders, RemoteFailure, type RemoteEndpoint } from '../remote/client';
@@ -19,6 +10,7 @@ import type { CollectedField } from '../sql/graphql/fields';
 import type { CustomizedRemote } from '../remote/customization';
 import { toRemoteNames, typenamesFromRemote } from './remoteNames';
 import { withPresets } from './remotePresets';
+import { usedDefinitions } from './usedDefinitions';
 
 /** One remote's share of an operation, ready to send. */
 export interface RemotePart {
@@ -66,23 +58,7 @@ export function remoteParts(
           },
         ];
     return units.map((unit): RemotePart => {
-      // The fragments the fields spread (and those fragments spread), and the variables all of them read.
-      const usedFragments = new Map<string, FragmentDefinitionNode>();
-      const usedVariables = new Set<string>();
-      const scan = (node: unknown) =>
-        visit(node as DocumentNode, {
-          FragmentSpread(spread) {
-            const fragment = fragments[spread.name.value];
-            if (fragment && !usedFragments.has(fragment.name.value)) {
-              usedFragments.set(fragment.name.value, fragment);
-              scan(fragment);
-            }
-          },
-          Variable(v) {
-            usedVariables.add(v.name.value);
-          },
-        });
-      for (const s of unit.selections) scan(s);
+      const { fragments: usedFragments, variables: usedVariables } = usedDefinitions(unit.selections, fragments);
       const definition: OperationDefinitionNode = {
         kind: Kind.OPERATION_DEFINITION,
         operation: operation.operation,

@@ -56,6 +56,9 @@ test("the client's arguments, fragments and variables go along; others stay behi
   expect(join!.fragments.map((f) => f.name.value)).toEqual(['A', 'B']);
   expect(join!.variableDefinitions.map((d) => d.variable.name.value)).toEqual(['u', 'c']);
   expect(join!.variables).toEqual({ u: 'millions', c: true });
+  // A fragment spread twice is sent once.
+  const [twice] = plan('{ t { rr { ...A capital { name } ...A } } } fragment A on Country { name }');
+  expect(twice!.fragments.map((f) => f.name.value)).toEqual(['A']);
   const [withArgs] = plan('query ($x: String) { t { far: rr { population(unit: $x) } } }', { x: 'k' });
   expect(withArgs!.variables).toEqual({ x: 'k' });
   expect(withArgs!.path).toEqual(['t', 'far']);
@@ -85,4 +88,28 @@ test("under a namespace, the steps are found in the namespace field's type by th
 test('subscriptions do not answer remote relationships', () => {
   expect(() => plan('subscription { t { rr { name } } }')).toThrow(new CompileError('remote relationships are not supported in subscriptions'));
   expect(plan('subscription { t { id } }')).toEqual([]);
+});
+
+test("without a namespace, a renamed root field is found under the remote root's engine name, not query_root's", () => {
+  const engine = buildSchema(
+    'schema { query: query_root } type query_root { t: [T!]!, land(code: String!): Country } type T { id: Int!, rr: Country } type Country { name: String! }',
+  );
+  const names = {
+    schema: buildSchema('type Query { land(code: String!): Country } type Country { name: String! }'),
+    fieldToRemote: new Map([['Query', new Map([['land', 'country']])]]),
+    typeToRemote: new Map(),
+    typeFromRemote: new Map(),
+  } as unknown as CustomizedRemote;
+  const operation = parse('{ t { rr { name } } }').definitions[0] as OperationDefinitionNode;
+  const fields = { fragments: {}, variables: {} };
+  const root = engine.getQueryType()!;
+  const joins = remoteJoinsOf(
+    { models: models(), schema: engine, fields },
+    operation,
+    root,
+    collectFields(fields, root, operation.selectionSet),
+    {},
+    new Map([['geo', names]]),
+  );
+  expect(joins[0]!.steps.map((s) => s.name)).toEqual(['land']);
 });

@@ -5,8 +5,6 @@ import {
   getNamedType,
   isInputType,
   isObjectType,
-  visit,
-  type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLInputType,
@@ -21,6 +19,7 @@ import { CompileError } from '../sql/graphql/context';
 import { collectFields, type CollectedField, type FieldEnvironment } from '../sql/graphql/fields';
 import { namingOf, type CustomizedRemote } from '../remote/customization';
 import { engineFieldName } from '../schema/remoteRelationshipField';
+import { usedDefinitions } from './usedDefinitions';
 
 /** One field of the path into the remote, with its arguments' types (to write the rows' values as literals). */
 export interface JoinStep {
@@ -111,24 +110,8 @@ function join(
     const next = getNamedType(field.type);
     parent = isObjectType(next) ? next : undefined;
   }
-  // The fragments the client's selections spread (and those spread), and the variables all of them read.
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  const variables = new Set<string>();
-  const scan = (node: unknown) =>
-    visit(node as DocumentNode, {
-      FragmentSpread(spread) {
-        const fragment = env.fields.fragments[spread.name.value];
-        if (fragment && !fragments.has(fragment.name.value)) {
-          fragments.set(fragment.name.value, fragment);
-          scan(fragment);
-        }
-      },
-      Variable(v) {
-        variables.add(v.name.value);
-      },
-    });
-  for (const argument of f.node.arguments ?? []) scan(argument);
-  if (f.selectionSet) scan(f.selectionSet);
+  // The client's arguments and selections take their fragments and variables along.
+  const { fragments, variables } = usedDefinitions([...(f.node.arguments ?? []), ...(f.selectionSet ? [f.selectionSet] : [])], env.fields.fragments);
   return {
     path,
     remote: rel.remoteSchema,
