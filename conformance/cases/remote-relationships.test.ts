@@ -328,7 +328,7 @@ test(
       await target.sql('update music.artist set country = null where id = 3');
     }
     expect(await gql('subscription { music_artist { origin { name } } }')).toEqual({
-      errors: [{ message: 'remote relationships are not supported in subscriptions', extensions: { path: '$', code: 'validation-failed' } }],
+      errors: [{ message: 'Remote relationships are not allowed in subscriptions', extensions: { path: '$', code: 'not-supported' } }],
     });
   },
 );

@@ -86,7 +86,7 @@ test("under a namespace, the steps are found in the namespace field's type by th
 });
 
 test('subscriptions do not answer remote relationships', () => {
-  expect(() => plan('subscription { t { rr { name } } }')).toThrow(new CompileError('remote relationships are not supported in subscriptions'));
+  expect(() => plan('subscription { t { rr { name } } }')).toThrow(new CompileError('Remote relationships are not allowed in subscriptions', 'not-supported'));
   expect(plan('subscription { t { id } }')).toEqual([]);
 });
 

@@ -74,7 +74,7 @@ export function remoteJoinsOf(
         pending.push({ type: named, fields: collectFields(env.fields, named, f.selectionSet), path: [...path, f.alias] });
     }
   }
-  if (joins.length && operation.operation === 'subscription') throw new CompileError('remote relationships are not supported in subscriptions');
+  if (joins.length && operation.operation === 'subscription') throw new CompileError('Remote relationships are not allowed in subscriptions', 'not-supported');
   return joins;
 }
 
