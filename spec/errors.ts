@@ -789,6 +789,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'A remote relationship must name a remote schema that can be served, lhs_fields that are columns of the table, and a path of fields from the remote\'s query root (in the remote\'s own names, also under a customization) whose arguments exist, whose "$column" values name columns of lhs_fields, and which leaves no non-null argument of an outer field unset. A change that breaks one is refused with the reason, changing nothing; after the remote changes it is an inconsistent object of type remote_relationship, left out of the schema.',
   ),
   decided(
+    'graphql.remote-relationship-value',
+    200,
+    'remote-schema-error',
+    'the remote relationship <name> cannot send the value of the row as the argument <argument> of <field>: <reason>',
+    "A row's value that the remote argument's type cannot take (text for an Int, say) is the request's GraphQL error, naming the relationship, the argument and graphql-js's reason; the remote is not asked.",
+  ),
+  decided(
     'graphql.remote-failed',
     200,
     'remote-schema-error',

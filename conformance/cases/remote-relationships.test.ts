@@ -524,3 +524,34 @@ test(
     expect(await gql('{ music_artist(where: {id: {_eq: 1}}) { origin { name } } }')).toEqual({ data: { music_artist: [{ origin: { name: 'Norway' } }] } });
   },
 );
+
+test(
+  covers(
+    ['dec.remote-relationship.execution', 'err.graphql.remote-relationship-value'],
+    "a row value the remote argument's type cannot take is the request's error, not a crash",
+  ),
+  async () => {
+    // name is text; population's unit is a String, but year is an Int: the artist's name is not one.
+    remote.use(
+      graphQLServer('/geo', 'type Query { country(code: String!): Country, byYear(year: Int!): Country } type Country { name: String! }', {
+        country: (a) => ({ name: String(a.code) }),
+        byYear: (a) => ({ name: String(a.year) }),
+      }),
+    );
+    expectResponse(await run('reload_remote_schema', { name: 'geo' }), 200, ok);
+    const byName = { to_remote_schema: { remote_schema: 'geo', lhs_fields: ['name'], remote_field: { byYear: { arguments: { year: '$name' } } } } };
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'odd', definition: byName }), 200, ok);
+    const answer = await target.graphql('{ music_artist(where: {id: {_eq: 1}}) { odd { name } } }', undefined, { headers: target.adminHeaders() });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      errors: [
+        {
+          message:
+            'the remote relationship "odd" cannot send the value of the row as the argument "year" of "byYear": Int cannot represent non-integer value: "Aurora Lane"',
+          extensions: { path: '$', code: 'remote-schema-error' },
+        },
+      ],
+    });
+    expect(await gql('{ music_artist(where: {id: {_eq: 1}}) { name } }')).toEqual({ data: { music_artist: [{ name: 'Aurora Lane' }] } });
+  },
+);

@@ -29,6 +29,8 @@ export interface JoinStep {
 }
 
 export interface RemoteJoin {
+  /** The relationship's name, for messages. */
+  name: string;
   /** Aliases from the root field to the relationship's field; arrays between them are walked through. */
   path: string[];
   remote: string;
@@ -113,6 +115,7 @@ function join(
   // The client's arguments and selections take their fragments and variables along.
   const { fragments, variables } = usedDefinitions([...(f.node.arguments ?? []), ...(f.selectionSet ? [f.selectionSet] : [])], env.fields.fragments);
   return {
+    name: rel.name,
     path,
     remote: rel.remoteSchema,
     lhs: rel.lhs,

@@ -49,7 +49,7 @@ const caller = () => ({ session: { role: 'admin', variables: {} }, headers: {}, 
 /** A join at `path` of `steps` (the last with the client's field `field`). */
 function join(path: string[], steps: RemoteJoin['steps'], field = '{ f { name } }', lhs = ['c']): RemoteJoin {
   const node = ((parse(field).definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode) ?? { kind: Kind.FIELD };
-  return { path, remote: 'geo', lhs, steps, field: node, selectionSet: node.selectionSet, fragments: [], variableDefinitions: [], variables: {} };
+  return { name: 'rel', path, remote: 'geo', lhs, steps, field: node, selectionSet: node.selectionSet, fragments: [], variableDefinitions: [], variables: {} };
 }
 const country = { name: 'country', arguments: { code: '$c' }, argumentTypes: { code: new GraphQLNonNull(GraphQLString) } };
 

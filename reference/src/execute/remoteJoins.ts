@@ -68,12 +68,20 @@ function filled(value: unknown, row: Readonly<Record<string, unknown>>): unknown
 
 const nameNode = (value: string) => ({ kind: Kind.NAME, value }) as const;
 
-function stepArguments(step: JoinStep, row: Readonly<Record<string, unknown>>): ArgumentNode[] {
-  return Object.entries(step.arguments).map(([name, value]) => ({
-    kind: Kind.ARGUMENT,
-    name: nameNode(name),
-    value: astFromValue(filled(value, row), step.argumentTypes[name]!) ?? ({ kind: Kind.NULL } as ValueNode),
-  }));
+function stepArguments(join: RemoteJoin, step: JoinStep, row: Readonly<Record<string, unknown>>): ArgumentNode[] {
+  return Object.entries(step.arguments).map(([name, value]) => {
+    let literal: ValueNode | null | undefined;
+    try {
+      literal = astFromValue(filled(value, row), step.argumentTypes[name]!);
+    } catch (error) {
+      // graphql-js's scalars refuse a value they cannot represent (text for an Int).
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new RemoteCallFailed(
+        formatMessage('err.graphql.remote-relationship-value', JSON.stringify(join.name), JSON.stringify(name), JSON.stringify(step.name), reason),
+      );
+    }
+    return { kind: Kind.ARGUMENT, name: nameNode(name), value: literal ?? ({ kind: Kind.NULL } as ValueNode) };
+  });
 }
 
 /** The request of one join: `r<i>: first(…) { … last(…, client's arguments) { client's selections } }` per distinct row. */
@@ -83,7 +91,7 @@ function requestOf(join: RemoteJoin, rows: readonly Readonly<Record<string, unkn
     for (let s = join.steps.length - 1; s >= 0; s--) {
       const step = join.steps[s]!;
       const last = s === join.steps.length - 1;
-      const args = [...stepArguments(step, row), ...(last ? (join.field.arguments ?? []) : [])];
+      const args = [...stepArguments(join, step, row), ...(last ? (join.field.arguments ?? []) : [])];
       const selectionSet = last ? join.selectionSet : { kind: Kind.SELECTION_SET, selections: [field!] };
       field = {
         kind: Kind.FIELD,
