@@ -283,6 +283,10 @@ caseWithProfile(
       data: { music_artist: [{ origin: { name: 'Norway', population: 5 } }] },
     });
     expect(sent()).toEqual([{ query: '{\n  r0: country(code: "NO") {\n    name\n    population(unit: "millions")\n  }\n}', variables: {} }]);
+    // The preset's session variable is read when the rows are joined: without it, the request's error.
+    expect((await ask('{ music_artist(where: {id: {_eq: 1}}) { origin { population } } }', 'reader')).body).toEqual({
+      errors: [{ message: 'missing header : x-engine-unit', extensions: { path: '$', code: 'invalid-headers' } }],
+    });
     // Not in the role's part: code; no permission on the remote at all: no field.
     expect((await ask('{ music_artist { origin { code } } }', 'reader')).body).toEqual(noField('code', 'Country'));
     expect((await ask('{ music_artist { origin { name } } }', 'guest')).body).toEqual(noField('origin', 'music_artist'));

@@ -4,6 +4,7 @@ import { DatabaseError } from 'pg';
 import { formatMessage } from '../../../spec';
 import { ActionFailed } from './actions';
 import { RemoteCallFailed } from './remote';
+import { CompileError } from '../sql/graphql/context';
 
 /** The answer: JSON text, passed through as it is. */
 export interface GraphQLAnswer {
@@ -48,6 +49,8 @@ export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
     return errorAnswer(formatMessage('err.graphql.query-too-costly', String(Math.ceil(error.cost)), String(error.limit)), 'validation-failed');
   if (error instanceof StatementTimedOut) return errorAnswer(formatMessage('err.graphql.statement-timeout', String(error.ms)), 'timeout');
   if (error instanceof RemoteCallFailed) return errorAnswer(error.message, 'remote-schema-error');
+  // A refusal found while the plan runs (a remote relationship's presets read the session then).
+  if (error instanceof CompileError) return errorAnswer(error.message, error.code);
   if (error instanceof ActionFailed) return { status: 200, body: JSON.stringify({ errors: [{ message: error.message, extensions: error.extensions }] }) };
   if (error instanceof ConnectionLost) return errorAnswer(formatMessage('err.postgres-error.connection'), 'postgres-error', '$', 500);
   if (!(error instanceof DatabaseError)) throw error;
