@@ -131,6 +131,7 @@ test(
       'err.remote-schema-error.remote-relationship',
       'err.already-exists.remote-relationship',
       'err.already-exists.remote-relationship-field',
+      'err.validation-failed.graphql-name',
     ],
     'refused: a remote, field or argument that does not exist, "$column" outside lhs_fields, an lhs column the table lacks, a taken name',
   ),
@@ -181,6 +182,12 @@ test(
       400,
       refused('already-exists', 'the name "name" is already used by a column, relationship or computed field of table "music.artist"'),
     );
+    for (const name of ['bad name', '__typename', '1st'])
+      expectResponse(
+        await run('create_remote_relationship', { table: artist, name, definition: origin() }),
+        400,
+        refused('validation-failed', `${JSON.stringify(name)} (remote relationship name) is not a valid GraphQL name`),
+      );
     expectResponse(
       await run('create_remote_relationship', {
         table: album,
