@@ -541,6 +541,18 @@ export function refusals(): Refusal[] {
       }),
     },
     {
+      kind: 'a remote relationship whose name is no GraphQL name',
+      apply: (d) =>
+        onFirstTable(d, (e) => ({
+          ...e,
+          remote_relationships: [
+            ...(e.remote_relationships ?? []),
+            { name: 'rr name', definition: { to_remote_schema: { remote_schema: 'rs0', lhs_fields: [], remote_field: { a: { arguments: {} } } } } },
+          ],
+        })),
+      answer: () => ({ path: '$.args', error: '"rr name" (remote relationship name) is not a valid GraphQL name', code: 'validation-failed' }),
+    },
+    {
       kind: 'a remote relationship with two fields at one level',
       apply: (d) =>
         onFirstTable(d, (e) => ({
