@@ -11,7 +11,7 @@ import {
   updatePermission,
 } from './table-schemas';
 import { upgradeDocument } from './document-forms';
-import { functionName, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
+import { functionName, GRAPHQL_NAME, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
 import { remoteRelationship, type RemoteRelationship } from './remote-relationships';
 import {
   array,
@@ -574,9 +574,7 @@ export const cronTrigger: Schema<CronTrigger> = refine(
 );
 
 const positive = refine(integer, (v, path) => (v < 1 ? parseFailure(path, 'expected an integer ≥ 1') : parsed(v)));
-const graphqlName = refine(string, (v, path) =>
-  /^[_A-Za-z][_0-9A-Za-z]*$/.test(v) ? parsed(v) : parseFailure(path, `${JSON.stringify(v)} is not a GraphQL name`),
-);
+const graphqlName = refine(string, (v, path) => (GRAPHQL_NAME.test(v) ? parsed(v) : parseFailure(path, `${JSON.stringify(v)} is not a GraphQL name`)));
 const nameSuffix = refine(string, (v, path) => (/^[_0-9A-Za-z]+$/.test(v) ? parsed(v) : parseFailure(path, `${JSON.stringify(v)} cannot end a GraphQL name`)));
 const nameCustomization = { prefix: graphqlName, suffix: nameSuffix, mapping: record(graphqlName) };
 const withoutEmpty = <T extends Record<string, unknown>>(v: T) =>

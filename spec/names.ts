@@ -46,3 +46,6 @@ export const roleName: Schema<string> = refine(nonEmptyName, (value, path) =>
 export const sameQualified = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;
 
 export { isPlainObject };
+
+/** A GraphQL name (the spec's Name production). */
+export const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;

@@ -37,47 +37,33 @@ const has = (args: unknown, key: string) => typeof args === 'object' && args !==
 
 const RELATIONSHIP_DECISION =
   "SPEC.md §4.3 does not show the relationship operations; they take the engine's documented forms: table, name, using {foreign_key_constraint_on | manual_configuration}, comment.";
-const compat = { level: 'compat' as const, decision: RELATIONSHIP_DECISION };
-const eventOps = {
-  level: 'compat' as const,
-  decision:
-    "SPEC.md shows create_event_trigger only; deleting, redelivering and invoking take the engine's documented forms (delete_event_trigger {name}, redeliver_event {event_id}, invoke_event_trigger {name, payload}), and the event log is read with get_event_logs {name, status, limit, offset} and get_event_invocation_logs {name, limit, offset} (also with the pg_ prefix).",
-};
-const eventPause = {
-  level: 'compat' as const,
-  decision:
-    "Not in SPEC.md nor in the engine: pause_event_trigger {name} and resume_event_trigger {name} (also with the pg_ prefix) stop and restart the delivery of a trigger's events without dropping the trigger; see dec.events.pause.",
-};
-const cronOps = {
-  level: 'compat' as const,
-  decision:
-    "SPEC.md gives the fields of a cron trigger (§2.5) but not the operations; they take the engine's documented forms: create_cron_trigger {name, webhook, schedule, payload, headers, retry_conf, include_in_metadata, comment, replace}, delete_cron_trigger {name}, create_scheduled_event {webhook, schedule_at, payload, headers, retry_conf, comment}, delete_scheduled_event {type, event_id}, get_cron_triggers, get_scheduled_events {type, trigger_name, status, limit, offset}.",
-};
-const remotePermissionOps = {
-  level: 'compat' as const,
-  decision:
-    "SPEC.md does not show remote schema permissions; they take the engine's documented forms: add_remote_schema_permissions {remote_schema, role, definition {schema: SDL}, comment}, drop_remote_schema_permissions {remote_schema, role}; see dec.remote-schema.permissions.",
-};
-const remoteRelationshipOps = {
-  level: 'compat' as const,
-  decision:
-    "SPEC.md does not show remote relationships; they take the engine's documented forms: create_remote_relationship and update_remote_relationship {name, table, definition {to_remote_schema {remote_schema, lhs_fields, remote_field}} or the older definition {remote_schema, hasura_fields, remote_field} (also beside name and table)}, delete_remote_relationship {name, table}, also with the pg_ prefix and a source; see dec.remote-relationship.forms.",
-};
-const actionOps = {
-  level: 'compat' as const,
-  decision:
-    "SPEC.md shows actions only in the metadata directory; the operations take the engine's documented forms: create_action {name, definition {kind (synchronous | asynchronous, default synchronous), type (query | mutation, default mutation), arguments [{name, type, description}], output_type, handler, forward_client_headers (default false), headers, timeout (seconds, default 30)}, comment}, update_action (the same, replacing the definition and keeping the permissions), drop_action {name, clear_data}, create_action_permission {action, role, comment}, drop_action_permission {action, role}.",
-};
-const collections = {
-  level: 'compat' as const,
-  decision:
-    "SPEC.md names query collections and the allow-list but does not show their operations; they take the engine's documented forms: create_query_collection {name, definition {queries [{name, query}]}, comment}, drop_query_collection {collection, cascade}, add_query_to_collection {collection_name, query_name, query}, drop_query_from_collection {collection_name, query_name}, add_collection_to_allowlist / drop_collection_from_allowlist {collection}.",
-};
-const legacy = {
-  level: 'compat' as const,
-  decision:
-    'The legacy DML of /v1/query is not described by SPEC.md beyond its §7.2 messages; it takes the engine\'s v1 forms (columns with nested relationship objects, where, order_by as "+col"/"-col"/"rel.col" or {column, type, nulls}, limit, offset, objects, returning, on_conflict {action, constraint | constraint_on}, $set, $inc, $mul, $default) and answers rows, {affected_rows, returning} or {count}.',
-};
+/** Operations SPEC.md does not show, in the form the decision names. */
+const compatOps = (decision: string) => ({ level: 'compat' as const, decision });
+const compat = compatOps(RELATIONSHIP_DECISION);
+const eventOps = compatOps(
+  "SPEC.md shows create_event_trigger only; deleting, redelivering and invoking take the engine's documented forms (delete_event_trigger {name}, redeliver_event {event_id}, invoke_event_trigger {name, payload}), and the event log is read with get_event_logs {name, status, limit, offset} and get_event_invocation_logs {name, limit, offset} (also with the pg_ prefix).",
+);
+const eventPause = compatOps(
+  "Not in SPEC.md nor in the engine: pause_event_trigger {name} and resume_event_trigger {name} (also with the pg_ prefix) stop and restart the delivery of a trigger's events without dropping the trigger; see dec.events.pause.",
+);
+const cronOps = compatOps(
+  "SPEC.md gives the fields of a cron trigger (§2.5) but not the operations; they take the engine's documented forms: create_cron_trigger {name, webhook, schedule, payload, headers, retry_conf, include_in_metadata, comment, replace}, delete_cron_trigger {name}, create_scheduled_event {webhook, schedule_at, payload, headers, retry_conf, comment}, delete_scheduled_event {type, event_id}, get_cron_triggers, get_scheduled_events {type, trigger_name, status, limit, offset}.",
+);
+const remotePermissionOps = compatOps(
+  "SPEC.md does not show remote schema permissions; they take the engine's documented forms: add_remote_schema_permissions {remote_schema, role, definition {schema: SDL}, comment}, drop_remote_schema_permissions {remote_schema, role}; see dec.remote-schema.permissions.",
+);
+const remoteRelationshipOps = compatOps(
+  "SPEC.md does not show remote relationships; they take the engine's documented forms: create_remote_relationship and update_remote_relationship {name, table, definition {to_remote_schema {remote_schema, lhs_fields, remote_field}} or the older definition {remote_schema, hasura_fields, remote_field} (also beside name and table)}, delete_remote_relationship {name, table}, also with the pg_ prefix and a source; see dec.remote-relationship.forms.",
+);
+const actionOps = compatOps(
+  "SPEC.md shows actions only in the metadata directory; the operations take the engine's documented forms: create_action {name, definition {kind (synchronous | asynchronous, default synchronous), type (query | mutation, default mutation), arguments [{name, type, description}], output_type, handler, forward_client_headers (default false), headers, timeout (seconds, default 30)}, comment}, update_action (the same, replacing the definition and keeping the permissions), drop_action {name, clear_data}, create_action_permission {action, role, comment}, drop_action_permission {action, role}.",
+);
+const collections = compatOps(
+  "SPEC.md names query collections and the allow-list but does not show their operations; they take the engine's documented forms: create_query_collection {name, definition {queries [{name, query}]}, comment}, drop_query_collection {collection, cascade}, add_query_to_collection {collection_name, query_name, query}, drop_query_from_collection {collection_name, query_name}, add_collection_to_allowlist / drop_collection_from_allowlist {collection}.",
+);
+const legacy = compatOps(
+  'The legacy DML of /v1/query is not described by SPEC.md beyond its §7.2 messages; it takes the engine\'s v1 forms (columns with nested relationship objects, where, order_by as "+col"/"-col"/"rel.col" or {column, type, nulls}, limit, offset, objects, returning, on_conflict {action, constraint | constraint_on}, $set, $inc, $mul, $default) and answers rows, {affected_rows, returning} or {count}.',
+);
 
 const op = (type: string, section: string, summary: string, args: Schema<unknown>, extra: Partial<OperationSpec> = {}): OperationSpec => ({
   type,

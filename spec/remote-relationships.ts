@@ -2,7 +2,7 @@
 // by a field of a remote schema, its arguments filled from the row's columns. Two document forms,
 // kept as given: {to_remote_schema: {remote_schema, lhs_fields, remote_field}} and the older
 // {remote_schema, hasura_fields, remote_field}.
-import { nonEmptyName } from './names';
+import { GRAPHQL_NAME, nonEmptyName } from './names';
 import { array, childPath, isPlainObject, json, object, parseFailure, parsed, refine, type ParseResult, type Schema } from './schema';
 
 /** One field of the path into the remote: its arguments (`"$column"` reads the row) and the field below it, if any. */
@@ -30,8 +30,6 @@ export interface RemoteRelationship {
 
 /** A path into a remote nests at most this deep: deeper is refused while parsing. */
 export const REMOTE_FIELD_MAX_DEPTH = 16;
-
-const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 function parsePath(value: unknown, path: string, depth: number): ParseResult<RemoteFieldPath> {
   if (!isPlainObject(value)) return parseFailure(path, 'expected an object with one remote field');

@@ -14,6 +14,7 @@ import {
   type SelectionSetNode,
   type VariableDefinitionNode,
 } from 'graphql';
+import { remoteFieldSteps } from '../../../spec';
 import type { Models, RemoteRelationshipModel } from '../schema/model';
 import { CompileError } from '../sql/graphql/context';
 import { collectFields, type CollectedField, type FieldEnvironment } from '../sql/graphql/fields';
@@ -95,13 +96,7 @@ function join(
   const root = env.schema.getQueryType() ?? undefined;
   const holder = naming?.namespace ? getNamedType(root?.getFields()[naming.namespace]?.type) : undefined;
   let parent: GraphQLObjectType | undefined = naming?.namespace ? (isObjectType(holder) ? holder : undefined) : root;
-  let at: { name: string; arguments: Record<string, unknown> }[] = [];
-  for (let p: RemoteRelationshipModel['remoteField'] | undefined = rel.remoteField; p;) {
-    const name: string = Object.keys(p)[0]!;
-    at = [...at, { name, arguments: p[name]!.arguments }];
-    p = p[name]!.field;
-  }
-  for (const [i, step] of at.entries()) {
+  for (const [i, step] of remoteFieldSteps(rel.remoteField).entries()) {
     // The remote's name of a root field is looked up under the remote's root type's name.
     const name = parent && engineFieldName(naming, i === 0 && !naming?.namespace ? (naming?.queryRoot ?? '') : parent.name, step.name);
     const field = name === undefined ? undefined : parent?.getFields()[name];

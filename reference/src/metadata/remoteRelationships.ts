@@ -5,7 +5,7 @@ import { columnReferences, quoteQualified, remoteFieldSteps, remoteTarget, type 
 import type { DbTable } from '../db/introspection';
 import { engineError } from '../errors';
 import { computedFieldsOf } from './computedFields';
-import { columnGraphQLName } from './naming';
+import { columnGraphQLName, isGraphQLName } from './naming';
 import { relationshipsOf } from './relationships';
 
 export const remoteRelationshipsOf = (entry: TableEntry): readonly RemoteRelationship[] => entry.remote_relationships ?? [];
@@ -18,8 +18,7 @@ function withRemoteRelationships(entry: TableEntry, list: readonly RemoteRelatio
 /** A remote relationship's name is free of the table's columns (and their GraphQL names), relationships and computed fields. */
 export function checkRemoteRelationshipName(entry: TableEntry, table: DbTable, name: string): void {
   // The name is a field of the table's type: a GraphQL name, and not one of introspection's.
-  if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(name) || name.startsWith('__'))
-    throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(name)} (remote relationship name)`]);
+  if (!isGraphQLName(name)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(name)} (remote relationship name)`]);
   const taken =
     table.columns.some((c) => c.name === name || columnGraphQLName(entry, c.name) === name) ||
     relationshipsOf(entry).some(({ rel }) => rel.name === name) ||
