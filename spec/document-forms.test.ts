@@ -54,14 +54,22 @@ test('version 3: the default source lifts its tables and functions; its configur
   expect(upgradeDocument({ version: 3, sources: [{ name: 'default' }] }, '$')).toEqual(ok({ version: 2 }));
 });
 
+test('version 3: other sources keep their form under sources, in their order, the default source lifted wherever it stands', () => {
+  const analytics = { name: 'analytics', kind: 'postgres', configuration: { connection_info: { database_url: 'postgres://a/b' } }, tables: [] };
+  const archive = { name: 'archive', configuration: { connection_info: { database_url: { from_env: 'ARCHIVE_URL' } } } };
+  expect(upgradeDocument({ version: 3, sources: [analytics, { name: 'default', tables: [{ table: 't' }] }, archive] }, '$')).toEqual(
+    ok({ version: 2, tables: [{ table: 't' }], sources: [analytics, archive] }),
+  );
+});
+
 test('version 3: what this server cannot serve is refused at its path, with its message', () => {
   expect(upgradeDocument({ version: 3, sources: {} }, '$.args')).toEqual(failure('$.args.sources', 'expected Array', 'parse-failed'));
   expect(upgradeDocument({ version: 3, sources: ['default'] }, '$.args')).toEqual(failure('$.args.sources[0]', 'expected Object', 'parse-failed'));
-  expect(upgradeDocument({ version: 3, sources: [{ name: 'default' }, { name: 'other', kind: 'postgres' }] }, '$')).toEqual(
-    failure('$.sources[1].name', 'the source "other" is not supported: this server serves the default source only', 'not-supported'),
+  expect(upgradeDocument({ version: 3, sources: [{ name: 'default' }, { name: 'other', kind: 'mssql' }] }, '$')).toEqual(
+    failure('$.sources[1].kind', 'the source "other" is of kind "mssql": this server serves PostgreSQL sources only', 'not-supported'),
   );
   expect(upgradeDocument({ version: 3, sources: [{ name: 'default', kind: 'mssql' }] }, '$')).toEqual(
-    failure('$.sources[0].name', 'the source "default" is not supported: this server serves the default source only', 'not-supported'),
+    failure('$.sources[0].kind', 'the source "default" is of kind "mssql": this server serves PostgreSQL sources only', 'not-supported'),
   );
   expect(upgradeDocument({ version: 3, sources: [{ name: 'default', logical_models: [{ name: 'm' }] }] }, '$')).toEqual(
     failure('$.sources[0].logical_models', 'logical_models is not supported by this server yet', 'not-supported'),

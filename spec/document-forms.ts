@@ -1,7 +1,7 @@
 // The older forms of a metadata document that replace_metadata (and the metadata directory) take,
 // converted to version 2 before it is parsed (decision dec.metadata.older-forms): version 1 (no
 // version key, functions named by FunctionName) and version 3 (tables and functions under the
-// default source).
+// default source; other sources under `sources`).
 import { formatMessage } from './errors';
 import { childPath, isPlainObject, parsed, parseFailure, type ParseResult } from './schema';
 
@@ -39,11 +39,21 @@ function fromVersion3(value: Record<string, unknown>, path: string): ParseResult
   const out: Record<string, unknown> = { version: 2, ...rest };
   if (sources === undefined) return parsed(out);
   if (!Array.isArray(sources)) return parseFailure(childPath(path, 'sources'), 'expected Array', 'parse-failed');
+  const others: unknown[] = [];
   for (const [i, source] of sources.entries()) {
     const at = childPath(childPath(path, 'sources'), i);
     if (!isPlainObject(source)) return parseFailure(at, 'expected Object', 'parse-failed');
-    if (source.name !== 'default' || (source.kind !== undefined && source.kind !== 'postgres')) {
-      return parseFailure(childPath(at, 'name'), formatMessage('err.not-supported.source', JSON.stringify(source.name)), 'not-supported');
+    if (source.kind !== undefined && source.kind !== 'postgres') {
+      return parseFailure(
+        childPath(at, 'kind'),
+        formatMessage('err.not-supported.source', JSON.stringify(source.name), JSON.stringify(source.kind)),
+        'not-supported',
+      );
+    }
+    // Other sources keep their form (decision dec.source.forms): the v2 document lists them under `sources`.
+    if (source.name !== 'default') {
+      others.push(source);
+      continue;
     }
     for (const [key, part] of Object.entries(source)) {
       if (SOURCE_KEYS_IGNORED.includes(key)) continue;
@@ -51,5 +61,6 @@ function fromVersion3(value: Record<string, unknown>, path: string): ParseResult
       else if (!isEmpty(part)) return parseFailure(childPath(at, key), formatMessage('err.not-supported.not-implemented', key), 'not-supported');
     }
   }
+  if (others.length > 0) out.sources = others;
   return parsed(out);
 }

@@ -10,6 +10,7 @@ export * from './operations';
 export * from './names';
 export * from './metadata-document';
 export * from './remote-relationships';
+export * from './sources';
 export { RULES, DECISIONS } from './rules';
 export * as schema from './schema';
 export * as args from './arguments';

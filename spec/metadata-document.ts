@@ -13,11 +13,15 @@ import {
 import { upgradeDocument } from './document-forms';
 import { functionName, GRAPHQL_NAME, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
 import { remoteRelationship, type RemoteRelationship } from './remote-relationships';
+import { DEFAULT_SOURCE, sourceConfiguration, sourceName, type SourceConfiguration } from './sources';
+import { formatMessage } from './errors';
 import {
   array,
   boolean,
+  childPath,
   integer,
   json,
+  jsonObject,
   literal,
   nullable,
   object,
@@ -315,6 +319,17 @@ export interface MetadataDocument {
   remote_schemas?: RemoteSchema[];
   custom_types?: CustomTypes;
   actions?: Action[];
+  /** The sources besides the server's own database (decision dec.source.forms); left out when none. */
+  sources?: SourceEntry[];
+}
+
+/** A source besides `default`: its database and what of it is tracked. */
+export interface SourceEntry {
+  name: string;
+  kind: 'postgres';
+  configuration: SourceConfiguration;
+  tables: TableEntry[];
+  functions?: FunctionEntry[];
 }
 
 /**
@@ -743,6 +758,29 @@ const remoteSchemaEntry: Schema<RemoteSchema> = refine(
   },
 );
 
+/** A source besides `default`, in the form the export lists it. */
+export const sourceEntry: Schema<SourceEntry> = refine(
+  object(
+    { name: sourceName, configuration: sourceConfiguration },
+    { kind: literal('postgres'), tables: array(tableEntry), functions: array(functionEntry), customization: jsonObject },
+  ),
+  (v, path) => {
+    if (v.name === DEFAULT_SOURCE)
+      return parseFailure(childPath(path, 'name'), formatMessage('err.not-supported.default-source', JSON.stringify(DEFAULT_SOURCE)), 'not-supported');
+    if (v.customization && Object.keys(v.customization).length > 0)
+      return parseFailure(childPath(path, 'customization'), 'customization is not supported by this server yet', 'not-supported');
+    if ((v.tables?.length ?? 0) + (v.functions?.length ?? 0) > 0)
+      return parseFailure(childPath(path, 'tables'), formatMessage('err.not-supported.source-objects', JSON.stringify(v.name)), 'not-supported');
+    return parsed({
+      name: v.name,
+      kind: 'postgres' as const,
+      configuration: v.configuration,
+      tables: v.tables ?? [],
+      ...(v.functions?.length ? { functions: v.functions } : {}),
+    });
+  },
+);
+
 /** The document in version 2 form. */
 const metadataDocumentV2: Schema<MetadataDocument> = refine(
   object(
@@ -757,6 +795,7 @@ const metadataDocumentV2: Schema<MetadataDocument> = refine(
       remote_schemas: array(remoteSchemaEntry),
       custom_types: customTypes,
       actions: array(action),
+      sources: array(sourceEntry),
       ...onlyEmpty(DOCUMENT_KINDS_NOT_YET_SUPPORTED),
     },
   ),
@@ -773,6 +812,7 @@ const metadataDocumentV2: Schema<MetadataDocument> = refine(
       ...(v.remote_schemas?.length ? { remote_schemas: v.remote_schemas } : {}),
       ...(v.custom_types && Object.keys(v.custom_types).length ? { custom_types: v.custom_types } : {}),
       ...(v.actions?.length ? { actions: v.actions } : {}),
+      ...(v.sources?.length ? { sources: v.sources } : {}),
     }),
 );
 

@@ -1,6 +1,7 @@
 // The operations of SPEC.md §4.3 and §4.4 as data: type, versions with argument schemas,
 // the section, and where each is accepted.
 import * as A from './arguments';
+import * as S from './sources';
 import type { SpecItem } from './item';
 import type { Schema } from './schema';
 
@@ -57,6 +58,9 @@ const remoteRelationshipOps = compatOps(
 );
 const actionOps = compatOps(
   "SPEC.md shows actions only in the metadata directory; the operations take the engine's documented forms: create_action {name, definition {kind (synchronous | asynchronous, default synchronous), type (query | mutation, default mutation), arguments [{name, type, description}], output_type, handler, forward_client_headers (default false), headers, timeout (seconds, default 30)}, comment}, update_action (the same, replacing the definition and keeping the permissions), drop_action {name, clear_data}, create_action_permission {action, role, comment}, drop_action_permission {action, role}.",
+);
+const sourceOps = compatOps(
+  "SPEC.md does not show sources; they take the engine's forms: pg_add_source {name, configuration, replace_configuration?}, pg_update_source {name, configuration?}, rename_source {name, new_name}, pg_drop_source {name, cascade?}; see dec.source.forms.",
 );
 const collections = compatOps(
   "SPEC.md names query collections and the allow-list but does not show their operations; they take the engine's documented forms: create_query_collection {name, definition {queries [{name, query}]}, comment}, drop_query_collection {collection, cascade}, add_query_to_collection {collection_name, query_name, query}, drop_query_from_collection {collection_name, query_name}, add_collection_to_allowlist / drop_collection_from_allowlist {collection}.",
@@ -182,6 +186,10 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('create_remote_relationship', '2.2', 'join rows of a table to a field of a remote schema', A.createRemoteRelationship, remoteRelationshipOps),
   op('update_remote_relationship', '2.2', "replace a remote relationship's definition", A.createRemoteRelationship, remoteRelationshipOps),
   op('delete_remote_relationship', '2.2', 'delete a remote relationship', A.deleteRemoteRelationship, remoteRelationshipOps),
+  op('pg_add_source', '2.1', 'add a PostgreSQL database as a source', S.addSource, sourceOps),
+  op('pg_update_source', '2.1', "replace a source's configuration", S.updateSource, sourceOps),
+  op('rename_source', '2.1', 'rename a source', S.renameSource, sourceOps),
+  op('pg_drop_source', '2.1', 'drop a source with what is tracked in it', S.dropSource, sourceOps),
   op('create_query_collection', '2.2', 'create a query collection of saved GraphQL documents', A.createQueryCollection, collections),
   op('drop_query_collection', '2.2', 'drop a query collection (cascade: with its allow-list entry and REST endpoints)', A.dropQueryCollection, collections),
   op('add_query_to_collection', '2.2', 'add a saved query to a collection', A.addQueryToCollection, collections),

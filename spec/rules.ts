@@ -222,7 +222,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'metadata.source-prefixed',
     '4.2',
     'source-prefixed operation forms',
-    'At /v1/metadata every table, relationship, permission, function and computed-field operation is also taken in its source-prefixed form (pg_track_table, pg_create_select_permission, …), with the same arguments; it does what the plain operation does. Every operation that names a table takes an optional `source`; the only source is `default`, and another name is refused with 400 not-exists `source with name "<name>" does not exist` at $.args, changing nothing.',
+    'At /v1/metadata every table, relationship, permission, function and computed-field operation is also taken in its source-prefixed form (pg_track_table, pg_create_select_permission, …), with the same arguments; it does what the plain operation does. Every operation that names a table takes an optional `source` (default `default`); a name that is no source is refused with 400 not-exists `source with name "<name>" does not exist` at $.args, changing nothing (dec.source.forms).',
   ),
   decision(
     'endpoints',
@@ -342,6 +342,12 @@ export const DECISIONS: readonly SpecItem[] = [
     '2.4',
     "new names for a remote schema's root fields, types and fields",
     "definition.customization {root_fields_namespace, type_names {prefix, suffix, mapping}, field_names [{parent_type, prefix, suffix, mapping}]} renames what a remote brings into the engine's schema: a type becomes type_names.mapping[name] when there is one, else prefix + name + suffix (every type but the built-in scalars, and but the root types unless there is a namespace); a field of the object or interface type parent_type (its name in the remote) becomes mapping[field], else prefix + field + suffix (root fields: parent_type is the remote's root type). With root_fields_namespace the remote's root fields move under one field of that name in query_root (and mutation_root), of the remote's root type, named <namespace><root type name> unless type_names.mapping names it; that field is non-null. Names must be GraphQL names (400 parse-failed); a customization that gives two types or two fields of a type one name makes the remote unusable (remote-schema-error, nothing changes). Requests are sent to the remote in its own names (renamed fields aliased to the name the client asked for) and __typename answers in the engine's; each namespace field of an operation is one request to the remote, and the remote's errors get its alias at the head of their path. Role permissions are written in the remote's own names and customized like the whole.",
+  ),
+  decision(
+    'source.forms',
+    '2.1',
+    "PostgreSQL databases served beside the server's own: sources",
+    "SPEC.md does not show sources; they take the engine's forms. The server's own database is the source `default`. pg_add_source {name, configuration {connection_info {database_url (a URL, {from_env}, or {connection_parameters {host, port, username, password?, database}}), pool_settings?, isolation_level?, use_prepared_statements?}, read_replicas?, extensions_schema?}, replace_configuration?, kind?} adds one (a name in use: already-exists, unless replace_configuration replaces its configuration); pg_update_source {name, configuration?} replaces the configuration; rename_source {name, new_name} renames it; pg_drop_source {name, cascade?} drops it with what is tracked in it. A source is connected to at once: one that cannot be reached is refused (invalid-configuration, Inconsistent object: connection error), and later it is an inconsistent object of type source while the other sources are served; drop_inconsistent_metadata drops it. The export lists other sources under `sources` [{name, kind: postgres, configuration, tables}] in the order they were added, left out when there are none; replace_metadata takes the same list, and version 3 documents (the default source's tables lifted, the others under `sources`). run_sql with `source` runs on that source's database, in its own transaction, committed when the request's metadata change commits. `default` cannot be added, dropped, renamed or changed (400 not-supported).",
   ),
   decision(
     'remote-relationship.forms',
@@ -630,7 +636,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'metadata.older-forms',
     '4.3',
     'metadata documents of the older versions',
-    "replace_metadata (and the metadata directory) takes a document of version 1 (no version key, or version 1: a table entry's table and a function may be a bare name or {schema, name}, functions are listed by name) and of version 3 (tables and functions under sources: the one source named default, of kind postgres, is the server's own database, whatever its configuration says; another source is 400 not-supported at its name; inherited_roles and the other version 3 keys are dropped when empty and 400 not-supported otherwise), converted to version 2; export_metadata stays version 2.",
+    "replace_metadata (and the metadata directory) takes a document of version 1 (no version key, or version 1: a table entry's table and a function may be a bare name or {schema, name}, functions are listed by name) and of version 3 (tables and functions under sources: the source named default is the server's own database, whatever its configuration says; other sources are listed under `sources` (dec.source.forms); a source of another kind than postgres is 400 not-supported at its kind; inherited_roles and the other version 3 keys are dropped when empty and 400 not-supported otherwise), converted to version 2; export_metadata stays version 2.",
   ),
   decision(
     'table.column-config',

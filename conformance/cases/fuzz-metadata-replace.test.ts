@@ -43,11 +43,11 @@ const replace = (document: unknown, allowInconsistent?: boolean) =>
     args: { ...(allowInconsistent === undefined ? {} : { allow_inconsistent_metadata: allowInconsistent }), metadata: document },
   });
 
-const generated = (remoteUrl: string) =>
+const generated = (remoteUrl: string, sourceUrl: string) =>
   fuzzSchema.chain((tables) =>
     fc.record({
       tables: fc.constant(tables),
-      document: fuzzDocument(tables, remoteUrl),
+      document: fuzzDocument(tables, remoteUrl, sourceUrl),
       inconsistent: fc.integer({ min: 0, max: inconsistencies({ version: 2, tables: [{ table: { schema: 's', name: 't' } }] }).length - 1 }),
       refused: fc.integer({ min: 0, max: refusals().length - 1 }),
     }),
@@ -74,14 +74,15 @@ test(
       'rule.replace_metadata.2',
       'op.drop_inconsistent_metadata',
       'op.get_inconsistent_metadata',
+      'dec.source.forms',
     ],
     `generated documents over generated tables round-trip; one bad object is refused and changes nothing; allowed inconsistencies are kept and reported (${RUNS} runs)`,
   ),
   async () => {
-    const counts = { documents: 0, refusals: 0, inconsistencies: 0, remoteRelationships: 0 };
+    const counts = { documents: 0, refusals: 0, inconsistencies: 0, remoteRelationships: 0, sources: 0 };
     remote.use(graphQLServer('/fuzz', FUZZ_REMOTE_SDL, { a: () => 1 }));
     await fc.assert(
-      fc.asyncProperty(generated(`${remote.url}/fuzz`), async ({ tables, document, inconsistent, refused }) => {
+      fc.asyncProperty(generated(`${remote.url}/fuzz`, target.databaseUrl), async ({ tables, document, inconsistent, refused }) => {
         await createSchema(tables);
         const context = (what: string) => `${what} (seed ${seed}) ${JSON.stringify(document)}`;
 
@@ -153,13 +154,20 @@ test(
         counts.inconsistencies++;
         counts.documents++;
         if (document.tables.some((t) => t.remote_relationships?.length)) counts.remoteRelationships++;
+        if (document.sources?.length) counts.sources++;
       }),
       { numRuns: RUNS, seed },
     );
     process.stdout.write(
-      `metadata replacement fuzz: ${counts.documents} documents round-tripped (${counts.remoteRelationships} with remote relationships), ${counts.refusals} refused objects and ${counts.inconsistencies} inconsistencies checked, seed ${seed}\n`,
+      `metadata replacement fuzz: ${counts.documents} documents round-tripped (${counts.remoteRelationships} with remote relationships, ${counts.sources} with sources), ${counts.refusals} refused objects and ${counts.inconsistencies} inconsistencies checked, seed ${seed}\n`,
     );
-    expect({ ...counts, remoteRelationships: 0 }).toEqual({ documents: RUNS, refusals: RUNS, inconsistencies: RUNS, remoteRelationships: 0 });
+    expect({ ...counts, remoteRelationships: 0, sources: 0 }).toEqual({
+      documents: RUNS,
+      refusals: RUNS,
+      inconsistencies: RUNS,
+      remoteRelationships: 0,
+      sources: 0,
+    });
   },
   600_000,
 );

@@ -289,7 +289,7 @@ test(
 test(
   covers(
     ['dec.metadata.older-forms', 'op.replace_metadata.v2', 'err.not-supported.source'],
-    'replace_metadata takes version 3 with the default source; another source is refused',
+    'replace_metadata takes version 3 with the default source; a source of another kind is refused',
   ),
   async () => {
     const v3 = {
@@ -310,12 +310,12 @@ test(
     expectResponse(
       await target.metadata({
         type: 'replace_metadata',
-        args: { metadata: { ...v3, sources: [...v3.sources, { name: 'analytics', kind: 'postgres', configuration: {}, tables: [] }] } },
+        args: { metadata: { ...v3, sources: [...v3.sources, { name: 'analytics', kind: 'mssql', configuration: {}, tables: [] }] } },
       }),
       400,
       {
-        path: '$.args.metadata.sources[1].name',
-        error: 'the source "analytics" is not supported: this server serves the default source only',
+        path: '$.args.metadata.sources[1].kind',
+        error: 'the source "analytics" is of kind "mssql": this server serves PostgreSQL sources only',
         code: 'not-supported',
       },
     );

@@ -57,7 +57,13 @@ export const schemaSql = (tables: readonly FuzzTable[]) =>
 export const qualified = (name: string) => ({ schema: FUZZ_SCHEMA, name });
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Document = { version: 2; tables: TableEntry[]; cron_triggers?: Record<string, Json>[]; remote_schemas?: Record<string, Json>[] };
+export type Document = {
+  version: 2;
+  tables: TableEntry[];
+  cron_triggers?: Record<string, Json>[];
+  remote_schemas?: Record<string, Json>[];
+  sources?: Record<string, Json>[];
+};
 export interface TableEntry {
   table: { schema: string; name: string };
   configuration?: Record<string, Json>;
@@ -304,8 +310,30 @@ const REMOTE_RELATIONSHIPS: Record<string, Json> = {
 };
 const remoteRelationshipForms = fc.array(fc.subarray(Object.keys(REMOTE_RELATIONSHIPS)), { minLength: 4, maxLength: 4 });
 
-/** A valid document over the schema: a generated subset of its tables, tracked in a generated order (and remote schemas at `remoteUrl`). */
-export function fuzzDocument(tables: readonly FuzzTable[], remoteUrl?: string): fc.Arbitrary<Document> {
+/** Sources besides default (decision dec.source.forms), each on the database at `url`, in the configuration forms the engine takes. */
+const sourcesAt = (url: string): fc.Arbitrary<Record<string, Json>[]> =>
+  fc.shuffledSubarray(['src_a', 'src_b', 'src_c'], { maxLength: 2 }).chain((names) =>
+    fc.tuple(
+      ...names.map((name) =>
+        fc
+          .record(
+            {
+              pool_settings: fc.record(
+                { max_connections: fc.integer({ min: 1, max: 20 }), idle_timeout: fc.integer({ min: 0, max: 600 }), retries: fc.integer({ min: 0, max: 5 }) },
+                { requiredKeys: [] },
+              ),
+              isolation_level: fc.constantFrom('read-committed', 'repeatable-read', 'serializable'),
+              use_prepared_statements: fc.boolean(),
+            },
+            { requiredKeys: [] },
+          )
+          .map((extra): Record<string, Json> => ({ name, kind: 'postgres', configuration: { connection_info: { database_url: url, ...extra } }, tables: [] })),
+      ),
+    ),
+  );
+
+/** A valid document over the schema: a generated subset of its tables, tracked in a generated order (and remote schemas at `remoteUrl`, sources on `sourceUrl`). */
+export function fuzzDocument(tables: readonly FuzzTable[], remoteUrl?: string, sourceUrl?: string): fc.Arbitrary<Document> {
   return fc.shuffledSubarray([...tables], { minLength: 1 }).chain((tracked) => {
     const isTracked = (name: string) => tracked.some((t) => t.name === name);
     const entries = tracked.map((table) => {
@@ -353,8 +381,14 @@ export function fuzzDocument(tables: readonly FuzzTable[], remoteUrl?: string): 
       );
     });
     return fc
-      .tuple(fc.tuple(...entries), cronTriggers, remoteUrl ? remoteSchemas(remoteUrl) : fc.constant<Record<string, Json>[]>([]), remoteRelationshipForms)
-      .map(([tablesOfDocument, crons, remotes, forms]): Document => ({
+      .tuple(
+        fc.tuple(...entries),
+        cronTriggers,
+        remoteUrl ? remoteSchemas(remoteUrl) : fc.constant<Record<string, Json>[]>([]),
+        remoteRelationshipForms,
+        sourceUrl ? sourcesAt(sourceUrl) : fc.constant<Record<string, Json>[]>([]),
+      )
+      .map(([tablesOfDocument, crons, remotes, forms, sources]): Document => ({
         version: 2,
         // Remote relationships to rs0 (its paths in its own names, under a customization too).
         tables: remotes.length
@@ -362,6 +396,7 @@ export function fuzzDocument(tables: readonly FuzzTable[], remoteUrl?: string): 
           : tablesOfDocument,
         ...(crons.length ? { cron_triggers: crons } : {}),
         ...(remotes.length ? { remote_schemas: remotes } : {}),
+        ...(sources.length ? { sources } : {}),
       }));
   });
 }
@@ -377,7 +412,7 @@ export interface Inconsistency {
   kind: string;
   apply: (document: Document) => Document;
   /** The inconsistent object as get_inconsistent_metadata reports it. */
-  reported: { type: string; reason: string; definition: Json };
+  reported: { type: string; reason: string; definition: Json; name?: string; message?: unknown };
 }
 
 const onFirstTable = (document: Document, change: (entry: TableEntry) => TableEntry): Document => ({
@@ -402,6 +437,23 @@ export function inconsistencies(document: Document): Inconsistency[] {
   };
   const manualToMissing = { name: 'm_missing', using: { manual_configuration: { remote_table: qualified('ghost_rows'), column_mapping: { id: 'owner_id' } } } };
   return [
+    {
+      kind: 'a source whose database does not answer',
+      apply: (d) => ({
+        ...d,
+        sources: [
+          ...(d.sources ?? []),
+          { name: 'src_gone', kind: 'postgres', configuration: { connection_info: { database_url: 'postgres://fuzz@127.0.0.1:1/gone' } }, tables: [] },
+        ],
+      }),
+      reported: {
+        type: 'source',
+        name: 'source src_gone',
+        definition: 'src_gone',
+        reason: 'Inconsistent object: connection error',
+        message: expect.any(String),
+      },
+    },
     {
       kind: 'a table the database lacks',
       apply: (d) => ({
@@ -463,6 +515,21 @@ export function refusals(): Refusal[] {
   const at = (d: Document, key: 'select_permissions' | 'insert_permissions') =>
     `$.args.metadata.tables[0].${key}[${d.tables[0]![key]?.length ?? 0}].permission`;
   return [
+    {
+      kind: 'a source named default',
+      apply: (d) => ({
+        ...d,
+        sources: [
+          ...(d.sources ?? []),
+          { name: 'default', kind: 'postgres', configuration: { connection_info: { database_url: 'postgres://x/y' } }, tables: [] },
+        ],
+      }),
+      answer: (d) => ({
+        path: `$.args.metadata.sources[${d.sources?.length ?? 0}].name`,
+        error: 'the source "default" is the server\'s own database: it cannot be added, dropped, renamed or changed',
+        code: 'not-supported',
+      }),
+    },
     {
       kind: 'a select permission naming a column the table lacks',
       apply: (d) => onFirstTable(d, append('select_permissions', 'rx', { columns: ['missing'], filter: {} })),

@@ -100,7 +100,7 @@ afterEach(async () => {
 test('export writes the directory of SPEC.md §2.2; apply of it on a cleared server gives the same metadata', async () => {
   expect(await cli('export', dir)).toEqual({
     code: 0,
-    out: `wrote 10 files to ${dir}: 2 tables, 0 functions, 1 action, 0 remote schemas, 0 REST endpoints`,
+    out: `wrote 11 files to ${dir}: 2 tables, 0 functions, 1 action, 0 remote schemas, 0 REST endpoints`,
     err: '',
   });
   expect(readdirSync(dir).sort()).toEqual([
@@ -112,6 +112,7 @@ test('export writes the directory of SPEC.md §2.2; apply of it on a cleared ser
     'query_collections.yaml',
     'remote_schemas.yaml',
     'rest_endpoints.yaml',
+    'sources.yaml',
     'tables.yaml',
     'version.yaml',
   ]);

@@ -16,6 +16,7 @@ import { functionsNamedBy, tablesNamedBy } from '../metadata/document';
 import type { ParsedOperation } from '../operations/envelope';
 import { runAsRole } from '../operations/roleDml';
 import { RemoteSchemaStore } from '../remote/store';
+import { SourcePools } from '../db/sourcePools';
 import * as q from '../sql';
 import { loadFunctions, loadRelations, loadTables } from '../sql/loadIntrospection';
 import { ClusterSync } from './clusterSync';
@@ -29,6 +30,8 @@ export class Engine {
   readonly pools: PlanPools;
   /** The remote schemas as this server introspected them. */
   readonly remotes = new RemoteSchemaStore();
+  /** The connections of the sources besides the server's own database. */
+  readonly sourcePools = new SourcePools();
   private readonly served: ServedState;
   private readonly sources: CommitSources;
   private readonly sync: ClusterSync;
@@ -41,7 +44,7 @@ export class Engine {
   ) {
     this.pools = { admin: pool, ...pools };
     this.served = new ServedState(config, this.remotes);
-    this.sources = { pool, config, remotes: this.remotes, served: this.served, serverId: randomUUID() };
+    this.sources = { pool, config, remotes: this.remotes, served: this.served, sourcePools: this.sourcePools, serverId: randomUUID() };
     this.sync = new ClusterSync(this.sources, databaseUrl, this.sources.serverId);
   }
 
@@ -95,6 +98,7 @@ export class Engine {
     await this.pool.end();
     await this.pools.roles.end();
     await this.pools.adminGraphql.end();
+    await this.sourcePools.close();
   }
 
   /** What keeps the engine from answering, or undefined when nothing does. */

@@ -15,6 +15,8 @@ import { endpointSchemaProblems } from '../operations/restEndpoints';
 import { postgresError } from '../operations/runSql';
 import * as q from '../sql';
 import { requestContext, type ContextSources } from './requestContext';
+import { sourceConnectionError } from './sourceProblems';
+import { connectionsChanged, sourceArgumentProblem, sourcesOf } from '../metadata/sources';
 import type { SchemaInput } from './served';
 
 export interface CommitSources extends ContextSources {
@@ -29,6 +31,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
   // A connection that ran user SQL may carry its session settings: it is not given back to the pool.
   const userSql = runsUserSql(operation);
   let open = false;
+  let finishSources = async (_commit: boolean) => {};
   try {
     if (userSql) await q.run(client, q.defaultReadOnly);
     await q.run(client, userSql ? q.beginReadWrite : q.begin);
@@ -39,7 +42,9 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     if (operation.resourceVersion !== undefined && operation.resourceVersion !== stored.resourceVersion) {
       throw engineError('conflict', '$', [String(operation.resourceVersion)]);
     }
-    const { ctx, loaded, guard, enumValuesOf } = requestContext(sources, client, stored);
+    const request = requestContext(sources, client, stored);
+    const { ctx, loaded, guard, enumValuesOf } = request;
+    finishSources = (commit) => request.sourceTransactions.finish(commit);
     const response = await dispatch(ctx, operation);
     let resourceVersion = stored.resourceVersion;
     let input: SchemaInput | undefined;
@@ -52,6 +57,12 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
           const introduced = served.remoteViewOf(ctx.document, await ctx.introspect()).problems.filter((p) => !before.has(p.object.reason));
           if (introduced.length > 0) throw introduced[0]!.error;
         }
+      }
+      // A source added or given another connection must answer (decision dec.source.forms).
+      const reconnected = connectionsChanged(stored.document, ctx.document).map((s) => s.name);
+      if (!ctx.acceptInconsistencies && reconnected.length > 0) {
+        const unreachable = await ctx.sourceProblems(ctx.document, reconnected);
+        if (unreachable.length > 0) throw sourceConnectionError(unreachable);
       }
       if (!ctx.acceptInconsistencies) {
         const introduced = introducedBy(
@@ -81,11 +92,14 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     }
     const armed = guard();
     if (armed) await q.run(client, q.disarmTransactionGuard(armed.token, armed.hash));
+    await finishSources(true);
     await q.run(client, q.commit);
     open = false;
     served.adopt({ document: ctx.document, resourceVersion }, loaded, ctx.databaseChanged, input);
+    sources.sourcePools.keepOnly(sourcesOf(ctx.document));
     return response;
   } catch (error) {
+    await finishSources(false).catch(() => {});
     if (open) await q.run(client, q.rollback).catch(() => {});
     if (error instanceof CatalogError) throw error.detail;
     throw error instanceof EngineError ? error : postgresError(error, '');
@@ -108,6 +122,9 @@ async function dispatch(ctx: OperationContext, operation: ParsedOperation): Prom
     }
     return responses;
   }
+  // Decision dec.source.forms: a `source` names a source of the document.
+  const sourceProblem = sourceArgumentProblem(ctx.document, operation);
+  if (sourceProblem) throw sourceProblem;
   const handler = HANDLERS[operation.type] as OperationHandler | undefined;
   if (!handler) throw engineError('not-supported.not-implemented', '$.type', [`the operation ${operation.type}`]);
   return handler(ctx, operation.args as never, operation.version);

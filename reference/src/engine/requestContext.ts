@@ -16,9 +16,15 @@ import type { EnumValue } from '../schema/model';
 import * as q from '../sql';
 import { loadFunctions, loadRelations, loadTables } from '../sql/loadIntrospection';
 import type { MetadataSnapshot, ServedState } from './served';
+import type { SourcePools } from '../db/sourcePools';
+import { sourceProblemsOf } from './sourceProblems';
+import { SourceTransactions } from './sourceTransactions';
+import { sourcesOf } from '../metadata/sources';
 
 export interface RequestContext {
   ctx: OperationContext;
+  /** The transactions the request opened on other sources: committed or rolled back with it. */
+  sourceTransactions: SourceTransactions;
   /** The tables the request read, to be kept once it commits. */
   loaded: Map<string, DbTable>;
   /** The transaction guard's token and hash, when user SQL armed it. */
@@ -29,13 +35,15 @@ export interface RequestContext {
 
 export interface ContextSources {
   pool: Pool;
+  /** The connections of the other sources. */
+  sourcePools: SourcePools;
   config: EngineConfig;
   remotes: RemoteSchemaStore;
   served: ServedState;
 }
 
 export function requestContext(sources: ContextSources, client: PoolClient, stored: MetadataSnapshot): RequestContext {
-  const { pool, config, remotes, served } = sources;
+  const { pool, config, remotes, served, sourcePools } = sources;
   const document = stored.document;
   // Per document of this request: the enum values read for it (its schema is built from them).
   const enumValuesRead = new Map<MetadataDocument, { introspection: Introspection; values: Promise<Map<string, EnumValue[]>> }>();
@@ -55,10 +63,19 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
   const known = served.tableDetails;
   let before: Promise<readonly InconsistentObject[]> | undefined;
   let guard: { token: string; hash: string; xid: string } | undefined;
+  const sourceTransactions = new SourceTransactions();
   const ctx: OperationContext = {
     db: client,
     remotes,
     remotesChanged: false,
+    async onSource(name, work, readOnly = false) {
+      const source = sourcesOf(ctx.document).find((s) => s.name === name)!;
+      if (readOnly) return SourceTransactions.readOnly(sourcePools.poolOf(source), name, work);
+      return sourceTransactions.run(name, () => sourcePools.poolOf(source), work);
+    },
+    async sourceProblems(doc, only) {
+      return sourceProblemsOf(sourcePools, doc, only);
+    },
     async remoteProblems(doc) {
       return served.remoteViewOf(doc, await ctx.introspect()).problems.map((p) => p.object);
     },
@@ -152,5 +169,5 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
       return result;
     },
   };
-  return { ctx, loaded: details, guard: () => guard, enumValuesOf };
+  return { ctx, loaded: details, guard: () => guard, enumValuesOf, sourceTransactions };
 }

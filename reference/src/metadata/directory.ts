@@ -16,6 +16,7 @@ export const DIRECTORY_FILES = [
   'query_collections.yaml',
   'remote_schemas.yaml',
   'rest_endpoints.yaml',
+  'sources.yaml',
 ] as const;
 
 export type DirectoryFile = (typeof DIRECTORY_FILES)[number];
@@ -39,6 +40,8 @@ export function directoryFiles(document: MetadataDocument): Record<DirectoryFile
     'query_collections.yaml': yamlText(document.query_collections ?? []),
     'remote_schemas.yaml': yamlText(document.remote_schemas ?? []),
     'rest_endpoints.yaml': yamlText(document.rest_endpoints ?? []),
+    // The sources besides the server's own database, with what is tracked in them (dec.source.forms).
+    'sources.yaml': yamlText(document.sources ?? []),
   };
 }
 
@@ -77,6 +80,7 @@ export function documentFromFiles(files: Partial<Record<DirectoryFile, string>>)
     query_collections: list('query_collections.yaml'),
     remote_schemas: list('remote_schemas.yaml'),
     rest_endpoints: list('rest_endpoints.yaml'),
+    sources: list('sources.yaml'),
     actions: joined.actions,
   };
   return {

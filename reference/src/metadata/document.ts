@@ -21,6 +21,17 @@ export function exportForm(document: MetadataDocument): MetadataDocument {
     ...(document.remote_schemas?.length ? { remote_schemas: document.remote_schemas } : {}),
     ...(document.actions?.length ? { actions: document.actions } : {}),
     ...(document.custom_types && Object.keys(document.custom_types).length ? { custom_types: document.custom_types } : {}),
+    ...(document.sources?.length
+      ? {
+          sources: document.sources.map((s) => ({
+            name: s.name,
+            kind: s.kind,
+            configuration: s.configuration,
+            tables: s.tables.map(exportEntry),
+            ...(s.functions?.length ? { functions: s.functions } : {}),
+          })),
+        }
+      : {}),
   };
 }
 

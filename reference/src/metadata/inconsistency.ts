@@ -29,6 +29,7 @@ export type InconsistentObject =
   | { type: 'remote_schema'; reason: string; definition: RemoteSchema }
   | { type: 'remote_schema_permission'; reason: string; definition: { remote_schema: string; role: string; definition: { schema: string }; comment?: string } }
   | { type: 'action'; reason: string; definition: Action }
+  | { type: 'source'; reason: string; name: string; definition: string; message: string }
   | { type: 'remote_relationship'; reason: string; definition: { table: QualifiedName; name: string; definition: RemoteRelationship['definition'] } }
   | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> };
 

@@ -39,6 +39,14 @@ export interface OperationContext {
   readonly remotes: RemoteSchemaStore;
   /** The remote schemas of a document that cannot be served (unreachable, or clashing names). */
   remoteProblems(document: MetadataDocument): Promise<readonly InconsistentObject[]>;
+  /** The sources of a document (besides default) whose database cannot be reached now; `only`: just these. */
+  sourceProblems(document: MetadataDocument, only?: readonly string[]): Promise<readonly InconsistentObject[]>;
+  /**
+   * Run user SQL in a transaction on another source's database, one per source and request,
+   * committed when the request commits (decision dec.source.forms); `readOnly`: alone, in a
+   * read-only transaction that is rolled back.
+   */
+  onSource<T>(source: string, work: (db: PoolClient) => Promise<T>, readOnly?: boolean): Promise<T>;
   /** A remote schema was introspected again: the GraphQL schema is rebuilt. */
   remotesChanged: boolean;
   /**

@@ -47,14 +47,13 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
   const argsSchema = spec.versions.find((x) => x.version === version)!.args;
   const parsed = argsSchema.parse(body.args, `${path}.args`);
   if (!parsed.ok) return failed(parseError(parsed.problem));
-  // Decision dec.metadata.source-prefixed: one source, `default`.
-  const source = schema.isPlainObject(body.args) ? body.args.source : undefined;
-  if (source !== undefined && source !== 'default') return failed(engineError('not-exists.source', `${path}.args`, [JSON.stringify(source)]));
+  const source = schema.isPlainObject(body.args) && typeof body.args.source === 'string' ? body.args.source : undefined;
   const operation: ParsedOperation = {
     type: spec.aliasOf ?? type,
     version,
     args: parsed.value,
     path,
+    ...(source !== undefined ? { source } : {}),
     ...(resourceVersion !== undefined ? { resourceVersion } : {}),
   };
   if (type === 'bulk') {

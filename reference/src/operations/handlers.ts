@@ -38,6 +38,7 @@ import { createAction, createActionPermission, dropAction, dropActionPermission,
 import { createFunctionPermission, dropFunctionPermission, setFunctionCustomization, trackFunction, untrackFunction } from './functions';
 import { createPermission, dropPermission, setPermissionComment } from './permissions';
 import { runSql } from './runSql';
+import { addSource, dropSource, renameSource, updateSource } from './sources';
 import { setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables';
 
 export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
@@ -48,6 +49,10 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   get_inconsistent_metadata: getInconsistentMetadata,
   drop_inconsistent_metadata: dropInconsistentMetadata,
   run_sql: runSql as OperationHandler,
+  pg_add_source: addSource as OperationHandler,
+  pg_update_source: updateSource as OperationHandler,
+  rename_source: renameSource as OperationHandler,
+  pg_drop_source: dropSource as OperationHandler,
   ...Object.fromEntries(
     (['insert', 'select', 'update', 'delete'] as const).flatMap((type) => [
       [`create_${type}_permission`, createPermission(type)],

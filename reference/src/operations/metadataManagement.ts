@@ -16,6 +16,7 @@ import { checkSchedule, keepHiddenCronTriggers } from '../metadata/cronTriggers'
 import { endpointsOf, withList } from '../metadata/collections';
 import { endpointSchemaProblems } from './restEndpoints';
 import { introspectFor } from './functions';
+import { sourcesOf, withSources } from '../metadata/sources';
 import { checkPermissionValueList, type PermissionValue } from './permissionValues';
 
 export async function exportMetadata(ctx: OperationContext, _args: unknown, version: number): Promise<unknown> {
@@ -39,6 +40,7 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
     ...(await endpointSchemaProblems(ctx, document)),
     ...(await ctx.remoteProblems(document)),
     ...(await ctx.schemaProblems(document)),
+    ...(await ctx.sourceProblems(document)),
   ];
   if (inconsistent.length > 0 && !v2?.allow_inconsistent_metadata) {
     // Rule replace_metadata.1: the same 400 for v1 and v2.
@@ -75,6 +77,7 @@ async function allInconsistencies(ctx: OperationContext) {
     ...(await endpointSchemaProblems(ctx, ctx.document)),
     ...(await ctx.remoteProblems(ctx.document)),
     ...(await ctx.schemaProblems(ctx.document)),
+    ...(await ctx.sourceProblems(ctx.document)),
   ];
 }
 
@@ -101,6 +104,13 @@ export async function dropInconsistentMetadata(ctx: OperationContext): Promise<u
     ctx.document = withRemoteSchemas(
       ctx.document,
       remoteSchemasOf(ctx.document).filter((r) => !unusable.has(r.name)),
+    );
+  // Sources whose database does not answer go with what is tracked in them.
+  const unreachable = new Set((await ctx.sourceProblems(ctx.document)).flatMap((o) => (o.type === 'source' ? [o.definition] : [])));
+  if (unreachable.size > 0)
+    ctx.document = withSources(
+      ctx.document,
+      sourcesOf(ctx.document).filter((s) => !unreachable.has(s.name)),
     );
   // Remote relationships to what is gone or cannot be served go with it.
   const stranded = (await ctx.remoteProblems(ctx.document)).filter((o) => o.type === 'remote_relationship');

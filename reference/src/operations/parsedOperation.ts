@@ -8,6 +8,8 @@ export interface ParsedOperation {
   path: string;
   /** The operations of a bulk, parsed the same way. */
   children?: ParsedOperation[];
+  /** The `source` its arguments name, when they name one (decision dec.source.forms). */
+  source?: string;
   /** Run only on this resource version of the metadata (decision dec.envelope.resource-version). */
   resourceVersion?: number;
 }

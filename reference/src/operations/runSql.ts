@@ -3,7 +3,7 @@
 import type { PoolClient } from 'pg';
 import { DatabaseError } from 'pg';
 import { isConnectionLoss } from '../db/connectionLoss';
-import { displayQualified, quoteQualified, type MetadataDocument, type QualifiedName } from '../../../spec';
+import { DEFAULT_SOURCE, displayQualified, quoteQualified, type MetadataDocument, type QualifiedName } from '../../../spec';
 import { engineError, EngineError } from '../errors';
 import { relationKey, type Introspection } from '../db/introspection';
 import { withoutInconsistent, withoutObjects } from '../metadata/document';
@@ -21,12 +21,15 @@ interface RunSqlArgs {
   cascade?: boolean;
   read_only?: boolean;
   check_metadata_consistency?: boolean;
+  source?: string;
 }
 
 export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<unknown> {
   const check = await checkTransactionControl(args.sql);
   if (!check.ok) throw syntaxError(args.sql, check.problem);
   if (check.control) throw engineError('bad-request.transaction-control', '$.args.sql', [`${check.control.statement} (statement ${check.control.index})`]);
+  // Another source's database: its own transaction, committed with the request (dec.source.forms).
+  if (args.source !== undefined && args.source !== DEFAULT_SOURCE) return ctx.onSource(args.source, (db) => execute(db, args.sql), args.read_only === true);
   if (args.read_only) return ctx.readOnly((db) => execute(db, args.sql));
   const before = ctx.document.tables.length > 0 ? await ctx.introspect() : undefined;
   if (before) await ctx.inconsistenciesBefore();

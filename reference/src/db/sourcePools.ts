@@ -1,0 +1,84 @@
+// The connections of the sources added by pg_add_source (decision dec.source.forms): one pool per
+// source and configuration, opened when first needed, closed when the source goes or changes.
+import type { Pool, PoolConfig } from 'pg';
+import type { ConnectionInfo, SourceEntry } from '../../../spec';
+import { resilientPool } from './connectionLoss';
+
+/** How long a check of a source waits for its database before calling it unreachable. */
+const CHECK_TIMEOUT_MS = 5_000;
+
+/** The pool settings of a source's connection, or why there are none (an unset environment variable). */
+export function poolConfigOf(info: ConnectionInfo, env: NodeJS.ProcessEnv = process.env): PoolConfig | { problem: string } {
+  const url = info.database_url;
+  let where: PoolConfig;
+  if (typeof url === 'string') where = { connectionString: url };
+  else if ('from_env' in url) {
+    const value = env[url.from_env];
+    if (value === undefined || value === '') return { problem: `environment variable "${url.from_env}" is not set` };
+    where = { connectionString: value };
+  } else {
+    const p = url.connection_parameters;
+    where = { host: p.host, port: p.port, user: p.username, database: p.database, ...(p.password !== undefined ? { password: p.password } : {}) };
+  }
+  const settings = info.pool_settings ?? {};
+  return {
+    ...where,
+    max: settings.max_connections ?? 50,
+    ...(settings.idle_timeout !== undefined ? { idleTimeoutMillis: settings.idle_timeout * 1000 } : {}),
+    connectionTimeoutMillis: settings.pool_timeout ? settings.pool_timeout * 1000 : CHECK_TIMEOUT_MS,
+    ...(settings.connection_lifetime ? { maxLifetimeSeconds: settings.connection_lifetime } : {}),
+    application_name: 'engine-reference-source',
+  };
+}
+
+/** The message of a failed connection, without the address it was given. */
+function connectionMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message === '' ? 'the database did not answer' : message;
+}
+
+export class SourcePools {
+  private readonly pools = new Map<string, { key: string; pool: Pool }>();
+
+  /** The pool of a source, opened on first use (again when its configuration changed). */
+  poolOf(source: SourceEntry): Pool | { problem: string } {
+    const key = JSON.stringify(source.configuration.connection_info);
+    const open = this.pools.get(source.name);
+    if (open?.key === key) return open.pool;
+    const config = poolConfigOf(source.configuration.connection_info);
+    if ('problem' in config) return config;
+    if (open) void open.pool.end().catch(() => {});
+    const pool = resilientPool(config);
+    this.pools.set(source.name, { key, pool });
+    return pool;
+  }
+
+  /** Why a source cannot be used now (its database does not answer), or undefined. */
+  async problemOf(source: SourceEntry): Promise<string | undefined> {
+    const pool = this.poolOf(source);
+    if ('problem' in pool) return pool.problem;
+    try {
+      const client = await pool.connect();
+      client.release();
+      return undefined;
+    } catch (error) {
+      return connectionMessage(error);
+    }
+  }
+
+  /** Close the pools of sources no longer in `sources`. */
+  keepOnly(sources: readonly SourceEntry[]): void {
+    const names = new Set(sources.map((s) => s.name));
+    for (const [name, open] of this.pools) {
+      if (names.has(name)) continue;
+      this.pools.delete(name);
+      void open.pool.end().catch(() => {});
+    }
+  }
+
+  async close(): Promise<void> {
+    const open = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(open.map((o) => o.pool.end().catch(() => {})));
+  }
+}

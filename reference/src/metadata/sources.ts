@@ -1,0 +1,86 @@
+// The sources of a document besides `default` (decision dec.source.forms): adding, changing,
+// renaming and dropping them. Whether a source's database answers is decided with its connection
+// (db/sourcePools.ts).
+import { DEFAULT_SOURCE, type MetadataDocument, type SourceConfiguration, type SourceEntry } from '../../../spec';
+import { engineError, type EngineError } from '../errors';
+
+export const sourcesOf = (document: MetadataDocument): readonly SourceEntry[] => document.sources ?? [];
+
+export function withSources(document: MetadataDocument, sources: readonly SourceEntry[]): MetadataDocument {
+  const { sources: _, ...rest } = document;
+  return sources.length ? { ...rest, sources: [...sources] } : rest;
+}
+
+/** Whether `name` is a source of the document: `default` always is. */
+export const isSource = (document: MetadataDocument, name: string) => name === DEFAULT_SOURCE || sourcesOf(document).some((s) => s.name === name);
+
+function notDefault(name: string): void {
+  if (name === DEFAULT_SOURCE) throw engineError('not-supported.default-source', '$.args', [JSON.stringify(name)]);
+}
+
+function existing(document: MetadataDocument, name: string): SourceEntry {
+  notDefault(name);
+  const found = sourcesOf(document).find((s) => s.name === name);
+  if (!found) throw engineError('not-exists.source', '$.args', [JSON.stringify(name)]);
+  return found;
+}
+
+/**
+ * Why an operation's `source` argument cannot be served: a name that is no source, or a source
+ * whose tables and functions this server does not serve yet (run_sql runs there). Undefined for `default` or none.
+ */
+export function sourceArgumentProblem(document: MetadataDocument, operation: { type: string; source?: string; path: string }): EngineError | undefined {
+  const { type, source, path } = operation;
+  if (source === undefined || source === DEFAULT_SOURCE) return undefined;
+  if (!isSource(document, source)) return engineError('not-exists.source', `${path}.args`, [JSON.stringify(source)]);
+  if (type === 'run_sql') return undefined;
+  return engineError('not-supported.source-objects', `${path}.args`, [JSON.stringify(source)]);
+}
+
+/** pg_add_source: a new source with nothing tracked; with replace_configuration, a new configuration for one there is. */
+export function addSource(document: MetadataDocument, name: string, configuration: SourceConfiguration, replaceConfiguration = false): MetadataDocument {
+  notDefault(name);
+  const sources = sourcesOf(document);
+  if (sources.some((s) => s.name === name)) {
+    if (!replaceConfiguration) throw engineError('already-exists.source', '$.args', [JSON.stringify(name)]);
+    return updateSource(document, name, configuration);
+  }
+  return withSources(document, [...sources, { name, kind: 'postgres', configuration, tables: [] }]);
+}
+
+/** pg_update_source: the configuration replaced, what is tracked kept. */
+export function updateSource(document: MetadataDocument, name: string, configuration: SourceConfiguration | undefined): MetadataDocument {
+  const found = existing(document, name);
+  if (!configuration) return document;
+  return withSources(
+    document,
+    sourcesOf(document).map((s) => (s === found ? { ...s, configuration } : s)),
+  );
+}
+
+/** rename_source: the same source under a new name, in its place. */
+export function renameSource(document: MetadataDocument, name: string, newName: string): MetadataDocument {
+  const found = existing(document, name);
+  notDefault(newName);
+  if (newName === name) return document;
+  if (sourcesOf(document).some((s) => s.name === newName)) throw engineError('already-exists.source', '$.args', [JSON.stringify(newName)]);
+  return withSources(
+    document,
+    sourcesOf(document).map((s) => (s === found ? { ...s, name: newName } : s)),
+  );
+}
+
+/** pg_drop_source: the source and what is tracked in it. */
+export function dropSource(document: MetadataDocument, name: string): MetadataDocument {
+  const found = existing(document, name);
+  return withSources(
+    document,
+    sourcesOf(document).filter((s) => s !== found),
+  );
+}
+
+/** The sources a change brought or reconnected: added, or with another connection. */
+export function connectionsChanged(before: MetadataDocument, after: MetadataDocument): SourceEntry[] {
+  const old = new Map(sourcesOf(before).map((s) => [s.name, JSON.stringify(s.configuration.connection_info)]));
+  return sourcesOf(after).filter((s) => old.get(s.name) !== JSON.stringify(s.configuration.connection_info));
+}
