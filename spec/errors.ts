@@ -187,16 +187,6 @@ export const ERRORS: readonly ErrorSpec[] = [
     "the source <source> is the server's own database: it cannot be added, dropped, renamed or changed",
     'The `default` source is the database the server stores its metadata in: pg_add_source, pg_drop_source, rename_source and pg_update_source naming it, and a document listing it under `sources` in version 2 form, are refused with 400 not-supported at the name, changing nothing.',
   ),
-  {
-    ...decided(
-      'not-supported.source-objects',
-      400,
-      'not-supported',
-      'tables and functions of the source <source> are not supported by this server yet',
-      'Tracking tables and functions in a source added by pg_add_source (an operation with its `source`, a document with them under the source) is refused with 400 not-supported, changing nothing.',
-    ),
-    verifiedBy: 'reference',
-  },
   decided(
     'invalid-configuration.source-connection',
     400,

@@ -769,8 +769,6 @@ export const sourceEntry: Schema<SourceEntry> = refine(
       return parseFailure(childPath(path, 'name'), formatMessage('err.not-supported.default-source', JSON.stringify(DEFAULT_SOURCE)), 'not-supported');
     if (v.customization && Object.keys(v.customization).length > 0)
       return parseFailure(childPath(path, 'customization'), 'customization is not supported by this server yet', 'not-supported');
-    if ((v.tables?.length ?? 0) + (v.functions?.length ?? 0) > 0)
-      return parseFailure(childPath(path, 'tables'), formatMessage('err.not-supported.source-objects', JSON.stringify(v.name)), 'not-supported');
     return parsed({
       name: v.name,
       kind: 'postgres' as const,

@@ -239,3 +239,207 @@ caseNeeding(
     expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('archive', connection())] });
   },
 );
+
+/** Tables of the second database: a ledger of accounts and their entries. */
+const LEDGER_SQL = `
+  create table public.account (id int primary key, owner text not null);
+  create table public.entry (id int primary key, account_id int not null references public.account (id), amount int not null);
+  insert into public.account values (1, 'ada'), (2, 'bob');
+  insert into public.entry values (10, 1, 5), (11, 1, 7), (12, 2, 3);
+  create view public.stamp as select statement_timestamp()::text as at;
+`;
+const DROP_LEDGER_SQL = 'drop view if exists public.stamp; drop table if exists public.entry, public.account';
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  [
+    'dec.source.forms',
+    'op.pg_add_source',
+    'dec.metadata.source-prefixed',
+    'op.track_table.v2',
+    'op.create_object_relationship',
+    'op.create_array_relationship',
+    'op.create_select_permission',
+    'op.untrack_table',
+  ],
+  "tables of a source are tracked with their source, with relationships and permissions; the export lists them under it; GraphQL answers them from the source's database beside the server's own",
+  async () => {
+    await second.sql(LEDGER_SQL);
+    await target.sql('create table public.plain_local (id int primary key); insert into public.plain_local values (42)');
+    try {
+      expectResponse(await run('pg_add_source', { name: 'books', configuration: connection() }), 200, ok);
+      const steps: [string, unknown][] = [
+        ['pg_track_table', { source: 'books', table: 'account' }],
+        ['pg_track_table', { source: 'books', table: { schema: 'public', name: 'entry' } }],
+        ['pg_create_object_relationship', { source: 'books', table: 'entry', name: 'account', using: { foreign_key_constraint_on: 'account_id' } }],
+        [
+          'pg_create_array_relationship',
+          { source: 'books', table: 'account', name: 'entries', using: { foreign_key_constraint_on: { table: 'entry', column: 'account_id' } } },
+        ],
+        [
+          'pg_create_select_permission',
+          { source: 'books', table: 'account', role: 'owner', permission: { columns: ['id', 'owner'], filter: { owner: { _eq: 'X-Engine-User-Id' } } } },
+        ],
+        ['pg_track_table', { table: 'plain_local' }],
+      ];
+      for (const [type, args] of steps) expectResponse(await run(type, args), 200, ok);
+      expect(await exported()).toEqual({
+        version: 2,
+        tables: [{ table: { schema: 'public', name: 'plain_local' } }],
+        sources: [
+          {
+            name: 'books',
+            kind: 'postgres',
+            configuration: connection(),
+            tables: [
+              {
+                table: { schema: 'public', name: 'account' },
+                array_relationships: [
+                  { name: 'entries', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'entry' }, column: 'account_id' } } },
+                ],
+                select_permissions: [{ role: 'owner', permission: { columns: ['id', 'owner'], filter: { owner: { _eq: 'X-Engine-User-Id' } } } }],
+              },
+              {
+                table: { schema: 'public', name: 'entry' },
+                object_relationships: [{ name: 'account', using: { foreign_key_constraint_on: 'account_id' } }],
+              },
+            ],
+          },
+        ],
+      });
+      const answer = await target.graphql(
+        '{ plain_local { id } account(order_by: {id: asc}) { owner entries(order_by: {id: asc}) { amount } } entry_by_pk(id: 12) { account { owner } } }',
+      );
+      expect(answer.body).toEqual({
+        data: {
+          plain_local: [{ id: 42 }],
+          account: [
+            { owner: 'ada', entries: [{ amount: 5 }, { amount: 7 }] },
+            { owner: 'bob', entries: [{ amount: 3 }] },
+          ],
+          entry_by_pk: { account: { owner: 'bob' } },
+        },
+      });
+      const asOwner = await target.graphql('{ account { id owner } }', undefined, {
+        headers: { ...target.adminHeaders(), 'x-engine-role': 'owner', 'x-engine-user-id': 'bob' },
+      });
+      expect(asOwner.body).toEqual({ data: { account: [{ id: 2, owner: 'bob' }] } });
+      // The source's table is untracked with its source; the server's own is not touched.
+      expectResponse(await run('pg_untrack_table', { source: 'books', table: 'entry', cascade: true }), 200, ok);
+      expect(((await exported()).sources as { tables: unknown[] }[])[0]!.tables).toHaveLength(1);
+      expect((await target.graphql('{ plain_local { id } }')).body).toEqual({ data: { plain_local: [{ id: 42 }] } });
+    } finally {
+      await target.reset();
+      await second.sql(DROP_LEDGER_SQL);
+      await target.sql('drop table if exists public.plain_local');
+    }
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.source.forms', 'op.pg_add_source', 'err.already-exists.graphql-name', 'op.track_table.v2'],
+  'root fields of two sources may not share a name; one statement answers all root fields of a source; a mutation runs on its source, and one across two sources is refused',
+  async () => {
+    await second.sql(LEDGER_SQL);
+    await target.sql(
+      'create table public.account (id int primary key, owner text); insert into public.account values (9, $$local$$); create view public.stamp as select statement_timestamp()::text as at',
+    );
+    try {
+      expectResponse(await run('pg_add_source', { name: 'books', configuration: connection() }), 200, ok);
+      expectResponse(await run('pg_track_table', { table: 'account' }), 200, ok);
+      const before = await exported();
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'account' }), 400, {
+        path: '$.args',
+        error: 'the GraphQL name "account" of table "account" of the source "books" conflicts with table "account"',
+        code: 'already-exists',
+      });
+      expect(await exported()).toEqual(before);
+      // A custom name keeps them apart.
+      const custom = { custom_name: 'books_account', custom_root_fields: {}, column_config: {} };
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'account', configuration: custom }), 200, ok);
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'stamp', configuration: { custom_name: 'books_stamp' } }), 200, ok);
+      expectResponse(await run('pg_track_table', { table: 'stamp' }), 200, ok);
+      const answer = (
+        await target.graphql(
+          '{ account { owner } books_account(order_by: {id: asc}) { owner } first: books_stamp { at } second: books_stamp { at } stamp { at } }',
+        )
+      ).body as { data: { first: { at: string }[]; second: { at: string }[]; stamp: { at: string }[] } };
+      expect({ ...answer.data, first: undefined, second: undefined, stamp: undefined }).toEqual({
+        account: [{ owner: 'local' }],
+        books_account: [{ owner: 'ada' }, { owner: 'bob' }],
+        first: undefined,
+        second: undefined,
+        stamp: undefined,
+      });
+      // Both root fields of the source were read by one statement: one statement time.
+      expect(answer.data.first[0]!.at).toBe(answer.data.second[0]!.at);
+      expect(answer.data.stamp).toHaveLength(1);
+      expectResponse(await target.graphql('mutation { insert_books_account_one(object: {id: 3, owner: "cy"}) { id owner } }'), 200, {
+        data: { insert_books_account_one: { id: 3, owner: 'cy' } },
+      });
+      expect(await second.sql('select owner from public.account where id = 3')).toEqual([{ owner: 'cy' }]);
+      expect(await target.sql('select count(*)::int as n from public.account')).toEqual([{ n: 1 }]);
+      const across = await target.graphql(
+        'mutation { insert_books_account_one(object: {id: 4, owner: "di"}) { id } insert_account_one(object: {id: 4, owner: "di"}) { id } }',
+      );
+      expect(across.body).toEqual({
+        errors: [{ message: 'mutations on tables of more than one source in one request are not supported', extensions: { path: '$', code: 'not-supported' } }],
+      });
+      expect(await second.sql('select count(*)::int as n from public.account where id = 4')).toEqual([{ n: 0 }]);
+    } finally {
+      await target.reset();
+      await second.sql(DROP_LEDGER_SQL);
+      await target.sql('drop view if exists public.stamp; drop table if exists public.account');
+    }
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  [
+    'dec.source.forms',
+    'op.pg_add_source',
+    'op.replace_metadata.v2',
+    'op.get_inconsistent_metadata',
+    'op.drop_inconsistent_metadata',
+    'dec.metadata.older-forms',
+  ],
+  "replace_metadata takes a source's tables in version 3 form; one its database lacks is an inconsistent table of that source, dropped by drop_inconsistent_metadata",
+  async () => {
+    await second.sql(LEDGER_SQL);
+    try {
+      const account = {
+        table: { schema: 'public', name: 'account' },
+        configuration: { custom_name: 'ledger_account', custom_root_fields: {}, column_config: {} },
+      };
+      const ghost = { table: { schema: 'public', name: 'ghost' } };
+      // The export leaves out the empty parts of a configuration.
+      const accountExported = { table: account.table, configuration: { custom_name: 'ledger_account' } };
+      const v3 = (tables: unknown[]) => ({ version: 3, sources: [{ name: 'books', kind: 'postgres', configuration: connection(), tables }] });
+      expectResponse(await run('replace_metadata', { metadata: v3([account]) }), 200, { is_consistent: true, inconsistent_objects: [] });
+      expect(await exported()).toEqual({ version: 2, tables: [], sources: [{ ...entry('books', connection()), tables: [accountExported] }] });
+      expect((await target.graphql('{ ledger_account(order_by: {id: asc}) { owner } }')).body).toEqual({
+        data: { ledger_account: [{ owner: 'ada' }, { owner: 'bob' }] },
+      });
+      const missing = { type: 'table', reason: 'no such table/view exists in postgres : "ghost"', definition: 'ghost', source: 'books' };
+      expectResponse(await run('replace_metadata', { metadata: v3([account, ghost]) }), 400, {
+        path: '$.args',
+        error: 'cannot continue due to inconsistent metadata',
+        code: 'unexpected',
+        internal: [missing],
+      });
+      expectResponse(await run('replace_metadata', { metadata: v3([account, ghost]), allow_inconsistent_metadata: true }), 200, {
+        is_consistent: false,
+        inconsistent_objects: [missing],
+      });
+      expectResponse(await run('get_inconsistent_metadata', {}), 200, [missing]);
+      expect((await target.graphql('{ ledger_account(where: {id: {_eq: 2}}) { owner } }')).body).toEqual({ data: { ledger_account: [{ owner: 'bob' }] } });
+      expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
+      expect(await exported()).toEqual({ version: 2, tables: [], sources: [{ ...entry('books', connection()), tables: [accountExported] }] });
+    } finally {
+      await target.reset();
+      await second.sql(DROP_LEDGER_SQL);
+    }
+  },
+);

@@ -89,23 +89,6 @@ describe('reference server', () => {
     expect(await post(server, { type: 'replace_metadata', args: table({ remote_relationships: [] }) })).toEqual({ status: 200, body: { message: 'success' } });
   });
 
-  test('tables and functions of a source besides default are refused, nothing changed [err.not-supported.source-objects]', async () => {
-    const server = await start();
-    const source = { name: 'archive', kind: 'postgres', configuration: { connection_info: { database_url: database.url } }, tables: [] };
-    expect(await post(server, { type: 'pg_add_source', args: { name: 'archive', configuration: source.configuration } })).toEqual({
-      status: 200,
-      body: { message: 'success' },
-    });
-    const refused = { path: '$.args', error: 'tables and functions of the source "archive" are not supported by this server yet', code: 'not-supported' };
-    expect(await post(server, { type: 'pg_track_table', args: { source: 'archive', table: 'kept' } })).toEqual({ status: 400, body: refused });
-    expect(await post(server, { type: 'pg_track_function', args: { source: 'archive', function: 'f' } })).toEqual({ status: 400, body: refused });
-    expect(await post(server, { type: 'replace_metadata', args: { version: 2, tables: [], sources: [{ ...source, tables: [{ table: 'kept' }] }] } })).toEqual({
-      status: 400,
-      body: { ...refused, path: '$.args.sources[0].tables' },
-    });
-    expect(await post(server, { type: 'export_metadata', args: {} })).toEqual({ status: 200, body: { version: 2, tables: [], sources: [source] } });
-  });
-
   test('a remote schema that does not answer at start-up is an inconsistent object; the server starts and serves the rest [dec.remote-schema.defaults]', async () => {
     const first = await start();
     remote.use(graphQLServer('/r', 'type Query { hello: String }', { hello: () => 'hi' }));

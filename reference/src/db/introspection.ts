@@ -80,6 +80,9 @@ export interface Introspection {
   functions: ReadonlyMap<string, readonly DbFunction[]>;
 }
 
+/** The key of a table of a source besides default among the models of all sources (decision dec.source.forms). */
+export const sourceKey = (source: string | undefined, key: string): string => (source === undefined ? key : `${source}\u0001${key}`);
+
 export const relationKey = (q: QualifiedName) => `${q.schema}\u0000${q.name}`;
 
 export function introspectionOf(relations: readonly Relation[], tables: readonly DbTable[] = [], functions: readonly DbFunction[] = []): Introspection {

@@ -37,8 +37,31 @@ function connectionMessage(error: unknown): string {
   return message === '' ? 'the database did not answer' : message;
 }
 
+/** The pools GraphQL plans of a source run on: roles' and admin's, each with its statement timeout. */
+export interface SourceGraphqlPools {
+  admin: Pool;
+  roles: Pool;
+  adminGraphql: Pool;
+}
+
 export class SourcePools {
   private readonly pools = new Map<string, { key: string; pool: Pool }>();
+  private readonly graphql = new Map<string, { key: string; pools: SourceGraphqlPools }>();
+
+  /** The GraphQL pools of a source (opened on first use), or undefined when its URL cannot be had. */
+  graphqlPoolsOf(source: SourceEntry, timeouts: { statementTimeoutMs: number; adminStatementTimeoutMs: number }): SourceGraphqlPools | undefined {
+    const key = JSON.stringify(source.configuration.connection_info);
+    const open = this.graphql.get(source.name);
+    if (open?.key === key) return open.pools;
+    const admin = this.poolOf(source);
+    const config = poolConfigOf(source.configuration.connection_info);
+    if ('problem' in admin || 'problem' in config) return undefined;
+    if (open) void endAll(open.pools);
+    const timed = (ms: number) => resilientPool({ ...config, ...(ms > 0 ? { statement_timeout: ms } : {}) });
+    const pools = { admin, roles: timed(timeouts.statementTimeoutMs), adminGraphql: timed(timeouts.adminStatementTimeoutMs) };
+    this.graphql.set(source.name, { key, pools });
+    return pools;
+  }
 
   /** The pool of a source, opened on first use (again when its configuration changed). */
   poolOf(source: SourceEntry): Pool | { problem: string } {
@@ -74,11 +97,23 @@ export class SourcePools {
       this.pools.delete(name);
       void open.pool.end().catch(() => {});
     }
+    for (const [name, open] of this.graphql) {
+      if (names.has(name)) continue;
+      this.graphql.delete(name);
+      void endAll({ ...open.pools, admin: undefined });
+    }
   }
 
   async close(): Promise<void> {
     const open = [...this.pools.values()];
+    const graphql = [...this.graphql.values()];
     this.pools.clear();
-    await Promise.all(open.map((o) => o.pool.end().catch(() => {})));
+    this.graphql.clear();
+    await Promise.all([...open.map((o) => o.pool.end().catch(() => {})), ...graphql.map((g) => endAll({ ...g.pools, admin: undefined }))]);
   }
+}
+
+/** End the GraphQL pools of a source (the admin pool is the source's own, ended with it). */
+async function endAll(pools: { roles: Pool; adminGraphql: Pool; admin?: Pool | undefined }): Promise<void> {
+  await Promise.all([pools.roles.end().catch(() => {}), pools.adminGraphql.end().catch(() => {})]);
 }

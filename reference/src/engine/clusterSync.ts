@@ -2,6 +2,8 @@
 // metadata (and, after run_sql, the database) again, so GraphQL answers from it without waiting
 // for a metadata request. A lost connection is made again, followed by a refresh for what was
 // missed meanwhile. The same connection hears new work announced for the background workers.
+import { loadSourceInputs } from './sourceInputs';
+import { sourcesOf } from '../metadata/sources';
 import { Client } from 'pg';
 import { readMetadataSince } from '../catalog/catalog';
 import { loadEnumValues } from '../execute/schemaCache';
@@ -94,8 +96,10 @@ export class ClusterSync {
         const introspection = await ctx.introspect();
         const enumValues = await loadEnumValues(client, stored.document, introspection);
         await remotes.loadAll(stored.document);
+        const sources = await loadSourceInputs(this.sources.sourcePools, stored.document);
         if (served.snapshot && stored.resourceVersion < served.snapshot.resourceVersion) return;
-        served.adopt(stored, loaded, databaseChanged, { document: stored.document, introspection, enumValues });
+        served.adopt(stored, loaded, databaseChanged, { document: stored.document, introspection, enumValues, sources });
+        this.sources.sourcePools.keepOnly(sourcesOf(stored.document));
       } finally {
         await q.run(client, q.rollback);
       }

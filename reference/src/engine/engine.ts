@@ -17,6 +17,8 @@ import type { ParsedOperation } from '../operations/envelope';
 import { runAsRole } from '../operations/roleDml';
 import { RemoteSchemaStore } from '../remote/store';
 import { SourcePools } from '../db/sourcePools';
+import { sourcesOf } from '../metadata/sources';
+import { loadSourceInputs } from './sourceInputs';
 import * as q from '../sql';
 import { loadFunctions, loadRelations, loadTables } from '../sql/loadIntrospection';
 import { ClusterSync } from './clusterSync';
@@ -42,7 +44,16 @@ export class Engine {
     pools: Omit<PlanPools, 'admin'>,
     databaseUrl: string,
   ) {
-    this.pools = { admin: pool, ...pools };
+    this.pools = {
+      admin: pool,
+      ...pools,
+      // Plans of another source run on its pools, with the same limits (decision dec.source.forms).
+      sourcePools: (name) => {
+        const source = sourcesOf(this.served.snapshot?.document ?? { version: 2, tables: [] }).find((s) => s.name === name);
+        const own = source && this.sourcePools.graphqlPoolsOf(source, pools);
+        return own ? { ...this.pools, ...own, sourcePools: () => undefined } : undefined;
+      },
+    };
     this.served = new ServedState(config, this.remotes);
     this.sources = { pool, config, remotes: this.remotes, served: this.served, sourcePools: this.sourcePools, serverId: randomUUID() };
     this.sync = new ClusterSync(this.sources, databaseUrl, this.sources.serverId);
@@ -80,7 +91,8 @@ export class Engine {
       // A remote that cannot be reached now is an inconsistent object; the server starts anyway.
       await engine.remotes.loadAll(stored.document);
       const snapshot = { document: stored.document, resourceVersion: stored.resourceVersion };
-      engine.served.adopt(snapshot, introspection.tables, false, { document: stored.document, introspection, enumValues });
+      const sources = await loadSourceInputs(engine.sourcePools, stored.document);
+      engine.served.adopt(snapshot, introspection.tables, false, { document: stored.document, introspection, enumValues, sources });
     } finally {
       client.release();
     }

@@ -16,6 +16,9 @@ import { postgresError } from '../operations/runSql';
 import * as q from '../sql';
 import { requestContext, type ContextSources } from './requestContext';
 import { sourceConnectionError } from './sourceProblems';
+import { inSource } from './sourceLens';
+import { loadSourceInputs } from './sourceInputs';
+import { DEFAULT_SOURCE } from '../../../spec';
 import { connectionsChanged, sourceArgumentProblem, sourcesOf } from '../metadata/sources';
 import type { SchemaInput } from './served';
 
@@ -45,7 +48,8 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     const request = requestContext(sources, client, stored);
     const { ctx, loaded, guard, enumValuesOf } = request;
     finishSources = (commit) => request.sourceTransactions.finish(commit);
-    const response = await dispatch(ctx, operation);
+    const inSourceOf: InSource = (op, run) => inSource(sources, request.sourceTransactions, ctx, op.source!, op.type, op.path, (sub) => run(sub));
+    const response = await dispatch(ctx, operation, inSourceOf);
     let resourceVersion = stored.resourceVersion;
     let input: SchemaInput | undefined;
     if (ctx.document !== stored.document) {
@@ -95,6 +99,8 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     await finishSources(true);
     await q.run(client, q.commit);
     open = false;
+    // The other sources' parts are read once their transactions committed (decision dec.source.forms).
+    if (input && sourcesOf(ctx.document).length > 0) input = { ...input, sources: await loadSourceInputs(sources.sourcePools, ctx.document) };
     served.adopt({ document: ctx.document, resourceVersion }, loaded, ctx.databaseChanged, input);
     sources.sourcePools.keepOnly(sourcesOf(ctx.document));
     return response;
@@ -108,14 +114,17 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
   }
 }
 
-async function dispatch(ctx: OperationContext, operation: ParsedOperation): Promise<unknown> {
+/** Run an operation with the `source` of another database on that source's part (engine/sourceLens.ts). */
+type InSource = (operation: ParsedOperation, run: (sub: OperationContext) => Promise<unknown>) => Promise<unknown>;
+
+async function dispatch(ctx: OperationContext, operation: ParsedOperation, inSourceOf: InSource): Promise<unknown> {
   if (operation.type === 'bulk') {
     const responses: unknown[] = [];
     for (const child of operation.children ?? []) {
       // Other requests (GraphQL, /healthz) are served between the members of a long bulk.
       await new Promise((resolve) => setImmediate(resolve));
       try {
-        responses.push(await dispatch(ctx, child));
+        responses.push(await dispatch(ctx, child, inSourceOf));
       } catch (error) {
         throw error instanceof EngineError && !error.path.startsWith(child.path) ? error.under(child.path) : error;
       }
@@ -127,6 +136,8 @@ async function dispatch(ctx: OperationContext, operation: ParsedOperation): Prom
   if (sourceProblem) throw sourceProblem;
   const handler = HANDLERS[operation.type] as OperationHandler | undefined;
   if (!handler) throw engineError('not-supported.not-implemented', '$.type', [`the operation ${operation.type}`]);
+  if (operation.source !== undefined && operation.source !== DEFAULT_SOURCE && operation.type !== 'run_sql')
+    return inSourceOf(operation, (sub) => handler(sub, operation.args as never, operation.version));
   return handler(ctx, operation.args as never, operation.version);
 }
 

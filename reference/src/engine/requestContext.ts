@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import type { MetadataDocument, QualifiedName } from '../../../spec';
 import type { EngineConfig } from '../config';
-import { functionsByName, relationKey, type DbFunction, type DbTable, type Introspection, type Relation } from '../db/introspection';
+import { functionsByName, introspectionOf, relationKey, type DbFunction, type DbTable, type Introspection, type Relation } from '../db/introspection';
 import { engineError } from '../errors';
 import { loadEnumValues } from '../execute/schemaCache';
 import { functionsNamedBy, tablesNamedBy } from '../metadata/document';
@@ -19,7 +19,9 @@ import type { MetadataSnapshot, ServedState } from './served';
 import type { SourcePools } from '../db/sourcePools';
 import { sourceProblemsOf } from './sourceProblems';
 import { SourceTransactions } from './sourceTransactions';
-import { sourcesOf } from '../metadata/sources';
+import { sourcesOf, sourceView } from '../metadata/sources';
+import { loadSourceInput } from './sourceInputs';
+import type { SourceSchemaInput } from '../execute/schemaCache';
 
 export interface RequestContext {
   ctx: OperationContext;
@@ -53,6 +55,28 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
     if (!read || read.introspection !== introspection) enumValuesRead.set(doc, (read = { introspection, values: loadEnumValues(client, doc, introspection) }));
     return read.values;
   };
+  // Per document: the other sources' parts, read through this request's transactions there.
+  const sourceInputsRead = new WeakMap<MetadataDocument, Promise<{ sources?: SourceSchemaInput[] }>>();
+  const sourceInputsOf = (doc: MetadataDocument) => {
+    let read = sourceInputsRead.get(doc);
+    if (!read) {
+      read = (async () => {
+        const inputs: SourceSchemaInput[] = [];
+        for (const source of sourcesOf(doc)) {
+          const view = sourceView(doc, source.name);
+          if (view.tables.length + (view.functions?.length ?? 0) === 0 || 'problem' in sourcePools.poolOf(source)) continue;
+          try {
+            inputs.push(await loadSourceInput(await sourceTransactions.client(source.name, () => sourcePools.poolOf(source)), source.name, view));
+          } catch {
+            // a source that does not answer is reported as such
+          }
+        }
+        return inputs.length ? { sources: inputs } : {};
+      })();
+      sourceInputsRead.set(doc, read);
+    }
+    return read;
+  };
   let relations: Relation[] | undefined;
   let byKey: Map<string, Relation> | undefined;
   let view: Introspection | undefined;
@@ -73,6 +97,15 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
       if (readOnly) return SourceTransactions.readOnly(sourcePools.poolOf(source), name, work);
       return sourceTransactions.run(name, () => sourcePools.poolOf(source), work);
     },
+    async introspectSource(source, view) {
+      if ('problem' in sourcePools.poolOf(source)) return undefined;
+      try {
+        const db = await sourceTransactions.client(source.name, () => sourcePools.poolOf(source));
+        return introspectionOf(await loadRelations(db), await loadTables(db, tablesNamedBy(view)), await loadFunctions(db, functionsNamedBy(view)));
+      } catch {
+        return undefined;
+      }
+    },
     async sourceProblems(doc, only) {
       return sourceProblemsOf(sourcePools, doc, only);
     },
@@ -81,11 +114,11 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
     },
     async schemaProblems(doc) {
       const introspection = await ctx.introspect(tablesNamedBy(doc));
-      return served.validated({ document: doc, introspection, enumValues: await enumValuesOf(doc) }).problems;
+      return served.validated({ document: doc, introspection, enumValues: await enumValuesOf(doc), ...(await sourceInputsOf(doc)) }).problems;
     },
     async adminSchema(doc) {
       const introspection = await ctx.introspect(tablesNamedBy(doc));
-      return served.validated({ document: doc, introspection, enumValues: await enumValuesOf(doc) }).cache.admin.schema;
+      return served.validated({ document: doc, introspection, enumValues: await enumValuesOf(doc), ...(await sourceInputsOf(doc)) }).cache.admin.schema;
     },
     config,
     document,

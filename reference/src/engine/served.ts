@@ -3,7 +3,7 @@
 import type { MetadataDocument } from '../../../spec';
 import type { EngineConfig } from '../config';
 import type { DbTable, Introspection } from '../db/introspection';
-import type { SchemaCache } from '../execute/schemaCache';
+import type { SchemaCache, SourceSchemaInput } from '../execute/schemaCache';
 import { adminSchemaOf, validSchemaCache, type ValidSchemaCache } from '../execute/schemaValidity';
 import { actionsOf } from '../metadata/actions';
 import type { InconsistentObject } from '../metadata/inconsistency';
@@ -25,6 +25,8 @@ export interface SchemaInput {
   document: MetadataDocument;
   introspection: Introspection;
   enumValues: Map<string, EnumValue[]>;
+  /** The sources besides default that track something and answer (decision dec.source.forms). */
+  sources?: readonly SourceSchemaInput[];
 }
 
 export class ServedState {
@@ -38,7 +40,7 @@ export class ServedState {
   /** Schema caches validated per document (and the database they were built against). */
   private validations = new WeakMap<
     MetadataDocument,
-    { introspection: Introspection; enumValues: ReadonlyMap<string, EnumValue[]>; result: ValidSchemaCache }
+    { introspection: Introspection; enumValues: ReadonlyMap<string, EnumValue[]>; sources: SchemaInput['sources']; result: ValidSchemaCache }
   >();
 
   constructor(
@@ -69,8 +71,9 @@ export class ServedState {
   /** The schema cache of an input with every schema valid, and what was left out for it; once per input. */
   validated(input: SchemaInput): ValidSchemaCache {
     let found = this.validations.get(input.document);
-    if (!found || found.introspection !== input.introspection || found.enumValues !== input.enumValues) {
+    if (!found || found.introspection !== input.introspection || found.enumValues !== input.enumValues || found.sources !== input.sources) {
       const { introspection, enumValues } = input;
+      const sources = input.sources?.length ? { sources: input.sources } : {};
       const inferFunctionPermissions = this.config.inferFunctionPermissions;
       const allowList = this.config.enableAllowList;
       // Nothing but tables and functions: their schemas are built and validated once.
@@ -79,11 +82,16 @@ export class ServedState {
           inferFunctionPermissions,
           allowList,
           previous: this.lastShare,
+          ...sources,
         });
         return this.remember(input, result);
       }
       // The tables and functions first: remote schemas and actions are checked against what of them is served.
-      const local = validSchemaCache(input.document, introspection, enumValues, this.config.limits, { inferFunctionPermissions, previous: this.lastShare });
+      const local = validSchemaCache(input.document, introspection, enumValues, this.config.limits, {
+        inferFunctionPermissions,
+        previous: this.lastShare,
+        ...sources,
+      });
       const view = remoteView(local.document, () => local.cache.admin.schema, this.remotes, this.config.enableRemoteSchemaPermissions, introspection);
       const full = validSchemaCache(local.document, introspection, enumValues, this.config.limits, {
         inferFunctionPermissions,
@@ -91,6 +99,7 @@ export class ServedState {
         remotes: view.usable,
         withActions: view.actionsUsable,
         previous: local.cache.share,
+        ...sources,
       });
       return this.remember(input, { ...full, problems: [...local.problems, ...full.problems] });
     }
@@ -98,7 +107,7 @@ export class ServedState {
   }
 
   private remember(input: SchemaInput, result: ValidSchemaCache): ValidSchemaCache {
-    this.validations.set(input.document, { introspection: input.introspection, enumValues: input.enumValues, result });
+    this.validations.set(input.document, { introspection: input.introspection, enumValues: input.enumValues, sources: input.sources, result });
     this.lastShare = result.cache.share;
     return result;
   }

@@ -7,8 +7,12 @@ import * as q from '../sql';
 export class SourceTransactions {
   private readonly open = new Map<string, { client: PoolClient; started: string }>();
 
-  /** Run `work` in the source's transaction, which must still be the same one after it. */
-  async run<T>(name: string, poolOf: () => Pool | { problem: string }, work: (db: PoolClient) => Promise<T>): Promise<T> {
+  /** The connection of the source's transaction, begun on first use. */
+  async client(name: string, poolOf: () => Pool | { problem: string }): Promise<PoolClient> {
+    return (await this.transaction(name, poolOf)).client;
+  }
+
+  private async transaction(name: string, poolOf: () => Pool | { problem: string }): Promise<{ client: PoolClient; started: string }> {
     let tx = this.open.get(name);
     if (!tx) {
       const client = await connect(poolOf(), name);
@@ -17,6 +21,12 @@ export class SourceTransactions {
       tx = { client, started: row!.started };
       this.open.set(name, tx);
     }
+    return tx;
+  }
+
+  /** Run `work` in the source's transaction, which must still be the same one after it. */
+  async run<T>(name: string, poolOf: () => Pool | { problem: string }, work: (db: PoolClient) => Promise<T>): Promise<T> {
+    const tx = await this.transaction(name, poolOf);
     const result = await work(tx.client);
     const [after] = await q.run<{ started: string }>(tx.client, q.transactionStart);
     if (after?.started !== tx.started) throw engineError('bad-request.transaction-control', '$.args.sql', ['ROLLBACK']);

@@ -28,6 +28,10 @@ export function compile(
     else tableFields.push(f);
   }
   if (operation.operation === 'mutation') {
+    // A mutation runs in one transaction: on one database (decision dec.source.forms).
+    const sources = new Set(tableFields.map((f) => built.mutationFields.get(f.name)?.table.source));
+    if (sources.size > 1) throw new CompileError('mutations on tables of more than one source in one request are not supported', 'not-supported');
+    const [source] = sources;
     const statements = tableFields.map((f) => {
       const root = built.mutationFields.get(f.name)!;
       const t = root.table;
@@ -61,6 +65,11 @@ export function compile(
       }
       return compiled(f.alias, statement);
     });
+    if (source !== undefined) {
+      // Wholly on another source: its statements run there, the literals here.
+      const part: CompiledPlan = { kind: 'mutation', bounded, operation: 'mutation', statements, literals: new Map(), order: tableFields.map((f) => f.alias) };
+      return { kind: 'mutation', bounded, operation: 'mutation', statements: [], literals, order, sourceParts: [{ source, plan: part }] };
+    }
     // Only where event triggers capture changes does the transaction say who made them.
     return {
       kind: 'mutation',
@@ -72,21 +81,50 @@ export function compile(
       ...(capturesEvents ? { sessionVariables: env.sessionVariables } : {}),
     };
   }
-  const pairs = tableFields.map((f): [string, Fragment] => {
-    const root = built.queryFields.get(f.name);
-    if (!root) return [f.alias, sql.query`null`];
-    const args = f.args as SelectArgs;
-    const call = root.fn ? functionCall(env, root.fn, f.args.args as Record<string, unknown> | undefined) : undefined;
-    const value =
-      root.kind === 'select' || root.kind === 'function'
-        ? listJson(env, root.table, args, f.selectionSet, undefined, call)
-        : root.kind === 'select_by_pk'
-          ? byPkJson(env, root.table, f.args, f.selectionSet)
-          : aggregateJson(env, root.table, args, f.selectionSet, undefined, call);
-    return [f.alias, value];
-  });
+  // One statement per source (decision dec.source.forms): the server's own database, then the others.
+  const bySource = new Map<string | undefined, [string, Fragment][]>();
+  for (const f of tableFields) {
+    const source = built.queryFields.get(f.name)?.table.source;
+    const pairs = bySource.get(source) ?? [];
+    pairs.push(rootPair(env, built, f));
+    bySource.set(source, pairs);
+  }
+  const pairs = bySource.get(undefined) ?? [];
   const statements = pairs.length ? [compiled('', sql.query`select ${jsonObject(pairs)}::text as data`)] : [];
-  return { kind: 'query', bounded, operation: operation.operation === 'subscription' ? 'subscription' : 'query', statements, literals, order };
+  const kind: CompiledPlan['operation'] = operation.operation === 'subscription' ? 'subscription' : 'query';
+  const sourceParts = [...bySource].flatMap(([source, own]) =>
+    source === undefined
+      ? []
+      : [
+          {
+            source,
+            plan: {
+              kind: 'query' as const,
+              bounded,
+              operation: kind,
+              statements: [compiled('', sql.query`select ${jsonObject(own)}::text as data`)],
+              literals: new Map<string, string>(),
+              order: own.map(([alias]) => alias),
+            },
+          },
+        ],
+  );
+  return { kind: 'query', bounded, operation: kind, statements, literals, order, ...(sourceParts.length ? { sourceParts } : {}) };
+}
+
+/** A query root field's alias and the SQL of its JSON value. */
+function rootPair(env: SelectEnvironment, built: BuiltSchema, f: CollectedField): [string, Fragment] {
+  const root = built.queryFields.get(f.name);
+  if (!root) return [f.alias, sql.query`null`];
+  const args = f.args as SelectArgs;
+  const call = root.fn ? functionCall(env, root.fn, f.args.args as Record<string, unknown> | undefined) : undefined;
+  const value =
+    root.kind === 'select' || root.kind === 'function'
+      ? listJson(env, root.table, args, f.selectionSet, undefined, call)
+      : root.kind === 'select_by_pk'
+        ? byPkJson(env, root.table, f.args, f.selectionSet)
+        : aggregateJson(env, root.table, args, f.selectionSet, undefined, call);
+  return [f.alias, value];
 }
 
 /** A compiled statement, named so each connection prepares it once and then only binds values. */

@@ -28,6 +28,8 @@ export interface PlanPools {
   maxQueryCost: number;
   /** At log level debug: each statement a plan sends, with its bound values. */
   logSql?: (statement: { text: string; values: unknown[] }) => void;
+  /** Where the plans of another source run (decision dec.source.forms); undefined when it cannot be reached. */
+  sourcePools?: (source: string) => PlanPools | undefined;
 }
 
 /** Assemble `{"data": {...}}` from JSON texts without parsing them (with the remotes' errors, if any). */
@@ -76,6 +78,7 @@ async function runOwn(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller)
     const values = new Map([...Object.entries(data).map(([alias, v]): [string, string] => [alias, JSON.stringify(v)]), ...fromActions, ...fromRemotes.values]);
     return assemble(plan, values, fromRemotes.errors);
   }
+  if (plan.sourceParts) return runSourceParts(pools, plan, plan.sourceParts, caller);
   if (pools.logSql) for (const statement of plan.statements) pools.logSql({ text: statement.text, values: statement.values });
   if (plan.statements.length === 0) return assemble(plan, new Map(plan.literals));
   const signal = caller?.signal;
@@ -94,6 +97,25 @@ async function runOwn(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller)
   } finally {
     leave();
   }
+}
+
+/** The server's own part of a plan and each other source's, each on its database, at once; one answer of them. */
+async function runSourceParts(pools: PlanPools, plan: CompiledPlan, parts: NonNullable<CompiledPlan['sourceParts']>, caller?: PlanCaller): Promise<string> {
+  const own = { ...plan, sourceParts: undefined };
+  const answers = await Promise.all([
+    own.statements.length ? runOwn(pools, own, caller) : Promise.resolve(assemble(own, new Map(own.literals))),
+    ...parts.map((part) => {
+      const where = pools.sourcePools?.(part.source);
+      if (!where) throw new ConnectionLost();
+      return runOwn(where, part.plan, caller);
+    }),
+  ]);
+  const values = new Map<string, string>();
+  for (const answer of answers) {
+    const { data } = JSON.parse(answer) as { data: Record<string, unknown> };
+    for (const [alias, value] of Object.entries(data)) if (value !== null || !values.has(alias)) values.set(alias, JSON.stringify(value));
+  }
+  return assemble(plan, values);
 }
 
 /**

@@ -7,10 +7,13 @@ import type { RemotePart } from './remote';
 import type { ActionPart } from './actions';
 import type { RemoteJoin } from './remoteJoinPlan';
 import { PERMISSION_TYPES, permissionListKey, type Action, type CustomTypes, type MetadataDocument } from '../../../spec';
+import type { InconsistentObject } from '../metadata/inconsistency';
 import type { RequestLimits } from '../config';
 import { relationKey, type Introspection } from '../db/introspection';
 import { enumShape } from '../metadata/enumTable';
-import { buildModels, type EnumValue, type Models } from '../schema/model';
+import { type EnumValue, type Models } from '../schema/model';
+import { modelsOfSources, type SourceSchemaInput } from './sourceModels';
+export type { SourceSchemaInput } from './sourceModels';
 import { buildSchema, type BuiltSchema, type ExternalRoots } from '../schema/build';
 import type { RemoteRelationshipFields } from '../schema/objectTypes';
 import { resolveRemotePath, type RemoteNaming } from '../schema/remoteRelationshipField';
@@ -21,7 +24,7 @@ import { actionsOf } from '../metadata/actions';
 import { modelsForRole } from '../schema/roles';
 import { TypeShare } from '../schema/typeShare';
 import { allowedDocuments } from '../metadata/collections';
-import { buildFunctionModels, functionsForRole, type FunctionModel } from '../schema/functions';
+import { functionsForRole, type FunctionModel } from '../schema/functions';
 import * as q from '../sql';
 import { weightedCache, type WeightedCache } from './weightedCache';
 import type { UsableRemote } from '../remote/view';
@@ -47,6 +50,8 @@ export interface CompiledPlan {
   actions?: ActionPart[] | undefined;
   /** Remote relationships the rows are completed with, and where their remotes are. */
   remoteJoins?: { joins: RemoteJoin[]; endpoints: ReadonlyMap<string, RemoteEndpoint>; presets?: ReadonlyMap<string, RolePresets> };
+  /** Root fields of other sources: each source's part runs on its database (decision dec.source.forms). */
+  sourceParts?: { source: string; plan: CompiledPlan }[];
   /** PostgreSQL's estimate of what the statements cost, once asked (decision dec.limits.query-cost). */
   estimatedCost?: number;
 }
@@ -58,6 +63,8 @@ export interface RoleSchema {
 
 export interface SchemaCache {
   models: Models;
+  /** Tables and functions of other sources left out: their GraphQL names are taken. */
+  sourceConflicts: readonly InconsistentObject[];
   /** The tracked functions that can be served, for admin; roles get those they may use. */
   functions: readonly FunctionModel[];
   readonly inferFunctionPermissions: boolean;
@@ -101,11 +108,13 @@ export function buildSchemaCache(
     withActions?: boolean;
     /** The share of a version before: the types of tables it has unchanged are taken from it. */
     previous?: TypeShare;
+    /** The sources besides default that can be served, with what is tracked in them (decision dec.source.forms). */
+    sources?: readonly SourceSchemaInput[];
   } = {},
 ): SchemaCache {
   const inferFunctionPermissions = options.inferFunctionPermissions ?? true;
-  const models = buildModels(document, db, enumValues);
-  const functions = buildFunctionModels(document, db, models);
+  const { models, functions, sourceConflicts } = modelsOfSources(document, db, enumValues, options.sources ?? []);
+  const everyTable = [...document.tables, ...(options.sources ?? []).flatMap((s) => s.document.tables)];
   const share = new TypeShare(options.previous);
   const remotes = options.remotes ?? [];
   const makeActionTypes = (tables?: ExternalRoots['tables']) =>
@@ -114,7 +123,7 @@ export function buildSchemaCache(
   const externals = new Map<RemoteContribution | string | undefined, ExternalRoots>();
   // Custom objects with relationships take each role's own table types: their types are the role's.
   const perRole = options.withActions === true && hasRelationships(document.custom_types);
-  const knownRoles = rolesOf(document);
+  const knownRoles = rolesOf(document, options.sources ?? []);
   // Remote schema permissions apply: a role other than admin sees only its own part of each remote.
   const permissioned = remotes.some((r) => r.roles !== undefined);
   const remotesFor = (role: string): RemoteOfRole[] =>
@@ -152,12 +161,13 @@ export function buildSchemaCache(
   return {
     models,
     functions,
+    sourceConflicts,
     inferFunctionPermissions,
     capturesEvents: document.tables.some((t) => (t.event_triggers?.length ?? 0) > 0),
     ...(options.allowList ? { allowList: allowedDocuments(document) } : {}),
     limits,
     knownRoles,
-    backendOnlyRoles: new Set(document.tables.flatMap((t) => (t.insert_permissions ?? []).filter((p) => p.permission.backend_only).map((p) => p.role))),
+    backendOnlyRoles: new Set(everyTable.flatMap((t) => (t.insert_permissions ?? []).filter((p) => p.permission.backend_only).map((p) => p.role))),
     share,
     // Built when an admin request first needs it: roles' schemas do not.
     get admin() {
@@ -228,12 +238,13 @@ function externalRoots(remotes: readonly RemoteOfRole[], actions: RemoteContribu
   };
 }
 
-function rolesOf(document: MetadataDocument): Set<string> {
+function rolesOf(document: MetadataDocument, sources: readonly SourceSchemaInput[]): Set<string> {
   const roles = new Set<string>();
-  for (const t of document.tables) {
+  for (const t of [...document.tables, ...sources.flatMap((s) => s.document.tables)]) {
     for (const type of PERMISSION_TYPES) for (const p of t[permissionListKey(type)] ?? []) roles.add(p.role);
   }
-  for (const f of document.functions ?? []) for (const p of f.permissions ?? []) roles.add(p.role);
+  for (const f of [...(document.functions ?? []), ...sources.flatMap((s) => s.document.functions ?? [])])
+    for (const p of f.permissions ?? []) roles.add(p.role);
   for (const a of document.actions ?? []) for (const p of a.permissions ?? []) roles.add(p.role);
   for (const r of document.remote_schemas ?? []) for (const p of r.permissions ?? []) roles.add(p.role);
   return roles;

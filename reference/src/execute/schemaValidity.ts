@@ -175,5 +175,5 @@ export function validSchemaCache(
 /** Every schema of the cache is built: it takes nothing more from the version before. */
 function settled(cache: SchemaCache, problems: InconsistentObject[], document: MetadataDocument): ValidSchemaCache {
   cache.share.forgetPrevious();
-  return { cache, problems, document };
+  return { cache, problems: [...problems, ...cache.sourceConflicts], document };
 }

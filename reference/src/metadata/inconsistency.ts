@@ -22,8 +22,8 @@ import { relationshipsOf, resolveRelationship } from './relationships';
 import { lhsProblem, remoteRelationshipsOf } from './remoteRelationships';
 
 export type InconsistentObject =
-  | { type: 'table'; reason: string; definition: string | QualifiedName }
-  | { type: 'function'; reason: string; definition: FunctionEntry }
+  | { type: 'table'; reason: string; definition: string | QualifiedName; source?: string }
+  | { type: 'function'; reason: string; definition: FunctionEntry; source?: string }
   | { type: 'computed_field'; reason: string; definition: { table: QualifiedName } & ComputedField }
   | { type: 'rest_endpoint'; reason: string; definition: RestEndpoint }
   | { type: 'remote_schema'; reason: string; definition: RemoteSchema }

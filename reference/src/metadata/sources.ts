@@ -26,16 +26,19 @@ function existing(document: MetadataDocument, name: string): SourceEntry {
 }
 
 /**
- * Why an operation's `source` argument cannot be served: a name that is no source, or a source
- * whose tables and functions this server does not serve yet (run_sql runs there). Undefined for `default` or none.
+ * Why an operation's `source` argument cannot be served: a name that is no source (or legacy DML,
+ * which reads the server's own database only). Undefined otherwise.
  */
 export function sourceArgumentProblem(document: MetadataDocument, operation: { type: string; source?: string; path: string }): EngineError | undefined {
   const { type, source, path } = operation;
   if (source === undefined || source === DEFAULT_SOURCE) return undefined;
   if (!isSource(document, source)) return engineError('not-exists.source', `${path}.args`, [JSON.stringify(source)]);
-  if (type === 'run_sql') return undefined;
-  return engineError('not-supported.source-objects', `${path}.args`, [JSON.stringify(source)]);
+  // The legacy DML of /v1/query reads and writes the server's own database only.
+  if (DML_TYPES.has(type)) return engineError('not-supported.not-implemented', `${path}.args`, [`${type} on a table of the source ${JSON.stringify(source)}`]);
+  return undefined;
 }
+
+const DML_TYPES = new Set(['select', 'insert', 'update', 'delete', 'count']);
 
 /** pg_add_source: a new source with nothing tracked; with replace_configuration, a new configuration for one there is. */
 export function addSource(document: MetadataDocument, name: string, configuration: SourceConfiguration, replaceConfiguration = false): MetadataDocument {
@@ -83,4 +86,34 @@ export function dropSource(document: MetadataDocument, name: string): MetadataDo
 export function connectionsChanged(before: MetadataDocument, after: MetadataDocument): SourceEntry[] {
   const old = new Map(sourcesOf(before).map((s) => [s.name, JSON.stringify(s.configuration.connection_info)]));
   return sourcesOf(after).filter((s) => old.get(s.name) !== JSON.stringify(s.configuration.connection_info));
+}
+
+/**
+ * A source's tables and functions as a document of their own, with the rest of the document (remote
+ * schemas, custom types) beside them: what the table and function operations work on.
+ */
+export function sourceView(document: MetadataDocument, name: string): MetadataDocument {
+  const source = sourcesOf(document).find((s) => s.name === name)!;
+  const { sources: _, functions: __, ...rest } = document;
+  return { ...rest, tables: source.tables, ...(source.functions?.length ? { functions: source.functions } : {}) };
+}
+
+/** The document with a source's tables and functions taken from `view`. */
+export function withSourceView(document: MetadataDocument, name: string, view: MetadataDocument): MetadataDocument {
+  return withSources(
+    document,
+    sourcesOf(document).map((s) => {
+      if (s.name !== name) return s;
+      const { functions: _, ...rest } = s;
+      return { ...rest, tables: view.tables, ...(view.functions?.length ? { functions: view.functions } : {}) };
+    }),
+  );
+}
+
+/** Every source's tables and functions, default first, each labelled for messages. */
+export function labelledParts(document: MetadataDocument): { label: string; document: MetadataDocument }[] {
+  return [
+    { label: '', document },
+    ...sourcesOf(document).map((s) => ({ label: ` of the source ${JSON.stringify(s.name)}`, document: sourceView(document, s.name) })),
+  ];
 }

@@ -100,6 +100,25 @@ export function checkNames(document: MetadataDocument, db: Introspection): void 
   for (const entry of functionsOf(document)) claim(functionGraphQLNames(entry), `function ${quoteQualified(entry.function)}`);
 }
 
+/**
+ * No table or function of one source may take a GraphQL name of another's (decision
+ * dec.source.forms): each document's names are claimed in turn, `label` saying whose they are.
+ */
+export function checkNamesAcross(parts: readonly { label: string; document: MetadataDocument }[]): void {
+  const owner = new Map<string, string>();
+  for (const { label, document } of parts) {
+    const claim = (names: readonly string[], what: string) => {
+      for (const name of names) {
+        const other = owner.get(name);
+        if (other !== undefined && other !== what) throw engineError('already-exists.graphql-name', '$.args', [JSON.stringify(name), what, other]);
+        owner.set(name, what);
+      }
+    };
+    for (const entry of document.tables) claim(graphQLNamesOf(entry), `table ${quoteQualified(entry.table)}${label}`);
+    for (const entry of functionsOf(document)) claim(functionGraphQLNames(entry), `function ${quoteQualified(entry.function)}${label}`);
+  }
+}
+
 export interface TrackTableArgs {
   table: QualifiedName;
   is_enum?: boolean;

@@ -2,7 +2,7 @@
 // database as it is inside that transaction.
 import type { GraphQLSchema } from 'graphql';
 import type { PoolClient } from 'pg';
-import type { MetadataDocument, QualifiedName } from '../../../spec';
+import type { MetadataDocument, QualifiedName, SourceEntry } from '../../../spec';
 import type { EngineConfig } from '../config';
 import type { Introspection } from '../db/introspection';
 import type { InconsistentObject } from '../metadata/inconsistency';
@@ -47,6 +47,11 @@ export interface OperationContext {
    * read-only transaction that is rolled back.
    */
   onSource<T>(source: string, work: (db: PoolClient) => Promise<T>, readOnly?: boolean): Promise<T>;
+  /**
+   * Another source's database as this request sees it, with the details of what `view` (its part of
+   * a document) names; undefined when it cannot be reached (decision dec.source.forms).
+   */
+  introspectSource(source: SourceEntry, view: MetadataDocument): Promise<Introspection | undefined>;
   /** A remote schema was introspected again: the GraphQL schema is rebuilt. */
   remotesChanged: boolean;
   /**

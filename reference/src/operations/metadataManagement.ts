@@ -8,7 +8,7 @@ import { actionProblem, actionsOf } from '../metadata/actions';
 import { validateCustomTypes } from '../metadata/customTypes';
 import { relationKey, type Introspection } from '../db/introspection';
 import { clearedDocument, exportForm, withoutInconsistent, withoutObjects } from '../metadata/document';
-import { checkNames, validateEntry } from '../metadata/tables';
+import { checkNames, checkNamesAcross, validateEntry } from '../metadata/tables';
 import { findInconsistencies } from '../metadata/inconsistency';
 import { dropRemoteSchemaPermission, remoteSchemasOf, withRemoteSchemas } from '../metadata/remoteSchemas';
 import { SUCCESS, type OperationContext } from './context';
@@ -16,7 +16,8 @@ import { checkSchedule, keepHiddenCronTriggers } from '../metadata/cronTriggers'
 import { endpointsOf, withList } from '../metadata/collections';
 import { endpointSchemaProblems } from './restEndpoints';
 import { introspectFor } from './functions';
-import { sourcesOf, withSources } from '../metadata/sources';
+import { labelledParts, sourcesOf, sourceView, withSources, withSourceView } from '../metadata/sources';
+import type { InconsistentObject } from '../metadata/inconsistency';
 import { checkPermissionValueList, type PermissionValue } from './permissionValues';
 
 export async function exportMetadata(ctx: OperationContext, _args: unknown, version: number): Promise<unknown> {
@@ -35,8 +36,10 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   await checkPermissionValueList(ctx, values);
   checkActions(document, db, v2 ? '$.args.metadata' : '$.args');
   await ctx.remotes.loadAll(document);
+  const inSources = await checkSources(ctx, document, v2 ? '$.args.metadata' : '$.args');
   const inconsistent = [
     ...findInconsistencies(document, db),
+    ...inSources,
     ...(await endpointSchemaProblems(ctx, document)),
     ...(await ctx.remoteProblems(document)),
     ...(await ctx.schemaProblems(document)),
@@ -70,10 +73,42 @@ export async function reloadMetadata(ctx: OperationContext, args: { reload_remot
   return inconsistent.length === 0 ? { ...SUCCESS, is_consistent: true } : { ...SUCCESS, is_consistent: false, inconsistent_objects: inconsistent };
 }
 
+/**
+ * Each other source's tables and functions checked as a document of their own against its
+ * database, and every source's GraphQL names against the others' (decision dec.source.forms).
+ * Gives what does not fit a source's database; a source that does not answer is reported apart.
+ */
+async function checkSources(ctx: OperationContext, document: MetadataDocument, path: string): Promise<InconsistentObject[]> {
+  const out: InconsistentObject[] = [];
+  for (const [i, source] of sourcesOf(document).entries()) {
+    const view = sourceView(document, source.name);
+    if (view.tables.length + (view.functions?.length ?? 0) === 0) continue;
+    const db = await ctx.introspectSource(source, view);
+    if (!db) continue;
+    checkDocument(view, db, `${path}.sources[${i}]`);
+    out.push(...findInconsistencies(view, db).map((o) => ({ ...o, source: source.name })));
+  }
+  checkNamesAcross(labelledParts(document));
+  return out;
+}
+
+/** What of each other source does not fit its database. */
+async function sourceInconsistencies(ctx: OperationContext, document: MetadataDocument): Promise<InconsistentObject[]> {
+  const out: InconsistentObject[] = [];
+  for (const source of sourcesOf(document)) {
+    const view = sourceView(document, source.name);
+    if (view.tables.length + (view.functions?.length ?? 0) === 0) continue;
+    const db = await ctx.introspectSource(source, view);
+    if (db) out.push(...findInconsistencies(view, db).map((o) => ({ ...o, source: source.name })));
+  }
+  return out;
+}
+
 /** What does not fit the database, and the REST endpoints whose query no longer validates. */
 async function allInconsistencies(ctx: OperationContext) {
   return [
     ...findInconsistencies(ctx.document, await ctx.introspect()),
+    ...(await sourceInconsistencies(ctx, ctx.document)),
     ...(await endpointSchemaProblems(ctx, ctx.document)),
     ...(await ctx.remoteProblems(ctx.document)),
     ...(await ctx.schemaProblems(ctx.document)),
@@ -105,6 +140,12 @@ export async function dropInconsistentMetadata(ctx: OperationContext): Promise<u
       ctx.document,
       remoteSchemasOf(ctx.document).filter((r) => !unusable.has(r.name)),
     );
+  // What of another source does not fit its database goes, as in the server's own.
+  for (const source of sourcesOf(ctx.document)) {
+    const view = sourceView(ctx.document, source.name);
+    const db = view.tables.length + (view.functions?.length ?? 0) > 0 ? await ctx.introspectSource(source, view) : undefined;
+    if (db) ctx.document = withSourceView(ctx.document, source.name, withoutInconsistent(view, db));
+  }
   // Sources whose database does not answer go with what is tracked in them.
   const unreachable = new Set((await ctx.sourceProblems(ctx.document)).flatMap((o) => (o.type === 'source' ? [o.definition] : [])));
   if (unreachable.size > 0)

@@ -29,7 +29,11 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
   if (!check.ok) throw syntaxError(args.sql, check.problem);
   if (check.control) throw engineError('bad-request.transaction-control', '$.args.sql', [`${check.control.statement} (statement ${check.control.index})`]);
   // Another source's database: its own transaction, committed with the request (dec.source.forms).
-  if (args.source !== undefined && args.source !== DEFAULT_SOURCE) return ctx.onSource(args.source, (db) => execute(db, args.sql), args.read_only === true);
+  if (args.source !== undefined && args.source !== DEFAULT_SOURCE) {
+    // Its tables may have changed: the schema is built again (what is tracked there is not followed yet).
+    if (args.read_only !== true) ctx.databaseChanged = true;
+    return ctx.onSource(args.source, (db) => execute(db, args.sql), args.read_only === true);
+  }
   if (args.read_only) return ctx.readOnly((db) => execute(db, args.sql));
   const before = ctx.document.tables.length > 0 ? await ctx.introspect() : undefined;
   if (before) await ctx.inconsistenciesBefore();

@@ -2,7 +2,7 @@
 // names, columns, keys and the relationships that resolve to other tracked tables.
 import { remoteTarget, ROOT_FIELD_KEYS, type MetadataDocument, type RootFieldKey } from '../../../spec';
 import { lhsProblem } from '../metadata/remoteRelationships';
-import { foreignKeysOf, primaryKeyOf, relationKey, uniqueConstraintsOf, type Introspection } from '../db/introspection';
+import { foreignKeysOf, primaryKeyOf, relationKey, sourceKey, uniqueConstraintsOf, type Introspection } from '../db/introspection';
 import { relationshipsOf, resolveRelationship } from '../metadata/relationships';
 import { resolveComputedField, type ResolvedComputedField } from '../metadata/computedFields';
 import { argumentColumn, argumentModels } from './functions';
@@ -117,6 +117,25 @@ function computedFieldModels(document: MetadataDocument, db: Introspection, mode
     });
   }
   return out;
+}
+
+/**
+ * The models (and functions) of a source besides default, keyed apart from every other source's
+ * (decision dec.source.forms): their relationships and computed fields lead within the source.
+ */
+export function sourceModels<F extends { tableKey: string }>(models: Models, functions: readonly F[], source: string): { models: Models; functions: F[] } {
+  const key = (k: string) => sourceKey(source, k);
+  const out = new Map<string, TableModel>();
+  for (const m of models.values()) {
+    out.set(key(m.key), {
+      ...m,
+      key: key(m.key),
+      source,
+      relationships: m.relationships.map((r) => ({ ...r, targetKey: key(r.targetKey) })),
+      computedFields: m.computedFields.map((f) => (f.targetKey ? { ...f, targetKey: key(f.targetKey) } : f)),
+    });
+  }
+  return { models: out, functions: functions.map((f) => ({ ...f, tableKey: key(f.tableKey) })) };
 }
 
 /** The one field of an insert input when the role's presets set every column (decision dec.schema.always-valid). */

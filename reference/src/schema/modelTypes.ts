@@ -43,6 +43,8 @@ export interface EnumValue {
 
 export interface TableModel {
   key: string;
+  /** The source the table is in, when it is not the server's own database (decision dec.source.forms). */
+  source?: string;
   entry: TableEntry;
   db: DbTable;
   name: string;

@@ -2,7 +2,7 @@
 // in `$` or `_` form, `{column: value}` equality, `$and`/`$or`/`$not`, column comparisons.
 // Used by the legacy DML; permissions use the same form.
 import { quoteQualified, tableName } from '../../../../spec';
-import { relationKey, type DbColumn } from '../../db/introspection';
+import { relationKey, sourceKey, type DbColumn } from '../../db/introspection';
 import { EngineError, engineError } from '../../errors';
 import type { Models, TableModel } from '../../schema/model';
 import {
@@ -153,7 +153,7 @@ export function compileRawBoolExp(outer: BoolExpEnvironment, t: TableModel, alia
       continue;
     }
     if (op === 'exists') {
-      parts.push(existsCondition(env, value));
+      parts.push(existsCondition(env, value, t.source));
       continue;
     }
     const c = t.db.columns.find((x) => x.name === key);
@@ -182,13 +182,14 @@ export function compileRawBoolExp(outer: BoolExpEnvironment, t: TableModel, alia
 }
 
 /** `_exists: {_table, _where}`: some row of another tracked table satisfies `_where`. */
-function existsCondition(env: BoolExpEnvironment, value: unknown): Condition {
+function existsCondition(env: BoolExpEnvironment, value: unknown, source: string | undefined): Condition {
   if (!isObject(value) || !('_table' in value) || !('_where' in value)) {
     throw engineError('parse-failed.arguments', env.path, ['_exists expects {_table, _where}']);
   }
   const parsed = tableName.parse(value._table, `${env.path}._exists._table`);
   if (!parsed.ok) throw engineError('parse-failed.arguments', parsed.problem.path, [parsed.problem.message]);
-  const other = env.models.get(relationKey(parsed.value));
+  // A table of the same source: the statement runs on that source's database.
+  const other = env.models.get(sourceKey(source, relationKey(parsed.value)));
   if (!other) throw engineError('not-exists.table', env.path, [quoteQualified(parsed.value)]);
   const e = newAlias(other.name);
   const readable = env.role ? env.role.rows(other, e, env.path) : undefined;

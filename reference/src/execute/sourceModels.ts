@@ -1,0 +1,60 @@
+// The table models and functions of every source in one map (decision dec.source.forms): the
+// server's own first, then each other source's, keyed apart; a table or function of another source
+// whose GraphQL names are taken is left out, reported as an inconsistent object of that source.
+import { formatMessage, quoteQualified, type MetadataDocument } from '../../../spec';
+import type { Introspection } from '../db/introspection';
+import type { InconsistentObject } from '../metadata/inconsistency';
+import { buildFunctionModels, type FunctionModel } from '../schema/functions';
+import { buildModels, sourceModels, type EnumValue, type TableModel } from '../schema/model';
+
+/** A source besides default as its schema is built: what is tracked in it, and its database. */
+export interface SourceSchemaInput {
+  name: string;
+  /** The source's tables and functions, as a document of their own. */
+  document: MetadataDocument;
+  db: Introspection;
+  enumValues: ReadonlyMap<string, EnumValue[]>;
+}
+
+export function modelsOfSources(
+  document: MetadataDocument,
+  db: Introspection,
+  enumValues: ReadonlyMap<string, EnumValue[]>,
+  sources: readonly SourceSchemaInput[],
+): { models: Map<string, TableModel>; functions: FunctionModel[]; sourceConflicts: InconsistentObject[] } {
+  const ownModels = buildModels(document, db, enumValues);
+  const models = new Map(ownModels);
+  const functions = buildFunctionModels(document, db, ownModels);
+  const taken = new Map<string, string>();
+  const sourceConflicts: InconsistentObject[] = [];
+  const claim = (names: readonly string[], what: string) => {
+    const clash = names.find((n) => taken.has(n) && taken.get(n) !== what);
+    if (clash !== undefined) return formatMessage('err.already-exists.graphql-name', JSON.stringify(clash), what, taken.get(clash)!);
+    for (const n of names) taken.set(n, what);
+    return undefined;
+  };
+  for (const m of ownModels.values()) claim(graphQLNamesOfModel(m), `table ${quoteQualified(m.entry.table)}`);
+  for (const f of functions) claim([f.field, f.aggregateField], `function ${quoteQualified(f.entry.function)}`);
+  for (const source of sources) {
+    const own = buildModels(source.document, source.db, source.enumValues);
+    const keyed = sourceModels(own, buildFunctionModels(source.document, source.db, own), source.name);
+    const of = ` of the source ${JSON.stringify(source.name)}`;
+    for (const [key, model] of keyed.models) {
+      const reason = claim(graphQLNamesOfModel(model), `table ${quoteQualified(model.entry.table)}${of}`);
+      if (reason === undefined) models.set(key, model);
+      else sourceConflicts.push({ type: 'table', reason, definition: { schema: model.entry.table.schema, name: model.entry.table.name }, source: source.name });
+    }
+    for (const f of keyed.functions) {
+      if (!models.has(f.tableKey)) continue;
+      const reason = claim([f.field, f.aggregateField], `function ${quoteQualified(f.entry.function)}${of}`);
+      if (reason === undefined) functions.push(f);
+      else sourceConflicts.push({ type: 'function', reason, definition: f.entry, source: source.name });
+    }
+  }
+  return { models, functions, sourceConflicts };
+}
+
+/** The GraphQL names a table claims: its type and its root fields. */
+function graphQLNamesOfModel(model: TableModel): string[] {
+  return [...new Set([model.name, ...Object.values(model.rootFields)])];
+}
