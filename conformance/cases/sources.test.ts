@@ -5,6 +5,7 @@ import { caseNeeding } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { makeDatabase, makesDatabases, REQUIRES_SOURCE_DATABASE, useSourceDatabase } from '../harness/sourceDatabase';
 import { useTarget } from '../harness/target';
+import { openSocket } from '../harness/websocket';
 
 const target = useTarget();
 const second = useSourceDatabase();
@@ -437,6 +438,71 @@ caseNeeding(
       expect((await target.graphql('{ ledger_account(where: {id: {_eq: 2}}) { owner } }')).body).toEqual({ data: { ledger_account: [{ owner: 'bob' }] } });
       expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
       expect(await exported()).toEqual({ version: 2, tables: [], sources: [{ ...entry('books', connection()), tables: [accountExported] }] });
+    } finally {
+      await target.reset();
+      await second.sql(DROP_LEDGER_SQL);
+    }
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.source.forms', 'op.pg_add_source', 'dec.graphql.subscriptions'],
+  "subscriptions to two different queries of a source's tables each follow their own rows",
+  async () => {
+    await second.sql(LEDGER_SQL);
+    const socket = openSocket(target);
+    try {
+      expectResponse(await run('pg_add_source', { name: 'books', configuration: connection() }), 200, ok);
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'account' }), 200, ok);
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'entry' }), 200, ok);
+      const accounts = socket.start('subscription { account(order_by: {id: asc}) { owner } }');
+      const entries = socket.start('subscription { entry(where: {amount: {_gt: 4}}, order_by: {id: asc}) { id } }');
+      expect(await accounts.take()).toEqual({ type: 'next', payload: { data: { account: [{ owner: 'ada' }, { owner: 'bob' }] } } });
+      expect(await entries.take()).toEqual({ type: 'next', payload: { data: { entry: [{ id: 10 }, { id: 11 }] } } });
+      await second.sql("insert into public.account values (3, 'cy')");
+      expect(await accounts.take(10_000)).toEqual({ type: 'next', payload: { data: { account: [{ owner: 'ada' }, { owner: 'bob' }, { owner: 'cy' }] } } });
+      await second.sql('insert into public.entry values (13, 3, 9), (14, 3, 1)');
+      expect(await entries.take(10_000)).toEqual({ type: 'next', payload: { data: { entry: [{ id: 10 }, { id: 11 }, { id: 13 }] } } });
+      // Each got its own rows only, never the other's.
+      expect([...(await accounts.drain(1_500)), ...(await entries.drain(0))]).toEqual([]);
+      accounts.stop();
+      entries.stop();
+    } finally {
+      await socket.close();
+      await target.reset();
+      await second.sql(DROP_LEDGER_SQL);
+    }
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.source.forms', 'op.pg_add_source', 'op.replace_metadata.v2'],
+  "a source's table keeps the server's rules: a missing table, an unknown relationship column and clashing names are refused with their paths",
+  async () => {
+    await second.sql(LEDGER_SQL);
+    try {
+      expectResponse(await run('pg_add_source', { name: 'books', configuration: connection() }), 200, ok);
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'nowhere' }), 400, {
+        path: '$.args',
+        error: 'no such table/view exists in postgres : "nowhere"',
+        code: 'not-exists',
+      });
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'account' }), 200, ok);
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'account' }), 400, {
+        path: '$.args',
+        error: 'view/table already tracked : "account"',
+        code: 'already-tracked',
+      });
+      const twice = { name: 'books', kind: 'postgres', configuration: connection(), tables: [{ table: { schema: 'public', name: 'account' } }] };
+      const other = { ...twice, name: 'annex' };
+      expectResponse(await run('replace_metadata', { version: 2, tables: [], sources: [twice, other] }), 400, {
+        path: '$.args',
+        error: 'the GraphQL name "account" of table "account" of the source "annex" conflicts with table "account" of the source "books"',
+        code: 'already-exists',
+      });
+      expect(((await exported()).sources as unknown[]).length).toBe(1);
     } finally {
       await target.reset();
       await second.sql(DROP_LEDGER_SQL);

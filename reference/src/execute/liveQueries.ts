@@ -30,7 +30,10 @@ export function resultOf(text: string): LiveResult {
  * (schema/build.ts), whose answers would depend on who asks.
  */
 function pollerKey(plan: CompiledPlan): string {
-  return JSON.stringify([plan.bounded, plan.statements.map((s) => [s.text, s.values])]);
+  const statements = (p: CompiledPlan) => p.statements.map((s) => [s.text, s.values]);
+  // A root field of another source is read there (decision dec.source.forms): which source, and its statement.
+  const elsewhere = (plan.sourceParts ?? []).map((part) => [part.source, statements(part.plan)]);
+  return JSON.stringify([plan.bounded, statements(plan), ...(elsewhere.length ? [elsewhere] : [])]);
 }
 
 /** A subscription as its poller holds it: who asked what, to compile it again when the metadata changes. */

@@ -26,19 +26,14 @@ function existing(document: MetadataDocument, name: string): SourceEntry {
 }
 
 /**
- * Why an operation's `source` argument cannot be served: a name that is no source (or legacy DML,
- * which reads the server's own database only). Undefined otherwise.
+ * Why an operation's `source` argument cannot be served: a name that is no source. Undefined otherwise.
  */
-export function sourceArgumentProblem(document: MetadataDocument, operation: { type: string; source?: string; path: string }): EngineError | undefined {
-  const { type, source, path } = operation;
+export function sourceArgumentProblem(document: MetadataDocument, operation: { source?: string; path: string }): EngineError | undefined {
+  const { source, path } = operation;
   if (source === undefined || source === DEFAULT_SOURCE) return undefined;
   if (!isSource(document, source)) return engineError('not-exists.source', `${path}.args`, [JSON.stringify(source)]);
-  // The legacy DML of /v1/query reads and writes the server's own database only.
-  if (DML_TYPES.has(type)) return engineError('not-supported.not-implemented', `${path}.args`, [`${type} on a table of the source ${JSON.stringify(source)}`]);
   return undefined;
 }
-
-const DML_TYPES = new Set(['select', 'insert', 'update', 'delete', 'count']);
 
 /** pg_add_source: a new source with nothing tracked; with replace_configuration, a new configuration for one there is. */
 export function addSource(document: MetadataDocument, name: string, configuration: SourceConfiguration, replaceConfiguration = false): MetadataDocument {

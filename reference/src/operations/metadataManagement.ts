@@ -83,6 +83,14 @@ async function checkSources(ctx: OperationContext, document: MetadataDocument, p
   for (const [i, source] of sourcesOf(document).entries()) {
     const view = sourceView(document, source.name);
     if (view.tables.length + (view.functions?.length ?? 0) === 0) continue;
+    // Not served in another source yet: refused rather than kept and not served.
+    for (const [j, t] of view.tables.entries()) {
+      for (const key of ['event_triggers', 'remote_relationships'] as const)
+        if (t[key]?.length)
+          throw engineError('not-supported.not-implemented', `${path}.sources[${i}].tables[${j}].${key}`, [
+            `${key} on a table of the source ${JSON.stringify(source.name)}`,
+          ]);
+    }
     const db = await ctx.introspectSource(source, view);
     if (!db) continue;
     checkDocument(view, db, `${path}.sources[${i}]`);
