@@ -22,6 +22,7 @@ import {
   selectRootField,
   type Document,
   type FuzzTable,
+  type TableEntry,
 } from '../harness/metadataDocuments';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { useTarget } from '../harness/target';
@@ -92,12 +93,19 @@ test(
         expect(accepted.body).toEqual({ is_consistent: true, inconsistent_objects: [] });
         const first = await exported();
         expect(first.metadata).toEqual(document);
+        // The tables tracked in sources too (decision dec.source.forms), each read from its source.
+        const inSources = (document.sources ?? []).flatMap((s) => s.tables as unknown as TableEntry[]);
         const fields = document.tables.map((t) => selectRootField(t));
         // With the table's remote relationships (decision dec.remote-relationship.execution): the rows are none, the plan is whole.
         const remoteFields = (t: (typeof document.tables)[number]) =>
           (t.remote_relationships ?? []).map((r) => ({ rr_b: 'rr_b', rr_c: 'rr_c { __typename }', rr_old: 'rr_old' })[(r as { name: 'rr_b' }).name]).join(' ');
         const answer = await target.graphql(`{ ${fields.map((f, i) => `f${i}: ${f} { id ${remoteFields(document.tables[i]!)} }`).join(' ')} }`);
         expect(answer.body).toEqual({ data: Object.fromEntries(fields.map((_f, i) => [`f${i}`, []])) });
+        if (inSources.length > 0) {
+          const ofSources = inSources.map((t) => selectRootField(t));
+          const read = await target.graphql(`{ ${ofSources.map((f, i) => `s${i}: ${f}_aggregate { aggregate { count } }`).join(' ')} }`);
+          expect(read.body).toEqual({ data: Object.fromEntries(ofSources.map((_f, i) => [`s${i}`, { aggregate: { count: 0 } }])) });
+        }
 
         // Each role reads the tables it has a select permission on (their filters compile).
         for (const role of ['r0', 'r1']) {
@@ -129,7 +137,7 @@ test(
         counts.refusals++;
 
         // One object the database lacks: refused without allow_inconsistent_metadata…
-        const missing = inconsistencies(document)[inconsistent]!;
+        const missing = inconsistencies(document, target.databaseUrl)[inconsistent]!;
         const withMissing = missing.apply(document) as Document;
         const strict = await replace(withMissing, false);
         expect([missing.kind, strict.status]).toEqual([missing.kind, 400]);
@@ -150,7 +158,7 @@ test(
         expect((await target.graphql(`{ ${fields[0]} { id } }`)).body).toEqual({ data: { [fields[0]!]: [] } });
         expectResponse(await target.metadata({ type: 'drop_inconsistent_metadata', args: {} }), 200, { message: 'success' });
         expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, []);
-        expect((await exported()).metadata).toEqual(document);
+        expect((await exported()).metadata).toEqual(missing.afterDrop?.(document) ?? document);
         counts.inconsistencies++;
         counts.documents++;
         if (document.tables.some((t) => t.remote_relationships?.length)) counts.remoteRelationships++;

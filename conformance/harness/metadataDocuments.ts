@@ -311,23 +311,32 @@ const REMOTE_RELATIONSHIPS: Record<string, Json> = {
 const remoteRelationshipForms = fc.array(fc.subarray(Object.keys(REMOTE_RELATIONSHIPS)), { minLength: 4, maxLength: 4 });
 
 /** Sources besides default (decision dec.source.forms), each on the database at `url`, in the configuration forms the engine takes. */
-const sourcesAt = (url: string): fc.Arbitrary<Record<string, Json>[]> =>
+const sourcesAt = (url: string, tables: readonly FuzzTable[]): fc.Arbitrary<Record<string, Json>[]> =>
   fc.shuffledSubarray(['src_a', 'src_b', 'src_c'], { maxLength: 2 }).chain((names) =>
     fc.tuple(
       ...names.map((name) =>
         fc
-          .record(
-            {
-              pool_settings: fc.record(
-                { max_connections: fc.integer({ min: 1, max: 20 }), idle_timeout: fc.integer({ min: 0, max: 600 }), retries: fc.integer({ min: 0, max: 5 }) },
-                { requiredKeys: [] },
-              ),
-              isolation_level: fc.constantFrom('read-committed', 'repeatable-read', 'serializable'),
-              use_prepared_statements: fc.boolean(),
-            },
-            { requiredKeys: [] },
+          .tuple(
+            fc.record(
+              {
+                pool_settings: fc.record(
+                  { max_connections: fc.integer({ min: 1, max: 20 }), idle_timeout: fc.integer({ min: 0, max: 600 }), retries: fc.integer({ min: 0, max: 5 }) },
+                  { requiredKeys: [] },
+                ),
+                isolation_level: fc.constantFrom('read-committed', 'repeatable-read', 'serializable'),
+                use_prepared_statements: fc.boolean(),
+              },
+              { requiredKeys: [] },
+            ),
+            // The same database's tables tracked again in the source, under names of the source's own.
+            fc.shuffledSubarray([...tables], { maxLength: Math.min(3, tables.length) }),
           )
-          .map((extra): Record<string, Json> => ({ name, kind: 'postgres', configuration: { connection_info: { database_url: url, ...extra } }, tables: [] })),
+          .map(([extra, tracked]): Record<string, Json> => ({
+            name,
+            kind: 'postgres',
+            configuration: { connection_info: { database_url: url, ...extra } },
+            tables: tracked.map((t) => ({ table: qualified(t.name), configuration: { custom_name: `${name}_${t.name}` } })),
+          })),
       ),
     ),
   );
@@ -386,7 +395,7 @@ export function fuzzDocument(tables: readonly FuzzTable[], remoteUrl?: string, s
         cronTriggers,
         remoteUrl ? remoteSchemas(remoteUrl) : fc.constant<Record<string, Json>[]>([]),
         remoteRelationshipForms,
-        sourceUrl ? sourcesAt(sourceUrl) : fc.constant<Record<string, Json>[]>([]),
+        sourceUrl ? sourcesAt(sourceUrl, tables) : fc.constant<Record<string, Json>[]>([]),
       )
       .map(([tablesOfDocument, crons, remotes, forms, sources]): Document => ({
         version: 2,
@@ -412,7 +421,9 @@ export interface Inconsistency {
   kind: string;
   apply: (document: Document) => Document;
   /** The inconsistent object as get_inconsistent_metadata reports it. */
-  reported: { type: string; reason: string; definition: Json; name?: string; message?: unknown };
+  reported: { type: string; reason: string; definition: Json; name?: string; message?: unknown; source?: string };
+  /** The document drop_inconsistent_metadata leaves, when it is not the one before `apply`. */
+  afterDrop?: (document: Document) => Document;
 }
 
 const onFirstTable = (document: Document, change: (entry: TableEntry) => TableEntry): Document => ({
@@ -420,7 +431,7 @@ const onFirstTable = (document: Document, change: (entry: TableEntry) => TableEn
   tables: document.tables.map((t, i) => (i === 0 ? change(t) : t)),
 });
 
-export function inconsistencies(document: Document): Inconsistency[] {
+export function inconsistencies(document: Document, sourceUrl = 'postgres://fuzz@127.0.0.1:1/unused'): Inconsistency[] {
   const first = document.tables[0]!.table;
   const objectRelationship = (r: Relationship) => (e: TableEntry) => ({ ...e, object_relationships: [...(e.object_relationships ?? []), r] });
   const arrayRelationship = (r: Relationship) => (e: TableEntry) => ({ ...e, array_relationships: [...(e.array_relationships ?? []), r] });
@@ -453,6 +464,32 @@ export function inconsistencies(document: Document): Inconsistency[] {
         reason: 'Inconsistent object: connection error',
         message: expect.any(String),
       },
+    },
+    {
+      kind: "a table a source's database lacks",
+      apply: (d) => ({
+        ...d,
+        sources: [
+          ...(d.sources ?? []),
+          {
+            name: 'src_lacking',
+            kind: 'postgres',
+            configuration: { connection_info: { database_url: sourceUrl } },
+            tables: [{ table: qualified('ghost_src') }],
+          },
+        ],
+      }),
+      reported: {
+        type: 'table',
+        reason: `no such table/view exists in postgres : "${FUZZ_SCHEMA}.ghost_src"`,
+        definition: `${FUZZ_SCHEMA}.ghost_src`,
+        source: 'src_lacking',
+      },
+      // The table goes; its source stays.
+      afterDrop: (d) => ({
+        ...d,
+        sources: [...(d.sources ?? []), { name: 'src_lacking', kind: 'postgres', configuration: { connection_info: { database_url: sourceUrl } }, tables: [] }],
+      }),
     },
     {
       kind: 'a table the database lacks',
