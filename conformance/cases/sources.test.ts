@@ -2,6 +2,7 @@
 // pg_update_source, rename_source and pg_drop_source, their place in the export and in
 // replace_metadata, a source that cannot be reached, and run_sql on a source's database.
 import { caseNeeding } from '../harness/cases';
+import { Client } from 'pg';
 import { expectResponse } from '../harness/client';
 import { makeDatabase, makesDatabases, REQUIRES_SOURCE_DATABASE, useSourceDatabase } from '../harness/sourceDatabase';
 import { useTarget } from '../harness/target';
@@ -506,6 +507,47 @@ caseNeeding(
     } finally {
       await target.reset();
       await second.sql(DROP_LEDGER_SQL);
+    }
+  },
+);
+
+caseNeeding(
+  { met: makesDatabases, needs: 'a run that makes its own databases (a managed run)' },
+  ['dec.source.forms', 'op.pg_add_source', 'dec.graphql.subscriptions'],
+  "with read_replicas a source's queries and subscriptions read a replica, its mutations write the primary",
+  async () => {
+    // The "replica" is another database with the same tables and other rows: what is read tells where.
+    const replica = await makeDatabase();
+    const onReplica = new Client({ connectionString: replica.url });
+    await onReplica.connect();
+    await second.sql(LEDGER_SQL);
+    await onReplica.query(LEDGER_SQL);
+    await onReplica.query("update public.account set owner = owner || ' (replica)'");
+    const socket = openSocket(target);
+    try {
+      const configuration = { connection_info: { database_url: second.url }, read_replicas: [{ database_url: replica.url }] };
+      expectResponse(await run('pg_add_source', { name: 'books', configuration }), 200, ok);
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'account' }), 200, ok);
+      expect((await exported()).sources).toEqual([
+        { name: 'books', kind: 'postgres', configuration, tables: [{ table: { schema: 'public', name: 'account' } }] },
+      ]);
+      expect((await target.graphql('{ account(order_by: {id: asc}) { owner } }')).body).toEqual({
+        data: { account: [{ owner: 'ada (replica)' }, { owner: 'bob (replica)' }] },
+      });
+      expect((await target.graphql('mutation { insert_account_one(object: {id: 3, owner: "cy"}) { owner } }')).body).toEqual({
+        data: { insert_account_one: { owner: 'cy' } },
+      });
+      expect(await second.sql('select owner from public.account where id = 3')).toEqual([{ owner: 'cy' }]);
+      expect((await onReplica.query('select count(*)::int as n from public.account where id = 3')).rows).toEqual([{ n: 0 }]);
+      const live = socket.start('subscription { account_aggregate { aggregate { count } } }');
+      expect(await live.take()).toEqual({ type: 'next', payload: { data: { account_aggregate: { aggregate: { count: 2 } } } } });
+      live.stop();
+    } finally {
+      await socket.close();
+      await target.reset();
+      await second.sql(DROP_LEDGER_SQL);
+      await onReplica.end();
+      await replica.drop();
     }
   },
 );

@@ -44,23 +44,31 @@ export interface SourceGraphqlPools {
   adminGraphql: Pool;
 }
 
+type TimedPools = { roles: Pool; adminGraphql: Pool };
+
 export class SourcePools {
   private readonly pools = new Map<string, { key: string; pool: Pool }>();
-  private readonly graphql = new Map<string, { key: string; pools: SourceGraphqlPools }>();
+  private readonly graphql = new Map<string, { key: string; primary: TimedPools; replicas: TimedPools[]; next: number }>();
 
-  /** The GraphQL pools of a source (opened on first use), or undefined when its URL cannot be had. */
-  graphqlPoolsOf(source: SourceEntry, timeouts: { statementTimeoutMs: number; adminStatementTimeoutMs: number }): SourceGraphqlPools | undefined {
-    const key = JSON.stringify(source.configuration.connection_info);
-    const open = this.graphql.get(source.name);
-    if (open?.key === key) return open.pools;
+  /**
+   * The GraphQL pools of a source (opened on first use), or undefined when its URL cannot be had.
+   * Reads (`write` false) go to its read replicas in turn, when it has any (decision dec.source.forms).
+   */
+  graphqlPoolsOf(source: SourceEntry, timeouts: { statementTimeoutMs: number; adminStatementTimeoutMs: number }, write = true): SourceGraphqlPools | undefined {
     const admin = this.poolOf(source);
-    const config = poolConfigOf(source.configuration.connection_info);
-    if ('problem' in admin || 'problem' in config) return undefined;
-    if (open) void endAll(open.pools);
-    const timed = (ms: number) => resilientPool({ ...config, ...(ms > 0 ? { statement_timeout: ms } : {}) });
-    const pools = { admin, roles: timed(timeouts.statementTimeoutMs), adminGraphql: timed(timeouts.adminStatementTimeoutMs) };
-    this.graphql.set(source.name, { key, pools });
-    return pools;
+    if ('problem' in admin) return undefined;
+    const key = JSON.stringify([source.configuration.connection_info, source.configuration.read_replicas ?? []]);
+    let open = this.graphql.get(source.name);
+    if (open?.key !== key) {
+      const primary = timedPools(source.configuration.connection_info, timeouts);
+      if (!primary) return undefined;
+      const replicas = (source.configuration.read_replicas ?? []).flatMap((info) => timedPools(info, timeouts) ?? []);
+      if (open) for (const set of [open.primary, ...open.replicas]) void endAll(set);
+      this.graphql.set(source.name, (open = { key, primary, replicas, next: 0 }));
+    }
+    if (write || open.replicas.length === 0) return { admin, ...open.primary };
+    const replica = open.replicas[open.next++ % open.replicas.length]!;
+    return { admin, ...replica };
   }
 
   /** The pool of a source, opened on first use (again when its configuration changed). */
@@ -100,7 +108,7 @@ export class SourcePools {
     for (const [name, open] of this.graphql) {
       if (names.has(name)) continue;
       this.graphql.delete(name);
-      void endAll({ ...open.pools, admin: undefined });
+      for (const set of [open.primary, ...open.replicas]) void endAll(set);
     }
   }
 
@@ -109,11 +117,18 @@ export class SourcePools {
     const graphql = [...this.graphql.values()];
     this.pools.clear();
     this.graphql.clear();
-    await Promise.all([...open.map((o) => o.pool.end().catch(() => {})), ...graphql.map((g) => endAll({ ...g.pools, admin: undefined }))]);
+    await Promise.all([...open.map((o) => o.pool.end().catch(() => {})), ...graphql.flatMap((g) => [g.primary, ...g.replicas].map(endAll))]);
   }
 }
 
-/** End the GraphQL pools of a source (the admin pool is the source's own, ended with it). */
-async function endAll(pools: { roles: Pool; adminGraphql: Pool; admin?: Pool | undefined }): Promise<void> {
+/** The roles' and admin's GraphQL pools on one database, each with its statement timeout. */
+function timedPools(info: ConnectionInfo, timeouts: { statementTimeoutMs: number; adminStatementTimeoutMs: number }): TimedPools | undefined {
+  const config = poolConfigOf(info);
+  if ('problem' in config) return undefined;
+  const timed = (ms: number) => resilientPool({ ...config, ...(ms > 0 ? { statement_timeout: ms } : {}) });
+  return { roles: timed(timeouts.statementTimeoutMs), adminGraphql: timed(timeouts.adminStatementTimeoutMs) };
+}
+
+async function endAll(pools: TimedPools): Promise<void> {
   await Promise.all([pools.roles.end().catch(() => {}), pools.adminGraphql.end().catch(() => {})]);
 }

@@ -48,9 +48,9 @@ export class Engine {
       admin: pool,
       ...pools,
       // Plans of another source run on its pools, with the same limits (decision dec.source.forms).
-      sourcePools: (name) => {
+      sourcePools: (name, write) => {
         const source = sourcesOf(this.served.snapshot?.document ?? { version: 2, tables: [] }).find((s) => s.name === name);
-        const own = source && this.sourcePools.graphqlPoolsOf(source, pools);
+        const own = source && this.sourcePools.graphqlPoolsOf(source, pools, write);
         return own ? { ...this.pools, ...own, sourcePools: () => undefined } : undefined;
       },
     };

@@ -28,8 +28,11 @@ export interface PlanPools {
   maxQueryCost: number;
   /** At log level debug: each statement a plan sends, with its bound values. */
   logSql?: (statement: { text: string; values: unknown[] }) => void;
-  /** Where the plans of another source run (decision dec.source.forms); undefined when it cannot be reached. */
-  sourcePools?: (source: string) => PlanPools | undefined;
+  /**
+   * Where the plans of another source run (decision dec.source.forms): mutations (`write`) on its
+   * primary, reads on a read replica when it has any; undefined when it cannot be reached.
+   */
+  sourcePools?: (source: string, write: boolean) => PlanPools | undefined;
 }
 
 /** Assemble `{"data": {...}}` from JSON texts without parsing them (with the remotes' errors, if any). */
@@ -105,7 +108,7 @@ async function runSourceParts(pools: PlanPools, plan: CompiledPlan, parts: NonNu
   const answers = await Promise.all([
     own.statements.length ? runOwn(pools, own, caller) : Promise.resolve(assemble(own, new Map(own.literals))),
     ...parts.map((part) => {
-      const where = pools.sourcePools?.(part.source);
+      const where = pools.sourcePools?.(part.source, part.plan.kind === 'mutation');
       if (!where) throw new ConnectionLost();
       return runOwn(where, part.plan, caller);
     }),
