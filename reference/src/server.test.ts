@@ -7,12 +7,26 @@ import { createLogger } from './log';
 import { startServer, type RunningServer } from './server';
 import { graphQLServer, useMockServer } from '../../conformance/harness/mockServer';
 import { http, HttpResponse } from 'msw';
+import { Client } from 'pg';
+import * as sql from 'pg-sql2';
 
 const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
 const config = loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0', ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1' });
 let database: { name: string; url: string };
 const remote = useMockServer();
 const servers: RunningServer[] = [];
+
+/** Rename a database of the cluster (its connections ended first). */
+async function renameDatabase(from: string, to: string): Promise<void> {
+  const client = new Client({ connectionString: cluster() });
+  await client.connect();
+  try {
+    await client.query(sql.compile(sql.query`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${sql.value(from)}`));
+    await client.query(sql.compile(sql.query`alter database ${sql.identifier(from)} rename to ${sql.identifier(to)}`));
+  } finally {
+    await client.end();
+  }
+}
 
 const start = async () => {
   const server = await startServer(config, database.url, createLogger('silent'));
@@ -121,6 +135,47 @@ describe('reference server', () => {
       status: 200,
       body: { version: 2, tables: [], sources: [{ name: 'same', kind: 'postgres', configuration, tables: [] }] },
     });
+  });
+
+  test('a source that does not answer at start-up is an inconsistent object; the server starts and serves the rest, and the source again after reload [dec.source.forms]', async () => {
+    const other = await createDatabase(cluster());
+    try {
+      const first = await start();
+      await post(first, { type: 'run_sql', args: { sql: 'create table kept (id int primary key); insert into kept values (7)' } }, '/v2/query');
+      expect((await post(first, { type: 'track_table', args: { table: 'kept' } })).status).toBe(200);
+      const configuration = { connection_info: { database_url: other.url } };
+      expect((await post(first, { type: 'pg_add_source', args: { name: 'other', configuration } })).status).toBe(200);
+      const made = await post(
+        first,
+        { type: 'run_sql', args: { source: 'other', sql: 'create table far (id int primary key); insert into far values (8)' } },
+        '/v2/query',
+      );
+      expect(made.status).toBe(200);
+      expect((await post(first, { type: 'pg_track_table', args: { source: 'other', table: 'far' } })).status).toBe(200);
+      expect(await post(first, { query: '{ kept { id } far { id } }' }, '/v1/graphql')).toEqual({
+        status: 200,
+        body: { data: { kept: [{ id: 7 }], far: [{ id: 8 }] } },
+      });
+      await first.close();
+      servers.splice(servers.indexOf(first), 1);
+      // The source's database is renamed away while no server runs.
+      await renameDatabase(other.name, `${other.name}_away`);
+      const second = await start();
+      expect(await post(second, { query: '{ kept { id } }' }, '/v1/graphql')).toEqual({ status: 200, body: { data: { kept: [{ id: 7 }] } } });
+      const inconsistent = await post(second, { type: 'get_inconsistent_metadata', args: {} });
+      expect(inconsistent.body).toEqual([
+        { type: 'source', name: 'source other', definition: 'other', reason: 'Inconsistent object: connection error', message: expect.any(String) },
+      ]);
+      await renameDatabase(`${other.name}_away`, other.name);
+      expect(await post(second, { type: 'reload_metadata', args: {} })).toEqual({ status: 200, body: { message: 'success', is_consistent: true } });
+      expect(await post(second, { query: '{ kept { id } far { id } }' }, '/v1/graphql')).toEqual({
+        status: 200,
+        body: { data: { kept: [{ id: 7 }], far: [{ id: 8 }] } },
+      });
+    } finally {
+      await dropDatabase(cluster(), `${other.name}_away`);
+      await dropDatabase(cluster(), other.name);
+    }
   });
 
   test('a remote schema that does not answer at start-up is an inconsistent object; the server starts and serves the rest [dec.remote-schema.defaults]', async () => {
