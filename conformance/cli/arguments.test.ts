@@ -31,6 +31,13 @@ describe('engine-conformance arguments', () => {
     expect(() => parseCliArguments(argv, '/')).toThrow(message);
   });
 
+  test('--source-database is the second database of the cases of sources', () => {
+    const options = parseCliArguments(['--target', 'http://h', '--database', 'postgres://x', '--source-database', 'postgres://x/second'], '/work');
+    expect(suiteEnvironment(options as Exclude<typeof options, 'help' | 'version'>).ENGINE_SOURCE_DATABASE_URL).toBe('postgres://x/second');
+    const without = parseCliArguments(['--target', 'http://h', '--database', 'postgres://x'], '/work');
+    expect(suiteEnvironment(without as Exclude<typeof without, 'help' | 'version'>).ENGINE_SOURCE_DATABASE_URL).toBeUndefined();
+  });
+
   test('--junit takes a file, relative to the working directory', () => {
     const options = parseCliArguments(['--target', 'http://h', '--database', 'postgres://x', '--junit', 'out/junit.xml'], '/work');
     expect(suiteEnvironment(options as Exclude<typeof options, 'help' | 'version'>).ENGINE_CONFORMANCE_JUNIT).toBe('/work/out/junit.xml');

@@ -14,11 +14,13 @@ export interface CliOptions {
   junit?: string;
   /** Run against a target whose metadata is not empty (it is restored afterwards). */
   allowClear: boolean;
+  /** A second database the target can reach, for the cases of sources. */
+  sourceDatabase?: string;
 }
 
 export const USAGE = `usage: engine-conformance --target URL --database POSTGRES_URL [--admin-secret SECRET]
                           [--profile NAME=URL]... [--report-dir DIR] [--filter TEXT] [--junit FILE]
-                          [--allow-clear]
+                          [--allow-clear] [--source-database POSTGRES_URL]
        engine-conformance diff --target URL --database DB --against URL --against-database DB [...]
        engine-conformance --help | --version
 
@@ -35,6 +37,9 @@ Ctrl-C), and what the cases made in its database is dropped.
 --junit     also write the results as JUnit XML to FILE, for CI systems
 --allow-clear run against a target whose metadata is not empty, or whose database has a schema
             the cases replace (music, blog, …): the metadata is restored afterwards, those schemas not
+--source-database a second database the target and the suite both reach, added to the target as a
+            source by the cases of sources (they drop what they make in it); without it those
+            cases are reported as not run
 
 \`engine-conformance diff --help\` tells how to compare two implementations on generated scenarios.
 
@@ -54,6 +59,7 @@ export function parseCliArguments(argv: readonly string[], cwd: string): CliOpti
     filter: { type: 'string' },
     junit: { type: 'string' },
     'allow-clear': { type: 'boolean' },
+    'source-database': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
   });
@@ -79,6 +85,7 @@ export function parseCliArguments(argv: readonly string[], cwd: string): CliOpti
     ...(values.filter !== undefined ? { filter: values.filter } : {}),
     ...(values.junit !== undefined ? { junit: resolve(cwd, values.junit) } : {}),
     allowClear: values['allow-clear'] === true,
+    ...(values['source-database'] !== undefined ? { sourceDatabase: values['source-database'] } : {}),
   };
 }
 
@@ -92,6 +99,7 @@ export function suiteEnvironment(options: CliOptions): Record<string, string> {
   };
   if (options.adminSecret !== undefined) env.ENGINE_ADMIN_SECRET = options.adminSecret;
   if (options.junit !== undefined) env.ENGINE_CONFORMANCE_JUNIT = options.junit;
+  if (options.sourceDatabase !== undefined) env.ENGINE_SOURCE_DATABASE_URL = options.sourceDatabase;
   for (const [name, url] of Object.entries(options.profiles)) env[`ENGINE_URL_${name.toUpperCase().replace(/-/g, '_')}`] = url;
   return env;
 }

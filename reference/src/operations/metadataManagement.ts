@@ -131,7 +131,14 @@ export async function getInconsistentMetadata(ctx: OperationContext): Promise<un
 export async function dropInconsistentMetadata(ctx: OperationContext): Promise<unknown> {
   ctx.document = withoutInconsistent(ctx.document, await ctx.introspect());
   const invalidating = await ctx.schemaProblems(ctx.document);
-  if (invalidating.length > 0) ctx.document = withoutObjects(ctx.document, invalidating);
+  // An object of another source goes from that source's part, never from the server's own.
+  const ofSource = (o: InconsistentObject) => ('source' in o ? o.source : undefined);
+  const own = invalidating.filter((o) => ofSource(o) === undefined);
+  if (own.length > 0) ctx.document = withoutObjects(ctx.document, own);
+  for (const name of new Set(invalidating.flatMap((o) => ofSource(o) ?? []))) {
+    const objects = invalidating.filter((o) => ofSource(o) === name);
+    ctx.document = withSourceView(ctx.document, name, withoutObjects(sourceView(ctx.document, name), objects));
+  }
   const invalid = (await endpointSchemaProblems(ctx, ctx.document)).flatMap((o) => (o.type === 'rest_endpoint' ? [o.definition.name] : []));
   if (invalid.length > 0)
     ctx.document = withList(
