@@ -49,11 +49,21 @@ caseNeeding(
       error: 'source with name "archive" already exists',
       code: 'already-exists',
     });
+    // A second source: what is done to one leaves the other as it is.
+    expectResponse(await run('pg_add_source', { name: 'annex', configuration: connection() }), 200, ok);
     const replaced = connection({ isolation_level: 'serializable' });
     expectResponse(await run('pg_add_source', { name: 'archive', configuration: replaced, replace_configuration: true }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('archive', replaced)] });
+    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('archive', replaced), entry('annex', connection())] });
     expectResponse(await run('rename_source', { name: 'archive', new_name: 'vault' }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('vault', replaced)] });
+    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('vault', replaced), entry('annex', connection())] });
+    expectResponse(await run('rename_source', { name: 'vault', new_name: 'vault' }), 400, {
+      path: '$.args',
+      error: 'source with name "vault" already exists',
+      code: 'already-exists',
+    });
+    // Without a configuration pg_update_source changes nothing.
+    expectResponse(await run('pg_update_source', { name: 'vault' }), 200, ok);
+    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('vault', replaced), entry('annex', connection())] });
     expectResponse(await run('rename_source', { name: 'archive', new_name: 'other' }), 400, {
       path: '$.args',
       error: 'source with name "archive" does not exist',
@@ -61,7 +71,6 @@ caseNeeding(
     });
     const updated = connection({ use_prepared_statements: true });
     expectResponse(await run('pg_update_source', { name: 'vault', configuration: updated }), 200, ok);
-    expectResponse(await run('pg_add_source', { name: 'annex', configuration: connection() }), 200, ok);
     expectResponse(await run('rename_source', { name: 'annex', new_name: 'vault' }), 400, {
       path: '$.args',
       error: 'source with name "vault" already exists',
@@ -167,6 +176,9 @@ caseNeeding(
     };
     expectResponse(await run('get_inconsistent_metadata', {}), 200, [object]);
     expect((await target.graphql('{ __typename }')).body).toEqual({ data: { __typename: 'query_root' } });
+    // Only what a change connects anew must answer: another source can be added meanwhile.
+    expectResponse(await run('pg_add_source', { name: 'spare', configuration: connection() }), 200, ok);
+    expectResponse(await run('pg_drop_source', { name: 'spare' }), 200, ok);
     const withDoomed = await exported();
     expectResponse(await run('replace_metadata', { metadata: withDoomed }), 400, {
       path: '$.args',
@@ -249,8 +261,9 @@ const LEDGER_SQL = `
   insert into public.account values (1, 'ada'), (2, 'bob');
   insert into public.entry values (10, 1, 5), (11, 1, 7), (12, 2, 3);
   create view public.stamp as select statement_timestamp()::text as at;
+  create function public.rich_accounts() returns setof public.account as $$ select * from public.account where id > 1 $$ language sql stable;
 `;
-const DROP_LEDGER_SQL = 'drop view if exists public.stamp; drop table if exists public.entry, public.account';
+const DROP_LEDGER_SQL = 'drop function if exists public.rich_accounts(); drop view if exists public.stamp; drop table if exists public.entry, public.account';
 
 caseNeeding(
   REQUIRES_SOURCE_DATABASE,
@@ -283,6 +296,7 @@ caseNeeding(
           { source: 'books', table: 'account', role: 'owner', permission: { columns: ['id', 'owner'], filter: { owner: { _eq: 'X-Engine-User-Id' } } } },
         ],
         ['pg_track_table', { table: 'plain_local' }],
+        ['pg_track_function', { source: 'books', function: 'rich_accounts' }],
       ];
       for (const [type, args] of steps) expectResponse(await run(type, args), 200, ok);
       expect(await exported()).toEqual({
@@ -306,11 +320,12 @@ caseNeeding(
                 object_relationships: [{ name: 'account', using: { foreign_key_constraint_on: 'account_id' } }],
               },
             ],
+            functions: [{ function: { schema: 'public', name: 'rich_accounts' } }],
           },
         ],
       });
       const answer = await target.graphql(
-        '{ plain_local { id } account(order_by: {id: asc}) { owner entries(order_by: {id: asc}) { amount } } entry_by_pk(id: 12) { account { owner } } }',
+        '{ plain_local { id } account(order_by: {id: asc}) { owner entries(order_by: {id: asc}) { amount } } entry_by_pk(id: 12) { account { owner } } rich_accounts { owner } }',
       );
       expect(answer.body).toEqual({
         data: {
@@ -320,6 +335,7 @@ caseNeeding(
             { owner: 'bob', entries: [{ amount: 3 }] },
           ],
           entry_by_pk: { account: { owner: 'bob' } },
+          rich_accounts: [{ owner: 'bob' }],
         },
       });
       const asOwner = await target.graphql('{ account { id owner } }', undefined, {
@@ -548,6 +564,38 @@ caseNeeding(
       await second.sql(DROP_LEDGER_SQL);
       await onReplica.end();
       await replica.drop();
+    }
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.source.forms', 'op.pg_add_source', 'op.run_sql', 'op.bulk'],
+  'a table made by run_sql and tracked in one bulk of a source with a single connection: the tracking sees the table the bulk made',
+  async () => {
+    try {
+      const single = connection({ pool_settings: { max_connections: 1 } });
+      expectResponse(await run('pg_add_source', { name: 'narrow', configuration: single }), 200, ok);
+      const made = "create table public.ledger (id int primary key, note text); insert into public.ledger values (1, 'kept')";
+      const bulk = await target.metadata(
+        {
+          type: 'bulk',
+          args: [
+            { type: 'run_sql', args: { source: 'narrow', sql: made } },
+            { type: 'track_table', args: { source: 'narrow', table: 'ledger' } },
+          ],
+        },
+        { endpoint: '/v1/query' },
+      );
+      expectResponse(bulk, 200, [{ result_type: 'CommandOk', result: null }, ok]);
+      expect((await target.graphql('{ ledger { id note } }')).body).toEqual({ data: { ledger: [{ id: 1, note: 'kept' }] } });
+      // A document bringing such a source with its table: its single connection is not waited for twice.
+      const narrow = { name: 'narrow', kind: 'postgres', configuration: single, tables: [{ table: { schema: 'public', name: 'ledger' } }] };
+      expectResponse(await run('replace_metadata', { version: 2, tables: [], sources: [{ ...narrow, name: 'narrower' }] }), 200, ok);
+      expect((await exported()).sources).toEqual([{ ...narrow, name: 'narrower' }]);
+    } finally {
+      await target.reset();
+      await second.sql('drop table if exists public.ledger');
     }
   },
 );

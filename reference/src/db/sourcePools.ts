@@ -1,6 +1,6 @@
 // The connections of the sources added by pg_add_source (decision dec.source.forms): one pool per
 // source and configuration, opened when first needed, closed when the source goes or changes.
-import type { Pool, PoolConfig } from 'pg';
+import { Client, type Pool, type PoolConfig } from 'pg';
 import type { ConnectionInfo, SourceEntry } from '../../../spec';
 import { resilientPool } from './connectionLoss';
 
@@ -84,16 +84,22 @@ export class SourcePools {
     return pool;
   }
 
-  /** Why a source cannot be used now (its database does not answer), or undefined. */
+  /**
+   * Why a source cannot be used now (its database does not answer), or undefined. Asked on a
+   * connection of its own: the source's pool may be held whole by the request that asks.
+   */
   async problemOf(source: SourceEntry): Promise<string | undefined> {
-    const pool = this.poolOf(source);
-    if ('problem' in pool) return pool.problem;
+    const config = poolConfigOf(source.configuration.connection_info);
+    if ('problem' in config) return config.problem;
+    const client = new Client({ ...config, connectionTimeoutMillis: CHECK_TIMEOUT_MS });
+    client.on('error', () => {});
     try {
-      const client = await pool.connect();
-      client.release();
+      await client.connect();
       return undefined;
     } catch (error) {
       return connectionMessage(error);
+    } finally {
+      await client.end().catch(() => {});
     }
   }
 

@@ -11,8 +11,8 @@ export function withSources(document: MetadataDocument, sources: readonly Source
   return sources.length ? { ...rest, sources: [...sources] } : rest;
 }
 
-/** Whether `name` is a source of the document: `default` always is. */
-export const isSource = (document: MetadataDocument, name: string) => name === DEFAULT_SOURCE || sourcesOf(document).some((s) => s.name === name);
+/** Whether `name` is a source the document adds (`default` is none of them). */
+const isSource = (document: MetadataDocument, name: string) => sourcesOf(document).some((s) => s.name === name);
 
 function notDefault(name: string): void {
   if (name === DEFAULT_SOURCE) throw engineError('not-supported.default-source', '$.args', [JSON.stringify(name)]);
@@ -36,7 +36,7 @@ export function sourceArgumentProblem(document: MetadataDocument, operation: { s
 }
 
 /** pg_add_source: a new source with nothing tracked; with replace_configuration, a new configuration for one there is. */
-export function addSource(document: MetadataDocument, name: string, configuration: SourceConfiguration, replaceConfiguration = false): MetadataDocument {
+export function addSource(document: MetadataDocument, name: string, configuration: SourceConfiguration, replaceConfiguration: boolean): MetadataDocument {
   notDefault(name);
   const sources = sourcesOf(document);
   if (sources.some((s) => s.name === name)) {
@@ -60,7 +60,6 @@ export function updateSource(document: MetadataDocument, name: string, configura
 export function renameSource(document: MetadataDocument, name: string, newName: string): MetadataDocument {
   const found = existing(document, name);
   notDefault(newName);
-  if (newName === name) return document;
   if (sourcesOf(document).some((s) => s.name === newName)) throw engineError('already-exists.source', '$.args', [JSON.stringify(newName)]);
   return withSources(
     document,
