@@ -13,7 +13,7 @@ import { ServedState } from './served';
 import type { SourceTransactions } from './sourceTransactions';
 
 /** Operations of tables that do not run in another source yet: event triggers, remote relationships. */
-const NOT_IN_SOURCES = /event|remote_relationship|^redeliver_event$/;
+const NOT_IN_SOURCES = /event|remote_relationship/;
 
 export async function inSource(
   sources: ContextSources,
