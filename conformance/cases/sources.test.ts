@@ -599,3 +599,38 @@ caseNeeding(
     }
   },
 );
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.source.forms', 'op.pg_add_source', 'op.set_table_customization'],
+  "a custom name of the server's own table that a source's table has in GraphQL is refused with the clash, changing nothing",
+  async () => {
+    await second.sql(LEDGER_SQL);
+    await target.sql('create table public.ledger_old (id int primary key)');
+    try {
+      expectResponse(await run('pg_add_source', { name: 'books', configuration: connection() }), 200, ok);
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'account' }), 200, ok);
+      expectResponse(await run('pg_track_table', { table: 'ledger_old' }), 200, ok);
+      const before = await exported();
+      const renamed = await run('set_table_customization', { table: 'ledger_old', configuration: { custom_name: 'account' } });
+      expectResponse(renamed, 400, {
+        path: '$.args',
+        error: 'cannot continue due to inconsistent metadata',
+        code: 'unexpected',
+        internal: [
+          {
+            type: 'table',
+            reason: 'the GraphQL name "account" of table "account" of the source "books" conflicts with table "ledger_old"',
+            definition: { schema: 'public', name: 'account' },
+            source: 'books',
+          },
+        ],
+      });
+      expect(await exported()).toEqual(before);
+    } finally {
+      await target.reset();
+      await second.sql(DROP_LEDGER_SQL);
+      await target.sql('drop table if exists public.ledger_old');
+    }
+  },
+);
