@@ -19,7 +19,7 @@ import type { MetadataSnapshot, ServedState } from './served';
 import type { SourcePools } from '../db/sourcePools';
 import { sourceProblemsOf } from './sourceProblems';
 import { SourceTransactions } from './sourceTransactions';
-import { sourcesOf, sourceView } from '../metadata/sources';
+import { sourcesOf, trackingParts } from '../metadata/sources';
 import { loadSourceInput } from './sourceInputs';
 import type { SourceSchemaInput } from '../execute/schemaCache';
 
@@ -62,9 +62,8 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
     if (!read) {
       read = (async () => {
         const inputs: SourceSchemaInput[] = [];
-        for (const source of sourcesOf(doc)) {
-          const view = sourceView(doc, source.name);
-          if (view.tables.length + (view.functions?.length ?? 0) === 0 || 'problem' in sourcePools.poolOf(source)) continue;
+        for (const { source, view } of trackingParts(doc)) {
+          if ('problem' in sourcePools.poolOf(source)) continue;
           try {
             inputs.push(await loadSourceInput(await sourceTransactions.client(source.name, () => sourcePools.poolOf(source)), source.name, view));
           } catch {

@@ -6,7 +6,7 @@ import { introspectionOf } from '../db/introspection';
 import type { SourcePools } from '../db/sourcePools';
 import { loadEnumValues, type SourceSchemaInput } from '../execute/schemaCache';
 import { functionsNamedBy, tablesNamedBy } from '../metadata/document';
-import { sourcesOf, sourceView } from '../metadata/sources';
+import { trackingParts } from '../metadata/sources';
 import type * as q from '../sql';
 import { loadFunctions, loadRelations, loadTables } from '../sql/loadIntrospection';
 
@@ -18,15 +18,14 @@ export async function loadSourceInput(db: q.Queryable, name: string, view: Metad
 
 /** The parts of every source of the document that tracks something and answers. */
 export async function loadSourceInputs(pools: SourcePools, document: MetadataDocument): Promise<SourceSchemaInput[]> {
-  const tracking = sourcesOf(document).filter((s) => s.tables.length + (s.functions?.length ?? 0) > 0);
   const loaded = await Promise.all(
-    tracking.map(async (source) => {
+    trackingParts(document).map(async ({ source, view }) => {
       const pool = pools.poolOf(source);
       if ('problem' in pool) return undefined;
       try {
         const client = await pool.connect();
         try {
-          return await loadSourceInput(client, source.name, sourceView(document, source.name));
+          return await loadSourceInput(client, source.name, view);
         } finally {
           client.release();
         }

@@ -111,3 +111,11 @@ export function labelledParts(document: MetadataDocument): { label: string; docu
     ...sourcesOf(document).map((s) => ({ label: ` of the source ${JSON.stringify(s.name)}`, document: sourceView(document, s.name) })),
   ];
 }
+
+/** The sources of a document that track something, each with its part and its place in `sources`. */
+export function trackingParts(document: MetadataDocument): { source: SourceEntry; view: MetadataDocument; index: number }[] {
+  return sourcesOf(document).flatMap((source, index) => {
+    const view = sourceView(document, source.name);
+    return view.tables.length + (view.functions?.length ?? 0) > 0 ? [{ source, view, index }] : [];
+  });
+}

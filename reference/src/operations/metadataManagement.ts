@@ -16,7 +16,7 @@ import { checkSchedule, keepHiddenCronTriggers } from '../metadata/cronTriggers'
 import { endpointsOf, withList } from '../metadata/collections';
 import { endpointSchemaProblems } from './restEndpoints';
 import { introspectFor } from './functions';
-import { labelledParts, sourcesOf, sourceView, withSources, withSourceView } from '../metadata/sources';
+import { labelledParts, sourcesOf, sourceView, trackingParts, withSources, withSourceView } from '../metadata/sources';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { checkPermissionValueList, type PermissionValue } from './permissionValues';
 
@@ -80,20 +80,18 @@ export async function reloadMetadata(ctx: OperationContext, args: { reload_remot
  */
 async function checkSources(ctx: OperationContext, document: MetadataDocument, path: string): Promise<InconsistentObject[]> {
   const out: InconsistentObject[] = [];
-  for (const [i, source] of sourcesOf(document).entries()) {
-    const view = sourceView(document, source.name);
-    if (view.tables.length + (view.functions?.length ?? 0) === 0) continue;
+  for (const { source, view, index } of trackingParts(document)) {
     // Not served in another source yet: refused rather than kept and not served.
     for (const [j, t] of view.tables.entries()) {
       for (const key of ['event_triggers', 'remote_relationships'] as const)
         if (t[key]?.length)
-          throw engineError('not-supported.not-implemented', `${path}.sources[${i}].tables[${j}].${key}`, [
+          throw engineError('not-supported.not-implemented', `${path}.sources[${index}].tables[${j}].${key}`, [
             `${key} on a table of the source ${JSON.stringify(source.name)}`,
           ]);
     }
     const db = await ctx.introspectSource(source, view);
     if (!db) continue;
-    checkDocument(view, db, `${path}.sources[${i}]`);
+    checkDocument(view, db, `${path}.sources[${index}]`);
     out.push(...findInconsistencies(view, db).map((o) => ({ ...o, source: source.name })));
   }
   checkNamesAcross(labelledParts(document));
@@ -103,9 +101,7 @@ async function checkSources(ctx: OperationContext, document: MetadataDocument, p
 /** What of each other source does not fit its database. */
 async function sourceInconsistencies(ctx: OperationContext, document: MetadataDocument): Promise<InconsistentObject[]> {
   const out: InconsistentObject[] = [];
-  for (const source of sourcesOf(document)) {
-    const view = sourceView(document, source.name);
-    if (view.tables.length + (view.functions?.length ?? 0) === 0) continue;
+  for (const { source, view } of trackingParts(document)) {
     const db = await ctx.introspectSource(source, view);
     if (db) out.push(...findInconsistencies(view, db).map((o) => ({ ...o, source: source.name })));
   }
@@ -156,9 +152,8 @@ export async function dropInconsistentMetadata(ctx: OperationContext): Promise<u
       remoteSchemasOf(ctx.document).filter((r) => !unusable.has(r.name)),
     );
   // What of another source does not fit its database goes, as in the server's own.
-  for (const source of sourcesOf(ctx.document)) {
-    const view = sourceView(ctx.document, source.name);
-    const db = view.tables.length + (view.functions?.length ?? 0) > 0 ? await ctx.introspectSource(source, view) : undefined;
+  for (const { source, view } of trackingParts(ctx.document)) {
+    const db = await ctx.introspectSource(source, view);
     if (db) ctx.document = withSourceView(ctx.document, source.name, withoutInconsistent(view, db));
   }
   // Sources whose database does not answer go with what is tracked in them.
