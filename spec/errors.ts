@@ -810,6 +810,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'A remote relationship must name a remote schema that can be served, lhs_fields that are columns of the table, and a path of fields from the remote\'s query root (in the remote\'s own names, also under a customization) whose arguments exist, whose "$column" values name columns of lhs_fields, and which leaves no non-null argument of an outer field unset. A change that breaks one is refused with the reason, changing nothing; after the remote changes it is an inconsistent object of type remote_relationship, left out of the schema.',
   ),
   decided(
+    'invalid-configuration.source-relationship',
+    400,
+    'invalid-configuration',
+    'remote relationship <name> of table <table-name> cannot be served: <reason>',
+    "A remote relationship to_source must name a source of the metadata (default: the server's own database), a table tracked in it, and a field_mapping from columns of its own table to columns of that table. A change that breaks one is refused with the reason, changing nothing; after the target changes it is an inconsistent object of type remote_relationship, left out of the schema.",
+  ),
+  decided(
     'graphql.remote-relationship-value',
     200,
     'remote-schema-error',

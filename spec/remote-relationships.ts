@@ -1,9 +1,10 @@
 // Remote relationships (decision dec.remote-relationship.forms): a field of a table's type answered
 // by a field of a remote schema, its arguments filled from the row's columns. Two document forms,
 // kept as given: {to_remote_schema: {remote_schema, lhs_fields, remote_field}} and the older
-// {remote_schema, hasura_fields, remote_field}.
-import { GRAPHQL_NAME, nonEmptyName } from './names';
-import { array, childPath, isPlainObject, json, object, parseFailure, parsed, refine, type ParseResult, type Schema } from './schema';
+// {remote_schema, hasura_fields, remote_field}. A third joins a table of a source
+// (decision dec.remote-relationship.to-source): {to_source: {source, table, relationship_type, field_mapping}}.
+import { GRAPHQL_NAME, nonEmptyName, tableName, type QualifiedName } from './names';
+import { array, childPath, isPlainObject, literal, object, parseFailure, parsed, record, refine, type ParseResult, type Schema } from './schema';
 
 /** One field of the path into the remote: its arguments (`"$column"` reads the row) and the field below it, if any. */
 export interface RemoteFieldCall {
@@ -20,8 +21,16 @@ export interface ToRemoteSchema {
   remote_field: RemoteFieldPath;
 }
 
+/** Rows of a table of a source (the server's own: `default`), joined on field_mapping {this table's column: the target's}. */
+export interface ToSource {
+  source: string;
+  table: QualifiedName;
+  relationship_type: 'object' | 'array';
+  field_mapping: Record<string, string>;
+}
+
 export type RemoteRelationshipDefinition =
-  { to_remote_schema: ToRemoteSchema } | { remote_schema: string; hasura_fields: string[]; remote_field: RemoteFieldPath };
+  { to_remote_schema: ToRemoteSchema } | { remote_schema: string; hasura_fields: string[]; remote_field: RemoteFieldPath } | { to_source: ToSource };
 
 export interface RemoteRelationship {
   name: string;
@@ -62,14 +71,24 @@ const columns = array(nonEmptyName);
 
 const toRemoteSchema = object({ remote_schema: nonEmptyName, lhs_fields: columns, remote_field: remoteFieldPath });
 
-/** A definition in either form; `to_source` is refused as not supported yet. */
+const fieldMapping = refine(record(nonEmptyName), (v, path) =>
+  Object.keys(v).length === 0 ? parseFailure(path, 'field_mapping must map at least one column') : parsed(v),
+);
+
+const toSource = object({ source: nonEmptyName, table: tableName, relationship_type: literal('object', 'array'), field_mapping: fieldMapping });
+
+/** A definition in one of its forms. */
 export const remoteRelationshipDefinition: Schema<RemoteRelationshipDefinition> = refine(
-  object({}, { to_remote_schema: toRemoteSchema, to_source: json, remote_schema: nonEmptyName, hasura_fields: columns, remote_field: remoteFieldPath }),
+  object({}, { to_remote_schema: toRemoteSchema, to_source: toSource, remote_schema: nonEmptyName, hasura_fields: columns, remote_field: remoteFieldPath }),
   (v, path): ParseResult<RemoteRelationshipDefinition> => {
-    if (v.to_source !== undefined) return parseFailure(childPath(path, 'to_source'), 'to_source is not supported by this server yet', 'not-supported');
+    const legacy = v.remote_schema !== undefined || v.hasura_fields !== undefined || v.remote_field !== undefined;
+    if (v.to_source) {
+      if (legacy || v.to_remote_schema)
+        return parseFailure(path, 'to_source cannot be given with to_remote_schema, remote_schema, hasura_fields or remote_field');
+      return parsed({ to_source: v.to_source });
+    }
     if (v.to_remote_schema) {
-      if (v.remote_schema !== undefined || v.hasura_fields !== undefined || v.remote_field !== undefined)
-        return parseFailure(path, 'to_remote_schema cannot be given with remote_schema, hasura_fields or remote_field');
+      if (legacy) return parseFailure(path, 'to_remote_schema cannot be given with remote_schema, hasura_fields or remote_field');
       return parsed({ to_remote_schema: v.to_remote_schema });
     }
     if (v.remote_schema === undefined) return parseFailure(path, 'expected to_remote_schema, or remote_schema with hasura_fields and remote_field');
@@ -81,10 +100,20 @@ export const remoteRelationshipDefinition: Schema<RemoteRelationshipDefinition> 
 
 export const remoteRelationship: Schema<RemoteRelationship> = object({ name: nonEmptyName, definition: remoteRelationshipDefinition });
 
-/** The definition in one shape, whichever form it was given in. */
-export function remoteTarget(definition: RemoteRelationshipDefinition): ToRemoteSchema {
+/** The target of a definition joining a source's table, if it is one. */
+export const sourceTarget = (definition: RemoteRelationshipDefinition): ToSource | undefined => ('to_source' in definition ? definition.to_source : undefined);
+
+/** A remote schema's definition in one shape, whichever form it was given in; undefined for to_source. */
+export function remoteTarget(definition: RemoteRelationshipDefinition): ToRemoteSchema | undefined {
+  if ('to_source' in definition) return undefined;
   if ('to_remote_schema' in definition) return definition.to_remote_schema;
   return { remote_schema: definition.remote_schema, lhs_fields: definition.hasura_fields, remote_field: definition.remote_field };
+}
+
+/** The columns of its table a definition reads: lhs_fields, or field_mapping's keys. */
+export function lhsColumns(definition: RemoteRelationshipDefinition): string[] {
+  const target = sourceTarget(definition);
+  return target ? Object.keys(target.field_mapping) : remoteTarget(definition)!.lhs_fields;
 }
 
 /** The fields of the path, outermost first. */

@@ -405,7 +405,7 @@ test(
         definition: { to_source: { source: 'other', table: 'x', relationship_type: 'object', field_mapping: {} } },
       }),
       400,
-      { path: '$.args.definition.to_source', code: 'not-supported', error: 'to_source is not supported by this server yet' },
+      { path: '$.args.definition.to_source.field_mapping', code: 'parse-failed', error: 'field_mapping must map at least one column' },
     );
     // Arguments nested 100,000 deep: refused, the server goes on.
     const deepArgs = `{"type": "create_remote_relationship", "args": {"table": {"schema": "music", "name": "artist"}, "name": "r", "definition": {"to_remote_schema": {"remote_schema": "geo", "lhs_fields": ["country"], "remote_field": {"country": {"arguments": {"code": ${'['.repeat(100_000)}${']'.repeat(100_000)}}}}}}}}`;

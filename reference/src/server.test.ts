@@ -88,19 +88,17 @@ describe('reference server', () => {
 
   test('a metadata kind the server does not implement yet is refused, nothing changed [err.not-supported.not-implemented]', async () => {
     const server = await start();
-    const table = (extra: Record<string, unknown>) => ({ version: 2, tables: [{ table: 'kept', ...extra }] });
-    await post(server, { type: 'run_sql', args: { sql: 'create table kept (id int primary key)' } }, '/v2/query');
-    const toSource = { to_source: { source: 'other', table: 'x', relationship_type: 'object', field_mapping: { id: 'id' } } };
-    expect(await post(server, { type: 'replace_metadata', args: table({ remote_relationships: [{ name: 'r', definition: toSource }] }) })).toEqual({
+    const document = (inherited_roles: unknown[]) => ({ version: 3, sources: [], inherited_roles });
+    expect(await post(server, { type: 'replace_metadata', args: document([{ role_name: 'staff', role_set: ['user'] }]) })).toEqual({
       status: 400,
       body: {
-        path: '$.args.tables[0].remote_relationships[0].definition.to_source',
-        error: 'to_source is not supported by this server yet',
+        path: '$.args.inherited_roles',
+        error: 'inherited_roles is not supported by this server yet',
         code: 'not-supported',
       },
     });
     expect(await post(server, { type: 'export_metadata', args: {} })).toEqual({ status: 200, body: { version: 2, tables: [] } });
-    expect(await post(server, { type: 'replace_metadata', args: table({ remote_relationships: [] }) })).toEqual({ status: 200, body: { message: 'success' } });
+    expect(await post(server, { type: 'replace_metadata', args: document([]) })).toEqual({ status: 200, body: { message: 'success' } });
   });
 
   test('event triggers and remote relationships on tables of another source are refused, nothing changed [err.not-supported.not-implemented]', async () => {

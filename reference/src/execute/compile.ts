@@ -9,7 +9,7 @@ import type { CollectedField } from '../sql/graphql/fields';
 import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
 import { functionCall } from '../sql/graphql/functions';
-import type { CompiledPlan } from './schemaCache';
+import type { CompiledPlan } from './plan';
 
 export function compile(
   env: SelectEnvironment,
@@ -63,7 +63,7 @@ export function compile(
         default:
           throw new CompileError(`${f.name} is not a mutation`);
       }
-      return compiled(f.alias, statement);
+      return compiledStatement(f.alias, statement);
     });
     if (source !== undefined) {
       // Wholly on another source: its statements run there, the literals here.
@@ -90,7 +90,7 @@ export function compile(
     bySource.set(source, pairs);
   }
   const pairs = bySource.get(undefined) ?? [];
-  const statements = pairs.length ? [compiled('', sql.query`select ${jsonObject(pairs)}::text as data`)] : [];
+  const statements = pairs.length ? [compiledStatement('', sql.query`select ${jsonObject(pairs)}::text as data`)] : [];
   const kind: CompiledPlan['operation'] = operation.operation === 'subscription' ? 'subscription' : 'query';
   const sourceParts = [...bySource].flatMap(([source, own]) =>
     source === undefined
@@ -102,7 +102,7 @@ export function compile(
               kind: 'query' as const,
               bounded,
               operation: kind,
-              statements: [compiled('', sql.query`select ${jsonObject(own)}::text as data`)],
+              statements: [compiledStatement('', sql.query`select ${jsonObject(own)}::text as data`)],
               literals: new Map<string, string>(),
               order: own.map(([alias]) => alias),
             },
@@ -128,7 +128,7 @@ function rootPair(env: SelectEnvironment, built: BuiltSchema, f: CollectedField)
 }
 
 /** A compiled statement, named so each connection prepares it once and then only binds values. */
-function compiled(alias: string, statement: sql.SQLQuery | sql.SQLNode) {
+export function compiledStatement(alias: string, statement: sql.SQLQuery | sql.SQLNode) {
   const { text, values } = sql.compile(statement);
   return { alias, name: `engine_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`, text, values: values ?? [] };
 }

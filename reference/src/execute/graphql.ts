@@ -179,6 +179,7 @@ export function prepareGraphQLRequest(
       roots.filter((f) => !external.includes(f)),
       (request.variables as Record<string, unknown> | undefined) ?? {},
       cache.remoteNames,
+      !isAdmin(session),
     );
     if (joins.length) plan.remoteJoins = { joins, endpoints: cache.remotes, ...(built.remotePresets ? { presets: built.remotePresets } : {}) };
     if (external.length > 0) {

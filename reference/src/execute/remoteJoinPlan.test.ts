@@ -5,7 +5,7 @@ import type { CustomizedRemote } from '../remote/customization';
 import type { Models } from '../schema/model';
 import { CompileError } from '../sql/graphql/context';
 import { collectFields } from '../sql/graphql/fields';
-import { remoteJoinsOf } from './remoteJoinPlan';
+import { remoteJoinsOf, type RemoteJoin } from './remoteJoinPlan';
 
 const schema = buildSchema(`
   type Query { t: [T!]!, one: T, country(code: String!, lang: String): Country, geo: GeoRoot! }
@@ -17,7 +17,7 @@ const schema = buildSchema(`
 `);
 const rel = (name: string, remoteField: Record<string, unknown>, remoteSchema = 'geo') => ({ name, remoteSchema, lhs: ['id'], remoteField });
 const models = (rels = [rel('rr', { country: { arguments: { code: '$id' } } })]) =>
-  new Map([['t', { name: 'T', remoteRelationships: rels }]]) as unknown as Models;
+  new Map([['t', { name: 'T', remoteRelationships: rels, sourceRelationships: [] }]]) as unknown as Models;
 
 function plan(text: string, variables: Record<string, unknown> = {}, m = models(), names?: ReadonlyMap<string, CustomizedRemote>) {
   const document = parse(text);
@@ -27,7 +27,8 @@ function plan(text: string, variables: Record<string, unknown> = {}, m = models(
   );
   const fields = { fragments, variables };
   const root = (operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType()) as GraphQLObjectType;
-  return remoteJoinsOf({ models: m, schema, fields }, operation, root, collectFields(fields, root, operation.selectionSet), variables, names);
+  const env = { models: m, allModels: m, sessionVariables: {}, schema, fields };
+  return remoteJoinsOf(env, operation, root, collectFields(fields, root, operation.selectionSet), variables, names) as RemoteJoin[];
 }
 
 test('every place a relationship is asked: through lists, objects and aliases, once per alias', () => {
@@ -104,12 +105,12 @@ test("without a namespace, a renamed root field is found under the remote root's
   const fields = { fragments: {}, variables: {} };
   const root = engine.getQueryType()!;
   const joins = remoteJoinsOf(
-    { models: models(), schema: engine, fields },
+    { models: models(), allModels: models(), sessionVariables: {}, schema: engine, fields },
     operation,
     root,
     collectFields(fields, root, operation.selectionSet),
     {},
     new Map([['geo', names]]),
   );
-  expect(joins[0]!.steps.map((s) => s.name)).toEqual(['land']);
+  expect((joins[0] as RemoteJoin).steps.map((s) => s.name)).toEqual(['land']);
 });

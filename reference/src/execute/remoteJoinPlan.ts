@@ -1,88 +1,86 @@
-// Where an operation asks for remote relationships (decision dec.remote-relationship.execution):
-// found once per plan by following the operation's selections through the role's schema, so that
-// the rows' answer can be completed from the remotes after the SQL has run.
-import {
-  getNamedType,
-  isInputType,
-  isObjectType,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type GraphQLInputType,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-  type VariableDefinitionNode,
-} from 'graphql';
+// Where an operation asks for remote relationships (decisions dec.remote-relationship.execution and
+// dec.remote-relationship.to-source): found once per plan by following the operation's selections
+// through the role's schema, so that the rows' answer can be completed from the remotes and the
+// sources after the SQL has run.
+import { getNamedType, isInputType, isObjectType, type GraphQLInputType, type GraphQLObjectType, type OperationDefinitionNode } from 'graphql';
 import { remoteFieldSteps } from '../../../spec';
-import type { Models, RemoteRelationshipModel } from '../schema/model';
-import { CompileError } from '../sql/graphql/context';
-import { collectFields, type CollectedField, type FieldEnvironment } from '../sql/graphql/fields';
+import type { RemoteRelationshipModel, SourceRelationshipModel } from '../schema/model';
+import { CompileError, jsonObject, sql, type Fragment } from '../sql/graphql/context';
+import { collectFields, type CollectedField } from '../sql/graphql/fields';
+import type { SelectArgs, SelectEnvironment } from '../sql/graphql/select';
+import { sourceJoinJson } from '../sql/graphql/sourceJoin';
+import { compiledStatement } from './compile';
+import type { Join, JoinStep, RemoteJoin, SourceJoin, SourceJoinGroup } from './plan';
 import { namingOf, type CustomizedRemote } from '../remote/customization';
 import { engineFieldName } from '../schema/remoteRelationshipField';
 import { usedDefinitions } from './usedDefinitions';
 
-/** One field of the path into the remote, with its arguments' types (to write the rows' values as literals). */
-export interface JoinStep {
-  name: string;
-  arguments: Record<string, unknown>;
-  argumentTypes: Record<string, GraphQLInputType>;
-}
+export type { Join, JoinStep, RemoteJoin, SourceJoin, SourceJoinGroup } from './plan';
 
-export interface RemoteJoin {
-  /** The relationship's name, for messages. */
-  name: string;
-  /** Aliases from the root field to the relationship's field; arrays between them are walked through. */
-  path: string[];
-  remote: string;
-  lhs: string[];
-  steps: JoinStep[];
-  /** The client's field: its arguments and selections go to the last step. */
-  field: FieldNode;
-  selectionSet: SelectionSetNode | undefined;
-  fragments: FragmentDefinitionNode[];
-  variableDefinitions: VariableDefinitionNode[];
-  /** The values of the variables the field reads, as the client sent them. */
-  variables: Record<string, unknown>;
-  /** A customized remote's names: the request goes in the remote's own, __typename comes back in the engine's. */
-  names?: CustomizedRemote;
-}
+export const isSourceJoinGroup = (join: Join): join is SourceJoinGroup => 'plan' in join;
 
 /** The remote joins of an operation's root fields answered by the database. */
 export function remoteJoinsOf(
-  env: { models: Models; schema: GraphQLSchema; fields: FieldEnvironment },
+  env: SelectEnvironment,
   operation: OperationDefinitionNode,
   rootType: GraphQLObjectType,
   roots: readonly CollectedField[],
   rawVariables: Readonly<Record<string, unknown>>,
   remoteNames: ReadonlyMap<string, CustomizedRemote> = new Map(),
-): RemoteJoin[] {
-  const byType = new Map<string, RemoteRelationshipModel[]>();
-  for (const t of env.models.values()) if (t.remoteRelationships.length) byType.set(t.name, t.remoteRelationships);
+  bounded = false,
+): Join[] {
+  const byType = new Map<string, { remote: RemoteRelationshipModel[]; source: SourceRelationshipModel[] }>();
+  for (const t of env.models.values())
+    if (t.remoteRelationships.length || t.sourceRelationships.length) byType.set(t.name, { remote: t.remoteRelationships, source: t.sourceRelationships });
   if (byType.size === 0) return [];
-  const joins: RemoteJoin[] = [];
+  const joins: Join[] = [];
+  const toSources = new Map<string, { stage: number; source?: string; joins: SourceJoin[]; values: [string, Fragment][] }>();
   // Iterative: a selection may nest as deep as the limits allow.
-  const pending: { type: GraphQLObjectType; fields: readonly CollectedField[]; path: string[] }[] = [{ type: rootType, fields: roots, path: [] }];
+  const pending: { type: GraphQLObjectType; fields: readonly CollectedField[]; path: string[]; stage: number }[] = [
+    { type: rootType, fields: roots, path: [], stage: 0 },
+  ];
   while (pending.length) {
-    const { type, fields, path } = pending.pop()!;
+    const { type, fields, path, stage } = pending.pop()!;
     const rels = byType.get(type.name);
     for (const f of fields) {
-      const rel = rels?.find((r) => r.name === f.name);
+      const rel = rels?.remote.find((r) => r.name === f.name);
       if (rel) {
-        joins.push(join(env, operation, rel, f, [...path, f.alias], rawVariables, remoteNames.get(rel.remoteSchema)));
+        joins.push({ ...join(env, operation, rel, f, [...path, f.alias], rawVariables, remoteNames.get(rel.remoteSchema)), stage });
         continue;
+      }
+      const toSource = rels?.source.find((r) => r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name));
+      if (toSource) {
+        const group = `${stage}\u0001${toSource.source ?? ''}`;
+        if (!toSources.has(group))
+          toSources.set(group, { stage, ...(toSource.source === undefined ? {} : { source: toSource.source }), joins: [], values: [] });
+        const { joins: members, values } = toSources.get(group)!;
+        const join = {
+          name: toSource.name,
+          path: [...path, f.alias],
+          lhs: toSource.mapping.map(([c]) => c),
+          keys: { joinKeys: `${group}\u0001${members.length}` },
+        };
+        members.push(join);
+        values.push([
+          String(values.length),
+          sourceJoinJson(join.keys, env, toSource, env.models.get(toSource.targetKey)!, f.name !== toSource.name, f.args as SelectArgs, f.selectionSet),
+        ]);
       }
       const named = f.definition ? getNamedType(f.definition.type) : undefined;
       if (named && isObjectType(named) && f.selectionSet)
-        pending.push({ type: named, fields: collectFields(env.fields, named, f.selectionSet), path: [...path, f.alias] });
+        pending.push({ type: named, fields: collectFields(env.fields, named, f.selectionSet), path: [...path, f.alias], stage: toSource ? stage + 1 : stage });
     }
+  }
+  for (const { values, ...group } of toSources.values()) {
+    const statement = compiledStatement('', sql.query`select ${jsonObject(values)}::text as data`);
+    joins.push({ ...group, plan: { kind: 'query', bounded, operation: 'query', statements: [statement], literals: new Map(), order: [] } });
   }
   if (joins.length && operation.operation === 'subscription') throw new CompileError('Remote relationships are not allowed in subscriptions', 'not-supported');
   return joins;
 }
 
 function join(
-  env: { schema: GraphQLSchema; fields: FieldEnvironment },
+  env: SelectEnvironment,
   operation: OperationDefinitionNode,
   rel: RemoteRelationshipModel,
   f: CollectedField,

@@ -17,7 +17,9 @@ import type { Session } from '../auth/session';
 import { postGraphQL, remoteHeaders, RemoteFailure, type RemoteEndpoint } from '../remote/client';
 import type { RolePresets } from '../remote/rolePermission';
 import { RemoteCallFailed } from './remote';
-import type { JoinStep, RemoteJoin } from './remoteJoinPlan';
+import { holdersOf, type Holder } from './answerHolders';
+import { isSourceJoinGroup, type Join, type JoinStep, type RemoteJoin } from './remoteJoinPlan';
+import { runSourceJoins, type SourceRunner } from './sourceJoins';
 import { withPresets } from './remotePresets';
 import { toRemoteNames, typenamesFromRemote } from './remoteNames';
 
@@ -27,35 +29,8 @@ export interface JoinCaller {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   endpoints: ReadonlyMap<string, RemoteEndpoint>;
   presets?: ReadonlyMap<string, RolePresets>;
-}
-
-/** Where one row's field is: its object, the key, and its path in the answer. */
-interface Holder {
-  parent: Record<string, unknown>;
-  key: string;
-  trail: (string | number)[];
-}
-
-/** The holders of a join's field in `data`, walking through lists (without recursion on the data's depth). */
-function holdersOf(data: Record<string, unknown>, path: readonly string[]): Holder[] {
-  const out: Holder[] = [];
-  let level: { value: unknown; trail: (string | number)[] }[] = [{ value: data, trail: [] }];
-  for (const [i, key] of path.entries()) {
-    const next: typeof level = [];
-    for (let k = 0; k < level.length; k++) {
-      const { value, trail } = level[k]!;
-      if (Array.isArray(value)) {
-        value.forEach((v, j) => level.push({ value: v, trail: [...trail, j] }));
-        continue;
-      }
-      if (typeof value !== 'object' || value === null) continue;
-      const object = value as Record<string, unknown>;
-      if (i === path.length - 1) out.push({ parent: object, key, trail: [...trail, key] });
-      else next.push({ value: object[key], trail: [...trail, key] });
-    }
-    level = next;
-  }
-  return out;
+  /** Runs a join's statement on its source (undefined: the server's own database). */
+  runSource?: SourceRunner;
 }
 
 /** An argument value of the metadata with each "$column" replaced by the row's value. */
@@ -171,12 +146,21 @@ async function runJoin(data: Record<string, unknown>, join: RemoteJoin, caller: 
   });
 }
 
-/** The answer text completed with its remote relationships. */
-export async function withRemoteJoins(answer: string, joins: readonly RemoteJoin[], caller: JoinCaller): Promise<string> {
+/**
+ * The answer text completed with its remote relationships: the joins of each stage at once, a
+ * stage once the joins to sources that hold its fields have placed their rows.
+ */
+export async function withRemoteJoins(answer: string, joins: readonly Join[], caller: JoinCaller): Promise<string> {
   const parsed = JSON.parse(answer) as { data?: Record<string, unknown> | null; errors?: unknown[] };
   if (!parsed.data) return answer;
   const data = parsed.data;
-  const errors = (await Promise.all(joins.map((j) => runJoin(data, j, caller)))).flat();
+  const errors: unknown[] = [];
+  const last = Math.max(...joins.map((j) => j.stage ?? 0));
+  for (let stage = 0; stage <= last; stage++) {
+    const now = joins.filter((j) => (j.stage ?? 0) === stage);
+    const found = await Promise.all(now.map((j) => (isSourceJoinGroup(j) ? runSourceJoins(data, j, caller.runSource!) : runJoin(data, j, caller))));
+    errors.push(...found.flat());
+  }
   const all = [...(parsed.errors ?? []), ...errors];
   return JSON.stringify(all.length ? { data, errors: all } : { data });
 }

@@ -59,6 +59,11 @@ export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: Pla
     headers: caller?.headers ?? {},
     endpoints: joins.endpoints,
     ...(joins.presets ? { presets: joins.presets } : {}),
+    runSource: (source, part) => {
+      const where = source === undefined ? pools : pools.sourcePools?.(source, false);
+      if (!where) throw new ConnectionLost();
+      return runOwn(where, part, caller);
+    },
   });
 }
 

@@ -3,9 +3,8 @@
 import type { DocumentNode, GraphQLError, GraphQLNamedType } from 'graphql';
 import type { RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from '../remote/client';
-import type { RemotePart } from './remote';
-import type { ActionPart } from './actions';
-import type { RemoteJoin } from './remoteJoinPlan';
+import type { CompiledPlan } from './plan';
+export type { CompiledPlan } from './plan';
 import { PERMISSION_TYPES, permissionListKey, type Action, type CustomTypes, type MetadataDocument } from '../../../spec';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import type { RequestLimits } from '../config';
@@ -30,31 +29,6 @@ import { weightedCache, type WeightedCache } from './weightedCache';
 import type { UsableRemote } from '../remote/view';
 import type { RolePresets } from '../remote/rolePermission';
 export type { UsableRemote } from '../remote/view';
-
-export interface CompiledPlan {
-  kind: 'query' | 'mutation';
-  /** A role other than admin's: its SQL runs with the statement timeout. */
-  bounded: boolean;
-  /** The operation it answers: a subscription runs as a query, again and again. */
-  operation: 'query' | 'mutation' | 'subscription';
-  /** One statement for a query; one per root field for a mutation, run in one transaction. */
-  statements: { alias: string; name: string; text: string; values: unknown[] }[];
-  /** Root fields answered without the database (__typename), by alias. */
-  literals: Map<string, string>;
-  order: string[];
-  /** A mutation's session variables: event triggers record who made a change. */
-  sessionVariables?: Readonly<Record<string, string>>;
-  /** Root fields answered by remote schemas, one request per remote. */
-  remote?: RemotePart[] | undefined;
-  /** Root fields answered by actions' handlers. */
-  actions?: ActionPart[] | undefined;
-  /** Remote relationships the rows are completed with, and where their remotes are. */
-  remoteJoins?: { joins: RemoteJoin[]; endpoints: ReadonlyMap<string, RemoteEndpoint>; presets?: ReadonlyMap<string, RolePresets> };
-  /** Root fields of other sources: each source's part runs on its database (decision dec.source.forms). */
-  sourceParts?: { source: string; plan: CompiledPlan }[];
-  /** PostgreSQL's estimate of what the statements cost, once asked (decision dec.limits.query-cost). */
-  estimatedCost?: number;
-}
 
 export interface RoleSchema {
   models: Models;

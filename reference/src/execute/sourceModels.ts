@@ -6,6 +6,7 @@ import type { Introspection } from '../db/introspection';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { buildFunctionModels, type FunctionModel } from '../schema/functions';
 import { buildModels, sourceModels, type EnumValue, type TableModel } from '../schema/model';
+import { resolveSourceRelationships } from '../schema/sourceRelationships';
 
 /** A source besides default as its schema is built: what is tracked in it, and its database. */
 export interface SourceSchemaInput {
@@ -51,6 +52,8 @@ export function modelsOfSources(
       else sourceConflicts.push({ type: 'function', reason, definition: f.entry, source: source.name });
     }
   }
+  // Decision dec.remote-relationship.to-source: relationships to tables of sources, now that all are known.
+  sourceConflicts.push(...resolveSourceRelationships(document, models));
   return { models, functions, sourceConflicts };
 }
 

@@ -6,7 +6,7 @@ import {
   displayQualified,
   PERMISSION_TYPES,
   permissionListKey,
-  remoteTarget,
+  lhsColumns,
   sameQualified,
   type MetadataDocument,
   type PermissionType,
@@ -92,7 +92,7 @@ export function dependentsOfColumn(document: MetadataDocument, db: Introspection
     }
     if (sameQualified(entry.table, ref.table)) {
       for (const rel of remoteRelationshipsOf(entry))
-        if (remoteTarget(rel.definition).lhs_fields.includes(ref.column)) out.push({ kind: 'remote relationship', table: entry.table, name: rel.name });
+        if (lhsColumns(rel.definition).includes(ref.column)) out.push({ kind: 'remote relationship', table: entry.table, name: rel.name });
     }
     for (const type of PERMISSION_TYPES) {
       for (const p of entry[permissionListKey(type)] ?? []) {

@@ -92,7 +92,12 @@ function relationshipProblem(document: MetadataDocument, db: Introspection, reso
 export function remoteRelationshipInconsistency(table: QualifiedName, rel: RemoteRelationship, problem: string): InconsistentObject {
   return {
     type: 'remote_relationship',
-    reason: formatMessage('err.remote-schema-error.remote-relationship', JSON.stringify(rel.name), quoteQualified(table), problem),
+    reason: formatMessage(
+      'to_source' in rel.definition ? 'err.invalid-configuration.source-relationship' : 'err.remote-schema-error.remote-relationship',
+      JSON.stringify(rel.name),
+      quoteQualified(table),
+      problem,
+    ),
     definition: { table, name: rel.name, definition: rel.definition },
   };
 }

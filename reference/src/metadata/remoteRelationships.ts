@@ -1,7 +1,7 @@
 // Remote relationships of a table entry (decision dec.remote-relationship.forms): adding, replacing
 // and deleting them, and what of them the table itself decides (free names, lhs columns). Whether
 // the remote side fits is decided with the remote schemas (remote/relationshipProblems.ts).
-import { columnReferences, quoteQualified, remoteFieldSteps, remoteTarget, type RemoteRelationship, type TableEntry } from '../../../spec';
+import { columnReferences, lhsColumns, quoteQualified, remoteFieldSteps, remoteTarget, type RemoteRelationship, type TableEntry } from '../../../spec';
 import type { DbTable } from '../db/introspection';
 import { engineError } from '../errors';
 import { computedFieldsOf } from './computedFields';
@@ -29,8 +29,10 @@ export function checkRemoteRelationshipName(entry: TableEntry, table: DbTable, n
 /** What of a remote relationship its table cannot serve: an lhs column it lacks, a "$column" not in lhs_fields. */
 export function lhsProblem(table: DbTable, rel: RemoteRelationship): string | undefined {
   const target = remoteTarget(rel.definition);
-  for (const column of target.lhs_fields)
-    if (!table.columns.some((c) => c.name === column)) return `the column ${JSON.stringify(column)} of lhs_fields does not exist`;
+  const listed = target ? 'lhs_fields' : 'field_mapping';
+  for (const column of lhsColumns(rel.definition))
+    if (!table.columns.some((c) => c.name === column)) return `the column ${JSON.stringify(column)} of ${listed} does not exist`;
+  if (!target) return undefined;
   for (const step of remoteFieldSteps(target.remote_field)) {
     for (const [arg, value] of Object.entries(step.arguments)) {
       for (const column of columnReferences(value)) {
@@ -42,9 +44,15 @@ export function lhsProblem(table: DbTable, rel: RemoteRelationship): string | un
   return undefined;
 }
 
+/** The error of a remote relationship that cannot be served: a remote schema's, or a source's (decision dec.remote-relationship.to-source). */
+export function unservedError(entry: TableEntry, rel: RemoteRelationship, reason: string) {
+  const item = remoteTarget(rel.definition) ? 'remote-schema-error.remote-relationship' : 'invalid-configuration.source-relationship';
+  return engineError(item, '$.args', [JSON.stringify(rel.name), quoteQualified(entry.table), reason]);
+}
+
 function checkLhs(entry: TableEntry, table: DbTable, rel: RemoteRelationship): void {
   const reason = lhsProblem(table, rel);
-  if (reason) throw engineError('remote-schema-error.remote-relationship', '$.args', [JSON.stringify(rel.name), quoteQualified(entry.table), reason]);
+  if (reason) throw unservedError(entry, rel, reason);
 }
 
 /** create_remote_relationship: the entry with the new remote relationship. */

@@ -1,9 +1,13 @@
 // Handlers of create_remote_relationship, update_remote_relationship and delete_remote_relationship
-// (decision dec.remote-relationship.forms): the table decides names and lhs columns here; whether
-// the remote side fits is decided when the change is committed, with the remote schemas.
-import type { QualifiedName, RemoteRelationshipDefinition } from '../../../spec';
+// (decisions dec.remote-relationship.forms and dec.remote-relationship.to-source): the table decides
+// names and lhs columns here, and a source's table the other side of to_source; whether a remote
+// schema's side fits is decided when the change is committed, with the remote schemas.
+import { DEFAULT_SOURCE, sourceTarget, type QualifiedName, type RemoteRelationship, type RemoteRelationshipDefinition, type TableEntry } from '../../../spec';
+import { relationKey } from '../db/introspection';
 import * as RR from '../metadata/remoteRelationships';
+import { sourcesOf, sourceView } from '../metadata/sources';
 import { databaseTable, replaceEntry, trackedEntry } from '../metadata/tables';
+import { sourceTargetProblem } from '../schema/sourceRelationships';
 import { SUCCESS, type OperationContext } from './context';
 
 interface RemoteRelationshipArgs {
@@ -12,17 +16,39 @@ interface RemoteRelationshipArgs {
   definition: RemoteRelationshipDefinition;
 }
 
+/** A to_source relationship's target is a table tracked in its source, with the columns field_mapping names. */
+async function checkSourceTarget(ctx: OperationContext, entry: TableEntry, rel: RemoteRelationship): Promise<void> {
+  const to = sourceTarget(rel.definition);
+  if (!to) return;
+  const key = relationKey(to.table);
+  let db;
+  if (to.source === DEFAULT_SOURCE) db = await ctx.introspect([to.table]);
+  else {
+    const source = sourcesOf(ctx.document).find((s) => s.name === to.source);
+    db = source && (await ctx.introspectSource(source, sourceView(ctx.document, source.name)));
+  }
+  const table = db?.tables.get(key);
+  const problem = sourceTargetProblem(ctx.document, rel, table && { db: table });
+  if (problem !== undefined) throw RR.unservedError(entry, rel, problem);
+}
+
 export async function createRemoteRelationship(ctx: OperationContext, args: RemoteRelationshipArgs): Promise<unknown> {
   const entry = trackedEntry(ctx.document, args.table);
   const table = databaseTable(await ctx.introspect(), args.table);
-  ctx.document = replaceEntry(ctx.document, RR.addRemoteRelationship(entry, table, { name: args.name, definition: args.definition }));
+  const rel = { name: args.name, definition: args.definition };
+  const added = RR.addRemoteRelationship(entry, table, rel);
+  await checkSourceTarget(ctx, entry, rel);
+  ctx.document = replaceEntry(ctx.document, added);
   return SUCCESS;
 }
 
 export async function updateRemoteRelationship(ctx: OperationContext, args: RemoteRelationshipArgs): Promise<unknown> {
   const entry = trackedEntry(ctx.document, args.table);
   const table = databaseTable(await ctx.introspect(), args.table);
-  ctx.document = replaceEntry(ctx.document, RR.updateRemoteRelationship(entry, table, { name: args.name, definition: args.definition }));
+  const rel = { name: args.name, definition: args.definition };
+  const updated = RR.updateRemoteRelationship(entry, table, rel);
+  await checkSourceTarget(ctx, entry, rel);
+  ctx.document = replaceEntry(ctx.document, updated);
   return SUCCESS;
 }
 

@@ -27,6 +27,7 @@ export function remoteRelationshipProblems(
     for (const rel of remoteRelationshipsOf(entry)) {
       if (table && lhsProblem(table, rel) !== undefined) continue;
       const target = remoteTarget(rel.definition);
+      if (!target) continue; // a source's table: decided with the sources' models (execute/sourceModels.ts)
       const remote = usable.find((u) => u.contribution.name === target.remote_schema);
       const name = JSON.stringify(target.remote_schema);
       const reason = !remote

@@ -18,6 +18,7 @@ export type {
   Models,
   RelationshipModel,
   RemoteRelationshipModel,
+  SourceRelationshipModel,
   TableAccess,
   TableModel,
   TablePermissions,
@@ -57,10 +58,11 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
       computedFields: [],
       remoteRelationships: (entry.remote_relationships ?? []).flatMap((r) => {
         const target = remoteTarget(r.definition);
-        return lhsProblem(table, r) === undefined
+        return target && lhsProblem(table, r) === undefined
           ? [{ name: r.name, remoteSchema: target.remote_schema, lhs: target.lhs_fields, remoteField: target.remote_field }]
           : [];
       }),
+      sourceRelationships: [],
       insertable: isTable || (bits & 8) === 8,
       updatable: isTable || (bits & 4) === 4,
       deletable: isTable || (bits & 16) === 16,

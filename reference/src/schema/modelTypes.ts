@@ -36,6 +36,18 @@ export interface RemoteRelationshipModel {
   remoteField: RemoteFieldPath;
 }
 
+/** A remote relationship to a table of a source (dec.remote-relationship.to-source) whose both sides fit. */
+export interface SourceRelationshipModel {
+  name: string;
+  kind: 'object' | 'array';
+  /** The target's key among the models of all sources. */
+  targetKey: string;
+  /** The target's source; undefined: the server's own database. */
+  source?: string;
+  /** [this table's column, the target's column] pairs. */
+  mapping: [string, string][];
+}
+
 export interface EnumValue {
   value: string;
   comment: string | null;
@@ -59,6 +71,8 @@ export interface TableModel {
   computedFields: ComputedFieldModel[];
   /** Remote relationships whose table side fits (dec.remote-relationship.forms). */
   remoteRelationships: RemoteRelationshipModel[];
+  /** Remote relationships to tables of sources, resolved once every source's models are known. */
+  sourceRelationships: SourceRelationshipModel[];
   insertable: boolean;
   updatable: boolean;
   deletable: boolean;

@@ -89,7 +89,8 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
             else
               fields[c.field] = { type: list(objectType(target(t, c.targetKey!))), args: { ...args, ...selectArgs(target(t, c.targetKey!)) }, ...description };
           }
-          for (const r of t.relationships) {
+          // Decision dec.remote-relationship.to-source: one to a table of a source has a relationship's fields.
+          for (const r of [...t.relationships, ...t.sourceRelationships]) {
             const remote = target(t, r.targetKey);
             if (r.kind === 'object') {
               fields[r.name] = { type: objectType(remote) };

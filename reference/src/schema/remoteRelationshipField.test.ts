@@ -82,7 +82,7 @@ test('add, update and delete keep the order and refuse what they must', () => {
     'the name "code" is already used by a column, relationship or computed field of table "place"',
   );
   const updated = updateRemoteRelationship(two, table, rel('a', ['id'], { code: '$id' }) as never);
-  expect(updated.remote_relationships!.map((r) => remoteTarget(r.definition).lhs_fields)).toEqual([['id'], ['id']]);
+  expect(updated.remote_relationships!.map((r) => remoteTarget(r.definition)!.lhs_fields)).toEqual([['id'], ['id']]);
   expect(() => updateRemoteRelationship(two, table, rel('c', [], {}) as never)).toThrow('remote relationship "c" does not exist on table "place"');
   expect(deleteRemoteRelationship(deleteRemoteRelationship(two, 'a'), 'b')).toEqual(entry);
   expect(() => deleteRemoteRelationship(entry, 'a')).toThrow('remote relationship "a" does not exist on table "place"');

@@ -80,6 +80,10 @@ export function modelsForRole(models: Models, role: string, options: RoleOptions
     t.relationships = t.access.select ? t.relationships.filter((r) => out.get(r.targetKey)?.access.select === true) : [];
     // Decision dec.remote-relationship.execution: only where the role reads every column the remote field is given.
     t.remoteRelationships = t.access.select ? t.remoteRelationships.filter((r) => r.lhs.every((c) => t.byColumn.has(c))) : [];
+    // Decision dec.remote-relationship.to-source: where the role reads the mapped columns and the target.
+    t.sourceRelationships = t.access.select
+      ? t.sourceRelationships.filter((r) => r.mapping.every(([c]) => t.byColumn.has(c)) && out.get(r.targetKey)?.access.select === true)
+      : [];
     // Scalar computed fields the select permission lists; table-returning ones wherever the role
     // reads the table they return (decision dec.computed_fields.permissions).
     const listed = t.entry.select_permissions?.find((p) => p.role === role)?.permission.computed_fields ?? [];

@@ -127,6 +127,7 @@ function viewOf(t: TableModel, common: string, typeName: (c: ColumnModel) => str
     t.primaryKey ?? null,
     t.constraints.map((c) => c.name),
     t.relationships.map((r) => [r.name, r.kind, r.targetKey]),
+    t.sourceRelationships.map((r) => [r.name, r.kind, r.targetKey, r.mapping]),
     t.computedFields.map((c) => [
       c.field,
       c.kind,
@@ -155,7 +156,11 @@ function classesOf(models: Models, own: ReadonlyMap<string, string>): Map<string
   let counter = 0;
   const successors = (key: string) => {
     const t = models.get(key)!;
-    return [...t.relationships.map((r) => r.targetKey), ...t.computedFields.flatMap((c) => (c.targetKey ? [c.targetKey] : []))].filter((k) => models.has(k));
+    return [
+      ...t.relationships.map((r) => r.targetKey),
+      ...t.sourceRelationships.map((r) => r.targetKey),
+      ...t.computedFields.flatMap((c) => (c.targetKey ? [c.targetKey] : [])),
+    ].filter((k) => models.has(k));
   };
 
   // Iterative Tarjan: a frame is a node and the position in its successor list.

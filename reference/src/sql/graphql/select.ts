@@ -21,6 +21,7 @@ import {
   type Fragment,
 } from './context';
 import { functionCall } from './functions';
+import { joinedLater } from './laterJoins';
 import { collectFields, type FieldEnvironment } from './fields';
 import { effectiveLimit, selectFilter } from './permissions';
 
@@ -175,10 +176,10 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
       ]);
       continue;
     }
-    const remoteRel = t.remoteRelationships.find((r) => r.name === f.name);
-    if (remoteRel) {
-      // The row's values to join on, where the remote's answer goes (execute/remoteJoins.ts).
-      pairs.push([f.alias, jsonObject(remoteRel.lhs.map((c): [string, Fragment] => [c, column(alias, c)]))]);
+    const lhs = joinedLater(t, f.name);
+    if (lhs) {
+      // The row's values to join on, where the remote's or the source's answer goes (execute/remoteJoins.ts).
+      pairs.push([f.alias, jsonObject(lhs.map((c): [string, Fragment] => [c, column(alias, c)]))]);
       continue;
     }
     const rel = t.relationships.find((r) => r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name));
@@ -189,9 +190,9 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
   return jsonObject(pairs);
 }
 
-function relationshipJson(
+export function relationshipJson(
   env: SelectEnvironment,
-  rel: RelationshipModel,
+  rel: Pick<RelationshipModel, 'kind' | 'mapping'>,
   remote: TableModel,
   parent: sql.SQLNode,
   aggregate: boolean,

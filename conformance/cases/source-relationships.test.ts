@@ -1,0 +1,300 @@
+// Remote relationships to tables of sources (decision dec.remote-relationship.to-source): a field of
+// a table of the server's own database joined to the rows of a table of another source (or of its
+// own), on field_mapping. The second database is the file's own (harness/sourceDatabase.ts).
+import { caseNeeding } from '../harness/cases';
+import { expectResponse } from '../harness/client';
+import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
+import { graphQLServer, useMockServer } from '../harness/mockServer';
+import { REQUIRES_SOURCE_DATABASE, useSourceDatabase } from '../harness/sourceDatabase';
+import { useTarget } from '../harness/target';
+
+const target = useTarget();
+const second = useSourceDatabase();
+const remote = useMockServer();
+const ok = { message: 'success' };
+const artist = musicTable('artist');
+const album = musicTable('album');
+const run = (type: string, args: unknown) => target.metadata({ type, args });
+const exported = async () => (await run('export_metadata', {})).body as { tables: { table: { name: string }; remote_relationships?: unknown }[] };
+const remoteRelationshipsOf = async (name: string) => (await exported()).tables.find((t) => t.table.name === name)?.remote_relationships;
+const gql = async (query: string, headers: Record<string, string> = target.adminHeaders()) => (await target.graphql(query, undefined, { headers })).body;
+const as = (role: string, user = 'ann') => ({ ...target.adminHeaders(), 'x-engine-role': role, 'x-engine-user-id': user });
+
+const BOOKS_SQL = `
+  drop view if exists public.review_seen; drop table if exists public.review, public.label;
+  create table public.review (id int primary key, album_id int not null, stars int not null, author text not null);
+  insert into public.review values (1, 10, 5, 'ann'), (2, 10, 3, 'bo'), (3, 11, 4, 'ann'), (4, 20, 2, 'cy');
+  create table public.label (artist_id int primary key, label text not null);
+  insert into public.label values (1, 'North'), (2, 'South');
+  create view public.review_seen as select r.*, statement_timestamp()::text as at from public.review r;
+`;
+
+/** A to_source definition. */
+const toSource = (table: unknown, relationship_type: string, field_mapping: Record<string, string>, source = 'books') => ({
+  to_source: { source, table, relationship_type, field_mapping },
+});
+const reviews = toSource('review', 'array', { id: 'album_id' });
+const reviewsExported = toSource({ schema: 'public', name: 'review' }, 'array', { id: 'album_id' });
+const label = toSource({ schema: 'public', name: 'label' }, 'object', { id: 'artist_id' });
+const maker = toSource(artist, 'object', { artist_id: 'id' }, 'default');
+
+beforeAll(async () => {
+  if (!REQUIRES_SOURCE_DATABASE.met) return;
+  await target.sql(fixtureSql('music'));
+  await second.sql(BOOKS_SQL);
+});
+beforeEach(async () => {
+  await target.reset();
+  if (!REQUIRES_SOURCE_DATABASE.met) return;
+  expectResponse(await target.metadata(musicMetadata(['artist', 'album'], ['album.artist', 'artist.albums'])), 200);
+  expectResponse(await run('pg_add_source', { name: 'books', configuration: { connection_info: { database_url: second.url } } }), 200, ok);
+  for (const table of ['review', 'label', 'review_seen']) expectResponse(await run('pg_track_table', { source: 'books', table }), 200, ok);
+});
+afterAll(async () => {
+  await target.reset();
+});
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.remote-relationship.to-source', 'op.create_remote_relationship', 'op.update_remote_relationship', 'op.delete_remote_relationship'],
+  'to_source relationships are created in both prefixes, exported with their table as {schema, name}, replaced and deleted',
+  async () => {
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'reviews', definition: reviews }), 200, ok);
+    expectResponse(await run('pg_create_remote_relationship', { source: 'default', table: artist, name: 'label', definition: label }), 200, ok);
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'maker', definition: maker }), 200, ok);
+    expect(await remoteRelationshipsOf('album')).toEqual([
+      { name: 'reviews', definition: reviewsExported },
+      { name: 'maker', definition: maker },
+    ]);
+    expect(await remoteRelationshipsOf('artist')).toEqual([{ name: 'label', definition: label }]);
+    const labels = toSource({ schema: 'public', name: 'label' }, 'array', { id: 'artist_id' });
+    expectResponse(await run('update_remote_relationship', { table: artist, name: 'label', definition: labels }), 200, ok);
+    expect(await remoteRelationshipsOf('artist')).toEqual([{ name: 'label', definition: labels }]);
+    expect(await gql('{ music_artist_by_pk(id: 2) { label { label } } }')).toEqual({ data: { music_artist_by_pk: { label: [{ label: 'South' }] } } });
+    expectResponse(await run('delete_remote_relationship', { table: artist, name: 'label' }), 200, ok);
+    expect(await remoteRelationshipsOf('artist')).toBeUndefined();
+    expectResponse(await run('pg_delete_remote_relationship', { source: 'default', table: album, name: 'maker' }), 200, ok);
+    expect(await remoteRelationshipsOf('album')).toEqual([{ name: 'reviews', definition: reviewsExported }]);
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  [
+    'dec.remote-relationship.to-source',
+    'op.create_remote_relationship',
+    'err.invalid-configuration.source-relationship',
+    'err.already-exists.remote-relationship-field',
+  ],
+  'a to_source relationship whose source, table or columns do not exist, or whose name is taken, is refused with the reason; nothing changes',
+  async () => {
+    const before = await exported();
+    const refused = (reason: string) => ({
+      path: '$.args',
+      error: `remote relationship "x" of table "music.album" cannot be served: ${reason}`,
+      code: 'invalid-configuration',
+    });
+    const cases: [unknown, unknown][] = [
+      [toSource('review', 'array', { id: 'album_id' }, 'nowhere'), refused('the source "nowhere" does not exist')],
+      [toSource('ghost', 'array', { id: 'album_id' }), refused('the table "ghost" is not tracked in the source "books"')],
+      [toSource(musicTable('track'), 'array', { id: 'album_id' }, 'default'), refused('the table "music.track" is not tracked in the source "default"')],
+      [toSource('review', 'array', { id: 'nope' }), refused('the column "nope" of field_mapping does not exist in the table "review" of the source "books"')],
+      [toSource('review', 'array', { nope: 'album_id' }), refused('the column "nope" of field_mapping does not exist')],
+    ];
+    for (const [definition, error] of cases) expectResponse(await run('create_remote_relationship', { table: album, name: 'x', definition }), 400, error);
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'title', definition: reviews }), 400, {
+      path: '$.args',
+      error: 'the name "title" is already used by a column, relationship or computed field of table "music.album"',
+      code: 'already-exists',
+    });
+    // Malformed definitions are refused where they are wrong.
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'x', definition: toSource('review', 'many', { id: 'album_id' }) }), 400, {
+      path: '$.args.definition.to_source.relationship_type',
+      error: 'unexpected value "many"; expected one of "object", "array"',
+      code: 'parse-failed',
+    });
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'x', definition: toSource('review', 'array', {}) }), 400, {
+      path: '$.args.definition.to_source.field_mapping',
+      error: 'field_mapping must map at least one column',
+      code: 'parse-failed',
+    });
+    expectResponse(
+      await run('create_remote_relationship', {
+        table: album,
+        name: 'x',
+        definition: { ...reviews, to_remote_schema: { remote_schema: 'geo', lhs_fields: [], remote_field: { a: { arguments: {} } } } },
+      }),
+      400,
+      {
+        path: '$.args.definition',
+        error: 'to_source cannot be given with to_remote_schema, remote_schema, hasura_fields or remote_field',
+        code: 'parse-failed',
+      },
+    );
+    expect(await exported()).toEqual(before);
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.remote-relationship.to-source', 'op.create_remote_relationship', 'dec.remote-relationship.execution'],
+  "GraphQL joins rows to a source's table: object, array with its arguments and _aggregate, to the server's own database, and one inside another",
+  async () => {
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'reviews', definition: reviews }), 200, ok);
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'label', definition: label }), 200, ok);
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'maker', definition: maker }), 200, ok);
+    const answer = await gql(`{
+      music_artist(order_by: {id: asc}) {
+        name
+        label { label }
+        albums(order_by: {id: asc}, limit: 2) {
+          title
+          reviews(order_by: {stars: desc}) { stars author }
+          best: reviews(where: {stars: {_gte: 4}}) { stars }
+          reviews_aggregate { aggregate { count max { stars } } }
+        }
+      }
+      music_album_by_pk(id: 11) { maker { name label { label } } }
+    }`);
+    expect(answer).toEqual({
+      data: {
+        music_artist: [
+          {
+            name: 'Aurora Lane',
+            label: { label: 'North' },
+            albums: [
+              {
+                title: 'First Light',
+                reviews: [
+                  { stars: 5, author: 'ann' },
+                  { stars: 3, author: 'bo' },
+                ],
+                best: [{ stars: 5 }],
+                reviews_aggregate: { aggregate: { count: 2, max: { stars: 5 } } },
+              },
+              {
+                title: 'Long Night',
+                reviews: [{ stars: 4, author: 'ann' }],
+                best: [{ stars: 4 }],
+                reviews_aggregate: { aggregate: { count: 1, max: { stars: 4 } } },
+              },
+            ],
+          },
+          {
+            name: 'Brass Tacks',
+            label: { label: 'South' },
+            albums: [
+              { title: 'Horns Up', reviews: [{ stars: 2, author: 'cy' }], best: [], reviews_aggregate: { aggregate: { count: 1, max: { stars: 2 } } } },
+              { title: 'Second Wind', reviews: [], best: [], reviews_aggregate: { aggregate: { count: 0, max: { stars: null } } } },
+            ],
+          },
+          { name: 'Cellar Door', label: null, albums: [] },
+        ],
+        music_album_by_pk: { maker: { name: 'Aurora Lane', label: { label: 'North' } } },
+      },
+    });
+    // Not in subscriptions, as remote relationships to remote schemas.
+    expect(await gql('subscription { music_artist { label { label } } }')).toEqual({
+      errors: [{ message: 'Remote relationships are not allowed in subscriptions', extensions: { path: '$', code: 'not-supported' } }],
+    });
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.remote-relationship.to-source', 'op.create_select_permission'],
+  "a role sees a to_source field where it reads the mapped columns and the target, and gets the target's rows its permission allows",
+  async () => {
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'reviews', definition: reviews }), 200, ok);
+    const own = { author: { _eq: 'X-Engine-User-Id' } };
+    const steps: [string, unknown][] = [
+      ['create_select_permission', { table: album, role: 'fan', permission: { columns: ['id', 'title'], filter: {} } }],
+      ['pg_create_select_permission', { source: 'books', table: 'review', role: 'fan', permission: { columns: ['stars'], filter: own } }],
+      // Without the mapped column, or without the target, the field is not there.
+      ['create_select_permission', { table: album, role: 'blind', permission: { columns: ['title'], filter: {} } }],
+      ['pg_create_select_permission', { source: 'books', table: 'review', role: 'blind', permission: { columns: ['stars'], filter: {} } }],
+      ['create_select_permission', { table: album, role: 'local', permission: { columns: ['id', 'title'], filter: {} } }],
+      // With aggregations allowed, the _aggregate field too.
+      ['create_select_permission', { table: album, role: 'counter', permission: { columns: ['id', 'title'], filter: {} } }],
+      [
+        'pg_create_select_permission',
+        { source: 'books', table: 'review', role: 'counter', permission: { columns: ['stars'], filter: {}, allow_aggregations: true } },
+      ],
+    ];
+    for (const [type, args] of steps) expectResponse(await run(type, args), 200, ok);
+    expect(await gql('{ music_album(where: {id: {_lt: 20}}, order_by: {id: asc}) { title reviews(order_by: {stars: asc}) { stars } } }', as('fan'))).toEqual({
+      data: {
+        music_album: [
+          { title: 'First Light', reviews: [{ stars: 5 }] },
+          { title: 'Long Night', reviews: [{ stars: 4 }] },
+        ],
+      },
+    });
+    expect(await gql('{ music_album(where: {id: {_eq: 10}}) { reviews { stars } } }', as('fan', 'bo'))).toEqual({
+      data: { music_album: [{ reviews: [{ stars: 3 }] }] },
+    });
+    const fields = async (role: string) =>
+      (
+        (await gql('{ __type(name: "music_album") { fields { name } } }', as(role))) as { data: { __type: { fields: { name: string }[] } } }
+      ).data.__type.fields.map((f) => f.name);
+    expect(await fields('fan')).toEqual(['id', 'reviews', 'title']);
+    expect(await fields('blind')).toEqual(['title']);
+    expect(await fields('local')).toEqual(['id', 'title']);
+    expect(await fields('counter')).toEqual(['id', 'reviews', 'reviews_aggregate', 'title']);
+    expect(await gql('{ music_album_by_pk(id: 10) { reviews_aggregate { aggregate { count } } } }', as('counter'))).toEqual({
+      data: { music_album_by_pk: { reviews_aggregate: { aggregate: { count: 2 } } } },
+    });
+    // A column the role does not read on the target is not there to select.
+    expect(await gql('{ music_album { reviews { author } } }', as('fan'))).toEqual({
+      errors: [{ message: 'Cannot query field "author" on type "review".', extensions: { path: '$', code: 'validation-failed' } }],
+    });
+  },
+);
+
+const GEO_SDL = 'type Query { country(code: String!): Country } type Country { name: String! }';
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.remote-relationship.to-source', 'dec.remote-relationship.execution', 'op.create_remote_relationship'],
+  'a query joining a table to a remote schema and to two tables of a second source: one request to the remote, one statement on the source',
+  async () => {
+    let requests = 0;
+    remote.use(
+      graphQLServer('/geo', GEO_SDL, {
+        country: (a) => {
+          requests += 1;
+          return { name: a.code === 'NO' ? 'Norway' : 'United States' };
+        },
+      }),
+    );
+    expectResponse(
+      await run('add_remote_schema', { name: 'geo', definition: { url: `${remote.url}/geo`, forward_client_headers: false, timeout_seconds: 60 } }),
+      200,
+      ok,
+    );
+    const seen = toSource('review_seen', 'array', { id: 'album_id' });
+    const seenLabel = toSource('review_seen', 'object', { id: 'id' });
+    const origin = { to_remote_schema: { remote_schema: 'geo', lhs_fields: ['country'], remote_field: { country: { arguments: { code: '$country' } } } } };
+    for (const [table, name, definition] of [
+      [album, 'reviews', seen],
+      [artist, 'first_review', seenLabel],
+      [artist, 'origin', origin],
+    ] as const)
+      expectResponse(await run('create_remote_relationship', { table, name, definition }), 200, ok);
+    remote.requests.length = 0;
+    requests = 0;
+    const answer = (await gql(
+      '{ music_artist(where: {id: {_lt: 3}}, order_by: {id: asc}) { origin { name } first_review { at } albums(order_by: {id: asc}) { reviews { id at } } } }',
+    )) as { data: { music_artist: { origin: unknown; first_review: { at: string }; albums: { reviews: { id: number; at: string }[] }[] }[] } };
+    const rows = answer.data.music_artist;
+    expect(rows.map((r) => [r.origin, r.albums.map((a) => a.reviews.map((x) => x.id))])).toEqual([
+      [{ name: 'Norway' }, [[1, 2], [3]]],
+      [{ name: 'United States' }, [[4], []]],
+    ]);
+    // Both relationships to the source were read by one statement: one statement time.
+    const times = new Set([...rows.map((r) => r.first_review.at), ...rows.flatMap((r) => r.albums.flatMap((a) => a.reviews.map((x) => x.at)))]);
+    expect(times.size).toBe(1);
+    // One request to the remote, with a field per distinct value.
+    expect(remote.requestsTo('/geo').filter((r) => !(r.body as { query: string }).query.includes('__schema'))).toHaveLength(1);
+  },
+);
