@@ -21,7 +21,9 @@ const gql = async (query: string, headers: Record<string, string> = target.admin
 const as = (role: string, user = 'ann') => ({ ...target.adminHeaders(), 'x-engine-role': role, 'x-engine-user-id': user });
 
 const BOOKS_SQL = `
-  drop view if exists public.review_seen; drop table if exists public.review, public.label;
+  drop view if exists public.review_seen; drop table if exists public.review, public.label, public.scene;
+  create table public.scene (country text primary key, name text not null);
+  insert into public.scene values ('NO', 'Nordic'), ('US', 'American');
   create table public.review (id int primary key, album_id int not null, stars int not null, author text not null);
   insert into public.review values (1, 10, 5, 'ann'), (2, 10, 3, 'bo'), (3, 11, 4, 'ann'), (4, 20, 2, 'cy');
   create table public.label (artist_id int primary key, label text not null);
@@ -48,7 +50,7 @@ beforeEach(async () => {
   if (!REQUIRES_SOURCE_DATABASE.met) return;
   expectResponse(await target.metadata(musicMetadata(['artist', 'album'], ['album.artist', 'artist.albums'])), 200);
   expectResponse(await run('pg_add_source', { name: 'books', configuration: { connection_info: { database_url: second.url } } }), 200, ok);
-  for (const table of ['review', 'label', 'review_seen']) expectResponse(await run('pg_track_table', { source: 'books', table }), 200, ok);
+  for (const table of ['review', 'label', 'review_seen', 'scene']) expectResponse(await run('pg_track_table', { source: 'books', table }), 200, ok);
 });
 afterAll(async () => {
   await target.reset();
@@ -143,10 +145,14 @@ caseNeeding(
     expectResponse(await run('create_remote_relationship', { table: album, name: 'reviews', definition: reviews }), 200, ok);
     expectResponse(await run('create_remote_relationship', { table: artist, name: 'label', definition: label }), 200, ok);
     expectResponse(await run('create_remote_relationship', { table: album, name: 'maker', definition: maker }), 200, ok);
+    // A row whose mapped column is null matches no row.
+    const scene = toSource('scene', 'object', { country: 'country' });
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'scene', definition: scene }), 200, ok);
     const answer = await gql(`{
       music_artist(order_by: {id: asc}) {
         name
         label { label }
+        scene { name }
         albums(order_by: {id: asc}, limit: 2) {
           title
           reviews(order_by: {stars: desc}) { stars author }
@@ -162,6 +168,7 @@ caseNeeding(
           {
             name: 'Aurora Lane',
             label: { label: 'North' },
+            scene: { name: 'Nordic' },
             albums: [
               {
                 title: 'First Light',
@@ -183,15 +190,27 @@ caseNeeding(
           {
             name: 'Brass Tacks',
             label: { label: 'South' },
+            scene: { name: 'American' },
             albums: [
               { title: 'Horns Up', reviews: [{ stars: 2, author: 'cy' }], best: [], reviews_aggregate: { aggregate: { count: 1, max: { stars: 2 } } } },
               { title: 'Second Wind', reviews: [], best: [], reviews_aggregate: { aggregate: { count: 0, max: { stars: null } } } },
             ],
           },
-          { name: 'Cellar Door', label: null, albums: [] },
+          { name: 'Cellar Door', label: null, scene: null, albums: [] },
         ],
         music_album_by_pk: { maker: { name: 'Aurora Lane', label: { label: 'North' } } },
       },
+    });
+    // A mutation's rows are joined once it has committed.
+    expect(
+      await gql(
+        'mutation { insert_music_album_one(object: {id: 30, title: "Fresh", artist_id: 3}) { title reviews { stars } maker { name scene { name } } } }',
+      ),
+    ).toEqual({
+      data: { insert_music_album_one: { title: 'Fresh', reviews: [], maker: { name: 'Cellar Door', scene: null } } },
+    });
+    expect(await gql('mutation { delete_music_album_by_pk(id: 30) { title maker { name } } }')).toEqual({
+      data: { delete_music_album_by_pk: { title: 'Fresh', maker: { name: 'Cellar Door' } } },
     });
     // Not in subscriptions, as remote relationships to remote schemas.
     expect(await gql('subscription { music_artist { label { label } } }')).toEqual({
@@ -296,5 +315,84 @@ caseNeeding(
     expect(times.size).toBe(1);
     // One request to the remote, with a field per distinct value.
     expect(remote.requestsTo('/geo').filter((r) => !(r.body as { query: string }).query.includes('__schema'))).toHaveLength(1);
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  [
+    'dec.remote-relationship.to-source',
+    'err.invalid-configuration.source-relationship',
+    'op.get_inconsistent_metadata',
+    'op.drop_inconsistent_metadata',
+    'op.replace_metadata.v2',
+  ],
+  'a to_source relationship whose target goes away is an inconsistent remote_relationship: the rest is served, replace_metadata refuses it unless allowed, drop_inconsistent_metadata drops it',
+  async () => {
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'reviews', definition: reviews }), 200, ok);
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'label', definition: label }), 200, ok);
+    const document = await run('export_metadata', {});
+    await second.sql('alter table public.label rename column artist_id to owner_id');
+    try {
+      expectResponse(await run('reload_metadata', {}), 200);
+      const inconsistent = {
+        type: 'remote_relationship',
+        reason:
+          'remote relationship "label" of table "music.artist" cannot be served: the column "artist_id" of field_mapping does not exist in the table "label" of the source "books"',
+        definition: { table: artist, name: 'label', definition: label },
+      };
+      expectResponse(await run('get_inconsistent_metadata', {}), 200, [inconsistent]);
+      // The rest is served; the relationship is not.
+      expect(await gql('{ music_album_by_pk(id: 20) { reviews { stars } } }')).toEqual({ data: { music_album_by_pk: { reviews: [{ stars: 2 }] } } });
+      expect(await gql('{ music_artist_by_pk(id: 1) { label { label } } }')).toEqual({
+        errors: [{ message: 'Cannot query field "label" on type "music_artist". Did you mean "name"?', extensions: { path: '$', code: 'validation-failed' } }],
+      });
+      expectResponse(await run('replace_metadata', { metadata: document.body }), 400, {
+        path: '$.args',
+        error: 'cannot continue due to inconsistent metadata',
+        code: 'unexpected',
+        internal: [inconsistent],
+      });
+      expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
+      expect(await remoteRelationshipsOf('artist')).toBeUndefined();
+      expect(await remoteRelationshipsOf('album')).toEqual([{ name: 'reviews', definition: reviewsExported }]);
+      expectResponse(await run('get_inconsistent_metadata', {}), 200, []);
+    } finally {
+      await second.sql('alter table public.label rename column owner_id to artist_id');
+    }
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.remote-relationship.to-source', 'err.dependency-error.drop', 'op.untrack_table', 'op.pg_drop_source'],
+  'untracking the target of a to_source relationship or dropping its source is refused, naming it; with cascade the relationship goes too',
+  async () => {
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'reviews', definition: reviews }), 200, ok);
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'label', definition: label }), 200, ok);
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'maker', definition: maker }), 200, ok);
+    const before = await exported();
+    const refused = (dependents: string) => ({
+      path: '$.args',
+      error: `cannot drop due to the following dependent objects : ${dependents}`,
+      code: 'dependency-error',
+    });
+    expectResponse(await run('pg_untrack_table', { source: 'books', table: 'label' }), 400, refused('remote relationship music.artist.label'));
+    expectResponse(
+      await run('pg_drop_source', { name: 'books' }),
+      400,
+      refused('remote relationship music.artist.label, remote relationship music.album.reviews'),
+    );
+    expectResponse(await run('untrack_table', { table: artist }), 400, refused('relationship music.album.artist, remote relationship music.album.maker'));
+    expect(await exported()).toEqual(before);
+    expectResponse(await run('pg_untrack_table', { source: 'books', table: 'label', cascade: true }), 200, ok);
+    expect(await remoteRelationshipsOf('artist')).toBeUndefined();
+    expect(await remoteRelationshipsOf('album')).toEqual([
+      { name: 'reviews', definition: reviewsExported },
+      { name: 'maker', definition: maker },
+    ]);
+    expectResponse(await run('pg_drop_source', { name: 'books', cascade: true }), 200, ok);
+    expect(await remoteRelationshipsOf('album')).toEqual([{ name: 'maker', definition: maker }]);
+    expectResponse(await run('get_inconsistent_metadata', {}), 200, []);
   },
 );

@@ -20,6 +20,7 @@ import { inSource } from './sourceLens';
 import { loadSourceInputs } from './sourceInputs';
 import { DEFAULT_SOURCE } from '../../../spec';
 import { connectionsChanged, sourceArgumentProblem, sourcesOf } from '../metadata/sources';
+import { settleSourceDependents } from '../metadata/sourceRelationshipDependents';
 import type { SchemaInput } from './served';
 
 export interface CommitSources extends ContextSources {
@@ -136,10 +137,19 @@ async function dispatch(ctx: OperationContext, operation: ParsedOperation, inSou
   if (sourceProblem) throw sourceProblem;
   const handler = HANDLERS[operation.type] as OperationHandler | undefined;
   if (!handler) throw engineError('not-supported.not-implemented', '$.type', [`the operation ${operation.type}`]);
-  if (operation.source !== undefined && operation.source !== DEFAULT_SOURCE && operation.type !== 'run_sql')
-    return inSourceOf(operation, (sub) => handler(sub, operation.args as never, operation.version));
-  return handler(ctx, operation.args as never, operation.version);
+  const before = ctx.document;
+  const result =
+    operation.source !== undefined && operation.source !== DEFAULT_SOURCE && operation.type !== 'run_sql'
+      ? await inSourceOf(operation, (sub) => handler(sub, operation.args as never, operation.version))
+      : await handler(ctx, operation.args as never, operation.version);
+  // Decision dec.remote-relationship.to-source: untracking a table or dropping a source another table's relationship leads to.
+  if (TAKES_TARGETS.has(operation.type) && ctx.document !== before)
+    ctx.document = settleSourceDependents(before, ctx.document, (operation.args as { cascade?: boolean }).cascade === true);
+  return result;
 }
+
+/** Operations that take away what a to_source relationship may lead to. */
+const TAKES_TARGETS = new Set(['untrack_table', 'pg_drop_source']);
 
 async function connect({ pool }: CommitSources): Promise<PoolClient> {
   try {

@@ -101,7 +101,9 @@ export class ServedState {
         previous: local.cache.share,
         ...sources,
       });
-      return this.remember(input, { ...full, problems: [...local.problems, ...full.problems] });
+      // What both builds find (a name clash across sources, a to_source relationship) is listed once.
+      const listed = new Set(local.problems.map((o) => JSON.stringify(o)));
+      return this.remember(input, { ...full, problems: [...local.problems, ...full.problems.filter((o) => !listed.has(JSON.stringify(o)))] });
     }
     return found.result;
   }
