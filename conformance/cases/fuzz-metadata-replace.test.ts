@@ -80,7 +80,7 @@ test(
     `generated documents over generated tables round-trip; one bad object is refused and changes nothing; allowed inconsistencies are kept and reported (${RUNS} runs)`,
   ),
   async () => {
-    const counts = { documents: 0, refusals: 0, inconsistencies: 0, remoteRelationships: 0, sources: 0 };
+    const counts = { documents: 0, refusals: 0, inconsistencies: 0, remoteRelationships: 0, sources: 0, toSource: 0 };
     remote.use(graphQLServer('/fuzz', FUZZ_REMOTE_SDL, { a: () => 1 }));
     await fc.assert(
       fc.asyncProperty(generated(`${remote.url}/fuzz`, target.databaseUrl), async ({ tables, document, inconsistent, refused }) => {
@@ -98,7 +98,13 @@ test(
         const fields = document.tables.map((t) => selectRootField(t));
         // With the table's remote relationships (decision dec.remote-relationship.execution): the rows are none, the plan is whole.
         const remoteFields = (t: (typeof document.tables)[number]) =>
-          (t.remote_relationships ?? []).map((r) => ({ rr_b: 'rr_b', rr_c: 'rr_c { __typename }', rr_old: 'rr_old' })[(r as { name: 'rr_b' }).name]).join(' ');
+          (t.remote_relationships ?? [])
+            .map((r) => {
+              const name = (r as { name: string }).name;
+              // To a table of a source (decision dec.remote-relationship.to-source): its rows' ids.
+              return name.startsWith('ts_') ? `${name} { id }` : { rr_b: 'rr_b', rr_c: 'rr_c { __typename }', rr_old: 'rr_old' }[name];
+            })
+            .join(' ');
         const answer = await target.graphql(`{ ${fields.map((f, i) => `f${i}: ${f} { id ${remoteFields(document.tables[i]!)} }`).join(' ')} }`);
         expect(answer.body).toEqual({ data: Object.fromEntries(fields.map((_f, i) => [`f${i}`, []])) });
         if (inSources.length > 0) {
@@ -163,18 +169,20 @@ test(
         counts.documents++;
         if (document.tables.some((t) => t.remote_relationships?.length)) counts.remoteRelationships++;
         if (document.sources?.length) counts.sources++;
+        if (document.tables.some((t) => JSON.stringify(t.remote_relationships ?? []).includes('"to_source"'))) counts.toSource++;
       }),
       { numRuns: RUNS, seed },
     );
     process.stdout.write(
-      `metadata replacement fuzz: ${counts.documents} documents round-tripped (${counts.remoteRelationships} with remote relationships, ${counts.sources} with sources), ${counts.refusals} refused objects and ${counts.inconsistencies} inconsistencies checked, seed ${seed}\n`,
+      `metadata replacement fuzz: ${counts.documents} documents round-tripped (${counts.remoteRelationships} with remote relationships, ${counts.toSource} of them to tables of sources, ${counts.sources} with sources), ${counts.refusals} refused objects and ${counts.inconsistencies} inconsistencies checked, seed ${seed}\n`,
     );
-    expect({ ...counts, remoteRelationships: 0, sources: 0 }).toEqual({
+    expect({ ...counts, remoteRelationships: 0, sources: 0, toSource: 0 }).toEqual({
       documents: RUNS,
       refusals: RUNS,
       inconsistencies: RUNS,
       remoteRelationships: 0,
       sources: 0,
+      toSource: 0,
     });
   },
   600_000,

@@ -341,6 +341,28 @@ const sourcesAt = (url: string, tables: readonly FuzzTable[]): fc.Arbitrary<Reco
     ),
   );
 
+/** For each of the server's own tables: which table of a source (or of its own) a to_source relationship leads to, if any. */
+const toSourceChoices = fc.array(fc.record({ target: fc.nat(), array: fc.boolean() }), { minLength: 4, maxLength: 4 });
+
+/** The tables with to_source relationships (decision dec.remote-relationship.to-source), named ts_<source>_<table>, joined on id. */
+function withToSource(entries: TableEntry[], sources: readonly Record<string, Json>[], choices: readonly { target: number; array: boolean }[]): TableEntry[] {
+  const candidates: [string, TableEntry['table']][] = [
+    ...entries.map((e): [string, TableEntry['table']] => ['default', e.table]),
+    ...sources.flatMap((s) => (s.tables as unknown as TableEntry[]).map((t): [string, TableEntry['table']] => [s.name as string, t.table])),
+  ];
+  return entries.map((entry, i) => {
+    const choice = choices[i]!;
+    const target = candidates[choice.target % (candidates.length + 1)];
+    if (!target) return entry;
+    const [source, table] = target;
+    const rel = {
+      name: `ts_${source}_${table.name}`,
+      definition: { to_source: { source, table, relationship_type: choice.array ? 'array' : 'object', field_mapping: { id: 'id' } } },
+    };
+    return { ...entry, remote_relationships: [...(entry.remote_relationships ?? []), rel] };
+  });
+}
+
 /** A valid document over the schema: a generated subset of its tables, tracked in a generated order (and remote schemas at `remoteUrl`, sources on `sourceUrl`). */
 export function fuzzDocument(tables: readonly FuzzTable[], remoteUrl?: string, sourceUrl?: string): fc.Arbitrary<Document> {
   return fc.shuffledSubarray([...tables], { minLength: 1 }).chain((tracked) => {
@@ -396,13 +418,18 @@ export function fuzzDocument(tables: readonly FuzzTable[], remoteUrl?: string, s
         remoteUrl ? remoteSchemas(remoteUrl) : fc.constant<Record<string, Json>[]>([]),
         remoteRelationshipForms,
         sourceUrl ? sourcesAt(sourceUrl, tables) : fc.constant<Record<string, Json>[]>([]),
+        toSourceChoices,
       )
-      .map(([tablesOfDocument, crons, remotes, forms, sources]): Document => ({
+      .map(([tablesOfDocument, crons, remotes, forms, sources, choices]): Document => ({
         version: 2,
-        // Remote relationships to rs0 (its paths in its own names, under a customization too).
-        tables: remotes.length
-          ? tablesOfDocument.map((t, i) => (forms[i]!.length ? { ...t, remote_relationships: forms[i]!.map((f) => REMOTE_RELATIONSHIPS[f]!) } : t))
-          : tablesOfDocument,
+        // Remote relationships to rs0 (its paths in its own names, under a customization too), and to tables of sources.
+        tables: withToSource(
+          remotes.length
+            ? tablesOfDocument.map((t, i) => (forms[i]!.length ? { ...t, remote_relationships: forms[i]!.map((f) => REMOTE_RELATIONSHIPS[f]!) } : t))
+            : tablesOfDocument,
+          sources,
+          choices,
+        ),
         ...(crons.length ? { cron_triggers: crons } : {}),
         ...(remotes.length ? { remote_schemas: remotes } : {}),
         ...(sources.length ? { sources } : {}),
@@ -441,6 +468,10 @@ export function inconsistencies(document: Document, sourceUrl = 'postgres://fuzz
   const remoteOnGhost = {
     name: 'rr_ghost',
     definition: { to_remote_schema: { remote_schema: 'rs0', lhs_fields: ['ghost'], remote_field: { b: { arguments: { x: '$ghost' } } } } },
+  };
+  const toNowhereSource = {
+    name: 'ts_nowhere',
+    definition: { to_source: { source: 'src_nowhere', table: first, relationship_type: 'object', field_mapping: { id: 'id' } } },
   };
   const remoteToNowhere = {
     name: 'rr_nowhere',
@@ -516,6 +547,15 @@ export function inconsistencies(document: Document, sourceUrl = 'postgres://fuzz
         type: 'remote_relationship',
         reason: `remote relationship "rr_ghost" of table "${FUZZ_SCHEMA}.${first.name}" cannot be served: the column "ghost" of lhs_fields does not exist`,
         definition: { table: first, name: 'rr_ghost', definition: remoteOnGhost.definition },
+      },
+    },
+    {
+      kind: 'a to_source relationship to a source that does not exist',
+      apply: (d) => onFirstTable(d, (e) => ({ ...e, remote_relationships: [...(e.remote_relationships ?? []), toNowhereSource] })),
+      reported: {
+        type: 'remote_relationship',
+        reason: `remote relationship "ts_nowhere" of table "${FUZZ_SCHEMA}.${first.name}" cannot be served: the source "src_nowhere" does not exist`,
+        definition: { table: first, name: 'ts_nowhere', definition: toNowhereSource.definition },
       },
     },
     {
