@@ -52,7 +52,8 @@ beforeEach(async () => {
   expectResponse(await run('pg_add_source', { name: 'books', configuration: { connection_info: { database_url: second.url } } }), 200, ok);
   for (const table of ['review', 'label', 'review_seen', 'scene']) expectResponse(await run('pg_track_table', { source: 'books', table }), 200, ok);
 });
-afterAll(async () => {
+// Each case leaves the target without the source, whose database goes when the file ends.
+afterEach(async () => {
   await target.reset();
 });
 
@@ -102,6 +103,11 @@ caseNeeding(
       [toSource(musicTable('track'), 'array', { id: 'album_id' }, 'default'), refused('the table "music.track" is not tracked in the source "default"')],
       [toSource('review', 'array', { id: 'nope' }), refused('the column "nope" of field_mapping does not exist in the table "review" of the source "books"')],
       [toSource('review', 'array', { nope: 'album_id' }), refused('the column "nope" of field_mapping does not exist')],
+      // A value that would not reach the other column as itself.
+      [
+        toSource('review', 'array', { title: 'album_id' }),
+        refused('the column "title" (text) cannot be joined to the column "album_id" (int4) of the table "review" of the source "books"'),
+      ],
     ];
     for (const [definition, error] of cases) expectResponse(await run('create_remote_relationship', { table: album, name: 'x', definition }), 400, error);
     expectResponse(await run('create_remote_relationship', { table: album, name: 'title', definition: reviews }), 400, {
@@ -394,5 +400,54 @@ caseNeeding(
     expectResponse(await run('pg_drop_source', { name: 'books', cascade: true }), 200, ok);
     expect(await remoteRelationshipsOf('album')).toEqual([{ name: 'maker', definition: maker }]);
     expectResponse(await run('get_inconsistent_metadata', {}), 200, []);
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.remote-relationship.to-source', 'op.create_remote_relationship', 'dec.metadata.source-prefixed', 'err.dependency-error.drop'],
+  "a table of another source has to_source relationships too: exported under its source, answered from the server's own database, and named when their target goes",
+  async () => {
+    const toAlbum = toSource(album, 'object', { album_id: 'id' }, 'default');
+    expectResponse(await run('pg_create_remote_relationship', { source: 'books', table: 'review', name: 'album', definition: toAlbum }), 200, ok);
+    expectResponse(await run('create_remote_relationship', { table: album, name: 'maker', definition: maker }), 200, ok);
+    // Within the same source.
+    const sameSource = toSource({ schema: 'public', name: 'review' }, 'array', { artist_id: 'id' });
+    expectResponse(await run('pg_create_remote_relationship', { source: 'books', table: 'label', name: 'reviews', definition: sameSource }), 200, ok);
+    const books = ((await run('export_metadata', {})).body as { sources: { tables: { table: { name: string }; remote_relationships?: unknown }[] }[] })
+      .sources[0]!;
+    expect(books.tables.find((t) => t.table.name === 'review')!.remote_relationships).toEqual([{ name: 'album', definition: toAlbum }]);
+    expect(books.tables.find((t) => t.table.name === 'label')!.remote_relationships).toEqual([{ name: 'reviews', definition: sameSource }]);
+    expect(
+      await gql(
+        '{ review(where: {id: {_in: [1, 4]}}, order_by: {id: asc}) { stars album { title maker { name } } } label_by_pk(artist_id: 2) { reviews { id } } }',
+      ),
+    ).toEqual({
+      data: {
+        review: [
+          { stars: 5, album: { title: 'First Light', maker: { name: 'Aurora Lane' } } },
+          { stars: 2, album: { title: 'Horns Up', maker: { name: 'Brass Tacks' } } },
+        ],
+        label_by_pk: { reviews: [{ id: 2 }] },
+      },
+    });
+    expectResponse(await run('untrack_table', { table: album }), 400, {
+      path: '$.args',
+      error: 'cannot drop due to the following dependent objects : relationship music.artist.albums, remote relationship books.review.album',
+      code: 'dependency-error',
+    });
+    // A relationship to a remote schema from another source's table is not served yet.
+    const toRemote = { to_remote_schema: { remote_schema: 'geo', lhs_fields: ['id'], remote_field: { country: { arguments: {} } } } };
+    expectResponse(await run('pg_create_remote_relationship', { source: 'books', table: 'review', name: 'r', definition: toRemote }), 400, {
+      path: '$.args',
+      error: 'a remote relationship to a remote schema on a table of the source "books" is not supported by this server yet',
+      code: 'not-supported',
+    });
+    expectResponse(await run('untrack_table', { table: album, cascade: true }), 200, ok);
+    expect(
+      (
+        (await run('export_metadata', {})).body as { sources: { tables: { table: { name: string }; remote_relationships?: unknown }[] }[] }
+      ).sources[0]!.tables.find((t) => t.table.name === 'review')!.remote_relationships,
+    ).toBeUndefined();
   },
 );

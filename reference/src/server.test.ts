@@ -120,6 +120,17 @@ describe('reference server', () => {
         code: 'not-supported',
       },
     });
+    // Relationships to tables of sources are taken from another source's tables; to remote schemas not yet.
+    const toSource = { name: 's', definition: { to_source: { source: 'default', table: 'kept', relationship_type: 'object', field_mapping: { id: 'id' } } } };
+    const toRemote = { name: 'r', definition: { to_remote_schema: { remote_schema: 'geo', lhs_fields: ['id'], remote_field: { a: { arguments: {} } } } } };
+    expect(await post(server, { type: 'replace_metadata', args: source({ table: 'kept', remote_relationships: [toSource, toRemote] }) })).toEqual({
+      status: 400,
+      body: {
+        path: '$.args.sources[0].tables[0].remote_relationships[1]',
+        error: 'a remote relationship to a remote schema on a table of the source "same" is not supported by this server yet',
+        code: 'not-supported',
+      },
+    });
     expect(
       await post(server, {
         type: 'pg_create_event_trigger',

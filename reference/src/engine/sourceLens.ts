@@ -12,8 +12,12 @@ import { requestContext, type ContextSources } from './requestContext';
 import { ServedState } from './served';
 import type { SourceTransactions } from './sourceTransactions';
 
-/** Operations of tables that do not run in another source yet: event triggers, remote relationships. */
-const NOT_IN_SOURCES = /event|remote_relationship/;
+/** Operations of tables that do not run in another source yet: event triggers, remote relationships to remote schemas. */
+function notInSources(type: string, args: unknown): boolean {
+  if (/event/.test(type)) return true;
+  const definition = (args as { definition?: object } | undefined)?.definition;
+  return /(create|update)_remote_relationship/.test(type) && !(definition && 'to_source' in definition);
+}
 
 export async function inSource(
   sources: ContextSources,
@@ -21,11 +25,14 @@ export async function inSource(
   ctx: OperationContext,
   name: string,
   type: string,
+  args: unknown,
   path: string,
   work: (sub: OperationContext) => Promise<unknown>,
 ): Promise<unknown> {
-  if (NOT_IN_SOURCES.test(type))
-    throw engineError('not-supported.not-implemented', `${path}.args`, [`${type} on a table of the source ${JSON.stringify(name)}`]);
+  if (notInSources(type, args)) {
+    const what = /event/.test(type) ? type : 'a remote relationship to a remote schema';
+    throw engineError('not-supported.not-implemented', `${path}.args`, [`${what} on a table of the source ${JSON.stringify(name)}`]);
+  }
   const source = sourcesOf(ctx.document).find((s) => s.name === name)!;
   const client = await transactions.client(name, () => sources.sourcePools.poolOf(source));
   const pool = sources.sourcePools.poolOf(source);
@@ -36,6 +43,7 @@ export async function inSource(
     client,
     { document: view, resourceVersion: ctx.resourceVersion },
   );
+  sub.within = { source: name, outer: ctx };
   const before = findInconsistencies(view, await sub.introspect());
   const result = await work(sub);
   if (sub.document !== view) {

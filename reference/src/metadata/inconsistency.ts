@@ -30,7 +30,12 @@ export type InconsistentObject =
   | { type: 'remote_schema_permission'; reason: string; definition: { remote_schema: string; role: string; definition: { schema: string }; comment?: string } }
   | { type: 'action'; reason: string; definition: Action }
   | { type: 'source'; reason: string; name: string; definition: string; message: string }
-  | { type: 'remote_relationship'; reason: string; definition: { table: QualifiedName; name: string; definition: RemoteRelationship['definition'] } }
+  | {
+      type: 'remote_relationship';
+      reason: string;
+      definition: { table: QualifiedName; name: string; definition: RemoteRelationship['definition'] };
+      source?: string;
+    }
   | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> };
 
 export { introspectionOf, relationKey, type Introspection, type Relation } from '../db/introspection';
@@ -89,7 +94,11 @@ function relationshipProblem(document: MetadataDocument, db: Introspection, reso
 }
 
 /** A remote relationship that cannot be served, as get_inconsistent_metadata lists it. */
-export function remoteRelationshipInconsistency(table: QualifiedName, rel: RemoteRelationship, problem: string): InconsistentObject {
+export function remoteRelationshipInconsistency(
+  table: QualifiedName,
+  rel: RemoteRelationship,
+  problem: string,
+): Extract<InconsistentObject, { type: 'remote_relationship' }> {
   return {
     type: 'remote_relationship',
     reason: formatMessage(

@@ -1,19 +1,7 @@
 // Remote relationships of a table entry (decision dec.remote-relationship.forms): adding, replacing
 // and deleting them, and what of them the table itself decides (free names, lhs columns). Whether
 // the remote side fits is decided with the remote schemas (remote/relationshipProblems.ts).
-import {
-  columnReferences,
-  lhsColumns,
-  quoteQualified,
-  remoteFieldSteps,
-  remoteTarget,
-  sourceTarget,
-  type MetadataDocument,
-  type QualifiedName,
-  type RemoteRelationship,
-  type TableEntry,
-} from '../../../spec';
-import { relationKey } from '../db/introspection';
+import { columnReferences, lhsColumns, quoteQualified, remoteFieldSteps, remoteTarget, type RemoteRelationship, type TableEntry } from '../../../spec';
 import type { DbTable } from '../db/introspection';
 import { engineError } from '../errors';
 import { computedFieldsOf } from './computedFields';
@@ -121,13 +109,3 @@ export function checkRemoteRelationshipNames(entry: TableEntry, table: DbTable):
 /** Some tracked table has remote relationships: the remote schemas are consulted for them. */
 export const hasRemoteRelationships = (document: { tables: readonly TableEntry[] }): boolean =>
   document.tables.some((t) => (t.remote_relationships?.length ?? 0) > 0);
-
-/** The to_source relationships of the server's own tables that lead to `table` of `source` (decision dec.remote-relationship.to-source). */
-export function leadingTo(document: MetadataDocument, source: string, table?: QualifiedName): { table: QualifiedName; name: string }[] {
-  return document.tables.flatMap((entry) =>
-    remoteRelationshipsOf(entry).flatMap((rel) => {
-      const to = sourceTarget(rel.definition);
-      return to && to.source === source && (!table || relationKey(to.table) === relationKey(table)) ? [{ table: entry.table, name: rel.name }] : [];
-    }),
-  );
-}

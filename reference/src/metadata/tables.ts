@@ -1,7 +1,6 @@
 // Table operations of SPEC.md §4.3 as pure functions: (document, database, args) → document,
 // or an EngineError with the §7.2 message.
 import {
-  DEFAULT_SOURCE,
   quoteQualified,
   sameQualified,
   ROOT_FIELD_KEYS,
@@ -16,7 +15,7 @@ import { checkComputedFieldNames } from './computedFields';
 import { functionGraphQLNames, functionsOf, functionsReturning, withoutFunctions } from './functions';
 import { BOOL_EXP_OPERATORS, leadsTo, relationshipsOf } from './relationships';
 import { columnGraphQLName, isGraphQLName, rootFieldName, tableGraphQLName } from './naming';
-import { checkRemoteRelationshipNames, leadingTo, withoutRemoteRelationships } from './remoteRelationships';
+import { checkRemoteRelationshipNames } from './remoteRelationships';
 
 import { databaseTable, findEntry, replaceEntry, trackedEntry } from './tableEntries';
 export { databaseTable, findEntry, replaceEntry, trackedEntry };
@@ -149,21 +148,29 @@ export function dependentsOf(document: MetadataDocument, db: Introspection, tabl
     );
 }
 
-export function untrackTable(document: MetadataDocument, db: Introspection, args: { table: QualifiedName; cascade?: boolean }): MetadataDocument {
+/**
+ * The document without the table (and, with cascade, what depends on it). `remoteDependents`: the
+ * to_source relationships leading to it, named for the refusal; with cascade they go once the
+ * whole document is known (metadata/sourceRelationshipDependents.ts).
+ */
+export function untrackTable(
+  document: MetadataDocument,
+  db: Introspection,
+  args: { table: QualifiedName; cascade?: boolean },
+  remoteDependents: readonly string[] = [],
+): MetadataDocument {
   if (!findEntry(document, args.table)) throw engineError('already-untracked', '$.args', [quoteQualified(args.table)]);
   const dependents = dependentsOf(document, db, args.table);
-  const remote = leadingTo(document, DEFAULT_SOURCE, args.table);
   const functions = functionsReturning(document, db, args.table);
-  if ((dependents.length > 0 || remote.length > 0 || functions.length > 0) && !args.cascade) {
+  if ((dependents.length > 0 || remoteDependents.length > 0 || functions.length > 0) && !args.cascade) {
     const list = [
       ...dependents.map((d) => `relationship ${displayName(d.table)}.${d.name}`),
-      ...remote.map((d) => `remote relationship ${displayName(d.table)}.${d.name}`),
+      ...remoteDependents.map((d) => `remote relationship ${d}`),
       ...functions.map((f) => `function ${displayName(f.function)}`),
     ].join(', ');
     throw engineError('dependency-error.drop', '$.args', [list]);
   }
   document = withoutFunctions(document, functions);
-  for (const d of remote) document = replaceEntry(document, withoutRemoteRelationships(findEntry(document, d.table)!, [d.name]));
   const dropped = new Set(dependents.map((d) => `${relationKey(d.table)}\u0000${d.name}`));
   const keep = <T extends { name: string }>(t: QualifiedName, rels: T[] | undefined) => {
     const left = rels?.filter((r) => !dropped.has(`${relationKey(t)}\u0000${r.name}`));

@@ -61,6 +61,8 @@ export interface OperationContext {
   schemaProblems(document: MetadataDocument): Promise<readonly InconsistentObject[]>;
   /** Admin's GraphQL schema of a document, as it would be served (what keeps it from being valid left out). */
   adminSchema(document: MetadataDocument): Promise<GraphQLSchema>;
+  /** For an operation on another source's part (engine/sourceLens.ts): that source, and the request's own context. */
+  within?: { source: string; outer: OperationContext };
 }
 
 export type OperationHandler = (ctx: OperationContext, args: never, version: number) => Promise<unknown>;

@@ -1,9 +1,11 @@
 // Handlers of the table operations (SPEC.md §4.3): load what the database says, then apply the
 // pure operation of metadata/tables.ts.
-import { normaliseConfiguration, type QualifiedName, type TableConfiguration, type TableEntry } from '../../../spec';
+import { DEFAULT_SOURCE, normaliseConfiguration, type QualifiedName, type TableConfiguration, type TableEntry } from '../../../spec';
 import type { Infer } from '../../../spec/schema';
 import type { tableConfig } from '../../../spec/table-schemas';
 import { checkEnumValues, enumShape } from '../metadata/enumTable';
+import { dependentName, leadingTo } from '../metadata/sourceRelationshipDependents';
+import { withSourceView } from '../metadata/sources';
 import { databaseTable, replaceEntry, setConfiguration, trackedEntry, trackTable as track, untrackTable as untrack } from '../metadata/tables';
 import * as q from '../sql';
 import { SUCCESS, type OperationContext } from './context';
@@ -29,7 +31,10 @@ export async function trackTable(ctx: OperationContext, args: { table: Qualified
 }
 
 export async function untrackTable(ctx: OperationContext, args: { table: QualifiedName; cascade?: boolean }): Promise<unknown> {
-  ctx.document = untrack(ctx.document, await ctx.introspect(), args);
+  // to_source relationships from any source's tables that lead here are named in the refusal (decision dec.remote-relationship.to-source).
+  const whole = ctx.within ? withSourceView(ctx.within.outer.document, ctx.within.source, ctx.document) : ctx.document;
+  const remote = leadingTo(whole, ctx.within?.source ?? DEFAULT_SOURCE, args.table).map(dependentName);
+  ctx.document = untrack(ctx.document, await ctx.introspect(), args, remote);
   return SUCCESS;
 }
 
