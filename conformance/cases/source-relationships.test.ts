@@ -451,3 +451,36 @@ caseNeeding(
     ).toBeUndefined();
   },
 );
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.remote-relationship.to-source', 'dec.source.forms', 'op.run_sql', 'err.dependency-error.drop'],
+  'run_sql on a source follows what is tracked there: a dropped table is untracked, refused while a to_source relationship leads to it unless cascade',
+  async () => {
+    await second.sql('create table public.stage (id int primary key); create table public.spare (id int primary key)');
+    const runSql = (sql: string, extra: Record<string, unknown> = {}) =>
+      target.metadata({ type: 'run_sql', args: { source: 'books', sql, ...extra } }, { endpoint: '/v2/query' });
+    try {
+      for (const table of ['stage', 'spare']) expectResponse(await run('pg_track_table', { source: 'books', table }), 200, ok);
+      expectResponse(await run('create_remote_relationship', { table: artist, name: 'stage', definition: toSource('stage', 'object', { id: 'id' }) }), 200, ok);
+      const tracked = async () =>
+        ((await run('export_metadata', {})).body as { sources: { tables: { table: { name: string } }[] }[] }).sources[0]!.tables.map((t) => t.table.name);
+      expect(await tracked()).toEqual(['review', 'label', 'review_seen', 'scene', 'stage', 'spare']);
+      // A table nothing leads to goes with its tracking.
+      expectResponse(await runSql('drop table public.spare'), 200, { result_type: 'CommandOk', result: null });
+      expect(await tracked()).toEqual(['review', 'label', 'review_seen', 'scene', 'stage']);
+      expectResponse(await runSql('drop table public.stage'), 400, {
+        path: '$',
+        error: 'cannot drop due to the following dependent objects : remote relationship music.artist.stage',
+        code: 'dependency-error',
+      });
+      expect(await second.sql("select to_regclass('public.stage')::text as t")).toEqual([{ t: 'stage' }]);
+      expectResponse(await runSql('drop table public.stage', { cascade: true }), 200, { result_type: 'CommandOk', result: null });
+      expect(await tracked()).toEqual(['review', 'label', 'review_seen', 'scene']);
+      expect(await remoteRelationshipsOf('artist')).toBeUndefined();
+      expectResponse(await run('get_inconsistent_metadata', {}), 200, []);
+    } finally {
+      await second.sql('drop table if exists public.stage, public.spare');
+    }
+  },
+);

@@ -144,12 +144,17 @@ async function dispatch(ctx: OperationContext, operation: ParsedOperation, inSou
       : await handler(ctx, operation.args as never, operation.version);
   // Decision dec.remote-relationship.to-source: untracking a table or dropping a source another table's relationship leads to.
   if (TAKES_TARGETS.has(operation.type) && ctx.document !== before)
-    ctx.document = settleSourceDependents(before, ctx.document, (operation.args as { cascade?: boolean }).cascade === true);
+    ctx.document = settleSourceDependents(
+      before,
+      ctx.document,
+      (operation.args as { cascade?: boolean }).cascade === true,
+      operation.type === 'run_sql' ? '$' : '$.args',
+    );
   return result;
 }
 
-/** Operations that take away what a to_source relationship may lead to. */
-const TAKES_TARGETS = new Set(['untrack_table', 'pg_drop_source']);
+/** Operations that take away what a to_source relationship may lead to (run_sql: by dropping a tracked table). */
+const TAKES_TARGETS = new Set(['untrack_table', 'pg_drop_source', 'run_sql']);
 
 async function connect({ pool }: CommitSources): Promise<PoolClient> {
   try {

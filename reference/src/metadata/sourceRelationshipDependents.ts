@@ -70,9 +70,9 @@ function without(document: MetadataDocument, found: readonly Found[]): MetadataD
 }
 
 /** `after` without the to_source relationships the change orphaned (with cascade); without cascade, refused while there are any. */
-export function settleSourceDependents(before: MetadataDocument, after: MetadataDocument, cascade: boolean): MetadataDocument {
+export function settleSourceDependents(before: MetadataDocument, after: MetadataDocument, cascade: boolean, path = '$.args'): MetadataDocument {
   const orphaned = orphanedBy(before, after);
   if (orphaned.length === 0) return after;
-  if (!cascade) throw engineError('dependency-error.drop', '$.args', [orphaned.map((o) => `remote relationship ${dependentName(o)}`).join(', ')]);
+  if (!cascade) throw engineError('dependency-error.drop', path, [orphaned.map((o) => `remote relationship ${dependentName(o)}`).join(', ')]);
   return without(after, orphaned);
 }

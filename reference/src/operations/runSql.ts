@@ -11,6 +11,7 @@ import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
 import { relationshipsOf } from '../metadata/relationships';
 import { withoutFunctions } from '../metadata/functions';
 import { dependentsOf, untrackTable } from '../metadata/tables';
+import { sourcesOf, sourceView, withSourceView } from '../metadata/sources';
 import { dependentsOfColumn, describeDependent, withoutDependents } from '../metadata/columnDependents';
 import { runUserStatement } from '../sql';
 import type { OperationContext } from './context';
@@ -29,11 +30,7 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
   if (!check.ok) throw syntaxError(args.sql, check.problem);
   if (check.control) throw engineError('bad-request.transaction-control', '$.args.sql', [`${check.control.statement} (statement ${check.control.index})`]);
   // Another source's database: its own transaction, committed with the request (dec.source.forms).
-  if (args.source !== undefined && args.source !== DEFAULT_SOURCE) {
-    // Its tables may have changed: the schema is built again (what is tracked there is not followed yet).
-    if (args.read_only !== true) ctx.databaseChanged = true;
-    return ctx.onSource(args.source, (db) => execute(db, args.sql), args.read_only === true);
-  }
+  if (args.source !== undefined && args.source !== DEFAULT_SOURCE) return runOnSource(ctx, args, args.source);
   if (args.read_only) return ctx.readOnly((db) => execute(db, args.sql));
   const before = ctx.document.tables.length > 0 ? await ctx.introspect() : undefined;
   if (before) await ctx.inconsistenciesBefore();
@@ -44,6 +41,23 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
     ctx.document = followDatabase(ctx.document, before, after, args.cascade ?? false);
     ctx.document = followColumns(ctx.document, before, after, args.cascade ?? false);
     ctx.document = await dropBrokenRelationships(ctx, await ctx.introspect(), args.cascade ?? false);
+  }
+  return response;
+}
+
+/** run_sql on another source: what is tracked there follows its database as the server's own does. */
+async function runOnSource(ctx: OperationContext, args: RunSqlArgs, name: string): Promise<unknown> {
+  if (args.read_only === true) return ctx.onSource(name, (db) => execute(db, args.sql), true);
+  // Its tables may have changed: the schema is built again.
+  ctx.databaseChanged = true;
+  const source = sourcesOf(ctx.document).find((s) => s.name === name)!;
+  const view = sourceView(ctx.document, name);
+  const before = view.tables.length > 0 ? await ctx.introspectSource(source, view) : undefined;
+  const response = await ctx.onSource(name, (db) => execute(db, args.sql));
+  const after = before && (await ctx.introspectSource(source, view));
+  if (before && after) {
+    const cascade = args.cascade ?? false;
+    ctx.document = withSourceView(ctx.document, name, followColumns(followDatabase(view, before, after, cascade), before, after, cascade));
   }
   return response;
 }
