@@ -39,6 +39,7 @@ const reviews = toSource('review', 'array', { id: 'album_id' });
 const reviewsExported = toSource({ schema: 'public', name: 'review' }, 'array', { id: 'album_id' });
 const label = toSource({ schema: 'public', name: 'label' }, 'object', { id: 'artist_id' });
 const maker = toSource(artist, 'object', { artist_id: 'id' }, 'default');
+const GEO_SDL = 'type Query { country(code: String!): Country } type Country { name: String! }';
 
 beforeAll(async () => {
   if (!REQUIRES_SOURCE_DATABASE.met) return;
@@ -276,8 +277,6 @@ caseNeeding(
   },
 );
 
-const GEO_SDL = 'type Query { country(code: String!): Country } type Country { name: String! }';
-
 caseNeeding(
   REQUIRES_SOURCE_DATABASE,
   ['dec.remote-relationship.to-source', 'dec.remote-relationship.execution', 'op.create_remote_relationship'],
@@ -406,7 +405,7 @@ caseNeeding(
 caseNeeding(
   REQUIRES_SOURCE_DATABASE,
   ['dec.remote-relationship.to-source', 'op.create_remote_relationship', 'dec.metadata.source-prefixed', 'err.dependency-error.drop'],
-  "a table of another source has to_source relationships too: exported under its source, answered from the server's own database, and named when their target goes",
+  "a table of another source has remote relationships too: to_source ones exported under its source, answered from the server's own database and named when their target goes; to a remote schema",
   async () => {
     const toAlbum = toSource(album, 'object', { album_id: 'id' }, 'default');
     expectResponse(await run('pg_create_remote_relationship', { source: 'books', table: 'review', name: 'album', definition: toAlbum }), 200, ok);
@@ -436,12 +435,24 @@ caseNeeding(
       error: 'cannot drop due to the following dependent objects : relationship music.artist.albums, remote relationship books.review.album',
       code: 'dependency-error',
     });
-    // A relationship to a remote schema from another source's table is not served yet.
-    const toRemote = { to_remote_schema: { remote_schema: 'geo', lhs_fields: ['id'], remote_field: { country: { arguments: {} } } } };
-    expectResponse(await run('pg_create_remote_relationship', { source: 'books', table: 'review', name: 'r', definition: toRemote }), 400, {
+    // To a remote schema too: one request for the source's rows.
+    remote.use(graphQLServer('/geo', GEO_SDL, { country: (a) => ({ name: a.code === 'North' ? 'Norway' : 'elsewhere' }) }));
+    expectResponse(
+      await run('add_remote_schema', { name: 'geo', definition: { url: `${remote.url}/geo`, forward_client_headers: false, timeout_seconds: 60 } }),
+      200,
+      ok,
+    );
+    const toRemote = (code: string) => ({
+      to_remote_schema: { remote_schema: 'geo', lhs_fields: ['label'], remote_field: { country: { arguments: { code } } } },
+    });
+    expectResponse(await run('pg_create_remote_relationship', { source: 'books', table: 'label', name: 'origin', definition: toRemote('$label') }), 200, ok);
+    expectResponse(await run('pg_create_remote_relationship', { source: 'books', table: 'label', name: 'bad', definition: toRemote('$nope') }), 400, {
       path: '$.args',
-      error: 'a remote relationship to a remote schema on a table of the source "books" is not supported by this server yet',
-      code: 'not-supported',
+      error: 'remote relationship "bad" of table "label" cannot be served: the argument "code" of "country" reads "$nope", which lhs_fields does not list',
+      code: 'remote-schema-error',
+    });
+    expect(await gql('{ label(order_by: {artist_id: asc}) { origin { name } } }')).toEqual({
+      data: { label: [{ origin: { name: 'Norway' } }, { origin: { name: 'elsewhere' } }] },
     });
     expectResponse(await run('untrack_table', { table: album, cascade: true }), 200, ok);
     expect(

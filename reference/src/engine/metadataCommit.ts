@@ -49,7 +49,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     const request = requestContext(sources, client, stored);
     const { ctx, loaded, guard, enumValuesOf } = request;
     finishSources = (commit) => request.sourceTransactions.finish(commit);
-    const inSourceOf: InSource = (op, run) => inSource(sources, request.sourceTransactions, ctx, op.source!, op.type, op.args, op.path, (sub) => run(sub));
+    const inSourceOf: InSource = (op, run) => inSource(sources, request.sourceTransactions, ctx, op.source!, op.type, op.path, (sub) => run(sub));
     const response = await dispatch(ctx, operation, inSourceOf);
     let resourceVersion = stored.resourceVersion;
     let input: SchemaInput | undefined;

@@ -12,12 +12,8 @@ import { requestContext, type ContextSources } from './requestContext';
 import { ServedState } from './served';
 import type { SourceTransactions } from './sourceTransactions';
 
-/** Operations of tables that do not run in another source yet: event triggers, remote relationships to remote schemas. */
-function notInSources(type: string, args: unknown): boolean {
-  if (/event/.test(type)) return true;
-  const definition = (args as { definition?: object } | undefined)?.definition;
-  return /(create|update)_remote_relationship/.test(type) && !(definition && 'to_source' in definition);
-}
+/** Operations of tables that do not run in another source yet: event triggers. */
+const NOT_IN_SOURCES = /event/;
 
 export async function inSource(
   sources: ContextSources,
@@ -25,14 +21,11 @@ export async function inSource(
   ctx: OperationContext,
   name: string,
   type: string,
-  args: unknown,
   path: string,
   work: (sub: OperationContext) => Promise<unknown>,
 ): Promise<unknown> {
-  if (notInSources(type, args)) {
-    const what = /event/.test(type) ? type : 'a remote relationship to a remote schema';
-    throw engineError('not-supported.not-implemented', `${path}.args`, [`${what} on a table of the source ${JSON.stringify(name)}`]);
-  }
+  if (NOT_IN_SOURCES.test(type))
+    throw engineError('not-supported.not-implemented', `${path}.args`, [`${type} on a table of the source ${JSON.stringify(name)}`]);
   const source = sourcesOf(ctx.document).find((s) => s.name === name)!;
   const client = await transactions.client(name, () => sources.sourcePools.poolOf(source));
   const pool = sources.sourcePools.poolOf(source);

@@ -106,6 +106,6 @@ export function checkRemoteRelationshipNames(entry: TableEntry, table: DbTable):
   }
 }
 
-/** Some tracked table has remote relationships: the remote schemas are consulted for them. */
-export const hasRemoteRelationships = (document: { tables: readonly TableEntry[] }): boolean =>
-  document.tables.some((t) => (t.remote_relationships?.length ?? 0) > 0);
+/** Some tracked table (of any source) has remote relationships: the remote schemas are consulted for them. */
+export const hasRemoteRelationships = (document: { tables: readonly TableEntry[]; sources?: readonly { tables: readonly TableEntry[] }[] }): boolean =>
+  [document.tables, ...(document.sources ?? []).map((s) => s.tables)].some((tables) => tables.some((t) => (t.remote_relationships?.length ?? 0) > 0));

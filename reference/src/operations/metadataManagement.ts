@@ -84,11 +84,8 @@ async function checkSources(ctx: OperationContext, document: MetadataDocument, p
     // Not served in another source yet: refused rather than kept and not served.
     for (const [j, t] of view.tables.entries()) {
       const at = `${path}.sources[${index}].tables[${j}]`;
-      const what = (key: string) => [`${key} on a table of the source ${JSON.stringify(source.name)}`];
-      if (t.event_triggers?.length) throw engineError('not-supported.not-implemented', `${at}.event_triggers`, what('event_triggers'));
-      // Relationships to tables of sources are served from any source's tables (decision dec.remote-relationship.to-source).
-      const k = (t.remote_relationships ?? []).findIndex((r) => !('to_source' in r.definition));
-      if (k >= 0) throw engineError('not-supported.not-implemented', `${at}.remote_relationships[${k}]`, what('a remote relationship to a remote schema'));
+      if (t.event_triggers?.length)
+        throw engineError('not-supported.not-implemented', `${at}.event_triggers`, [`event_triggers on a table of the source ${JSON.stringify(source.name)}`]);
     }
     const db = await ctx.introspectSource(source, view);
     if (!db) continue;

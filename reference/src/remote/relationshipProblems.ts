@@ -1,11 +1,12 @@
 // Remote relationships whose remote side cannot be served (decision dec.remote-relationship.forms):
 // the remote schema is missing, cannot be served or is customized, or the path of remote_field does
 // not resolve in it.
-import { quoteQualified, remoteTarget, type MetadataDocument } from '../../../spec';
+import { quoteQualified, remoteTarget, type MetadataDocument, type TableEntry } from '../../../spec';
 import { engineError, type EngineError } from '../errors';
 import { remoteRelationshipInconsistency, type InconsistentObject } from '../metadata/inconsistency';
 import type { RemoteContribution } from '../metadata/remoteSchemas';
 import { lhsProblem, remoteRelationshipsOf } from '../metadata/remoteRelationships';
+import { sourcesOf } from '../metadata/sources';
 import { relationKey, type Introspection } from '../db/introspection';
 import { resolveRemotePath } from '../schema/remoteRelationshipField';
 import { namingOf, type CustomizedRemote } from './customization';
@@ -20,10 +21,15 @@ export function remoteRelationshipProblems(
 ): { object: InconsistentObject; error: EngineError }[] {
   const problems: { object: InconsistentObject; error: EngineError }[] = [];
   const known = new Set((document.remote_schemas ?? []).map((r) => r.name));
-  for (const entry of document.tables) {
+  // The server's own tables, then each source's (decision dec.source.forms): those are checked against their database in their part.
+  const entries: { entry: TableEntry; source?: string }[] = [
+    ...document.tables.map((entry) => ({ entry })),
+    ...sourcesOf(document).flatMap((s) => s.tables.map((entry) => ({ entry, source: s.name }))),
+  ];
+  for (const { entry, source } of entries) {
     // A table the database lacks, or a relationship its table cannot serve, is reported as that.
-    const table = db?.tables.get(relationKey(entry.table));
-    if (db && !table) continue;
+    const table = source === undefined ? db?.tables.get(relationKey(entry.table)) : undefined;
+    if (db && source === undefined && !table) continue;
     for (const rel of remoteRelationshipsOf(entry)) {
       if (table && lhsProblem(table, rel) !== undefined) continue;
       const target = remoteTarget(rel.definition);
@@ -38,8 +44,9 @@ export function remoteRelationshipProblems(
             resolveRemotePath(remote.contribution, target.remote_field, remote.names ? namingOf(remote.names) : undefined),
           );
       if (reason === undefined) continue;
+      const object = remoteRelationshipInconsistency(entry.table, rel, reason);
       problems.push({
-        object: remoteRelationshipInconsistency(entry.table, rel, reason),
+        object: source === undefined ? object : { ...object, source },
         error: engineError('remote-schema-error.remote-relationship', '$.args', [JSON.stringify(rel.name), quoteQualified(entry.table), reason]),
       });
     }
