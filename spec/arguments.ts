@@ -188,20 +188,21 @@ export const bulk = array(queryObject);
 // Legacy DML of /v1/query (issue: the engine's v1 argument forms).
 const dmlColumns = array(json);
 const orderBy = union<[unknown[], string, Record<string, unknown>]>([array(json), string, jsonObject], 'Array, String or Object');
-export const dmlSelect = object({ table: tableName, columns: dmlColumns }, { where: boolExp, order_by: orderBy, limit: integer, offset: integer });
+export const dmlSelect = object({ table: tableName, columns: dmlColumns }, { where: boolExp, order_by: orderBy, limit: integer, offset: integer, ...source });
 export const dmlInsert = object(
   { table: tableName, objects: array(jsonObject) },
   {
     returning: array(string),
     on_conflict: object({ action: literal('ignore', 'update') }, { constraint: string, constraint_on: array(string) }),
+    ...source,
   },
 );
 export const dmlUpdate = object(
   { table: tableName, where: boolExp },
-  { $set: jsonObject, $inc: jsonObject, $mul: jsonObject, $default: array(string), returning: array(string) },
+  { $set: jsonObject, $inc: jsonObject, $mul: jsonObject, $default: array(string), returning: array(string), ...source },
 );
-export const dmlDelete = object({ table: tableName, where: boolExp }, { returning: array(string) });
-export const dmlCount = object({ table: tableName }, { where: boolExp, distinct: array(string) });
+export const dmlDelete = object({ table: tableName, where: boolExp }, { returning: array(string), ...source });
+export const dmlCount = object({ table: tableName }, { where: boolExp, distinct: array(string), ...source });
 
 /**
  * create_remote_relationship / update_remote_relationship: {name, table, definition} (or, in the

@@ -14,7 +14,7 @@ import { loadEnumValues, type SchemaCache } from '../execute/schemaCache';
 import type { Session } from '../auth/session';
 import { functionsNamedBy, tablesNamedBy } from '../metadata/document';
 import type { ParsedOperation } from '../operations/envelope';
-import { runAsRole } from '../operations/roleDml';
+import { runAsRoleIn } from '../operations/roleDml';
 import { RemoteSchemaStore } from '../remote/store';
 import { SourcePools } from '../db/sourcePools';
 import { sourcesOf } from '../metadata/sources';
@@ -131,7 +131,7 @@ export class Engine {
 
   /** Legacy DML of a role other than admin, under its permissions (operations/roleDml.ts). */
   executeAsRole(operation: ParsedOperation, session: Session): Promise<unknown> {
-    return runAsRole(this.pools, this.served.schemaInput!, operation, session);
+    return runAsRoleIn(this.pools, this.served.schemaInput!, operation, session);
   }
 
   /** The GraphQL schemas and caches of the current metadata, built on first use after a change. */

@@ -2,7 +2,8 @@
 // delete and count (and bulks of only these) under the role's permissions, on the connections of
 // roles (with their statement timeout), without the catalog lock that metadata changes take.
 import type { Pool } from 'pg';
-import type { MetadataDocument } from '../../../spec';
+import { DEFAULT_SOURCE, type MetadataDocument } from '../../../spec';
+import { sourceArgumentProblem } from '../metadata/sources';
 import type { Session } from '../auth/session';
 import type { PlanPools } from '../execute/runPlan';
 import type { Introspection } from '../db/introspection';
@@ -20,6 +21,40 @@ const DML: Readonly<Record<string, DmlHandler>> = { select: dmlSelect, insert: d
 export function isRoleDml(operation: ParsedOperation): boolean {
   if (operation.type === 'bulk') return (operation.children ?? []).length > 0 && operation.children!.every(isRoleDml);
   return operation.type in DML;
+}
+
+/** What DML runs against: the metadata and database as last loaded, with each other source's part. */
+interface DmlInput {
+  document: MetadataDocument;
+  introspection: Introspection;
+  sources?: readonly { name: string; document: MetadataDocument; db: Introspection }[];
+}
+
+/** The one source a request's DML names (undefined: the server's own); one over two sources is refused, as its transaction is one. */
+function dmlSourceOf(operation: ParsedOperation): string | undefined {
+  const named = new Set<string | undefined>();
+  const visit = (op: ParsedOperation): void => {
+    if (op.type === 'bulk') op.children?.forEach(visit);
+    else named.add(op.source === DEFAULT_SOURCE ? undefined : op.source);
+  };
+  visit(operation);
+  if (named.size > 1) throw engineError('not-supported.not-implemented', '$.args', ['legacy DML on tables of more than one source in one request']);
+  return [...named][0];
+}
+
+/**
+ * The operation under the role's permissions, on the source it names (decision dec.source.forms):
+ * that source's part and connections, or the server's own.
+ */
+export async function runAsRoleIn(pools: PlanPools, input: DmlInput, operation: ParsedOperation, session: Session): Promise<unknown> {
+  const source = dmlSourceOf(operation);
+  if (source === undefined) return runAsRole(pools, input, operation, session);
+  const problem = sourceArgumentProblem(input.document, { source, path: '$' });
+  if (problem) throw problem;
+  const part = input.sources?.find((s) => s.name === source);
+  const own = part && pools.sourcePools?.(source, true);
+  if (!part || !own) throw engineError('postgres-error.connection', '$', [], { message: `the source ${JSON.stringify(source)} cannot be reached` });
+  return runAsRole(own, { document: part.document, introspection: part.db }, operation, session);
 }
 
 /** Runs the operation in one transaction of `pool` against the metadata and database as last loaded. */
