@@ -101,40 +101,6 @@ describe('reference server', () => {
     expect(await post(server, { type: 'replace_metadata', args: document([]) })).toEqual({ status: 200, body: { message: 'success' } });
   });
 
-  test('event triggers on tables of another source are refused, nothing changed [err.not-supported.not-implemented]', async () => {
-    const server = await start();
-    await post(server, { type: 'run_sql', args: { sql: 'create table kept (id int primary key)' } }, '/v2/query');
-    const configuration = { connection_info: { database_url: database.url } };
-    expect((await post(server, { type: 'pg_add_source', args: { name: 'same', configuration } })).status).toBe(200);
-    const trigger = { name: 't', definition: { enable_manual: true }, webhook: 'http://127.0.0.1:1/hook', retry_conf: { num_retries: 0, interval_sec: 10 } };
-    const source = (table: Record<string, unknown>) => ({
-      version: 2,
-      tables: [],
-      sources: [{ name: 'same', kind: 'postgres', configuration, tables: [table] }],
-    });
-    expect(await post(server, { type: 'replace_metadata', args: source({ table: 'kept', event_triggers: [trigger] }) })).toEqual({
-      status: 400,
-      body: {
-        path: '$.args.sources[0].tables[0].event_triggers',
-        error: 'event_triggers on a table of the source "same" is not supported by this server yet',
-        code: 'not-supported',
-      },
-    });
-    expect(
-      await post(server, {
-        type: 'pg_create_event_trigger',
-        args: { source: 'same', table: 'kept', ...trigger, definition: undefined, insert: { columns: '*' } },
-      }),
-    ).toEqual({
-      status: 400,
-      body: { path: '$.args', error: 'create_event_trigger on a table of the source "same" is not supported by this server yet', code: 'not-supported' },
-    });
-    expect(await post(server, { type: 'export_metadata', args: {} })).toEqual({
-      status: 200,
-      body: { version: 2, tables: [], sources: [{ name: 'same', kind: 'postgres', configuration, tables: [] }] },
-    });
-  });
-
   test('a source that does not answer at start-up is an inconsistent object; the server starts and serves the rest, and the source again after reload [dec.source.forms]', async () => {
     const other = await createDatabase(cluster());
     try {

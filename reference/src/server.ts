@@ -7,6 +7,7 @@ import { Engine } from './engine/engine';
 import { Scheduler } from './events/scheduler';
 import { ActionWorker } from './actions/worker';
 import { EventWorker } from './events/worker';
+import { SourceEventMover } from './events/sourceCapture';
 import { createApp } from './http/app';
 import { createGraphQLFastPath } from './http/graphqlFastPath';
 import { attachGraphQLWebSocket, type GraphQLWebSocket } from './http/graphqlWebSocket';
@@ -70,6 +71,8 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
   server.keepAliveTimeout = 5000;
   // Event trigger deliveries run beside the requests, on the engine's connections.
   const events = new EventWorker(engine.pool, config.events, () => engine.current(), logger);
+  const fromSources = new SourceEventMover(engine.pool, engine.sourcePools, () => engine.current().document);
+  events.fromSources = () => fromSources.move();
   events.start();
   const scheduler = new Scheduler(engine.pool, config.events, () => engine.current(), logger);
   scheduler.start();

@@ -9,7 +9,7 @@ import { hasRemoteRelationships } from '../metadata/remoteRelationships';
 import type { OperationContext, OperationHandler } from '../operations/context';
 import { syncCronTriggers } from '../operations/cronTriggers';
 import type { ParsedOperation } from '../operations/envelope';
-import { syncEventTriggers } from '../operations/eventTriggers';
+import { syncEventTriggers, syncSourcesEventTriggers } from '../operations/eventTriggers';
 import { HANDLERS } from '../operations/handlers';
 import { endpointSchemaProblems } from '../operations/restEndpoints';
 import { postgresError } from '../operations/runSql';
@@ -49,7 +49,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     const request = requestContext(sources, client, stored);
     const { ctx, loaded, guard, enumValuesOf } = request;
     finishSources = (commit) => request.sourceTransactions.finish(commit);
-    const inSourceOf: InSource = (op, run) => inSource(sources, request.sourceTransactions, ctx, op.source!, op.type, op.path, (sub) => run(sub));
+    const inSourceOf: InSource = (op, run) => inSource(sources, request.sourceTransactions, ctx, op.source!, (sub) => run(sub));
     const response = await dispatch(ctx, operation, inSourceOf);
     let resourceVersion = stored.resourceVersion;
     let input: SchemaInput | undefined;
@@ -81,6 +81,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
         if (introduced.length > 0) throw engineError('unexpected.inconsistent-metadata', '$.args', [], introduced);
       }
       await syncEventTriggers(client, stored.document, ctx.document, await ctx.introspect());
+      await syncSourcesEventTriggers(ctx, stored.document, ctx.document);
       await syncCronTriggers(client, stored.document, ctx.document);
       resourceVersion = await writeMetadata(client, ctx.document);
     }
@@ -139,7 +140,7 @@ async function dispatch(ctx: OperationContext, operation: ParsedOperation, inSou
   if (!handler) throw engineError('not-supported.not-implemented', '$.type', [`the operation ${operation.type}`]);
   const before = ctx.document;
   const result =
-    operation.source !== undefined && operation.source !== DEFAULT_SOURCE && operation.type !== 'run_sql'
+    operation.source !== undefined && operation.source !== DEFAULT_SOURCE && !ON_THE_CATALOG.has(operation.type)
       ? await inSourceOf(operation, (sub) => handler(sub, operation.args as never, operation.version))
       : await handler(ctx, operation.args as never, operation.version);
   // Decision dec.remote-relationship.to-source: untracking a table or dropping a source another table's relationship leads to.
@@ -152,6 +153,17 @@ async function dispatch(ctx: OperationContext, operation: ParsedOperation, inSou
     );
   return result;
 }
+
+/** Operations with a `source` that act on the server's own database: run_sql (routed by itself), and the event logs, kept in the catalog for every source. */
+const ON_THE_CATALOG = new Set([
+  'run_sql',
+  'invoke_event_trigger',
+  'pause_event_trigger',
+  'resume_event_trigger',
+  'redeliver_event',
+  'get_event_logs',
+  'get_event_invocation_logs',
+]);
 
 /** Operations that take away what a to_source relationship may lead to (run_sql: by dropping a tracked table). */
 const TAKES_TARGETS = new Set(['untrack_table', 'pg_drop_source', 'run_sql']);

@@ -12,20 +12,13 @@ import { requestContext, type ContextSources } from './requestContext';
 import { ServedState } from './served';
 import type { SourceTransactions } from './sourceTransactions';
 
-/** Operations of tables that do not run in another source yet: event triggers. */
-const NOT_IN_SOURCES = /event/;
-
 export async function inSource(
   sources: ContextSources,
   transactions: SourceTransactions,
   ctx: OperationContext,
   name: string,
-  type: string,
-  path: string,
   work: (sub: OperationContext) => Promise<unknown>,
 ): Promise<unknown> {
-  if (NOT_IN_SOURCES.test(type))
-    throw engineError('not-supported.not-implemented', `${path}.args`, [`${type} on a table of the source ${JSON.stringify(name)}`]);
   const source = sourcesOf(ctx.document).find((s) => s.name === name)!;
   const client = await transactions.client(name, () => sources.sourcePools.poolOf(source));
   const pool = sources.sourcePools.poolOf(source);

@@ -6,7 +6,7 @@
 // share the work and the events of a server that died are taken again: at least once.
 import type { EventTrigger } from '../../../spec';
 import type { EventSettings } from '../config';
-import { eventTriggersOf } from '../metadata/eventTriggers';
+import { everyEventTriggerOf } from '../metadata/eventTriggers';
 import * as q from '../sql';
 import { Batches } from './batches';
 import { PollingWorker } from './polling';
@@ -123,6 +123,8 @@ export class EventWorker extends PollingWorker {
   );
 
   protected readonly name = 'event-delivery';
+  /** Moves the events other sources captured into the log before each look (events/sourceCapture.ts). */
+  fromSources?: () => Promise<number>;
 
   protected release(): Promise<void> {
     return q.run(this.pool, q.releaseEvents(this.instance)).then(() => undefined);
@@ -134,15 +136,16 @@ export class EventWorker extends PollingWorker {
 
   protected async poll(): Promise<number> {
     let taken = 0;
+    if (this.fromSources) await this.fromSources().catch(() => 0);
     if (this.free > 0) {
-      const longest = Math.max(1, ...eventTriggersOf(this.document()).map((t) => t.trigger.retry_conf.timeout_sec));
+      const longest = Math.max(1, ...everyEventTriggerOf(this.document()).map((t) => t.trigger.retry_conf.timeout_sec));
       const rows = await q.run<q.EventRow>(
         this.pool,
         q.claimEvents(this.free, this.holding(longest + this.settings.lockMarginSeconds), this.instance, this.held),
       );
       taken = rows.length;
       if (taken > 0) {
-        const byName = new Map(eventTriggersOf(await this.currentDocument()).map((t) => [t.trigger.name, t.trigger]));
+        const byName = new Map(everyEventTriggerOf(await this.currentDocument()).map((t) => [t.trigger.name, t.trigger]));
         for (const row of rows) this.track(row.id, this.deliver(row, byName.get(row.trigger_name)));
       }
     }

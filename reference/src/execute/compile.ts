@@ -67,7 +67,15 @@ export function compile(
     });
     if (source !== undefined) {
       // Wholly on another source: its statements run there, the literals here.
-      const part: CompiledPlan = { kind: 'mutation', bounded, operation: 'mutation', statements, literals: new Map(), order: tableFields.map((f) => f.alias) };
+      const part: CompiledPlan = {
+        kind: 'mutation',
+        bounded,
+        operation: 'mutation',
+        statements,
+        literals: new Map(),
+        order: tableFields.map((f) => f.alias),
+        ...(capturesEvents ? { sessionVariables: env.sessionVariables } : {}),
+      };
       return { kind: 'mutation', bounded, operation: 'mutation', statements: [], literals, order, sourceParts: [{ source, plan: part }] };
     }
     // Only where event triggers capture changes does the transaction say who made them.

@@ -20,6 +20,7 @@ import { namingOf, type CustomizedRemote } from '../remote/customization';
 import { sharedScalar } from '../schema/typeContext';
 import { buildActionTypes, hasRelationships } from '../schema/actions';
 import { actionsOf } from '../metadata/actions';
+import { everyEventTriggerOf } from '../metadata/eventTriggers';
 import { modelsForRole } from '../schema/roles';
 import { TypeShare } from '../schema/typeShare';
 import { allowedDocuments } from '../metadata/collections';
@@ -137,7 +138,7 @@ export function buildSchemaCache(
     functions,
     sourceConflicts,
     inferFunctionPermissions,
-    capturesEvents: document.tables.some((t) => (t.event_triggers?.length ?? 0) > 0),
+    capturesEvents: everyEventTriggerOf(document).length > 0,
     ...(options.allowList ? { allowList: allowedDocuments(document) } : {}),
     limits,
     knownRoles,

@@ -3,6 +3,7 @@
 import { EVENT_RETRY_DEFAULTS, type EventTrigger, type MetadataDocument, type QualifiedName, type TableEntry } from '../../../spec';
 import { relationKey, type Introspection } from '../db/introspection';
 import { engineError } from '../errors';
+import { sourcesOf, sourceView } from './sources';
 import { replaceEntry, trackedEntry } from './tables';
 
 export const OPERATIONS = ['insert', 'update', 'delete'] as const;
@@ -10,13 +11,21 @@ export type EventOperation = (typeof OPERATIONS)[number];
 
 const NAME = /^[A-Za-z0-9_-]{1,42}$/;
 
-/** Every event trigger of the document with its table. */
+/** Every event trigger of the document's own tables (one source's part) with its table. */
 export function eventTriggersOf(document: MetadataDocument): { table: QualifiedName; trigger: EventTrigger }[] {
   return document.tables.flatMap((t) => (t.event_triggers ?? []).map((trigger) => ({ table: t.table, trigger })));
 }
 
-export function findEventTrigger(document: MetadataDocument, name: string): { table: QualifiedName; trigger: EventTrigger } {
-  const found = eventTriggersOf(document).find((e) => e.trigger.name === name);
+/** Every event trigger of every source's tables, with its table and (another source's) source: their names are one namespace. */
+export function everyEventTriggerOf(document: MetadataDocument): { table: QualifiedName; trigger: EventTrigger; source?: string }[] {
+  return [
+    ...eventTriggersOf(document),
+    ...sourcesOf(document).flatMap((s) => eventTriggersOf(sourceView(document, s.name)).map((e) => ({ ...e, source: s.name }))),
+  ];
+}
+
+export function findEventTrigger(document: MetadataDocument, name: string): { table: QualifiedName; trigger: EventTrigger; source?: string } {
+  const found = everyEventTriggerOf(document).find((e) => e.trigger.name === name);
   if (!found) throw engineError('not-exists.event-trigger', '$.args', [JSON.stringify(name)]);
   return found;
 }

@@ -5,10 +5,16 @@ import type { MetadataDocument } from '../../../spec';
 import { relationKey, type Introspection } from '../db/introspection';
 import { engineError } from '../errors';
 import * as E from '../metadata/eventTriggers';
+import { sourcesOf, sourceView, withSourceView } from '../metadata/sources';
 import * as q from '../sql';
 import { SUCCESS, type OperationContext } from './context';
 
 export async function createEventTrigger(ctx: OperationContext, args: E.CreateEventTriggerArgs): Promise<unknown> {
+  // One namespace for the triggers of every source (decision dec.source.forms): a name another part has is taken.
+  const here = ctx.within?.source;
+  const whole = ctx.within ? withSourceView(ctx.within.outer.document, ctx.within.source, ctx.document) : ctx.document;
+  if (E.everyEventTriggerOf(whole).some((e) => e.trigger.name === args.name && e.source !== here))
+    throw engineError('already-exists.event-trigger', '$.args', [JSON.stringify(args.name)]);
   ctx.document = E.createEventTrigger(ctx.document, await ctx.introspect(), args);
   return SUCCESS;
 }
@@ -70,12 +76,34 @@ export async function syncEventTriggers(db: PoolClient, before: MetadataDocument
   const { drop, create } = E.triggerChanges(before, after);
   for (const d of drop) if (introspection.relations.has(relationKey(d.table))) await q.run(db, q.dropTrigger(d.table, d.trigger, d.op));
   for (const d of create) if (introspection.relations.has(relationKey(d.table))) await q.run(db, q.createTrigger(d.table, d.trigger, d.op, d.columns));
-  const kept = new Set(E.eventTriggersOf(after).map((e) => e.trigger.name));
-  const removed = E.eventTriggersOf(before)
+  // Removed from any source's tables: the event log is one for all of them.
+  const kept = new Set(E.everyEventTriggerOf(after).map((e) => e.trigger.name));
+  const removed = E.everyEventTriggerOf(before)
     .map((e) => e.trigger.name)
     .filter((name) => !kept.has(name));
   if (removed.length > 0) {
     await q.run(db, q.archiveEvents(removed));
     await q.run(db, q.resumeEventTriggers(removed));
+  }
+}
+
+/**
+ * The database triggers of other sources' parts, each on its database in the request's transaction
+ * there (its capture set up first); a source whose triggers did not change is not reached.
+ */
+export async function syncSourcesEventTriggers(ctx: OperationContext, before: MetadataDocument, after: MetadataDocument): Promise<void> {
+  for (const source of sourcesOf(after)) {
+    const now = sourceView(after, source.name);
+    const then = sourcesOf(before).some((s) => s.name === source.name) ? sourceView(before, source.name) : { ...now, tables: [] };
+    const { drop, create } = E.triggerChanges(then, now);
+    if (drop.length === 0 && create.length === 0) continue;
+    const introspection = await ctx.introspectSource(source, now);
+    if (!introspection) throw engineError('invalid-configuration.source-connection', '$.args', []);
+    await ctx.onSource(source.name, async (db) => {
+      if (create.length) for (const statement of q.SOURCE_CAPTURE_SETUP) await q.run(db, statement);
+      for (const d of drop) if (introspection.relations.has(relationKey(d.table))) await q.run(db, q.dropSourceTrigger(d.table, d.trigger, d.op));
+      for (const d of create)
+        if (introspection.relations.has(relationKey(d.table))) await q.run(db, q.createSourceTrigger(d.table, d.trigger, d.op, d.columns));
+    });
   }
 }

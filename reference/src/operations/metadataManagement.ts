@@ -10,6 +10,7 @@ import { relationKey, type Introspection } from '../db/introspection';
 import { clearedDocument, exportForm, withoutInconsistent, withoutObjects } from '../metadata/document';
 import { checkNames, checkNamesAcross, validateEntry } from '../metadata/tables';
 import { findInconsistencies } from '../metadata/inconsistency';
+import { everyEventTriggerOf } from '../metadata/eventTriggers';
 import { dropRemoteSchemaPermission, remoteSchemasOf, withRemoteSchemas } from '../metadata/remoteSchemas';
 import { SUCCESS, type OperationContext } from './context';
 import { checkSchedule, keepHiddenCronTriggers } from '../metadata/cronTriggers';
@@ -82,17 +83,16 @@ async function checkSources(ctx: OperationContext, document: MetadataDocument, p
   const out: InconsistentObject[] = [];
   for (const { source, view, index } of trackingParts(document)) {
     // Not served in another source yet: refused rather than kept and not served.
-    for (const [j, t] of view.tables.entries()) {
-      const at = `${path}.sources[${index}].tables[${j}]`;
-      if (t.event_triggers?.length)
-        throw engineError('not-supported.not-implemented', `${at}.event_triggers`, [`event_triggers on a table of the source ${JSON.stringify(source.name)}`]);
-    }
     const db = await ctx.introspectSource(source, view);
     if (!db) continue;
     checkDocument(view, db, `${path}.sources[${index}]`);
     out.push(...findInconsistencies(view, db).map((o) => ({ ...o, source: source.name })));
   }
   checkNamesAcross(labelledParts(document));
+  // Event trigger names are one namespace over every source's tables.
+  const names = everyEventTriggerOf(document).map((e) => e.trigger.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) throw engineError('already-exists.event-trigger', path, [JSON.stringify(twice)]);
   return out;
 }
 

@@ -4,6 +4,7 @@
 // triggers, quoting the bound values with format().
 import * as sql from 'pg-sql2';
 import { CATALOG_SCHEMA } from './catalog-schema';
+import { captureFunction, setTriggerFunction } from './captureFunctions';
 import { keepHolds, mayTake } from './instances';
 
 const catalog = (name: string) => sql.identifier(CATALOG_SCHEMA, name);
@@ -44,43 +45,8 @@ export const EVENTS_MIGRATION: readonly sql.SQLQuery[] = [
   )`,
   sql.query`create index event_invocation_log_event on ${invocationLog} (event_id)`,
   sql.query`create index event_invocation_log_trigger on ${invocationLog} (trigger_name, created_at)`,
-  // TG_ARGV: the trigger's name, and for updates '*' or a JSON array of the columns that count.
-  sql.query`create function ${catalog('capture_event')}() returns trigger language plpgsql as $capture$
-    declare
-      old_row jsonb;
-      new_row jsonb;
-      listed jsonb;
-    begin
-      if tg_op = 'UPDATE' then
-        old_row := to_jsonb(old);
-        new_row := to_jsonb(new);
-        if tg_argv[1] = '*' then
-          if old_row = new_row then return null; end if;
-        else
-          listed := tg_argv[1]::jsonb;
-          if not exists (select 1 from jsonb_array_elements_text(listed) c where old_row -> c is distinct from new_row -> c) then
-            return null;
-          end if;
-        end if;
-      elsif tg_op = 'INSERT' then
-        new_row := to_jsonb(new);
-      else
-        old_row := to_jsonb(old);
-      end if;
-      insert into ${eventLog} (trigger_name, schema_name, table_name, op, data, session_variables)
-      values (tg_argv[0], tg_table_schema, tg_table_name, tg_op, jsonb_build_object('old', old_row, 'new', new_row),
-              nullif(current_setting('engine.session_variables', true), '')::jsonb);
-      return null;
-    end
-  $capture$`,
-  sql.query`create function ${catalog('set_event_trigger')}(table_schema text, table_name text, trigger_name text, event_trigger text, op text, columns text)
-    returns void language plpgsql as $set$
-    begin
-      if op not in ('insert', 'update', 'delete') then raise exception 'unknown operation %', op; end if;
-      execute format('create or replace trigger %I after %s on %I.%I for each row execute function ${sql.raw(CATALOG_SCHEMA)}.capture_event(%L, %L)',
-                     trigger_name, op, table_schema, table_name, event_trigger, columns);
-    end
-  $set$`,
+  captureFunction(catalog('capture_event'), eventLog),
+  setTriggerFunction(catalog('set_event_trigger'), 'capture_event'),
   sql.query`create function ${catalog('drop_event_trigger')}(table_schema text, table_name text, trigger_name text)
     returns void language plpgsql as $drop$
     begin

@@ -19,6 +19,7 @@ import { CATALOG_SCHEMA } from './catalog-schema';
 export { CATALOG_SCHEMA };
 export * from './introspection';
 export * from './events';
+export * from './sourceEvents';
 export * from './scheduled';
 export * from './actions';
 export * from './instances';
