@@ -495,3 +495,79 @@ caseNeeding(
     }
   },
 );
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.remote-relationship.to-source', 'err.invalid-configuration.source-relationship', 'op.get_inconsistent_metadata'],
+  'field_mapping joins a type to itself, integers of any width and strings of any kind; a relationship loses its own column or its target table as one inconsistency, in whichever source it is',
+  async () => {
+    await target.sql('drop table if exists public.crate; create table public.crate (id bigint primary key, code uuid not null, title varchar(40))');
+    await target.sql("insert into public.crate values (7, '00000000-0000-0000-0000-000000000007', 'seven')");
+    await second.sql('drop table if exists public.stock; create table public.stock (id int primary key, code uuid not null, title text)');
+    await second.sql("insert into public.stock values (7, '00000000-0000-0000-0000-000000000007', 'seven')");
+    try {
+      expectResponse(await run('pg_track_table', { table: 'crate' }), 200, ok);
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'stock' }), 200, ok);
+      const mappings: [string, Record<string, string>][] = [
+        ['by_id', { id: 'id' }],
+        ['by_code', { code: 'code' }],
+        ['by_title', { title: 'title' }],
+      ];
+      for (const [name, mapping] of mappings)
+        expectResponse(await run('create_remote_relationship', { table: 'crate', name, definition: toSource('stock', 'object', mapping) }), 200, ok);
+      const back = toSource({ schema: 'public', name: 'crate' }, 'object', { id: 'id' }, 'default');
+      expectResponse(await run('pg_create_remote_relationship', { source: 'books', table: 'stock', name: 'crate', definition: back }), 200, ok);
+      const refused = (name: string, reason: string) => ({
+        path: '$.args',
+        error: `remote relationship "${name}" of table "crate" cannot be served: ${reason}`,
+        code: 'invalid-configuration',
+      });
+      expectResponse(
+        await run('create_remote_relationship', { table: 'crate', name: 'bad', definition: toSource('stock', 'object', { code: 'title' }) }),
+        400,
+        refused('bad', 'the column "code" (uuid) cannot be joined to the column "title" (text) of the table "stock" of the source "books"'),
+      );
+      expectResponse(
+        await run('create_remote_relationship', { table: 'crate', name: 'bad', definition: toSource(album, 'object', { id: 'nope' }, 'default') }),
+        400,
+        refused('bad', 'the column "nope" of field_mapping does not exist in the table "music.album"'),
+      );
+      expect(await gql('{ crate { by_id { title } by_code { id } by_title { code } } stock { crate { title } } }')).toEqual({
+        data: {
+          crate: [{ by_id: { title: 'seven' }, by_code: { id: 7 }, by_title: { code: '00000000-0000-0000-0000-000000000007' } }],
+          stock: [{ crate: { title: 'seven' } }],
+        },
+      });
+      // The relationship's own column goes: one inconsistency, its own table's.
+      await target.sql('alter table public.crate drop column title');
+      expectResponse(await run('reload_metadata', {}), 200);
+      const definitionOf = (name: string, mapping: Record<string, string>) => ({
+        table: { schema: 'public', name: 'crate' },
+        name,
+        definition: toSource({ schema: 'public', name: 'stock' }, 'object', mapping),
+      });
+      expectResponse(await run('get_inconsistent_metadata', {}), 200, [
+        {
+          type: 'remote_relationship',
+          reason: 'remote relationship "by_title" of table "crate" cannot be served: the column "title" of field_mapping does not exist',
+          definition: definitionOf('by_title', { title: 'title' }),
+        },
+      ]);
+      // The target table goes: the relationship of the source's table is inconsistent in that source.
+      await target.sql('drop table public.crate');
+      expectResponse(await run('reload_metadata', {}), 200);
+      const objects = (await run('get_inconsistent_metadata', {})).body as { type: string; reason: string; source?: string }[];
+      expect(objects.filter((o) => o.type === 'remote_relationship' && o.source === 'books')).toEqual([
+        {
+          type: 'remote_relationship',
+          reason: 'remote relationship "crate" of table "stock" cannot be served: the table "crate" cannot be served',
+          definition: { table: { schema: 'public', name: 'stock' }, name: 'crate', definition: back },
+          source: 'books',
+        },
+      ]);
+    } finally {
+      await target.sql('drop table if exists public.crate');
+      await second.sql('drop table if exists public.stock');
+    }
+  },
+);

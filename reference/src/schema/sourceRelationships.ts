@@ -14,7 +14,6 @@ const INTEGERS = new Set(['int2', 'int4', 'int8']);
 /** Whether a value of column `a` reaches a column `b` of another database as itself: the same type, two integer types, or two string types. */
 function joinable(a: DbColumn, b: DbColumn): boolean {
   if (a.type === b.type && a.type_schema === b.type_schema) return true;
-  if (a.type_schema !== 'pg_catalog' || b.type_schema !== 'pg_catalog') return false;
   return (INTEGERS.has(a.type) && INTEGERS.has(b.type)) || (a.type_category === 'S' && b.type_category === 'S');
 }
 
