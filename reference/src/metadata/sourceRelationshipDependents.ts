@@ -27,15 +27,13 @@ function tracks(document: MetadataDocument, source: string, table: QualifiedName
   return (parts(document).find(([name]) => name === source)?.[1] ?? []).some((t) => relationKey(t.table) === relationKey(table));
 }
 
-/** The to_source relationships of `document` that lead to `source` (to its `table` only, when given). */
-export function leadingTo(document: MetadataDocument, source: string, table?: QualifiedName): Found[] {
+/** The to_source relationships of `document` that lead to `table` of `source`. */
+export function leadingTo(document: MetadataDocument, source: string, table: QualifiedName): Found[] {
   return parts(document).flatMap(([own, tables]) =>
     tables.flatMap((entry) =>
       remoteRelationshipsOf(entry).flatMap((rel) => {
         const to = sourceTarget(rel.definition);
-        return to && to.source === source && (!table || relationKey(to.table) === relationKey(table))
-          ? [{ source: own, table: entry.table, name: rel.name }]
-          : [];
+        return to && to.source === source && relationKey(to.table) === relationKey(table) ? [{ source: own, table: entry.table, name: rel.name }] : [];
       }),
     ),
   );
@@ -70,7 +68,7 @@ function without(document: MetadataDocument, found: readonly Found[]): MetadataD
 }
 
 /** `after` without the to_source relationships the change orphaned (with cascade); without cascade, refused while there are any. */
-export function settleSourceDependents(before: MetadataDocument, after: MetadataDocument, cascade: boolean, path = '$.args'): MetadataDocument {
+export function settleSourceDependents(before: MetadataDocument, after: MetadataDocument, cascade: boolean, path: string): MetadataDocument {
   const orphaned = orphanedBy(before, after);
   if (orphaned.length === 0) return after;
   if (!cascade) throw engineError('dependency-error.drop', path, [orphaned.map((o) => `remote relationship ${dependentName(o)}`).join(', ')]);
