@@ -417,15 +417,19 @@ caseNeeding(
       .sources[0]!;
     expect(books.tables.find((t) => t.table.name === 'review')!.remote_relationships).toEqual([{ name: 'album', definition: toAlbum }]);
     expect(books.tables.find((t) => t.table.name === 'label')!.remote_relationships).toEqual([{ name: 'reviews', definition: sameSource }]);
-    expect(
-      await gql(
-        '{ review(where: {id: {_in: [1, 4]}}, order_by: {id: asc}) { stars album { title maker { name } } } label_by_pk(artist_id: 2) { reviews { id } } }',
-      ),
-    ).toEqual({
+    // A review of an album that is not there: no album, and nothing asked below it; two of one album share its row.
+    await second.sql("insert into public.review values (5, 99, 1, 'zed')");
+    const answer = await gql(
+      '{ review(where: {id: {_in: [1, 2, 4, 5]}}, order_by: {id: asc}) { stars album { title maker { name } } } label_by_pk(artist_id: 2) { reviews { id } } }',
+    );
+    await second.sql('delete from public.review where id = 5');
+    expect(answer).toEqual({
       data: {
         review: [
           { stars: 5, album: { title: 'First Light', maker: { name: 'Aurora Lane' } } },
+          { stars: 3, album: { title: 'First Light', maker: { name: 'Aurora Lane' } } },
           { stars: 2, album: { title: 'Horns Up', maker: { name: 'Brass Tacks' } } },
+          { stars: 1, album: null },
         ],
         label_by_pk: { reviews: [{ id: 2 }] },
       },

@@ -15,8 +15,8 @@ function setsOf(data: Record<string, unknown>, path: readonly string[], lhs: rea
   const distinct = new Map<string, Holder[]>();
   const sets: Record<string, unknown>[] = [];
   for (const holder of holdersOf(data, path)) {
-    const row = holder.parent[holder.key] as Record<string, unknown> | null;
-    if (!row) continue;
+    // The statement wrote an object of the mapped columns here (a row that is not there has no holder).
+    const row = holder.parent[holder.key] as Record<string, unknown>;
     const values = lhs.map((c) => row[c] ?? null);
     const key = JSON.stringify(values);
     const found = distinct.get(key);
@@ -41,11 +41,11 @@ export async function runSourceJoins(data: Record<string, unknown>, group: Sourc
   };
   const answer = JSON.parse(await run(group.source, plan)) as { data: Record<string, unknown[]> };
   group.plan.estimatedCost ??= plan.estimatedCost;
+  // Rows of one set share its value: a join of the next stage finds every place of it before it writes any.
   found.forEach(({ holders }, j) => {
     const values = answer.data[String(j)]!;
     holders.forEach((rows, i) => {
-      // Each row its own copy: joins of the next stage complete the rows they find in place.
-      rows.forEach((h, k) => (h.parent[h.key] = k === 0 ? (values[i] ?? null) : structuredClone(values[i] ?? null)));
+      for (const h of rows) h.parent[h.key] = values[i] ?? null;
     });
   });
   return [];
