@@ -516,6 +516,7 @@ caseNeeding(
         ['by_id', { id: 'id' }],
         ['by_code', { code: 'code' }],
         ['by_title', { title: 'title' }],
+        ['by_both', { id: 'id', code: 'code' }],
       ];
       for (const [name, mapping] of mappings)
         expectResponse(await run('create_remote_relationship', { table: 'crate', name, definition: toSource('stock', 'object', mapping) }), 200, ok);
@@ -536,9 +537,9 @@ caseNeeding(
         400,
         refused('bad', 'the column "nope" of field_mapping does not exist in the table "music.album"'),
       );
-      expect(await gql('{ crate { by_id { title } by_code { id } by_title { code } } stock { crate { title } } }')).toEqual({
+      expect(await gql('{ crate { by_id { title } by_code { id } by_title { code } by_both { id } } stock { crate { title } } }')).toEqual({
         data: {
-          crate: [{ by_id: { title: 'seven' }, by_code: { id: 7 }, by_title: { code: '00000000-0000-0000-0000-000000000007' } }],
+          crate: [{ by_id: { title: 'seven' }, by_code: { id: 7 }, by_title: { code: '00000000-0000-0000-0000-000000000007' }, by_both: { id: 7 } }],
           stock: [{ crate: { title: 'seven' } }],
         },
       });

@@ -4,7 +4,7 @@
 // role's permissions and the client's arguments, in the order of the sets.
 import type { SelectionSetNode } from 'graphql';
 import type { SourceRelationshipModel, TableModel } from '../../schema/model';
-import { alias as newAlias, CompileError, columnType, sql, type Fragment } from './context';
+import { alias as newAlias, columnType, sql, type Fragment } from './context';
 import { relationshipJson, type SelectArgs, type SelectEnvironment } from './select';
 
 /** A bound value that stands for a join's sets of values to join on, replaced by their JSON text when the statement runs. */
@@ -31,9 +31,9 @@ export function sourceJoinJson(
   const keys = newAlias('keys');
   const value = newAlias('joined');
   const columns = rel.mapping.map(([, remote], i) => {
-    // The target's column as the database has it: the role need not read it to join on it.
-    const c = target.db.columns.find((d) => d.name === remote);
-    if (!c) throw new CompileError(`the remote relationship ${JSON.stringify(rel.name)} cannot be answered`);
+    // The target's column as the database has it (a relationship is served only where it is there):
+    // the role need not read it to join on it.
+    const c = target.db.columns.find((d) => d.name === remote)!;
     return sql.query`${sql.identifier(joinKeyName(i))} ${columnType(c)}`;
   });
   const mapping = rel.mapping.map(([, remote], i): [string, string] => [joinKeyName(i), remote]);
