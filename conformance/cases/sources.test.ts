@@ -699,3 +699,42 @@ caseNeeding(
     }
   },
 );
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.source.forms', 'op.track_function.v2', 'err.already-exists.graphql-name'],
+  "a function of a source whose root field another source's table has is refused with the clash, by track_function and by replace_metadata",
+  async () => {
+    await second.sql(LEDGER_SQL);
+    await target.sql('create table public.rich_accounts (id int primary key)');
+    try {
+      expectResponse(await run('pg_add_source', { name: 'books', configuration: connection() }), 200, ok);
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'account', configuration: { custom_name: 'books_account' } }), 200, ok);
+      expectResponse(await run('pg_track_table', { table: 'rich_accounts' }), 200, ok);
+      const before = await exported();
+      expectResponse(await run('pg_track_function', { source: 'books', function: 'rich_accounts' }), 400, {
+        path: '$.args',
+        error: 'the GraphQL name "rich_accounts" of function "rich_accounts" of the source "books" conflicts with table "rich_accounts"',
+        code: 'already-exists',
+      });
+      expect(await exported()).toEqual(before);
+      const sources = (before.sources as Record<string, unknown>[]).map((s) => ({
+        ...s,
+        functions: [{ function: { schema: 'public', name: 'rich_accounts' } }],
+      }));
+      // A document with it is refused the same way, also when inconsistencies are allowed: names are checked before.
+      expectResponse(await run('replace_metadata', { metadata: { ...before, sources }, allow_inconsistent_metadata: true }), 400, {
+        path: '$.args',
+        error: 'the GraphQL name "rich_accounts" of function "rich_accounts" of the source "books" conflicts with table "rich_accounts"',
+        code: 'already-exists',
+      });
+      expect(await exported()).toEqual(before);
+      // The server's own table is served; the function is not.
+      expect((await target.graphql('{ rich_accounts { id } }')).body).toEqual({ data: { rich_accounts: [] } });
+    } finally {
+      await target.reset();
+      await second.sql(DROP_LEDGER_SQL);
+      await target.sql('drop table if exists public.rich_accounts');
+    }
+  },
+);
