@@ -49,9 +49,11 @@ beforeAll(async () => {
 beforeEach(async () => {
   await target.reset();
   if (!REQUIRES_SOURCE_DATABASE.met) return;
-  expectResponse(await target.metadata(musicMetadata(['artist', 'album'], ['album.artist', 'artist.albums'])), 200);
-  expectResponse(await run('pg_add_source', { name: 'books', configuration: { connection_info: { database_url: second.url } } }), 200, ok);
-  for (const table of ['review', 'label', 'review_seen', 'scene']) expectResponse(await run('pg_track_table', { source: 'books', table }), 200, ok);
+  // One request: the music tables, the source and its tables.
+  const setup = musicMetadata(['artist', 'album'], ['album.artist', 'artist.albums']);
+  const source = { type: 'pg_add_source', args: { name: 'books', configuration: { connection_info: { database_url: second.url } } } };
+  const tracked = ['review', 'label', 'review_seen', 'scene'].map((table) => ({ type: 'pg_track_table', args: { source: 'books', table } }));
+  expectResponse(await target.metadata({ ...setup, args: [...setup.args, source, ...tracked] }), 200);
 });
 // Each case leaves the target without the source, whose database goes when the file ends.
 afterEach(async () => {
