@@ -560,6 +560,8 @@ caseNeeding(
           definition: definitionOf('by_title', { title: 'title' }),
         },
       ]);
+      const fields = (await gql('{ __type(name: "crate") { fields { name } } }')) as { data: { __type: { fields: { name: string }[] } } };
+      expect(fields.data.__type.fields.map((f) => f.name)).toEqual(['by_both', 'by_code', 'by_id', 'code', 'id']);
       // The target table goes: the relationship of the source's table is inconsistent in that source.
       await target.sql('drop table public.crate');
       expectResponse(await run('reload_metadata', {}), 200);
