@@ -65,7 +65,7 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/execute/sourceJoins.ts': cases('source-relationships'),
   'reference/src/sql/graphql/sourceJoin.ts': cases('source-relationships'),
   'reference/src/metadata/sourceRelationshipDependents.ts': cases('source-relationships'),
-  'reference/src/events/sourceCapture.ts': cases('source-events'),
+  'reference/src/events/sourceCapture.ts': [...cases('source-events'), 'reference/src/events/sourceCapture.test.ts'],
   'reference/src/schema/remoteRelationshipField.ts': ['reference/src/schema/remoteRelationshipField.test.ts', ...cases('remote-relationships')],
   'reference/src/metadata/remoteRelationships.ts': ['reference/src/schema/remoteRelationshipField.test.ts', ...cases('remote-relationships')],
   'spec/remote-relationships.ts': ['reference/src/schema/remoteRelationshipField.test.ts', ...cases('remote-relationships')],

@@ -19,28 +19,25 @@ export class SourceEventMover {
     private readonly document: () => MetadataDocument,
   ) {}
 
-  /** Move what each source with event triggers captured: how many events. A source that does not answer waits for the next poll. */
-  async move(): Promise<number> {
+  /** Move what each source with event triggers captured. A source that does not answer waits for the next poll. */
+  async move(): Promise<void> {
     const document = this.document();
-    let moved = 0;
     for (const source of sourcesOf(document)) {
       if (eventTriggersOf(sourceView(document, source.name)).length === 0) continue;
       const pool = this.pools.poolOf(source);
       if ('problem' in pool) continue;
-      moved += await this.moveFrom(pool).catch(() => 0);
+      await this.moveFrom(pool).catch(() => {});
     }
-    return moved;
   }
 
-  private async moveFrom(pool: Pool): Promise<number> {
+  private async moveFrom(pool: Pool): Promise<void> {
     const client = await pool.connect();
     try {
       await q.run(client, q.begin);
       const [setup] = await q.run<{ present: boolean }>(client, q.hasSourceCapture);
-      const rows = setup?.present ? await q.run<q.CapturedEvent>(client, q.takeCaptured(MOVE_AT_MOST)) : [];
+      const rows = setup!.present ? await q.run<q.CapturedEvent>(client, q.takeCaptured(MOVE_AT_MOST)) : [];
       if (rows.length > 0) await q.run(this.catalog, q.logCaptured(rows));
       await q.run(client, q.commit);
-      return rows.length;
     } catch (error) {
       await q.run(client, q.rollback).catch(() => {});
       throw error;

@@ -124,7 +124,7 @@ export class EventWorker extends PollingWorker {
 
   protected readonly name = 'event-delivery';
   /** Moves the events other sources captured into the log before each look (events/sourceCapture.ts). */
-  fromSources?: () => Promise<number>;
+  fromSources?: () => Promise<void>;
 
   protected release(): Promise<void> {
     return q.run(this.pool, q.releaseEvents(this.instance)).then(() => undefined);
@@ -136,7 +136,7 @@ export class EventWorker extends PollingWorker {
 
   protected async poll(): Promise<number> {
     let taken = 0;
-    if (this.fromSources) await this.fromSources().catch(() => 0);
+    if (this.fromSources) await this.fromSources().catch(() => {});
     if (this.free > 0) {
       const longest = Math.max(1, ...everyEventTriggerOf(this.document()).map((t) => t.trigger.retry_conf.timeout_sec));
       const rows = await q.run<q.EventRow>(
