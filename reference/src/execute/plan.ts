@@ -63,7 +63,6 @@ export interface RemoteJoin {
 
 /** A remote relationship to a table of a source, asked at `path`. */
 export interface SourceJoin {
-  name: string;
   path: string[];
   /** The row's columns whose values are joined on (field_mapping's keys, in order). */
   lhs: string[];

@@ -55,7 +55,6 @@ export function remoteJoinsOf(
           toSources.set(group, { stage, ...(toSource.source === undefined ? {} : { source: toSource.source }), joins: [], values: [] });
         const { joins: members, values } = toSources.get(group)!;
         const join = {
-          name: toSource.name,
           path: [...path, f.alias],
           lhs: toSource.mapping.map(([c]) => c),
           keys: { joinKeys: `${group}\u0001${members.length}` },
