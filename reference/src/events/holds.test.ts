@@ -96,6 +96,66 @@ test('SQL: a claim skips what the claimer has in flight even when its hold ran o
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Two events this server holds, the higher id written first (a scan meets it first).
+const LOW = '00000000-0000-0000-0000-000000000001';
+const HIGH = '00000000-0000-0000-0000-000000000002';
+const delivered = (eventId: string): q.Settlement => ({
+  invocation: { eventId, trigger: 'slow', attempt: 1, status: 200, request: {}, response: {}, durationMs: 1 },
+  outcome: { state: 'delivered' },
+  error: null,
+});
+
+/**
+ * `other` locks LOW in a transaction, as a statement that locks in id order does first; `second`
+ * starts and waits on LOW; then `other` runs `third`, which needs HIGH too. A `second` that locked
+ * HIGH before it waited would deadlock with it (and PostgreSQL would fail one of them).
+ */
+async function interleave(second: () => Promise<unknown>, third: Parameters<typeof q.run>[1]): Promise<void> {
+  await db.client.query(
+    `insert into engine_catalog.event_log (id, trigger_name, schema_name, table_name, op, data, locked_by, locked_until)
+     select id::uuid, 'slow', 'holds', 'item', 'INSERT', '{}', 'a', clock_timestamp() + interval '1 minute' from unnest($1::text[]) id`,
+    [[HIGH, LOW]],
+  );
+  const other = await fixture.pool().connect();
+  try {
+    await other.query('begin');
+    await other.query('select 1 from engine_catalog.event_log where id = $1 for update', [LOW]);
+    const waiting = second().then(
+      () => 'done',
+      (error: unknown) => String(error),
+    );
+    const blocked = async () =>
+      (await other.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n;
+    for (let tries = 0; (await blocked()) === 0 && tries < 100; tries++) await sleep(20);
+    const thirdOutcome = await q.run(other, third).then(
+      () => 'done',
+      (error: unknown) => String(error),
+    );
+    await other.query('commit');
+    expect({ second: await waiting, third: thirdOutcome }).toEqual({ second: 'done', third: 'done' });
+  } finally {
+    other.release();
+  }
+}
+
+test('SQL: a beat renewing holds while a batch of the same events settles waits for it rather than deadlock', async () => {
+  await interleave(() => q.run(db.client, q.keepEventHolds('a', [HIGH, LOW], 60)), q.settleEvents([delivered(HIGH), delivered(LOW)], 'a'));
+  const { rows } = await db.client.query(`select id::text, state, locked_by from engine_catalog.event_log order by id`);
+  expect(rows).toEqual([
+    { id: LOW, state: 'delivered', locked_by: null },
+    { id: HIGH, state: 'delivered', locked_by: null },
+  ]);
+});
+
+test('SQL: a batch settling while a beat renews the same holds waits for it rather than deadlock', async () => {
+  await interleave(() => q.run(db.client, q.settleEvents([delivered(HIGH), delivered(LOW)], 'a')), q.keepEventHolds('a', [LOW, HIGH], 60));
+  const { rows } = await db.client.query(`select id::text, state, tries, locked_by from engine_catalog.event_log order by id`);
+  expect(rows).toEqual([
+    { id: LOW, state: 'delivered', tries: 1, locked_by: null },
+    { id: HIGH, state: 'delivered', tries: 1, locked_by: null },
+  ]);
+});
+
 /** The event settled once, by one attempt. */
 async function settledOnce(): Promise<void> {
   const { rows } = await db.client.query(

@@ -5,7 +5,7 @@
 import * as sql from 'pg-sql2';
 import { CATALOG_SCHEMA } from './catalog-schema';
 import { captureFunction, setTriggerFunction } from './captureFunctions';
-import { keepHolds, mayTake } from './instances';
+import { heldInOrder, keepHolds, mayTake } from './instances';
 
 const catalog = (name: string) => sql.identifier(CATALOG_SCHEMA, name);
 const eventLog = catalog('event_log');
@@ -216,6 +216,7 @@ export const settleEvents = (settlements: readonly Settlement[], instance: strin
       ),
     )}::jsonb) as s(event_id uuid, trigger_name text, attempt integer, status integer, request jsonb, response jsonb,
                     duration_ms integer, state text, retry_seconds double precision, error text)),
+  held as (${heldInOrder(eventLog, instance, sql.query`array(select event_id from settled)`)}),
   logged as (
     insert into ${invocationLog} (event_id, trigger_name, attempt, status, request, response, duration_ms)
     select event_id, trigger_name, attempt, status, request, response, duration_ms from settled)
@@ -225,8 +226,8 @@ export const settleEvents = (settlements: readonly Settlement[], instance: strin
          next_attempt_at = clock_timestamp() + make_interval(secs => s.retry_seconds),
          delivered_at = case when s.state = 'delivered' then clock_timestamp() end,
          locked_until = null, locked_by = null, last_error = s.error
-    from settled s
-   where e.id = s.event_id and e.locked_by = ${sql.value(instance)}`;
+    from settled s join held h on h.id = s.event_id
+   where e.id = h.id`;
 
 /** Events this instance holds go back to the queue (a clean shutdown). */
 export const releaseEvents = (instance: string) => sql.query`

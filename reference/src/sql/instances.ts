@@ -38,7 +38,17 @@ export const mayTake = (inFlight: readonly string[]) => sql.query`(
                    where i.id = locked_by and i.heartbeat_at > clock_timestamp() - make_interval(secs => ${sql.value(HOLDER_DEAD_AFTER_SECONDS)})))
   and id <> all(${sql.value(inFlight)}::uuid[]))`;
 
+/**
+ * The rows of `table` among `ids` that `instance` holds, locked in the order of their ids. Every
+ * statement that changes several held rows at once locks them this way first: two such statements
+ * of one server (a beat renewing holds while a batch of deliveries settles) then wait for each other
+ * instead of each locking a row the other needs next (a deadlock, which would fail one of them).
+ */
+export const heldInOrder = (table: sql.SQLNode, instance: string, ids: sql.SQL) => sql.query`
+  select id from ${table} where locked_by = ${sql.value(instance)} and id = any(${ids}) order by id for update`;
+
 /** A living holder's hold of what it is still delivering lasts while it beats: another server does not take it. */
 export const keepHolds = (table: sql.SQLNode, instance: string, ids: readonly string[], seconds: number) => sql.query`
-  update ${table} set locked_until = greatest(locked_until, clock_timestamp() + make_interval(secs => ${sql.value(seconds)}))
-   where locked_by = ${sql.value(instance)} and id = any(${sql.value(ids)}::uuid[])`;
+  with held as (${heldInOrder(table, instance, sql.query`${sql.value(ids)}::uuid[]`)})
+  update ${table} t set locked_until = greatest(t.locked_until, clock_timestamp() + make_interval(secs => ${sql.value(seconds)}))
+    from held where t.id = held.id`;
