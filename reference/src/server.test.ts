@@ -228,7 +228,7 @@ describe('live queries', () => {
 });
 
 describe('live queries across sessions', () => {
-  test('subscriptions whose statements are alike share a poller whoever asks; a permission that reads the session parts them, and they join again', async () => {
+  test('subscriptions whose statements are alike share a poller whoever asks; so do those whose permission reads a session variable (a cohort); a session list parts them, and they join again', async () => {
     const server = await start();
     await post(
       server,
@@ -250,7 +250,7 @@ describe('live queries across sessions', () => {
         url: `${server.url.replace('http', 'ws')}/v1/graphql`,
         webSocketImpl: WebSocket,
         retryAttempts: 0,
-        connectionParams: { headers: { 'x-engine-role': 'reader', 'x-engine-user-id': String(id) } },
+        connectionParams: { headers: { 'x-engine-role': 'reader', 'x-engine-user-id': String(id), 'x-engine-ids': `{${id}}` } },
       });
       const results: unknown[] = [];
       client.subscribe(
@@ -268,15 +268,22 @@ describe('live queries across sessions', () => {
     ]);
     // The permission reads no session variable: one statement serves both sessions.
     expect(server.livePollers()).toBe(1);
-    // Now it reads X-Engine-User-Id: each session gets its own rows, from a poller of its own.
+    // Now it reads X-Engine-User-Id: each session gets its own rows, from one poller whose statement
+    // takes both sessions.
     expect((await permission({ id: { _eq: 'X-Engine-User-Id' } })).status).toBe(200);
     await waitFor(() => one.results.length === 2 && two.results.length === 2);
     expect([ids(one.results[1]), ids(two.results[1])]).toEqual([[1], [2]]);
-    expect(server.livePollers()).toBe(2);
+    expect(server.livePollers()).toBe(1);
+    // A list in a session variable is read per session: a poller each.
+    expect((await permission({ id: { _in: 'X-Engine-Ids' } })).status).toBe(200);
+    await post(server, { type: 'run_sql', args: { sql: 'update board set body = $$changed$$' } }, '/v2/query');
+    await waitFor(() => server.livePollers() === 2);
+    expect([ids(one.results.at(-1)), ids(two.results.at(-1))]).toEqual([[1], [2]]);
     // And back: they share again.
+    const seen = [one.results.length, two.results.length];
     expect((await permission({})).status).toBe(200);
-    await waitFor(() => one.results.length === 3 && two.results.length === 3);
-    expect([ids(one.results[2]), ids(two.results[2])]).toEqual([
+    await waitFor(() => one.results.length === seen[0]! + 1 && two.results.length === seen[1]! + 1);
+    expect([ids(one.results.at(-1)), ids(two.results.at(-1))]).toEqual([
       [1, 2],
       [1, 2],
     ]);

@@ -9,6 +9,7 @@ import type { CollectedField } from '../sql/graphql/fields';
 import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
 import { functionCall } from '../sql/graphql/functions';
+import { COHORT_ROWS, cohortStatement } from '../sql/graphql/cohort';
 import type { CompiledPlan } from './plan';
 
 export function compile(
@@ -98,8 +99,14 @@ export function compile(
     bySource.set(source, pairs);
   }
   const pairs = bySource.get(undefined) ?? [];
-  const statements = pairs.length ? [compiledStatement('', sql.query`select ${jsonObject(pairs)}::text as data`)] : [];
   const kind: CompiledPlan['operation'] = operation.operation === 'subscription' ? 'subscription' : 'query';
+  const own = sql.query`select ${jsonObject(pairs)}::text as data`;
+  // A subscription that reads session variables, compiled for a cohort: they come from its rows.
+  const cohort = kind === 'subscription' && env.cohort?.read ? env.cohort : undefined;
+  const statements = pairs.length ? [compiledStatement('', cohort ? cohortStatement(cohort, own) : own)] : [];
+  const cohortValue = cohort && statements.length ? statements[0]!.values.indexOf(COHORT_ROWS) : -1;
+  // Bound as it is, the statement answers for the session it was compiled for.
+  if (cohortValue >= 0) statements[0]!.values[cohortValue] = JSON.stringify([{ i: 0, session: env.sessionVariables }]);
   const sourceParts = [...bySource].flatMap(([source, own]) =>
     source === undefined
       ? []
@@ -117,7 +124,16 @@ export function compile(
           },
         ],
   );
-  return { kind: 'query', bounded, operation: kind, statements, literals, order, ...(sourceParts.length ? { sourceParts } : {}) };
+  return {
+    kind: 'query',
+    bounded,
+    operation: kind,
+    statements,
+    literals,
+    order,
+    ...(sourceParts.length ? { sourceParts } : {}),
+    ...(cohortValue >= 0 ? { cohort: { value: cohortValue } } : {}),
+  };
 }
 
 /** A query root field's alias and the SQL of its JSON value. */

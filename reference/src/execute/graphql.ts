@@ -16,7 +16,7 @@ import {
 import { formatMessage } from '../../../spec';
 import { isAdmin, type Session } from '../auth/session';
 import type { BuiltSchema } from '../schema/build';
-import { CompileError } from '../sql/graphql/context';
+import { CompileError, newCohort } from '../sql/graphql/context';
 import { collectFields, type CollectedField } from '../sql/graphql/fields';
 import type { SelectEnvironment } from '../sql/graphql/select';
 import { roleSchema, type CompiledPlan, type RoleSchema, type SchemaCache } from './schemaCache';
@@ -50,6 +50,8 @@ export interface RequestOptions {
   clientHeaders?: Readonly<Record<string, string | string[] | undefined>>;
   /** Aborted when the client goes away before its answer: the statement is cancelled. */
   signal?: AbortSignal;
+  /** A subscription compiled for a cohort of sessions (execute/cohorts.ts), where it can be. */
+  cohort?: boolean;
 }
 
 export async function executeGraphQLRequest(
@@ -101,7 +103,7 @@ export function prepareGraphQLRequest(
   // Admin's session variables matter too: a function's session argument receives them.
   const sessionKey = JSON.stringify(session.variables);
   // A plan made for a REST endpoint is not one an untrusted request may reuse past the allow-list.
-  const planKey = `${options.trusted ? 'rest\u0000' : ''}${documentKey}\u0000${operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}\u0000${sessionKey}`;
+  const planKey = `${options.trusted ? 'rest\u0000' : ''}${options.cohort ? 'cohort\u0000' : ''}${documentKey}\u0000${operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}\u0000${sessionKey}`;
   const cached = cache.plans.get(planKey);
   if (cached) return { plan: cached };
   // The allow-list (dec.allowlist): roles other than admin send only the documents it holds.
@@ -157,6 +159,7 @@ export function prepareGraphQLRequest(
     sessionVariables: session.variables,
     schema: built.schema,
     fields: { fragments, variables },
+    ...(options.cohort ? { cohort: newCohort() } : {}),
   };
   const roots = collectFields(env.fields, rootType, operation.selectionSet);
   if (roots.some((f) => f.name === '__schema' || f.name === '__type')) {

@@ -4,15 +4,15 @@
 // one statement per interval together. When the metadata changes, each subscription of a poller is
 // compiled again for its own session and joins the poller of its new plan; one that no longer
 // compiles is sent the error and ended.
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import { GraphQLError } from 'graphql';
 import type { Session } from '../auth/session';
 import { prepareGraphQLRequest, type GraphQLRequest } from './graphql';
 import { databaseErrorAnswer } from './answers';
 import { runPlan, type PlanCaller, type PlanPools } from './runPlan';
 import type { CompiledPlan, SchemaCache } from './schemaCache';
-
-/** A result as graphql-ws sends it: the parsed JSON of an answer, its errors as GraphQLErrors. */
-export type LiveResult = ExecutionResult;
+import { cohortAnswers, cohortKey, cohortPlanOf, sessionKey } from './cohorts';
+import { Subscriber, type LiveResult } from './subscriber';
+export type { LiveResult } from './subscriber';
 
 /** The result of an answer's JSON text. */
 export function resultOf(text: string): LiveResult {
@@ -30,6 +30,8 @@ export function resultOf(text: string): LiveResult {
  * (schema/build.ts), whose answers would depend on who asks.
  */
 function pollerKey(plan: CompiledPlan): string {
+  // A plan compiled for a cohort of sessions: alike whatever sessions it was compiled for (execute/cohorts.ts).
+  if (plan.cohort) return JSON.stringify([plan.bounded, 'cohort', cohortKey(plan)]);
   const statements = (p: CompiledPlan) => p.statements.map((s) => [s.text, s.values]);
   // A root field of another source is read there (decision dec.source.forms): which source, and its statement.
   const elsewhere = (plan.sourceParts ?? []).map((part) => [part.source, statements(part.plan)]);
@@ -51,6 +53,8 @@ export class LiveQueries {
     private readonly pool: PlanPools,
     private readonly schemas: () => SchemaCache,
     private readonly intervalMs: number,
+    /** The most sessions one statement of a cohort answers for. */
+    private readonly batchSize = 100,
   ) {}
 
   /**
@@ -67,12 +71,17 @@ export class LiveQueries {
     return subscriber;
   }
 
-  /** Put a subscription with the poller of its plan (made if there is none); that poller. */
-  private place(member: Member, cache: SchemaCache, plan: CompiledPlan): Poller {
+  /**
+   * Put a subscription with the poller of its plan (made if there is none); that poller. A plan whose
+   * statement reads session variables is compiled for a cohort of sessions, where it can be: then
+   * the subscribers of any session share its poller.
+   */
+  private place(member: Member, cache: SchemaCache, compiled: CompiledPlan): Poller {
+    const plan = cohortPlanOf(cache, member.session, member.request) ?? compiled;
     const key = pollerKey(plan);
     let poller = this.pollers.get(key);
     if (!poller) {
-      const made: Poller = new Poller(this.pool, this.intervalMs, this.schemas, cache, plan, {
+      const made: Poller = new Poller({ pool: this.pool, intervalMs: this.intervalMs, batchSize: this.batchSize }, this.schemas, cache, plan, {
         stopped: () => this.pollers.get(key) === made && this.pollers.delete(key),
         changed: (members) => this.recompile(members),
       });
@@ -137,8 +146,7 @@ class Poller {
   private stopped = false;
 
   constructor(
-    private readonly pool: PlanPools,
-    private readonly intervalMs: number,
+    private readonly run: { pool: PlanPools; intervalMs: number; batchSize: number },
     private readonly schemas: () => SchemaCache,
     /** The schemas the plan was compiled under: when they are not the current ones, the plan is compiled again. */
     private readonly cache: SchemaCache,
@@ -173,7 +181,7 @@ class Poller {
     this.schedule(0);
   }
 
-  private schedule(ms = this.intervalMs): void {
+  private schedule(ms = this.run.intervalMs): void {
     if (this.timer || this.stopped) return;
     this.timer = setTimeout(() => {
       this.poll()
@@ -187,9 +195,29 @@ class Poller {
 
   private async poll(): Promise<void> {
     if (this.schemas() !== this.cache) return this.handOver();
-    const answer = await answerOf(this.pool, this.plan);
+    if (this.plan.cohort) return this.pollCohort();
+    const answer = await answerOf(this.run.pool, this.plan);
     if (answer.final) return this.finish(answer.result);
     for (const s of this.members.keys()) s.offer(answer.text, answer.result);
+  }
+
+  /** Each distinct session's answer, `batchSize` sessions per statement; an error ends the subscriptions of its statement. */
+  private async pollCohort(): Promise<void> {
+    const sessions = new Map<string, Readonly<Record<string, string>>>();
+    for (const m of this.members.values()) sessions.set(sessionKey(m.session), m.session.variables);
+    const answers = await cohortAnswers(this.run.pool, this.plan, sessions, this.run.batchSize);
+    // Parsed once per distinct text, and only for the subscribers it is sent to.
+    const parsed = new Map<string, LiveResult>();
+    const parse = (text: string) => parsed.get(text) ?? parsed.set(text, resultOf(text)).get(text)!;
+    for (const [subscriber, m] of [...this.members]) {
+      const answer = answers.get(sessionKey(m.session));
+      if (!answer) continue;
+      if (!answer.final) subscriber.offer(answer.text, parse);
+      else {
+        subscriber.push(parse(answer.text));
+        subscriber.end();
+      }
+    }
   }
 
   /** The metadata changed: this poller ends, its subscriptions go on with plans compiled again. */
@@ -207,62 +235,5 @@ class Poller {
       s.end();
     }
     this.stop();
-  }
-}
-
-/** One subscription's results, as the async iterator graphql-ws reads. */
-class Subscriber implements AsyncIterableIterator<LiveResult> {
-  private readonly queue: LiveResult[] = [];
-  private waiting: ((r: IteratorResult<LiveResult>) => void) | undefined;
-  private done = false;
-
-  /** Set by the poller it belongs to (it may move to another when the metadata changes). */
-  leave: (s: Subscriber) => void = () => {};
-
-  constructor(private lastText: string) {}
-
-  /** A polled result: passed on only when it differs from the last one sent. */
-  offer(text: string, result: LiveResult): void {
-    if (text === this.lastText) return;
-    this.lastText = text;
-    this.push(result);
-  }
-
-  push(result: LiveResult): void {
-    if (this.done) return;
-    const waiter = this.waiting;
-    if (waiter) {
-      this.waiting = undefined;
-      waiter({ value: result, done: false });
-    } else this.queue.push(result);
-  }
-
-  /** No more results: the iterator ends after what is queued. */
-  end(): void {
-    if (this.done) return;
-    this.done = true;
-    this.leave(this);
-    const waiter = this.waiting;
-    this.waiting = undefined;
-    waiter?.({ value: undefined, done: true });
-  }
-
-  next(): Promise<IteratorResult<LiveResult>> {
-    const value = this.queue.shift();
-    if (value !== undefined) return Promise.resolve({ value, done: false });
-    if (this.done) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve) => {
-      this.waiting = resolve;
-    });
-  }
-
-  return(): Promise<IteratorResult<LiveResult>> {
-    this.queue.length = 0;
-    this.end();
-    return Promise.resolve({ value: undefined, done: true });
-  }
-
-  [Symbol.asyncIterator](): AsyncIterableIterator<LiveResult> {
-    return this;
   }
 }

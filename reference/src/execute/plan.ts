@@ -29,6 +29,12 @@ export interface CompiledPlan {
   remoteJoins?: { joins: Join[]; endpoints: ReadonlyMap<string, RemoteEndpoint>; presets?: ReadonlyMap<string, RolePresets> };
   /** Root fields of other sources: each source's part runs on its database (decision dec.source.forms). */
   sourceParts?: { source: string; plan: CompiledPlan }[];
+  /**
+   * A subscription compiled for a cohort of sessions (execute/cohorts.ts): its one statement answers
+   * `(i, data)` for each row `{i, session}` of the JSON array bound at `value` (as compiled, the one
+   * session it was compiled for).
+   */
+  cohort?: { value: number };
   /** PostgreSQL's estimate of what the statements cost, once asked (decision dec.limits.query-cost). */
   estimatedCost?: number;
 }

@@ -89,6 +89,20 @@ async function runOwn(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller)
   if (plan.sourceParts) return runSourceParts(pools, plan, plan.sourceParts, caller);
   if (pools.logSql) for (const statement of plan.statements) pools.logSql({ text: statement.text, values: statement.values });
   if (plan.statements.length === 0) return assemble(plan, new Map(plan.literals));
+  return guarded(pools, plan, caller, (pool, signal) => runPlanOn(pool, plan, pools.admin, signal));
+}
+
+/**
+ * Run `work` with the plan's statements on the pool of the caller's kind: a role's within its share
+ * of the connections and under the query cost limit; timeouts and lost connections as the answers
+ * know them.
+ */
+export async function guarded<T>(
+  pools: PlanPools,
+  plan: CompiledPlan,
+  caller: PlanCaller | undefined,
+  work: (pool: Pool, signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
   const signal = caller?.signal;
   if (plan.bounded && pools.maxQueryCost > 0) {
     plan.estimatedCost ??= await estimatedCost(pools.roles, pools.admin, plan);
@@ -96,7 +110,7 @@ async function runOwn(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller)
   }
   const leave = plan.bounded ? await pools.gate.enter(caller?.session.role ?? '', signal) : () => {};
   try {
-    return await runPlanOn(plan.bounded ? pools.roles : pools.adminGraphql, plan, pools.admin, signal);
+    return await work(plan.bounded ? pools.roles : pools.adminGraphql, signal);
   } catch (error) {
     if (error instanceof DatabaseError && error.code === '57014')
       throw new StatementTimedOut(plan.bounded ? pools.statementTimeoutMs : pools.adminStatementTimeoutMs);
@@ -180,6 +194,14 @@ function lostConnection(error: unknown): boolean {
   );
 }
 
+/** The answer of a query whose statement built `data`: the statement's object holds the fields in order; the literals are spliced in by alias. */
+export function answerOfData(plan: CompiledPlan, data: string): string {
+  if (plan.literals.size === 0) return `{"data":${data}}`;
+  const values = new Map(plan.literals);
+  for (const [alias, v] of Object.entries(JSON.parse(data) as Record<string, unknown>)) values.set(alias, JSON.stringify(v));
+  return assemble(plan, values);
+}
+
 async function runPlanOn(pool: Pool, plan: CompiledPlan, other: Pool, signal: AbortSignal | undefined): Promise<string> {
   const values = new Map(plan.literals);
   const client = await pool.connect();
@@ -190,11 +212,7 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan, other: Pool, signal: Ab
     if (plan.kind === 'query') {
       const statement = plan.statements[0]!;
       const result = await client.query<{ data: string }>({ name: statement.name, text: statement.text, values: statement.values });
-      // The statement's object holds the fields in order; splice the literals in by alias.
-      if (values.size === 0) return `{"data":${result.rows[0]!.data}}`;
-      const data = JSON.parse(result.rows[0]!.data) as Record<string, unknown>;
-      for (const [alias, v] of Object.entries(data)) values.set(alias, JSON.stringify(v));
-      return assemble(plan, values);
+      return answerOfData(plan, result.rows[0]!.data);
     }
     await q.run(client, q.begin);
     try {

@@ -21,6 +21,35 @@ export interface CompileContext {
   /** All tracked tables: permission expressions may go through tables the role cannot read. */
   allModels: Models;
   sessionVariables: Readonly<Record<string, string>>;
+  /**
+   * Compiling a subscription for many sessions at once (execute/cohorts.ts): session variables are
+   * still checked against `sessionVariables`, but read in SQL from the session of the cohort's row.
+   */
+  cohort?: CohortSession;
+}
+
+/** The row of a cohort the statement is computed for (its alias), and whether a session variable was read from it. */
+export interface CohortSession {
+  readonly alias: sql.SQLNode;
+  read: boolean;
+}
+
+/** A cohort to compile a subscription for: nothing read from its rows yet. */
+export const newCohort = (): CohortSession => ({ alias: sql.identifier(Symbol('cohort')), read: false });
+
+/** A session variable read in SQL from the session of a cohort's row, rather than bound as its value. */
+export class SessionRead {
+  constructor(
+    readonly cohort: CohortSession,
+    readonly name: string,
+  ) {}
+}
+
+/** What a cohort's statement cannot read from its rows' sessions (a list, the whole session): compiled per session instead. */
+export class NotMultiplexable extends CompileError {
+  constructor(what: string) {
+    super(`${what} is read per session`, 'not-multiplexable');
+  }
 }
 
 export const table = (t: TableModel) => sql.identifier(t.db.schema, t.db.name);
@@ -36,6 +65,13 @@ export const rowValue = (t: TableModel, alias: sql.SQLNode) =>
 
 /** A bound value cast to the column's type; JSON columns get JSON text. */
 export function typedValue(c: DbColumn, value: unknown): Fragment {
+  if (value instanceof SessionRead) {
+    const session = sql.query`${value.cohort.alias}.session`;
+    const json = c.type === 'json' || c.type === 'jsonb';
+    return json
+      ? sql.query`(${session} -> ${sql.value(value.name)})::${columnType(c)}`
+      : sql.query`(${session} ->> ${sql.value(value.name)})::${columnType(c)}`;
+  }
   const bound = c.type === 'json' || c.type === 'jsonb' ? JSON.stringify(value) : value;
   return sql.query`${sql.value(bound)}::${columnType(c)}`;
 }

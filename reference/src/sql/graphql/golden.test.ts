@@ -1,5 +1,5 @@
 // Golden files of the SQL the GraphQL compiler writes: each `golden/<name>.graphql` (with `# role:`,
-// `# session:` and `# variables:` header lines where needed) sits beside `<name>.sql`, the statements
+// `# session:`, `# variables:` and `# cohort: true` header lines where needed) sits beside `<name>.sql`, the statements
 // it compiles to with their bound values, and, for queries, `<name>.json`, what they answer on the
 // music fixture. A change to the compiler shows up as a diff of these files.
 // ENGINE_UPDATE_GOLDEN=1 rewrites them; review the diff before committing it.
@@ -58,13 +58,14 @@ afterAll(async () => {
 });
 
 /** The `# key: value` header lines of a case. */
-function header(source: string): { session: Session; variables?: Record<string, unknown> } {
+function header(source: string): { session: Session; variables?: Record<string, unknown>; cohort: boolean } {
   const value = (key: string) => new RegExp(`^# ${key}: (.*)$`, 'm').exec(source)?.[1];
   const role = value('role') ?? 'admin';
   const variables = value('variables');
   return {
     session: { role, variables: JSON.parse(value('session') ?? '{}') as Record<string, string> },
     ...(variables ? { variables: JSON.parse(variables) as Record<string, unknown> } : {}),
+    cohort: value('cohort') === 'true',
   };
 }
 
@@ -87,8 +88,8 @@ test('there are golden cases', () => {
 
 test.each(cases)('%s', async (name) => {
   const source = readFileSync(join(DIRECTORY, `${name}.graphql`), 'utf8');
-  const { session, variables } = header(source);
-  const prepared = prepareGraphQLRequest(server.engine.graphql(), session, { query: source, ...(variables ? { variables } : {}) });
+  const { session, variables, cohort } = header(source);
+  const prepared = prepareGraphQLRequest(server.engine.graphql(), session, { query: source, ...(variables ? { variables } : {}) }, { cohort });
   if ('answer' in prepared) throw new Error(`${name} does not compile: ${prepared.answer.body}`);
   compare(join(DIRECTORY, `${name}.sql`), sqlFile(prepared.plan));
   if (prepared.plan.kind === 'query') {

@@ -5,9 +5,9 @@ import type { TableModel } from '../../schema/model';
 import { compileRawBoolExp } from '../dml/boolExp';
 import type { PermissionType } from '../../../../spec';
 import type { Models } from '../../schema/model';
-import { alias, and, CompileError, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
+import { alias, and, CompileError, NotMultiplexable, SessionRead, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
 
-export type PermissionEnvironment = Pick<CompileContext, 'allModels' | 'sessionVariables'>;
+export type PermissionEnvironment = Pick<CompileContext, 'allModels' | 'sessionVariables' | 'cohort'>;
 
 const INTEGER_TYPES = new Set(['int2', 'int4', 'int8']);
 
@@ -22,6 +22,10 @@ export function resolveValue(env: PermissionEnvironment, value: unknown, column:
   if (resolved === undefined) throw new CompileError(`missing header : ${value}`, 'invalid-headers');
   if (INTEGER_TYPES.has(column.type) && !/^-?\d+$/.test(resolved.trim())) {
     throw new CompileError(`${headerName(value.toLowerCase())} should be an integer`, 'invalid-headers');
+  }
+  if (env.cohort) {
+    env.cohort.read = true;
+    return new SessionRead(env.cohort, value.toLowerCase());
   }
   return resolved;
 }
@@ -40,6 +44,7 @@ export function resolveList(env: PermissionEnvironment, name: string, column: Db
     if (INTEGER_TYPES.has(column.type) && v !== null && !/^-?\d+$/.test(String(v).trim()))
       throw new CompileError(`${header} should be a list of integers`, 'invalid-headers');
   }
+  if (env.cohort) throw new NotMultiplexable(header);
   return values;
 }
 

@@ -1,0 +1,72 @@
+// A cohort's statement runs once per batch of distinct sessions, each session bound as a row; the
+// rows come back in any order and are split by session; a failed statement ends only its batch.
+import type { PlanPools } from './runPlan';
+import type { CompiledPlan } from './plan';
+import { cohortAnswers, cohortKey } from './cohorts';
+
+const plan: CompiledPlan = {
+  kind: 'query',
+  bounded: false,
+  operation: 'subscription',
+  statements: [{ alias: '', name: 'engine_x', text: 'select cohort', values: ['shared', '[{"i":0,"session":{}}]', 7] }],
+  literals: new Map([['__typename', '"subscription_root"']]),
+  order: ['__typename', 'mine'],
+  cohort: { value: 1 },
+};
+
+/** A pool that answers each row with its session's user id (rows reversed), and fails a batch holding user `bad`. */
+function recordingPools() {
+  const sent: unknown[][] = [];
+  const pool = {
+    query: async ({ values }: { values: unknown[] }) => {
+      sent.push(values);
+      const rows = JSON.parse(values[1] as string) as { i: number; session: Record<string, string> }[];
+      if (rows.some((r) => r.session['x-engine-user-id'] === 'bad')) throw new Error('statement failed');
+      return { rows: rows.map((r) => ({ i: r.i, data: JSON.stringify({ mine: { user: r.session['x-engine-user-id'] } }) })).reverse() };
+    },
+  };
+  const pools = {
+    admin: pool,
+    adminGraphql: pool,
+    roles: pool,
+    statementTimeoutMs: 1000,
+    adminStatementTimeoutMs: 1000,
+    maxQueryCost: 0,
+  } as unknown as PlanPools;
+  return { pools, sent };
+}
+
+const sessions = (...users: string[]) => new Map(users.map((u) => [`key-${u}`, { 'x-engine-role': 'user', 'x-engine-user-id': u }]));
+
+test('one statement per batch of sessions, each bound as a row of the one JSON value; answers split by session', async () => {
+  const { pools, sent } = recordingPools();
+  const answers = await cohortAnswers(pools, plan, sessions('1', '2', '3', '4', '5'), 2);
+  expect(sent).toEqual([
+    ['shared', '[{"i":0,"session":{"x-engine-role":"user","x-engine-user-id":"1"}},{"i":1,"session":{"x-engine-role":"user","x-engine-user-id":"2"}}]', 7],
+    ['shared', '[{"i":0,"session":{"x-engine-role":"user","x-engine-user-id":"3"}},{"i":1,"session":{"x-engine-role":"user","x-engine-user-id":"4"}}]', 7],
+    ['shared', '[{"i":0,"session":{"x-engine-role":"user","x-engine-user-id":"5"}}]', 7],
+  ]);
+  expect(Object.fromEntries(answers)).toEqual({
+    'key-1': { text: '{"data":{"__typename":"subscription_root","mine":{"user":"1"}}}', final: false },
+    'key-2': { text: '{"data":{"__typename":"subscription_root","mine":{"user":"2"}}}', final: false },
+    'key-3': { text: '{"data":{"__typename":"subscription_root","mine":{"user":"3"}}}', final: false },
+    'key-4': { text: '{"data":{"__typename":"subscription_root","mine":{"user":"4"}}}', final: false },
+    'key-5': { text: '{"data":{"__typename":"subscription_root","mine":{"user":"5"}}}', final: false },
+  });
+});
+
+test('a batch whose statement fails gets the error as a final answer; the other batches are answered', async () => {
+  const { pools } = recordingPools();
+  const answers = await cohortAnswers(pools, plan, sessions('1', 'bad', '3'), 2);
+  expect([answers.get('key-1')!.final, answers.get('key-bad')!.final, answers.get('key-3')!.final]).toEqual([true, true, false]);
+  expect(answers.get('key-1')!.text).toBe(answers.get('key-bad')!.text);
+  expect(JSON.parse(answers.get('key-1')!.text)).toHaveProperty('errors');
+  expect(answers.get('key-3')!.text).toBe('{"data":{"__typename":"subscription_root","mine":{"user":"3"}}}');
+});
+
+test('plans alike but for the session they were compiled for have one key', () => {
+  const other = { ...plan, statements: [{ ...plan.statements[0]!, values: ['shared', '[{"i":0,"session":{"x":"y"}}]', 7] }] };
+  const different = { ...plan, statements: [{ ...plan.statements[0]!, values: ['other', '[{"i":0,"session":{}}]', 7] }] };
+  expect(JSON.stringify(cohortKey(other))).toBe(JSON.stringify(cohortKey(plan)));
+  expect(JSON.stringify(cohortKey(different))).not.toBe(JSON.stringify(cohortKey(plan)));
+});
