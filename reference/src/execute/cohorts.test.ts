@@ -1,8 +1,9 @@
 // A cohort's statement runs once per batch of distinct sessions, each session bound as a row; the
-// rows come back in any order and are split by session; a failed statement ends only its batch.
+// rows come back in any order and are split by session, each batch's as soon as it is back; a
+// failed statement ends only its batch.
 import type { PlanPools } from './runPlan';
 import type { CompiledPlan } from './plan';
-import { cohortAnswers, cohortKey } from './cohorts';
+import { cohortAnswers, cohortKey, type CohortAnswer } from './cohorts';
 
 const plan: CompiledPlan = {
   kind: 'query',
@@ -40,7 +41,13 @@ const sessions = (...users: string[]) => new Map(users.map((u) => [`key-${u}`, {
 
 test('one statement per batch of sessions, each bound as a row of the one JSON value; answers split by session', async () => {
   const { pools, sent } = recordingPools();
-  const answers = await cohortAnswers(pools, plan, sessions('1', '2', '3', '4', '5'), 2);
+  const batches: string[][] = [];
+  const answers = new Map<string, CohortAnswer>();
+  await cohortAnswers(pools, plan, sessions('1', '2', '3', '4', '5'), 2, (batch) => {
+    batches.push([...batch.keys()]);
+    for (const [key, answer] of batch) answers.set(key, answer);
+  });
+  expect(batches.sort()).toEqual([['key-1', 'key-2'], ['key-3', 'key-4'], ['key-5']]);
   expect(sent).toEqual([
     ['shared', '[{"i":0,"session":{"x-engine-role":"user","x-engine-user-id":"1"}},{"i":1,"session":{"x-engine-role":"user","x-engine-user-id":"2"}}]', 7],
     ['shared', '[{"i":0,"session":{"x-engine-role":"user","x-engine-user-id":"3"}},{"i":1,"session":{"x-engine-role":"user","x-engine-user-id":"4"}}]', 7],
@@ -57,7 +64,8 @@ test('one statement per batch of sessions, each bound as a row of the one JSON v
 
 test('a batch whose statement fails gets the error as a final answer; the other batches are answered', async () => {
   const { pools } = recordingPools();
-  const answers = await cohortAnswers(pools, plan, sessions('1', 'bad', '3'), 2);
+  const answers = new Map<string, CohortAnswer>();
+  await cohortAnswers(pools, plan, sessions('1', 'bad', '3'), 2, (batch) => batch.forEach((answer, key) => answers.set(key, answer)));
   expect([answers.get('key-1')!.final, answers.get('key-bad')!.final, answers.get('key-3')!.final]).toEqual([true, true, false]);
   expect(answers.get('key-1')!.text).toBe(answers.get('key-bad')!.text);
   expect(JSON.parse(answers.get('key-1')!.text)).toHaveProperty('errors');

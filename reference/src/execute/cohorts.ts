@@ -29,19 +29,24 @@ export function cohortPlanOf(cache: SchemaCache, session: Session, request: Grap
 /** What makes two cohort plans one poller: the statement and its values but the cohort's rows. */
 export const cohortKey = (plan: CompiledPlan): unknown[] => plan.statements.map((s) => [s.text, s.values.filter((_, i) => i !== plan.cohort?.value)]);
 
-/** The answers of a cohort plan for each of `sessions` (keyed as `sessionKey` keys them), `batchSize` sessions per statement. */
+/**
+ * The answers of a cohort plan for each of `sessions` (keyed as `sessionKey` keys them), `batchSize`
+ * sessions per statement, the statements at once; each batch's answers go to `answered` as soon as
+ * its statement is back.
+ */
 export async function cohortAnswers(
   pools: PlanPools,
   plan: CompiledPlan,
   sessions: ReadonlyMap<string, Readonly<Record<string, string>>>,
   batchSize: number,
-): Promise<Map<string, CohortAnswer>> {
+  answered: (answers: ReadonlyMap<string, CohortAnswer>) => void,
+): Promise<void> {
   const keys = [...sessions.keys()];
   const batches: string[][] = [];
   for (let i = 0; i < keys.length; i += batchSize) batches.push(keys.slice(i, i + batchSize));
-  const answers = new Map<string, CohortAnswer>();
   await Promise.all(
     batches.map(async (batch) => {
+      const answers = new Map<string, CohortAnswer>();
       try {
         const texts = await runCohort(
           pools,
@@ -53,9 +58,9 @@ export async function cohortAnswers(
         const text = databaseErrorAnswer(error).body;
         for (const key of batch) answers.set(key, { text, final: true });
       }
+      answered(answers);
     }),
   );
-  return answers;
 }
 
 /** One statement for these sessions: the answer for each, in their order. */

@@ -204,20 +204,25 @@ class Poller {
   /** Each distinct session's answer, `batchSize` sessions per statement; an error ends the subscriptions of its statement. */
   private async pollCohort(): Promise<void> {
     const sessions = new Map<string, Readonly<Record<string, string>>>();
-    for (const m of this.members.values()) sessions.set(sessionKey(m.session), m.session.variables);
-    const answers = await cohortAnswers(this.run.pool, this.plan, sessions, this.run.batchSize);
+    const bySession = new Map<string, Subscriber[]>();
+    for (const [subscriber, m] of this.members) {
+      const key = sessionKey(m.session);
+      sessions.set(key, m.session.variables);
+      bySession.set(key, [...(bySession.get(key) ?? []), subscriber]);
+    }
     // Parsed once per distinct text, and only for the subscribers it is sent to.
     const parsed = new Map<string, LiveResult>();
     const parse = (text: string) => parsed.get(text) ?? parsed.set(text, resultOf(text)).get(text)!;
-    for (const [subscriber, m] of [...this.members]) {
-      const answer = answers.get(sessionKey(m.session));
-      if (!answer) continue;
-      if (!answer.final) subscriber.offer(answer.text, parse);
-      else {
-        subscriber.push(parse(answer.text));
-        subscriber.end();
-      }
-    }
+    await cohortAnswers(this.run.pool, this.plan, sessions, this.run.batchSize, (answers) => {
+      for (const [key, answer] of answers)
+        for (const subscriber of bySession.get(key)!) {
+          if (!answer.final) subscriber.offer(answer.text, parse);
+          else {
+            subscriber.push(parse(answer.text));
+            subscriber.end();
+          }
+        }
+    });
   }
 
   /** The metadata changed: this poller ends, its subscriptions go on with plans compiled again. */
