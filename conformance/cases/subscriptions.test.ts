@@ -125,16 +125,23 @@ test(
       const all = { type: 'next', payload: { data: { music_artist: [{ id: 1 }, { id: 2 }, { id: 3 }] } } };
       expect([await one.take(), await two.take()]).toEqual([all, all]);
       // The filter now reads the session: each subscription gets the rows of its own session.
-      await setPermission({ id: { _eq: 'X-Engine-User-Id' } });
+      await setPermission({ _or: [{ id: { _eq: 'X-Engine-User-Id' } }, { id: { _gte: 60 } }] });
       expect([await one.take(), await two.take()]).toEqual([
         { type: 'next', payload: { data: { music_artist: [{ id: 1 }] } } },
         { type: 'next', payload: { data: { music_artist: [{ id: 2 }] } } },
       ]);
+      // A change both may see reaches each with its own rows.
+      await target.sql("insert into music.artist (id, name) values (60, 'Both')");
+      expect([await one.take(), await two.take()]).toEqual([
+        { type: 'next', payload: { data: { music_artist: [{ id: 1 }, { id: 60 }] } } },
+        { type: 'next', payload: { data: { music_artist: [{ id: 2 }, { id: 60 }] } } },
+      ]);
       // And no longer: both see every row again, and a change reaches both.
       await setPermission({});
-      expect([await one.take(), await two.take()]).toEqual([all, all]);
-      await target.sql("insert into music.artist (id, name) values (60, 'Both')");
-      const more = { type: 'next', payload: { data: { music_artist: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 60 }] } } };
+      const every = { type: 'next', payload: { data: { music_artist: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 60 }] } } };
+      expect([await one.take(), await two.take()]).toEqual([every, every]);
+      await target.sql("insert into music.artist (id, name) values (61, 'Both again')");
+      const more = { type: 'next', payload: { data: { music_artist: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 60 }, { id: 61 }] } } };
       expect([await one.take(), await two.take()]).toEqual([more, more]);
     } finally {
       await target.sql('delete from music.artist where id >= 60');
