@@ -495,6 +495,57 @@ caseNeeding(
 
 caseNeeding(
   REQUIRES_SOURCE_DATABASE,
+  ['dec.source.forms', 'op.pg_add_source', 'dec.graphql.subscriptions', 'rule.perm.select.filter'],
+  "a role's subscriptions to a source's table follow each session's permission, as its rows change",
+  async () => {
+    await second.sql(LEDGER_SQL);
+    const holder = (owner: string) => openSocket(target, { ...target.adminHeaders(), 'x-engine-role': 'holder', 'x-engine-user-id': owner });
+    const [ada, bob] = [holder('ada'), holder('bob')];
+    try {
+      expectResponse(await run('pg_add_source', { name: 'books', configuration: connection() }), 200, ok);
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'account' }), 200, ok);
+      expectResponse(
+        await run('pg_create_select_permission', {
+          source: 'books',
+          table: 'account',
+          role: 'holder',
+          permission: { columns: ['id', 'owner'], filter: { owner: { _eq: 'X-Engine-User-Id' } } },
+        }),
+        200,
+        ok,
+      );
+      const document = 'subscription { account(order_by: {id: asc}) { id owner } }';
+      const [mine, theirs] = [ada.start(document), bob.start(document)];
+      expect([await mine.take(), await theirs.take()]).toEqual([
+        { type: 'next', payload: { data: { account: [{ id: 1, owner: 'ada' }] } } },
+        { type: 'next', payload: { data: { account: [{ id: 2, owner: 'bob' }] } } },
+      ]);
+      await second.sql("insert into public.account values (3, 'bob')");
+      expect(await theirs.take(10_000)).toEqual({
+        type: 'next',
+        payload: {
+          data: {
+            account: [
+              { id: 2, owner: 'bob' },
+              { id: 3, owner: 'bob' },
+            ],
+          },
+        },
+      });
+      // Ada's rows did not change: nothing is sent to her.
+      expect(await mine.drain(1_500)).toEqual([]);
+      mine.stop();
+      theirs.stop();
+    } finally {
+      await Promise.all([ada.close(), bob.close()]);
+      await target.reset();
+      await second.sql(DROP_LEDGER_SQL);
+    }
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
   ['dec.source.forms', 'op.pg_add_source', 'op.replace_metadata.v2'],
   "a source's table keeps the server's rules: a missing table, an unknown relationship column and clashing names are refused with their paths",
   async () => {

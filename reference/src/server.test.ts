@@ -291,6 +291,65 @@ describe('live queries across sessions', () => {
     await Promise.all([one.client.dispose(), two.client.dispose()]);
     await waitFor(() => server.livePollers() === 0);
   });
+
+  test('two documents under a permission that reads the session: a cohort each, each session its own rows of its own document; a failed statement ends its cohort', async () => {
+    const server = await start();
+    await post(
+      server,
+      {
+        type: 'run_sql',
+        args: {
+          sql: 'create table share (id int primary key, parts int not null); insert into share values (1, 2), (2, 5); create view portion as select id, 10 / parts as size from share',
+        },
+      },
+      '/v2/query',
+    );
+    await post(server, { type: 'track_table', args: { table: 'portion' } });
+    await post(server, {
+      type: 'create_select_permission',
+      args: { table: 'portion', role: 'reader', permission: { columns: ['id', 'size'], filter: { id: { _eq: 'X-Engine-User-Id' } } } },
+    });
+    const subscribe = (id: number, query: string) => {
+      const client = createClient({
+        url: `${server.url.replace('http', 'ws')}/v1/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        connectionParams: { headers: { 'x-engine-role': 'reader', 'x-engine-user-id': String(id) } },
+      });
+      const results: unknown[] = [];
+      let completed = false;
+      client.subscribe({ query }, { next: (r) => results.push(r), error: () => {}, complete: () => (completed = true) });
+      return { client, results, completed: () => completed };
+    };
+    const sizes = 'subscription { portion { id size } }';
+    const ids = 'subscription { portion { id } }';
+    const all = [subscribe(1, sizes), subscribe(2, sizes), subscribe(1, ids), subscribe(2, ids)];
+    await waitFor(() => all.every((s) => s.results.length === 1));
+    expect(all.map((s) => s.results[0])).toEqual([
+      { data: { portion: [{ id: 1, size: 5 }] } },
+      { data: { portion: [{ id: 2, size: 2 }] } },
+      { data: { portion: [{ id: 1 }] } },
+      { data: { portion: [{ id: 2 }] } },
+    ]);
+    expect(server.livePollers()).toBe(2);
+    // Session 2's size now divides by zero: the one statement of the sizes' cohort fails, for both
+    // sessions; the other document does not read the size and goes on.
+    await post(server, { type: 'run_sql', args: { sql: 'update share set parts = 0 where id = 2' } }, '/v2/query');
+    await waitFor(() => all[0]!.completed() && all[1]!.completed());
+    const failed = { errors: [{ message: 'division by zero', extensions: { path: '$', code: 'data-exception' } }] };
+    expect(all.map((s) => [s.results.slice(1), s.completed()])).toEqual([
+      [[failed], true],
+      [[failed], true],
+      [[], false],
+      [[], false],
+    ]);
+    await waitFor(() => server.livePollers() === 1);
+    await post(server, { type: 'run_sql', args: { sql: 'insert into share values (3, 1); delete from share where id = 1' } }, '/v2/query');
+    await waitFor(() => all[2]!.results.length === 2);
+    expect([all[2]!.results[1], all[3]!.results.length]).toEqual([{ data: { portion: [] } }, 1]);
+    await Promise.all(all.map((s) => s.client.dispose()));
+    await waitFor(() => server.livePollers() === 0);
+  });
 });
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {

@@ -3,7 +3,7 @@
 // failed statement ends only its batch.
 import type { PlanPools } from './runPlan';
 import type { CompiledPlan } from './plan';
-import { cohortAnswers, cohortKey, type CohortAnswer } from './cohorts';
+import { cohortAnswers, statementsKey, type CohortAnswer } from './cohorts';
 
 const plan: CompiledPlan = {
   kind: 'query',
@@ -62,6 +62,14 @@ test('one statement per batch of sessions, each bound as a row of the one JSON v
   });
 });
 
+test('sessions that fill their batches make no statement more; each statement is logged with its cohort at log level debug', async () => {
+  const { pools, sent } = recordingPools();
+  const logged: unknown[] = [];
+  await cohortAnswers({ ...pools, logSql: (statement) => logged.push(statement) }, plan, sessions('1', '2', '3', '4'), 2, () => {});
+  expect(sent).toHaveLength(2);
+  expect(logged).toEqual(sent.map((values) => ({ text: 'select cohort', values })));
+});
+
 test('a batch whose statement fails gets the error as a final answer; the other batches are answered', async () => {
   const { pools } = recordingPools();
   const answers = new Map<string, CohortAnswer>();
@@ -75,6 +83,6 @@ test('a batch whose statement fails gets the error as a final answer; the other 
 test('plans alike but for the session they were compiled for have one key', () => {
   const other = { ...plan, statements: [{ ...plan.statements[0]!, values: ['shared', '[{"i":0,"session":{"x":"y"}}]', 7] }] };
   const different = { ...plan, statements: [{ ...plan.statements[0]!, values: ['other', '[{"i":0,"session":{}}]', 7] }] };
-  expect(JSON.stringify(cohortKey(other))).toBe(JSON.stringify(cohortKey(plan)));
-  expect(JSON.stringify(cohortKey(different))).not.toBe(JSON.stringify(cohortKey(plan)));
+  expect(JSON.stringify(statementsKey(other))).toBe(JSON.stringify(statementsKey(plan)));
+  expect(JSON.stringify(statementsKey(different))).not.toBe(JSON.stringify(statementsKey(plan)));
 });

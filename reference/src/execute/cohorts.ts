@@ -16,18 +16,17 @@ export interface CohortAnswer {
 
 /**
  * The subscription compiled for a cohort, when its statement reads session variables and can take
- * them from a cohort's rows (one statement on the server's own database, nothing answered beside it).
+ * them from a cohort's rows. (A subscription selects one root field: of the server's own database,
+ * whose plan is then one statement, or of another source, whose plan is never a cohort's; remote
+ * schemas, actions and remote relationships are not subscribed to.)
  */
 export function cohortPlanOf(cache: SchemaCache, session: Session, request: GraphQLRequest): CompiledPlan | undefined {
   const prepared = prepareGraphQLRequest(cache, session, request, { cohort: true });
-  if (!('plan' in prepared)) return undefined;
-  const plan = prepared.plan;
-  const alone = plan.statements.length === 1 && !plan.sourceParts && !plan.remote && !plan.actions && !plan.remoteJoins;
-  return plan.cohort && alone ? plan : undefined;
+  return 'plan' in prepared && prepared.plan.cohort ? prepared.plan : undefined;
 }
 
-/** What makes two cohort plans one poller: the statement and its values but the cohort's rows. */
-export const cohortKey = (plan: CompiledPlan): unknown[] => plan.statements.map((s) => [s.text, s.values.filter((_, i) => i !== plan.cohort?.value)]);
+/** What makes two plans' statements alike: their texts and values, but a cohort's rows (alike whatever session a plan was compiled for). */
+export const statementsKey = (plan: CompiledPlan): unknown[] => plan.statements.map((s) => [s.text, s.values.filter((_, i) => i !== plan.cohort?.value)]);
 
 /**
  * The answers of a cohort plan for each of `sessions` (keyed as `sessionKey` keys them), `batchSize`
@@ -75,9 +74,8 @@ async function runCohort(pools: PlanPools, plan: CompiledPlan, sessions: readonl
     undefined,
     async (pool) => (await pool.query<{ i: number; data: string }>({ name: statement.name, text: statement.text, values })).rows,
   );
-  const texts: string[] = [];
-  for (const row of rows) texts[row.i] = answerOfData(plan, row.data);
-  return texts;
+  const byRow = new Map(rows.map((row) => [row.i, row.data]));
+  return sessions.map((_, i) => answerOfData(plan, byRow.get(i)!));
 }
 
 /** Sessions alike are one row of a cohort. */

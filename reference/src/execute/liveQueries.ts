@@ -10,7 +10,7 @@ import { prepareGraphQLRequest, type GraphQLRequest } from './graphql';
 import { databaseErrorAnswer } from './answers';
 import { runPlan, type PlanCaller, type PlanPools } from './runPlan';
 import type { CompiledPlan, SchemaCache } from './schemaCache';
-import { cohortAnswers, cohortKey, cohortPlanOf, sessionKey } from './cohorts';
+import { cohortAnswers, cohortPlanOf, sessionKey, statementsKey } from './cohorts';
 import { Subscriber, type LiveResult } from './subscriber';
 export type { LiveResult } from './subscriber';
 
@@ -25,17 +25,15 @@ export function resultOf(text: string): LiveResult {
  * Which poller a subscription joins: its plan's statement and bound values (a subscription selects
  * one root field, whose alias is in the statement's text), and whether it runs as a role. Two
  * subscriptions whose plans are alike get the same results, whatever their sessions (session
- * variables the permissions do not read leave the statements alike). A subscription's plan is of
+ * variables the permissions do not read leave the statements alike, and a plan compiled for a cohort
+ * of sessions is alike whatever session it was compiled for: execute/cohorts.ts). A subscription's plan is of
  * the database alone: subscription_root holds no field of a remote schema or an action
  * (schema/build.ts), whose answers would depend on who asks.
  */
 function pollerKey(plan: CompiledPlan): string {
-  // A plan compiled for a cohort of sessions: alike whatever sessions it was compiled for (execute/cohorts.ts).
-  if (plan.cohort) return JSON.stringify([plan.bounded, 'cohort', cohortKey(plan)]);
-  const statements = (p: CompiledPlan) => p.statements.map((s) => [s.text, s.values]);
   // A root field of another source is read there (decision dec.source.forms): which source, and its statement.
-  const elsewhere = (plan.sourceParts ?? []).map((part) => [part.source, statements(part.plan)]);
-  return JSON.stringify([plan.bounded, statements(plan), ...(elsewhere.length ? [elsewhere] : [])]);
+  const elsewhere = (plan.sourceParts ?? []).map((part) => [part.source, statementsKey(part.plan)]);
+  return JSON.stringify([plan.bounded, statementsKey(plan), ...(elsewhere.length ? [elsewhere] : [])]);
 }
 
 /** A subscription as its poller holds it: who asked what, to compile it again when the metadata changes. */
