@@ -323,25 +323,28 @@ describe('live queries across sessions', () => {
     };
     const sizes = 'subscription { portion { id size } }';
     const ids = 'subscription { portion { id } }';
-    const all = [subscribe(1, sizes), subscribe(2, sizes), subscribe(1, ids), subscribe(2, ids)];
+    // The last one shares its session with the first: one row of the cohort serves both.
+    const all = [subscribe(1, sizes), subscribe(2, sizes), subscribe(1, ids), subscribe(2, ids), subscribe(1, sizes)];
     await waitFor(() => all.every((s) => s.results.length === 1));
     expect(all.map((s) => s.results[0])).toEqual([
       { data: { portion: [{ id: 1, size: 5 }] } },
       { data: { portion: [{ id: 2, size: 2 }] } },
       { data: { portion: [{ id: 1 }] } },
       { data: { portion: [{ id: 2 }] } },
+      { data: { portion: [{ id: 1, size: 5 }] } },
     ]);
     expect(server.livePollers()).toBe(2);
     // Session 2's size now divides by zero: the one statement of the sizes' cohort fails, for both
     // sessions; the other document does not read the size and goes on.
     await post(server, { type: 'run_sql', args: { sql: 'update share set parts = 0 where id = 2' } }, '/v2/query');
-    await waitFor(() => all[0]!.completed() && all[1]!.completed());
+    await waitFor(() => all[0]!.completed() && all[1]!.completed() && all[4]!.completed());
     const failed = { errors: [{ message: 'division by zero', extensions: { path: '$', code: 'data-exception' } }] };
     expect(all.map((s) => [s.results.slice(1), s.completed()])).toEqual([
       [[failed], true],
       [[failed], true],
       [[], false],
       [[], false],
+      [[failed], true],
     ]);
     await waitFor(() => server.livePollers() === 1);
     await post(server, { type: 'run_sql', args: { sql: 'insert into share values (3, 1); delete from share where id = 1' } }, '/v2/query');

@@ -41,6 +41,8 @@ interface Member {
   subscriber: Subscriber;
   session: Session;
   request: GraphQLRequest;
+  /** Its session as a cohort's row knows it (sessions alike are one row). */
+  sessionKey: string;
 }
 
 export class LiveQueries {
@@ -64,7 +66,7 @@ export class LiveQueries {
     if (first.final) return first.result;
     const subscriber = new Subscriber(first.text);
     subscriber.push(first.result);
-    this.place({ subscriber, session, request }, cache, plan);
+    this.place({ subscriber, session, request, sessionKey: sessionKey(session) }, cache, plan);
     if (this.closed) subscriber.end();
     return subscriber;
   }
@@ -204,9 +206,12 @@ class Poller {
     const sessions = new Map<string, Readonly<Record<string, string>>>();
     const bySession = new Map<string, Subscriber[]>();
     for (const [subscriber, m] of this.members) {
-      const key = sessionKey(m.session);
-      sessions.set(key, m.session.variables);
-      bySession.set(key, [...(bySession.get(key) ?? []), subscriber]);
+      const alike = bySession.get(m.sessionKey);
+      if (alike) alike.push(subscriber);
+      else {
+        sessions.set(m.sessionKey, m.session.variables);
+        bySession.set(m.sessionKey, [subscriber]);
+      }
     }
     // Parsed once per distinct text, and only for the subscribers it is sent to.
     const parsed = new Map<string, LiveResult>();
