@@ -274,7 +274,7 @@ describe('live queries across sessions', () => {
     await waitFor(() => one.results.length === 2 && two.results.length === 2);
     expect([ids(one.results[1]), ids(two.results[1])]).toEqual([[1], [2]]);
     expect(server.livePollers()).toBe(1);
-    // A list in a session variable is read per session: a poller each.
+    // A list in a session variable is bound as its values: sessions whose lists differ have a poller each.
     expect((await permission({ id: { _in: 'X-Engine-Ids' } })).status).toBe(200);
     await post(server, { type: 'run_sql', args: { sql: 'update board set body = $$changed$$' } }, '/v2/query');
     await waitFor(() => server.livePollers() === 2);
@@ -288,6 +288,68 @@ describe('live queries across sessions', () => {
       [1, 2],
     ]);
     await waitFor(() => server.livePollers() === 1);
+    await Promise.all([one.client.dispose(), two.client.dispose()]);
+    await waitFor(() => server.livePollers() === 0);
+  });
+
+  test('a computed field with a session argument gets each session: sessions that differ keep a poller each, also under a permission that reads the session', async () => {
+    const server = await start();
+    await post(
+      server,
+      {
+        type: 'run_sql',
+        args: {
+          sql: `create table note (id int primary key); insert into note values (1), (2);
+                create function note_viewer(n note, engine_session json) returns text language sql stable as $$ select engine_session ->> 'x-engine-user-id' $$`,
+        },
+      },
+      '/v2/query',
+    );
+    await post(server, { type: 'track_table', args: { table: 'note' } });
+    await post(server, {
+      type: 'add_computed_field',
+      args: { table: 'note', name: 'viewer', definition: { function: 'note_viewer', session_argument: 'engine_session' } },
+    });
+    await post(server, {
+      type: 'create_select_permission',
+      args: { table: 'note', role: 'reader', permission: { columns: ['id'], computed_fields: ['viewer'], filter: { id: { _gte: 'X-Engine-User-Id' } } } },
+    });
+    const subscribe = (id: number) => readerSubscription(server, id, 'subscription { note { id viewer } }');
+    const [one, two] = [subscribe(1), subscribe(2)];
+    await waitFor(() => one.results.length === 1 && two.results.length === 1);
+    expect([one.results[0], two.results[0]]).toEqual([
+      {
+        data: {
+          note: [
+            { id: 1, viewer: '1' },
+            { id: 2, viewer: '1' },
+          ],
+        },
+      },
+      { data: { note: [{ id: 2, viewer: '2' }] } },
+    ]);
+    expect(server.livePollers()).toBe(2);
+    await post(server, { type: 'run_sql', args: { sql: 'insert into note values (3)' } }, '/v2/query');
+    await waitFor(() => one.results.length === 2 && two.results.length === 2);
+    expect([one.results[1], two.results[1]]).toEqual([
+      {
+        data: {
+          note: [
+            { id: 1, viewer: '1' },
+            { id: 2, viewer: '1' },
+            { id: 3, viewer: '1' },
+          ],
+        },
+      },
+      {
+        data: {
+          note: [
+            { id: 2, viewer: '2' },
+            { id: 3, viewer: '2' },
+          ],
+        },
+      },
+    ]);
     await Promise.all([one.client.dispose(), two.client.dispose()]);
     await waitFor(() => server.livePollers() === 0);
   });
@@ -309,18 +371,7 @@ describe('live queries across sessions', () => {
       type: 'create_select_permission',
       args: { table: 'portion', role: 'reader', permission: { columns: ['id', 'size'], filter: { id: { _eq: 'X-Engine-User-Id' } } } },
     });
-    const subscribe = (id: number, query: string) => {
-      const client = createClient({
-        url: `${server.url.replace('http', 'ws')}/v1/graphql`,
-        webSocketImpl: WebSocket,
-        retryAttempts: 0,
-        connectionParams: { headers: { 'x-engine-role': 'reader', 'x-engine-user-id': String(id) } },
-      });
-      const results: unknown[] = [];
-      let completed = false;
-      client.subscribe({ query }, { next: (r) => results.push(r), error: () => {}, complete: () => (completed = true) });
-      return { client, results, completed: () => completed };
-    };
+    const subscribe = (id: number, query: string) => readerSubscription(server, id, query);
     const sizes = 'subscription { portion { id size } }';
     const ids = 'subscription { portion { id } }';
     // The last one shares its session with the first: one row of the cohort serves both.
@@ -354,6 +405,20 @@ describe('live queries across sessions', () => {
     await waitFor(() => server.livePollers() === 0);
   });
 });
+
+/** A subscription of role `reader` with X-Engine-User-Id `id`, on a connection of its own: what it was sent, and whether it completed. */
+function readerSubscription(server: RunningServer, id: number, query: string) {
+  const client = createClient({
+    url: `${server.url.replace('http', 'ws')}/v1/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: { headers: { 'x-engine-role': 'reader', 'x-engine-user-id': String(id) } },
+  });
+  const results: unknown[] = [];
+  let completed = false;
+  client.subscribe({ query }, { next: (r) => results.push(r), error: () => {}, complete: () => (completed = true) });
+  return { client, results, completed: () => completed };
+}
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
   const started = Date.now();

@@ -45,13 +45,6 @@ export class SessionRead {
   ) {}
 }
 
-/** What a cohort's statement cannot read from its rows' sessions (a list, the whole session): compiled per session instead. */
-export class NotMultiplexable extends CompileError {
-  constructor(what: string) {
-    super(`${what} is read per session`, 'not-multiplexable');
-  }
-}
-
 export const table = (t: TableModel) => sql.identifier(t.db.schema, t.db.name);
 export const column = (alias: sql.SQLNode, name: string) => sql.query`${alias}.${sql.identifier(name)}`;
 export const columnType = (c: DbColumn) => sql.identifier(c.type_schema, c.type);

@@ -1,14 +1,14 @@
 // Calls of tracked functions inside compiled queries (SPEC.md §4.3): arguments bound and cast to
 // their types, defaults left to PostgreSQL, the session argument filled with the session variables.
 import type { Callee } from '../../schema/functions';
-import { CompileError, NotMultiplexable, sql, typedValue, type CompileContext, type Fragment } from './context';
+import { CompileError, sql, typedValue, type CompileContext, type Fragment } from './context';
 
 /**
  * `schema.fn(name => value, …)`, as a FROM item or a value; positional when some argument has no
  * name. `row` is the row a computed field is computed for.
  */
 export function functionCall(
-  env: Pick<CompileContext, 'sessionVariables' | 'cohort'>,
+  env: Pick<CompileContext, 'sessionVariables'>,
   fn: Callee,
   args: Record<string, unknown> | null | undefined,
   row?: Fragment,
@@ -20,10 +20,8 @@ export function functionCall(
   for (const a of fn.arguments) {
     let value: Fragment | undefined;
     if (a.row) value = row;
-    else if (a.session) {
-      if (env.cohort) throw new NotMultiplexable(`the session argument of ${fn.field}`);
-      value = typedValue(a.column, { 'x-engine-role': 'admin', ...env.sessionVariables });
-    } else if (given[a.field] !== undefined && given[a.field] !== null) value = typedValue(a.column, given[a.field]);
+    else if (a.session) value = typedValue(a.column, { 'x-engine-role': 'admin', ...env.sessionVariables });
+    else if (given[a.field] !== undefined && given[a.field] !== null) value = typedValue(a.column, given[a.field]);
     else if (!a.hasDefault) value = typedValue(a.column, null);
     if (value === undefined) {
       skipped ??= a.field;

@@ -5,7 +5,7 @@ import type { TableModel } from '../../schema/model';
 import { compileRawBoolExp } from '../dml/boolExp';
 import type { PermissionType } from '../../../../spec';
 import type { Models } from '../../schema/model';
-import { alias, and, CompileError, NotMultiplexable, SessionRead, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
+import { alias, and, CompileError, SessionRead, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
 
 export type PermissionEnvironment = Pick<CompileContext, 'allModels' | 'sessionVariables' | 'cohort'>;
 
@@ -44,7 +44,6 @@ export function resolveList(env: PermissionEnvironment, name: string, column: Db
     if (INTEGER_TYPES.has(column.type) && v !== null && !/^-?\d+$/.test(String(v).trim()))
       throw new CompileError(`${header} should be a list of integers`, 'invalid-headers');
   }
-  if (env.cohort) throw new NotMultiplexable(header);
   return values;
 }
 
