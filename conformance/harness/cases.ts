@@ -21,16 +21,16 @@ export const idsOfTitle = (title: string): string[] => [
 ];
 
 /** A case that needs something of the target; without it the case is reported as not run. */
-export function caseNeeding(requirement: Requirement, ids: readonly string[], title: string, fn: () => Promise<void>): void {
+export function caseNeeding(requirement: Requirement, ids: readonly string[], title: string, fn: () => Promise<void>, timeoutMs?: number): void {
   if (requirement.met) {
-    test(covers(ids, title), fn);
+    test(covers(ids, title), fn, timeoutMs);
   } else {
     // Visible in the report as not run, never as passed.
     test.skip(covers(ids, `${title} (not run: needs ${requirement.needs})`), fn);
   }
 }
 
-/** A case that needs a target configured as `profile`. */
-export function caseWithProfile(profile: ProfileName, ids: readonly string[], title: string, fn: () => Promise<void>): void {
-  caseNeeding({ met: profileAvailable(profile), needs: `ENGINE_URL_${profile.toUpperCase().replace(/-/g, '_')}` }, ids, title, fn);
+/** A case that needs a target configured as `profile` (`timeoutMs`: when its own waits add up to more than jest's limit). */
+export function caseWithProfile(profile: ProfileName, ids: readonly string[], title: string, fn: () => Promise<void>, timeoutMs?: number): void {
+  caseNeeding({ met: profileAvailable(profile), needs: `ENGINE_URL_${profile.toUpperCase().replace(/-/g, '_')}` }, ids, title, fn, timeoutMs);
 }
