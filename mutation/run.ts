@@ -28,6 +28,8 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/metadata/cron.ts': [...cases('cron-triggers'), 'reference/src/metadata/cron.test.ts'],
   'reference/src/operations/transactionControl.ts': [...cases('run-sql', 'fuzz-run-sql'), 'reference/src/operations/transactionControl.test.ts'],
   'reference/src/execute/roleGate.ts': [...cases('limits'), 'reference/src/execute/roleGate.test.ts'],
+  'reference/src/execute/abandonment.ts': [...cases('limits'), 'reference/src/execute/abandonment.test.ts', 'reference/src/execute/roleGate.test.ts'],
+  'reference/src/http/clientGone.ts': cases('limits'),
   'reference/src/execute/remote.ts': [...cases('remote-schemas'), ...cases('remote-schema-customization'), 'reference/src/execute/remote.test.ts'],
   'reference/src/actions/worker.ts': ['reference/src/actions/worker.test.ts', 'reference/src/events/staleCopy.test.ts'],
   'reference/src/events/scheduler.ts': ['reference/src/events/scheduler.test.ts', 'reference/src/events/staleCopy.test.ts'],

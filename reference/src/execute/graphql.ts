@@ -21,6 +21,7 @@ import { collectFields, type CollectedField } from '../sql/graphql/fields';
 import type { SelectEnvironment } from '../sql/graphql/select';
 import { roleSchema, type CompiledPlan, type RoleSchema, type SchemaCache } from './schemaCache';
 import { databaseErrorAnswer, errorAnswer, type GraphQLAnswer } from './answers';
+import type { Abandonment } from './abandonment';
 import { compile } from './compile';
 import { runPlan, type PlanPools } from './runPlan';
 import { normaliseDocument } from '../metadata/collections';
@@ -48,8 +49,8 @@ export interface RequestOptions {
   trusted?: boolean;
   /** The client's headers, for remote schemas that forward them. */
   clientHeaders?: Readonly<Record<string, string | string[] | undefined>>;
-  /** Aborted when the client goes away before its answer: the statement is cancelled. */
-  signal?: AbortSignal;
+  /** Abandoned when the client goes away before its answer: the statement is cancelled. */
+  gone?: Abandonment;
   /** A subscription compiled for a cohort of sessions (execute/cohorts.ts), where it can be. */
   cohort?: boolean;
 }
@@ -69,7 +70,7 @@ export async function executeGraphQLRequest(
   }
   if ('answer' in prepared) return prepared.answer;
   try {
-    const caller = { session, headers: options.clientHeaders ?? {}, ...(options.signal ? { signal: options.signal } : {}) };
+    const caller = { session, headers: options.clientHeaders ?? {}, ...(options.gone ? { gone: options.gone } : {}) };
     return { status: 200, body: await runPlan(pools, prepared.plan, caller) };
   } catch (error) {
     return databaseErrorAnswer(error);

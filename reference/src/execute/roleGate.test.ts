@@ -1,4 +1,4 @@
-import { getEventListeners } from 'node:events';
+import { Abandon } from './abandonment';
 import { RoleGate } from './roleGate';
 
 test('a role runs at most its share at once; the rest wait in order; other roles go on', async () => {
@@ -34,10 +34,10 @@ test('a role runs at most its share at once; the rest wait in order; other roles
 test('a waiting request whose client went away leaves the queue', async () => {
   const gate = new RoleGate(1);
   const first = await gate.enter('a');
-  const controller = new AbortController();
-  const gone = gate.enter('a', controller.signal);
+  const client = new Abandon();
+  const gone = gate.enter('a', client);
   const next = gate.enter('a');
-  controller.abort(new Error('client gone'));
+  client.abandon(new Error('client gone'));
   await expect(gone).rejects.toThrow('client gone');
   first();
   const leaveNext = await next;
@@ -49,16 +49,18 @@ test('a waiting request whose client went away leaves the queue', async () => {
 
 test('a client gone before it would wait is refused at once; one gone after it was let in changes nothing', async () => {
   const gate = new RoleGate(1);
-  const gone = AbortSignal.abort(new Error('client gone'));
+  const gone = new Abandon();
+  gone.abandon(new Error('client gone'));
   const first = await gate.enter('a', gone); // a free place: taken, the answer is for the caller to drop
   await expect(gate.enter('a', gone)).rejects.toThrow('client gone');
-  const controller = new AbortController();
-  const second = gate.enter('a', controller.signal);
+  const client = new Abandon();
+  const second = gate.enter('a', client);
+  expect(client.listening).toBe(1);
   first();
   const leave = await second;
-  // Let in: the gate no longer listens to the signal (a long-lived one would gather listeners).
-  expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
-  controller.abort(new Error('late'));
+  // Let in: the gate no longer listens to the client (a long-lived one would gather listeners).
+  expect(client.listening).toBe(0);
+  client.abandon(new Error('late'));
   expect(gate.runningFor('a')).toBe(1);
   const third = gate.enter('a');
   leave();

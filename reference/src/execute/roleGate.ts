@@ -1,6 +1,7 @@
 // A fair share of the roles' connections: one role (every user of it together) runs at most
 // `perRole` statements at once; its further requests wait in its own queue, in order, so that one
 // role's slow queries never hold all the connections another role needs.
+import type { Abandonment } from './abandonment';
 
 export class RoleGate {
   private readonly running = new Map<string, number>();
@@ -9,27 +10,27 @@ export class RoleGate {
   constructor(readonly perRole: number) {}
 
   /** Wait for a place of `role`; the function it gives back frees it (once). */
-  async enter(role: string, signal?: AbortSignal): Promise<() => void> {
+  async enter(role: string, gone?: Abandonment): Promise<() => void> {
     const running = this.running.get(role) ?? 0;
     if (running < this.perRole) {
       this.running.set(role, running + 1);
     } else {
       // A client gone before it would wait takes no place in the queue.
-      if (signal?.aborted) throw signal.reason;
+      if (gone?.abandoned) throw gone.reason;
       await new Promise<void>((resolve, reject) => {
         const queue = this.waiting.get(role) ?? [];
         this.waiting.set(role, queue);
         const admit = () => {
-          signal?.removeEventListener('abort', abandon);
+          stopListening?.();
           resolve();
         };
         const abandon = () => {
           const i = queue.indexOf(admit);
           if (i >= 0) queue.splice(i, 1);
-          reject(signal!.reason);
+          reject(gone!.reason);
         };
         queue.push(admit);
-        signal?.addEventListener('abort', abandon, { once: true });
+        const stopListening = gone?.onAbandon(abandon);
       });
     }
     let left = false;

@@ -9,6 +9,7 @@ import { runActionParts } from './actions';
 import { CheckFailed, ConnectionLost, QueryTooCostly, StatementTimedOut } from './answers';
 import { runRemoteParts } from './remote';
 import { withRemoteJoins } from './remoteJoins';
+import type { Abandonment } from './abandonment';
 import type { RoleGate } from './roleGate';
 import type { CompiledPlan } from './schemaCache';
 
@@ -45,8 +46,8 @@ function assemble(plan: CompiledPlan, values: Map<string, string>, errors: reado
 export interface PlanCaller {
   session: Session;
   headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** Aborted when the client goes away: its statement is cancelled. */
-  signal?: AbortSignal;
+  /** Abandoned when the client goes away: its statement is cancelled. */
+  gone?: Abandonment;
 }
 
 /** Run a compiled plan: the JSON text of the answer. */
@@ -89,7 +90,7 @@ async function runOwn(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller)
   if (plan.sourceParts) return runSourceParts(pools, plan, plan.sourceParts, caller);
   if (pools.logSql) for (const statement of plan.statements) pools.logSql({ text: statement.text, values: statement.values });
   if (plan.statements.length === 0) return assemble(plan, new Map(plan.literals));
-  return guarded(pools, plan, caller, (pool, signal) => runPlanOn(pool, plan, pools.admin, signal));
+  return guarded(pools, plan, caller, (pool, gone) => runPlanOn(pool, plan, pools.admin, gone));
 }
 
 /**
@@ -101,16 +102,16 @@ export async function guarded<T>(
   pools: PlanPools,
   plan: CompiledPlan,
   caller: PlanCaller | undefined,
-  work: (pool: Pool, signal: AbortSignal | undefined) => Promise<T>,
+  work: (pool: Pool, gone: Abandonment | undefined) => Promise<T>,
 ): Promise<T> {
-  const signal = caller?.signal;
+  const gone = caller?.gone;
   if (plan.bounded && pools.maxQueryCost > 0) {
     plan.estimatedCost ??= await estimatedCost(pools.roles, pools.admin, plan);
     if (plan.estimatedCost > pools.maxQueryCost) throw new QueryTooCostly(plan.estimatedCost, pools.maxQueryCost);
   }
-  const leave = plan.bounded ? await pools.gate.enter(caller?.session.role ?? '', signal) : () => {};
+  const leave = plan.bounded ? await pools.gate.enter(caller?.session.role ?? '', gone) : () => {};
   try {
-    return await work(plan.bounded ? pools.roles : pools.adminGraphql, signal);
+    return await work(plan.bounded ? pools.roles : pools.adminGraphql, gone);
   } catch (error) {
     if (error instanceof DatabaseError && error.code === '57014')
       throw new StatementTimedOut(plan.bounded ? pools.statementTimeoutMs : pools.adminStatementTimeoutMs);
@@ -141,21 +142,21 @@ async function runSourceParts(pools: PlanPools, plan: CompiledPlan, parts: NonNu
 }
 
 /**
- * While `signal` is not aborted nothing happens; once it is (the client went away), the statement
+ * While the client is there nothing happens; once it is gone, the statement
  * running on `client` is cancelled through another connection. Gives back whether it was.
  */
-function cancelOnAbort(signal: AbortSignal | undefined, client: PoolClient, other: Pool): () => boolean {
-  if (!signal) return () => false;
+function cancelOnAbort(gone: Abandonment | undefined, client: PoolClient, other: Pool): () => boolean {
+  if (!gone) return () => false;
   let cancelled = false;
   const pid = (client as unknown as { processID?: number }).processID;
   const cancel = () => {
     cancelled = true;
     if (pid !== undefined) void q.run(other, q.cancelBackend(pid)).catch(() => {});
   };
-  if (signal.aborted) cancel();
-  else signal.addEventListener('abort', cancel, { once: true });
+  const stopListening = gone.abandoned ? undefined : gone.onAbandon(cancel);
+  if (!stopListening) cancel();
   return () => {
-    signal.removeEventListener('abort', cancel);
+    stopListening?.();
     return cancelled;
   };
 }
@@ -202,10 +203,10 @@ export function answerOfData(plan: CompiledPlan, data: string): string {
   return assemble(plan, values);
 }
 
-async function runPlanOn(pool: Pool, plan: CompiledPlan, other: Pool, signal: AbortSignal | undefined): Promise<string> {
+async function runPlanOn(pool: Pool, plan: CompiledPlan, other: Pool, gone: Abandonment | undefined): Promise<string> {
   const values = new Map(plan.literals);
   const client = await pool.connect();
-  const done = cancelOnAbort(signal, client, other);
+  const done = cancelOnAbort(gone, client, other);
   // A connection whose statement was cancelled is not reused: the cancel might reach its next one.
   let cancelled = false;
   try {

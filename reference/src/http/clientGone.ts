@@ -1,10 +1,11 @@
 // A client that closes its connection before its answer is written: what it asked for is stopped.
+import { Abandon, type Abandonment } from '../execute/abandonment';
 
-/** Aborted when the client goes away before its answer is written (its SQL is cancelled then). */
-export function clientGone(res: { on(event: 'close', listener: () => void): unknown; writableFinished: boolean }): AbortSignal {
-  const controller = new AbortController();
+/** Abandoned when the client goes away before its answer is written (its SQL is cancelled then). */
+export function clientGone(res: { on(event: 'close', listener: () => void): unknown; writableFinished: boolean }): Abandonment {
+  const gone = new Abandon();
   res.on('close', () => {
-    if (!res.writableFinished) controller.abort(new Error('the client went away'));
+    if (!res.writableFinished) gone.abandon(new Error('the client went away'));
   });
-  return controller.signal;
+  return gone;
 }

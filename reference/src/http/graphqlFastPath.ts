@@ -70,7 +70,7 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
           role = session.role;
           const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), session, request, 'POST', {
             clientHeaders: req.headers,
-            signal: clientGone(res),
+            gone: clientGone(res),
           });
           send(answer.status, answer.body);
         })

@@ -33,7 +33,7 @@ export function mountGraphQLRoutes(app: Express, engine: Engine, config: EngineC
     const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), who, request, method, {
       trusted: rest?.trusted === true,
       clientHeaders: req.headers,
-      signal: clientGone(res),
+      gone: clientGone(res),
     });
     if (answer.headers) res.set(answer.headers);
     res.locals.graphqlErrors = graphqlErrorsOf(answer.body);

@@ -1,0 +1,43 @@
+// A request whose client may go away before its answer is written: what it asked for stops then (its
+// place in a role's queue is given up, its statement cancelled). A plain list of listeners: an
+// AbortSignal per request (an EventTarget, made and listened to for every cached query) took about
+// 5 µs of the 80 µs a point lookup costs the server.
+
+/** Tells whether, and when, the client of a request went away. */
+export interface Abandonment {
+  readonly abandoned: boolean;
+  /** What a request abandoned ends with. */
+  readonly reason: unknown;
+  /** Calls `listener` when the client goes (not if it has gone already); gives back how to stop listening. */
+  onAbandon(listener: () => void): () => void;
+}
+
+/** An abandonment its owner declares (`abandon`), once. */
+export class Abandon implements Abandonment {
+  abandoned = false;
+  reason: unknown = undefined;
+  private listeners: (() => void)[] = [];
+
+  abandon(reason: unknown): void {
+    if (this.abandoned) return;
+    this.abandoned = true;
+    this.reason = reason;
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) listener();
+  }
+
+  onAbandon(listener: () => void): () => void {
+    if (this.abandoned) return () => {};
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /** Listeners waiting (none once the request no longer listens). */
+  get listening(): number {
+    return this.listeners.length;
+  }
+}
