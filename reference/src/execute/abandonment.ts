@@ -1,7 +1,7 @@
 // A request whose client may go away before its answer is written: what it asked for stops then (its
 // place in a role's queue is given up, its statement cancelled). A plain list of listeners: an
-// AbortSignal per request (an EventTarget, made and listened to for every cached query) took about
-// 5 µs of the 80 µs a point lookup costs the server.
+// AbortController per request (its AbortSignal an EventTarget, made and listened to for every
+// cached query) took 4 % of the server's time under a point lookup for the making alone.
 
 /** Tells whether, and when, the client of a request went away. */
 export interface Abandonment {
