@@ -153,3 +153,14 @@ test('a capture in the window of an announcement, committed after the look it br
     await other.end();
   }
 });
+
+test('an insert into the event log made by no trigger (as the server logs an event invoked by hand) is announced by the log’s own trigger', async () => {
+  const listener = await listening();
+  await pause(60);
+  await q.run(db.client, q.manualEvent('item_added', { schema: 'announced', name: 'item' }, { n: 3 }, { 'x-engine-role': 'admin' }));
+  await pause(100);
+  await listener.close();
+  expect(listener.heard).toEqual(['events']);
+  const calls = await hook.waitFor('/event', 107, 5000);
+  expect(calls.map((c) => (c.body as { event: { data: unknown } }).event.data)).toContainEqual({ old: null, new: { n: 3 } });
+});

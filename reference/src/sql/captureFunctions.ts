@@ -7,8 +7,9 @@ import { CATALOG_SCHEMA } from './catalog-schema';
 /**
  * The function database triggers call: it records the change (and the session that made it) in
  * `into`. TG_ARGV: the trigger's name, and for updates '*' or a JSON array of the columns that count.
+ * `then`: a block of PL/pgSQL run after the change is recorded (the event log's announcement).
  */
-export function captureFunction(name: sql.SQLNode, into: sql.SQLNode): sql.SQLQuery {
+export function captureFunction(name: sql.SQLNode, into: sql.SQLNode, then: sql.SQL = sql.blank): sql.SQLQuery {
   return sql.query`create or replace function ${name}() returns trigger language plpgsql as $capture$
     declare
       old_row jsonb;
@@ -30,6 +31,7 @@ export function captureFunction(name: sql.SQLNode, into: sql.SQLNode): sql.SQLQu
       insert into ${into} (trigger_name, schema_name, table_name, op, data, session_variables)
       values (tg_argv[0], tg_table_schema, tg_table_name, tg_op, jsonb_build_object('old', old_row, 'new', new_row),
               nullif(current_setting('engine.session_variables', true), '')::jsonb);
+      ${then}
       return null;
     end
   $capture$`;

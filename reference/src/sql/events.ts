@@ -6,6 +6,7 @@ import * as sql from 'pg-sql2';
 import { CATALOG_SCHEMA } from './catalog-schema';
 import { captureFunction, setTriggerFunction } from './captureFunctions';
 import { heldInOrder, keepHolds, mayTake } from './instances';
+import { announceBlock } from './work';
 
 const catalog = (name: string) => sql.identifier(CATALOG_SCHEMA, name);
 const eventLog = catalog('event_log');
@@ -130,6 +131,9 @@ export interface EventRow {
  * the events of an instance that died). Several instances share the work: SKIP LOCKED.
  */
 export const keepEventHolds = (instance: string, ids: readonly string[], seconds: number) => keepHolds(eventLog, instance, ids, seconds);
+
+/** Catalog migration: the capture function announces what it records (sql/work.ts `announceBlock`). */
+export const EVENTS_CAPTURE_ANNOUNCES_MIGRATION: readonly sql.SQLQuery[] = [captureFunction(catalog('capture_event'), eventLog, announceBlock('events'))];
 
 /**
  * Catalog migration: pending events by trigger, so that a claim reads only the due events of

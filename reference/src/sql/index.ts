@@ -25,8 +25,14 @@ export * from './actions';
 export * from './instances';
 export * from './work';
 import { INSTANCES_MIGRATION } from './instances';
-import { WORK_ANNOUNCE_AT_MOST_MIGRATION, WORK_ANNOUNCE_NAMED_SEQUENCE_MIGRATION, WORK_MIGRATION } from './work';
-import { EVENTS_ARCHIVE_MIGRATION, EVENTS_DUE_BY_TRIGGER_MIGRATION, EVENTS_MIGRATION, EVENTS_PAUSE_MIGRATION } from './events';
+import { WORK_ANNOUNCE_AT_MOST_MIGRATION, WORK_ANNOUNCE_NAMED_SEQUENCE_MIGRATION, WORK_ANNOUNCED_BY_CAPTURE_MIGRATION, WORK_MIGRATION } from './work';
+import {
+  EVENTS_ARCHIVE_MIGRATION,
+  EVENTS_CAPTURE_ANNOUNCES_MIGRATION,
+  EVENTS_DUE_BY_TRIGGER_MIGRATION,
+  EVENTS_MIGRATION,
+  EVENTS_PAUSE_MIGRATION,
+} from './events';
 import { SCHEDULED_ARCHIVE_MIGRATION, SCHEDULED_MIGRATION } from './scheduled';
 import { ACTIONS_MIGRATION } from './actions';
 const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
@@ -179,6 +185,8 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   EVENTS_DUE_BY_TRIGGER_MIGRATION,
   // Announcing reads its sequence by name.
   WORK_ANNOUNCE_NAMED_SEQUENCE_MIGRATION,
+  // Captured rows are announced by the capture function, not by a trigger on the event log.
+  [...WORK_ANNOUNCED_BY_CAPTURE_MIGRATION, ...EVENTS_CAPTURE_ANNOUNCES_MIGRATION],
 ];
 
 export const setCatalogVersion = (version: string) => sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;
