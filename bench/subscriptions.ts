@@ -16,11 +16,17 @@ const STEADY_SECONDS = 5;
 const SAMPLES = 200;
 const OPEN_AT_ONCE = 200;
 const DOCUMENT = 'subscription { bench_counter { owner value } }';
+/** The same rows chosen by a GraphQL variable instead of the permission. */
+const BY_VARIABLE = 'subscription ($owner: Int!) { bench_counter(where: {owner: {_eq: $owner}}) { owner value } }';
 
-/** Who subscribes: each to its own row (the permission reads the session), or all to one row (it does not). */
+/**
+ * Who subscribes: each to its own row (the permission reads the session, or the document compares a
+ * variable with the column), or all to one row (the permission reads no session variable).
+ */
 const SCENARIOS = [
-  { name: 'own row', role: 'user', filter: { owner: { _eq: 'X-Engine-User-Id' } }, shared: false },
-  { name: 'one row for all', role: 'viewer', filter: { owner: { _eq: 1 } }, shared: true },
+  { name: 'own row', role: 'user', filter: { owner: { _eq: 'X-Engine-User-Id' } }, shared: false, byVariable: false },
+  { name: 'one row for all', role: 'viewer', filter: { owner: { _eq: 1 } }, shared: true, byVariable: false },
+  { name: 'own row by a variable', role: 'reader', filter: {}, shared: false, byVariable: true },
 ] as const;
 /** Changes of the row all see, one at a time: each reaches every subscriber. */
 const SHARED_SAMPLES = 10;
@@ -70,7 +76,7 @@ interface Subscriber {
   waiting: ((value: number) => void) | undefined;
 }
 
-async function subscribe(url: string, owner: number, role: string): Promise<Subscriber> {
+async function subscribe(url: string, owner: number, role: string, byVariable: boolean): Promise<Subscriber> {
   const subscriber: Subscriber = {
     socket: createClient({
       url,
@@ -83,19 +89,16 @@ async function subscribe(url: string, owner: number, role: string): Promise<Subs
     waiting: undefined,
   };
   await new Promise<void>((resolve, reject) => {
-    subscriber.socket.subscribe(
-      { query: DOCUMENT },
-      {
-        next: (result) => {
-          const value = (result.data as { bench_counter: { value: number }[] } | undefined)?.bench_counter[0]?.value ?? -1;
-          subscriber.last = { value, at: performance.now() };
-          subscriber.waiting?.(value);
-          resolve();
-        },
-        error: (error) => reject(new Error(`subscriber ${owner}: ${JSON.stringify(error)}`)),
-        complete: () => undefined,
+    subscriber.socket.subscribe(byVariable ? { query: BY_VARIABLE, variables: { owner } } : { query: DOCUMENT }, {
+      next: (result) => {
+        const value = (result.data as { bench_counter: { value: number }[] } | undefined)?.bench_counter[0]?.value ?? -1;
+        subscriber.last = { value, at: performance.now() };
+        subscriber.waiting?.(value);
+        resolve();
       },
-    );
+      error: (error) => reject(new Error(`subscriber ${owner}: ${JSON.stringify(error)}`)),
+      complete: () => undefined,
+    });
   });
   return subscriber;
 }
@@ -169,7 +172,9 @@ export async function subscriptionsScale(log: (line: string) => void): Promise<s
         const opening = performance.now();
         while (subscribers.length < size) {
           const from = subscribers.length;
-          const batch = Array.from({ length: Math.min(OPEN_AT_ONCE, size - from) }, (_, i) => subscribe(wsUrl, from + i + 1, scenario.role));
+          const batch = Array.from({ length: Math.min(OPEN_AT_ONCE, size - from) }, (_, i) =>
+            subscribe(wsUrl, from + i + 1, scenario.role, scenario.byVariable),
+          );
           subscribers.push(...(await Promise.all(batch)));
         }
         const openSeconds = (performance.now() - opening) / 1000;
@@ -203,7 +208,7 @@ export async function subscriptionsScale(log: (line: string) => void): Promise<s
         if (size === SIZES[SIZES.length - 1]) await Promise.all(subscribers.splice(0).map((x) => x.socket.dispose()));
       }
     return [
-      `One document (\`${DOCUMENT}\`), each subscriber on a connection of its own with its own X-Engine-User-Id: role \`user\` sees its own row (the permission reads X-Engine-User-Id), role \`viewer\` sees row 1 (the permission reads no session variable); refetch interval ${INTERVAL_MS} ms; statements counted as PostgreSQL's committed transactions over ${STEADY_SECONDS} s of steady state; latency from an update's commit to the subscriber's message, ${SAMPLES} subscribers spread over all, each changed at a random moment of two intervals (row 1: ${SHARED_SAMPLES} changes one after another, as the last subscriber gets them). The subscribers' client runs on the same machine.`,
+      `One document (\`${DOCUMENT}\`), each subscriber on a connection of its own with its own X-Engine-User-Id: role \`user\` sees its own row (the permission reads X-Engine-User-Id), role \`viewer\` sees row 1 (the permission reads no session variable); role \`reader\` (no filter) subscribes to \`${BY_VARIABLE}\` with its own row's owner; refetch interval ${INTERVAL_MS} ms; statements counted as PostgreSQL's committed transactions over ${STEADY_SECONDS} s of steady state; latency from an update's commit to the subscriber's message, ${SAMPLES} subscribers spread over all, each changed at a random moment of two intervals (row 1: ${SHARED_SAMPLES} changes one after another, as the last subscriber gets them). The subscribers' client runs on the same machine.`,
       '',
       '| permission | subscriptions | opened in s | statements per interval | server CPU | PostgreSQL CPU | server RSS MiB | KiB per subscription | change to delivery p50 / p99 ms |',
       '|---|---|---|---|---|---|---|---|---|',

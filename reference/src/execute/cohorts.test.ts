@@ -1,9 +1,10 @@
-// A cohort's statement runs once per batch of distinct sessions, each session bound as a row; the
-// rows come back in any order and are split by session, each batch's as soon as it is back; a
-// failed statement ends only its batch.
+// A cohort's statement runs once per batch of distinct rows (a request's session and variables as the
+// statement reads them), each bound as a row; the rows come back in any order and are split by row,
+// each batch's as soon as it is back; a failed statement ends only its batch. A request's row holds
+// only what its plan reads.
 import type { PlanPools } from './runPlan';
 import type { CompiledPlan } from './plan';
-import { cohortAnswers, statementsKey, type CohortAnswer } from './cohorts';
+import { cohortAnswers, cohortRow, statementsKey, type CohortAnswer } from './cohorts';
 
 const plan: CompiledPlan = {
   kind: 'query',
@@ -12,7 +13,7 @@ const plan: CompiledPlan = {
   statements: [{ alias: '', name: 'engine_x', text: 'select cohort', values: ['shared', '[{"i":0,"session":{}}]', 7] }],
   literals: new Map([['__typename', '"subscription_root"']]),
   order: ['__typename', 'mine'],
-  cohort: { value: 1 },
+  cohort: { value: 1, session: true, variables: {} },
 };
 
 /** A pool that answers each row with its session's user id (rows reversed), and fails a batch holding user `bad`. */
@@ -37,7 +38,10 @@ function recordingPools() {
   return { pools, sent };
 }
 
-const sessions = (...users: string[]) => new Map(users.map((u) => [`key-${u}`, { 'x-engine-role': 'user', 'x-engine-user-id': u }]));
+const sessions = (...users: string[]) =>
+  new Map(
+    users.map((u) => [`key-${u}`, { key: `key-${u}`, session: { 'x-engine-role': 'user', 'x-engine-user-id': u }, variables: u === '5' ? { id: 5 } : {} }]),
+  );
 
 test('one statement per batch of sessions, each bound as a row of the one JSON value; answers split by session', async () => {
   const { pools, sent } = recordingPools();
@@ -49,9 +53,17 @@ test('one statement per batch of sessions, each bound as a row of the one JSON v
   });
   expect(batches.sort()).toEqual([['key-1', 'key-2'], ['key-3', 'key-4'], ['key-5']]);
   expect(sent).toEqual([
-    ['shared', '[{"i":0,"session":{"x-engine-role":"user","x-engine-user-id":"1"}},{"i":1,"session":{"x-engine-role":"user","x-engine-user-id":"2"}}]', 7],
-    ['shared', '[{"i":0,"session":{"x-engine-role":"user","x-engine-user-id":"3"}},{"i":1,"session":{"x-engine-role":"user","x-engine-user-id":"4"}}]', 7],
-    ['shared', '[{"i":0,"session":{"x-engine-role":"user","x-engine-user-id":"5"}}]', 7],
+    [
+      'shared',
+      '[{"i":0,"session":{"x-engine-role":"user","x-engine-user-id":"1"},"variables":{}},{"i":1,"session":{"x-engine-role":"user","x-engine-user-id":"2"},"variables":{}}]',
+      7,
+    ],
+    [
+      'shared',
+      '[{"i":0,"session":{"x-engine-role":"user","x-engine-user-id":"3"},"variables":{}},{"i":1,"session":{"x-engine-role":"user","x-engine-user-id":"4"},"variables":{}}]',
+      7,
+    ],
+    ['shared', '[{"i":0,"session":{"x-engine-role":"user","x-engine-user-id":"5"},"variables":{"id":5}}]', 7],
   ]);
   expect(Object.fromEntries(answers)).toEqual({
     'key-1': { text: '{"data":{"__typename":"subscription_root","mine":{"user":"1"}}}', final: false },
@@ -85,4 +97,18 @@ test('plans alike but for the session they were compiled for have one key', () =
   const different = { ...plan, statements: [{ ...plan.statements[0]!, values: ['other', '[{"i":0,"session":{}}]', 7] }] };
   expect(JSON.stringify(statementsKey(other))).toBe(JSON.stringify(statementsKey(plan)));
   expect(JSON.stringify(statementsKey(different))).not.toBe(JSON.stringify(statementsKey(plan)));
+});
+
+test("a request's row holds its session only when the plan reads it, and the variables the plan reads; rows alike have one key", () => {
+  const session = (id: string) => ({ role: 'user', variables: { 'x-engine-role': 'user', 'x-engine-user-id': id } }) as Parameters<typeof cohortRow>[0];
+  const reads = (sessionRead: boolean, variables: Record<string, unknown>) => ({ ...plan, cohort: { value: 1, session: sessionRead, variables } });
+  expect(cohortRow(session('1'), reads(true, { id: 3 }))).toEqual({
+    key: '[{"x-engine-role":"user","x-engine-user-id":"1"},{"id":3}]',
+    session: { 'x-engine-role': 'user', 'x-engine-user-id': '1' },
+    variables: { id: 3 },
+  });
+  // The session unread: requests of any session with the same variables are one row.
+  expect(cohortRow(session('1'), reads(false, { id: 3 }))).toEqual({ key: '[{},{"id":3}]', session: {}, variables: { id: 3 } });
+  expect(cohortRow(session('2'), reads(false, { id: 3 })).key).toBe(cohortRow(session('1'), reads(false, { id: 3 })).key);
+  expect(cohortRow(session('1'), reads(false, { id: 4 })).key).not.toBe(cohortRow(session('1'), reads(false, { id: 3 })).key);
 });

@@ -1,10 +1,12 @@
 // Subscriptions multiplexed as the engine does: the subscribers of one document whose statements
-// differ only in the session variables their permissions read share one statement compiled for a
-// cohort of sessions (sql/graphql/cohort.ts). Each interval runs it once per `batchSize` distinct
-// sessions, with their sessions bound as one JSON array, and splits the rows by session.
+// differ only in the session variables their permissions read, or in the GraphQL variables compared
+// with columns, share one statement compiled for a cohort (sql/graphql/cohort.ts). Each interval
+// runs it once per `batchSize` distinct rows (what the statement reads of a request: its session,
+// its variables), bound as one JSON array, and splits the answers by row.
 import type { Session } from '../auth/session';
 import { databaseErrorAnswer } from './answers';
 import { prepareGraphQLRequest, type GraphQLRequest } from './graphql';
+import { cohortRowOf } from '../sql/graphql/cohort';
 import { answerOfData, guarded, type PlanPools } from './runPlan';
 import type { CompiledPlan, SchemaCache } from './schemaCache';
 
@@ -22,25 +24,40 @@ export interface CohortAnswer {
  */
 export function cohortPlanOf(cache: SchemaCache, session: Session, request: GraphQLRequest): CompiledPlan | undefined {
   const prepared = prepareGraphQLRequest(cache, session, request, { cohort: true });
-  return 'plan' in prepared && prepared.plan.cohort ? prepared.plan : undefined;
+  if (!('plan' in prepared)) return undefined;
+  // Only a plan that is its one statement: rows completed after it would not be a cohort's.
+  const { plan } = prepared;
+  return plan.cohort && !plan.remoteJoins && !plan.sourceParts && !plan.remote && !plan.actions ? plan : undefined;
 }
 
-/** What makes two plans' statements alike: their texts and values, but a cohort's rows (alike whatever session a plan was compiled for). */
+/** What makes two plans' statements alike: their texts and values, but a cohort's rows (alike whatever request a plan was compiled for). */
 export const statementsKey = (plan: CompiledPlan): unknown[] => plan.statements.map((s) => [s.text, s.values.filter((_, i) => i !== plan.cohort?.value)]);
 
+/** What a cohort's statement reads of one request: the row it is answered as (requests alike are one row). */
+export interface RowOfCohort {
+  readonly key: string;
+  readonly session: Readonly<Record<string, string>>;
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+/** The row of a request whose plan is `plan`, compiled for it: what the statement reads of its session and variables, keyed. */
+export function cohortRow(session: Session, plan: CompiledPlan): RowOfCohort {
+  const row = cohortRowOf(0, session.variables, plan.cohort ?? { session: true, variables: {} });
+  return { key: JSON.stringify([row.session, row.variables]), session: row.session, variables: row.variables };
+}
+
 /**
- * The answers of a cohort plan for each of `sessions` (keyed as `sessionKey` keys them), `batchSize`
- * sessions per statement, the statements at once; each batch's answers go to `answered` as soon as
- * its statement is back.
+ * The answers of a cohort plan for each of `rows` (by their keys), `batchSize` rows per statement,
+ * the statements at once; each batch's answers go to `answered` as soon as its statement is back.
  */
 export async function cohortAnswers(
   pools: PlanPools,
   plan: CompiledPlan,
-  sessions: ReadonlyMap<string, Readonly<Record<string, string>>>,
+  rows: ReadonlyMap<string, RowOfCohort>,
   batchSize: number,
   answered: (answers: ReadonlyMap<string, CohortAnswer>) => void,
 ): Promise<void> {
-  const keys = [...sessions.keys()];
+  const keys = [...rows.keys()];
   const batches: string[][] = [];
   for (let i = 0; i < keys.length; i += batchSize) batches.push(keys.slice(i, i + batchSize));
   await Promise.all(
@@ -50,7 +67,7 @@ export async function cohortAnswers(
         const texts = await runCohort(
           pools,
           plan,
-          batch.map((key) => sessions.get(key)!),
+          batch.map((key) => rows.get(key)!),
         );
         batch.forEach((key, i) => answers.set(key, { text: texts[i]!, final: false }));
       } catch (error) {
@@ -62,21 +79,18 @@ export async function cohortAnswers(
   );
 }
 
-/** One statement for these sessions: the answer for each, in their order. */
-async function runCohort(pools: PlanPools, plan: CompiledPlan, sessions: readonly Readonly<Record<string, string>>[]): Promise<string[]> {
+/** One statement for these rows: the answer for each, in their order. */
+async function runCohort(pools: PlanPools, plan: CompiledPlan, rows: readonly RowOfCohort[]): Promise<string[]> {
   const statement = plan.statements[0]!;
   const values = [...statement.values];
-  values[plan.cohort!.value] = JSON.stringify(sessions.map((session, i) => ({ i, session })));
+  values[plan.cohort!.value] = JSON.stringify(rows.map((row, i) => ({ i, session: row.session, variables: row.variables })));
   if (pools.logSql) pools.logSql({ text: statement.text, values });
-  const rows = await guarded(
+  const answered = await guarded(
     pools,
     plan,
     undefined,
     async (pool) => (await pool.query<{ i: number; data: string }>({ name: statement.name, text: statement.text, values })).rows,
   );
-  const byRow = new Map(rows.map((row) => [row.i, row.data]));
-  return sessions.map((_, i) => answerOfData(plan, byRow.get(i)!));
+  const byRow = new Map(answered.map((row) => [row.i, row.data]));
+  return rows.map((_, i) => answerOfData(plan, byRow.get(i)!));
 }
-
-/** Sessions alike are one row of a cohort. */
-export const sessionKey = (session: Session): string => JSON.stringify(session.variables);

@@ -9,7 +9,7 @@ import type { CollectedField } from '../sql/graphql/fields';
 import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
 import { functionCall } from '../sql/graphql/functions';
-import { COHORT_ROWS, cohortStatement } from '../sql/graphql/cohort';
+import { COHORT_ROWS, cohortRowOf, cohortStatement } from '../sql/graphql/cohort';
 import type { CompiledPlan } from './plan';
 
 export function compile(
@@ -101,12 +101,13 @@ export function compile(
   const pairs = bySource.get(undefined) ?? [];
   const kind: CompiledPlan['operation'] = operation.operation === 'subscription' ? 'subscription' : 'query';
   const own = sql.query`select ${jsonObject(pairs)}::text as data`;
-  // A subscription that reads session variables, compiled for a cohort: they come from its rows.
-  const cohort = kind === 'subscription' && env.cohort?.read ? env.cohort : undefined;
+  // A subscription that reads session variables or GraphQL variables, compiled for a cohort: they come from its rows.
+  const cohort = kind === 'subscription' && env.cohort && (env.cohort.read || Object.keys(env.cohort.variables).length > 0) ? env.cohort : undefined;
   const statements = pairs.length ? [compiledStatement('', cohort ? cohortStatement(cohort, own) : own)] : [];
   const cohortValue = cohort && statements.length ? statements[0]!.values.indexOf(COHORT_ROWS) : -1;
-  // Bound as it is, the statement answers for the session it was compiled for.
-  if (cohortValue >= 0) statements[0]!.values[cohortValue] = JSON.stringify([{ i: 0, session: env.sessionVariables }]);
+  const cohortRow = cohort && { session: cohort.read, variables: { ...cohort.variables } };
+  // Bound as it is, the statement answers for the request it was compiled for.
+  if (cohortValue >= 0) statements[0]!.values[cohortValue] = JSON.stringify([cohortRowOf(0, env.sessionVariables, cohortRow!)]);
   const sourceParts = [...bySource].flatMap(([source, own]) =>
     source === undefined
       ? []
@@ -132,7 +133,7 @@ export function compile(
     literals,
     order,
     ...(sourceParts.length ? { sourceParts } : {}),
-    ...(cohortValue >= 0 ? { cohort: { value: cohortValue } } : {}),
+    ...(cohortValue >= 0 ? { cohort: { value: cohortValue, ...cohortRow! } } : {}),
   };
 }
 

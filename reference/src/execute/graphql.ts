@@ -22,6 +22,7 @@ import type { SelectEnvironment } from '../sql/graphql/select';
 import { roleSchema, type CompiledPlan, type RoleSchema, type SchemaCache } from './schemaCache';
 import { databaseErrorAnswer, errorAnswer, type GraphQLAnswer } from './answers';
 import type { Abandonment } from './abandonment';
+import { cohortVariables } from './cohortVariables';
 import { compile } from './compile';
 import { runPlan, type PlanPools } from './runPlan';
 import { normaliseDocument } from '../metadata/collections';
@@ -154,13 +155,21 @@ export function prepareGraphQLRequest(
         ? built.schema.getSubscriptionType()
         : built.schema.getQueryType();
   if (!rootType) return refuse(errorAnswer(`the schema is not configured for ${operation.operation} operations`, 'validation-failed'));
+  const cohort = options.cohort ? newCohort() : undefined;
   const env: SelectEnvironment = {
     models,
     allModels: cache.models,
     sessionVariables: session.variables,
     schema: built.schema,
-    fields: { fragments, variables },
-    ...(options.cohort ? { cohort: newCohort() } : {}),
+    // For a cohort, the variables compared with columns are read from its rows (cohortVariables.ts).
+    fields: {
+      fragments,
+      variables:
+        cohort && operation.operation === 'subscription'
+          ? cohortVariables(built.schema, document, variables, cohort, (name) => built.queryFields.get(name)?.kind === 'select_by_pk')
+          : variables,
+    },
+    ...(cohort ? { cohort } : {}),
   };
   const roots = collectFields(env.fields, rootType, operation.selectionSet);
   if (roots.some((f) => f.name === '__schema' || f.name === '__type')) {

@@ -10,7 +10,7 @@ import { prepareGraphQLRequest, type GraphQLRequest } from './graphql';
 import { databaseErrorAnswer } from './answers';
 import { runPlan, type PlanCaller, type PlanPools } from './runPlan';
 import type { CompiledPlan, SchemaCache } from './schemaCache';
-import { cohortAnswers, cohortPlanOf, sessionKey, statementsKey } from './cohorts';
+import { cohortAnswers, cohortPlanOf, cohortRow, statementsKey, type RowOfCohort } from './cohorts';
 import { Subscriber, type LiveResult } from './subscriber';
 export type { LiveResult } from './subscriber';
 
@@ -41,8 +41,8 @@ interface Member {
   subscriber: Subscriber;
   session: Session;
   request: GraphQLRequest;
-  /** Its session as a cohort's row knows it (sessions alike are one row). */
-  sessionKey: string;
+  /** What a cohort's statement reads of it (requests alike are one row); set where it is placed. */
+  row?: RowOfCohort;
 }
 
 export class LiveQueries {
@@ -66,7 +66,7 @@ export class LiveQueries {
     if (first.final) return first.result;
     const subscriber = new Subscriber(first.text);
     subscriber.push(first.result);
-    this.place({ subscriber, session, request, sessionKey: sessionKey(session) }, cache, plan);
+    this.place({ subscriber, session, request }, cache, plan);
     if (this.closed) subscriber.end();
     return subscriber;
   }
@@ -77,7 +77,9 @@ export class LiveQueries {
    * the subscribers of any session share its poller.
    */
   private place(member: Member, cache: SchemaCache, compiled: CompiledPlan): Poller {
-    const plan = cohortPlanOf(cache, member.session, member.request) ?? compiled;
+    const cohort = cohortPlanOf(cache, member.session, member.request);
+    const plan = cohort ?? compiled;
+    member.row = cohort && cohortRow(member.session, cohort);
     const key = pollerKey(plan);
     let poller = this.pollers.get(key);
     if (!poller) {
@@ -201,24 +203,24 @@ class Poller {
     for (const s of this.members.keys()) s.offer(answer.text, answer.result);
   }
 
-  /** Each distinct session's answer, `batchSize` sessions per statement; an error ends the subscriptions of its statement. */
+  /** Each distinct row's answer, `batchSize` rows per statement; an error ends the subscriptions of its statement. */
   private async pollCohort(): Promise<void> {
-    const sessions = new Map<string, Readonly<Record<string, string>>>();
-    const bySession = new Map<string, Subscriber[]>();
-    for (const [subscriber, m] of this.members) {
-      const alike = bySession.get(m.sessionKey);
+    const rows = new Map<string, RowOfCohort>();
+    const byRow = new Map<string, Subscriber[]>();
+    for (const [subscriber, { row }] of this.members) {
+      const alike = byRow.get(row!.key);
       if (alike) alike.push(subscriber);
       else {
-        sessions.set(m.sessionKey, m.session.variables);
-        bySession.set(m.sessionKey, [subscriber]);
+        rows.set(row!.key, row!);
+        byRow.set(row!.key, [subscriber]);
       }
     }
     // Parsed once per distinct text, and only for the subscribers it is sent to.
     const parsed = new Map<string, LiveResult>();
     const parse = (text: string) => parsed.get(text) ?? parsed.set(text, resultOf(text)).get(text)!;
-    await cohortAnswers(this.run.pool, this.plan, sessions, this.run.batchSize, (answers) => {
+    await cohortAnswers(this.run.pool, this.plan, rows, this.run.batchSize, (answers) => {
       for (const [key, answer] of answers)
-        for (const subscriber of bySession.get(key)!) {
+        for (const subscriber of byRow.get(key)!) {
           if (!answer.final) subscriber.offer(answer.text, parse);
           else {
             subscriber.push(parse(answer.text));

@@ -31,10 +31,12 @@ export interface CompiledPlan {
   sourceParts?: { source: string; plan: CompiledPlan }[];
   /**
    * A subscription compiled for a cohort of sessions (execute/cohorts.ts): its one statement answers
-   * `(i, data)` for each row `{i, session}` of the JSON array bound at `value` (as compiled, the one
-   * session it was compiled for).
+   * `(i, data)` for each row `{i, session, variables}` of the JSON array bound at `value` (as
+   * compiled, the row of the request it was compiled for). `session`: whether the statement reads
+   * the row's session; `variables`: the GraphQL variables it reads from the row, with the values of
+   * the request compiled.
    */
-  cohort?: { value: number };
+  cohort?: { value: number; session: boolean; variables: Readonly<Record<string, unknown>> };
   /** PostgreSQL's estimate of what the statements cost, once asked (decision dec.limits.query-cost). */
   estimatedCost?: number;
 }

@@ -8,6 +8,7 @@ import {
   type GraphQLFieldConfigArgumentMap,
   type GraphQLInputFieldConfigMap,
   type GraphQLInputObjectType,
+  type GraphQLNamedType,
 } from 'graphql';
 import { aggregateColumns, AGGREGATE_OPERATIONS, comparableComputed } from './aggregates';
 import type { ColumnModel, TableModel } from './model';
@@ -23,6 +24,12 @@ const orderByEnum = makeEnumType({
 });
 
 const TEXT_OPERATORS = ['_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar', '_regex', '_nregex', '_iregex', '_niregex'];
+
+/** The `<type>_comparison_exp` types made (of any version): their operands are compared with a column. */
+const comparisonTypes = new WeakSet<GraphQLNamedType>();
+
+/** Whether `type` is a `<type>_comparison_exp` of a table's `<table>_bool_exp` (not merely so named). */
+export const isComparisonExp = (type: GraphQLNamedType | undefined): boolean => type !== undefined && comparisonTypes.has(type);
 
 export interface FilterTypes {
   comparisonExp: (c: ColumnModel) => GraphQLInputObjectType;
@@ -65,7 +72,9 @@ export function filterTypes(cx: TypeContext): FilterTypes {
             _has_keys_all: { type: listOf(GraphQLString) },
           });
         }
-        return makeInputObjectType({ name, fields });
+        const made = makeInputObjectType({ name, fields });
+        comparisonTypes.add(made);
+        return made;
       },
       JSON.stringify([columnTypeKey(c), text, json]),
     );

@@ -47,6 +47,9 @@ const COMPARISONS: Record<string, string> = {
   _contained_in: '<@',
 };
 
+/** The operators whose operand is one value compared with the column, cast to its type (`typedValue`). */
+export const COMPARISON_OPERATORS: ReadonlySet<string> = new Set(Object.keys(COMPARISONS));
+
 function comparison(c: ColumnModel, col: Fragment, op: string, value: unknown): Condition {
   const operator = COMPARISONS[op];
   if (operator) return condition(sql.query`${col} ${sql.raw(operator)} ${typedValue(c.column, value)}`);

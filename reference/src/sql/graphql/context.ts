@@ -28,20 +28,36 @@ export interface CompileContext {
   cohort?: CohortSession;
 }
 
-/** The row of a cohort the statement is computed for (its alias), and whether a session variable was read from it. */
+/**
+ * The row of a cohort the statement is computed for (its alias), whether a session variable was read
+ * from it, and the GraphQL variables read from it with the values of the request compiled.
+ */
 export interface CohortSession {
   readonly alias: sql.SQLNode;
   read: boolean;
+  readonly variables: Record<string, unknown>;
 }
 
 /** A cohort to compile a subscription for: nothing read from its rows yet. */
-export const newCohort = (): CohortSession => ({ alias: sql.identifier(Symbol('cohort')), read: false });
+export const newCohort = (): CohortSession => ({ alias: sql.identifier(Symbol('cohort')), read: false, variables: {} });
 
 /** A session variable read in SQL from the session of a cohort's row, rather than bound as its value. */
 export class SessionRead {
   constructor(
     readonly cohort: CohortSession,
     readonly name: string,
+  ) {}
+}
+
+/**
+ * A GraphQL variable read in SQL from the variables of a cohort's row, rather than bound as its
+ * value (execute/cohortVariables.ts): `value` is the request's own, a string, number, boolean or null.
+ */
+export class VariableRead {
+  constructor(
+    readonly cohort: CohortSession,
+    readonly name: string,
+    readonly value: string | number | boolean | null,
   ) {}
 }
 
@@ -58,12 +74,11 @@ export const rowValue = (t: TableModel, alias: sql.SQLNode) =>
 
 /** A bound value cast to the column's type; JSON columns get JSON text. */
 export function typedValue(c: DbColumn, value: unknown): Fragment {
-  if (value instanceof SessionRead) {
-    const session = sql.query`${value.cohort.alias}.session`;
+  if (value instanceof SessionRead || value instanceof VariableRead) {
+    const field = value instanceof SessionRead ? sql.query`${value.cohort.alias}.session` : sql.query`${value.cohort.alias}.variables`;
+    if (value instanceof VariableRead) value.cohort.variables[value.name] = value.value;
     const json = c.type === 'json' || c.type === 'jsonb';
-    return json
-      ? sql.query`(${session} -> ${sql.value(value.name)})::${columnType(c)}`
-      : sql.query`(${session} ->> ${sql.value(value.name)})::${columnType(c)}`;
+    return json ? sql.query`(${field} -> ${sql.value(value.name)})::${columnType(c)}` : sql.query`(${field} ->> ${sql.value(value.name)})::${columnType(c)}`;
   }
   const bound = c.type === 'json' || c.type === 'jsonb' ? JSON.stringify(value) : value;
   return sql.query`${sql.value(bound)}::${columnType(c)}`;

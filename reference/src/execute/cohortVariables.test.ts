@@ -1,0 +1,211 @@
+// Subscriptions whose GraphQL variables differ only where they are compared with a column share one
+// poller (one statement per batch of requests), each subscriber getting the rows of its own values;
+// a variable that shapes the statement (a limit, a list) keeps its own poller.
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { createDatabase, dropDatabase } from '../../../conformance/harness/database';
+import { CLUSTER_URL_VARIABLE } from '../../../conformance/harness/environment';
+import { loadConfig } from '../config';
+import { createLogger } from '../log';
+import { startServer, type RunningServer } from '../server';
+
+const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
+const config = loadConfig({
+  ENGINE_GRAPHQL_SERVER_PORT: '0',
+  ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+  ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: '100',
+});
+let database: { name: string; url: string };
+let server: RunningServer;
+
+const post = async (body: unknown, endpoint = '/v1/metadata') => {
+  const r = await fetch(server.url + endpoint, { method: 'POST', body: JSON.stringify(body), headers: { 'x-engine-role': 'admin' } });
+  expect(r.status).toBe(200);
+};
+
+beforeAll(async () => {
+  database = await createDatabase(cluster());
+  server = await startServer(config, database.url, createLogger('silent'));
+  await post(
+    {
+      type: 'run_sql',
+      args: {
+        sql: `create table item (id int primary key, label text, owner int not null, doc jsonb);
+              insert into item values (1, 'one', 1, '{"a": 1}'), (2, 'it''s "q" ünï', 1, '"x"'), (3, 'three', 2, null)`,
+      },
+    },
+    '/v2/query',
+  );
+  await post({ type: 'track_table', args: { table: 'item' } });
+  await post({
+    type: 'create_select_permission',
+    args: { table: 'item', role: 'reader', permission: { columns: ['id', 'label'], filter: { owner: { _eq: 'X-Engine-User-Id' } } } },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await dropDatabase(cluster(), database.name);
+});
+
+/** A subscription on a connection of its own: what it was sent. */
+function subscribe(query: string, variables: Record<string, unknown>, headers: Record<string, string> = { 'x-engine-role': 'admin' }) {
+  const client = createClient({
+    url: `${server.url.replace('http', 'ws')}/v1/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: { headers },
+  });
+  const results: unknown[] = [];
+  client.subscribe({ query, variables }, { next: (r) => results.push(r), error: (e) => results.push({ error: String(e) }), complete: () => {} });
+  return { client, results };
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const sql = (text: string) => post({ type: 'run_sql', args: { sql: text } }, '/v2/query');
+
+test('variables compared with columns: one poller for every value, each subscriber its own rows, also after a change', async () => {
+  const query = 'subscription ($id: Int, $label: String) { item(where: {_or: [{id: {_eq: $id}}, {label: {_eq: $label}}]}, order_by: {id: asc}) { id label } }';
+  const all = [
+    subscribe(query, { id: 1, label: null }),
+    subscribe(query, { id: 3, label: 'it\'s "q" ünï' }),
+    subscribe(query, { id: 99, label: 'none' }),
+    subscribe(query, { id: 1, label: null }),
+  ];
+  await waitFor(() => all.every((s) => s.results.length === 1));
+  expect(all.map((s) => s.results[0])).toEqual([
+    { data: { item: [{ id: 1, label: 'one' }] } },
+    {
+      data: {
+        item: [
+          { id: 2, label: 'it\'s "q" ünï' },
+          { id: 3, label: 'three' },
+        ],
+      },
+    },
+    { data: { item: [] } },
+    { data: { item: [{ id: 1, label: 'one' }] } },
+  ]);
+  expect(server.livePollers()).toBe(1);
+  // Each answer is of its own values: only the subscribers whose rows changed are sent anything.
+  await sql("update item set label = 'three!' where id = 3");
+  await waitFor(() => all[1]!.results.length === 2);
+  expect(all[1]!.results[1]).toEqual({
+    data: {
+      item: [
+        { id: 2, label: 'it\'s "q" ünï' },
+        { id: 3, label: 'three!' },
+      ],
+    },
+  });
+  await sql("update item set label = 'none' where id = 1");
+  await waitFor(() => all[2]!.results.length === 2 && all[0]!.results.length === 2 && all[3]!.results.length === 2);
+  expect([all[0]!.results[1], all[2]!.results[1], all[1]!.results.length]).toEqual([
+    { data: { item: [{ id: 1, label: 'none' }] } },
+    { data: { item: [{ id: 1, label: 'none' }] } },
+    2,
+  ]);
+  await Promise.all(all.map((s) => s.client.dispose()));
+  await waitFor(() => server.livePollers() === 0);
+  await sql("update item set label = case id when 1 then 'one' else 'three' end where id in (1, 3)");
+});
+
+test("a primary key's argument: one poller for every value", async () => {
+  const query = 'subscription ($id: Int!) { item_by_pk(id: $id) { id label } }';
+  const all = [subscribe(query, { id: 1 }), subscribe(query, { id: 3 }), subscribe(query, { id: 99 })];
+  await waitFor(() => all.every((s) => s.results.length === 1));
+  expect(all.map((s) => s.results[0])).toEqual([
+    { data: { item_by_pk: { id: 1, label: 'one' } } },
+    { data: { item_by_pk: { id: 3, label: 'three' } } },
+    { data: { item_by_pk: null } },
+  ]);
+  expect(server.livePollers()).toBe(1);
+  await sql("update item set label = 'three?' where id = 3");
+  await waitFor(() => all[1]!.results.length === 2);
+  expect([all[0]!.results.length, all[1]!.results[1], all[2]!.results.length]).toEqual([1, { data: { item_by_pk: { id: 3, label: 'three?' } } }, 1]);
+  await Promise.all(all.map((s) => s.client.dispose()));
+  await waitFor(() => server.livePollers() === 0);
+  await sql("update item set label = 'three' where id = 3");
+});
+
+test('a variable that is also a limit, or a list, is bound: other values, another poller; the compared one still shares', async () => {
+  const limited = 'subscription ($n: Int!, $from: Int!) { item(where: {id: {_gte: $from}}, limit: $n, order_by: {id: asc}) { id } }';
+  const listed = 'subscription ($ids: [Int!]) { item(where: {id: {_in: $ids}}, order_by: {id: asc}) { id } }';
+  const twice = 'subscription ($id: Int!) { item(where: {id: {_gte: $id}}, limit: $id, order_by: {id: asc}) { id } }';
+  const all = [
+    subscribe(limited, { n: 1, from: 1 }),
+    subscribe(limited, { n: 1, from: 2 }),
+    subscribe(limited, { n: 2, from: 1 }),
+    subscribe(listed, { ids: [1] }),
+    subscribe(listed, { ids: [2, 3] }),
+    subscribe(twice, { id: 1 }),
+    subscribe(twice, { id: 2 }),
+  ];
+  await waitFor(() => all.every((s) => s.results.length === 1));
+  expect(all.map((s) => s.results[0])).toEqual([
+    { data: { item: [{ id: 1 }] } },
+    { data: { item: [{ id: 2 }] } },
+    { data: { item: [{ id: 1 }, { id: 2 }] } },
+    { data: { item: [{ id: 1 }] } },
+    { data: { item: [{ id: 2 }, { id: 3 }] } },
+    { data: { item: [{ id: 1 }] } },
+    { data: { item: [{ id: 2 }, { id: 3 }] } },
+  ]);
+  // limit 1 (from 1 and 2 share), limit 2, two lists, and each value of the variable used twice.
+  expect(server.livePollers()).toBe(6);
+  await Promise.all(all.map((s) => s.client.dispose()));
+  await waitFor(() => server.livePollers() === 0);
+});
+
+test("sessions read by the permission and variables compared: one poller, each subscriber its session's rows of its values", async () => {
+  const query = 'subscription ($id: Int!) { item(where: {id: {_neq: $id}}, order_by: {id: asc}) { id } }';
+  const reader = (user: number) => ({ 'x-engine-role': 'reader', 'x-engine-user-id': String(user) });
+  const all = [
+    subscribe(query, { id: 1 }, reader(1)),
+    subscribe(query, { id: 2 }, reader(1)),
+    subscribe(query, { id: 1 }, reader(2)),
+    subscribe(query, { id: 3 }, reader(2)),
+  ];
+  await waitFor(() => all.every((s) => s.results.length === 1));
+  expect(all.map((s) => s.results[0])).toEqual([
+    { data: { item: [{ id: 2 }] } },
+    { data: { item: [{ id: 1 }] } },
+    { data: { item: [{ id: 3 }] } },
+    { data: { item: [] } },
+  ]);
+  expect(server.livePollers()).toBe(1);
+  await sql('update item set owner = 2 where id = 2');
+  await waitFor(() => all[0]!.results.length === 2 && all[2]!.results.length === 2 && all[3]!.results.length === 2);
+  expect([all[0]!.results[1], all[1]!.results.length, all[2]!.results[1], all[3]!.results[1]]).toEqual([
+    { data: { item: [] } },
+    1,
+    { data: { item: [{ id: 2 }, { id: 3 }] } },
+    { data: { item: [{ id: 2 }] } },
+  ]);
+  await Promise.all(all.map((s) => s.client.dispose()));
+  await waitFor(() => server.livePollers() === 0);
+  await sql('update item set owner = 1 where id = 2');
+});
+
+test('a JSON column compared with a variable: a string shares the poller, an object is bound; both answered as the engine answers them', async () => {
+  const query = 'subscription ($doc: jsonb) { item(where: {doc: {_eq: $doc}}, order_by: {id: asc}) { id } }';
+  const contains = 'subscription ($doc: jsonb) { item(where: {doc: {_contains: $doc}}, order_by: {id: asc}) { id } }';
+  const all = [subscribe(query, { doc: 'x' }), subscribe(query, { doc: 'y' }), subscribe(contains, { doc: { a: 1 } }), subscribe(contains, { doc: { a: 2 } })];
+  await waitFor(() => all.every((s) => s.results.length === 1));
+  expect(all.map((s) => s.results[0])).toEqual([
+    { data: { item: [{ id: 2 }] } },
+    { data: { item: [] } },
+    { data: { item: [{ id: 1 }] } },
+    { data: { item: [] } },
+  ]);
+  // The strings share one; each object has its own.
+  expect(server.livePollers()).toBe(3);
+  await Promise.all(all.map((s) => s.client.dispose()));
+  await waitFor(() => server.livePollers() === 0);
+});

@@ -1,0 +1,66 @@
+// GraphQL variables a subscription's cohort reads from its rows (decision 026): a variable used only
+// as the operand of a comparison with a column (`where: {id: {_eq: $id}}`, `item_by_pk(id: $id)`)
+// is read in SQL from the row of its request, so that subscribers whose variables differ there
+// share one statement. Any other use (a limit, a list, a directive, an argument of a function) keeps
+// it bound as its value: there it may shape the statement, and other values get other statements.
+import { getNamedType, Kind, TypeInfo, visit, visitWithTypeInfo, type ASTNode, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { isComparisonExp } from '../schema/filterTypes';
+import { COMPARISON_OPERATORS } from '../sql/graphql/boolExp';
+import { VariableRead, type CohortSession } from '../sql/graphql/context';
+
+/**
+ * The variables of `document` used nowhere but as the operand of a comparison with a column, or as
+ * an argument of a subscription's root field that `byPrimaryKey` names (its arguments are the key's
+ * columns, each compared with its value).
+ */
+export function comparedOnly(schema: GraphQLSchema, document: DocumentNode, byPrimaryKey: (field: string) => boolean): Set<string> {
+  const typeInfo = new TypeInfo(schema);
+  const compared = new Set<string>();
+  const other = new Set<string>();
+  const isOperand = (where: ASTNode): boolean => {
+    if (where.kind === Kind.OBJECT_FIELD) {
+      return COMPARISON_OPERATORS.has(where.name.value) && isComparisonExp(getNamedType(typeInfo.getParentInputType()) ?? undefined);
+    }
+    if (where.kind === Kind.ARGUMENT) {
+      const field = typeInfo.getFieldDef();
+      return field !== null && field !== undefined && typeInfo.getParentType() === schema.getSubscriptionType() && byPrimaryKey(field.name);
+    }
+    return false;
+  };
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Variable(node, _key, parent) {
+        const at = parent as ASTNode | readonly ASTNode[] | undefined;
+        if (!at || Array.isArray(at)) return void other.add(node.name.value);
+        const where = at as ASTNode;
+        if (where.kind === Kind.VARIABLE_DEFINITION) return;
+        (isOperand(where) ? compared : other).add(node.name.value);
+      },
+    }),
+  );
+  for (const name of other) compared.delete(name);
+  return compared;
+}
+
+/**
+ * The variables a cohort's statement is compiled with: those compared only, when their value is a
+ * string, number, boolean or null (what reaches a cast from JSON as it would bound), are read from
+ * the cohort's row; the others are their values.
+ */
+export function cohortVariables(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Readonly<Record<string, unknown>>,
+  cohort: CohortSession,
+  byPrimaryKey: (field: string) => boolean,
+): Record<string, unknown> {
+  const compared = comparedOnly(schema, document, byPrimaryKey);
+  const out: Record<string, unknown> = { ...variables };
+  for (const name of compared) {
+    const value = variables[name];
+    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      out[name] = new VariableRead(cohort, name, value);
+  }
+  return out;
+}
