@@ -54,7 +54,17 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/events/batches.ts': ['reference/src/events/batches.test.ts', 'reference/src/events/delivery.test.ts'],
   'reference/src/sql/instances.ts': ['reference/src/events/holds.test.ts'],
   'reference/src/execute/liveQueries.ts': ['reference/src/server.test.ts', ...cases('subscriptions')],
-  'reference/src/execute/cohorts.ts': ['reference/src/execute/cohorts.test.ts', 'reference/src/server.test.ts', ...cases('subscriptions', 'sources')],
+  'reference/src/execute/cohorts.ts': [
+    'reference/src/execute/cohorts.test.ts',
+    'reference/src/execute/cohortVariables.test.ts',
+    'reference/src/server.test.ts',
+    ...cases('subscriptions', 'sources'),
+  ],
+  'reference/src/execute/cohortVariables.ts': [
+    'reference/src/execute/cohortVariables.test.ts',
+    'reference/src/sql/graphql/golden.test.ts',
+    ...cases('subscriptions'),
+  ],
   'reference/src/sql/graphql/cohort.ts': ['reference/src/sql/graphql/golden.test.ts', ...cases('subscriptions')],
   'reference/src/remote/rolePermission.ts': ['reference/src/remote/rolePermission.test.ts', ...cases('remote-schema-permissions')],
   'reference/src/remote/presetDirectives.ts': ['reference/src/remote/rolePermission.test.ts', ...cases('remote-schema-permissions')],
