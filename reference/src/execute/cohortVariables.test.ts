@@ -30,13 +30,18 @@ beforeAll(async () => {
     {
       type: 'run_sql',
       args: {
-        sql: `create table item (id int primary key, label text, owner int not null, doc jsonb);
-              insert into item values (1, 'one', 1, '{"a": 1}'), (2, 'it''s "q" ünï', 1, '"x"'), (3, 'three', 2, null)`,
+        sql: `create table item (id int primary key, label text, owner int not null, doc jsonb, flag boolean);
+              insert into item values (1, 'one', 1, '{"a": 1}', true), (2, 'it''s "q" ünï', 1, '"x"', false), (3, 'three', 2, null, null)`,
       },
     },
     '/v2/query',
   );
   await post({ type: 'track_table', args: { table: 'item' } });
+  // A field of rows named as a root field whose arguments are a primary key: its arguments are not.
+  await post({
+    type: 'create_array_relationship',
+    args: { table: 'item', name: 'item_by_pk', using: { manual_configuration: { remote_table: 'item', column_mapping: { id: 'id' } } } },
+  });
   await post({
     type: 'create_select_permission',
     args: { table: 'item', role: 'reader', permission: { columns: ['id', 'label'], filter: { owner: { _eq: 'X-Engine-User-Id' } } } },
@@ -56,7 +61,7 @@ function subscribe(query: string, variables: Record<string, unknown>, headers: R
     connectionParams: { headers },
   });
   const results: unknown[] = [];
-  client.subscribe({ query, variables }, { next: (r) => results.push(r), error: (e) => results.push({ error: String(e) }), complete: () => {} });
+  client.subscribe({ query, variables }, { next: (r) => results.push(r), error: (e) => results.push({ error: JSON.stringify(e) }), complete: () => {} });
   return { client, results };
 }
 
@@ -206,6 +211,47 @@ test('a JSON column compared with a variable: a string shares the poller, an obj
   ]);
   // The strings share one; each object has its own.
   expect(server.livePollers()).toBe(3);
+  await Promise.all(all.map((s) => s.client.dispose()));
+  await waitFor(() => server.livePollers() === 0);
+});
+
+test('a boolean compared shares the poller; beside a variable compared, one that chooses the SQL (an is-null test, an order, a directive too, the arguments of a field of rows) is bound', async () => {
+  // Each document compares $id too, so that its cohort is the one its subscribers poll with.
+  const flagged = 'subscription ($b: Boolean, $id: Int!) { item(where: {flag: {_eq: $b}, id: {_gte: $id}}, order_by: {id: asc}) { id } }';
+  const nulls = 'subscription ($b: Boolean!, $id: Int!) { item(where: {flag: {_is_null: $b}, id: {_gte: $id}}, order_by: {id: asc}) { id } }';
+  const ordered = 'subscription ($dir: order_by!, $id: Int!) { item(where: {id: {_lte: $id}}, order_by: {id: $dir}) { id } }';
+  const shown = 'subscription ($b: Boolean!, $id: Int!) { item(where: {flag: {_eq: $b}, id: {_gte: $id}}) { id label @include(if: $b) } }';
+  const nested = 'subscription ($n: Int!, $id: Int!) { item(where: {id: {_eq: $id}}) { id item_by_pk(limit: $n) { id } } }';
+  const all = [
+    subscribe(flagged, { b: true, id: 1 }),
+    subscribe(flagged, { b: false, id: 1 }),
+    subscribe(nulls, { b: true, id: 1 }),
+    subscribe(nulls, { b: false, id: 1 }),
+    subscribe(ordered, { dir: 'asc', id: 2 }),
+    subscribe(ordered, { dir: 'desc', id: 2 }),
+    subscribe(shown, { b: true, id: 1 }),
+    subscribe(shown, { b: false, id: 1 }),
+    subscribe(nested, { n: 1, id: 1 }),
+    subscribe(nested, { n: 0, id: 1 }),
+  ];
+  await waitFor(() => all.every((s) => s.results.length === 1));
+  expect(all.map((s) => s.results[0])).toEqual([
+    { data: { item: [{ id: 1 }] } },
+    { data: { item: [{ id: 2 }] } },
+    { data: { item: [{ id: 3 }] } },
+    { data: { item: [{ id: 1 }, { id: 2 }] } },
+    { data: { item: [{ id: 1 }, { id: 2 }] } },
+    { data: { item: [{ id: 2 }, { id: 1 }] } },
+    { data: { item: [{ id: 1, label: 'one' }] } },
+    { data: { item: [{ id: 2 }] } },
+    { data: { item: [{ id: 1, item_by_pk: [{ id: 1 }] }] } },
+    { data: { item: [{ id: 1, item_by_pk: [] }] } },
+  ]);
+  // One for both booleans compared, then one for each value of the others.
+  expect(server.livePollers()).toBe(9);
+  // A few polls later, nobody was sent anything more: each poller answers as its first statement did.
+  await new Promise((resolve) => setTimeout(resolve, 350));
+  expect(all.map((s) => s.results.length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
   await Promise.all(all.map((s) => s.client.dispose()));
   await waitFor(() => server.livePollers() === 0);
 });

@@ -21,11 +21,9 @@ export function comparedOnly(schema: GraphQLSchema, document: DocumentNode, byPr
     if (where.kind === Kind.OBJECT_FIELD) {
       return COMPARISON_OPERATORS.has(where.name.value) && isComparisonExp(getNamedType(typeInfo.getParentInputType()) ?? undefined);
     }
-    if (where.kind === Kind.ARGUMENT) {
-      const field = typeInfo.getFieldDef();
-      return field !== null && field !== undefined && typeInfo.getParentType() === schema.getSubscriptionType() && byPrimaryKey(field.name);
-    }
-    return false;
+    // Else an argument (of a field or a directive), here of the root field: validation refuses a
+    // directive on it that reads a variable.
+    return typeInfo.getParentType() === schema.getSubscriptionType() && byPrimaryKey(typeInfo.getFieldDef()?.name ?? '');
   };
   visit(
     document,

@@ -17,17 +17,14 @@ export interface CohortAnswer {
 }
 
 /**
- * The subscription compiled for a cohort, when its statement reads session variables and can take
- * them from a cohort's rows. (A subscription selects one root field: of the server's own database,
+ * The subscription compiled for a cohort, when its statement reads session variables or GraphQL
+ * variables and can take them from a cohort's rows. (A subscription selects one root field: of the server's own database,
  * whose plan is then one statement, or of another source, whose plan is never a cohort's; remote
  * schemas, actions and remote relationships are not subscribed to.)
  */
 export function cohortPlanOf(cache: SchemaCache, session: Session, request: GraphQLRequest): CompiledPlan | undefined {
   const prepared = prepareGraphQLRequest(cache, session, request, { cohort: true });
-  if (!('plan' in prepared)) return undefined;
-  // Only a plan that is its one statement: rows completed after it would not be a cohort's.
-  const { plan } = prepared;
-  return plan.cohort && !plan.remoteJoins && !plan.sourceParts && !plan.remote && !plan.actions ? plan : undefined;
+  return 'plan' in prepared && prepared.plan.cohort ? prepared.plan : undefined;
 }
 
 /** What makes two plans' statements alike: their texts and values, but a cohort's rows (alike whatever request a plan was compiled for). */
