@@ -101,7 +101,7 @@ test('plans alike but for the session they were compiled for have one key', () =
 
 test("a request's row holds its session only when the plan reads it, and the variables the plan reads; rows alike have one key", () => {
   const session = (id: string) => ({ role: 'user', variables: { 'x-engine-role': 'user', 'x-engine-user-id': id } }) as Parameters<typeof cohortRow>[0];
-  const reads = (sessionRead: boolean, variables: Record<string, unknown>) => ({ ...plan, cohort: { value: 1, session: sessionRead, variables } });
+  const reads = (sessionRead: boolean, variables: Record<string, unknown>) => ({ session: sessionRead, variables });
   expect(cohortRow(session('1'), reads(true, { id: 3 }))).toEqual({
     key: '[{"x-engine-role":"user","x-engine-user-id":"1"},{"id":3}]',
     session: { 'x-engine-role': 'user', 'x-engine-user-id': '1' },

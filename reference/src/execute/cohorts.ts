@@ -6,7 +6,7 @@
 import type { Session } from '../auth/session';
 import { databaseErrorAnswer } from './answers';
 import { prepareGraphQLRequest, type GraphQLRequest } from './graphql';
-import { cohortRowOf } from '../sql/graphql/cohort';
+import { cohortRowOf, type CohortRow } from '../sql/graphql/cohort';
 import { answerOfData, guarded, type PlanPools } from './runPlan';
 import type { CompiledPlan, SchemaCache } from './schemaCache';
 
@@ -37,9 +37,9 @@ export interface RowOfCohort {
   readonly variables: Readonly<Record<string, unknown>>;
 }
 
-/** The row of a request whose plan is `plan`, compiled for it: what the statement reads of its session and variables, keyed. */
-export function cohortRow(session: Session, plan: CompiledPlan): RowOfCohort {
-  const row = cohortRowOf(0, session.variables, plan.cohort ?? { session: true, variables: {} });
+/** The row of a request whose cohort plan reads `reads` (compiled for it): what the statement reads of its session and variables, keyed. */
+export function cohortRow(session: Session, reads: CohortRow): RowOfCohort {
+  const row = cohortRowOf(0, session.variables, reads);
   return { key: JSON.stringify([row.session, row.variables]), session: row.session, variables: row.variables };
 }
 

@@ -79,7 +79,7 @@ export class LiveQueries {
   private place(member: Member, cache: SchemaCache, compiled: CompiledPlan): Poller {
     const cohort = cohortPlanOf(cache, member.session, member.request);
     const plan = cohort ?? compiled;
-    member.row = cohort && cohortRow(member.session, cohort);
+    member.row = cohort?.cohort && cohortRow(member.session, cohort.cohort);
     const key = pollerKey(plan);
     let poller = this.pollers.get(key);
     if (!poller) {
