@@ -139,7 +139,7 @@ test("a primary key's argument: one poller for every value", async () => {
   await sql("update item set label = 'three' where id = 3");
 });
 
-test('a variable that is also a limit, or a list, is bound: other values, another poller; the compared one still shares', async () => {
+test('a variable that is also a limit is bound: other values, another poller; the compared one still shares, and so does a list for _in', async () => {
   const limited = 'subscription ($n: Int!, $from: Int!) { item(where: {id: {_gte: $from}}, limit: $n, order_by: {id: asc}) { id } }';
   const listed = 'subscription ($ids: [Int!]) { item(where: {id: {_in: $ids}}, order_by: {id: asc}) { id } }';
   const twice = 'subscription ($id: Int!) { item(where: {id: {_gte: $id}}, limit: $id, order_by: {id: asc}) { id } }';
@@ -162,8 +162,8 @@ test('a variable that is also a limit, or a list, is bound: other values, anothe
     { data: { item: [{ id: 1 }] } },
     { data: { item: [{ id: 2 }, { id: 3 }] } },
   ]);
-  // limit 1 (from 1 and 2 share), limit 2, two lists, and each value of the variable used twice.
-  expect(server.livePollers()).toBe(6);
+  // limit 1 (from 1 and 2 share), limit 2, both lists, and each value of the variable used twice.
+  expect(server.livePollers()).toBe(5);
   await Promise.all(all.map((s) => s.client.dispose()));
   await waitFor(() => server.livePollers() === 0);
 });
@@ -198,19 +198,33 @@ test("sessions read by the permission and variables compared: one poller, each s
   await sql('update item set owner = 1 where id = 2');
 });
 
-test('a JSON column compared with a variable: a string shares the poller, an object is bound; both answered as the engine answers them', async () => {
+test('a JSON column compared with a variable: a string or a list of scalars shares the poller, an object is bound; each answered as its own statement answers', async () => {
   const query = 'subscription ($doc: jsonb) { item(where: {doc: {_eq: $doc}}, order_by: {id: asc}) { id } }';
   const contains = 'subscription ($doc: jsonb) { item(where: {doc: {_contains: $doc}}, order_by: {id: asc}) { id } }';
-  const all = [subscribe(query, { doc: 'x' }), subscribe(query, { doc: 'y' }), subscribe(contains, { doc: { a: 1 } }), subscribe(contains, { doc: { a: 2 } })];
+  const listed = 'subscription ($docs: [jsonb!]) { item(where: {doc: {_in: $docs}}, order_by: {id: asc}) { id } }';
+  const all = [
+    subscribe(query, { doc: 'x' }),
+    subscribe(query, { doc: 'y' }),
+    subscribe(contains, { doc: { a: 1 } }),
+    subscribe(contains, { doc: { a: 2 } }),
+    subscribe(listed, { docs: ['x', 1] }),
+    subscribe(listed, { docs: [2] }),
+    subscribe(listed, { docs: [{ a: 1 }] }),
+  ];
   await waitFor(() => all.every((s) => s.results.length === 1));
   expect(all.map((s) => s.results[0])).toEqual([
     { data: { item: [{ id: 2 }] } },
     { data: { item: [] } },
     { data: { item: [{ id: 1 }] } },
     { data: { item: [] } },
+    { data: { item: [{ id: 2 }] } },
+    { data: { item: [] } },
+    { data: { item: [{ id: 1 }] } },
   ]);
-  // The strings share one; each object has its own.
-  expect(server.livePollers()).toBe(3);
+  // The strings share one, so do the lists of scalars; each object, and each list holding one, has its own.
+  expect(server.livePollers()).toBe(5);
+  await new Promise((resolve) => setTimeout(resolve, 350));
+  expect(all.map((s) => s.results.length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
   await Promise.all(all.map((s) => s.client.dispose()));
   await waitFor(() => server.livePollers() === 0);
 });
@@ -252,6 +266,34 @@ test('a boolean compared shares the poller; beside a variable compared, one that
   // A few polls later, nobody was sent anything more: each poller answers as its first statement did.
   await new Promise((resolve) => setTimeout(resolve, 350));
   expect(all.map((s) => s.results.length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+  await Promise.all(all.map((s) => s.client.dispose()));
+  await waitFor(() => server.livePollers() === 0);
+});
+
+test('lists for _in and _nin: one poller for every list, text with quotes, commas and braces, an empty list; a null list is bound', async () => {
+  const inside = 'subscription ($labels: [String!]) { item(where: {label: {_in: $labels}}, order_by: {id: asc}) { id } }';
+  const outside = 'subscription ($labels: [String!]) { item(where: {label: {_nin: $labels}}, order_by: {id: asc}) { id } }';
+  const all = [
+    subscribe(inside, { labels: ['one', 'it\'s "q" ünï'] }),
+    subscribe(inside, { labels: ['three', 'a,b', '{c}', ' d '] }),
+    subscribe(inside, { labels: [] }),
+    subscribe(outside, { labels: ['one', 'it\'s "q" ünï'] }),
+    subscribe(outside, { labels: [] }),
+    subscribe(outside, { labels: null }),
+  ];
+  await waitFor(() => all.every((s) => s.results.length === 1));
+  expect(all.map((s) => s.results[0])).toEqual([
+    { data: { item: [{ id: 1 }, { id: 2 }] } },
+    { data: { item: [{ id: 3 }] } },
+    { data: { item: [] } },
+    { data: { item: [{ id: 3 }] } },
+    { data: { item: [{ id: 1 }, { id: 2 }, { id: 3 }] } },
+    { data: { item: [] } },
+  ]);
+  // One for every list of each document, and the null list its own.
+  expect(server.livePollers()).toBe(3);
+  await new Promise((resolve) => setTimeout(resolve, 350));
+  expect(all.map((s) => s.results.length)).toEqual([1, 1, 1, 1, 1, 1]);
   await Promise.all(all.map((s) => s.client.dispose()));
   await waitFor(() => server.livePollers() === 0);
 });

@@ -41,10 +41,13 @@ export function comparedOnly(schema: GraphQLSchema, document: DocumentNode, byPr
   return compared;
 }
 
+/** A value that reaches a cast from JSON's text as it would bound: a string, number, boolean or null. */
+const isScalar = (value: unknown) => value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
 /**
- * The variables a cohort's statement is compiled with: those compared only, when their value is a
- * string, number, boolean or null (what reaches a cast from JSON as it would bound), are read from
- * the cohort's row; the others are their values.
+ * The variables a cohort's statement is compiled with: those compared only, when their value is
+ * scalar (or, for `_in` and `_nin`, a list of scalars), are read from the cohort's row; the others
+ * are their values.
  */
 export function cohortVariables(
   schema: GraphQLSchema,
@@ -57,8 +60,7 @@ export function cohortVariables(
   const out: Record<string, unknown> = { ...variables };
   for (const name of compared) {
     const value = variables[name];
-    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-      out[name] = new VariableRead(cohort, name, value);
+    if (isScalar(value) || (Array.isArray(value) && value.every(isScalar))) out[name] = new VariableRead(cohort, name, value);
   }
   return out;
 }

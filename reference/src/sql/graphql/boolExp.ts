@@ -18,6 +18,7 @@ import {
   TRUE,
   typedArray,
   typedValue,
+  VariableRead,
   type CompileContext,
   type Condition,
   type Fragment,
@@ -47,17 +48,20 @@ const COMPARISONS: Record<string, string> = {
   _contained_in: '<@',
 };
 
-/** The operators whose operand is one value compared with the column, cast to its type (`typedValue`). */
-export const COMPARISON_OPERATORS: ReadonlySet<string> = new Set(Object.keys(COMPARISONS));
+/**
+ * The operators whose operand is one value compared with the column, cast to its type
+ * (`typedValue`), or a list of such values (`typedArray`).
+ */
+export const COMPARISON_OPERATORS: ReadonlySet<string> = new Set([...Object.keys(COMPARISONS), '_in', '_nin']);
 
 function comparison(c: ColumnModel, col: Fragment, op: string, value: unknown): Condition {
   const operator = COMPARISONS[op];
   if (operator) return condition(sql.query`${col} ${sql.raw(operator)} ${typedValue(c.column, value)}`);
   switch (op) {
     case '_in':
-      return condition(sql.query`${col} = any(${typedArray(c.column, value as unknown[])})`);
+      return condition(sql.query`${col} = any(${typedArray(c.column, value as unknown[] | null | VariableRead)})`);
     case '_nin':
-      return not(condition(sql.query`${col} = any(${typedArray(c.column, value as unknown[])})`));
+      return not(condition(sql.query`${col} = any(${typedArray(c.column, value as unknown[] | null | VariableRead)})`));
     case '_is_null':
       return value === null ? TRUE : condition(value ? sql.query`${col} is null` : sql.query`${col} is not null`);
     case '_has_key':

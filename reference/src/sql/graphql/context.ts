@@ -51,14 +51,24 @@ export class SessionRead {
 
 /**
  * A GraphQL variable read in SQL from the variables of a cohort's row, rather than bound as its
- * value (execute/cohortVariables.ts): `value` is the request's own, a string, number, boolean or null.
+ * value (execute/cohortVariables.ts): `value` is the request's own, a string, number, boolean or
+ * null, or (an operand of `_in`) a list of those. The row's variables are `json`, so that a number
+ * keeps the text it was sent as.
  */
 export class VariableRead {
   constructor(
     readonly cohort: CohortSession,
     readonly name: string,
-    readonly value: string | number | boolean | null,
+    readonly value: unknown,
   ) {}
+
+  /** The variable's JSON value (`text`: its text, as `->>` gives it); the cohort now reads it. */
+  read(text = false): sql.SQLQuery {
+    this.cohort.variables[this.name] = this.value;
+    return text
+      ? sql.query`(${this.cohort.alias}.variables ->> ${sql.value(this.name)})`
+      : sql.query`(${this.cohort.alias}.variables -> ${sql.value(this.name)})`;
+  }
 }
 
 export const table = (t: TableModel) => sql.identifier(t.db.schema, t.db.name);
@@ -74,19 +84,32 @@ export const rowValue = (t: TableModel, alias: sql.SQLNode) =>
 
 /** A bound value cast to the column's type; JSON columns get JSON text. */
 export function typedValue(c: DbColumn, value: unknown): Fragment {
-  if (value instanceof SessionRead || value instanceof VariableRead) {
-    const field = value instanceof SessionRead ? sql.query`${value.cohort.alias}.session` : sql.query`${value.cohort.alias}.variables`;
-    if (value instanceof VariableRead) value.cohort.variables[value.name] = value.value;
-    const json = c.type === 'json' || c.type === 'jsonb';
-    return json ? sql.query`(${field} -> ${sql.value(value.name)})::${columnType(c)}` : sql.query`(${field} ->> ${sql.value(value.name)})::${columnType(c)}`;
+  const json = c.type === 'json' || c.type === 'jsonb';
+  if (value instanceof SessionRead) {
+    const session = sql.query`${value.cohort.alias}.session`;
+    return json
+      ? sql.query`(${session} -> ${sql.value(value.name)})::${columnType(c)}`
+      : sql.query`(${session} ->> ${sql.value(value.name)})::${columnType(c)}`;
   }
-  const bound = c.type === 'json' || c.type === 'jsonb' ? JSON.stringify(value) : value;
+  if (value instanceof VariableRead) return sql.query`${value.read(!json)}::${columnType(c)}`;
+  const bound = json ? JSON.stringify(value) : value;
   return sql.query`${sql.value(bound)}::${columnType(c)}`;
 }
 
-/** An array of bound values, cast to an array of the column's type. */
-export function typedArray(c: DbColumn, values: unknown[]): Fragment {
-  const bound = c.type === 'json' || c.type === 'jsonb' ? values.map((v) => JSON.stringify(v)) : values;
+/**
+ * An array of bound values, cast to an array of the column's type. A list read from a cohort's row
+ * is made of its elements, each cast; a null one is bound as null (`_nin: null` matches nothing,
+ * where an empty list would match every row).
+ */
+export function typedArray(c: DbColumn, given: unknown[] | null | VariableRead): Fragment {
+  const json = c.type === 'json' || c.type === 'jsonb';
+  if (given instanceof VariableRead && Array.isArray(given.value)) {
+    return json
+      ? sql.query`array(select e::${columnType(c)} from json_array_elements(${given.read()}) as e)`
+      : sql.query`array(select json_array_elements_text(${given.read()}))::${columnType(c)}[]`;
+  }
+  const values = given instanceof VariableRead ? (given.value as null) : given;
+  const bound = json && values ? values.map((v) => JSON.stringify(v)) : values;
   return sql.query`${sql.value(bound)}::${columnType(c)}[]`;
 }
 
