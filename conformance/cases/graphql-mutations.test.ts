@@ -170,3 +170,26 @@ test(covers(['dec.graphql.root-fields'], 'a mutation with variables'), async () 
   expect(r).toEqual({ insert_music_artist: { affected_rows: 2 } });
   expectResponse(await target.graphql('{ music_artist_by_pk(id: 12) { formed } }'), 200, { data: { music_artist_by_pk: { formed: 2020 } } });
 });
+
+test(covers(['dec.graphql.root-fields'], 'a json (not jsonb) column takes any JSON value: a string, a number, an object'), async () => {
+  await target.sql('create table if not exists music.memo (id int primary key, body json); delete from music.memo');
+  await target.metadata({ type: 'track_table', args: { table: { schema: 'music', name: 'memo' } } });
+  try {
+    const r = await mutate(
+      'mutation ($body: json) { a: insert_music_memo_one(object: {id: 1, body: "x"}) { id } b: insert_music_memo(objects: [{id: 2, body: 7}, {id: 3, body: {k: [1, "y"]}}, {id: 4, body: $body}]) { affected_rows } }',
+      { body: 'it\'s "q"' },
+    );
+    expect(r).toEqual({ a: { id: 1 }, b: { affected_rows: 3 } });
+    expect(await target.sql('select id, body::text as body from music.memo order by id')).toEqual([
+      { id: 1, body: '"x"' },
+      { id: 2, body: '7' },
+      { id: 3, body: '{"k":[1,"y"]}' },
+      { id: 4, body: '"it\'s \\"q\\""' },
+    ]);
+    expectResponse(await target.graphql('{ music_memo(order_by: {id: asc}) { body } }'), 200, {
+      data: { music_memo: [{ body: 'x' }, { body: 7 }, { body: { k: [1, 'y'] } }, { body: 'it\'s "q"' }] },
+    });
+  } finally {
+    await target.metadata({ type: 'untrack_table', args: { table: { schema: 'music', name: 'memo' } } });
+  }
+});
