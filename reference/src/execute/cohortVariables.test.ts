@@ -297,3 +297,14 @@ test('lists for _in and _nin: one poller for every list, text with quotes, comma
   await Promise.all(all.map((s) => s.client.dispose()));
   await waitFor(() => server.livePollers() === 0);
 });
+
+test('values too large for a row of a batch stay bound: a statement of their own', async () => {
+  const query = 'subscription ($label: String, $id: Int) { item(where: {_or: [{label: {_eq: $label}}, {id: {_eq: $id}}]}) { id } }';
+  const large = 'x'.repeat(16 * 1024);
+  const all = [subscribe(query, { label: 'one', id: 2 }), subscribe(query, { label: 'three', id: 0 }), subscribe(query, { label: large, id: 2 })];
+  await waitFor(() => all.every((s) => s.results.length === 1));
+  expect(all.map((s) => s.results[0])).toEqual([{ data: { item: [{ id: 1 }, { id: 2 }] } }, { data: { item: [{ id: 3 }] } }, { data: { item: [{ id: 2 }] } }]);
+  expect(server.livePollers()).toBe(2);
+  await Promise.all(all.map((s) => s.client.dispose()));
+  await waitFor(() => server.livePollers() === 0);
+});

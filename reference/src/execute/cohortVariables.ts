@@ -41,13 +41,20 @@ export function comparedOnly(schema: GraphQLSchema, document: DocumentNode, byPr
   return compared;
 }
 
+/**
+ * The most JSON text a request's variables may put in a cohort's row: one statement carries a batch
+ * of rows, so a request whose compared values are larger keeps them bound (a statement of its own)
+ * rather than making its batch's statement that much larger for all.
+ */
+export const MAX_ROW_VARIABLES_BYTES = 16 * 1024;
+
 /** A value that reaches a cast from JSON's text as it would bound: a string, number, boolean or null. */
 const isScalar = (value: unknown) => value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 /**
  * The variables a cohort's statement is compiled with: those compared only, when their value is
  * scalar (or, for `_in` and `_nin`, a list of scalars), are read from the cohort's row; the others
- * are their values.
+ * are their values. Past MAX_ROW_VARIABLES_BYTES, none is read from the row.
  */
 export function cohortVariables(
   schema: GraphQLSchema,
@@ -58,9 +65,13 @@ export function cohortVariables(
 ): Record<string, unknown> {
   const compared = comparedOnly(schema, document, byPrimaryKey);
   const out: Record<string, unknown> = { ...variables };
+  let bytes = 0;
   for (const name of compared) {
     const value = variables[name];
-    if (isScalar(value) || (Array.isArray(value) && value.every(isScalar))) out[name] = new VariableRead(cohort, name, value);
+    if (!(isScalar(value) || (Array.isArray(value) && value.every(isScalar)))) continue;
+    bytes += Buffer.byteLength(JSON.stringify(value)) + Buffer.byteLength(name) + 4;
+    if (bytes > MAX_ROW_VARIABLES_BYTES) return { ...variables };
+    out[name] = new VariableRead(cohort, name, value);
   }
   return out;
 }
