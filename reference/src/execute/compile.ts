@@ -102,10 +102,10 @@ export function compile(
   const kind: CompiledPlan['operation'] = operation.operation === 'subscription' ? 'subscription' : 'query';
   const own = sql.query`select ${jsonObject(pairs)}::text as data`;
   // A subscription that reads session variables or GraphQL variables, compiled for a cohort: they come from its rows.
-  const cohort = kind === 'subscription' && env.cohort && (env.cohort.read || Object.keys(env.cohort.variables).length > 0) ? env.cohort : undefined;
+  const cohort = kind === 'subscription' && env.cohort && (env.cohort.readsSession || Object.keys(env.cohort.variables).length > 0) ? env.cohort : undefined;
   const statements = pairs.length ? [compiledStatement('', cohort ? cohortStatement(cohort, own) : own)] : [];
   const cohortValue = cohort && statements.length ? statements[0]!.values.indexOf(COHORT_ROWS) : -1;
-  const cohortRow = cohort && { session: cohort.read, variables: { ...cohort.variables } };
+  const cohortRow = cohort && { session: cohort.readsSession, variables: { ...cohort.variables } };
   // Bound as it is, the statement answers for the request it was compiled for.
   if (cohortValue >= 0) statements[0]!.values[cohortValue] = JSON.stringify([cohortRowOf(0, env.sessionVariables, cohortRow!)]);
   const sourceParts = [...bySource].flatMap(([source, own]) =>

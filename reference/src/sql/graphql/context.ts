@@ -34,12 +34,12 @@ export interface CompileContext {
  */
 export interface CohortSession {
   readonly alias: sql.SQLNode;
-  read: boolean;
+  readsSession: boolean;
   readonly variables: Record<string, unknown>;
 }
 
 /** A cohort to compile a subscription for: nothing read from its rows yet. */
-export const newCohort = (): CohortSession => ({ alias: sql.identifier(Symbol('cohort')), read: false, variables: {} });
+export const newCohort = (): CohortSession => ({ alias: sql.identifier(Symbol('cohort')), readsSession: false, variables: {} });
 
 /** A session variable read in SQL from the session of a cohort's row, rather than bound as its value. */
 export class SessionRead {

@@ -24,7 +24,7 @@ export function resolveValue(env: PermissionEnvironment, value: unknown, column:
     throw new CompileError(`${headerName(value.toLowerCase())} should be an integer`, 'invalid-headers');
   }
   if (env.cohort) {
-    env.cohort.read = true;
+    env.cohort.readsSession = true;
     return new SessionRead(env.cohort, value.toLowerCase());
   }
   return resolved;
