@@ -8,6 +8,7 @@ const { spawn } = require('node:child_process');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
+const started = Date.now();
 const jestArgs = process.argv.slice(2);
 
 function exited(child) {
@@ -30,5 +31,6 @@ for (const signal of ['SIGTERM', 'SIGHUP']) {
 
 Promise.all([exited(jest), exited(checks)]).then(([jestCode, checksCode]) => {
   process.stdout.write(`\nStatic checks (npm run check):\n${report}`);
+  process.stdout.write(`\nnpm test: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   process.exit(jestCode !== 0 ? jestCode : checksCode);
 });
