@@ -45,6 +45,12 @@ describe('loadConfig', () => {
     );
   });
 
+  test('pooled connections are closed after 180 s idle unless ENGINE_GRAPHQL_PG_TIMEOUT (or --pg-timeout) says otherwise; 0 keeps them', () => {
+    expect(loadConfig({}).pgTimeoutSeconds).toBe(180);
+    expect(loadConfig({ ENGINE_GRAPHQL_PG_TIMEOUT: '30' }).pgTimeoutSeconds).toBe(30);
+    expect(loadConfig({ ENGINE_GRAPHQL_PG_TIMEOUT: '30' }, ['--pg-timeout', '0']).pgTimeoutSeconds).toBe(0);
+  });
+
   test('a flag wins over its environment variable', () => {
     const c = loadConfig({ ENGINE_GRAPHQL_ENABLED_APIS: 'graphql' }, ['--enabled-apis', 'graphql,metadata', '--server-port=9000']);
     expect([...c.enabledApis]).toEqual(['graphql', 'metadata']);
@@ -67,6 +73,8 @@ describe('loadConfig', () => {
     [{ ENGINE_GRAPHQL_ENABLE_ALLOWLIST: 'maybe' }, 'must be true or false'],
     [{ ENGINE_GRAPHQL_JWT_SECRET: 'not json' }, 'must be a JSON object'],
     [{ ENGINE_GRAPHQL_LOG_LEVEL: 'loud' }, 'ENGINE_GRAPHQL_LOG_LEVEL'],
+    [{ ENGINE_GRAPHQL_PG_TIMEOUT: '-1' }, 'ENGINE_GRAPHQL_PG_TIMEOUT'],
+    [{ ENGINE_GRAPHQL_PG_TIMEOUT: 'soon' }, 'ENGINE_GRAPHQL_PG_TIMEOUT must be an integer'],
   ])('bad settings are refused with a clear message: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -24,6 +24,8 @@ export interface EngineConfig {
   maxRequestBodyBytes: number;
   /** Connections of each of the server's pools (metadata, admin GraphQL, roles). */
   pgConnections: number;
+  /** Seconds a pooled connection may sit idle before it is closed; 0 keeps it open. */
+  pgTimeoutSeconds: number;
   /** Statements one role (all its users together) runs at once; its further requests wait their turn. */
   maxConnectionsPerRole: number;
   /** The body limit of a request without the admin secret (decompressed), where an admin secret or other auth is set. */
@@ -134,6 +136,7 @@ export const FLAGS: Record<string, string> = {
   'statement-timeout-ms': 'ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS',
   'admin-statement-timeout-ms': 'ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS',
   'pg-connections': 'ENGINE_GRAPHQL_PG_CONNECTIONS',
+  'pg-timeout': 'ENGINE_GRAPHQL_PG_TIMEOUT',
   'max-connections-per-role': 'ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE',
   'cache-max-bytes': 'ENGINE_GRAPHQL_CACHE_MAX_BYTES',
   'graceful-shutdown-timeout': 'ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT',
@@ -185,6 +188,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       const perRole = int('ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE', get('ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE'), Math.ceil(pgConnections / 2), 1);
       return { pgConnections, maxConnectionsPerRole: Math.min(perRole, pgConnections) };
     })(),
+    pgTimeoutSeconds: int('ENGINE_GRAPHQL_PG_TIMEOUT', get('ENGINE_GRAPHQL_PG_TIMEOUT'), 180, 0),
     maxRoleRequestBodyBytes: int('ENGINE_GRAPHQL_MAX_ROLE_REQUEST_BODY_BYTES', get('ENGINE_GRAPHQL_MAX_ROLE_REQUEST_BODY_BYTES'), 1024 * 1024, 1),
     logLevel: logLevel as EngineConfig['logLevel'],
     dataDir: get('ENGINE_GRAPHQL_DATA_DIR') ?? '.engine',

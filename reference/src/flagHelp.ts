@@ -33,6 +33,7 @@ export const FLAG_HELP: Readonly<Record<string, string>> = {
   'statement-timeout-ms': '30000 (SQL of roles other than admin; 0: none)',
   'admin-statement-timeout-ms': "60000 (admin's GraphQL; metadata operations and run_sql have none; 0: none)",
   'pg-connections': '10 (connections of each pool: metadata, admin GraphQL, roles)',
+  'pg-timeout': '180 (seconds a pooled connection may sit idle before it is closed; 0: kept open)',
   'max-connections-per-role': 'half of the pool (statements one role runs at once; the rest wait their turn, so no role starves another)',
   'cache-max-bytes': '67108864 (parsed documents and compiled plans together)',
   'log-level': 'info (debug, info, warn, error, silent)',

@@ -60,10 +60,11 @@ export class Engine {
   }
 
   static async open(config: EngineConfig, databaseUrl: string): Promise<Engine> {
-    const max = config.pgConnections;
-    const pool = resilientPool({ connectionString: databaseUrl, max, application_name: 'engine-reference' });
+    // A connection idle for pgTimeoutSeconds is closed (0: never; pg's idleTimeoutMillis 0 means the same).
+    const shape = { connectionString: databaseUrl, max: config.pgConnections, idleTimeoutMillis: config.pgTimeoutSeconds * 1000 };
+    const pool = resilientPool({ ...shape, application_name: 'engine-reference' });
     const timed = (name: string, timeout: number) =>
-      resilientPool({ connectionString: databaseUrl, max, application_name: name, ...(timeout > 0 ? { statement_timeout: timeout } : {}) });
+      resilientPool({ ...shape, application_name: name, ...(timeout > 0 ? { statement_timeout: timeout } : {}) });
     const { statementTimeoutMs, adminStatementTimeoutMs } = config.limits;
     const engine = new Engine(
       pool,
