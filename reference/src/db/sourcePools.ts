@@ -23,10 +23,11 @@ export function poolConfigOf(info: ConnectionInfo, env: NodeJS.ProcessEnv = proc
   const settings = info.pool_settings ?? {};
   return {
     ...where,
+    // The engine's defaults: 50 connections, closed after 180 s idle and 600 s after they opened (0: never).
     max: settings.max_connections ?? 50,
-    ...(settings.idle_timeout !== undefined ? { idleTimeoutMillis: settings.idle_timeout * 1000 } : {}),
+    idleTimeoutMillis: (settings.idle_timeout ?? 180) * 1000,
     connectionTimeoutMillis: settings.pool_timeout ? settings.pool_timeout * 1000 : CHECK_TIMEOUT_MS,
-    ...(settings.connection_lifetime ? { maxLifetimeSeconds: settings.connection_lifetime } : {}),
+    maxLifetimeSeconds: settings.connection_lifetime ?? 600,
     application_name: 'engine-reference-source',
   };
 }
