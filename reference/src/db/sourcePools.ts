@@ -85,6 +85,12 @@ export class SourcePools {
     return pool;
   }
 
+  /** The pool open for the source's present configuration, if there is one (none is opened). */
+  openPoolOf(source: SourceEntry): Pool | undefined {
+    const open = this.pools.get(source.name);
+    return open?.key === JSON.stringify(source.configuration.connection_info) ? open.pool : undefined;
+  }
+
   /**
    * Why a source cannot be used now (its database does not answer), or undefined. Asked on a
    * connection of its own: the source's pool may be held whole by the request that asks.

@@ -106,7 +106,7 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
       }
     },
     async sourceProblems(doc, only) {
-      return sourceProblemsOf(sourcePools, doc, only);
+      return sourceProblemsOf(sourcePools, doc, only, (name, pool) => sourceTransactions.holds(name, pool));
     },
     async remoteProblems(doc) {
       return served.remoteViewOf(doc, await ctx.introspect()).problems.map((p) => p.object);

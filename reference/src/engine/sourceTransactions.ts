@@ -4,21 +4,40 @@ import type { Pool, PoolClient } from 'pg';
 import { engineError } from '../errors';
 import * as q from '../sql';
 
+interface Transaction {
+  client: PoolClient;
+  pool: Pool;
+  started: string;
+  /** SQL given to `run` (run_sql's, the triggers of event triggers) went through it: it may have left session state behind. */
+  ranSql: boolean;
+}
+
 export class SourceTransactions {
-  private readonly open = new Map<string, { client: PoolClient; started: string }>();
+  private readonly open = new Map<string, Transaction>();
 
   /** The connection of the source's transaction, begun on first use. */
   async client(name: string, poolOf: () => Pool | { problem: string }): Promise<PoolClient> {
     return (await this.transaction(name, poolOf)).client;
   }
 
-  private async transaction(name: string, poolOf: () => Pool | { problem: string }): Promise<{ client: PoolClient; started: string }> {
+  /** Whether this request holds a transaction on the source, taken from `pool`. */
+  holds(name: string, pool: Pool): boolean {
+    return this.open.get(name)?.pool === pool;
+  }
+
+  private async transaction(name: string, poolOf: () => Pool | { problem: string }): Promise<Transaction> {
     let tx = this.open.get(name);
     if (!tx) {
-      const client = await connect(poolOf(), name);
-      await q.run(client, q.beginReadWrite);
-      const [row] = await q.run<{ started: string }>(client, q.transactionStart);
-      tx = { client, started: row!.started };
+      const pool = poolOf();
+      const client = await connect(pool, name);
+      try {
+        await q.run(client, q.beginReadWrite);
+        const [row] = await q.run<{ started: string }>(client, q.transactionStart);
+        tx = { client, pool: pool as Pool, started: row!.started, ranSql: false };
+      } catch (error) {
+        client.release(true);
+        throw error;
+      }
       this.open.set(name, tx);
     }
     return tx;
@@ -27,6 +46,7 @@ export class SourceTransactions {
   /** Run `work` in the source's transaction, which must still be the same one after it. */
   async run<T>(name: string, poolOf: () => Pool | { problem: string }, work: (db: PoolClient) => Promise<T>): Promise<T> {
     const tx = await this.transaction(name, poolOf);
+    tx.ranSql = true;
     const result = await work(tx.client);
     const [after] = await q.run<{ started: string }>(tx.client, q.transactionStart);
     if (after?.started !== tx.started) throw engineError('bad-request.transaction-control', '$.args.sql', ['ROLLBACK']);
@@ -49,18 +69,24 @@ export class SourceTransactions {
     }
   }
 
-  /** Commit (or roll back) every source's transaction, and give the connections back, never to be reused. */
+  /**
+   * Commit (or roll back) every source's transaction and give the connections back to their pools:
+   * closed when SQL ran through `run` or the transaction did not end cleanly, kept for the next
+   * request otherwise (the engine's introspection leaves nothing in the session).
+   */
   async finish(commit: boolean): Promise<void> {
     const open = [...this.open.values()];
     this.open.clear();
     let failure: unknown;
-    for (const { client } of open) {
+    for (const { client, ranSql } of open) {
+      let ended = false;
       try {
         await q.run(client, commit && failure === undefined ? q.commit : q.rollback);
+        ended = true;
       } catch (error) {
         failure ??= error;
       } finally {
-        client.release(true);
+        client.release(ranSql || !ended);
       }
     }
     if (failure !== undefined) throw failure;
