@@ -18,6 +18,7 @@ import { requestContext, type ContextSources } from './requestContext';
 import { sourceConnectionError } from './sourceProblems';
 import { inSource } from './sourceLens';
 import { loadSourceInputs } from './sourceInputs';
+import { giveBack } from './sessionReset';
 import { DEFAULT_SOURCE } from '../../../spec';
 import { connectionsChanged, sourceArgumentProblem, sourcesOf } from '../metadata/sources';
 import { settleSourceDependents } from '../metadata/sourceRelationshipDependents';
@@ -32,7 +33,7 @@ export interface CommitSources extends ContextSources {
 export async function commitOperation(sources: CommitSources, operation: ParsedOperation): Promise<unknown> {
   const { served, remotes } = sources;
   const client = await connect(sources);
-  // A connection that ran user SQL may carry its session settings: it is not given back to the pool.
+  // A connection that ran user SQL may carry session state: it goes back to the pool reset (sessionReset.ts).
   const userSql = runsUserSql(operation);
   let open = false;
   let finishSources = async (_commit: boolean) => {};
@@ -108,11 +109,15 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     return response;
   } catch (error) {
     await finishSources(false).catch(() => {});
-    if (open) await q.run(client, q.rollback).catch(() => {});
+    if (open)
+      open = !(await q.run(client, q.rollback).then(
+        () => true,
+        () => false,
+      ));
     if (error instanceof CatalogError) throw error.detail;
     throw error instanceof EngineError ? error : postgresError(error, '');
   } finally {
-    client.release(userSql);
+    await giveBack(client, userSql, !open);
   }
 }
 

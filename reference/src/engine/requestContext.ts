@@ -21,6 +21,7 @@ import { sourceProblemsOf } from './sourceProblems';
 import { SourceTransactions } from './sourceTransactions';
 import { sourcesOf, trackingParts } from '../metadata/sources';
 import { loadSourceInput } from './sourceInputs';
+import { giveBack } from './sessionReset';
 import type { SourceSchemaInput } from '../execute/schemaCache';
 
 export interface RequestContext {
@@ -170,6 +171,7 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
     },
     async readOnly(work) {
       const db = await pool.connect();
+      let ended = false;
       try {
         await q.run(db, q.defaultReadOnly);
         await q.run(db, q.beginReadOnly);
@@ -182,9 +184,10 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
           return result;
         } finally {
           await q.run(db, q.rollback);
+          ended = true;
         }
       } finally {
-        db.release(true);
+        await giveBack(db, true, ended);
       }
     },
     async guarded(work) {

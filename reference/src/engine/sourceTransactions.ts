@@ -3,12 +3,13 @@
 import type { Pool, PoolClient } from 'pg';
 import { engineError } from '../errors';
 import * as q from '../sql';
+import { giveBack } from './sessionReset';
 
 interface Transaction {
   client: PoolClient;
   pool: Pool;
   started: string;
-  /** SQL given to `run` (run_sql's, the triggers of event triggers) went through it: it may have left session state behind. */
+  /** SQL given to `run` (run_sql's, the triggers of event triggers) went through it: it may have left state in the session. */
   ranSql: boolean;
 }
 
@@ -56,6 +57,7 @@ export class SourceTransactions {
   /** Run `work` alone in a read-only transaction on the source, rolled back after it. */
   static async readOnly<T>(pool: Pool | { problem: string }, name: string, work: (db: PoolClient) => Promise<T>): Promise<T> {
     const client = await connect(pool, name);
+    let ended = false;
     try {
       await q.run(client, q.defaultReadOnly);
       await q.run(client, q.beginReadOnly);
@@ -63,16 +65,16 @@ export class SourceTransactions {
         return await work(client);
       } finally {
         await q.run(client, q.rollback);
+        ended = true;
       }
     } finally {
-      client.release(true);
+      await giveBack(client, true, ended);
     }
   }
 
   /**
-   * Commit (or roll back) every source's transaction and give the connections back to their pools:
-   * closed when SQL ran through `run` or the transaction did not end cleanly, kept for the next
-   * request otherwise (the engine's introspection leaves nothing in the session).
+   * Commit (or roll back) every source's transaction and give the connections back to their pools,
+   * reset when SQL ran through `run`, closed when the transaction did not end (sessionReset.ts).
    */
   async finish(commit: boolean): Promise<void> {
     const open = [...this.open.values()];
@@ -86,7 +88,7 @@ export class SourceTransactions {
       } catch (error) {
         failure ??= error;
       } finally {
-        client.release(ranSql || !ended);
+        await giveBack(client, ranSql, ended);
       }
     }
     if (failure !== undefined) throw failure;

@@ -46,6 +46,17 @@ export const beginReadWrite = sql.query`begin read write`;
  *  only, and strings are read as run_sql's check reads them (operations/transactionControl.ts). */
 export const defaultReadOnly = sql.query`select set_config('default_transaction_read_only', 'on', false),
   set_config('standard_conforming_strings', 'on', false)`;
+/**
+ * A session as it was opened, after user SQL ran in it, so that its connection can serve the next
+ * request: DISCARD ALL's steps (settings and role, cursors, LISTEN, advisory locks, plans, temporary
+ * objects, sequences), except that the statements this server prepared through the protocol stay
+ * (node-postgres remembers them); those the user's PREPARE made go. Sent outside any transaction.
+ */
+export const resetSession = sql.query`close all; set session authorization default; reset all; unlisten *;
+  select pg_advisory_unlock_all(); discard plans; discard temp; discard sequences;
+  do $$ declare s record; begin
+    for s in select name from pg_prepared_statements where from_sql loop execute format('deallocate %I', s.name); end loop;
+  end $$`;
 /** A read-only transaction that has run a query: SET TRANSACTION READ WRITE is refused from here on. */
 export const takeSnapshot = sql.query`select 1 as snapshot`;
 export const transactionId = sql.query`select txid_current()::text as xid`;
