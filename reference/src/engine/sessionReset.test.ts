@@ -59,3 +59,15 @@ test('connections are not opened anew for each run_sql', async () => {
   // The server's other work (event and cron workers) may take a connection now and then.
   expect(pids.size).toBeLessThanOrEqual(3);
 });
+
+test('a connection the SQL ended is not given back: the next run_sql gets another', async () => {
+  const r = await target.request('POST', '/v2/query', {
+    body: { type: 'run_sql', args: { sql: 'select pg_terminate_backend(pg_backend_pid())' } },
+    headers: target.adminHeaders(),
+  });
+  expect({ status: r.status, body: r.body }).toEqual({
+    status: 500,
+    body: { code: 'postgres-error', error: 'connection error', internal: { message: 'terminating connection due to administrator command' }, path: '$' },
+  });
+  expect(await runSql('select 1 as one')).toEqual([['one'], ['1']]);
+});

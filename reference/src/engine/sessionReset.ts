@@ -4,7 +4,7 @@ import type { PoolClient } from 'pg';
 import * as q from '../sql';
 
 /** Give `client` back to its pool: as it is when no user SQL ran, reset when some did, closed when `ended` is false or the reset fails. */
-export async function giveBack(client: PoolClient, ranUserSql: boolean, ended = true): Promise<void> {
+export async function giveBack(client: PoolClient, ranUserSql: boolean, ended: boolean): Promise<void> {
   if (!ended) return client.release(true);
   if (!ranUserSql) return client.release();
   try {

@@ -29,6 +29,11 @@ const metadata = async (type: string, args: unknown, path = '/v1/metadata'): Pro
   return { status: r.status, body: await r.json() };
 };
 
+const SUCCESS = { status: 200, body: { message: 'success' } };
+const THINGS = { source: 'limited', table: { schema: 'public', name: 'things' } };
+const track = () => metadata('pg_track_table', THINGS);
+const untrack = () => metadata('pg_untrack_table', THINGS);
+
 /** The backends of the source's pool: the role's connections to the source's database. */
 async function sourceBackends(): Promise<number[]> {
   const r = await watcher.query('select pid from pg_stat_activity where datname = $1 and usename = $2 order by pid', [source.name, role]);
@@ -65,20 +70,11 @@ afterAll(async () => {
 });
 
 test('a metadata request gives the source connection it used back to the pool', async () => {
-  expect(await metadata('pg_track_table', { source: 'limited', table: { schema: 'public', name: 'things' } })).toEqual({
-    status: 200,
-    body: { message: 'success' },
-  });
+  expect(await track()).toEqual(SUCCESS);
   const kept = await sourceBackends();
   expect(kept).toHaveLength(1);
-  expect(await metadata('pg_untrack_table', { source: 'limited', table: { schema: 'public', name: 'things' } })).toEqual({
-    status: 200,
-    body: { message: 'success' },
-  });
-  expect(await metadata('pg_track_table', { source: 'limited', table: { schema: 'public', name: 'things' } })).toEqual({
-    status: 200,
-    body: { message: 'success' },
-  });
+  expect(await untrack()).toEqual(SUCCESS);
+  expect(await track()).toEqual(SUCCESS);
   expect(await sourceBackends()).toEqual(kept);
 });
 
@@ -105,4 +101,17 @@ test('the connection user SQL ran on is reset before it is used again: what the 
     });
   }
   expect(await sourceBackends()).toEqual(before);
+});
+
+test('with nothing tracked in the source, whether it answers is asked on the connection idle in its pool', async () => {
+  expect(await untrack()).toEqual(SUCCESS);
+  const kept = await sourceBackends();
+  expect(kept).toHaveLength(1);
+  expect(await metadata('get_inconsistent_metadata', {})).toEqual({ status: 200, body: [] });
+  const exported = await metadata('export_metadata', {});
+  expect(await metadata('replace_metadata', { allow_inconsistent_metadata: true, metadata: exported.body })).toEqual({
+    status: 200,
+    body: { is_consistent: true, inconsistent_objects: [] },
+  });
+  expect(await sourceBackends()).toEqual(kept);
 });
