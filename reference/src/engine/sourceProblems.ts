@@ -11,8 +11,8 @@ import * as q from '../sql';
 export async function sourceProblemsOf(
   pools: SourcePools,
   document: MetadataDocument,
-  only?: readonly string[],
-  holds: (name: string, pool: Pool) => boolean = () => false,
+  only: readonly string[] | undefined,
+  holds: (name: string, pool: Pool) => boolean,
 ): Promise<InconsistentObject[]> {
   const sources = sourcesOf(document).filter((s) => !only || only.includes(s.name));
   const problems = await Promise.all(sources.map((s) => problemOf(pools, s, holds)));

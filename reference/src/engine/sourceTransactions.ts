@@ -29,12 +29,12 @@ export class SourceTransactions {
   private async transaction(name: string, poolOf: () => Pool | { problem: string }): Promise<Transaction> {
     let tx = this.open.get(name);
     if (!tx) {
-      const pool = poolOf();
-      const client = await connect(pool, name);
+      const pool = usable(poolOf(), name);
+      const client = await connect(pool);
       try {
         await q.run(client, q.beginReadWrite);
         const [row] = await q.run<{ started: string }>(client, q.transactionStart);
-        tx = { client, pool: pool as Pool, started: row!.started, ranSql: false };
+        tx = { client, pool, started: row!.started, ranSql: false };
       } catch (error) {
         client.release(true);
         throw error;
@@ -56,7 +56,7 @@ export class SourceTransactions {
 
   /** Run `work` alone in a read-only transaction on the source, rolled back after it. */
   static async readOnly<T>(pool: Pool | { problem: string }, name: string, work: (db: PoolClient) => Promise<T>): Promise<T> {
-    const client = await connect(pool, name);
+    const client = await connect(usable(pool, name));
     let ended = false;
     try {
       await q.run(client, q.defaultReadOnly);
@@ -95,9 +95,14 @@ export class SourceTransactions {
   }
 }
 
-async function connect(pool: Pool | { problem: string }, name: string): Promise<PoolClient> {
+/** The source's pool, or the refusal of a source whose connection cannot be had. */
+function usable(pool: Pool | { problem: string }, name: string): Pool {
   if ('problem' in pool)
     throw engineError('invalid-configuration.source-connection', '$.args', [], [{ type: 'source', name: `source ${name}`, message: pool.problem }]);
+  return pool;
+}
+
+async function connect(pool: Pool): Promise<PoolClient> {
   try {
     return await pool.connect();
   } catch (error) {
