@@ -3,7 +3,7 @@
 // role are built and validated; what keeps one from being valid is an inconsistent object, left out
 // of what is served, reported by get_inconsistent_metadata, refused by a change that brings it
 // (unless allow_inconsistent_metadata says otherwise) and removed by drop_inconsistent_metadata.
-import { validateSchema, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { formatMessage, quoteQualified, type MetadataDocument } from '../../../spec';
 import { relationKey, type Introspection } from '../db/introspection';
 import { EngineError } from '../errors';
@@ -14,6 +14,7 @@ import { functionsOf } from '../metadata/functions';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { relationshipsOf } from '../metadata/relationships';
 import type { EnumValue } from '../schema/model';
+import { schemaErrors } from '../schema/schemaValidation';
 import type { RequestLimits } from '../config';
 import { buildSchemaCache, roleSchema, type SchemaCache } from './schemaCache';
 
@@ -65,8 +66,8 @@ export function firstSchemaError(cache: SchemaCache): string | undefined {
   ];
   for (const schema of schemas) {
     try {
-      const errors = validateSchema(schema());
-      if (errors.length > 0) return errors[0]!.message;
+      const errors = schemaErrors(schema());
+      if (errors.length > 0) return errors[0];
     } catch (error) {
       return schemaBuildError(error).message;
     }
@@ -88,7 +89,7 @@ export function adminSchemaOf(
   if (options.previous) {
     const cache = buildSchemaCache(document, db, enumValues, limits, options);
     try {
-      if (validateSchema(cache.admin.schema).length === 0) return cache.admin.schema;
+      if (schemaErrors(cache.admin.schema).length === 0) return cache.admin.schema;
     } catch (error) {
       schemaBuildError(error);
     } finally {

@@ -4,12 +4,12 @@
 import type { RolePresets } from './remoteRolePresets';
 import {
   GraphQLObjectType,
-  GraphQLSchema,
   GraphQLString,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLNamedType,
+  type GraphQLSchema,
 } from 'graphql';
 import type { QualifiedName, RootFieldKey } from '../../../spec';
 import { relationKey } from '../db/introspection';
@@ -19,6 +19,7 @@ import type { Models, TableModel } from './model';
 import { mutationTypes } from './mutationTypes';
 import { objectTypes, type RemoteRelationshipFields } from './objectTypes';
 import { scalarName } from './scalars';
+import { makeSchema } from './schemaValidation';
 import { typeContext } from './typeContext';
 import { TypeShare } from './typeShare';
 import { makeInputObjectType, makeObjectType, NO_EXTENSIONS } from './types';
@@ -202,13 +203,16 @@ export function buildSchema(
       query.no_queries_available = { type: nonNull(GraphQLString) };
     }
     const queryRoot = makeObjectType({ name: 'query_root', fields: query });
-    return new GraphQLSchema({
-      query: queryRoot,
-      ...(Object.keys(mutation).length ? { mutation: makeObjectType({ name: 'mutation_root', fields: mutation }) } : {}),
-      // Remote fields are not subscribed to: a root with only those has no subscription type.
-      ...(Object.keys(query).some((name) => !external.queryOwners.has(name)) ? { subscription: new SubscriptionRoot(queryRoot, external.queryOwners) } : {}),
-      types: [...[...enumTables.values()].map(enumType), ...external.types],
-    });
+    return makeSchema(
+      {
+        query: queryRoot,
+        ...(Object.keys(mutation).length ? { mutation: makeObjectType({ name: 'mutation_root', fields: mutation }) } : {}),
+        // Remote fields are not subscribed to: a root with only those has no subscription type.
+        ...(Object.keys(query).some((name) => !external.queryOwners.has(name)) ? { subscription: new SubscriptionRoot(queryRoot, external.queryOwners) } : {}),
+        types: [...[...enumTables.values()].map(enumType), ...external.types],
+      },
+      share.takesTypes,
+    );
   });
   return {
     schema,

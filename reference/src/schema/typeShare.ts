@@ -35,8 +35,12 @@ export class TypeShare {
   /** Whole schemas by the signature of their root fields. */
   readonly schemas = new Map<string, GraphQLSchema>();
 
+  /** Whether types of versions before may be among this one's (schemas made of them are validated by their new types: schemaValidation.ts). */
+  readonly takesTypes: boolean;
+
   /** `previous`: the share of the metadata version before, whose types this one may take. */
   constructor(private previous?: TypeShare) {
+    this.takesTypes = previous !== undefined;
     if (previous) for (const [name, scalar] of previous.scalars) this.scalars.set(name, scalar);
   }
 
@@ -115,8 +119,19 @@ export class TypeShare {
  * the metadata's names, configured comments and enum values.
  */
 function commonView(t: TableModel): string {
-  return digest(JSON.stringify([t.name, t.db, t.entry.configuration ?? null, t.entry.is_enum ?? false, t.enumValues ?? null, t.rootFields]));
+  // A table's view is made of what the database says of it and of its metadata entry, whose objects
+  // stay the same from version to version while neither changes: the digest is kept with them.
+  let byEntry = commonViews.get(t.db);
+  if (!byEntry) commonViews.set(t.db, (byEntry = new WeakMap()));
+  const kept = byEntry.get(t.entry);
+  if (kept && kept.enumValues === t.enumValues) return kept.view;
+  const view = digest(JSON.stringify([t.name, t.db, t.entry.configuration ?? null, t.entry.is_enum ?? false, t.enumValues ?? null, t.rootFields]));
+  byEntry.set(t.entry, { enumValues: t.enumValues, view });
+  return view;
 }
+
+/** commonView's digests by the database's description of a table, then by its metadata entry. */
+const commonViews = new WeakMap<object, WeakMap<object, { enumValues: TableModel['enumValues']; view: string }>>();
 
 /** Everything of a table the schema builder reads, as text: what all roles' views have alike, and the role's own. */
 function viewOf(t: TableModel, common: string, typeName: (c: ColumnModel) => string): string {

@@ -1,0 +1,101 @@
+// Whether a schema is valid, without validating again what a schema found valid before had
+// (decision dec.schema.always-valid, decision 029). graphql-js validates a schema type by type: a
+// type's errors depend only on the type and the types it refers to, so a type object that was part
+// of a valid schema is valid in every schema that has it. A schema whose types may come from a
+// version before is made with `assumeValid` (graphql-js then never validates it whole); here its
+// new types are validated by graphql-js in a schema of their own, and its root types, which refer
+// to every table's types, are checked field by field as graphql-js checks an object type's fields.
+// What only the whole schema can tell, two types of one name, graphql-js's constructor refuses.
+import {
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  isInputType,
+  isIntrospectionType,
+  isObjectType,
+  isOutputType,
+  isRequiredArgument,
+  validateSchema,
+  type GraphQLNamedType,
+  type GraphQLSchemaConfig,
+} from 'graphql';
+
+/** Types that were part of a schema found valid. */
+const validTypes = new WeakSet<GraphQLNamedType>();
+/** The messages of the schemas validated so far. */
+const results = new WeakMap<GraphQLSchema, readonly string[]>();
+/** Schemas made with types of versions before: validated by their new types. */
+const byNewTypes = new WeakSet<GraphQLSchema>();
+
+/**
+ * A schema of these roots and types. With `takesTypes` (some of its types may come from a version
+ * before), graphql-js is told not to validate it whole: `schemaErrors` validates its new types.
+ */
+export function makeSchema(config: GraphQLSchemaConfig, takesTypes: boolean): GraphQLSchema {
+  const schema = new GraphQLSchema({ ...config, assumeValid: takesTypes });
+  if (takesTypes) byNewTypes.add(schema);
+  return schema;
+}
+
+/** The reasons a schema is not valid (none: it is valid). */
+export function schemaErrors(schema: GraphQLSchema): readonly string[] {
+  let errors = results.get(schema);
+  if (errors) return errors;
+  if (byNewTypes.has(schema)) {
+    const fresh = newTypes(schema);
+    errors = newTypeErrors(schema, fresh);
+    if (errors.length === 0) for (const type of fresh) validTypes.add(type);
+  } else {
+    // graphql-js validates it whole (and keeps the answer with it).
+    errors = validateSchema(schema).map((e) => e.message);
+    if (errors.length === 0) for (const type of Object.values(schema.getTypeMap())) validTypes.add(type);
+  }
+  results.set(schema, errors);
+  return errors;
+}
+
+/** The types of a schema that no valid schema had, its roots aside. */
+function newTypes(schema: GraphQLSchema): GraphQLNamedType[] {
+  const roots: unknown[] = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  const typeMap = schema.getTypeMap();
+  const fresh: GraphQLNamedType[] = [];
+  for (const name in typeMap) {
+    const type = typeMap[name]!;
+    if (!validTypes.has(type) && !roots.includes(type) && !isIntrospectionType(type)) fresh.push(type);
+  }
+  return fresh;
+}
+
+function newTypeErrors(schema: GraphQLSchema, fresh: readonly GraphQLNamedType[]): string[] {
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  const typeMap = schema.getTypeMap();
+  const errors: string[] = [];
+  if (!isObjectType(roots[0])) errors.push('Query root type must be provided.');
+  // subscription_root has query_root's fields, the same objects (less those answered elsewhere).
+  for (const root of roots) if (root && (root === roots[0] || root.getFields() !== roots[0]?.getFields())) rootFieldErrors(root, errors);
+  if (fresh.length > 0) {
+    let name = 'schema_probe';
+    while (typeMap[name]) name += '_';
+    const probe = new GraphQLObjectType({ name, fields: { probe: { type: GraphQLString } } });
+    const part = new GraphQLSchema({ query: probe, types: fresh, directives: schema.getDirectives() });
+    errors.push(...validateSchema(part).map((e) => e.message));
+  }
+  return errors;
+}
+
+/** What graphql-js's validation says of an object type's fields (the types they refer to aside), into `errors`. */
+function rootFieldErrors(type: GraphQLObjectType, errors: string[]): void {
+  const fields = Object.values(type.getFields());
+  if (fields.length === 0) errors.push(`Type ${type.name} must define one or more fields.`);
+  const reserved = (name: string) => `Name "${name}" must not begin with "__", which is reserved by GraphQL introspection.`;
+  for (const field of fields) {
+    if (field.name.startsWith('__')) errors.push(reserved(field.name));
+    if (!isOutputType(field.type)) errors.push(`The type of ${type.name}.${field.name} must be Output Type but got: ${String(field.type)}.`);
+    for (const arg of field.args) {
+      if (arg.name.startsWith('__')) errors.push(reserved(arg.name));
+      if (!isInputType(arg.type)) errors.push(`The type of ${type.name}.${field.name}(${arg.name}:) must be Input Type but got: ${String(arg.type)}.`);
+      if (isRequiredArgument(arg) && arg.deprecationReason != null)
+        errors.push(`Required argument ${type.name}.${field.name}(${arg.name}:) cannot be deprecated.`);
+    }
+  }
+}
