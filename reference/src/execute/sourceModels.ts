@@ -26,6 +26,8 @@ export function modelsOfSources(
   const ownModels = buildModels(document, db, enumValues);
   const models = new Map(ownModels);
   const functions = buildFunctionModels(document, db, ownModels);
+  // The names the server's own tables and functions take matter only to those of other sources.
+  if (sources.length === 0) return { models, functions, sourceConflicts: resolveSourceRelationships(document, models) };
   const taken = new Map<string, string>();
   const sourceConflicts: InconsistentObject[] = [];
   const claim = (names: readonly string[], what: string) => {

@@ -211,7 +211,7 @@ export function buildSchema(
         ...(Object.keys(query).some((name) => !external.queryOwners.has(name)) ? { subscription: new SubscriptionRoot(queryRoot, external.queryOwners) } : {}),
         types: [...[...enumTables.values()].map(enumType), ...external.types],
       },
-      share.takesTypes,
+      share.schemasBefore(),
     );
   });
   return {

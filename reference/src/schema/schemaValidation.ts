@@ -1,8 +1,8 @@
 // Whether a schema is valid, without validating again what a schema found valid before had
 // (decision dec.schema.always-valid, decision 029). graphql-js validates a schema type by type: a
-// type's errors depend only on the type and the types it refers to, so a type object that was part
-// of a valid schema is valid in every schema that has it. A schema whose types may come from a
-// version before is made with `assumeValid` (graphql-js then never validates it whole); here its
+// type's errors depend only on the type and the types it refers to, so a type object that is part
+// of a valid schema is valid in every schema that has it. A schema made mostly of the types of
+// schemas before is made with `assumeValid` (graphql-js then never validates it whole); here its
 // new types are validated by graphql-js in a schema of their own, and its root types, which refer
 // to every table's types, are checked field by field as graphql-js checks an object type's fields.
 // What only the whole schema can tell, two types of one name, graphql-js's constructor refuses.
@@ -20,20 +20,19 @@ import {
   type GraphQLSchemaConfig,
 } from 'graphql';
 
-/** Types that were part of a schema found valid. */
-const validTypes = new WeakSet<GraphQLNamedType>();
 /** The messages of the schemas validated so far. */
 const results = new WeakMap<GraphQLSchema, readonly string[]>();
-/** Schemas made with types of versions before: validated by their new types. */
-const byNewTypes = new WeakSet<GraphQLSchema>();
+/** Schemas made mostly of types of schemas made before: those schemas, whose valid ones vouch for the types they have. */
+const madeAfter = new WeakMap<GraphQLSchema, () => Iterable<GraphQLSchema>>();
 
 /**
- * A schema of these roots and types. With `takesTypes` (some of its types may come from a version
- * before), graphql-js is told not to validate it whole: `schemaErrors` validates its new types.
+ * A schema of these roots and types. With `before` (schemas made before, which have most of its
+ * types), graphql-js is told not to validate it whole: `schemaErrors` validates the types that no
+ * valid one of them has. Either way is right; the choice is what costs less.
  */
-export function makeSchema(config: GraphQLSchemaConfig, takesTypes: boolean): GraphQLSchema {
-  const schema = new GraphQLSchema({ ...config, assumeValid: takesTypes });
-  if (takesTypes) byNewTypes.add(schema);
+export function makeSchema(config: GraphQLSchemaConfig, before?: () => Iterable<GraphQLSchema>): GraphQLSchema {
+  const schema = new GraphQLSchema({ ...config, assumeValid: before !== undefined });
+  if (before) madeAfter.set(schema, before);
   return schema;
 }
 
@@ -41,27 +40,28 @@ export function makeSchema(config: GraphQLSchemaConfig, takesTypes: boolean): Gr
 export function schemaErrors(schema: GraphQLSchema): readonly string[] {
   let errors = results.get(schema);
   if (errors) return errors;
-  if (byNewTypes.has(schema)) {
-    const fresh = newTypes(schema);
-    errors = newTypeErrors(schema, fresh);
-    if (errors.length === 0) for (const type of fresh) validTypes.add(type);
+  const before = madeAfter.get(schema);
+  if (before) {
+    const valid = [...before()].filter((s) => s !== schema && results.get(s)?.length === 0);
+    errors = newTypeErrors(schema, newTypes(schema, valid));
+    madeAfter.delete(schema);
   } else {
     // graphql-js validates it whole (and keeps the answer with it).
     errors = validateSchema(schema).map((e) => e.message);
-    if (errors.length === 0) for (const type of Object.values(schema.getTypeMap())) validTypes.add(type);
   }
   results.set(schema, errors);
   return errors;
 }
 
-/** The types of a schema that no valid schema had, its roots aside. */
-function newTypes(schema: GraphQLSchema): GraphQLNamedType[] {
+/** The types of a schema that none of the valid schemas has (the same object by the same name), its roots aside. */
+function newTypes(schema: GraphQLSchema, valid: readonly GraphQLSchema[]): GraphQLNamedType[] {
   const roots: unknown[] = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  const known = valid.map((s) => s.getTypeMap());
   const typeMap = schema.getTypeMap();
   const fresh: GraphQLNamedType[] = [];
   for (const name in typeMap) {
     const type = typeMap[name]!;
-    if (!validTypes.has(type) && !roots.includes(type) && !isIntrospectionType(type)) fresh.push(type);
+    if (!known.some((m) => m[name] === type) && !roots.includes(type) && !isIntrospectionType(type)) fresh.push(type);
   }
   return fresh;
 }

@@ -1,17 +1,10 @@
 import { loadConfig } from '../config';
-import {
-  GraphQLNonNull,
-  GraphQLObjectType,
-  GraphQLString,
-  validateSchema,
-  type GraphQLEnumType,
-  type GraphQLInputObjectType,
-  type GraphQLSchema,
-} from 'graphql';
+import { GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLEnumType, type GraphQLInputObjectType, type GraphQLSchema } from 'graphql';
 import type { MetadataDocument } from '../../../spec';
 import { introspectionOf, type DbColumn, type DbTable } from '../db/introspection';
 import { buildSchemaCache, roleSchema } from '../execute/schemaCache';
 import { adminSchemaOf, validSchemaCache } from '../execute/schemaValidity';
+import { schemaErrors } from './schemaValidation';
 import { typeContext } from './typeContext';
 
 const column = (name: string, type: string): DbColumn => ({
@@ -116,7 +109,7 @@ describe('a version takes the types of the tables it has unchanged from the vers
 
   test('a table added: the others keep their type objects, the new one is made, the schema is new', () => {
     const before = buildSchemaCache(without('note'), db, new Map(), limits);
-    expect(validateSchema(before.admin.schema)).toEqual([]);
+    expect(schemaErrors(before.admin.schema)).toEqual([]);
     const after = buildSchemaCache(document, db, new Map(), limits, { previous: before.share });
     for (const name of ['artist', 'artist_bool_exp', 'album', 'album_insert_input', 'Int_comparison_exp', 'String_comparison_exp']) {
       expect(typeOf(after.admin.schema, name)).toBe(typeOf(before.admin.schema, name));
@@ -124,7 +117,30 @@ describe('a version takes the types of the tables it has unchanged from the vers
     expect(typeOf(before.admin.schema, 'note')).toBeUndefined();
     expect(fieldsOf(after.admin.schema, 'note')).toEqual(['body', 'id']);
     expect(after.admin.schema).not.toBe(before.admin.schema);
-    expect(validateSchema(after.admin.schema)).toEqual([]);
+    expect(schemaErrors(after.admin.schema)).toEqual([]);
+  });
+
+  test('a version that takes most tables from the one before is validated by its new types; one that makes most, whole (decision 029)', () => {
+    // toConfig().assumeValid: graphql-js was told not to validate the schema whole (nothing validated it yet).
+    const assumed = (schema: GraphQLSchema) => schema.toConfig().assumeValid;
+    const first = buildSchemaCache(without('note'), db, new Map(), limits);
+    expect(assumed(first.admin.schema)).toBe(false);
+    expect(schemaErrors(first.admin.schema)).toEqual([]);
+    // artist and album taken, note made.
+    const added = buildSchemaCache(document, db, new Map(), limits, { previous: first.share });
+    expect(assumed(added.admin.schema)).toBe(true);
+    expect(schemaErrors(added.admin.schema)).toEqual([]);
+    // From only note to all three: two of three made.
+    const onlyNote = buildSchemaCache(
+      { ...document, tables: document.tables.filter((t) => t.table.name === 'note') } as MetadataDocument,
+      db,
+      new Map(),
+      limits,
+    );
+    expect(schemaErrors(onlyNote.admin.schema)).toEqual([]);
+    const grown = buildSchemaCache(document, db, new Map(), limits, { previous: onlyNote.share });
+    expect(assumed(grown.admin.schema)).toBe(false);
+    expect(schemaErrors(grown.admin.schema)).toEqual([]);
   });
 
   test('without a version before, or when a role sees something else, nothing is taken', () => {
@@ -147,7 +163,7 @@ describe('a version takes the types of the tables it has unchanged from the vers
 
   test("what the database says of a column is part of a table's view: a comment, a nullability, a type", () => {
     const before = buildSchemaCache(document, db, new Map(), limits);
-    expect(validateSchema(before.admin.schema)).toEqual([]);
+    expect(schemaErrors(before.admin.schema)).toEqual([]);
     const changed = tables.map((t) =>
       t.name !== 'note'
         ? t
@@ -165,7 +181,7 @@ describe('a version takes the types of the tables it has unchanged from the vers
     expect(String(note.getFields().body!.type)).toBe('Int');
     expect(String((after.admin.schema.getType('note_bool_exp') as GraphQLInputObjectType).getFields().body!.type)).toBe('Int_comparison_exp');
     expect(typeOf(after.admin.schema, 'artist')).toBe(typeOf(before.admin.schema, 'artist'));
-    expect(validateSchema(after.admin.schema)).toEqual([]);
+    expect(schemaErrors(after.admin.schema)).toEqual([]);
   });
 
   test("an enum table's values are part of the view of every table whose column takes its enum", () => {
@@ -184,10 +200,10 @@ describe('a version takes the types of the tables it has unchanged from the vers
     } as unknown as MetadataDocument;
     const values = (...names: string[]) => new Map([['public\u0000color', names.map((value) => ({ value, comment: null }))]]);
     const before = buildSchemaCache(enumDocument, enumDb, values('red', 'blue'), limits);
-    expect(validateSchema(before.admin.schema)).toEqual([]);
+    expect(schemaErrors(before.admin.schema)).toEqual([]);
     const after = buildSchemaCache(enumDocument, enumDb, values('red', 'green'), limits, { previous: before.share });
     const schema = after.admin.schema;
-    expect(validateSchema(schema)).toEqual([]);
+    expect(schemaErrors(schema)).toEqual([]);
     const colorEnum = schema.getType('color_enum') as GraphQLEnumType;
     expect(colorEnum.getValues().map((v) => v.name)).toEqual(['green', 'red']);
     expect((schema.getType('paint') as GraphQLObjectType).getFields().color!.type).toEqual(new GraphQLNonNull(colorEnum));
@@ -201,12 +217,12 @@ describe('a version takes the types of the tables it has unchanged from the vers
 
   test('types taken stay known to the versions after: a table added two versions later refers to the same comparison types', () => {
     const first = buildSchemaCache(without('note'), db, new Map(), limits);
-    expect(validateSchema(first.admin.schema)).toEqual([]);
+    expect(schemaErrors(first.admin.schema)).toEqual([]);
     const second = buildSchemaCache(without('note'), db, new Map(), limits, { previous: first.share });
     expect(second.admin.schema).toBe(first.admin.schema);
     second.share.forgetPrevious();
     const third = buildSchemaCache(document, db, new Map(), limits, { previous: second.share });
-    expect(validateSchema(third.admin.schema)).toEqual([]);
+    expect(schemaErrors(third.admin.schema)).toEqual([]);
     expect(third.admin.schema.getType('Int_comparison_exp')).toBe(first.admin.schema.getType('Int_comparison_exp'));
     // The version between took the whole schema, and with it the types of its tables for the versions after.
     for (const name of ['artist', 'album_bool_exp', 'artist_aggregate']) expect(third.admin.schema.getType(name)).toBe(first.admin.schema.getType(name));
@@ -215,7 +231,7 @@ describe('a version takes the types of the tables it has unchanged from the vers
 
   test('a schema that is not valid with types of a version before is built again from nothing before anything is left out', () => {
     const before = buildSchemaCache(document, db, new Map(), limits);
-    expect(validateSchema(before.admin.schema)).toEqual([]);
+    expect(schemaErrors(before.admin.schema)).toEqual([]);
     // A type of the version before that is not what its class makes: it must not be trusted.
     const noteClass = typeContext(before.models, before.share).classes.get('public\u0000note')!;
     before.share.typesOfClass(noteClass).set('note', new GraphQLObjectType({ name: 'note', fields: { 'not a name': { type: GraphQLString } } }));
@@ -228,7 +244,7 @@ describe('a version takes the types of the tables it has unchanged from the vers
     expect(fieldsOf(roleSchema(valid.cache, 'fan', false).built.schema, 'note')).toEqual(['body', 'id']);
     // The admin schema that remote schemas are checked against too.
     const admin = adminSchemaOf(noteOnly, db, new Map(), limits, { previous: before.share });
-    expect([validateSchema(admin), fieldsOf(admin, 'note')]).toEqual([[], ['body', 'id']]);
+    expect([schemaErrors(admin), fieldsOf(admin, 'note')]).toEqual([[], ['body', 'id']]);
   });
 });
 
@@ -300,9 +316,9 @@ describe("each part of a table's view tells its types apart from the version bef
     (_, role, changedDocument, changedDb, startDb) => {
       const before = buildSchemaCache(document, startDb, new Map(), limits);
       const previous = schemaOf(before, role);
-      expect(validateSchema(previous)).toEqual([]);
+      expect(schemaErrors(previous)).toEqual([]);
       const after = schemaOf(buildSchemaCache(changedDocument, changedDb, new Map(), limits, { previous: before.share }), role);
-      expect(validateSchema(after)).toEqual([]);
+      expect(schemaErrors(after)).toEqual([]);
       expect(after.getType('artist')).toBe(previous.getType('artist'));
       expect(after.getType('note_bool_exp')).not.toBe(previous.getType('note_bool_exp'));
       // And the same once more takes everything.
@@ -324,7 +340,7 @@ describe("each part of a table's view tells its types apart from the version bef
       const before = buildSchemaCache(one, db, new Map(), limits);
       const fanBefore = roleSchema(before, 'fan', false).built.schema;
       const fanAfter = roleSchema(buildSchemaCache(other, db, new Map(), limits, { previous: before.share }), 'fan', false).built.schema;
-      expect(validateSchema(fanAfter)).toEqual([]);
+      expect(schemaErrors(fanAfter)).toEqual([]);
       expect(fanAfter.getType('note_bool_exp')).not.toBe(fanBefore.getType('note_bool_exp'));
       expect(fanAfter.getType('artist')).toBe(fanBefore.getType('artist'));
     }
@@ -336,9 +352,9 @@ describe("each part of a table's view tells its types apart from the version bef
       tables: document.tables.map((t) => (t.table.name === 'artist' ? { ...t, array_relationships: [{ ...t.array_relationships![0]!, name: 'records' }] } : t)),
     } as MetadataDocument;
     const before = buildSchemaCache(document, db, new Map(), limits);
-    expect(validateSchema(before.admin.schema)).toEqual([]);
+    expect(schemaErrors(before.admin.schema)).toEqual([]);
     const after = buildSchemaCache(renamed, db, new Map(), limits, { previous: before.share });
-    expect(validateSchema(after.admin.schema)).toEqual([]);
+    expect(schemaErrors(after.admin.schema)).toEqual([]);
     expect(fieldsOf(after.admin.schema, 'artist')).toEqual(['id', 'name', 'records', 'records_aggregate', 'secret']);
     expect(after.admin.schema.getType('album')).not.toBe(before.admin.schema.getType('album'));
     expect(after.admin.schema.getType('note')).toBe(before.admin.schema.getType('note'));
@@ -391,7 +407,7 @@ describe("a table's class: its view and the classes of the tables it reaches", (
       const cache = buildSchemaCache({ version: 2, tables: order } as unknown as MetadataDocument, introspectionOf(ring, ring), new Map(), limits);
       const classes = typeContext(cache.models, cache.share).classes;
       expect(new Set(['r1', 'r2', 'r3'].map((n) => classes.get(`public\u0000${n}`))).size).toBe(1);
-      expect(validateSchema(cache.admin.schema)).toEqual([]);
+      expect(schemaErrors(cache.admin.schema)).toEqual([]);
     }
   });
 

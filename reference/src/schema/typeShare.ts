@@ -35,12 +35,14 @@ export class TypeShare {
   /** Whole schemas by the signature of their root fields. */
   readonly schemas = new Map<string, GraphQLSchema>();
 
-  /** Whether types of versions before may be among this one's (schemas made of them are validated by their new types: schemaValidation.ts). */
-  readonly takesTypes: boolean;
+  /** Classes whose types this version took from the version before. */
+  private readonly takenClasses = new Set<string>();
+  /** Tables (of every role's models classified) whose class was taken, and those whose class is new. */
+  private taken = 0;
+  private made = 0;
 
   /** `previous`: the share of the metadata version before, whose types this one may take. */
   constructor(private previous?: TypeShare) {
-    this.takesTypes = previous !== undefined;
     if (previous) for (const [name, scalar] of previous.scalars) this.scalars.set(name, scalar);
   }
 
@@ -99,13 +101,31 @@ export class TypeShare {
     // This version has these classes: their types are its own to give to the version after, also
     // when none of them is made or even read now (a whole schema taken from the version before).
     for (const tableClass of new Set(classes.values())) this.typesOfClass(tableClass);
+    for (const tableClass of classes.values()) {
+      if (this.takenClasses.has(tableClass)) this.taken++;
+      else this.made++;
+    }
     return classes;
   }
 
   typesOfClass(tableClass: string): Map<string, unknown> {
     let types = this.byClass.get(tableClass);
-    if (!types) this.byClass.set(tableClass, (types = this.previous?.byClass.get(tableClass) ?? new Map()));
+    if (!types) {
+      const before = this.previous?.byClass.get(tableClass);
+      if (before) this.takenClasses.add(tableClass);
+      this.byClass.set(tableClass, (types = before ?? new Map()));
+    }
     return types;
+  }
+
+  /**
+   * When most of this version's tables have the types of the version before: the schemas made so far
+   * (the version before's, then this one's), against which a new schema is validated by the types
+   * none of them has (schemaValidation.ts). Otherwise undefined: a new schema is validated whole.
+   */
+  schemasBefore(): (() => GraphQLSchema[]) | undefined {
+    if (this.taken <= this.made) return undefined;
+    return () => [...(this.previous?.schemas.values() ?? []), ...this.schemas.values()];
   }
 
   /** The key of a schema's roots: the classes of its tables, in order. */
