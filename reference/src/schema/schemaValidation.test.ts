@@ -112,6 +112,28 @@ describe('schemaErrors', () => {
     ]);
   });
 
+  it('checks a root field of an input type, and a subscription root that has the query root’s fields once', () => {
+    const input = new GraphQLInputObjectType({ name: 'f_input', fields: { id: { type: GraphQLInt } } });
+    const query = object('query_root', { f: { type: input as never } });
+    // As the engine's subscription root: the query root's fields, the same object.
+    const subscription = object('subscription_root', {});
+    subscription.getFields = () => query.getFields();
+    expect(schemaErrors(makeSchema({ query, subscription }, () => []))).toEqual(['The type of query_root.f must be Output Type but got: f_input.']);
+  });
+
+  it('says a schema without a query root has none, and checks its other roots', () => {
+    const mutation = object('mutation_root', { __m: { type: GraphQLString } });
+    expect(schemaErrors(makeSchema({ mutation }, () => []))).toEqual([
+      'Query root type must be provided.',
+      'Name "__m" must not begin with "__", which is reserved by GraphQL introspection.',
+    ]);
+    // graphql-js says the same.
+    expect(schemaErrors(makeSchema({ mutation: object('mutation_root', { __m: { type: GraphQLString } }) }))).toEqual([
+      'Query root type must be provided.',
+      'Name "__m" must not begin with "__", which is reserved by GraphQL introspection.',
+    ]);
+  });
+
   it('takes a new type named like its own probe', () => {
     const probe = object('schema_probe', { id: { type: GraphQLInt } });
     const list = object('lists', { all: { type: new GraphQLList(probe) } });

@@ -42,7 +42,7 @@ export function schemaErrors(schema: GraphQLSchema): readonly string[] {
   if (errors) return errors;
   const before = madeAfter.get(schema);
   if (before) {
-    const valid = [...before()].filter((s) => s !== schema && results.get(s)?.length === 0);
+    const valid = [...before()].filter((s) => results.get(s)?.length === 0);
     errors = newTypeErrors(schema, newTypes(schema, valid));
     madeAfter.delete(schema);
   } else {
