@@ -108,3 +108,22 @@ test(
     expect((await run('export_metadata', {})).body).toEqual(before);
   },
 );
+
+describe('a name reserved by introspection ("__…") is refused where the schema would carry it, and changes nothing', () => {
+  const changes: [string, Record<string, unknown>, string][] = [
+    ['a root field', { custom_root_fields: { select: '__paints' } }, '"__paints" (root field select of table "validity.paint") is not a valid GraphQL name'],
+    ['a column', { custom_column_names: { id: '__id' } }, '"__id" (custom name of column "id" of table "validity.paint") is not a valid GraphQL name'],
+    ['a table', { custom_name: '__paint' }, '"__paint" (the custom_name of table "validity.paint") is not a valid GraphQL name'],
+  ];
+  test.each(changes)(
+    covers(['dec.schema.always-valid', 'op.set_table_customization', 'err.validation-failed.graphql-name'], 'the name of %s'),
+    async (_what, configuration, error) => {
+      const before = (await run('export_metadata', {})).body;
+      const r = await run('set_table_customization', { table: paint, configuration });
+      expect([r.status, r.body]).toEqual([400, { path: '$.args', error, code: 'validation-failed' }]);
+      expect((await run('export_metadata', {})).body).toEqual(before);
+      for (const headers of [target.adminHeaders(), asUser()])
+        expect(await gql('{ validity_paint { id } }', headers)).toEqual({ data: { validity_paint: [{ id: 1 }] } });
+    },
+  );
+});

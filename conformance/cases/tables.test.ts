@@ -115,6 +115,35 @@ test(covers(['op.track_table.v1', 'err.validation-failed.graphql-name'], 'a tabl
 });
 
 test(
+  covers(['op.track_table.v2', 'err.validation-failed.graphql-name'], "a column whose name is not a GraphQL name, or is an operator's, needs a custom name"),
+  async () => {
+    await target.sql('create table shop.odd_columns (id int primary key, "full-name" text, _or int)');
+    const table = { schema: 'shop', name: 'odd_columns' };
+    const refused = (error: string) => ({ path: '$.args', error, code: 'validation-failed' });
+    expectResponse(
+      await run('track_table', { table }, 2),
+      400,
+      refused('"full-name" (column of table "shop.odd_columns"; give it a custom column name) is not a valid GraphQL name'),
+    );
+    const named = { custom_column_names: { 'full-name': 'full_name' } };
+    expectResponse(
+      await run('track_table', { table, configuration: named }, 2),
+      400,
+      refused('"_or" (column of table "shop.odd_columns": an operator of boolean expressions; give it a custom column name) is not a valid GraphQL name'),
+    );
+    // A custom_name that is itself no GraphQL name is named as the table's custom_name.
+    expectResponse(
+      await run('track_table', { table, configuration: { custom_name: 'odd columns' } }, 2),
+      400,
+      refused('"odd columns" (the custom_name of table "shop.odd_columns") is not a valid GraphQL name'),
+    );
+    expect(await exported()).toEqual({ version: 2, tables: [] });
+    expectResponse(await run('track_table', { table, configuration: { custom_column_names: { 'full-name': 'full_name', _or: 'or_flag' } } }, 2), 200, ok);
+    await target.sql('drop table shop.odd_columns');
+  },
+);
+
+test(
   covers(
     ['rule.track_table.constraint-names:refused', 'rule.track_table.constraint-names:allowed', 'err.validation-failed.graphql-name'],
     'a table with a constraint name that is not a GraphQL name cannot be tracked; renamed, it can',
@@ -374,13 +403,13 @@ test(covers(['op.set_table_customization', 'err.validation-failed.graphql-name']
   const refused: [Record<string, unknown>, Record<string, unknown>][] = [
     [
       { custom_column_names: { name: 'full-name' } },
-      { code: 'validation-failed', error: '"full-name" (column of table "shop.customer"; give it a custom column name) is not a valid GraphQL name' },
+      { code: 'validation-failed', error: '"full-name" (custom name of column "name" of table "shop.customer") is not a valid GraphQL name' },
     ],
     [
       { custom_column_names: { name: '_or' } },
       {
         code: 'validation-failed',
-        error: '"_or" (column of table "shop.customer": an operator of boolean expressions; give it a custom column name) is not a valid GraphQL name',
+        error: '"_or" (custom name of column "name" of table "shop.customer": an operator of boolean expressions) is not a valid GraphQL name',
       },
     ],
     [{ custom_column_names: { name: 'email' } }, { code: 'already-exists', error: 'column/relationship of table "shop.customer" already exists' }],

@@ -24,8 +24,12 @@ export { databaseTable, findEntry, replaceEntry, trackedEntry };
 export function validateEntry(entry: TableEntry, table: DbTable): void {
   const where = `table ${quoteQualified(entry.table)}`;
   const name = tableGraphQLName(entry);
-  if (!isGraphQLName(name))
-    throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(name)} (the name of ${where}; give it a custom_name)`]);
+  if (!isGraphQLName(name)) {
+    // A name the configuration gave is named as such; one taken from the database asks for a custom name.
+    const given = name === (entry.configuration?.custom_name ?? entry.configuration?.identifier);
+    const what = given ? `the custom_name of ${where}` : `the name of ${where}; give it a custom_name`;
+    throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(name)} (${what})`]);
+  }
   // Query root fields (select…) and mutation root fields (the others) each need distinct names.
   const rootFields = new Map<string, string>();
   for (const key of ROOT_FIELD_KEYS) {
@@ -43,13 +47,13 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
   const fields = new Set<string>();
   for (const column of table.columns) {
     const field = columnGraphQLName(entry, column.name);
-    if (!isGraphQLName(field)) {
-      throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (column of ${where}; give it a custom column name)`]);
-    }
+    // A name the configuration gave is named as such; a column's own name asks for a custom name.
+    const given = entry.configuration?.custom_column_names?.[column.name] !== undefined;
+    const what = given ? `custom name of column ${JSON.stringify(column.name)} of ${where}` : `column of ${where}`;
+    const remedy = given ? '' : '; give it a custom column name';
+    if (!isGraphQLName(field)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (${what}${remedy})`]);
     if (BOOL_EXP_OPERATORS.has(field)) {
-      throw engineError('validation-failed.graphql-name', '$.args', [
-        `${JSON.stringify(field)} (column of ${where}: an operator of boolean expressions; give it a custom column name)`,
-      ]);
+      throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (${what}: an operator of boolean expressions${remedy})`]);
     }
     if (fields.has(field)) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
     fields.add(field);
