@@ -882,3 +882,33 @@ caseWithProfile(
     expect(await gql(query, asRole('user'), strict)).toEqual({ data: { shopfn_search_items: [{ id: 1 }, { id: 2 }] } });
   },
 );
+
+test(
+  covers(
+    ['op.track_function.v2', 'err.validation-failed.graphql-name'],
+    'a function whose GraphQL names are no GraphQL names is refused, naming where each came from',
+  ),
+  async () => {
+    await target.sql(`create function shopfn."odd-items"() returns setof shopfn.item language sql stable as 'select * from shopfn.item'`);
+    const odd = fn('odd-items');
+    const attempts: [Record<string, unknown> | undefined, string][] = [
+      [undefined, '"shopfn_odd-items" (of function "shopfn.odd-items"; give it a custom_name) is not a valid GraphQL name'],
+      [{ custom_name: 'odd items' }, '"odd items" (the custom_name of function "shopfn.odd-items") is not a valid GraphQL name'],
+      [
+        { custom_name: 'odd_items', custom_root_fields: { function: 'odd-list' } },
+        '"odd-list" (the custom_root_fields.function of function "shopfn.odd-items") is not a valid GraphQL name',
+      ],
+      [
+        { custom_name: 'odd_items', custom_root_fields: { function_aggregate: 'odd-total' } },
+        '"odd-total" (the custom_root_fields.function_aggregate of function "shopfn.odd-items") is not a valid GraphQL name',
+      ],
+    ];
+    for (const [configuration, error] of attempts) {
+      const r = await run('track_function', { function: odd, ...(configuration ? { configuration } : {}) });
+      expect([configuration, r.status, r.body]).toEqual([configuration, 400, refused('validation-failed', error)]);
+    }
+    expect((await exported()) as { functions?: unknown }).not.toHaveProperty('functions');
+    expectResponse(await run('track_function', { function: odd, configuration: { custom_name: 'odd_items' } }), 200, ok);
+    expect(await gql('{ odd_items(order_by: {id: asc}, limit: 1) { id } }')).toEqual({ data: { odd_items: [{ id: 1 }] } });
+  },
+);

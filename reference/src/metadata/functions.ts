@@ -80,9 +80,19 @@ export function resolveFunction(document: MetadataDocument, db: Introspection, e
   if (session !== undefined && !fn.arguments.some((a) => a.name === session && JSON_TYPES.has(a.type))) {
     throw engineError('not-exists.session-argument', '$.args', [name, JSON.stringify(session)]);
   }
-  for (const field of functionGraphQLNames(entry)) {
-    if (!isGraphQLName(field))
-      throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (of function ${name}; give it a custom_name)`]);
+  // A name the configuration gave (or made from its custom_name) is named as such; one taken from the database asks for a custom_name.
+  const roots = entry.configuration?.custom_root_fields;
+  const custom = entry.configuration?.custom_name ? 'custom_name' : undefined;
+  const { field: rootField, aggregateField, argsType } = functionNames(entry);
+  const sources: [string, string | undefined][] = [
+    [rootField, roots?.function !== undefined ? 'custom_root_fields.function' : custom],
+    [aggregateField, roots?.function_aggregate !== undefined ? 'custom_root_fields.function_aggregate' : custom],
+    [argsType, custom],
+  ];
+  for (const [field, source] of sources) {
+    if (isGraphQLName(field)) continue;
+    const what = source ? `the ${source} of function ${name}` : `of function ${name}; give it a custom_name`;
+    throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (${what})`]);
   }
   const names = functionNames(entry);
   if (names.aggregateField === names.field) {
