@@ -894,6 +894,11 @@ test(
     const attempts: [Record<string, unknown> | undefined, string][] = [
       [undefined, '"shopfn_odd-items" (of function "shopfn.odd-items"; give it a custom_name) is not a valid GraphQL name'],
       [{ custom_name: 'odd items' }, '"odd items" (the custom_name of function "shopfn.odd-items") is not a valid GraphQL name'],
+      // The root field renamed, the aggregate field still takes the function's own name.
+      [
+        { custom_root_fields: { function: 'odd_list' } },
+        '"shopfn_odd-items_aggregate" (of function "shopfn.odd-items"; give it a custom_name) is not a valid GraphQL name',
+      ],
       [
         { custom_name: 'odd_items', custom_root_fields: { function: 'odd-list' } },
         '"odd-list" (the custom_root_fields.function of function "shopfn.odd-items") is not a valid GraphQL name',
