@@ -1,5 +1,14 @@
 import { loadConfig } from '../config';
-import { GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLEnumType, type GraphQLInputObjectType, type GraphQLSchema } from 'graphql';
+import fc from 'fast-check';
+import {
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  validateSchema,
+  type GraphQLEnumType,
+  type GraphQLInputObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import type { MetadataDocument } from '../../../spec';
 import { introspectionOf, type DbColumn, type DbTable } from '../db/introspection';
 import { buildSchemaCache, roleSchema } from '../execute/schemaCache';
@@ -433,5 +442,52 @@ describe("a table's class: its view and the classes of the tables it reaches", (
       base.t3,
       base.u,
     ]);
+  });
+});
+
+describe('validated by its new types, a version is found valid exactly when validating it whole finds it valid (decision 029)', () => {
+  const limits = loadConfig({}).limits;
+  const db = introspectionOf(tables, tables);
+  const roles = ['fan', 'critic', 'guest'];
+  // Names that make a schema invalid ("__…", reserved by introspection) or clash ("note": another table's type).
+  const configuration = fc.record(
+    {
+      custom_name: fc.constantFrom('renamed', 'named', 'titled', '__hidden', 'note'),
+      custom_root_fields: fc.record({ select: fc.constantFrom('listed', 'all', '__listed') }),
+      custom_column_names: fc.record({ id: fc.constantFrom('ident', 'key', '__id') }),
+    },
+    { requiredKeys: [] },
+  );
+  /** 'valid', or what is wrong: graphql-js refusing to build (two types of one name) or a schema's errors. */
+  const verdict = (schemas: (() => GraphQLSchema)[], errorsOf: (s: GraphQLSchema) => readonly unknown[]) => {
+    try {
+      return schemas.every((s) => errorsOf(s()).length === 0) ? 'valid' : 'invalid';
+    } catch (error) {
+      return `not built: ${(error as Error).message}`;
+    }
+  };
+  const schemasOf = (cache: ReturnType<typeof buildSchemaCache>) => [
+    () => cache.admin.schema,
+    ...roles.map((role) => () => roleSchema(cache, role, false).built.schema),
+  ];
+
+  test('over versions that each change one table', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), configuration), { minLength: 1, maxLength: 8 }), (changes) => {
+        let current = document;
+        let previous: ReturnType<typeof buildSchemaCache>['share'] | undefined;
+        for (const [index, config] of changes) {
+          current = { ...current, tables: current.tables.map((t, i) => (i === index ? { ...t, configuration: config } : t)) } as MetadataDocument;
+          const incremental = buildSchemaCache(current, db, new Map(), limits, previous ? { previous } : {});
+          const whole = buildSchemaCache(current, db, new Map(), limits);
+          const found = verdict(schemasOf(incremental), schemaErrors);
+          expect([changes, found]).toEqual([changes, verdict(schemasOf(whole), (s) => validateSchema(s))]);
+          incremental.share.forgetPrevious();
+          // As the server does: only a valid version's types are taken by the next.
+          if (found === 'valid') previous = incremental.share;
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 });
