@@ -487,7 +487,8 @@ describe('validated by its new types, a version is found valid exactly when vali
           if (found === 'valid') previous = incremental.share;
         }
       }),
-      { numRuns: 60 },
+      // A short run in npm test; ENGINE_FUZZ_RUNS=500 for a long one.
+      { numRuns: Number(process.env.ENGINE_FUZZ_RUNS ?? 20) },
     );
   });
 });
