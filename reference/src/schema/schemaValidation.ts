@@ -53,9 +53,11 @@ export function schemaErrors(schema: GraphQLSchema): readonly string[] {
   return errors;
 }
 
+const rootsOf = (schema: GraphQLSchema) => [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()] as const;
+
 /** The types of a schema that none of the valid schemas has (the same object by the same name), its roots aside. */
 function newTypes(schema: GraphQLSchema, valid: readonly GraphQLSchema[]): GraphQLNamedType[] {
-  const roots: unknown[] = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  const roots: readonly unknown[] = rootsOf(schema);
   const known = valid.map((s) => s.getTypeMap());
   const typeMap = schema.getTypeMap();
   const fresh: GraphQLNamedType[] = [];
@@ -67,7 +69,7 @@ function newTypes(schema: GraphQLSchema, valid: readonly GraphQLSchema[]): Graph
 }
 
 function newTypeErrors(schema: GraphQLSchema, fresh: readonly GraphQLNamedType[]): string[] {
-  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  const roots = rootsOf(schema);
   const typeMap = schema.getTypeMap();
   const errors: string[] = [];
   if (!isObjectType(roots[0])) errors.push('Query root type must be provided.');
