@@ -344,6 +344,18 @@ export const DECISIONS: readonly SpecItem[] = [
     "definition.customization {root_fields_namespace, type_names {prefix, suffix, mapping}, field_names [{parent_type, prefix, suffix, mapping}]} renames what a remote brings into the engine's schema: a type becomes type_names.mapping[name] when there is one, else prefix + name + suffix (every type but the built-in scalars, and but the root types unless there is a namespace); a field of the object or interface type parent_type (its name in the remote) becomes mapping[field], else prefix + field + suffix (root fields: parent_type is the remote's root type). With root_fields_namespace the remote's root fields move under one field of that name in query_root (and mutation_root), of the remote's root type, named <namespace><root type name> unless type_names.mapping names it; that field is non-null. Names must be GraphQL names (400 parse-failed); a customization that gives two types or two fields of a type one name makes the remote unusable (remote-schema-error, nothing changes). Requests are sent to the remote in its own names (renamed fields aliased to the name the client asked for) and __typename answers in the engine's; each namespace field of an operation is one request to the remote, and the remote's errors get its alias at the head of their path. Role permissions are written in the remote's own names and customized like the whole.",
   ),
   decision(
+    'source.connection-failure',
+    '2.1',
+    'why a source cannot be connected to, as answered',
+    'A source whose database cannot be had — a URL that does not parse (an unclosed IPv6 address, a port out of range), a certificate file that cannot be read, a closed port, a port where something other than PostgreSQL answers, an unknown host, a PostgreSQL that refuses the database or the credentials — is refused (and later reported) with one message, `could not connect to the database`, in the inconsistent object of type source; never a 5xx, and never the URL, a password, or whether a host, port or file exists. The cause is written to the server\'s log. An environment variable that is not set is named: `environment variable "<name>" is not set`.',
+  ),
+  decision(
+    'environment.values-unquoted',
+    '5',
+    "values read from the engine's environment are never shown",
+    "An address or header value taken from the engine's environment (url_from_env, webhook_from_env, value_from_env, {{VAR}} in a handler, webhook or remote URL, a source's from_env) that cannot be used is named by its variable in the error, never by its value, in answers and logs: `the environment variable <name> (url_from_env) does not hold an http or https URL`, `the address made with the environment variable <name> is not an http or https URL`, `the environment variable <name> (header <header>) is not a valid header value`. {{VAR}} placeholders are filled in remote schema URLs, action handlers, event and cron trigger webhooks alike.",
+  ),
+  decision(
     'source.forms',
     '2.1',
     "PostgreSQL databases served beside the server's own: sources",

@@ -1,6 +1,6 @@
 // A source's connection info as node-postgres pool settings: the engine's pool_settings and their
 // defaults (50 connections, 180 s idle, 600 s lifetime), and the three forms of database_url.
-import { poolConfigOf } from './sourcePools';
+import { poolConfigOf, SourcePools } from './sourcePools';
 
 test("without pool_settings: the engine's defaults", () => {
   expect(poolConfigOf({ database_url: 'postgres://u@h/d' })).toEqual({
@@ -37,4 +37,57 @@ test('connection_parameters, and an environment variable that is not set', () =>
     database: 'd',
   });
   expect(poolConfigOf({ database_url: { from_env: 'NOT_SET_HERE' } }, {})).toEqual({ problem: 'environment variable "NOT_SET_HERE" is not set' });
+});
+
+describe('a source that cannot be had: one answer, the cause for the log', () => {
+  const source = (database_url: string) => ({ name: 's', kind: 'postgres' as const, configuration: { connection_info: { database_url } }, tables: [] });
+  const ask = async (url: string) => {
+    const pools = new SourcePools();
+    const told: [string, string][] = [];
+    pools.onConnectionFailure = (name, cause) => told.push([name, cause]);
+    const answer = await pools.problemOf(source(url));
+    await pools.close();
+    return { answer, told };
+  };
+
+  test('a refused connection', async () => {
+    const { answer, told } = await ask('postgres://u:pw@127.0.0.1:1/x');
+    expect(answer).toBe('could not connect to the database');
+    expect(told).toEqual([['s', expect.stringContaining('ECONNREFUSED')]]);
+  });
+
+  test('a URL that cannot be read, and a port out of range', async () => {
+    expect(await ask('postgres://u:pw@[::1/x')).toEqual({
+      answer: 'could not connect to the database',
+      told: [['s', expect.stringMatching(/^the connection settings cannot be read: /)]],
+    });
+    expect(poolConfigOf({ database_url: 'postgres://u:pw@[::1/x' })).toEqual({
+      problem: 'could not connect to the database',
+      cause: expect.stringMatching(/^the connection settings cannot be read: /),
+    });
+    expect(poolConfigOf({ database_url: { connection_parameters: { host: 'h', port: 0, username: 'u', database: 'd' } } })).toEqual({
+      problem: 'could not connect to the database',
+      cause: 'port 0 is out of range',
+    });
+    expect(poolConfigOf({ database_url: { connection_parameters: { host: 'h', port: 65536, username: 'u', database: 'd' } } })).toEqual({
+      problem: 'could not connect to the database',
+      cause: 'port 65536 is out of range',
+    });
+    expect(poolConfigOf({ database_url: { connection_parameters: { host: 'h', port: 65535, username: 'u', database: 'd' } } })).toMatchObject({ port: 65535 });
+    expect(poolConfigOf({ database_url: { connection_parameters: { host: 'h', port: 1, username: 'u', database: 'd' } } })).toMatchObject({ port: 1 });
+  });
+
+  test('a variable that is not set is named, and nothing is told', async () => {
+    const pools = new SourcePools();
+    const told: unknown[] = [];
+    pools.onConnectionFailure = (...args) => told.push(args);
+    const unset = {
+      name: 's',
+      kind: 'postgres' as const,
+      configuration: { connection_info: { database_url: { from_env: 'ENGINE_TEST_UNSET_URL' } } },
+      tables: [],
+    };
+    expect(await pools.problemOf(unset)).toBe('environment variable "ENGINE_TEST_UNSET_URL" is not set');
+    expect(told).toEqual([]);
+  });
 });

@@ -7,8 +7,23 @@ import { resilientPool } from './connectionLoss';
 /** How long a check of a source waits for its database before calling it unreachable. */
 const CHECK_TIMEOUT_MS = 5_000;
 
-/** The pool settings of a source's connection, or why there are none (an unset environment variable). */
-export function poolConfigOf(info: ConnectionInfo, env: NodeJS.ProcessEnv = process.env): PoolConfig | { problem: string } {
+/**
+ * What a source whose database cannot be had is reported with, whatever the cause: a URL that does
+ * not parse, a certificate file that cannot be read, a refused or unanswered connection, a server
+ * that is not PostgreSQL, refused credentials. One text, so that neither the answer nor its
+ * message tells a secret (a URL's password, an environment variable's value) or probes a host,
+ * a port or a file; the cause goes to the server's log (`SourcePools.onConnectionFailure`).
+ */
+export const COULD_NOT_CONNECT = 'could not connect to the database';
+
+/** Why a source has no pool settings: the problem answered, and the cause, only for the log. */
+export interface ConfigProblem {
+  problem: string;
+  cause?: string;
+}
+
+/** The pool settings of a source's connection, or why there are none (an unset environment variable, a URL that does not parse). */
+export function poolConfigOf(info: ConnectionInfo, env: NodeJS.ProcessEnv = process.env): PoolConfig | ConfigProblem {
   const url = info.database_url;
   let where: PoolConfig;
   if (typeof url === 'string') where = { connectionString: url };
@@ -20,6 +35,14 @@ export function poolConfigOf(info: ConnectionInfo, env: NodeJS.ProcessEnv = proc
     const p = url.connection_parameters;
     where = { host: p.host, port: p.port, user: p.username, database: p.database, ...(p.password !== undefined ? { password: p.password } : {}) };
   }
+  // node-postgres reads the URL (and the files it names) when a client is made: asked here, a URL
+  // it cannot read is a problem of the source rather than an exception of whoever connects first.
+  try {
+    new Client(where);
+  } catch (error) {
+    return { problem: COULD_NOT_CONNECT, cause: `the connection settings cannot be read: ${causeOf(error)}` };
+  }
+  if (where.port !== undefined && !(where.port >= 1 && where.port <= 65535)) return { problem: COULD_NOT_CONNECT, cause: `port ${where.port} is out of range` };
   const settings = info.pool_settings ?? {};
   return {
     ...where,
@@ -32,8 +55,8 @@ export function poolConfigOf(info: ConnectionInfo, env: NodeJS.ProcessEnv = proc
   };
 }
 
-/** The message of a failed connection, without the address it was given. */
-function connectionMessage(error: unknown): string {
+/** The cause of a failed connection, for the log: node-postgres's message, never the URL it was given. */
+function causeOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message === '' ? 'the database did not answer' : message;
 }
@@ -48,6 +71,8 @@ export interface SourceGraphqlPools {
 type TimedPools = { roles: Pool; adminGraphql: Pool };
 
 export class SourcePools {
+  /** Told why a source's database could not be had (the server logs it); the answer says only COULD_NOT_CONNECT. */
+  onConnectionFailure: (source: string, cause: string) => void = () => {};
   private readonly pools = new Map<string, { key: string; pool: Pool }>();
   private readonly graphql = new Map<string, { key: string; primary: TimedPools; replicas: TimedPools[]; next: number }>();
 
@@ -73,7 +98,7 @@ export class SourcePools {
   }
 
   /** The pool of a source, opened on first use (again when its configuration changed). */
-  poolOf(source: SourceEntry): Pool | { problem: string } {
+  poolOf(source: SourceEntry): Pool | ConfigProblem {
     const key = JSON.stringify(source.configuration.connection_info);
     const open = this.pools.get(source.name);
     if (open?.key === key) return open.pool;
@@ -97,14 +122,18 @@ export class SourcePools {
    */
   async problemOf(source: SourceEntry): Promise<string | undefined> {
     const config = poolConfigOf(source.configuration.connection_info);
-    if ('problem' in config) return config.problem;
+    if ('problem' in config) {
+      if (config.cause !== undefined) this.onConnectionFailure(source.name, config.cause);
+      return config.problem;
+    }
     const client = new Client({ ...config, connectionTimeoutMillis: CHECK_TIMEOUT_MS });
     client.on('error', () => {});
     try {
       await client.connect();
       return undefined;
     } catch (error) {
-      return connectionMessage(error);
+      this.onConnectionFailure(source.name, causeOf(error));
+      return COULD_NOT_CONNECT;
     } finally {
       await client.end().catch(() => {});
     }

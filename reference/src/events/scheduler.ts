@@ -6,7 +6,7 @@ import { SCHEDULED_RETRY_DEFAULTS, type CronTrigger, type MetadataDocument } fro
 import { cronTriggersOf } from '../metadata/cronTriggers';
 import * as q from '../sql';
 import { occurrences, parseCron } from '../metadata/cron';
-import { resolveTemplate } from '../metadata/environmentTemplate';
+import { resolveAddress } from '../metadata/environmentTemplate';
 import { PollingWorker } from './polling';
 import { attempt, resolveHeaders, retryDelay, type Attempt } from './worker';
 
@@ -99,7 +99,7 @@ export class Scheduler extends PollingWorker {
       payload: config.payload ?? null,
       ...(config.comment ? { comment: config.comment } : {}),
     };
-    const url = resolveTemplate(config.webhook, this.env);
+    const url = resolveAddress(config.webhook, this.env);
     const headers = resolveHeaders(config.headers, this.env);
     const problem = typeof url !== 'string' ? url.problem : 'problem' in headers ? (headers.problem as string) : undefined;
     const result: Attempt = problem

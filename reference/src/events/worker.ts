@@ -6,6 +6,7 @@
 // share the work and the events of a server that died are taken again: at least once.
 import type { EventTrigger } from '../../../spec';
 import type { EventSettings } from '../config';
+import { addressFromVariable, resolveAddress, resolveHeaderValues, type Resolved } from '../metadata/environmentTemplate';
 import { everyEventTriggerOf } from '../metadata/eventTriggers';
 import * as q from '../sql';
 import { Batches } from './batches';
@@ -36,20 +37,16 @@ export function eventPayload(row: q.EventRow, trigger: EventTrigger): Record<str
 }
 
 /** Headers of a delivery, values taken from the engine's environment where configured so. */
-export function resolveHeaders(headers: EventTrigger['headers'], env: NodeJS.ProcessEnv): Record<string, string> | { problem: string } {
-  const out: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'engine-reference-events' };
-  for (const h of headers ?? []) {
-    const value = 'value' in h ? h.value : env[h.value_from_env];
-    if (value === undefined) return { problem: `the environment variable ${(h as { value_from_env: string }).value_from_env} (header ${h.name}) is not set` };
-    out[h.name.toLowerCase()] = value;
-  }
-  return out;
+export function resolveHeaders(headers: EventTrigger['headers'], env: NodeJS.ProcessEnv): Resolved<Record<string, string>> {
+  const configured = resolveHeaderValues(headers, env);
+  if ('problem' in configured) return configured;
+  return { 'content-type': 'application/json', 'user-agent': 'engine-reference-events', ...configured };
 }
 
 /** The webhook and headers, resolved from the environment where the trigger says so. */
-export function resolveDelivery(trigger: EventTrigger, env: NodeJS.ProcessEnv): { url: string; headers: Record<string, string> } | { problem: string } {
-  const url = trigger.webhook ?? env[trigger.webhook_from_env!];
-  if (!url) return { problem: `the environment variable ${trigger.webhook_from_env} (webhook_from_env) is not set` };
+export function resolveDelivery(trigger: EventTrigger, env: NodeJS.ProcessEnv): Resolved<{ url: string; headers: Record<string, string> }> {
+  const url = trigger.webhook !== undefined ? resolveAddress(trigger.webhook, env) : addressFromVariable(trigger.webhook_from_env!, 'webhook_from_env', env);
+  if (typeof url !== 'string') return url;
   const headers = resolveHeaders(trigger.headers, env);
   return 'problem' in headers ? { problem: headers.problem as string } : { url, headers };
 }

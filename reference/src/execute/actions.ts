@@ -17,7 +17,7 @@ import { formatMessage, type Action, type CustomObjectRelationship, type CustomT
 import { relationKey } from '../db/introspection';
 import { listJson, type SelectEnvironment } from '../sql/graphql/select';
 import type { Session } from '../auth/session';
-import { resolveTemplate } from '../metadata/environmentTemplate';
+import { resolveAddress, resolveHeaderValues } from '../metadata/environmentTemplate';
 import { forwardedHeaders, postJson, RemoteFailure } from '../remote/client';
 import * as q from '../sql';
 import type { CollectedField } from '../sql/graphql/fields';
@@ -152,14 +152,11 @@ export async function callHandler(
 ): Promise<HandlerAnswer> {
   const d = action.definition;
   const fail = (reason: string) => new ActionFailed(formatMessage('err.graphql.action-failed', JSON.stringify(action.name), reason));
-  const url = resolveTemplate(d.handler, env);
+  const url = resolveAddress(d.handler, env);
   if (typeof url !== 'string') throw fail(url.problem);
-  const headers: Record<string, string> = d.forward_client_headers ? forwardedHeaders(request.headers) : {};
-  for (const h of d.headers ?? []) {
-    const value = 'value' in h ? h.value : env[h.value_from_env];
-    if (value === undefined) throw fail(`the environment variable ${(h as { value_from_env: string }).value_from_env} (header ${h.name}) is not set`);
-    headers[h.name.toLowerCase()] = value;
-  }
+  const configured = resolveHeaderValues(d.headers, env);
+  if ('problem' in configured) throw fail(configured.problem as string);
+  const headers: Record<string, string> = { ...(d.forward_client_headers ? forwardedHeaders(request.headers) : {}), ...configured };
   headers['content-type'] = 'application/json';
   const variables =
     'role' in request.session && typeof request.session.role === 'string'

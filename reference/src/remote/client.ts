@@ -3,6 +3,7 @@
 import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import type { RemoteSchema } from '../../../spec';
 import type { Session } from '../auth/session';
+import { addressFromVariable, resolveAddress, resolveHeaderValues } from '../metadata/environmentTemplate';
 import { nestsDeeperThan } from '../schema/documentNesting';
 
 /** A remote server's answer may not be larger than this; a bigger one is a failure, not a crash. */
@@ -23,22 +24,10 @@ export class RemoteFailure extends Error {}
 /** The definition with the environment's values, or why it cannot be used. */
 export function remoteEndpoint(remote: RemoteSchema, env: NodeJS.ProcessEnv): RemoteEndpoint {
   const d = remote.definition;
-  const url = d.url ?? env[d.url_from_env!];
-  if (url === undefined || url === '') throw new RemoteFailure(`the environment variable ${d.url_from_env} (url_from_env) is not set`);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new RemoteFailure(`${JSON.stringify(url)} is not a URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new RemoteFailure(`${JSON.stringify(url)} is not an http or https URL`);
-  const headers: Record<string, string> = {};
-  for (const h of d.headers ?? []) {
-    const value = 'value' in h ? h.value : env[h.value_from_env];
-    if (value === undefined)
-      throw new RemoteFailure(`the environment variable ${(h as { value_from_env: string }).value_from_env} (header ${h.name}) is not set`);
-    headers[h.name.toLowerCase()] = value;
-  }
+  const url = d.url !== undefined ? resolveAddress(d.url, env) : addressFromVariable(d.url_from_env!, 'url_from_env', env);
+  if (typeof url !== 'string') throw new RemoteFailure(url.problem);
+  const headers = resolveHeaderValues(d.headers, env);
+  if ('problem' in headers) throw new RemoteFailure(headers.problem as string);
   return { name: remote.name, url, headers, forwardClientHeaders: d.forward_client_headers, timeoutMs: d.timeout_seconds * 1000 };
 }
 
