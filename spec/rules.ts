@@ -344,6 +344,30 @@ export const DECISIONS: readonly SpecItem[] = [
     "definition.customization {root_fields_namespace, type_names {prefix, suffix, mapping}, field_names [{parent_type, prefix, suffix, mapping}]} renames what a remote brings into the engine's schema: a type becomes type_names.mapping[name] when there is one, else prefix + name + suffix (every type but the built-in scalars, and but the root types unless there is a namespace); a field of the object or interface type parent_type (its name in the remote) becomes mapping[field], else prefix + field + suffix (root fields: parent_type is the remote's root type). With root_fields_namespace the remote's root fields move under one field of that name in query_root (and mutation_root), of the remote's root type, named <namespace><root type name> unless type_names.mapping names it; that field is non-null. Names must be GraphQL names (400 parse-failed); a customization that gives two types or two fields of a type one name makes the remote unusable (remote-schema-error, nothing changes). Requests are sent to the remote in its own names (renamed fields aliased to the name the client asked for) and __typename answers in the engine's; each namespace field of an operation is one request to the remote, and the remote's errors get its alias at the head of their path. Role permissions are written in the remote's own names and customized like the whole.",
   ),
   decision(
+    'graphql.object-relationship-nullability',
+    '4.3',
+    'when an object relationship is non-null',
+    "An array relationship's field is [T!]! and its aggregate T_aggregate!. An object relationship's field is T! when it follows a foreign key of the table whose columns are all NOT NULL, as the engine types it, and T otherwise (a nullable column, a manual_configuration). For a role whose select permission on the target has a filter other than {}, the field is T: the row the key leads to may be one the role does not see, and a non-null field must never answer null (the engine keeps T! there and answers null).",
+  ),
+  decision(
+    'graphql.enum-column-operators',
+    '4.3',
+    'what a column typed by an enum table is compared and aggregated with',
+    "A column that references an enum table (and so has the enum's type) is compared with <enum>_comparison_exp: _eq, _neq, _in, _nin and _is_null only, as the engine does (no ordering, text or json operators), and has no field in the max and min aggregates or their order_by.",
+  ),
+  decision(
+    'graphql.descriptions',
+    '4.3',
+    'the descriptions of the generated schema',
+    'The generated types, fields, arguments and enum values carry the engine\'s descriptions: a table\'s object type its comment or `columns and relationships of "<table>"` (the table named "name" in the public schema and "schema.name" elsewhere), relationships `An object relationship` / `An array relationship` / `An aggregate relationship`, a computed field its comment or `A computed field, executes function "<function>"`, the select arguments (`distinct select on columns`, `limit the number of rows returned`, `skip the first n rows. Use only with order_by`, `sort the rows by one or more columns`, `filter the rows returned`), the root fields (`fetch data from the table: "<table>"`, `insert data into the table: "<table>"`, …), the aggregate, order_by, bool_exp, comparison, mutation input, on_conflict, constraint (`unique or primary key constraint on columns "<column>", …`) and select/update column types (values `column name`), the comparison operators that the engine describes, the update operators, mutation_root (`mutation root`) and the mutation response\'s fields; columns keep their comments in every type that lists them, except <table>_order_by and the column enums. The function root fields and computed fields of a function with a comment: the comment, two empty lines, then the generated text.',
+  ),
+  decision(
+    'graphql.cached',
+    '4.3',
+    'the @cached directive and the answers it keeps',
+    'Every schema has the directive @cached(ttl: Int! = 60, refresh: Boolean! = false) on QUERY. A query that carries it is answered, while an earlier answer of it is less than ttl seconds old, with that answer and no statement, with the header Cache-Control: max-age=<seconds left>; refresh: true makes and keeps a new answer. An answer is kept for exactly the role, document, operation, variables and session variables it was made for, so that two sessions that could see different rows never share one; an answer with errors is not kept; a metadata change starts with no answers kept. The answers a server keeps are bounded by ENGINE_GRAPHQL_RESPONSE_CACHE_MAX_BYTES (32 MiB; 0 keeps none). The engine keeps this directive for its paid editions: here every edition has it.',
+  ),
+  decision(
     'source.connection-failure',
     '2.1',
     'why a source cannot be connected to, as answered',

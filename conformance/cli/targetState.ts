@@ -28,6 +28,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'rv',
   'scale',
   'shop',
+  'store',
   'shopfn',
   'shopfn_twin',
   'twin_a',

@@ -60,3 +60,46 @@ export function blogArticleMetadata(publicRole: string) {
     ],
   };
 }
+
+const storeTable = (name: string) => ({ schema: 'store', name });
+const storePermission = (name: string, role: string, filter: unknown) => ({
+  type: 'create_select_permission',
+  args: { table: storeTable(name), role, permission: { columns: '*', filter } },
+});
+/**
+ * A bulk that re-reads the database and tracks the store fixture: its enum table, customers and
+ * purchases with object relationships over a NOT NULL key, a nullable key and a manual
+ * configuration; `user` reads its own customer row and every purchase, `everyone` reads all.
+ */
+export const storeMetadata = () => ({
+  type: 'bulk',
+  args: [
+    { type: 'reload_metadata', args: {} },
+    { type: 'clear_metadata', args: {} },
+    { type: 'track_table', args: { table: storeTable('status'), is_enum: true } },
+    { type: 'track_table', args: { table: storeTable('customer') } },
+    { type: 'track_table', args: { table: storeTable('purchase') } },
+    { type: 'create_object_relationship', args: { table: storeTable('purchase'), name: 'customer', using: { foreign_key_constraint_on: 'customer_id' } } },
+    { type: 'create_object_relationship', args: { table: storeTable('purchase'), name: 'referrer', using: { foreign_key_constraint_on: 'referrer_id' } } },
+    {
+      type: 'create_object_relationship',
+      args: {
+        table: storeTable('purchase'),
+        name: 'buyer',
+        using: { manual_configuration: { remote_table: storeTable('customer'), column_mapping: { customer_id: 'id' } } },
+      },
+    },
+    {
+      type: 'create_array_relationship',
+      args: {
+        table: storeTable('customer'),
+        name: 'purchases',
+        using: { foreign_key_constraint_on: { table: storeTable('purchase'), column: 'customer_id' } },
+      },
+    },
+    storePermission('customer', 'user', { id: { _eq: 'X-Engine-User-Id' } }),
+    storePermission('purchase', 'user', {}),
+    storePermission('customer', 'everyone', {}),
+    storePermission('purchase', 'everyone', {}),
+  ],
+});

@@ -82,6 +82,8 @@ export interface RequestLimits {
   statementTimeoutMs: number;
   /** Memory the parsed-document and compiled-plan caches may hold together. */
   cacheMaxBytes: number;
+  /** Memory the answers of @cached queries may hold (decision dec.graphql.cached). */
+  responseCacheMaxBytes: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -139,6 +141,7 @@ export const FLAGS: Record<string, string> = {
   'pg-timeout': 'ENGINE_GRAPHQL_PG_TIMEOUT',
   'max-connections-per-role': 'ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE',
   'cache-max-bytes': 'ENGINE_GRAPHQL_CACHE_MAX_BYTES',
+  'response-cache-max-bytes': 'ENGINE_GRAPHQL_RESPONSE_CACHE_MAX_BYTES',
   'graceful-shutdown-timeout': 'ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT',
 };
 
@@ -204,6 +207,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       adminStatementTimeoutMs: int('ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS'), 60_000, 0),
       statementTimeoutMs: int('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS'), 30_000, 0),
       cacheMaxBytes: int('ENGINE_GRAPHQL_CACHE_MAX_BYTES', get('ENGINE_GRAPHQL_CACHE_MAX_BYTES'), 64 * 1024 * 1024, 1024 * 1024),
+      responseCacheMaxBytes: int('ENGINE_GRAPHQL_RESPONSE_CACHE_MAX_BYTES', get('ENGINE_GRAPHQL_RESPONSE_CACHE_MAX_BYTES'), 32 * 1024 * 1024, 0),
     },
     gracefulShutdownTimeoutSeconds: int('ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT', get('ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT'), 60, 0),
     events: {

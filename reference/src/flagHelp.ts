@@ -36,6 +36,7 @@ export const FLAG_HELP: Readonly<Record<string, string>> = {
   'pg-timeout': '180 (seconds a pooled connection may sit idle before it is closed; 0: kept open)',
   'max-connections-per-role': 'half of the pool (statements one role runs at once; the rest wait their turn, so no role starves another)',
   'cache-max-bytes': '67108864 (parsed documents and compiled plans together)',
+  'response-cache-max-bytes': '33554432 (answers of @cached queries; 0: none kept)',
   'log-level': 'info (debug, info, warn, error, silent)',
   'data-dir': '.engine',
   'graceful-shutdown-timeout': '60',

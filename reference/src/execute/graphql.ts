@@ -32,6 +32,7 @@ import { remoteParts } from './remote';
 import { remoteJoinsOf } from './remoteJoinPlan';
 import { actionParts } from './actions';
 import { ACTIONS_OWNER } from '../schema/actions';
+import { cachedOf } from '../schema/cachedDirective';
 
 type ParsedDocument = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 
@@ -70,9 +71,20 @@ export async function executeGraphQLRequest(
     return { ...errorAnswer('mutations cannot be sent with GET; use POST', 'method-not-allowed', '$', 405), headers: { allow: 'POST' } };
   }
   if ('answer' in prepared) return prepared.answer;
+  const { plan } = prepared;
+  if (plan.cached && !plan.cached.refresh) {
+    const kept = cache.responses.get(plan.cached.key);
+    if (kept) return { status: 200, body: kept.body, headers: { 'cache-control': `max-age=${kept.secondsLeft}` } };
+  }
   try {
     const caller = { session, headers: options.clientHeaders ?? {}, ...(options.gone ? { gone: options.gone } : {}) };
-    return { status: 200, body: await runPlan(pools, prepared.plan, caller) };
+    const body = await runPlan(pools, plan, caller);
+    // Only an answer without errors is kept: a failure is asked again.
+    if (plan.cached && (JSON.parse(body) as { errors?: unknown }).errors === undefined) {
+      cache.responses.set(plan.cached.key, body, plan.cached.ttlSeconds);
+      return { status: 200, body, headers: { 'cache-control': `max-age=${Math.max(0, plan.cached.ttlSeconds)}` } };
+    }
+    return { status: 200, body };
   } catch (error) {
     return databaseErrorAnswer(error);
   }
@@ -226,6 +238,8 @@ export function prepareGraphQLRequest(
         );
       }
     }
+    const cached = cachedOf(operation, variables);
+    if (cached) plan.cached = { ...cached, key: planKey };
     cache.plans.set(planKey, plan);
     return { plan };
   } catch (error) {

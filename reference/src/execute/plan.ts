@@ -37,6 +37,8 @@ export interface CompiledPlan {
    * the request compiled.
    */
   cohort?: { value: number; session: boolean; variables: Readonly<Record<string, unknown>> };
+  /** A query with @cached: how long its answer is kept, whether to make it anew, and its key (decision dec.graphql.cached). */
+  cached?: { ttlSeconds: number; refresh: boolean; key: string };
   /** PostgreSQL's estimate of what the statements cost, once asked (decision dec.limits.query-cost). */
   estimatedCost?: number;
 }

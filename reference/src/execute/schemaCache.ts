@@ -26,6 +26,7 @@ import { TypeShare } from '../schema/typeShare';
 import { allowedDocuments } from '../metadata/collections';
 import { functionsForRole, type FunctionModel } from '../schema/functions';
 import * as q from '../sql';
+import { ResponseCache } from './responseCache';
 import { weightedCache, type WeightedCache } from './weightedCache';
 import type { UsableRemote } from '../remote/view';
 import type { RolePresets } from '../remote/rolePermission';
@@ -69,6 +70,8 @@ export interface SchemaCache {
   readonly remoteNames: ReadonlyMap<string, CustomizedRemote>;
   documents: WeightedCache<{ document: DocumentNode } | { errors: readonly GraphQLError[] }>;
   plans: WeightedCache<CompiledPlan>;
+  /** The answers of @cached queries made with this version of the schemas. */
+  responses: ResponseCache;
 }
 
 export function buildSchemaCache(
@@ -158,6 +161,7 @@ export function buildSchemaCache(
       half,
       (key, value: { document: DocumentNode } | { errors: readonly GraphQLError[] }) => 2 * key.length + ('document' in value ? 40 * key.length : 1000),
     ),
+    responses: new ResponseCache(limits.responseCacheMaxBytes),
     plans: weightedCache(
       half,
       (key, plan: CompiledPlan) => 2 * key.length + plan.statements.reduce((n, s) => n + 2 * s.text.length + 2 * JSON.stringify(s.values).length, 1000),

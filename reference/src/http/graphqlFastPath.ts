@@ -46,9 +46,14 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
         return fallback(body); // the app answers with the right error
       }
       let role: string | undefined;
-      const send = (status: number, text: string) => {
+      const send = (status: number, text: string, headers?: Record<string, string>) => {
         const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-request-id': requestId });
+        res.writeHead(status, {
+          ...headers,
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(text),
+          'x-request-id': requestId,
+        });
         res.end(text);
         if (logRequests) {
           const errors = graphqlErrorsOf(text);
@@ -72,7 +77,7 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
             clientHeaders: req.headers,
             gone: clientGone(res),
           });
-          send(answer.status, answer.body);
+          send(answer.status, answer.body, answer.headers);
         })
         .catch((error: unknown) => {
           logger.log('error', 'unexpected', { error: error instanceof Error ? error.stack : String(error) });

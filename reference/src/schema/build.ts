@@ -13,6 +13,7 @@ import {
 } from 'graphql';
 import type { QualifiedName, RootFieldKey } from '../../../spec';
 import { relationKey } from '../db/introspection';
+import { DESCRIBE, MUTATION_ARGUMENT, withComment } from './descriptions';
 import { filterTypes } from './filterTypes';
 import type { FunctionModel } from './functions';
 import type { Models, TableModel } from './model';
@@ -104,37 +105,63 @@ export function buildSchema(
     const pk = t.primaryKey?.map((c) => t.byColumn.get(c)!);
     const add = (into: 'query' | 'mutation', kind: RootFieldKey, config: () => GraphQLFieldConfig<unknown, unknown>) =>
       roots.push({ into, name: t.rootFields[kind], field: { kind, table: t }, config });
-    const pkArgs = () => Object.fromEntries(pk!.map((c) => [c.field, { type: nonNull(columnType(c)) }]));
-    if (t.access.select) add('query', 'select', () => ({ type: list(objectType(t)), args: selectArgs(t) }));
-    if (pk && t.access.select) add('query', 'select_by_pk', () => ({ type: objectType(t), args: pkArgs() }));
-    if (t.access.aggregate) add('query', 'select_aggregate', () => ({ type: nonNull(aggregate(t)), args: selectArgs(t) }));
+    const pkArgs = () =>
+      Object.fromEntries(pk!.map((c) => [c.field, { type: nonNull(columnType(c)), ...(c.column.comment ? { description: c.column.comment } : {}) }]));
+    const table = t.entry.table;
+    if (t.access.select) add('query', 'select', () => ({ type: list(objectType(t)), args: selectArgs(t), description: DESCRIBE.selectRoot(table) }));
+    if (pk && t.access.select) add('query', 'select_by_pk', () => ({ type: objectType(t), args: pkArgs(), description: DESCRIBE.selectByPkRoot(table) }));
+    if (t.access.aggregate) {
+      add('query', 'select_aggregate', () => ({ type: nonNull(aggregate(t)), args: selectArgs(t), description: DESCRIBE.aggregateRoot(table) }));
+    }
     // Upserts update columns: a role needs update permission for them.
     const conflict = (): GraphQLFieldConfigArgumentMap => {
       const type = t.access.update || !t.permissions ? onConflict(t) : undefined;
-      return type ? { on_conflict: { type } } : {};
+      return type ? { on_conflict: { type, description: MUTATION_ARGUMENT.on_conflict } } : {};
     };
     if (t.access.insert) {
-      add('mutation', 'insert', () => ({ type: mutationResponse(t), args: { objects: { type: list(insertInput(t)) }, ...conflict() } }));
-      if (t.access.select) add('mutation', 'insert_one', () => ({ type: objectType(t), args: { object: { type: nonNull(insertInput(t)) }, ...conflict() } }));
+      add('mutation', 'insert', () => ({
+        type: mutationResponse(t),
+        args: { objects: { type: list(insertInput(t)), description: MUTATION_ARGUMENT.objects }, ...conflict() },
+        description: DESCRIBE.insertRoot(table),
+      }));
+      if (t.access.select) {
+        add('mutation', 'insert_one', () => ({
+          type: objectType(t),
+          args: { object: { type: nonNull(insertInput(t)), description: MUTATION_ARGUMENT.object }, ...conflict() },
+          description: DESCRIBE.insertOneRoot(table),
+        }));
+      }
     }
     if (t.access.update) {
-      add('mutation', 'update', () => ({ type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) }, ...updateArgs(t) } }));
+      add('mutation', 'update', () => ({
+        type: mutationResponse(t),
+        args: { where: { type: nonNull(boolExp(t)), description: MUTATION_ARGUMENT.updateWhere }, ...updateArgs(t) },
+        description: DESCRIBE.updateRoot(table),
+      }));
       if (pk) {
         add('mutation', 'update_by_pk', () => ({
           type: objectType(t),
-          args: { pk_columns: { type: nonNull(inputOf(t, `${t.name}_pk_columns_input`, pk, (c) => nonNull(columnType(c)))) }, ...updateArgs(t) },
+          args: {
+            pk_columns: { type: nonNull(inputOf(t, `${t.name}_pk_columns_input`, pk, (c) => nonNull(columnType(c)), DESCRIBE.pkColumnsInput(table))) },
+            ...updateArgs(t),
+          },
+          description: DESCRIBE.updateByPkRoot(table),
         }));
       }
     }
     if (t.access.delete) {
-      add('mutation', 'delete', () => ({ type: mutationResponse(t), args: { where: { type: nonNull(boolExp(t)) } } }));
-      if (pk) add('mutation', 'delete_by_pk', () => ({ type: objectType(t), args: pkArgs() }));
+      add('mutation', 'delete', () => ({
+        type: mutationResponse(t),
+        args: { where: { type: nonNull(boolExp(t)), description: MUTATION_ARGUMENT.deleteWhere } },
+        description: DESCRIBE.deleteRoot(table),
+      }));
+      if (pk) add('mutation', 'delete_by_pk', () => ({ type: objectType(t), args: pkArgs(), description: DESCRIBE.deleteByPkRoot(table) }));
     }
   }
   // Tracked functions (§4.3): rows of their table, with the table's arguments and their own.
   for (const f of functions) {
     const t = models.get(f.tableKey)!;
-    const args = (): GraphQLFieldConfigArgumentMap => {
+    const args = (field: string): GraphQLFieldConfigArgumentMap => {
       const given = f.arguments.filter((a) => !a.session);
       const argsType = given.length
         ? once(f.argsType, () =>
@@ -146,21 +173,28 @@ export function buildSchema(
             }),
           )
         : undefined;
-      return { ...(argsType ? { args: { type: given.some((a) => !a.hasDefault) ? nonNull(argsType) : argsType } } : {}), ...selectArgs(t) };
+      const argsArgument: GraphQLFieldConfigArgumentMap = argsType
+        ? { args: { type: given.some((a) => !a.hasDefault) ? nonNull(argsType) : argsType, description: DESCRIBE.functionArgs(field) } }
+        : {};
+      return { ...argsArgument, ...selectArgs(t) };
     };
-    const description = f.db.comment ? { description: f.db.comment } : {};
+    const fn = { schema: f.db.schema, name: f.db.name };
     roots.push({
       into: f.exposedAs,
       name: f.field,
       field: { kind: 'function', table: t, fn: f },
-      config: () => ({ type: list(objectType(t)), args: args(), ...description }),
+      config: () => ({ type: list(objectType(t)), args: args(f.field), description: withComment(f.db.comment, DESCRIBE.functionRoot(fn, t.entry.table)) }),
     });
     if (f.exposedAs === 'query' && t.access.aggregate) {
       roots.push({
         into: 'query',
         name: f.aggregateField,
         field: { kind: 'function_aggregate', table: t, fn: f },
-        config: () => ({ type: nonNull(aggregate(t)), args: args() }),
+        config: () => ({
+          type: nonNull(aggregate(t)),
+          args: args(f.aggregateField),
+          description: withComment(f.db.comment, DESCRIBE.functionAggregateRoot(fn, t.entry.table)),
+        }),
       });
     }
   }
@@ -206,7 +240,7 @@ export function buildSchema(
     return makeSchema(
       {
         query: queryRoot,
-        ...(Object.keys(mutation).length ? { mutation: makeObjectType({ name: 'mutation_root', fields: mutation }) } : {}),
+        ...(Object.keys(mutation).length ? { mutation: makeObjectType({ name: 'mutation_root', description: DESCRIBE.mutationRoot, fields: mutation }) } : {}),
         // Remote fields are not subscribed to: a root with only those has no subscription type.
         ...(Object.keys(query).some((name) => !external.queryOwners.has(name)) ? { subscription: new SubscriptionRoot(queryRoot, external.queryOwners) } : {}),
         types: [...[...enumTables.values()].map(enumType), ...external.types],

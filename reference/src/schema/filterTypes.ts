@@ -11,6 +11,7 @@ import {
   type GraphQLNamedType,
 } from 'graphql';
 import { aggregateColumns, AGGREGATE_OPERATIONS, comparableComputed } from './aggregates';
+import { COMPARISON_OPERATOR, described, DESCRIBE, ORDER_BY, SELECT_ARGUMENT } from './descriptions';
 import type { ColumnModel, TableModel } from './model';
 import { isJsonbType, isStringType } from './scalars';
 import type { TypeContext } from './typeContext';
@@ -19,8 +20,8 @@ import { listOf } from './wrappers';
 
 const orderByEnum = makeEnumType({
   name: 'order_by',
-  description: 'column ordering options',
-  values: Object.fromEntries(['asc', 'asc_nulls_first', 'asc_nulls_last', 'desc', 'desc_nulls_first', 'desc_nulls_last'].map((v) => [v, { value: v }])),
+  description: ORDER_BY.type,
+  values: Object.fromEntries(Object.entries(ORDER_BY.values).map(([v, description]) => [v, { value: v, description }])),
 });
 
 const TEXT_OPERATORS = ['_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar', '_regex', '_nregex', '_iregex', '_niregex'];
@@ -41,12 +42,15 @@ export interface FilterTypes {
 
 export function filterTypes(cx: TypeContext): FilterTypes {
   const { once, ownType, columnType, columnTypeKey, target } = cx;
+  const isEnumColumn = (c: ColumnModel) => columnType(c) instanceof GraphQLEnumType;
 
   const comparisonExp = (c: ColumnModel) => {
     const base = columnType(c);
     const name = `${base.name}_comparison_exp`;
-    const text = isStringType(c.column);
-    const json = isJsonbType(c.column);
+    // An enum table's values are compared for equality only, as the engine does.
+    const isEnum = base instanceof GraphQLEnumType;
+    const text = !isEnum && isStringType(c.column);
+    const json = !isEnum && isJsonbType(c.column);
     return once(
       name,
       () => {
@@ -57,7 +61,7 @@ export function filterTypes(cx: TypeContext): FilterTypes {
           _nin: { type: listOf(base) },
           _is_null: { type: GraphQLBoolean },
         };
-        if (!(base instanceof GraphQLEnumType)) {
+        if (!isEnum) {
           Object.assign(fields, { _gt: { type: base }, _lt: { type: base }, _gte: { type: base }, _lte: { type: base } });
         }
         if (text) {
@@ -72,7 +76,8 @@ export function filterTypes(cx: TypeContext): FilterTypes {
             _has_keys_all: { type: listOf(GraphQLString) },
           });
         }
-        const made = makeInputObjectType({ name, fields });
+        for (const [op, field] of Object.entries(fields)) Object.assign(field, described(COMPARISON_OPERATOR[op]));
+        const made = makeInputObjectType({ name, description: DESCRIBE.comparisonExp(base.name), fields });
         comparisonTypes.add(made);
         return made;
       },
@@ -82,13 +87,18 @@ export function filterTypes(cx: TypeContext): FilterTypes {
 
   const selectColumn = (t: TableModel) =>
     ownType(t, `${t.name}_select_column`, () =>
-      makeEnumType({ name: `${t.name}_select_column`, values: Object.fromEntries(t.columns.map((c) => [c.field, { value: c.field }])) }),
+      makeEnumType({
+        name: `${t.name}_select_column`,
+        description: DESCRIBE.selectColumn(t.entry.table),
+        values: Object.fromEntries(t.columns.map((c) => [c.field, { value: c.field, description: DESCRIBE.columnName }])),
+      }),
     );
 
   const boolExp: (t: TableModel) => GraphQLInputObjectType = (t) =>
     ownType(t, `${t.name}_bool_exp`, () =>
       makeInputObjectType({
         name: `${t.name}_bool_exp`,
+        description: DESCRIBE.boolExp(t.entry.table),
         fields: () => ({
           _and: { type: listOf(boolExp(t)) },
           _or: { type: listOf(boolExp(t)) },
@@ -104,14 +114,19 @@ export function filterTypes(cx: TypeContext): FilterTypes {
     ownType(t, `${t.name}_aggregate_order_by`, () =>
       makeInputObjectType({
         name: `${t.name}_aggregate_order_by`,
+        description: DESCRIBE.aggregateOrderBy(t.entry.table),
         fields: () => {
           const fields: GraphQLInputFieldConfigMap = { count: { type: orderByEnum } };
           for (const op of AGGREGATE_OPERATIONS) {
-            const cols = aggregateColumns(t, op);
+            const cols = aggregateColumns(t, op, isEnumColumn);
             if (cols.length === 0) continue;
             fields[op] = {
               type: ownType(t, `${t.name}_${op}_order_by`, () =>
-                makeInputObjectType({ name: `${t.name}_${op}_order_by`, fields: Object.fromEntries(cols.map((c) => [c.field, { type: orderByEnum }])) }),
+                makeInputObjectType({
+                  name: `${t.name}_${op}_order_by`,
+                  description: DESCRIBE.aggregateOperationOrderBy(t.entry.table, op),
+                  fields: Object.fromEntries(cols.map((c) => [c.field, { type: orderByEnum, ...described(c.column.comment) }])),
+                }),
               ),
             };
           }
@@ -124,6 +139,7 @@ export function filterTypes(cx: TypeContext): FilterTypes {
     ownType(t, `${t.name}_order_by`, () =>
       makeInputObjectType({
         name: `${t.name}_order_by`,
+        description: DESCRIBE.orderBy(t.entry.table),
         fields: () => ({
           ...Object.fromEntries(t.columns.map((c) => [c.field, { type: orderByEnum }])),
           ...Object.fromEntries(comparableComputed(t).map((c) => [c.field, { type: orderByEnum }])),
@@ -141,11 +157,11 @@ export function filterTypes(cx: TypeContext): FilterTypes {
     );
 
   const selectArgs = (t: TableModel): GraphQLFieldConfigArgumentMap => ({
-    distinct_on: { type: listOf(selectColumn(t)) },
-    limit: { type: GraphQLInt },
-    offset: { type: GraphQLInt },
-    order_by: { type: listOf(orderBy(t)) },
-    where: { type: boolExp(t) },
+    distinct_on: { type: listOf(selectColumn(t)), description: SELECT_ARGUMENT.distinct_on },
+    limit: { type: GraphQLInt, description: SELECT_ARGUMENT.limit },
+    offset: { type: GraphQLInt, description: SELECT_ARGUMENT.offset },
+    order_by: { type: listOf(orderBy(t)), description: SELECT_ARGUMENT.order_by },
+    where: { type: boolExp(t), description: SELECT_ARGUMENT.where },
   });
 
   return { comparisonExp, selectColumn, boolExp, selectArgs };

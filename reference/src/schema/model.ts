@@ -76,7 +76,9 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
       try {
         const resolved = resolveRelationship(model.entry, rel, kind, db);
         const targetKey = relationKey(resolved.remote);
-        if (models.has(targetKey)) model.relationships.push({ ...resolved, targetKey });
+        const nullable =
+          kind === 'array' || !('foreign_key_constraint_on' in rel.using) || resolved.mapping.some(([c]) => model.byColumn.get(c)?.column.nullable !== false);
+        if (models.has(targetKey)) model.relationships.push({ ...resolved, targetKey, nullable });
       } catch {
         // inconsistent: reported by get_inconsistent_metadata, left out of the schema
       }

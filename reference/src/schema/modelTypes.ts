@@ -14,6 +14,12 @@ export interface ColumnModel {
 
 export interface RelationshipModel extends ResolvedRelationship {
   targetKey: string;
+  /**
+   * Whether the field may be null (decision dec.graphql.object-relationship-nullability): an array
+   * relationship never is; an object relationship is non-null only over a foreign key of this
+   * table whose columns are all NOT NULL, and, for a role, whose target it reads without a filter.
+   */
+  nullable: boolean;
 }
 
 /** A computed field (§2.3): a scalar per row, or rows of another table (`targetKey`). */

@@ -9,6 +9,7 @@ import {
   type GraphQLInputType,
   type GraphQLObjectType,
 } from 'graphql';
+import { described, DESCRIBE, UPDATE_OPERATOR } from './descriptions';
 import type { FilterTypes } from './filterTypes';
 import { INSERT_PLACEHOLDER, type ColumnModel, type TableModel } from './model';
 import type { ObjectTypes } from './objectTypes';
@@ -18,7 +19,7 @@ import { makeEnumType, makeInputObjectType, makeObjectType } from './types';
 import { list, listOf, nonNull } from './wrappers';
 
 export interface MutationTypes {
-  inputOf: (t: TableModel, name: string, cols: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType) => GraphQLInputObjectType;
+  inputOf: (t: TableModel, name: string, cols: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType, description?: string) => GraphQLInputObjectType;
   mutationResponse: (t: TableModel) => GraphQLObjectType;
   /** `<table>_on_conflict`, when the table has a constraint to name. */
   onConflict: (t: TableModel) => GraphQLInputObjectType | undefined;
@@ -32,22 +33,36 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
   const { boolExp } = filters;
   const { objectType } = objects;
 
-  const inputOf = (t: TableModel, name: string, cols: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType) =>
-    ownType(t, name, () => makeInputObjectType({ name, fields: Object.fromEntries(cols.map((c) => [c.field, { type: type(c) }])) }));
+  // Every input of columns describes each by its comment, as the engine does.
+  const inputOf = (t: TableModel, name: string, cols: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType, description?: string) =>
+    ownType(t, name, () =>
+      makeInputObjectType({
+        name,
+        ...described(description),
+        fields: Object.fromEntries(cols.map((c) => [c.field, { type: type(c), ...described(c.column.comment) }])),
+      }),
+    );
 
   const mutationResponse = (t: TableModel) =>
     ownType(t, `${t.name}_mutation_response`, () =>
       makeObjectType({
         name: `${t.name}_mutation_response`,
+        description: DESCRIBE.mutationResponse(t.entry.table),
         // A role that may not read the table learns how many rows, not which.
-        fields: () => ({ affected_rows: { type: nonNull(GraphQLInt) }, ...(t.access.select ? { returning: { type: list(objectType(t)) } } : {}) }),
+        fields: () => ({
+          affected_rows: { type: nonNull(GraphQLInt), description: DESCRIBE.affectedRows },
+          ...(t.access.select ? { returning: { type: list(objectType(t)), description: DESCRIBE.returning } } : {}),
+        }),
       }),
     );
   const columnEnum = (t: TableModel, name: string, cols: ColumnModel[]) =>
     ownType(t, name, () =>
       makeEnumType({
         name,
-        values: cols.length ? Object.fromEntries(cols.map((c) => [c.field, { value: c.field }])) : { _PLACEHOLDER: { value: '_PLACEHOLDER' } },
+        description: DESCRIBE.updateColumn(t.entry.table),
+        values: cols.length
+          ? Object.fromEntries(cols.map((c) => [c.field, { value: c.field, description: DESCRIBE.columnName }]))
+          : { _PLACEHOLDER: { value: '_PLACEHOLDER', description: 'placeholder (do not use)' } },
       }),
     );
   const onConflict = (t: TableModel) =>
@@ -56,11 +71,16 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
       : ownType(t, `${t.name}_on_conflict`, () =>
           makeInputObjectType({
             name: `${t.name}_on_conflict`,
+            description: DESCRIBE.onConflict(t.entry.table),
             fields: () => ({
               constraint: {
                 type: nonNull(
                   ownType(t, `${t.name}_constraint`, () =>
-                    makeEnumType({ name: `${t.name}_constraint`, values: Object.fromEntries(t.constraints.map((c) => [c.name, { value: c.name }])) }),
+                    makeEnumType({
+                      name: `${t.name}_constraint`,
+                      description: DESCRIBE.constraint(t.entry.table),
+                      values: Object.fromEntries(t.constraints.map((c) => [c.name, { value: c.name, description: DESCRIBE.constraintValue(c.columns) }])),
+                    }),
                   ),
                 ),
               },
@@ -72,17 +92,23 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
 
   const updateArgs = (t: TableModel): GraphQLFieldConfigArgumentMap => {
     const cols = t.access.updateColumns;
+    const args: GraphQLFieldConfigArgumentMap = {};
+    // An operator's argument and its input type share the engine's description of the operator.
+    const add = (op: string, inputName: string, columns: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType, description = UPDATE_OPERATOR[op]) => {
+      args[op] = { type: inputOf(t, `${t.name}_${inputName}`, columns, type, description), description: UPDATE_OPERATOR[op] };
+    };
+    const table = t.entry.table;
     // Presets may cover every column the role may update: then there is nothing to _set.
-    const args: GraphQLFieldConfigArgumentMap = cols.length ? { _set: { type: inputOf(t, `${t.name}_set_input`, cols, columnType) } } : {};
+    if (cols.length) add('_set', 'set_input', cols, columnType, DESCRIBE.setInput(table));
     const numeric = cols.filter((c) => isNumericType(c.column));
-    if (numeric.length) args._inc = { type: inputOf(t, `${t.name}_inc_input`, numeric, columnType) };
+    if (numeric.length) add('_inc', 'inc_input', numeric, columnType, DESCRIBE.incInput(table));
     const jsonb = cols.filter((c) => isJsonbType(c.column));
     if (jsonb.length) {
-      args._append = { type: inputOf(t, `${t.name}_append_input`, jsonb, columnType) };
-      args._prepend = { type: inputOf(t, `${t.name}_prepend_input`, jsonb, columnType) };
-      args._delete_key = { type: inputOf(t, `${t.name}_delete_key_input`, jsonb, () => GraphQLString) };
-      args._delete_elem = { type: inputOf(t, `${t.name}_delete_elem_input`, jsonb, () => GraphQLInt) };
-      args._delete_at_path = { type: inputOf(t, `${t.name}_delete_at_path_input`, jsonb, () => listOf(GraphQLString)) };
+      add('_append', 'append_input', jsonb, columnType);
+      add('_prepend', 'prepend_input', jsonb, columnType);
+      add('_delete_key', 'delete_key_input', jsonb, () => GraphQLString);
+      add('_delete_elem', 'delete_elem_input', jsonb, () => GraphQLInt);
+      add('_delete_at_path', 'delete_at_path_input', jsonb, () => listOf(GraphQLString));
     }
     return args;
   };
@@ -90,10 +116,11 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
   // Decision dec.schema.always-valid: presets may cover every column the role may insert.
   const insertInput = (t: TableModel) =>
     t.access.insertColumns.length
-      ? inputOf(t, `${t.name}_insert_input`, t.access.insertColumns, columnType)
+      ? inputOf(t, `${t.name}_insert_input`, t.access.insertColumns, columnType, DESCRIBE.insertInput(t.entry.table))
       : ownType(t, `${t.name}_insert_input`, () =>
           makeInputObjectType({
             name: `${t.name}_insert_input`,
+            description: DESCRIBE.insertInput(t.entry.table),
             fields: { [INSERT_PLACEHOLDER]: { type: GraphQLBoolean, description: "unused: the role's presets set every column" } },
           }),
         );

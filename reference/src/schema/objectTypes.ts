@@ -2,6 +2,7 @@
 // `<table>_aggregate` with its aggregate fields.
 import {
   GraphQLBoolean,
+  GraphQLEnumType,
   GraphQLFloat,
   GraphQLInt,
   type GraphQLFieldConfig,
@@ -10,8 +11,9 @@ import {
   type GraphQLObjectType,
 } from 'graphql';
 import { aggregateColumns, AGGREGATE_OPERATIONS } from './aggregates';
+import { described, DESCRIBE, withComment } from './descriptions';
 import type { FilterTypes } from './filterTypes';
-import type { ComputedFieldModel, RemoteRelationshipModel, TableModel } from './model';
+import type { ColumnModel, ComputedFieldModel, RemoteRelationshipModel, TableModel } from './model';
 import { scalarName } from './scalars';
 import type { TypeContext } from './typeContext';
 import { makeInputObjectType, makeObjectType } from './types';
@@ -28,6 +30,7 @@ export type RemoteRelationshipFields = (rel: RemoteRelationshipModel) => GraphQL
 export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: RemoteRelationshipFields = () => undefined): ObjectTypes {
   const { scalar, ownType, columnType, target } = cx;
   const { selectColumn, selectArgs } = filters;
+  const isEnumColumn = (c: ColumnModel) => columnType(c) instanceof GraphQLEnumType;
 
   /** `args` of a computed field: its arguments other than the row and the session, typed `<table>_<field>_args`. */
   const computedArgs = (t: TableModel, c: ComputedFieldModel): GraphQLFieldConfigArgumentMap => {
@@ -49,24 +52,31 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
         count: { type: nonNull(GraphQLInt), args: { columns: { type: listOf(selectColumn(t)) }, distinct: { type: GraphQLBoolean } } },
       };
       for (const op of AGGREGATE_OPERATIONS) {
-        const cols = aggregateColumns(t, op);
+        const cols = aggregateColumns(t, op, isEnumColumn);
         if (cols.length === 0) continue;
         fields[op] = {
           type: ownType(t, `${t.name}_${op}_fields`, () =>
             makeObjectType({
               name: `${t.name}_${op}_fields`,
-              fields: Object.fromEntries(cols.map((c) => [c.field, { type: op === 'max' || op === 'min' || op === 'sum' ? columnType(c) : GraphQLFloat }])),
+              description: DESCRIBE.aggregateOperationFields(op),
+              fields: Object.fromEntries(
+                cols.map((c) => [
+                  c.field,
+                  { type: op === 'max' || op === 'min' || op === 'sum' ? columnType(c) : GraphQLFloat, ...described(c.column.comment) },
+                ]),
+              ),
             }),
           ),
         };
       }
-      return makeObjectType({ name: `${t.name}_aggregate_fields`, fields });
+      return makeObjectType({ name: `${t.name}_aggregate_fields`, description: DESCRIBE.aggregateFields(t.entry.table), fields });
     });
 
   const aggregate = (t: TableModel) =>
     ownType(t, `${t.name}_aggregate`, () =>
       makeObjectType({
         name: `${t.name}_aggregate`,
+        description: DESCRIBE.aggregate(t.entry.table),
         fields: () => ({ aggregate: { type: aggregateFields(t) }, nodes: { type: list(objectType(t)) } }),
       }),
     );
@@ -75,7 +85,7 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
     ownType(t, t.name, () =>
       makeObjectType({
         name: t.name,
-        ...(t.db.comment ? { description: t.db.comment } : {}),
+        description: t.db.comment ?? DESCRIBE.tableObject(t.entry.table),
         fields: () => {
           const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
           for (const c of t.columns) {
@@ -84,7 +94,7 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
           }
           for (const c of t.computedFields) {
             const args = computedArgs(t, c);
-            const description = c.comment ? { description: c.comment } : {};
+            const description = { description: c.comment ?? withComment(c.db.comment, DESCRIBE.computedField({ schema: c.db.schema, name: c.db.name })) };
             if (c.kind === 'scalar') fields[c.field] = { type: columnType(c.returns), args, ...description };
             else
               fields[c.field] = { type: list(objectType(target(t, c.targetKey!))), args: { ...args, ...selectArgs(target(t, c.targetKey!)) }, ...description };
@@ -93,10 +103,15 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
           for (const r of [...t.relationships, ...t.sourceRelationships]) {
             const remote = target(t, r.targetKey);
             if (r.kind === 'object') {
-              fields[r.name] = { type: objectType(remote) };
+              fields[r.name] = {
+                type: 'nullable' in r && !r.nullable ? nonNull(objectType(remote)) : objectType(remote),
+                description: DESCRIBE.objectRelationship,
+              };
             } else {
-              fields[r.name] = { type: list(objectType(remote)), args: selectArgs(remote) };
-              if (remote.access.aggregate) fields[`${r.name}_aggregate`] = { type: nonNull(aggregate(remote)), args: selectArgs(remote) };
+              fields[r.name] = { type: list(objectType(remote)), args: selectArgs(remote), description: DESCRIBE.arrayRelationship };
+              if (remote.access.aggregate) {
+                fields[`${r.name}_aggregate`] = { type: nonNull(aggregate(remote)), args: selectArgs(remote), description: DESCRIBE.aggregateRelationship };
+              }
             }
           }
           for (const r of t.remoteRelationships) {

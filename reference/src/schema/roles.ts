@@ -28,6 +28,12 @@ export function adminAccess(t: Omit<TableModel, 'access'>): TableAccess {
 /** The filter of a table the role may not read: no row at all ({} holds for every row). */
 const NO_ROWS = { _not: {} };
 
+/** Whether a role reads every row of the table: admin, or a select permission whose filter is {}. */
+const readsEveryRow = (t: TableModel) => {
+  const filter = t.permissions?.select?.filter;
+  return t.permissions === undefined || (filter !== undefined && typeof filter === 'object' && Object.keys(filter).length === 0);
+};
+
 const allowed = (t: TableModel, columns: Columns | undefined) =>
   columns === undefined || columns === '*' ? t.columns : t.columns.filter((c) => columns.includes(c.column.name));
 
@@ -77,7 +83,12 @@ export function modelsForRole(models: Models, role: string, options: RoleOptions
     });
   }
   for (const t of out.values()) {
-    t.relationships = t.access.select ? t.relationships.filter((r) => out.get(r.targetKey)?.access.select === true) : [];
+    t.relationships = t.access.select
+      ? t.relationships
+          .filter((r) => out.get(r.targetKey)?.access.select === true)
+          // A filter on the target may hide the row a foreign key leads to (dec.graphql.object-relationship-nullability).
+          .map((r) => (r.nullable || readsEveryRow(out.get(r.targetKey)!) ? r : { ...r, nullable: true }))
+      : [];
     // Decision dec.remote-relationship.execution: only where the role reads every column the remote field is given.
     t.remoteRelationships = t.access.select ? t.remoteRelationships.filter((r) => r.lhs.every((c) => t.byColumn.has(c))) : [];
     // Decision dec.remote-relationship.to-source: where the role reads the mapped columns and the target.

@@ -20,6 +20,8 @@ import {
   type GraphQLSchemaConfig,
 } from 'graphql';
 
+import { SCHEMA_DIRECTIVES } from './cachedDirective';
+
 /** The messages of the schemas validated so far. */
 const results = new WeakMap<GraphQLSchema, readonly string[]>();
 /** Schemas made mostly of types of schemas made before: those schemas, whose valid ones vouch for the types they have. */
@@ -31,7 +33,7 @@ const madeAfter = new WeakMap<GraphQLSchema, () => Iterable<GraphQLSchema>>();
  * valid one of them has. Either way is right; the choice is what costs less.
  */
 export function makeSchema(config: GraphQLSchemaConfig, before?: () => Iterable<GraphQLSchema>): GraphQLSchema {
-  const schema = new GraphQLSchema({ ...config, assumeValid: before !== undefined });
+  const schema = new GraphQLSchema({ directives: SCHEMA_DIRECTIVES, ...config, assumeValid: before !== undefined });
   if (before) madeAfter.set(schema, before);
   return schema;
 }

@@ -161,7 +161,7 @@ function viewOf(t: TableModel, common: string, typeName: (c: ColumnModel) => str
     t.columns.map((c) => [c.field, typeName(c)]),
     t.primaryKey ?? null,
     t.constraints.map((c) => c.name),
-    t.relationships.map((r) => [r.name, r.kind, r.targetKey]),
+    t.relationships.map((r) => [r.name, r.kind, r.targetKey, r.nullable]),
     t.sourceRelationships.map((r) => [r.name, r.kind, r.targetKey, r.mapping]),
     t.computedFields.map((c) => [
       c.field,
