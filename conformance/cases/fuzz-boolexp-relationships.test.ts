@@ -29,7 +29,7 @@ const TABLES: Record<string, { rows: ModelRow[] }> = { item: { rows: items }, pe
 
 const SHAPES: Record<string, TableShape> = {
   item: { ints: ['n', 'owner'], texts: ['t'], bools: ['b'], jsonbs: ['j'], sessionInts: ['owner'], relationships: { person: 'person' } },
-  person: { ints: ['id', 'age'], texts: ['name'], bools: [], jsonbs: [], sessionInts: ['id'], relationships: { items: 'item' } },
+  person: { ints: ['id', 'age'], texts: ['name'], bools: [], jsonbs: [], sessionInts: ['id'], relationships: { items: 'item' }, aggregated: { items: 'item' } },
 };
 const permissionArbitraries = boolExpArbitraries(SHAPES, 'permission');
 const whereArbitraries = boolExpArbitraries(SHAPES, 'where');
@@ -168,6 +168,7 @@ test(
       'rule.perm.delete.filter',
       'dec.graphql.where',
       'dec.graphql.order-by',
+      'dec.graphql.aggregate-predicates',
     ],
     `generated filters on two tables with generated where through relationships: rows, counts, order, updates and deletes follow the model (${RUNS} runs)`,
   ),

@@ -97,7 +97,9 @@ export function evaluateIn(exp: BoolExp, table: string, row: ModelRow, env: Mode
     if (op === 'and') parts.push(and3((value as BoolExp[]).map((x) => evaluateIn(x, table, row, env))));
     else if (op === 'or') parts.push(or3((value as BoolExp[]).map((x) => evaluateIn(x, table, row, env))));
     else if (op === 'not') parts.push(not3(evaluateIn(value as BoolExp, table, row, env)));
-    else {
+    else if (key.endsWith('_aggregate') && env.related?.(table, key.slice(0, -'_aggregate'.length), row)) {
+      parts.push(aggregatePredicate(value as BoolExp, env.related(table, key.slice(0, -'_aggregate'.length), row)!, env));
+    } else {
       const relation = env.related?.(table, key, row);
       if (relation) {
         // A relationship holds when some related row the caller may use satisfies the expression.
@@ -115,6 +117,32 @@ export function evaluateIn(exp: BoolExp, table: string, row: ModelRow, env: Mode
     }
   }
   return and3(parts);
+}
+
+/**
+ * `{count | bool_and | bool_or: {arguments, distinct, filter, predicate}}` over the related rows the
+ * caller may use (decision dec.graphql.aggregate-predicates), in SQL's terms: count(*) counts rows,
+ * count(c) the non-null values, count(distinct c) the distinct ones; bool_and and bool_or ignore
+ * nulls and are null over no value.
+ */
+function aggregatePredicate(exp: BoolExp, relation: { table: string; rows: ModelRow[] }, env: ModelEnvironment): Truth {
+  const [fn, body] = Object.entries(exp)[0] as [string, { arguments?: string | string[]; distinct?: boolean; filter?: BoolExp; predicate: BoolExp }];
+  const rows = relation.rows.filter(
+    (r) => (env.visible?.(relation.table, r) ?? true) && (body.filter === undefined || evaluateIn(body.filter, relation.table, r, env) === true),
+  );
+  const columns = body.arguments === undefined ? [] : Array.isArray(body.arguments) ? body.arguments : [body.arguments];
+  let result: unknown;
+  if (fn === 'count') {
+    if (columns.length === 0) result = rows.length;
+    else {
+      const values = rows.map((r) => r[columns[0]!]).filter((v) => v !== null);
+      result = body.distinct ? new Set(values).size : values.length;
+    }
+  } else {
+    const values = rows.map((r) => r[columns[0]!]).filter((v) => v !== null) as boolean[];
+    result = values.length === 0 ? null : fn === 'bool_and' ? values.every(Boolean) : values.some(Boolean);
+  }
+  return and3(Object.entries(body.predicate).map(([k, operand]) => compare(k.slice(1), result, operand)));
 }
 
 /** `exp` over a row of the single fuzz table. */
@@ -138,6 +166,8 @@ export interface TableShape {
   /** Integer columns compared with the session's X-Engine-User-Id (permission form only). */
   sessionInts: string[];
   relationships: Record<string, string>;
+  /** Array relationships whose rows are aggregated in predicates (`<relationship>_aggregate`), by their target. */
+  aggregated?: Record<string, string>;
 }
 
 /**
@@ -191,11 +221,42 @@ export function boolExpArbitraries(tables: Record<string, TableShape>, form: Boo
           // Several keys in one object hold together.
           fc.tuple(leaf, leaf).map(([a, b]) => ({ ...a, ...b })),
           ...Object.entries(shape.relationships).map(([rel, target]) => tie(target).map((x) => ({ [rel]: x }))),
+          ...Object.entries(shape.aggregated ?? {}).map(([rel, target]) => aggregatePredicateArbitrary(rel, tables[target]!, tie(target), prefix)),
         );
         return [name, arbitrary];
       }),
     ),
   ) as Record<string, fc.Arbitrary<BoolExp>>;
+}
+
+/** `<relationship>_aggregate` over the rows of `target`: count of none or one column, bool_and or bool_or of a boolean one. */
+function aggregatePredicateArbitrary(rel: string, target: TableShape, filter: fc.Arbitrary<BoolExp>, prefix: fc.Arbitrary<string>): fc.Arbitrary<BoolExp> {
+  const options = fc.record({ filter: fc.option(filter, { nil: undefined }), distinct: fc.option(fc.boolean(), { nil: undefined }) });
+  const without = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  const count = fc
+    .tuple(
+      options,
+      fc.option(fc.constantFrom(...target.ints, ...target.texts, ...target.bools), { nil: undefined }),
+      prefix,
+      fc.constantFrom('eq', 'gt', 'lt', 'gte'),
+      fc.integer({ min: 0, max: 4 }),
+    )
+    .map(([o, column, p, op, n]) =>
+      without({
+        filter: o.filter,
+        distinct: column === undefined ? undefined : o.distinct,
+        arguments: column === undefined ? undefined : [column],
+        predicate: { [`${p}${op}`]: n },
+      }),
+    )
+    .map((body) => ({ [`${rel}_aggregate`]: { count: body } }));
+  if (target.bools.length === 0) return count;
+  const bool = fc
+    .tuple(options, fc.constantFrom('bool_and', 'bool_or'), fc.constantFrom(...target.bools), prefix, fc.boolean())
+    .map(([o, fn, column, p, v]) => ({
+      [`${rel}_aggregate`]: { [fn]: without({ filter: o.filter, distinct: o.distinct, arguments: column, predicate: { [`${p}eq`]: v } }) },
+    }));
+  return fc.oneof(count, bool);
 }
 
 const ITEM_SHAPE: TableShape = { ints: ['n'], texts: ['t'], bools: ['b'], jsonbs: ['j'], sessionInts: ['owner'], relationships: {} };

@@ -53,13 +53,29 @@ function mentions(document: MetadataDocument, db: Introspection, at: QualifiedNa
       if (mentions(document, db, at, value, ref, depth + 1)) return true;
     } else {
       const rel = entry && relationshipsOf(entry).find(({ rel: r }) => r.name === key);
+      // An aggregate predicate (dec.graphql.aggregate-predicates): its arguments and filter name the target's columns.
+      const aggregated = entry && !rel ? relationshipsOf(entry).find(({ rel: r, kind }) => kind === 'array' && `${r.name}_aggregate` === key) : undefined;
       if (rel) {
         const remote = targetOf(entry, rel.rel, rel.kind, db);
         if (remote && mentions(document, db, remote, value, ref, depth + 1)) return true;
+      } else if (aggregated) {
+        const remote = targetOf(entry!, aggregated.rel, aggregated.kind, db);
+        if (remote && predicateMentions(document, db, remote, value, ref, depth + 1)) return true;
       } else if (key === ref.column && sameQualified(at, ref.table)) return true;
     }
   }
   return false;
+}
+
+/** Whether `{<function>: {arguments, filter, …}}` over rows of `at` names the column. */
+function predicateMentions(document: MetadataDocument, db: Introspection, at: QualifiedName, exp: unknown, ref: ColumnRef, depth: number): boolean {
+  if (typeof exp !== 'object' || exp === null) return false;
+  return Object.values(exp).some((body: unknown) => {
+    if (typeof body !== 'object' || body === null) return false;
+    const { arguments: args, filter } = body as { arguments?: unknown; filter?: unknown };
+    const names = Array.isArray(args) ? args : [args];
+    return (sameQualified(at, ref.table) && names.includes(ref.column)) || mentions(document, db, at, filter, ref, depth);
+  });
 }
 
 function permissionMentions(document: MetadataDocument, db: Introspection, entry: TableEntry, permission: Record<string, unknown>, ref: ColumnRef): boolean {

@@ -26,6 +26,8 @@ export const DESCRIBE = {
   arrayRelationship: 'An array relationship',
   aggregateRelationship: 'An aggregate relationship',
   computedField: (fn: QualifiedName) => `A computed field, executes function ${quoted(fn)}`,
+  /** The enum of the columns an aggregate predicate's function takes (`type`: that enum's own part of the name). */
+  predicateColumns: (type: string, t: QualifiedName) => `select ${JSON.stringify(type)} columns of table ${quoted(t)}`,
 
   selectRoot: (t: QualifiedName) => `fetch data from the table: ${quoted(t)}`,
   selectByPkRoot: (t: QualifiedName) => `fetch data from the table: ${quoted(t)} using primary key columns`,

@@ -11,12 +11,13 @@ import {
   type GraphQLNamedType,
 } from 'graphql';
 import { aggregateColumns, AGGREGATE_OPERATIONS, comparableComputed } from './aggregates';
+import { aggregatePredicateField, predicateColumns, predicateFunctions, predicateRelationships, type AggregatePredicateFunction } from './aggregatePredicates';
 import { COMPARISON_OPERATOR, described, DESCRIBE, ORDER_BY, SELECT_ARGUMENT } from './descriptions';
 import type { ColumnModel, TableModel } from './model';
 import { isJsonbType, isStringType } from './scalars';
 import type { TypeContext } from './typeContext';
 import { makeEnumType, makeInputObjectType } from './types';
-import { listOf } from './wrappers';
+import { listOf, nonNull } from './wrappers';
 
 const orderByEnum = makeEnumType({
   name: 'order_by',
@@ -106,9 +107,49 @@ export function filterTypes(cx: TypeContext): FilterTypes {
           ...Object.fromEntries(t.columns.map((c) => [c.field, { type: comparisonExp(c) }])),
           ...Object.fromEntries(comparableComputed(t).map((c) => [c.field, { type: comparisonExp(c.returns) }])),
           ...Object.fromEntries(t.relationships.map((r) => [r.name, { type: boolExp(target(t, r.targetKey)) }])),
+          ...Object.fromEntries(
+            predicateRelationships(t, (key) => target(t, key)).map((r) => [aggregatePredicateField(r), { type: aggregateBoolExp(target(t, r.targetKey)) }]),
+          ),
         }),
       }),
     );
+
+  /** `<table>_aggregate_bool_exp`: one field per function the role can call over the table's rows. */
+  const aggregateBoolExp = (t: TableModel): GraphQLInputObjectType =>
+    ownType(t, `${t.name}_aggregate_bool_exp`, () =>
+      makeInputObjectType({
+        name: `${t.name}_aggregate_bool_exp`,
+        fields: () => Object.fromEntries(predicateFunctions(t).map((fn) => [fn.name, { type: aggregatePredicate(t, fn) }])),
+      }),
+    );
+
+  const aggregatePredicate = (t: TableModel, fn: AggregatePredicateFunction): GraphQLInputObjectType => {
+    const name = `${t.name}_aggregate_bool_exp_${fn.name}`;
+    return ownType(t, name, () =>
+      makeInputObjectType({
+        name,
+        fields: () => ({
+          arguments: { type: fn.arguments === 'star' ? listOf(selectColumn(t)) : nonNull(argumentColumns(t, fn)) },
+          distinct: { type: GraphQLBoolean },
+          filter: { type: boolExp(t) },
+          predicate: { type: nonNull(comparisonExp(fn.returns)) },
+        }),
+      }),
+    );
+  };
+
+  /** The enum of the columns a one-column function takes, named as the engine names it. */
+  const argumentColumns = (t: TableModel, fn: AggregatePredicateFunction) => {
+    const inner = `${t.name}_aggregate_bool_exp_${fn.name}_arguments_columns`;
+    const name = `${t.name}_select_column_${inner}`;
+    return ownType(t, name, () =>
+      makeEnumType({
+        name,
+        description: DESCRIBE.predicateColumns(inner, t.entry.table),
+        values: Object.fromEntries(predicateColumns(t, fn).map((c) => [c.field, { value: c.field, description: DESCRIBE.columnName }])),
+      }),
+    );
+  };
 
   const aggregateOrderBy: (t: TableModel) => GraphQLInputObjectType = (t) =>
     ownType(t, `${t.name}_aggregate_order_by`, () =>

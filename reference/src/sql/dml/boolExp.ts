@@ -19,8 +19,12 @@ import {
   typedArray,
   typedValue,
   type Condition,
+  type Fragment,
 } from '../graphql/context';
 import { permittedColumn, type DmlRole } from './dmlRole';
+import { aggregatePredicateField } from '../../schema/aggregatePredicates';
+import type { RelationshipModel } from '../../schema/model';
+import { aggregateOfRelated, predicateParts } from '../graphql/aggregatePredicate';
 
 const TEXT_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];
 const JSONB_TYPES = ['jsonb'];
@@ -87,9 +91,17 @@ function operator(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, c:
   return condition(operatorExpression(env, t, alias, c, key, operand));
 }
 
-function operatorExpression(env: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, c: DbColumn, key: string, operand: unknown) {
+/** `col`: what the operator compares, the column itself unless given (an aggregate of related rows). */
+function operatorExpression(
+  env: BoolExpEnvironment,
+  t: TableModel,
+  alias: sql.SQLNode,
+  c: DbColumn,
+  key: string,
+  operand: unknown,
+  col: Fragment = column(alias, c.name),
+) {
   const op = operatorName(key);
-  const col = column(alias, c.name);
   const value = (v: unknown) => (env.resolveValue ? env.resolveValue(v, c) : v);
   if (op === undefined) throw engineError('unexpected-payload.unknown-operator', env.path, [key]);
   if (c.type === 'json') throw engineError('unexpected-payload.json-in-where', env.path);
@@ -168,6 +180,11 @@ export function compileRawBoolExp(outer: BoolExpEnvironment, t: TableModel, alia
       }
       continue;
     }
+    const aggregated = t.relationships.find((r) => r.kind === 'array' && aggregatePredicateField(r) === key);
+    if (aggregated && !t.relationships.some((r) => r.name === key)) {
+      parts.push(aggregatePredicate(env, t, aggregated, alias, value));
+      continue;
+    }
     const rel = t.relationships.find((r) => r.name === key);
     if (rel) {
       const remote = env.models.get(rel.targetKey)!;
@@ -194,4 +211,34 @@ function existsCondition(env: BoolExpEnvironment, value: unknown, source: string
   const e = newAlias(other.name);
   const readable = env.role ? env.role.rows(other, e, env.path) : undefined;
   return exists(sql.query`${table(other)} as ${e}`, and([readable, compileRawBoolExp(env, other, e, value._where)]));
+}
+
+/**
+ * `<relationship>_aggregate: {count | bool_and | bool_or: {arguments, distinct, filter, predicate}}`
+ * (decision dec.graphql.aggregate-predicates): the aggregate of the related rows, compared.
+ */
+function aggregatePredicate(env: BoolExpEnvironment, t: TableModel, rel: RelationshipModel, alias: sql.SQLNode, value: unknown): Condition {
+  const remote = env.models.get(rel.targetKey)!;
+  const fail = (message: string) => engineError('parse-failed.arguments', env.path, [message]);
+  const parts = predicateParts(
+    value,
+    remote,
+    (name) => {
+      const c = remote.db.columns.find((x) => x.name === name);
+      if (!c) throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(name)]);
+      if (env.role) permittedColumn(env.role, remote, 'select', c.name, env.path);
+      return c.name;
+    },
+    fail,
+  );
+  if (parts.fn.arguments === 'boolean' && remote.db.columns.find((x) => x.name === parts.columns[0])?.type !== 'bool') {
+    throw fail(`${parts.fn.name} takes a boolean column in "arguments"`);
+  }
+  const aggregate = aggregateOfRelated(parts, rel, remote, alias, (r) => [
+    env.role ? env.role.rows(remote, r, env.path) : undefined,
+    parts.filter === undefined || parts.filter === null ? undefined : compileRawBoolExp(env, remote, r, parts.filter),
+  ]);
+  return and(
+    Object.entries(parts.predicate).map(([key, operand]) => condition(operatorExpression(env, t, alias, parts.fn.returns.column, key, operand, aggregate))),
+  );
 }

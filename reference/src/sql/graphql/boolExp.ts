@@ -24,6 +24,9 @@ import {
   type Fragment,
 } from './context';
 import { functionCall } from './functions';
+import { aggregatePredicateField } from '../../schema/aggregatePredicates';
+import type { RelationshipModel } from '../../schema/model';
+import { aggregateOfRelated, predicateParts } from './aggregatePredicate';
 
 type Value = Record<string, unknown>;
 
@@ -98,6 +101,11 @@ export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQ
         for (const [op, operand] of Object.entries(v as Value)) parts.push(comparison(computed.returns, value, op, operand));
         continue;
       }
+      const aggregated = t.relationships.find((r) => r.kind === 'array' && aggregatePredicateField(r) === key);
+      if (aggregated && ctx.models.get(aggregated.targetKey)?.access.aggregate) {
+        if (v !== null) parts.push(aggregatePredicate(ctx, aggregated, alias, v));
+        continue;
+      }
       const rel = t.relationships.find((r) => r.name === key);
       if (!rel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${t.name}_bool_exp'`);
       const remote = ctx.models.get(rel.targetKey)!;
@@ -111,4 +119,20 @@ export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQ
     }
   }
   return and(parts);
+}
+
+/** An aggregate predicate over the rows the role reads through an array relationship (dec.graphql.aggregate-predicates). */
+function aggregatePredicate(ctx: CompileContext, rel: RelationshipModel, alias: sql.SQLNode, value: unknown): Condition {
+  const remote = ctx.models.get(rel.targetKey)!;
+  const parts = predicateParts(
+    value,
+    remote,
+    (field) => remote.byField.get(field)!.column.name,
+    (message) => new CompileError(message),
+  );
+  const aggregate = aggregateOfRelated(parts, rel, remote, alias, (r) => [
+    selectFilter(ctx, remote, r),
+    compileBoolExp(ctx, remote, r, parts.filter as Value | null | undefined),
+  ]);
+  return and(Object.entries(parts.predicate).map(([op, operand]) => comparison(parts.fn.returns, aggregate, op, operand)));
 }
