@@ -302,6 +302,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'run_sql that drops, renames or changes past what can be tracked a function that is tracked or that a computed field uses is refused with 400 dependency-error "cannot drop due to the following dependent objects : <dependents>" (dependents named like "function <schema>.<name>" and "computed field <schema>.<table>.<field>"), and one that overloads such a function with 400 not-supported (err.not-supported.function-overloaded), the SQL undone either way; with cascade: true the SQL is kept and the function is untracked, the computed field dropped from its table.',
   ),
   decision(
+    'run_sql.recreated-objects',
+    '4.3',
+    'GraphQL after run_sql drops objects and makes them again',
+    'Tables, types and functions that run_sql (or SQL outside the service, followed by reload_metadata) drops and makes again under the same names are answered from as they are now, on this server and on every other server of the database: nothing prepared or cached for the old objects is used again. A statement that PostgreSQL refuses because an object it was prepared for changed (SQLSTATE 0A000 "cached plan must not change result type", XX000 "cache lookup failed …") is prepared again and run once more on another connection before anything is answered.',
+  ),
+  decision(
     'computed_fields.graphql',
     '2.3',
     'the GraphQL field of a computed field',

@@ -24,6 +24,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'library',
   'music',
   'permtypes',
+  'recreated',
   'relx',
   'rv',
   'scale',

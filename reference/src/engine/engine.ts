@@ -10,6 +10,7 @@ import { resilientPool } from '../db/connectionLoss';
 import { introspectionOf } from '../db/introspection';
 import { RoleGate } from '../execute/roleGate';
 import type { PlanPools } from '../execute/runPlan';
+import { StatementGenerations } from '../execute/preparedStatements';
 import { loadEnumValues, type SchemaCache } from '../execute/schemaCache';
 import type { Session } from '../auth/session';
 import { functionsNamedBy, tablesNamedBy } from '../metadata/document';
@@ -41,12 +42,13 @@ export class Engine {
   private constructor(
     readonly pool: Pool,
     readonly config: EngineConfig,
-    pools: Omit<PlanPools, 'admin'>,
+    pools: Omit<PlanPools, 'admin' | 'statements'>,
     databaseUrl: string,
   ) {
     this.pools = {
       admin: pool,
       ...pools,
+      statements: new StatementGenerations(),
       // Plans of another source run on its pools, with the same limits (decision dec.source.forms).
       sourcePools: (name, write) => {
         const source = sourcesOf(this.served.snapshot?.document ?? { version: 2, tables: [] }).find((s) => s.name === name);
@@ -54,7 +56,8 @@ export class Engine {
         return own ? { ...this.pools, ...own, sourcePools: () => undefined } : undefined;
       },
     };
-    this.served = new ServedState(config, this.remotes);
+    // What the GraphQL pools' connections prepared is not run again once the database changed.
+    this.served = new ServedState(config, this.remotes, () => this.pools.statements.advance());
     this.sources = { pool, config, remotes: this.remotes, served: this.served, sourcePools: this.sourcePools, serverId: randomUUID() };
     this.sync = new ClusterSync(this.sources, databaseUrl, this.sources.serverId);
   }

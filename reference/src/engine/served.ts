@@ -46,6 +46,8 @@ export class ServedState {
   constructor(
     private readonly config: EngineConfig,
     private readonly remotes: RemoteSchemaStore,
+    /** Told when the database changed (run_sql, reload_metadata, another server's run_sql). */
+    private readonly databaseChanged: () => void = () => {},
   ) {}
 
   /**
@@ -54,7 +56,10 @@ export class ServedState {
    */
   adopt(snapshot: MetadataSnapshot, loaded: ReadonlyMap<string, DbTable>, databaseChanged: boolean, input: SchemaInput | undefined): void {
     this.snapshot = snapshot;
-    if (databaseChanged) this.tableDetails = new Map();
+    if (databaseChanged) {
+      this.tableDetails = new Map();
+      this.databaseChanged();
+    }
     for (const t of loaded.values()) this.tableDetails.set(t.oid, t);
     if (input) {
       this.schemaInput = input;

@@ -82,12 +82,14 @@ async function runCohort(pools: PlanPools, plan: CompiledPlan, rows: readonly Ro
   const values = [...statement.values];
   values[plan.cohort!.value] = JSON.stringify(rows.map((row, i) => ({ i, session: row.session, variables: row.variables })));
   if (pools.logSql) pools.logSql({ text: statement.text, values });
-  const answered = await guarded(
-    pools,
-    plan,
-    undefined,
-    async (pool) => (await pool.query<{ i: number; data: string }>({ name: statement.name, text: statement.text, values })).rows,
-  );
+  const answered = await guarded(pools, plan, undefined, async (pool) => {
+    const client = await pools.statements.connect(pool);
+    try {
+      return await pools.statements.query<{ i: number; data: string }>(client, { ...statement, values });
+    } finally {
+      client.release();
+    }
+  });
   const byRow = new Map(answered.map((row) => [row.i, row.data]));
   return rows.map((_, i) => answerOfData(plan, byRow.get(i)!));
 }

@@ -12,6 +12,7 @@ import { withRemoteJoins } from './remoteJoins';
 import type { Abandonment } from './abandonment';
 import type { RoleGate } from './roleGate';
 import type { CompiledPlan } from './schemaCache';
+import type { StatementGenerations } from './preparedStatements';
 
 /**
  * Where plans run: admin's GraphQL on connections with the admin statement timeout (`admin`, with no
@@ -27,6 +28,8 @@ export interface PlanPools {
   adminStatementTimeoutMs: number;
   /** The most a role's plan may cost by PostgreSQL's estimate; 0: no limit. */
   maxQueryCost: number;
+  /** The generations of the statements prepared on these pools' connections (preparedStatements.ts). */
+  statements: StatementGenerations;
   /** At log level debug: each statement a plan sends, with its bound values. */
   logSql?: (statement: { text: string; values: unknown[] }) => void;
   /**
@@ -90,7 +93,7 @@ async function runOwn(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller)
   if (plan.sourceParts) return runSourceParts(pools, plan, plan.sourceParts, caller);
   if (pools.logSql) for (const statement of plan.statements) pools.logSql({ text: statement.text, values: statement.values });
   if (plan.statements.length === 0) return assemble(plan, new Map(plan.literals));
-  return guarded(pools, plan, caller, (pool, gone) => runPlanOn(pool, plan, pools.admin, gone));
+  return guarded(pools, plan, caller, (pool, gone) => runPlanOn(pool, plan, pools, gone));
 }
 
 /**
@@ -111,7 +114,7 @@ export async function guarded<T>(
   }
   const leave = plan.bounded ? await pools.gate.enter(caller?.session.role ?? '', gone) : () => {};
   try {
-    return await work(plan.bounded ? pools.roles : pools.adminGraphql, gone);
+    return await pools.statements.retryingStale(() => work(plan.bounded ? pools.roles : pools.adminGraphql, gone));
   } catch (error) {
     if (error instanceof DatabaseError && error.code === '57014')
       throw new StatementTimedOut(plan.bounded ? pools.statementTimeoutMs : pools.adminStatementTimeoutMs);
@@ -203,25 +206,26 @@ export function answerOfData(plan: CompiledPlan, data: string): string {
   return assemble(plan, values);
 }
 
-async function runPlanOn(pool: Pool, plan: CompiledPlan, other: Pool, gone: Abandonment | undefined): Promise<string> {
+async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone: Abandonment | undefined): Promise<string> {
   const values = new Map(plan.literals);
-  const client = await pool.connect();
-  const done = cancelOnAbort(gone, client, other);
+  const { statements } = pools;
+  const client = await statements.connect(pool);
+  const done = cancelOnAbort(gone, client, pools.admin);
   // A connection whose statement was cancelled is not reused: the cancel might reach its next one.
   let cancelled = false;
   try {
     if (plan.kind === 'query') {
       const statement = plan.statements[0]!;
-      const result = await client.query<{ data: string }>({ name: statement.name, text: statement.text, values: statement.values });
-      return answerOfData(plan, result.rows[0]!.data);
+      const [row] = await statements.query<{ data: string }>(client, statement);
+      return answerOfData(plan, row!.data);
     }
     await q.run(client, q.begin);
     try {
       if (plan.sessionVariables) await q.run(client, q.setSessionVariables({ 'x-engine-role': 'admin', ...plan.sessionVariables }));
       for (const statement of plan.statements) {
-        const result = await client.query<{ data: string; ok: boolean }>({ name: statement.name, text: statement.text, values: statement.values });
-        if (result.rows[0]!.ok === false) throw new CheckFailed();
-        values.set(statement.alias, result.rows[0]!.data);
+        const [row] = await statements.query<{ data: string; ok: boolean }>(client, statement);
+        if (row!.ok === false) throw new CheckFailed();
+        values.set(statement.alias, row!.data);
       }
       await q.run(client, q.commit);
     } catch (error) {
