@@ -220,6 +220,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'The 400 of replace_metadata rule 1 carries, besides `internal`, this code and message, as Hasura does.',
   ),
   decided(
+    'unexpected.new-inconsistent-metadata',
+    400,
+    'unexpected',
+    'cannot continue due to new inconsistent metadata',
+    'run_sql whose SQL would make metadata inconsistent with the database (decision dec.run_sql.consistency) is refused at $ with this code and message, as the engine refuses it, `internal` listing the new inconsistent objects; the SQL is undone.',
+  ),
+  decided(
     'validation-failed.graphql-name',
     400,
     'validation-failed',

@@ -302,6 +302,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'run_sql that drops, renames or changes past what can be tracked a function that is tracked or that a computed field uses is refused with 400 dependency-error "cannot drop due to the following dependent objects : <dependents>" (dependents named like "function <schema>.<name>" and "computed field <schema>.<table>.<field>"), and one that overloads such a function with 400 not-supported (err.not-supported.function-overloaded), the SQL undone either way; with cascade: true the SQL is kept and the function is untracked, the computed field dropped from its table.',
   ),
   decision(
+    'run_sql.consistency',
+    '4.3',
+    'run_sql that would leave the metadata inconsistent',
+    "After run_sql's SQL (not read_only) the metadata, as run_sql left it, is checked against the database the SQL made, in the request's transaction, when check_metadata_consistency is true, or when it is not given and the SQL has a statement other than a query or a row change (SELECT, INSERT, UPDATE, DELETE, MERGE, VALUES, TABLE; read by PostgreSQL's parser), as the engine decides; check_metadata_consistency false skips the check. An object inconsistent after the SQL that was not before (a column no GraphQL schema can have, an enum table whose values are no GraphQL names, two types of one name) refuses the request with 400 unexpected \"cannot continue due to new inconsistent metadata\" at $, `internal` listing those objects, and the SQL is undone. What was inconsistent before, and SQL that is not checked, is reported by get_inconsistent_metadata and reload_metadata.",
+  ),
+  decision(
     'run_sql.recreated-objects',
     '4.3',
     'GraphQL after run_sql drops objects and makes them again',

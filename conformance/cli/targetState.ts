@@ -11,6 +11,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'bench',
   'ceqx',
   'blog',
+  'consistency',
   'bulk_refusals',
   'cost',
   'cost_fresh',

@@ -86,6 +86,7 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
   const functionDetails: DbFunction[] = [];
   const known = served.tableDetails;
   let before: Promise<readonly InconsistentObject[]> | undefined;
+  let schemaBefore: Promise<readonly InconsistentObject[]> | undefined;
   let guard: { token: string; hash: string; xid: string } | undefined;
   const sourceTransactions = new SourceTransactions();
   const ctx: OperationContext = {
@@ -127,6 +128,10 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
     inconsistenciesBefore() {
       before ??= ctx.introspect(tablesNamedBy(document)).then((db) => findInconsistencies(document, db));
       return before;
+    },
+    schemaProblemsBefore() {
+      schemaBefore ??= served.servedProblems(ctx, stored);
+      return schemaBefore;
     },
     async introspect(extra = []) {
       if (!relations) {

@@ -18,6 +18,9 @@ export interface OperationContext {
   /** Inconsistencies of the document when the request started, against the database as it was
    *  then (computed on first use: call it before changing the database). */
   inconsistenciesBefore(): Promise<readonly InconsistentObject[]>;
+  /** What the document the request began from leaves out of its GraphQL schemas, against the
+   *  database as it was then (computed on first use: call it before changing the database). */
+  schemaProblemsBefore(): Promise<readonly InconsistentObject[]>;
   /** The database inside this transaction (cached until invalidated), with the details of every
    *  table the document names and of `extra`. */
   introspect(extra?: readonly QualifiedName[]): Promise<Introspection>;

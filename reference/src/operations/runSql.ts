@@ -16,6 +16,7 @@ import { dependentsOfColumn, describeDependent, withoutDependents } from '../met
 import { runUserStatement } from '../sql';
 import type { OperationContext } from './context';
 import { checkTransactionControl, type SyntaxProblem } from './transactionControl';
+import { checksConsistency, problemsBefore, refuseNewInconsistencies } from './runSqlConsistency';
 
 interface RunSqlArgs {
   sql: string;
@@ -34,6 +35,7 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
   if (args.read_only) return ctx.readOnly((db) => execute(db, args.sql));
   const before = ctx.document.tables.length > 0 ? await ctx.introspect() : undefined;
   if (before) await ctx.inconsistenciesBefore();
+  const problems = before && checksConsistency(args.check_metadata_consistency, check.onlyRows) ? await problemsBefore(ctx) : undefined;
   const response = await ctx.guarded((db) => execute(db, args.sql));
   ctx.invalidateIntrospection();
   if (before) {
@@ -42,6 +44,7 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
     ctx.document = followColumns(ctx.document, before, after, args.cascade ?? false);
     ctx.document = await dropBrokenRelationships(ctx, await ctx.introspect(), args.cascade ?? false);
   }
+  if (problems) await refuseNewInconsistencies(ctx, problems);
   return response;
 }
 
