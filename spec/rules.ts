@@ -338,6 +338,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'forward_client_headers defaults to false and timeout_seconds to 60 (at least 1); the export form writes both, and headers and customization only when there are some. Adding a remote schema introspects it at once; its root fields join query_root and mutation_root (not subscription_root) and its types join the schema under their own names. An unreachable remote at start-up or reload becomes an inconsistent object of type remote_schema {type, reason, definition: the remote schema}; the server serves everything else.',
   ),
   decision(
+    'remote-schema.valid-schema',
+    '4.3',
+    'a remote whose own schema is not valid GraphQL',
+    'A remote\'s introspected schema must be valid GraphQL. An object type that does not implement an interface it names is refused in the engine\'s words: Interface field \'<Interface>\'."<field>" expected, but \'<Object>\' does not provide it; The type of Object field \'<Object>\'."<field>" (<type>) is not the same type/sub type of Interface field \'<Interface>\'."<field>" (<type>); Interface field argument \'<Interface>\'."<field>"("<arg>":) required, but Object field \'<Object>\'."<field>" does not provide it; Interface field argument \'<Interface>\'."<field>"("<arg>":) expects type <type>, but \'<Object>\'."<field>"("<arg>":) has type <type>; Object field argument \'<Object>\'."<field>"("<arg>":) is of required type <type>, but is not provided by Interface field \'<Interface>\'."<field>" (a field\'s type may be a subtype of the interface\'s, as graphql-js allows); anything else graphql-js\'s validation refuses, in its words. add_remote_schema and reload_remote_schema answer 400 remote-schema-error "the remote schema <name> cannot be used: <reason>" and change nothing; a stored remote that became invalid (at start-up, on reload_metadata with reload_remote_schemas, when another server changed the metadata) is an inconsistent object of type remote_schema with that reason, left out of every schema. When a role\'s schema is still not valid with the remote schemas and actions beside the tables (a remote schema permission, a clash no rule names), the newest remote schema, else the actions, whose removal makes it valid is left out as an inconsistent remote_schema (or action) with the validation\'s message: a change that brings it is refused (400 unexpected), never served as a 500.',
+  ),
+  decision(
     'remote-schema.headers',
     '2.4',
     'the headers a remote schema receives',

@@ -27,6 +27,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'permtypes',
   'recreated',
   'relx',
+  'rsv',
   'rv',
   'scale',
   'shop',

@@ -141,7 +141,8 @@ export async function dropInconsistentMetadata(ctx: OperationContext): Promise<u
       endpointsOf(ctx.document).filter((e) => !invalid.includes(e.name)),
     );
   const problems = await ctx.remoteProblems(ctx.document);
-  const unusable = new Set(problems.flatMap((o) => (o.type === 'remote_schema' ? [o.definition.name] : [])));
+  // A remote schema is unusable by itself (remoteProblems), or keeps a schema from being valid (schemaProblems).
+  const unusable = new Set([...problems, ...invalidating].flatMap((o) => (o.type === 'remote_schema' ? [o.definition.name] : [])));
   const deniedPermissions = problems.flatMap((o) => (o.type === 'remote_schema_permission' ? [o.definition] : []));
   for (const p of deniedPermissions) ctx.document = dropRemoteSchemaPermission(ctx.document, p.remote_schema, p.role);
   if (unusable.size > 0)

@@ -5,6 +5,7 @@ import type { RemoteSchema } from '../../../spec';
 import type { Session } from '../auth/session';
 import { addressFromVariable, resolveAddress, resolveHeaderValues } from '../metadata/environmentTemplate';
 import { nestsDeeperThan } from '../schema/documentNesting';
+import { remoteSchemaProblem } from './validity';
 
 /** A remote server's answer may not be larger than this; a bigger one is a failure, not a crash. */
 export const MAX_REMOTE_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -125,11 +126,15 @@ export async function introspectRemote(endpoint: RemoteEndpoint): Promise<GraphQ
     const first = answer.errors[0] as { message?: unknown };
     throw new RemoteFailure(`introspection failed: ${typeof first.message === 'string' ? first.message : JSON.stringify(first)}`);
   }
+  let schema: GraphQLSchema;
   try {
-    return buildClientSchema(answer.data as IntrospectionQuery);
+    schema = buildClientSchema(answer.data as IntrospectionQuery);
   } catch (error) {
     throw new RemoteFailure(`its introspection answer is not a valid schema: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const problem = remoteSchemaProblem(schema);
+  if (problem) throw new RemoteFailure(problem);
+  return schema;
 }
 
 function failure(error: unknown, timeoutMs: number): RemoteFailure {
