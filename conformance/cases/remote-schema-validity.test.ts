@@ -17,6 +17,7 @@ const typename = { data: { __typename: 'query_root' } };
 const starwars = (droid: string, character = 'id: ID! name: String') => `
   type Query { hero: Character, droid: Droid }
   interface Character { ${character} }
+  type Human implements Character { ${character} }
   type Droid implements Character { ${droid} }
 `;
 const unusable = (reason: string, name = 'starwars') => ({
@@ -110,7 +111,10 @@ describe("the engine's reasons for an object that does not implement its interfa
       remote.use(
         introspectionServer(
           '/starwars',
-          starwars('id: ID! name: String! friends(first: Int, after: String): [Droid]', 'id: ID! name: String friends(first: Int): [Character]'),
+          starwars(
+            'id: ID! name: String! friends(after: String, first: Int!, since: Int): [Droid]',
+            'id: ID! name: String friends(first: Int!, after: String): [Character]',
+          ),
         ),
       );
       expectResponse(await run('add_remote_schema', { name: 'starwars', definition: definition('/starwars') }), 200, ok);

@@ -31,7 +31,8 @@ const broken = buildSchema('type Query { hero: Character } interface Character {
 const fine = buildSchema('type Query { weather: Int }');
 
 test('the remote that breaks the schema is an inconsistent remote_schema; the others and every schema are served', () => {
-  const document: MetadataDocument = { version: 2, tables: [], remote_schemas: [remote('fine'), remote('broken')] };
+  // The broken one first: the search tries the newest first, and must not take the fine one for it.
+  const document: MetadataDocument = { version: 2, tables: [], remote_schemas: [remote('broken'), remote('fine')] };
   const served = new ServedState(loadConfig({}), storeOf({ fine, broken }));
   const result = served.validated({ document, introspection: introspectionOf([]), enumValues: new Map() });
   expect(result.problems).toEqual([
