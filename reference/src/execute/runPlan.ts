@@ -37,6 +37,8 @@ export interface PlanPools {
    * primary, reads on a read replica when it has any; undefined when it cannot be reached.
    */
   sourcePools?: (source: string, write: boolean) => PlanPools | undefined;
+  /** A read replica's pools: called when a read could not be had there (it then runs on the primary). */
+  unreachable?: () => void;
 }
 
 /** Assemble `{"data": {...}}` from JSON texts without parsing them (with the remotes' errors, if any). */
@@ -63,11 +65,7 @@ export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: Pla
     headers: caller?.headers ?? {},
     endpoints: joins.endpoints,
     ...(joins.presets ? { presets: joins.presets } : {}),
-    runSource: (source, part) => {
-      const where = source === undefined ? pools : pools.sourcePools?.(source, false);
-      if (!where) throw new ConnectionLost();
-      return runOwn(where, part, caller);
-    },
+    runSource: (source, part) => (source === undefined ? runOwn(pools, part, caller) : onSource(pools, source, false, (where) => runOwn(where, part, caller))),
   });
 }
 
@@ -130,11 +128,7 @@ async function runSourceParts(pools: PlanPools, plan: CompiledPlan, parts: NonNu
   const own = { ...plan, sourceParts: undefined };
   const answers = await Promise.all([
     own.statements.length ? runOwn(pools, own, caller) : Promise.resolve(assemble(own, new Map(own.literals))),
-    ...parts.map((part) => {
-      const where = pools.sourcePools?.(part.source, part.plan.kind === 'mutation');
-      if (!where) throw new ConnectionLost();
-      return runOwn(where, part.plan, caller);
-    }),
+    ...parts.map((part) => onSource(pools, part.source, part.plan.kind === 'mutation', (where) => runOwn(where, part.plan, caller))),
   ]);
   const values = new Map<string, string>();
   for (const answer of answers) {
@@ -142,6 +136,34 @@ async function runSourceParts(pools: PlanPools, plan: CompiledPlan, parts: NonNu
     for (const [alias, value] of Object.entries(data)) if (value !== null || !values.has(alias)) values.set(alias, JSON.stringify(value));
   }
   return assemble(plan, values);
+}
+
+/**
+ * Run on another source's pools. A read that a read replica could not serve (it did not answer, or
+ * lost the connection) runs again on the source's primary: never a failure while the primary serves.
+ */
+async function onSource(pools: PlanPools, source: string, write: boolean, run: (where: PlanPools) => Promise<string>): Promise<string> {
+  const where = pools.sourcePools?.(source, write);
+  if (!where) throw new ConnectionLost();
+  try {
+    return await run(where);
+  } catch (error) {
+    if (write || !replicaUnavailable(error) || !where.unreachable) throw error;
+    where.unreachable();
+    const primary = pools.sourcePools?.(source, true);
+    if (!primary) throw error;
+    return run(primary);
+  }
+}
+
+/**
+ * A read replica that could not serve: the connection was lost or refused, or PostgreSQL refused the
+ * session itself (a connection exception, the database or the credentials, shutting down, too many
+ * connections), as opposed to a failure of the statement.
+ */
+function replicaUnavailable(error: unknown): boolean {
+  if (error instanceof ConnectionLost) return true;
+  return error instanceof DatabaseError && /^(08|28|3D|57P|53)/.test(error.code ?? '');
 }
 
 /**
