@@ -386,6 +386,12 @@ export const DECISIONS: readonly SpecItem[] = [
     "A table's <table>_bool_exp has, for each array relationship whose target the role may aggregate (allow_aggregations), a field <relationship>_aggregate of type <target>_aggregate_bool_exp: {count: {arguments: [<target>_select_column!], distinct: Boolean, filter: <target>_bool_exp, predicate: Int_comparison_exp!}, bool_and and bool_or (where the target has boolean columns the role reads): {arguments: <target>_select_column_<target>_aggregate_bool_exp_bool_and_arguments_columns!, distinct, filter, predicate: Boolean_comparison_exp!}}, as the engine names them. It holds for a row when the function over its related rows that the role reads and filter keeps (count(*), count of the columns' non-null values, of distinct ones with distinct; bool_and/bool_or of the column, null over no rows) satisfies predicate. Exactly one function per <relationship>_aggregate (else validation-failed `exactly one predicate should be specified`). Permissions take the same form in the metadata's BoolExp (arguments by column name; bool_and and bool_or one column), checked when the permission is made.",
   ),
   decision(
+    'run_sql.text-settings',
+    '4.3',
+    "run_sql's text read as its check reads it",
+    "Every run_sql text runs with standard_conforming_strings on and client_encoding UTF8, set in its transaction before it and again after it, whatever an earlier run_sql of the request set: PostgreSQL reads the text exactly as the transaction-control check does (dec.run_sql.standard-strings), on the server's own database and on a source. A SET in a text changes nothing of how that text is read (PostgreSQL parses a text whole before running it).",
+  ),
+  decision(
     'graphql.cached',
     '4.3',
     'the @cached directive and the answers it keeps',

@@ -13,6 +13,7 @@ import { withoutFunctions } from '../metadata/functions';
 import { dependentsOf, untrackTable } from '../metadata/tables';
 import { sourcesOf, sourceView, withSourceView } from '../metadata/sources';
 import { dependentsOfColumn, describeDependent, withoutDependents } from '../metadata/columnDependents';
+import * as q from '../sql';
 import { runUserStatement } from '../sql';
 import type { OperationContext } from './context';
 import { checkTransactionControl, type SyntaxProblem } from './transactionControl';
@@ -102,7 +103,10 @@ async function dropBrokenRelationships(ctx: OperationContext, after: Introspecti
 async function execute(db: PoolClient, text: string): Promise<unknown> {
   let results;
   try {
+    await q.run(db, q.textReadAsChecked);
     results = await runUserStatement(db, text);
+    // What the request runs after it (its own statements, the next run_sql) is read as checked too.
+    await q.run(db, q.textReadAsChecked);
   } catch (error) {
     throw postgresError(error, text);
   }

@@ -231,6 +231,14 @@ export interface UserStatementResult {
  * Run run_sql's text with the simple query protocol (so several statements may be sent) and
  * every value left as PostgreSQL's text; returns the result of each statement.
  */
+/**
+ * Before and after each run_sql text, in its transaction: the settings that change how PostgreSQL
+ * reads a query's text as run_sql's check reads it (operations/transactionControl.ts), whatever
+ * an earlier statement of the request set. PostgreSQL parses a text whole before running any of it,
+ * so a SET inside a text cannot change how the rest of that text is read.
+ */
+export const textReadAsChecked = sql.query`select set_config('standard_conforming_strings', 'on', true), set_config('client_encoding', 'UTF8', true)`;
+
 export async function runUserStatement(db: { query(config: object): Promise<unknown> }, text: string): Promise<UserStatementResult[]> {
   const compiled = sql.compile(userStatement(text));
   const result = await db.query({
