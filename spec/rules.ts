@@ -392,6 +392,12 @@ export const DECISIONS: readonly SpecItem[] = [
     "Every run_sql text runs with standard_conforming_strings on and client_encoding UTF8, set in its transaction before it and again after it, whatever an earlier run_sql of the request set: PostgreSQL reads the text exactly as the transaction-control check does (dec.run_sql.standard-strings), on the server's own database and on a source. A SET in a text changes nothing of how that text is read (PostgreSQL parses a text whole before running it).",
   ),
   decision(
+    'remote-schema.outside-the-lock',
+    '4.3',
+    'introspecting a remote does not hold other metadata requests',
+    "A metadata request introspects the remote schemas it needs (add_remote_schema, update_remote_schema, reload_remote_schema, reload_metadata with reload_remote_schemas, replace_metadata's remotes) before it takes the lock every metadata change holds: while a remote is slow, up to its timeout_seconds, other metadata requests, exports and run_sql are answered. Under the lock the request takes what it introspected when the definition is still the same, and introspects again only what changed meanwhile. When its client goes away the introspection stops (the remote's request is closed) and the request changes nothing.",
+  ),
+  decision(
     'graphql.cached',
     '4.3',
     'the @cached directive and the answers it keeps',

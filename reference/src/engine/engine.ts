@@ -9,6 +9,7 @@ import type { EngineConfig } from '../config';
 import { resilientPool } from '../db/connectionLoss';
 import { introspectionOf } from '../db/introspection';
 import { RoleGate } from '../execute/roleGate';
+import type { Abandonment } from '../execute/abandonment';
 import type { PlanPools } from '../execute/runPlan';
 import { StatementGenerations } from '../execute/preparedStatements';
 import { loadEnumValues, type SchemaCache } from '../execute/schemaCache';
@@ -129,8 +130,8 @@ export class Engine {
   }
 
   /** Run one metadata operation (a bulk with its children) as one transaction (metadataCommit.ts). */
-  execute(operation: ParsedOperation): Promise<unknown> {
-    return commitOperation(this.sources, operation);
+  execute(operation: ParsedOperation, options: { gone?: Abandonment } = {}): Promise<unknown> {
+    return commitOperation(this.sources, operation, options);
   }
 
   /** Legacy DML of a role other than admin, under its permissions (operations/roleDml.ts). */

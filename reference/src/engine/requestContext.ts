@@ -45,7 +45,12 @@ export interface ContextSources {
   served: ServedState;
 }
 
-export function requestContext(sources: ContextSources, client: PoolClient, stored: MetadataSnapshot): RequestContext {
+export function requestContext(
+  sources: ContextSources,
+  client: PoolClient,
+  stored: MetadataSnapshot,
+  remoteLoading: RequestContext['ctx']['remoteLoading'] = { notBefore: Date.now() },
+): RequestContext {
   const { pool, config, remotes, served, sourcePools } = sources;
   const document = stored.document;
   // Per document of this request: the enum values read for it (its schema is built from them).
@@ -92,6 +97,7 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
   const ctx: OperationContext = {
     db: client,
     remotes,
+    remoteLoading,
     remotesChanged: false,
     async onSource(name, work, readOnly = false) {
       const source = sourcesOf(ctx.document).find((s) => s.name === name)!;

@@ -36,7 +36,7 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   for (const [i, t] of (document.cron_triggers ?? []).entries()) checkSchedule(t.schedule, `${v2 ? '$.args.metadata' : '$.args'}.cron_triggers[${i}].schedule`);
   await checkPermissionValueList(ctx, values);
   checkActions(document, db, v2 ? '$.args.metadata' : '$.args');
-  await ctx.remotes.loadAll(document);
+  await ctx.remotes.loadAll(document, false, ctx.remoteLoading);
   const inSources = await checkSources(ctx, document, v2 ? '$.args.metadata' : '$.args');
   const inconsistent = [
     ...findInconsistencies(document, db),
@@ -65,7 +65,7 @@ export async function clearMetadata(ctx: OperationContext): Promise<unknown> {
 export async function reloadMetadata(ctx: OperationContext, args: { reload_remote_schemas?: boolean } = {}): Promise<unknown> {
   ctx.invalidateIntrospection();
   if (args.reload_remote_schemas === true) {
-    await ctx.remotes.loadAll(ctx.document, true);
+    await ctx.remotes.loadAll(ctx.document, true, ctx.remoteLoading);
     ctx.remotesChanged = true;
   }
   const inconsistent = await allInconsistencies(ctx);

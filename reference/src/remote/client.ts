@@ -86,13 +86,23 @@ export function forwardedHeaders(client: Readonly<Record<string, string | string
 const REMOTE_JSON_DEPTH = 1000;
 
 /** POST a JSON body: the status and the parsed JSON answer, or a RemoteFailure that says what went wrong. */
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<{ status: number; json: unknown }> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  timeoutMs: number,
+  /** Aborted when whoever waits for the answer goes away. */
+  cancelled?: AbortSignal,
+): Promise<{ status: number; json: unknown }> {
   let response: Response;
   let text: string;
+  const timeout = AbortSignal.timeout(timeoutMs);
   try {
-    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+    const signal = cancelled ? AbortSignal.any([timeout, cancelled]) : timeout;
+    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'error' });
     text = await boundedText(response);
   } catch (error) {
+    if (cancelled?.aborted && !timeout.aborted) throw new RemoteFailure('the request that asked for it went away');
     throw failure(error, timeoutMs);
   }
   let json: unknown;
@@ -107,8 +117,13 @@ export async function postJson(url: string, headers: Record<string, string>, bod
 }
 
 /** POST a GraphQL request; the parsed JSON answer, or a RemoteFailure that says what went wrong. */
-export async function postGraphQL(endpoint: RemoteEndpoint, body: unknown, headers: Record<string, string>): Promise<{ data?: unknown; errors?: unknown }> {
-  const { status, json } = await postJson(endpoint.url, headers, body, endpoint.timeoutMs);
+export async function postGraphQL(
+  endpoint: RemoteEndpoint,
+  body: unknown,
+  headers: Record<string, string>,
+  cancelled?: AbortSignal,
+): Promise<{ data?: unknown; errors?: unknown }> {
+  const { status, json } = await postJson(endpoint.url, headers, body, endpoint.timeoutMs, cancelled);
   if (typeof json !== 'object' || json === null || Array.isArray(json) || !('data' in json || 'errors' in json)) {
     throw new RemoteFailure(`it answered ${status} without "data" or "errors"`);
   }
@@ -116,11 +131,12 @@ export async function postGraphQL(endpoint: RemoteEndpoint, body: unknown, heade
 }
 
 /** The remote's schema, by the standard introspection query. */
-export async function introspectRemote(endpoint: RemoteEndpoint): Promise<GraphQLSchema> {
+export async function introspectRemote(endpoint: RemoteEndpoint, cancelled?: AbortSignal): Promise<GraphQLSchema> {
   const answer = await postGraphQL(
     endpoint,
     { query: getIntrospectionQuery() },
     { ...endpoint.headers, 'content-type': 'application/json', accept: 'application/json' },
+    cancelled,
   );
   if (Array.isArray(answer.errors) && answer.errors.length > 0) {
     const first = answer.errors[0] as { message?: unknown };
