@@ -796,7 +796,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'limits.role-share',
     '8',
     "one role's share of the database connections",
-    'The statements of one role (all its users together) take at most ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE of the ENGINE_GRAPHQL_PG_CONNECTIONS connections at once (default half of 10); its further requests wait their turn in order, so a role that sends slow queries never makes another role wait for them.',
+    "The statements of one share — a role, all its users together, or one set of credentials that allow several roles (a JWT's x-engine-allowed-roles), whichever of them it uses — take at most ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE of the ENGINE_GRAPHQL_PG_CONNECTIONS connections at once (default half of 10), and the last free connection is kept for a share that runs nothing yet; its further requests wait their turn in order, and a freed connection goes to the waiting share that runs the fewest statements (the one served longest ago among equals). However many shares send slow queries, another is answered as soon as a connection is free, before their queues.",
   ),
   decision(
     'version',

@@ -76,7 +76,7 @@ export class Engine {
       {
         roles: timed('engine-reference-roles', statementTimeoutMs),
         adminGraphql: timed('engine-reference-admin-graphql', adminStatementTimeoutMs),
-        gate: new RoleGate(config.maxConnectionsPerRole),
+        gate: new RoleGate(config.maxConnectionsPerRole, config.pgConnections),
         statementTimeoutMs,
         adminStatementTimeoutMs,
         maxQueryCost: config.limits.maxQueryCost,

@@ -2,7 +2,7 @@
 // with the statement timeout), the answer assembled from the JSON texts PostgreSQL built; the
 // parts a remote schema or an action answers run beside them.
 import { DatabaseError, type Pool, type PoolClient } from 'pg';
-import type { Session } from '../auth/session';
+import { shareOf, type Session } from '../auth/session';
 import { isConnectionLoss } from '../db/connectionLoss';
 import * as q from '../sql';
 import { runActionParts } from './actions';
@@ -110,7 +110,7 @@ export async function guarded<T>(
     plan.estimatedCost ??= await estimatedCost(pools.roles, pools.admin, plan);
     if (plan.estimatedCost > pools.maxQueryCost) throw new QueryTooCostly(plan.estimatedCost, pools.maxQueryCost);
   }
-  const leave = plan.bounded ? await pools.gate.enter(caller?.session.role ?? '', gone) : () => {};
+  const leave = plan.bounded ? await pools.gate.enter(caller ? shareOf(caller.session) : '', gone) : () => {};
   try {
     return await pools.statements.retryingStale(() => work(plan.bounded ? pools.roles : pools.adminGraphql, gone));
   } catch (error) {
