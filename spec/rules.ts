@@ -397,6 +397,15 @@ export const DECISIONS: readonly SpecItem[] = [
     'introspecting a remote does not hold other metadata requests',
     "A metadata request introspects the remote schemas it needs (add_remote_schema, update_remote_schema, reload_remote_schema, reload_metadata with reload_remote_schemas, replace_metadata's remotes) before it takes the lock every metadata change holds: while a remote is slow, up to its timeout_seconds, other metadata requests, exports and run_sql are answered. Under the lock the request takes what it introspected when the definition is still the same, and introspects again only what changed meanwhile. When its client goes away the introspection stops (the remote's request is closed) and the request changes nothing.",
   ),
+  {
+    ...decision(
+      'limits.remote-answers',
+      '8',
+      "the bytes of remote schemas' answers a request and a role may hold",
+      "Each answer of a remote schema is read up to 64 MiB; all the answers one GraphQL request gathers from remote schemas (root fields and remote relationships) together up to ENGINE_GRAPHQL_REMOTE_ANSWER_MAX_BYTES (64 MiB), and those of one role's requests in flight together (a share, as dec.limits.role-share counts it) up to ENGINE_GRAPHQL_REMOTE_ANSWER_ROLE_MAX_BYTES (256 MiB). An answer past a bound stops being read and its field fails with err.graphql.remote-failed, naming the bound; the bytes are given back when the request's answer is made.",
+    ),
+    verifiedBy: 'reference' as const,
+  },
   decision(
     'graphql.cached',
     '4.3',

@@ -37,6 +37,8 @@ export const FLAG_HELP: Readonly<Record<string, string>> = {
   'max-connections-per-role': 'half of the pool (statements one role runs at once; the rest wait their turn, so no role starves another)',
   'cache-max-bytes': '67108864 (parsed documents and compiled plans together)',
   'response-cache-max-bytes': '33554432 (answers of @cached queries; 0: none kept)',
+  'remote-answer-max-bytes': "67108864 (remote schemas' answers one request holds together)",
+  'remote-answer-role-max-bytes': "268435456 (remote schemas' answers one role's requests in flight hold together)",
   'log-level': 'info (debug, info, warn, error, silent)',
   'data-dir': '.engine',
   'graceful-shutdown-timeout': '60',

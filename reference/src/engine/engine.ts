@@ -18,6 +18,7 @@ import { functionsNamedBy, tablesNamedBy } from '../metadata/document';
 import type { ParsedOperation } from '../operations/envelope';
 import { runAsRoleIn } from '../operations/roleDml';
 import { RemoteSchemaStore } from '../remote/store';
+import { RemoteAnswerBytes } from '../remote/answerBytes';
 import { SourcePools } from '../db/sourcePools';
 import { sourcesOf } from '../metadata/sources';
 import { loadSourceInputs } from './sourceInputs';
@@ -77,6 +78,7 @@ export class Engine {
         roles: timed('engine-reference-roles', statementTimeoutMs),
         adminGraphql: timed('engine-reference-admin-graphql', adminStatementTimeoutMs),
         gate: new RoleGate(config.maxConnectionsPerRole, config.pgConnections),
+        remoteAnswers: new RemoteAnswerBytes(config.limits.remoteAnswerMaxBytes, config.limits.remoteAnswerRoleMaxBytes),
         statementTimeoutMs,
         adminStatementTimeoutMs,
         maxQueryCost: config.limits.maxQueryCost,

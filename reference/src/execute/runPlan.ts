@@ -13,6 +13,7 @@ import type { Abandonment } from './abandonment';
 import type { RoleGate } from './roleGate';
 import type { CompiledPlan } from './schemaCache';
 import type { StatementGenerations } from './preparedStatements';
+import type { AnswerBudget, RemoteAnswerBytes } from '../remote/answerBytes';
 
 /**
  * Where plans run: admin's GraphQL on connections with the admin statement timeout (`admin`, with no
@@ -37,6 +38,8 @@ export interface PlanPools {
    * primary, reads on a read replica when it has any; undefined when it cannot be reached.
    */
   sourcePools?: (source: string, write: boolean) => PlanPools | undefined;
+  /** The bytes of remote answers held per request and per role (decision dec.limits.remote-answers). */
+  remoteAnswers?: RemoteAnswerBytes;
   /** A read replica's pools: called when a read could not be had there (it then runs on the primary). */
   unreachable?: () => void;
 }
@@ -53,10 +56,21 @@ export interface PlanCaller {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Abandoned when the client goes away: its statement is cancelled. */
   gone?: Abandonment;
+  /** The request's bound on the bytes of remote answers it holds. */
+  budget?: AnswerBudget;
 }
 
 /** Run a compiled plan: the JSON text of the answer. */
 export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller): Promise<string> {
+  // A request that asks remotes holds their answers within its role's and its own bounds until its answer is made.
+  if (caller && !caller.budget && pools.remoteAnswers && (plan.remote || plan.remoteJoins)) {
+    const budget = pools.remoteAnswers.forRequest(shareOf(caller.session));
+    try {
+      return await runPlan(pools, plan, { ...caller, budget });
+    } finally {
+      budget.release();
+    }
+  }
   const answer = await runOwn(pools, plan, caller);
   const joins = plan.remoteJoins;
   if (!joins) return answer;
@@ -65,6 +79,7 @@ export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: Pla
     headers: caller?.headers ?? {},
     endpoints: joins.endpoints,
     ...(joins.presets ? { presets: joins.presets } : {}),
+    ...(caller?.budget ? { budget: caller.budget } : {}),
     runSource: (source, part) => (source === undefined ? runOwn(pools, part, caller) : onSource(pools, source, false, (where) => runOwn(where, part, caller))),
   });
 }
@@ -77,7 +92,8 @@ async function runOwn(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller)
       (JSON.parse(plan.statements.length || plan.literals.size ? await runOwn(pools, own) : '{"data":{}}') as { data: Record<string, unknown> }).data;
     const session = caller?.session ?? { role: 'admin', variables: {} };
     const headers = caller?.headers ?? {};
-    const remote = async () => (plan.remote ? runRemoteParts(plan.remote, session, headers) : { values: new Map<string, string>(), errors: [] });
+    const remote = async () =>
+      plan.remote ? runRemoteParts(plan.remote, session, headers, caller?.budget) : { values: new Map<string, string>(), errors: [] };
     const actions = async () =>
       plan.actions
         ? runActionParts(plan.actions, { session, headers, pool: pools.admin, rowsPool: plan.bounded ? pools.roles : pools.admin })

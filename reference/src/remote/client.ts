@@ -5,6 +5,7 @@ import type { RemoteSchema } from '../../../spec';
 import type { Session } from '../auth/session';
 import { addressFromVariable, resolveAddress, resolveHeaderValues } from '../metadata/environmentTemplate';
 import { nestsDeeperThan } from '../schema/documentNesting';
+import type { AnswerBudget } from './answerBytes';
 import { remoteSchemaProblem } from './validity';
 
 /** A remote server's answer may not be larger than this; a bigger one is a failure, not a crash. */
@@ -93,6 +94,8 @@ export async function postJson(
   timeoutMs: number,
   /** Aborted when whoever waits for the answer goes away. */
   cancelled?: AbortSignal,
+  /** The request's bound on the bytes of remote answers it holds. */
+  budget?: AnswerBudget,
 ): Promise<{ status: number; json: unknown }> {
   let response: Response;
   let text: string;
@@ -100,7 +103,7 @@ export async function postJson(
   try {
     const signal = cancelled ? AbortSignal.any([timeout, cancelled]) : timeout;
     response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'error' });
-    text = await boundedText(response);
+    text = await boundedText(response, budget);
   } catch (error) {
     if (cancelled?.aborted && !timeout.aborted) throw new RemoteFailure('the request that asked for it went away');
     throw failure(error, timeoutMs);
@@ -122,8 +125,9 @@ export async function postGraphQL(
   body: unknown,
   headers: Record<string, string>,
   cancelled?: AbortSignal,
+  budget?: AnswerBudget,
 ): Promise<{ data?: unknown; errors?: unknown }> {
-  const { status, json } = await postJson(endpoint.url, headers, body, endpoint.timeoutMs, cancelled);
+  const { status, json } = await postJson(endpoint.url, headers, body, endpoint.timeoutMs, cancelled, budget);
   if (typeof json !== 'object' || json === null || Array.isArray(json) || !('data' in json || 'errors' in json)) {
     throw new RemoteFailure(`it answered ${status} without "data" or "errors"`);
   }
@@ -160,7 +164,7 @@ function failure(error: unknown, timeoutMs: number): RemoteFailure {
   return new RemoteFailure(e.cause?.code ?? e.cause?.message ?? e.message ?? String(error));
 }
 
-async function boundedText(response: Response): Promise<string> {
+async function boundedText(response: Response, budget: AnswerBudget | undefined): Promise<string> {
   const declared = Number(response.headers.get('content-length') ?? '0');
   if (declared > MAX_REMOTE_ANSWER_BYTES) throw new RemoteFailure(`its answer is larger than ${MAX_REMOTE_ANSWER_BYTES} bytes`);
   if (!response.body) return '';
@@ -169,6 +173,9 @@ async function boundedText(response: Response): Promise<string> {
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
     if (size > MAX_REMOTE_ANSWER_BYTES) throw new RemoteFailure(`its answer is larger than ${MAX_REMOTE_ANSWER_BYTES} bytes`);
+    // Counted as it arrives: the text and the value parsed from it stay held until the request's answer is made.
+    const over = budget?.take(chunk.byteLength);
+    if (over) throw new RemoteFailure(over);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
