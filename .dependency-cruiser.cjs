@@ -13,7 +13,7 @@ const LAYERS = [
   ['sql', `${src}sql/`],
   ['schema', `${src}schema/`],
   ['metadata', `${src}metadata/`],
-  ['foundation', `${src}db/|${src}(errors|config|configValues|flagHelp|log|flags|packageRoot)\\.ts$`],
+  ['foundation', `${src}db/|${src}(errors|config|configValues|flagHelp|log|flags|packageRoot|sessionNames)\\.ts$`],
 ];
 
 const upward = LAYERS.flatMap(([name, path], i) =>

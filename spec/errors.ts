@@ -125,6 +125,13 @@ export const ERRORS: readonly ErrorSpec[] = [
 
   // Where SPEC.md is silent (§5.6, §7.1 "conditions that yield 401: not shown", envelope errors).
   decided(
+    'invalid-headers.both-brands',
+    400,
+    'invalid-headers',
+    '<header-name> and <header-name> are both given, with different values',
+    'With ENGINE_GRAPHQL_COMPAT_HEADERS=hasura, a header or session variable given under both names (X-Engine-User-Id and X-Hasura-User-Id) with different values — in a request, a connection_init, the claims of a JWT or the answer of an authentication webhook — is refused with 400 invalid-headers, naming both as given, rather than one name winning; the same value under both names is that value.',
+  ),
+  decided(
     'admin-secret.missing',
     401,
     'access-denied',

@@ -819,5 +819,17 @@ export const DECISIONS: readonly SpecItem[] = [
     'health endpoint',
     'GET /healthz answers 200 "OK" while the database answers, and 500 "ERROR: " followed by the part that is unwell (such as "the database does not answer") otherwise.',
   ),
+  decision(
+    'compat.headers',
+    '5',
+    'the X-Hasura-* names, with ENGINE_GRAPHQL_COMPAT_HEADERS=hasura (decision 035)',
+    'Off by default: an X-Hasura-* header is then an ordinary header and a value "X-Hasura-User-Id" in a permission an ordinary string. With ENGINE_GRAPHQL_COMPAT_HEADERS=hasura (--compat-headers hasura) the X-Hasura-* names are the X-Engine-* ones wherever the server reads a name: request headers (x-hasura-admin-secret, x-hasura-role, session variables), the headers of a WebSocket connection_init, an authentication webhook\'s answer, JWT claims (x-hasura-allowed-roles, x-hasura-default-role, x-hasura-*; the claims namespace defaults to https://hasura.io/jwt/claims, a configured claims_namespace or claims_namespace_path wins), and session variables written in permissions, column presets and _in/_nin/_has_keys_* lists. Such a server names the session in what it sends and says as those clients and handlers read it: X-Hasura-* headers to remote schemas, x-hasura-* keys in the session_variables of action handlers and event webhooks and in the session argument of SQL functions and computed fields, the headers forwarded to an authentication webhook, and the header names in error messages (invalid x-hasura-admin-secret, missing header : X-Hasura-User-Id). Everything else answers as without the setting.',
+  ),
+  decision(
+    'compat.settings',
+    '5',
+    'HASURA_GRAPHQL_* settings, with ENGINE_GRAPHQL_COMPAT_HEADERS=hasura',
+    'With the compatibility setting every ENGINE_GRAPHQL_* setting may be given by its HASURA_GRAPHQL_* name; the ENGINE_GRAPHQL_* variable (or its flag) wins where both are set, and the start log names the HASURA_GRAPHQL_* variables read and, as a warning, each one not used. ENGINE_GRAPHQL_COMPAT_HEADERS itself has no HASURA_ name.',
+  ),
   decision('delete-permission.filter', '2.3', 'requiredness of DeletePermission fields', 'DeletePermission.filter is required.'),
 ];

@@ -101,6 +101,12 @@ export const PROFILES = {
     settings: { ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ jwk_url: JWKS_URL, claims_namespace: 'https://engine.example/claims' }) },
     usesAdminSecret: true,
   },
+  // X-Hasura-* names taken as the X-Engine-* ones (decision dec.compat.headers); its JWT secret given
+  // by the HASURA_GRAPHQL_* name, without a claims namespace (decision dec.compat.settings).
+  'compat-hasura': {
+    settings: { ENGINE_GRAPHQL_COMPAT_HEADERS: 'hasura', HASURA_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_HS256_KEY }) },
+    usesAdminSecret: true,
+  },
   'auth-hook-get': { settings: { ENGINE_GRAPHQL_AUTH_HOOK: AUTH_HOOK_URL, ENGINE_GRAPHQL_AUTH_HOOK_MODE: 'GET' }, usesAdminSecret: true },
   'auth-hook-post': { settings: { ENGINE_GRAPHQL_AUTH_HOOK: AUTH_HOOK_URL, ENGINE_GRAPHQL_AUTH_HOOK_MODE: 'POST' }, usesAdminSecret: true },
   // Port 1 on loopback: nothing listens there.

@@ -67,6 +67,56 @@ describe('loadConfig', () => {
     expect(c.jwt).toMatchObject({ claims_namespace: 'ns', claims_format: 'stringified_json' });
   });
 
+  describe('the compatibility setting [dec.compat.headers, dec.compat.settings]', () => {
+    test('is off by default: HASURA_GRAPHQL_* variables are not read', () => {
+      const c = loadConfig({ HASURA_GRAPHQL_ADMIN_SECRET: 's', HASURA_GRAPHQL_SERVER_PORT: '9100' });
+      expect([c.compatHeaders, c.adminSecret, c.port, c.hasuraVariables]).toEqual([undefined, undefined, 8080, undefined]);
+    });
+
+    test('hasura reads every setting from its HASURA_GRAPHQL_* name too; the ENGINE_GRAPHQL_* one or its flag wins', () => {
+      const c = loadConfig(
+        {
+          ENGINE_GRAPHQL_COMPAT_HEADERS: 'hasura',
+          HASURA_GRAPHQL_ADMIN_SECRET: 'from-hasura',
+          HASURA_GRAPHQL_SERVER_PORT: '9100',
+          ENGINE_GRAPHQL_SERVER_PORT: '9200',
+          HASURA_GRAPHQL_ENABLED_APIS: 'graphql',
+          HASURA_GRAPHQL_LOG_LEVEL: 'warn',
+        },
+        ['--log-level', 'error'],
+      );
+      expect([c.compatHeaders, c.adminSecret, c.port, [...c.enabledApis], c.logLevel]).toEqual(['hasura', 'from-hasura', 9200, ['graphql'], 'error']);
+      expect(c.hasuraVariables).toEqual({
+        read: ['HASURA_GRAPHQL_ADMIN_SECRET', 'HASURA_GRAPHQL_ENABLED_APIS'],
+        overridden: ['HASURA_GRAPHQL_LOG_LEVEL', 'HASURA_GRAPHQL_SERVER_PORT'],
+      });
+    });
+
+    test('--compat-headers hasura is the same; a HASURA_GRAPHQL_COMPAT_HEADERS does not turn it on', () => {
+      expect(loadConfig({}, ['--compat-headers', 'hasura']).compatHeaders).toBe('hasura');
+      expect(loadConfig({ HASURA_GRAPHQL_COMPAT_HEADERS: 'hasura' }).compatHeaders).toBeUndefined();
+      expect(loadConfig({ ENGINE_GRAPHQL_COMPAT_HEADERS: '' }).compatHeaders).toBeUndefined();
+    });
+
+    test("the JWT claims namespace defaults to the compatibility brand's; a configured one wins", () => {
+      const secret = '{"type":"HS256","key":"x"}';
+      expect(loadConfig({ ENGINE_GRAPHQL_JWT_SECRET: secret }).jwt?.claims_namespace).toBe('https://engine.example/jwt/claims');
+      expect(loadConfig({ ENGINE_GRAPHQL_COMPAT_HEADERS: 'hasura', HASURA_GRAPHQL_JWT_SECRET: secret }).jwt?.claims_namespace).toBe(
+        'https://hasura.io/jwt/claims',
+      );
+      const configured = '{"type":"HS256","key":"x","claims_namespace":"https://example.test/ns"}';
+      expect(loadConfig({ ENGINE_GRAPHQL_COMPAT_HEADERS: 'hasura', ENGINE_GRAPHQL_JWT_SECRET: configured }).jwt?.claims_namespace).toBe(
+        'https://example.test/ns',
+      );
+    });
+
+    test.each(['Hasura', 'engine', 'yes'])('ENGINE_GRAPHQL_COMPAT_HEADERS=%s is refused, naming the setting', (value) => {
+      expect(() => loadConfig({ ENGINE_GRAPHQL_COMPAT_HEADERS: value })).toThrow(
+        `ENGINE_GRAPHQL_COMPAT_HEADERS must be hasura (or empty: off), got ${JSON.stringify(value)}`,
+      );
+    });
+  });
+
   test.each([
     [{ ENGINE_GRAPHQL_ENABLED_APIS: 'graphql,sql' }, 'unknown API "sql"'],
     [{ ENGINE_GRAPHQL_SERVER_PORT: 'eighty' }, 'ENGINE_GRAPHQL_SERVER_PORT must be an integer'],

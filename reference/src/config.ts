@@ -2,6 +2,7 @@
 // the command line (a flag wins over its environment variable).
 import { allowedHosts, bool, ConfigError, corsDomains, enabledApis, int, jwt, type ApiName, type JwtSettings } from './configValues';
 import { parseFlags, UsageError } from './flags';
+import { COMPAT_HEADERS, type CompatHeaders } from './sessionNames';
 
 export { API_NAMES, ConfigError, LOOPBACK_HOSTS, type ApiName, type JwtSettings } from './configValues';
 
@@ -46,6 +47,10 @@ export interface EngineConfig {
   gracefulShutdownTimeoutSeconds: number;
   /** The delivery of event trigger events. */
   events: EventSettings;
+  /** X-Hasura-* headers, session variables and JWT claims taken as the X-Engine-* ones (decision dec.compat.headers). */
+  compatHeaders?: CompatHeaders;
+  /** With compatHeaders: the HASURA_GRAPHQL_* variables read, and those not read because the ENGINE_GRAPHQL_* one (or its flag) is set. */
+  hasuraVariables?: { read: string[]; overridden: string[] };
 }
 
 export interface EventSettings {
@@ -148,14 +153,36 @@ export const FLAGS: Record<string, string> = {
   'remote-answer-max-bytes': 'ENGINE_GRAPHQL_REMOTE_ANSWER_MAX_BYTES',
   'remote-answer-role-max-bytes': 'ENGINE_GRAPHQL_REMOTE_ANSWER_ROLE_MAX_BYTES',
   'graceful-shutdown-timeout': 'ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT',
+  'compat-headers': 'ENGINE_GRAPHQL_COMPAT_HEADERS',
 };
+
+/** The name a setting has in the engine this API comes from: ENGINE_GRAPHQL_X → HASURA_GRAPHQL_X. */
+export const hasuraVariable = (name: string) => name.replace(/^ENGINE_/, 'HASURA_');
+
+function compatHeaders(value: string | undefined): CompatHeaders | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!(COMPAT_HEADERS as readonly string[]).includes(value)) {
+    throw new ConfigError(`ENGINE_GRAPHQL_COMPAT_HEADERS must be ${COMPAT_HEADERS.join(' or ')} (or empty: off), got ${JSON.stringify(value)}`);
+  }
+  return value as CompatHeaders;
+}
 
 /** Build the configuration from environment variables and command-line flags. */
 export function loadConfig(env: Source, argv: readonly string[] = []): EngineConfig {
   const flags = parseArgv(argv);
+  const flagOf = (envName: string) => Object.entries(FLAGS).find(([, v]) => v === envName)?.[0];
+  const compat = compatHeaders(flags['compat-headers'] ?? env.ENGINE_GRAPHQL_COMPAT_HEADERS);
+  // With the compatibility setting every setting may be given by its HASURA_GRAPHQL_* name too; the ENGINE_ one wins.
+  const hasuraVariables = { read: [] as string[], overridden: [] as string[] };
   const get = (envName: string) => {
-    const flag = Object.entries(FLAGS).find(([, v]) => v === envName)?.[0];
-    return (flag && flags[flag]) ?? env[envName];
+    const flag = flagOf(envName);
+    const own = (flag && flags[flag]) ?? env[envName];
+    const other = compat && envName !== 'ENGINE_GRAPHQL_COMPAT_HEADERS' ? env[hasuraVariable(envName)] : undefined;
+    if (other !== undefined) {
+      const list = own === undefined ? hasuraVariables.read : hasuraVariables.overridden;
+      if (!list.includes(hasuraVariable(envName))) list.push(hasuraVariable(envName));
+    }
+    return own ?? other;
   };
   const hookUrl = get('ENGINE_GRAPHQL_AUTH_HOOK');
   const hookMode = (get('ENGINE_GRAPHQL_AUTH_HOOK_MODE') ?? 'GET').toUpperCase();
@@ -176,7 +203,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
     ...(hookUrl ? { authHook: { url: hookUrl, mode: hookMode } } : {}),
     ...(unauthorizedRole ? { unauthorizedRole } : {}),
     ...(() => {
-      const j = jwt(get('ENGINE_GRAPHQL_JWT_SECRET'));
+      const j = jwt(get('ENGINE_GRAPHQL_JWT_SECRET'), compat);
       return j ? { jwt: j } : {};
     })(),
     enabledApis: enabledApis(get('ENGINE_GRAPHQL_ENABLED_APIS')),
@@ -234,5 +261,6 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       return domains ? { corsDomains: domains } : {};
     })(),
     allowedHosts: allowedHosts(get('ENGINE_GRAPHQL_ALLOWED_HOSTS'), adminSecret !== undefined),
+    ...(compat ? { compatHeaders: compat, hasuraVariables } : {}),
   };
 }

@@ -1,5 +1,6 @@
 // The values of settings: how each kind of ENGINE_GRAPHQL_* value is read and checked, with the
 // error that names the setting when it cannot be.
+import type { CompatHeaders } from './sessionNames';
 
 export const API_NAMES = ['graphql', 'metadata', 'pgdump', 'config'] as const;
 export type ApiName = (typeof API_NAMES)[number];
@@ -57,7 +58,10 @@ export function corsDomains(value: string | undefined): string[] | undefined {
   return entries;
 }
 
-export function jwt(value: string | undefined): JwtSettings | undefined {
+/** The claims namespace when none is configured: the compatibility brand's own with the compatibility setting. */
+const DEFAULT_CLAIMS_NAMESPACE = { engine: 'https://engine.example/jwt/claims', hasura: 'https://hasura.io/jwt/claims' };
+
+export function jwt(value: string | undefined, compat?: CompatHeaders): JwtSettings | undefined {
   if (value === undefined || value === '') return undefined;
   let raw: unknown;
   try {
@@ -69,7 +73,7 @@ export function jwt(value: string | undefined): JwtSettings | undefined {
   const r = raw as Record<string, unknown>;
   const format = r.claims_format ?? 'json';
   if (format !== 'json' && format !== 'stringified_json') throw new ConfigError('claims_format must be "json" or "stringified_json"');
-  const namespace = typeof r.claims_namespace === 'string' ? r.claims_namespace : 'https://engine.example/jwt/claims';
+  const namespace = typeof r.claims_namespace === 'string' ? r.claims_namespace : DEFAULT_CLAIMS_NAMESPACE[compat ?? 'engine'];
   return { claims_namespace: namespace, claims_format: format, raw: r };
 }
 

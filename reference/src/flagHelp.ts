@@ -46,5 +46,7 @@ export const FLAG_HELP: Readonly<Record<string, string>> = {
   'events-http-pool-size': '100 (deliveries in flight at once)',
   'events-lock-margin-seconds': '30 (an event taken by a server that died is taken again after its timeout_sec plus this)',
   'events-retention-seconds': '604800 (delivered events are deleted after this; 0 keeps them)',
+  'compat-headers':
+    'off (hasura: X-Hasura-* headers, session variables and JWT claims taken as the X-Engine-* ones, HASURA_GRAPHQL_* settings read too, and what the server sends on named X-Hasura-*)',
   'events-retry-backoff': 'fixed (exponential: the interval doubles from attempt to attempt, at most an hour)',
 };

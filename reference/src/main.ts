@@ -96,6 +96,16 @@ async function main(): Promise<void> {
       },
     });
     server = await startServer(config, database.url, logger);
+    if (config.compatHeaders) {
+      const { read, overridden } = config.hasuraVariables ?? { read: [], overridden: [] };
+      logger.log('info', 'startup', {
+        message: `compatibility with ${config.compatHeaders}: X-Hasura-* headers, session variables and JWT claims are taken as the X-Engine-* ones`,
+        ...(read.length ? { read_from: read } : {}),
+      });
+      for (const name of overridden) {
+        logger.log('warn', 'startup', { message: `${name} is not used: ${name.replace(/^HASURA_/, 'ENGINE_')} (or its flag) is set too, and wins` });
+      }
+    }
     if (!config.adminSecret) {
       logger.log('warn', 'startup', {
         message: `no admin secret is set: every request is admin. Listening on ${config.host} only; set ENGINE_GRAPHQL_ADMIN_SECRET before exposing the server`,

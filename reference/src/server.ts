@@ -14,6 +14,7 @@ import { attachGraphQLWebSocket, type GraphQLWebSocket } from './http/graphqlWeb
 import { createLogger, type Logger } from './log';
 import { engineError } from './errors';
 import { hostCheck } from './http/allowedHosts';
+import { adoptHeaderNames } from './http/headerNames';
 
 export const SERVER_VERSION = `v${pkg.version}`;
 
@@ -48,6 +49,7 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
       res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(error.toBody()));
       return;
     }
+    if (config.compatHeaders && !adoptHeaderNames(req, res, config.compatHeaders, logger)) return;
     const handled = fastPath(req, res, (body) => {
       // The body is read already: hand it to the app as its body parser would have.
       Object.assign(req, { body, _body: true });

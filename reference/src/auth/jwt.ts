@@ -4,6 +4,7 @@
 import { createRemoteJWKSet, importSPKI, importX509, jwtVerify, type JWTVerifyGetKey, type KeyLike } from 'jose';
 import type { JwtSettings } from '../config';
 import { engineError, type EngineError } from '../errors';
+import { engineNamed, type CompatHeaders } from '../sessionNames';
 
 export interface JwtSession {
   role: string;
@@ -51,7 +52,7 @@ function atPath(payload: unknown, path: string): unknown {
 
 const invalid = (reason: string) => engineError('jwt.invalid', '$', [reason]);
 
-export async function authenticateJwt(headers: Headers, settings: JwtSettings): Promise<JwtSession | EngineError> {
+export async function authenticateJwt(headers: Headers, settings: JwtSettings, compat?: CompatHeaders): Promise<JwtSession | EngineError> {
   const token = tokenOf(headers, settings);
   if (!token) return engineError('jwt.missing', '$');
   let verifier = verifiers.get(settings);
@@ -82,7 +83,10 @@ export async function authenticateJwt(headers: Headers, settings: JwtSettings): 
     }
   }
   if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) return invalid(`claims key: '${settings.claims_namespace}' not found`);
-  const lower = Object.fromEntries(Object.entries(claims as Record<string, unknown>).map(([k, v]) => [k.toLowerCase(), v]));
+  // On a compatible server the claims may be named x-hasura-… (decision dec.compat.headers).
+  const named = engineNamed(claims as Record<string, unknown>, compat, (a, b) => JSON.stringify(a) === JSON.stringify(b));
+  if (!('named' in named)) return engineError('invalid-headers.both-brands', '$', [...named.names]);
+  const lower = Object.fromEntries(Object.entries(named.named).map(([k, v]) => [k.toLowerCase(), v]));
   const allowed = lower['x-engine-allowed-roles'];
   const defaultRole = lower['x-engine-default-role'];
   if (!Array.isArray(allowed) || !allowed.every((r) => typeof r === 'string')) return invalid('x-engine-allowed-roles claim is missing or not a list of roles');

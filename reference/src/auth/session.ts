@@ -1,7 +1,8 @@
 // Who is asking: the session (role and X-ENGINE-* variables) of a request (SPEC.md §5).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EngineConfig } from '../config';
-import { engineError, type EngineError } from '../errors';
+import { engineError, EngineError } from '../errors';
+import { engineNamed, spokenText, type CompatHeaders } from '../sessionNames';
 import { authenticateJwt, hasToken } from './jwt';
 import { authenticateWebhook } from './webhook';
 
@@ -17,6 +18,8 @@ export interface Session {
    * all of them, so that switching roles gains no second share.
    */
   share?: string;
+  /** Set on a server with the compatibility setting: the session's variables leave it named `x-hasura-…` (decision dec.compat.headers). */
+  compatHeaders?: CompatHeaders;
 }
 
 /** The share of the connections a session's statements take. */
@@ -50,7 +53,19 @@ function sessionVariables(headers: Headers): Record<string, string> {
   return out;
 }
 
-type AuthSettings = Pick<EngineConfig, 'adminSecret' | 'unauthorizedRole' | 'jwt' | 'authHook'>;
+type AuthSettings = Pick<EngineConfig, 'adminSecret' | 'unauthorizedRole' | 'jwt' | 'authHook' | 'compatHeaders'>;
+
+/**
+ * A request's headers (or a socket's connection_init headers) with the `x-hasura-` ones taken as
+ * the `x-engine-` ones on a compatible server; one given under both names with different values
+ * is refused (decision err.invalid-headers.both-brands).
+ */
+export function engineHeaders(headers: Headers, compat: CompatHeaders | undefined): Record<string, string | string[] | undefined> | EngineError {
+  if (!compat) return headers as Record<string, string | string[] | undefined>;
+  const same = (a: string | string[] | undefined, b: string | string[] | undefined) => JSON.stringify(a) === JSON.stringify(b);
+  const found = engineNamed(headers, compat, same);
+  return 'named' in found ? found.named : engineError('invalid-headers.both-brands', '$', [...found.names]);
+}
 
 /**
  * The session of a request: the admin secret when sent; else a JWT (JWT mode) or the webhook's
@@ -58,6 +73,20 @@ type AuthSettings = Pick<EngineConfig, 'adminSecret' | 'unauthorizedRole' | 'jwt
  * the request names (admin by default).
  */
 export async function authenticate(headers: Headers, config: AuthSettings, request?: unknown): Promise<Session | EngineError> {
+  const compat = config.compatHeaders;
+  if (!compat) return sessionOf(headers, config, request);
+  const named = engineHeaders(headers, compat);
+  const found = named instanceof EngineError ? named : await sessionOf(named, config, request);
+  // A compatible server names the engine's headers in its answers as its clients send them (a
+  // conflict names both as they were given).
+  if (found instanceof EngineError) {
+    if (found.id === 'err.invalid-headers.both-brands') return found;
+    return new EngineError(found.id, found.status, found.code, spokenText(found.message, compat), found.path, found.internal);
+  }
+  return { ...found, compatHeaders: compat };
+}
+
+async function sessionOf(headers: Headers, config: AuthSettings, request?: unknown): Promise<Session | EngineError> {
   const variables = sessionVariables(headers);
   const requestedRole = header(headers, 'x-engine-role');
   // backend_only permissions: the header, and the admin secret when auth is configured (§2.3).
@@ -70,10 +99,10 @@ export async function authenticate(headers: Headers, config: AuthSettings, reque
   const unauthorized = (): Session | undefined =>
     config.unauthorizedRole !== undefined ? { role: config.unauthorizedRole, variables: { 'x-engine-role': config.unauthorizedRole } } : undefined;
   if (config.jwt) {
-    if (hasToken(headers, config.jwt)) return authenticateJwt(headers, config.jwt);
+    if (hasToken(headers, config.jwt)) return authenticateJwt(headers, config.jwt, config.compatHeaders);
     return unauthorized() ?? engineError('jwt.missing', '$');
   }
-  if (config.authHook) return authenticateWebhook(headers, config.authHook, request);
+  if (config.authHook) return authenticateWebhook(headers, config.authHook, request, config.compatHeaders);
   // Decision dec.auth.no-secret: without any auth configured every request may act as any role, admin by default.
   if (config.adminSecret === undefined) return asRequested();
   return unauthorized() ?? engineError('admin-secret.missing', '$');

@@ -3,6 +3,7 @@
 // session variables admits it, 401 refuses it.
 import type { EngineConfig } from '../config';
 import { engineError, type EngineError } from '../errors';
+import { engineNamed, spokenName, type CompatHeaders } from '../sessionNames';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -15,10 +16,12 @@ export async function authenticateWebhook(
   headers: Headers,
   hook: NonNullable<EngineConfig['authHook']>,
   request: unknown,
+  compat?: CompatHeaders,
 ): Promise<{ role: string; variables: Record<string, string> } | EngineError> {
   const forwarded: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
-    if (v !== undefined && !HOP_BY_HOP.has(k.toLowerCase())) forwarded[k] = Array.isArray(v) ? v.join(', ') : v;
+    // A compatible server's hook was written for the x-hasura- names (decision dec.compat.headers).
+    if (v !== undefined && !HOP_BY_HOP.has(k.toLowerCase())) forwarded[spokenName(k, compat)] = Array.isArray(v) ? v.join(', ') : v;
   }
   let response: Response;
   try {
@@ -43,8 +46,10 @@ export async function authenticateWebhook(
     return engineError('webhook.invalid-response', '$', ['the body is not JSON']);
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return engineError('webhook.invalid-response', '$', ['the body is not an object']);
+  const named = engineNamed(body as Record<string, unknown>, compat, (a, b) => JSON.stringify(a) === JSON.stringify(b));
+  if (!('named' in named)) return engineError('invalid-headers.both-brands', '$', [...named.names]);
   const variables: Record<string, string> = {};
-  for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+  for (const [k, v] of Object.entries(named.named)) {
     if (k.toLowerCase().startsWith('x-engine-')) variables[k.toLowerCase()] = typeof v === 'string' ? v : JSON.stringify(v);
   }
   const role = variables['x-engine-role'];

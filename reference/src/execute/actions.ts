@@ -20,6 +20,7 @@ import type { Session } from '../auth/session';
 import { resolveAddress, resolveHeaderValues } from '../metadata/environmentTemplate';
 import { forwardedHeaders, postJson, RemoteFailure } from '../remote/client';
 import * as q from '../sql';
+import { sessionKey, spokenVariables } from '../sessionNames';
 import type { CollectedField } from '../sql/graphql/fields';
 
 /** One action root field of an operation, ready to run. */
@@ -89,7 +90,8 @@ export interface ActionCaller {
   env?: NodeJS.ProcessEnv;
 }
 
-const sessionVariables = (session: Session) => ({ 'x-engine-role': session.role, ...session.variables });
+/** The session as a handler reads it: x-hasura-… keys from a compatible server (decision dec.compat.headers). */
+const sessionVariables = (session: Session) => spokenVariables({ 'x-engine-role': session.role, ...session.variables }, session.compatHeaders);
 
 /** Run the action parts (in order for a mutation, together for a query): JSON text by alias. */
 export async function runActionParts(parts: readonly ActionPart[], caller: ActionCaller): Promise<Map<string, string>> {
@@ -132,6 +134,8 @@ async function runAction(part: ActionPart, caller: ActionCaller): Promise<string
  */
 function mayRead(session: Session, by: Record<string, string>): boolean {
   if (session.role === 'admin') return true;
+  // Stored as the handler was to read them (x-hasura-… on a compatible server): compared by their keys here.
+  by = Object.fromEntries(Object.entries(by).map(([k, v]) => [sessionKey(k), v]));
   if (by['x-engine-role'] !== session.role) return false;
   const user = by['x-engine-user-id'];
   return user === undefined || user === session.variables['x-engine-user-id'];
@@ -158,6 +162,7 @@ export async function callHandler(
   if ('problem' in configured) throw fail(configured.problem as string);
   const headers: Record<string, string> = { ...(d.forward_client_headers ? forwardedHeaders(request.headers) : {}), ...configured };
   headers['content-type'] = 'application/json';
+  // A live session, or an asynchronous request's as it was stored (already named so).
   const variables =
     'role' in request.session && typeof request.session.role === 'string'
       ? sessionVariables(request.session as Session)

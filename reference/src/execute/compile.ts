@@ -11,6 +11,11 @@ import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironm
 import { functionCall } from '../sql/graphql/functions';
 import { COHORT_ROWS, cohortRowOf, cohortStatement } from '../sql/graphql/cohort';
 import type { CompiledPlan } from './plan';
+import { spokenVariables } from '../sessionNames';
+
+/** Who makes a change, as event triggers record it: named as a compatible server names a session (decision dec.compat.headers). */
+const changedBy = (env: Pick<SelectEnvironment, 'sessionVariables' | 'compatHeaders'>) =>
+  spokenVariables({ 'x-engine-role': 'admin', ...env.sessionVariables }, env.compatHeaders);
 
 export function compile(
   env: SelectEnvironment,
@@ -75,7 +80,7 @@ export function compile(
         statements,
         literals: new Map(),
         order: tableFields.map((f) => f.alias),
-        ...(capturesEvents ? { sessionVariables: env.sessionVariables } : {}),
+        ...(capturesEvents ? { sessionVariables: changedBy(env) } : {}),
       };
       return { kind: 'mutation', bounded, operation: 'mutation', statements: [], literals, order, sourceParts: [{ source, plan: part }] };
     }
@@ -87,7 +92,7 @@ export function compile(
       statements,
       literals,
       order,
-      ...(capturesEvents ? { sessionVariables: env.sessionVariables } : {}),
+      ...(capturesEvents ? { sessionVariables: changedBy(env) } : {}),
     };
   }
   // One statement per source (decision dec.source.forms): the server's own database, then the others.

@@ -172,6 +172,7 @@ export function prepareGraphQLRequest(
     models,
     allModels: cache.models,
     sessionVariables: session.variables,
+    ...(session.compatHeaders ? { compatHeaders: session.compatHeaders } : {}),
     schema: built.schema,
     // For a cohort, the variables compared with columns are read from its rows (cohortVariables.ts).
     fields: {

@@ -259,7 +259,7 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone:
     }
     await q.run(client, q.begin);
     try {
-      if (plan.sessionVariables) await q.run(client, q.setSessionVariables({ 'x-engine-role': 'admin', ...plan.sessionVariables }));
+      if (plan.sessionVariables) await q.run(client, q.setSessionVariables(plan.sessionVariables));
       for (const statement of plan.statements) {
         const [row] = await statements.query<{ data: string; ok: boolean }>(client, statement);
         if (row!.ok === false) throw new CheckFailed();

@@ -12,6 +12,7 @@ import type { BoolExpEnvironment } from '../sql/dml/boolExp';
 import * as D from '../sql/dml/statements';
 import { CompileError, type Fragment } from '../sql/graphql/context';
 import { postgresError } from './runSql';
+import { spokenVariables } from '../sessionNames';
 
 /** What DML needs: the transaction, the metadata and database, and the caller when not admin. */
 export interface DmlContext {
@@ -32,6 +33,7 @@ async function tracked(ctx: DmlContext, name: QualifiedName): Promise<{ env: Boo
     dmlRole(session.role, modelsForRole(models, session.role, { backendOnly: session.backendOnly === true }), {
       allModels: models,
       sessionVariables: session.variables,
+      ...(session.compatHeaders ? { compatHeaders: session.compatHeaders } : {}),
     });
   return { env: { models, path: '$.args', ...(role ? { role } : {}) }, table };
 }
@@ -51,7 +53,8 @@ async function result(ctx: DmlContext, build: () => Fragment): Promise<unknown> 
   }
   let row: { result: unknown; ok?: boolean } | undefined;
   // Who makes the change, for event triggers.
-  await q.run(ctx.db, q.setSessionVariables(ctx.session ? { ...ctx.session.variables, 'x-engine-role': ctx.session.role } : { 'x-engine-role': 'admin' }));
+  const by = ctx.session ? { ...ctx.session.variables, 'x-engine-role': ctx.session.role } : { 'x-engine-role': 'admin' };
+  await q.run(ctx.db, q.setSessionVariables(spokenVariables(by, ctx.session?.compatHeaders)));
   try {
     [row] = await q.run<{ result: unknown; ok?: boolean }>(ctx.db, statement);
   } catch (error) {

@@ -2,6 +2,7 @@
 // get_inconsistent_metadata and drop_inconsistent_metadata (SPEC.md §4.3).
 import { displayQualified, quoteQualified, PERMISSION_TYPES, permissionListKey, type MetadataDocument } from '../../../spec';
 import { validatePermission } from '../sql/permissionCheck';
+import type { CompatHeaders } from '../sessionNames';
 import { buildModels } from '../schema/model';
 import { engineError, EngineError } from '../errors';
 import { actionProblem, actionsOf } from '../metadata/actions';
@@ -32,7 +33,7 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   const v2 = version === 2 ? (args as { metadata: MetadataDocument; allow_inconsistent_metadata?: boolean }) : undefined;
   const document = v2 ? v2.metadata : (args as MetadataDocument);
   const db = await introspectFor(ctx, document);
-  const values = checkDocument(document, db, v2 ? '$.args.metadata' : '$.args');
+  const values = checkDocument(document, db, v2 ? '$.args.metadata' : '$.args', ctx.config.compatHeaders);
   for (const [i, t] of (document.cron_triggers ?? []).entries()) checkSchedule(t.schedule, `${v2 ? '$.args.metadata' : '$.args'}.cron_triggers[${i}].schedule`);
   await checkPermissionValueList(ctx, values);
   checkActions(document, db, v2 ? '$.args.metadata' : '$.args');
@@ -85,7 +86,7 @@ async function checkSources(ctx: OperationContext, document: MetadataDocument, p
     // Not served in another source yet: refused rather than kept and not served.
     const db = await ctx.introspectSource(source, view);
     if (!db) continue;
-    checkDocument(view, db, `${path}.sources[${index}]`);
+    checkDocument(view, db, `${path}.sources[${index}]`, ctx.config.compatHeaders);
     out.push(...findInconsistencies(view, db).map((o) => ({ ...o, source: source.name })));
   }
   checkNamesAcross(labelledParts(document));
@@ -186,7 +187,7 @@ function checkActions(document: MetadataDocument, db: Introspection, path: strin
  * permissions must fit their tables. Returns the permissions' literal values, to be checked
  * against their columns.
  */
-function checkDocument(document: MetadataDocument, db: Introspection, path: string): PermissionValue[] {
+function checkDocument(document: MetadataDocument, db: Introspection, path: string, compat?: CompatHeaders): PermissionValue[] {
   const values: PermissionValue[] = [];
   const seen = new Map<string, number>();
   for (const entry of document.tables) seen.set(relationKey(entry.table), (seen.get(relationKey(entry.table)) ?? 0) + 1);
@@ -223,7 +224,7 @@ function checkDocument(document: MetadataDocument, db: Introspection, path: stri
         if (p.role === 'admin') throw engineError('constraint-violation.admin-role', '$.args', [quoteQualified(entry.table)]);
         const at = `${path}.tables[${i}].${permissionListKey(type)}[${j}].permission`;
         try {
-          validatePermission(models, table, type, p.permission, (key, column, value) => values.push({ column, value, path: `${at}.${key}` }));
+          validatePermission(models, table, type, p.permission, (key, column, value) => values.push({ column, value, path: `${at}.${key}` }), compat);
         } catch (error) {
           // The checks of create_*_permission speak of $.args.permission; here it sits in the document.
           if (error instanceof EngineError && error.path.startsWith('$.args.permission')) throw error.at(at + error.path.slice('$.args.permission'.length));

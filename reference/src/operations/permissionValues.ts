@@ -71,7 +71,7 @@ export async function checkPermissionValues(
   type: PermissionType,
   permission: Record<string, unknown>,
 ): Promise<void> {
-  for (const [key, query] of permissionValueProbes(models, table, type, permission)) {
+  for (const [key, query] of permissionValueProbes(models, table, type, permission, ctx.config.compatHeaders)) {
     await q.run(ctx.db, q.savepoint('permission_values'));
     try {
       await q.run(ctx.db, q.planOf(query));

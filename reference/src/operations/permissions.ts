@@ -48,7 +48,7 @@ export const createPermission = (type: PermissionType): OperationHandler =>
     const models = buildModels(reachable(ctx.document, db, [args.table, ...existsTables(args.permission)]), db, new Map());
     ctx.document = P.createPermission(ctx.document, type, args, (permission) => {
       const table = models.get(relationKey(args.table));
-      if (table) validatePermission(models, table, type, permission);
+      if (table) validatePermission(models, table, type, permission, undefined, ctx.config.compatHeaders);
     });
     const table = models.get(relationKey(args.table));
     if (table) await checkPermissionValues(ctx, models, table, type, args.permission as unknown as Record<string, unknown>);

@@ -5,6 +5,7 @@ import type { RemoteSchema } from '../../../spec';
 import type { Session } from '../auth/session';
 import { addressFromVariable, resolveAddress, resolveHeaderValues } from '../metadata/environmentTemplate';
 import { nestsDeeperThan } from '../schema/documentNesting';
+import { spokenName } from '../sessionNames';
 import type { AnswerBudget } from './answerBytes';
 import { remoteSchemaProblem } from './validity';
 
@@ -54,7 +55,8 @@ const NOT_FORWARDED = new Set([
 /**
  * The headers of a request to a remote server (decision dec.remote-schema.headers): the client's
  * when the definition forwards them, then the configured ones, then the session's variables as
- * X-Engine-* headers, each later group overriding an earlier one.
+ * X-Engine-* headers (X-Hasura-* from a compatible server: decision dec.compat.headers), each later
+ * group overriding an earlier one.
  */
 export function remoteHeaders(
   endpoint: RemoteEndpoint,
@@ -64,8 +66,8 @@ export function remoteHeaders(
   const out: Record<string, string> = endpoint.forwardClientHeaders ? forwardedHeaders(client) : {};
   Object.assign(out, endpoint.headers);
   if (session) {
-    out['x-engine-role'] = session.role;
-    for (const [name, value] of Object.entries(session.variables)) out[name] = value;
+    out[spokenName('x-engine-role', session.compatHeaders)] = session.role;
+    for (const [name, value] of Object.entries(session.variables)) out[spokenName(name, session.compatHeaders)] = value;
   }
   out['content-type'] = 'application/json';
   out.accept = 'application/json';

@@ -7,12 +7,20 @@ import type { AnyPermission } from '../metadata/permissions';
 import type { Models, TableModel } from '../schema/model';
 import { compileRawBoolExp } from './dml/boolExp';
 import { alias } from './graphql/context';
-import { isSessionVariable } from './graphql/permissions';
+import { isSessionVariable, type CompatHeaders } from '../sessionNames';
 
 /** A literal value of a permission and its column, by part (filter, check, set): `record` collects them. */
 export type RecordValue = (key: 'filter' | 'check' | 'set', column: DbColumn, value: unknown) => void;
 
-export function validatePermission(models: Models, table: TableModel, type: PermissionType, permission: AnyPermission, record?: RecordValue): void {
+export function validatePermission(
+  models: Models,
+  table: TableModel,
+  type: PermissionType,
+  permission: AnyPermission,
+  record?: RecordValue,
+  /** On a compatible server x-hasura-… names are session variables too, not literal values. */
+  compat?: CompatHeaders,
+): void {
   const columns = 'columns' in permission ? permission.columns : undefined;
   if (Array.isArray(columns)) {
     for (const c of columns) if (!table.byColumn.has(c)) throw engineError('not-exists.column', '$.args.permission.columns', [JSON.stringify(c)]);
@@ -36,7 +44,7 @@ export function validatePermission(models: Models, table: TableModel, type: Perm
   for (const [c, v] of Object.entries(set ?? {})) {
     const column = table.byColumn.get(c);
     if (!column) throw engineError('not-exists.column', '$.args.permission.set', [JSON.stringify(c)]);
-    if (record && !isSessionVariable(v) && !(typeof v === 'string' && v.toUpperCase() === 'NOW()')) record('set', column.column, v);
+    if (record && !isSessionVariable(v, compat) && !(typeof v === 'string' && v.toUpperCase() === 'NOW()')) record('set', column.column, v);
   }
   for (const key of ['filter', 'check'] as const) {
     const exp = (permission as unknown as Record<string, unknown>)[key];
@@ -44,12 +52,18 @@ export function validatePermission(models: Models, table: TableModel, type: Perm
     // Literal values (not session variables) are handed to `record`, to be checked against their columns.
     const resolveValue = record
       ? (v: unknown, c: DbColumn) => {
-          if (!isSessionVariable(v) && v !== null) record(key, c, v);
+          if (!isSessionVariable(v, compat) && v !== null) record(key, c, v);
           return v;
         }
       : undefined;
     compileRawBoolExp(
-      { models, path: `$.args.permission.${key}`, sessionLists: 'unresolved', ...(resolveValue ? { resolveValue } : {}) },
+      {
+        models,
+        path: `$.args.permission.${key}`,
+        sessionLists: 'unresolved',
+        ...(resolveValue ? { resolveValue } : {}),
+        ...(compat ? { compatHeaders: compat } : {}),
+      },
       table,
       alias(table.name),
       exp,

@@ -4,6 +4,7 @@
 import { quoteQualified, tableName } from '../../../../spec';
 import { relationKey, sourceKey, type DbColumn } from '../../db/introspection';
 import { EngineError, engineError } from '../../errors';
+import { isSessionVariable, type CompatHeaders } from '../../sessionNames';
 import type { Models, TableModel } from '../../schema/model';
 import {
   and,
@@ -64,6 +65,8 @@ export interface BoolExpEnvironment {
    * the request is known. A permission checked without a request takes the name alone.
    */
   sessionLists?: 'unresolved' | ((name: string, column: DbColumn) => unknown[]);
+  /** Which names are session variables: x-engine-…, and x-hasura-… on a compatible server. */
+  compatHeaders?: CompatHeaders;
   /**
    * The role of a DML request other than admin: it may name only columns it may read, and rows
    * reached through relationships and `_exists` are those it may read.
@@ -75,8 +78,6 @@ export interface BoolExpEnvironment {
 
 /** The element type the keys of `_has_keys_any` / `_has_keys_all` are checked against. */
 const TEXT_KEY = { type: 'text' } as DbColumn;
-
-const isSessionVariableName = (v: unknown): v is string => typeof v === 'string' && /^x-engine-/i.test(v);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const operatorName = (key: string) => (key.startsWith('$') || key.startsWith('_') ? key.slice(1) : undefined);
@@ -109,7 +110,7 @@ function operatorExpression(
   if (op === 'in' || op === 'nin') {
     let values: unknown[];
     if (Array.isArray(operand)) values = operand.map(value);
-    else if (env.sessionLists && isSessionVariableName(operand)) values = env.sessionLists === 'unresolved' ? [] : env.sessionLists(operand, c);
+    else if (env.sessionLists && isSessionVariable(operand, env.compatHeaders)) values = env.sessionLists === 'unresolved' ? [] : env.sessionLists(operand, c);
     else throw engineError('parse-failed.arguments', env.path, [`expected Array for ${key}`]);
     const list = typedArray(c, values);
     return op === 'in' ? sql.query`${col} = any(${list})` : not(condition(sql.query`${col} = any(${list})`));
@@ -126,7 +127,8 @@ function operatorExpression(
     // A list, or (in a permission) a session variable holding one (decision dec.permission.session-lists).
     let keys: unknown[];
     if (Array.isArray(operand)) keys = operand;
-    else if (env.sessionLists && isSessionVariableName(operand)) keys = env.sessionLists === 'unresolved' ? [] : env.sessionLists(operand, TEXT_KEY);
+    else if (env.sessionLists && isSessionVariable(operand, env.compatHeaders))
+      keys = env.sessionLists === 'unresolved' ? [] : env.sessionLists(operand, TEXT_KEY);
     else throw engineError('parse-failed.arguments', env.path, [`expected Array for ${key}`]);
     return sql.query`${col} ${sql.raw(op === 'has_keys_any' ? '?|' : '?&')} ${sql.value(keys.map((k) => (k === null ? null : String(k))))}::text[]`;
   }

@@ -11,7 +11,7 @@ export interface DmlRole {
   /** The role's view of the tracked tables (modelsForRole). */
   models: Models;
   /** The full models and the request's session variables, for permission expressions. */
-  permissions: Pick<CompileContext, 'allModels' | 'sessionVariables'>;
+  permissions: Pick<CompileContext, 'allModels' | 'sessionVariables' | 'compatHeaders'>;
   /** The rows of `t` the role may read, as a condition on `alias` (undefined: no restriction). */
   rows(t: TableModel, alias: sql.SQLNode, path: string): Condition | undefined;
 }

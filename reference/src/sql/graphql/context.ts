@@ -2,6 +2,7 @@
 import * as sql from 'pg-sql2';
 import type { DbColumn } from '../../db/introspection';
 import type { Models, TableModel } from '../../schema/model';
+import type { CompatHeaders } from '../../sessionNames';
 
 export type Fragment = sql.SQLQuery | sql.SQLNode;
 
@@ -21,6 +22,8 @@ export interface CompileContext {
   /** All tracked tables: permission expressions may go through tables the role cannot read. */
   allModels: Models;
   sessionVariables: Readonly<Record<string, string>>;
+  /** On a compatible server: x-hasura-… names are session variables too, and what leaves is named so. */
+  compatHeaders?: CompatHeaders;
   /**
    * Compiling a subscription for many sessions at once (execute/cohorts.ts): session variables are
    * still checked against `sessionVariables`, but read in SQL from the session of the cohort's row.

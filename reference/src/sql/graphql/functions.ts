@@ -1,6 +1,7 @@
 // Calls of tracked functions inside compiled queries (SPEC.md §4.3): arguments bound and cast to
 // their types, defaults left to PostgreSQL, the session argument filled with the session variables.
 import type { Callee } from '../../schema/functions';
+import { spokenVariables } from '../../sessionNames';
 import { CompileError, sql, typedValue, type CompileContext, type Fragment } from './context';
 
 /**
@@ -8,7 +9,7 @@ import { CompileError, sql, typedValue, type CompileContext, type Fragment } fro
  * name. `row` is the row a computed field is computed for.
  */
 export function functionCall(
-  env: Pick<CompileContext, 'sessionVariables'>,
+  env: Pick<CompileContext, 'sessionVariables' | 'compatHeaders'>,
   fn: Callee,
   args: Record<string, unknown> | null | undefined,
   row?: Fragment,
@@ -20,7 +21,8 @@ export function functionCall(
   for (const a of fn.arguments) {
     let value: Fragment | undefined;
     if (a.row) value = row;
-    else if (a.session) value = typedValue(a.column, { 'x-engine-role': 'admin', ...env.sessionVariables });
+    // The session object as the function's author reads it: x-hasura-… keys on a compatible server.
+    else if (a.session) value = typedValue(a.column, spokenVariables({ 'x-engine-role': 'admin', ...env.sessionVariables }, env.compatHeaders));
     else if (given[a.field] !== undefined && given[a.field] !== null) value = typedValue(a.column, given[a.field]);
     else if (!a.hasDefault) value = typedValue(a.column, null);
     if (value === undefined) {

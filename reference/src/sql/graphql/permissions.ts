@@ -5,27 +5,28 @@ import type { TableModel } from '../../schema/model';
 import { compileRawBoolExp } from '../dml/boolExp';
 import type { PermissionType } from '../../../../spec';
 import type { Models } from '../../schema/model';
+import { isSessionVariable, sessionKey, spokenName, type CompatHeaders } from '../../sessionNames';
 import { alias, and, CompileError, SessionRead, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
 
-export type PermissionEnvironment = Pick<CompileContext, 'allModels' | 'sessionVariables' | 'cohort'>;
+export type PermissionEnvironment = Pick<CompileContext, 'allModels' | 'sessionVariables' | 'cohort' | 'compatHeaders'>;
 
 const INTEGER_TYPES = new Set(['int2', 'int4', 'int8']);
 
-/** `x-engine-user-id` → `X-Engine-User-Id`, as the messages name headers. */
-export const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
-
-export const isSessionVariable = (value: unknown): value is string => typeof value === 'string' && /^x-engine-/i.test(value);
+/** `x-engine-user-id` → `X-Engine-User-Id` (`X-Hasura-User-Id` on a compatible server), as the messages name headers. */
+export const headerName = (name: string, compat?: CompatHeaders) =>
+  spokenName(name.toLowerCase(), compat).replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 
 export function resolveValue(env: PermissionEnvironment, value: unknown, column: DbColumn): unknown {
-  if (!isSessionVariable(value)) return value;
-  const resolved = env.sessionVariables[value.toLowerCase()];
-  if (resolved === undefined) throw new CompileError(`missing header : ${value}`, 'invalid-headers');
+  if (!isSessionVariable(value, env.compatHeaders)) return value;
+  const key = sessionKey(value);
+  const resolved = env.sessionVariables[key];
+  if (resolved === undefined) throw new CompileError(`missing header : ${spokenName(value, env.compatHeaders)}`, 'invalid-headers');
   if (INTEGER_TYPES.has(column.type) && !/^-?\d+$/.test(resolved.trim())) {
-    throw new CompileError(`${headerName(value.toLowerCase())} should be an integer`, 'invalid-headers');
+    throw new CompileError(`${headerName(value, env.compatHeaders)} should be an integer`, 'invalid-headers');
   }
   if (env.cohort) {
     env.cohort.readsSession = true;
-    return new SessionRead(env.cohort, value.toLowerCase());
+    return new SessionRead(env.cohort, key);
   }
   return resolved;
 }
@@ -35,9 +36,9 @@ export function resolveValue(env: PermissionEnvironment, value: unknown, column:
  * `{"a b",c}`) or a JSON array (`[1,2,3]`), each element checked against the column's type.
  */
 export function resolveList(env: PermissionEnvironment, name: string, column: DbColumn): unknown[] {
-  const header = headerName(name.toLowerCase());
-  const resolved = env.sessionVariables[name.toLowerCase()];
-  if (resolved === undefined) throw new CompileError(`missing header : ${name}`, 'invalid-headers');
+  const header = headerName(name, env.compatHeaders);
+  const resolved = env.sessionVariables[sessionKey(name)];
+  if (resolved === undefined) throw new CompileError(`missing header : ${spokenName(name, env.compatHeaders)}`, 'invalid-headers');
   const values = parseList(resolved.trim());
   if (values === undefined) throw new CompileError(`${header} should be a list such as {1,2,3} or [1,2,3]`, 'invalid-headers');
   for (const v of values) {
@@ -83,7 +84,13 @@ export function permissionCondition(
   if (exp === undefined) return undefined;
   const full = env.allModels.get(t.key)!;
   return compileRawBoolExp(
-    { models: env.allModels, path: '$', resolveValue: (v, c) => resolveValue(env, v, c), sessionLists: (name, c) => resolveList(env, name, c) },
+    {
+      models: env.allModels,
+      path: '$',
+      resolveValue: (v, c) => resolveValue(env, v, c),
+      sessionLists: (name, c) => resolveList(env, name, c),
+      ...(env.compatHeaders ? { compatHeaders: env.compatHeaders } : {}),
+    },
     full,
     alias,
     exp,
@@ -122,7 +129,13 @@ const EXPRESSIONS: Record<PermissionType, readonly ('filter' | 'check')[]> = {
  * Queries whose planning checks that the literal values of a permission fit their columns, one per
  * part (filter, check, set); session variables stand as NULL, as they are known only per request.
  */
-export function permissionValueProbes(models: Models, t: TableModel, type: PermissionType, permission: Record<string, unknown>): [string, Fragment][] {
+export function permissionValueProbes(
+  models: Models,
+  t: TableModel,
+  type: PermissionType,
+  permission: Record<string, unknown>,
+  compat?: CompatHeaders,
+): [string, Fragment][] {
   const a = alias(t.name);
   const probes: [string, Fragment][] = [];
   for (const key of EXPRESSIONS[type]) {
@@ -131,13 +144,14 @@ export function permissionValueProbes(models: Models, t: TableModel, type: Permi
     const env = {
       models,
       path: `$.args.permission.${key}`,
-      resolveValue: (v: unknown) => (isSessionVariable(v) ? null : v),
+      resolveValue: (v: unknown) => (isSessionVariable(v, compat) ? null : v),
       sessionLists: 'unresolved' as const,
+      ...(compat ? { compatHeaders: compat } : {}),
     };
     probes.push([key, sql.query`select 1 from ${table(t)} as ${a} where ${and([compileRawBoolExp(env, t, a, exp)])}`]);
   }
   const presetValues = Object.entries((permission.set as Record<string, unknown> | undefined) ?? {})
-    .filter(([, v]) => !isSessionVariable(v) && !(typeof v === 'string' && v.toUpperCase() === 'NOW()'))
+    .filter(([, v]) => !isSessionVariable(v, compat) && !(typeof v === 'string' && v.toUpperCase() === 'NOW()'))
     .map(([name, v]) =>
       typedValue(
         t.db.columns.find((c) => c.name === name)!,
