@@ -219,6 +219,25 @@ compatCase(['op.add_remote_schema', 'dec.remote-schema.headers'], 'a remote sche
   expectResponse(await run('remove_remote_schema', { name: 'echo' }), 200);
 });
 
+compatCase(
+  ['op.add_remote_schema_permissions', 'dec.remote-schema.presets'],
+  'a remote schema permission presets an argument from X-Hasura-User-Id',
+  async () => {
+    const t = compat();
+    handlers.use(graphQLServer('/greeter', 'type Query { greet(name: String!): String! }', { greet: ({ name }) => `hello ${String(name)}` }));
+    const run = (type: string, args: unknown) => t.metadata({ type, args }, { headers: secretOf(t) });
+    expectResponse(await run('add_remote_schema', { name: 'greeter', definition: { url: `${handlers.url}/greeter` } }), 200);
+    const sdl = 'type Query { greet(name: String! @preset(value: "X-Hasura-User-Id")): String! }';
+    expectResponse(await run('add_remote_schema_permissions', { remote_schema: 'greeter', role: 'user', definition: { schema: sdl } }), 200);
+    const user = { ...secretOf(t), 'x-hasura-role': 'user', 'x-hasura-user-id': '7' };
+    expectResponse(await t.graphql('{ greet }', undefined, { headers: user }), 200, { data: { greet: 'hello 7' } });
+    expectResponse(await t.graphql('{ greet }', undefined, { headers: { ...secretOf(t), 'x-hasura-role': 'user' } }), 200, {
+      errors: [{ message: 'missing header : x-hasura-user-id', extensions: { path: '$', code: 'invalid-headers' } }],
+    });
+    expectResponse(await run('remove_remote_schema', { name: 'greeter' }), 200);
+  },
+);
+
 caseNeeding(
   NEEDS,
   ['dec.compat.headers', 'rule.auth.3', 'rule.auth.4'],

@@ -102,9 +102,14 @@ export const PROFILES = {
     usesAdminSecret: true,
   },
   // X-Hasura-* names taken as the X-Engine-* ones (decision dec.compat.headers); its JWT secret given
-  // by the HASURA_GRAPHQL_* name, without a claims namespace (decision dec.compat.settings).
+  // by the HASURA_GRAPHQL_* name, without a claims namespace, and remote schema permissions on
+  // (decision dec.compat.settings).
   'compat-hasura': {
-    settings: { ENGINE_GRAPHQL_COMPAT_HEADERS: 'hasura', HASURA_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_HS256_KEY }) },
+    settings: {
+      ENGINE_GRAPHQL_COMPAT_HEADERS: 'hasura',
+      HASURA_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_HS256_KEY }),
+      HASURA_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS: 'true',
+    },
     usesAdminSecret: true,
   },
   'auth-hook-get': { settings: { ENGINE_GRAPHQL_AUTH_HOOK: AUTH_HOOK_URL, ENGINE_GRAPHQL_AUTH_HOOK_MODE: 'GET' }, usesAdminSecret: true },

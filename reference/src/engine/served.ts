@@ -99,7 +99,14 @@ export class ServedState {
         previous: this.lastShare,
         ...sources,
       });
-      const view = remoteView(local.document, () => local.cache.admin.schema, this.remotes, this.config.enableRemoteSchemaPermissions, introspection);
+      const view = remoteView(
+        local.document,
+        () => local.cache.admin.schema,
+        this.remotes,
+        this.config.enableRemoteSchemaPermissions,
+        introspection,
+        this.config.compatHeaders,
+      );
       const options = { inferFunctionPermissions, allowList, ...sources };
       const withExternals = (e: Externals, previous?: TypeShare) =>
         validSchemaCache(local.document, introspection, enumValues, this.config.limits, {
@@ -146,6 +153,6 @@ export class ServedState {
         inferFunctionPermissions: this.config.inferFunctionPermissions,
         previous: this.lastShare,
       });
-    return remoteView(document, local, this.remotes, this.config.enableRemoteSchemaPermissions, introspection);
+    return remoteView(document, local, this.remotes, this.config.enableRemoteSchemaPermissions, introspection, this.config.compatHeaders);
   }
 }

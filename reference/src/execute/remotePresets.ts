@@ -94,9 +94,9 @@ function presetInValue(value: unknown, type: GraphQLInputType, presets: RolePres
 function presetValue(preset: Preset, session: Readonly<Record<string, string>>): ValueNode {
   if (preset.kind === 'static') return preset.value;
   const raw = session[preset.variable];
-  if (raw === undefined) throw new CompileError(`missing header : ${preset.variable}`, 'invalid-headers');
+  if (raw === undefined) throw new CompileError(`missing header : ${preset.header}`, 'invalid-headers');
   const value = raw.trim();
-  const refuse = (what: string) => new CompileError(`${headerName(preset.variable)} should be ${what}`, 'invalid-headers');
+  const refuse = (what: string) => new CompileError(`${headerName(preset.header)} should be ${what}`, 'invalid-headers');
   const type = preset.type;
   if (isEnumType(type)) {
     if (!type.getValue(value)) throw refuse(`one of the values of ${type.name}`);

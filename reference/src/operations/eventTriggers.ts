@@ -8,6 +8,7 @@ import * as E from '../metadata/eventTriggers';
 import { sourcesOf, sourceView, withSourceView } from '../metadata/sources';
 import * as q from '../sql';
 import { SUCCESS, type OperationContext } from './context';
+import { spokenVariables } from '../sessionNames';
 
 export async function createEventTrigger(ctx: OperationContext, args: E.CreateEventTriggerArgs): Promise<unknown> {
   // One namespace for the triggers of every source (decision dec.source.forms): a name another part has is taken.
@@ -28,7 +29,10 @@ export async function deleteEventTrigger(ctx: OperationContext, args: { name: st
 export async function invokeEventTrigger(ctx: OperationContext, args: { name: string; payload?: unknown }): Promise<unknown> {
   const { table, trigger } = E.findEventTrigger(ctx.document, args.name);
   if (!trigger.definition.enable_manual) throw engineError('not-supported.manual-invocation', '$.args', [JSON.stringify(args.name)]);
-  const [row] = await q.run<{ event_id: string }>(ctx.db, q.manualEvent(trigger.name, table, args.payload ?? null, { 'x-engine-role': 'admin' }));
+  const [row] = await q.run<{ event_id: string }>(
+    ctx.db,
+    q.manualEvent(trigger.name, table, args.payload ?? null, spokenVariables({ 'x-engine-role': 'admin' }, ctx.config.compatHeaders)),
+  );
   return { event_id: row!.event_id };
 }
 

@@ -50,7 +50,7 @@ export async function addRemoteSchemaPermissions(
   const remote = R.findRemoteSchema(ctx.document, args.remote_schema);
   const state = await ctx.remotes.load(remote);
   if ('problem' in state) throw engineError('remote-schema-error.unusable', '$.args', [JSON.stringify(remote.name), state.problem]);
-  const role = roleRemote(state.schema, permission.definition.schema);
+  const role = roleRemote(state.schema, permission.definition.schema, ctx.config.compatHeaders);
   if ('reasons' in role) throw engineError('validation-failed.remote-schema-permission', '$.args.definition.schema', [reasonsText(role.reasons)]);
   return SUCCESS;
 }

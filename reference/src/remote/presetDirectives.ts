@@ -17,9 +17,9 @@ import {
   type InputValueDefinitionNode,
 } from 'graphql';
 import type { Preset } from '../schema/remoteRolePresets';
+import { isSessionVariable, sessionKey, spokenName, type CompatHeaders } from '../sessionNames';
 
 const PRESET = 'preset';
-const isSessionVariable = (value: string) => /^x-engine-/i.test(value);
 const quoted = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(', ');
 
 /** Directives of a type or field: @deprecated and those the remote defines; @preset only where `presetAllowed`. */
@@ -48,6 +48,8 @@ export function presetOf(
   type: GraphQLInputType,
   where: string,
   reasons: string[],
+  /** On a compatible server "x-hasura-…" names a session variable too (decision dec.compat.headers). */
+  compat?: CompatHeaders,
 ): Preset | undefined {
   reasons.push(...directiveProblems(upstream, node.directives, where, true));
   const presets = (node.directives ?? []).filter((d) => d.name.value === PRESET);
@@ -69,13 +71,13 @@ export function presetOf(
     return undefined;
   }
   const isStatic = staticArg?.kind === Kind.BOOLEAN && staticArg.value;
-  if (value.kind === Kind.STRING && isSessionVariable(value.value) && !isStatic) {
+  if (value.kind === Kind.STRING && isSessionVariable(value.value, compat) && !isStatic) {
     const named = isNonNullType(type) ? type.ofType : type;
     if (isListType(named) || !(isScalarType(named) || isEnumType(named))) {
       reasons.push(`a session variable preset needs a scalar or enum type, and the ${where} is ${String(type)}`);
       return undefined;
     }
-    return { kind: 'session', variable: value.value.toLowerCase(), type: named };
+    return { kind: 'session', variable: sessionKey(value.value), header: spokenName(value.value.toLowerCase(), compat), type: named };
   }
   // A static value must be one the remote takes for that type.
   if (valueFromAST(value, type) === undefined) {

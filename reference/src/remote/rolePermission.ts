@@ -23,6 +23,7 @@ import {
   type GraphQLSchema,
   type TypeDefinitionNode,
 } from 'graphql';
+import type { CompatHeaders } from '../sessionNames';
 
 /** What a role sees of a remote schema, and what the engine adds to its requests. */
 export interface RoleRemote {
@@ -55,14 +56,16 @@ const withArticle = (word: string) => `${/^(?!uni)[aeiou]/.test(word) ? 'an' : '
 const quoted = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(', ');
 
 /** The role's part of `upstream` that `sdl` describes, or every reason it is not a subset. Once per schema and text. */
-export const roleRemote: (upstream: GraphQLSchema, sdl: string) => RoleRemote | { reasons: string[] } = perSchema(check);
+const byBrand = { engine: perSchema((upstream, sdl) => check(upstream, sdl)), hasura: perSchema((upstream, sdl) => check(upstream, sdl, 'hasura')) };
+export const roleRemote = (upstream: GraphQLSchema, sdl: string, compat?: CompatHeaders): RoleRemote | { reasons: string[] } =>
+  byBrand[compat ?? 'engine'](upstream, sdl);
 
 /** The message of validation-failed.remote-schema-permission's <reasons>: one reason, or all of them a line each. */
 export function reasonsText(reasons: readonly string[]): string {
   return reasons.length === 1 ? `because ${reasons[0]}` : `for the following reasons:\n${reasons.map((r) => ` • ${r}`).join('\n')}`;
 }
 
-function check(upstream: GraphQLSchema, sdl: string): RoleRemote | { reasons: string[] } {
+function check(upstream: GraphQLSchema, sdl: string, compat?: CompatHeaders): RoleRemote | { reasons: string[] } {
   // The parser recurses per bracket: deeper nesting than any schema needs is refused before it.
   if (documentNesting(sdl) > MAX_NESTING) return { reasons: [`the schema nests brackets deeper than ${MAX_NESTING}`] };
   let document: DocumentNode;
@@ -145,7 +148,7 @@ function check(upstream: GraphQLSchema, sdl: string): RoleRemote | { reasons: st
             continue;
           }
           if (print(a.type) !== String(arg.type)) reasons.push(`expected the type of ${argWhere} to be ${String(arg.type)} but received ${print(a.type)}`);
-          const preset = presetOf(upstream, a, arg.type, argWhere, reasons);
+          const preset = presetOf(upstream, a, arg.type, argWhere, reasons, compat);
           if (preset) {
             const key = `${name}.${f.name.value}`;
             if (!args.has(key)) args.set(key, new Map());
@@ -167,7 +170,7 @@ function check(upstream: GraphQLSchema, sdl: string): RoleRemote | { reasons: st
           continue;
         }
         if (print(f.type) !== String(field.type)) reasons.push(`expected the type of ${where} to be ${String(field.type)} but received ${print(f.type)}`);
-        const preset = presetOf(upstream, f, field.type, where, reasons);
+        const preset = presetOf(upstream, f, field.type, where, reasons, compat);
         if (preset) {
           if (!inputFields.has(name)) inputFields.set(name, new Map());
           inputFields.get(name)!.set(f.name.value, preset);

@@ -14,6 +14,7 @@ import { customScalar } from '../schema/scalars';
 import { customizedContribution, customizedRemote, type CustomizedRemote } from './customization';
 import { reasonsText, roleRemote, type RolePresets, type RoleRemote } from './rolePermission';
 import { remoteRelationshipProblems } from './relationshipProblems';
+import type { CompatHeaders } from '../sessionNames';
 
 /** A remote schema that can be served: where it is and what it brings. */
 export interface UsableRemote {
@@ -52,6 +53,8 @@ export function remoteView(
   store: RemoteSchemaStore,
   permissions = false,
   db?: Introspection,
+  /** Session variables in presets may be named x-hasura-… (decision dec.compat.headers). */
+  compat?: CompatHeaders,
 ): RemoteView {
   const remotes = remoteSchemasOf(document);
   const actions = actionsOf(document);
@@ -107,7 +110,7 @@ export function remoteView(
     // Each role's part is a subset of the remote's: it brings no name that the whole does not.
     const roles = new Map<string, { contribution: RemoteContribution; presets: RolePresets }>();
     for (const p of remote.permissions ?? []) {
-      const role = roleRemote(state.schema, p.definition.schema);
+      const role = roleRemote(state.schema, p.definition.schema, compat);
       // The role's part under the remote's customization.
       const roleNames = 'reasons' in role ? undefined : customizedRemote(role.schema, customization);
       const reasons = 'reasons' in role ? role.reasons : roleNames && 'problem' in roleNames ? [roleNames.problem] : undefined;

@@ -4,7 +4,10 @@
 import type { GraphQLNamedType, GraphQLSchema, ValueNode } from 'graphql';
 
 /** What the engine sends for a preset argument or input field. */
-export type Preset = { kind: 'static'; value: ValueNode } | { kind: 'session'; variable: string; type: GraphQLNamedType };
+export type Preset =
+  | { kind: 'static'; value: ValueNode }
+  /** `variable`: the session's key; `header`: how messages name it. */
+  | { kind: 'session'; variable: string; header: string; type: GraphQLNamedType };
 
 /** The presets of a role on one remote, by the remote's own type names. */
 export interface RolePresets {
