@@ -1,5 +1,6 @@
 // Custom types (SPEC.md §2.7, set_custom_types §4.3) and actions (§2.2 actions.yaml; operations
 // not shown by SPEC.md: the engine's documented forms). The handlers are msw handlers on loopback.
+import { branded } from '../harness/brand';
 import { HttpResponse, http, delay } from 'msw';
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
@@ -75,7 +76,7 @@ test(
       {
         action: { name: 'quote' },
         input: { price: { amount: 1250, currency: 'NOK' }, note: 'n' },
-        session_variables: { 'x-engine-role': 'admin' },
+        session_variables: branded({ 'x-engine-role': 'admin' }),
         request_query: query,
       },
     ]);
@@ -199,7 +200,7 @@ test(
     expectResponse(await run('create_action_permission', { action: 'quote', role: 'shopper', comment: 'c' }), 200, ok);
     expectResponse(await target.graphql(q, undefined, { headers: asRole('shopper', { 'x-engine-user-id': '7' }) }), 200, { data: { quote: { id: 'q' } } });
     expect(handlers.requestsTo('/quote').at(-1)!.body).toEqual(
-      expect.objectContaining({ session_variables: { 'x-engine-role': 'shopper', 'x-engine-user-id': '7' } }),
+      expect.objectContaining({ session_variables: branded({ 'x-engine-role': 'shopper', 'x-engine-user-id': '7' }) }),
     );
     expect((await exported()).actions).toEqual([expect.objectContaining({ name: 'quote', permissions: [{ role: 'shopper', comment: 'c' }] })]);
     const before = await exported();
@@ -501,7 +502,7 @@ test(
     expectResponse(await run('update_action', action('quote', { forward_client_headers: true, headers: [{ name: 'X-Key', value: 'k' }] })), 200, ok);
     await target.graphql('mutation { quote { id } }', undefined, { headers: { ...target.adminHeaders(), 'x-client': 'c', 'x-key': 'from-client' } });
     const second = handlers.requestsTo('/quote').at(-1)!.headers;
-    expect([second['x-key'], second['x-client'], second['x-engine-admin-secret']]).toEqual(['k', 'c', undefined]);
+    expect([second['x-key'], second['x-client'], second[branded('x-engine-admin-secret')]]).toEqual(['k', 'c', undefined]);
     expectResponse(await run('update_action', action('quote', { handler: '{{ENGINE_TEST_NO_SUCH_VARIABLE}}/quote' })), 200, ok);
     expectResponse(await target.graphql('mutation { quote { id } }'), 200, {
       errors: [

@@ -1,4 +1,5 @@
 // JWT authentication: SPEC.md §5.2-5.4 and the decisions on tokens, claims and roles.
+import { branded } from '../harness/brand';
 import { caseWithProfile } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { blogArticleMetadata, fixtureSql } from '../harness/fixtures';
@@ -99,7 +100,10 @@ caseWithProfile('jwt-hs256', ['err.jwt.invalid'], 'expired tokens, bad signature
   const noRoles = await hs({ 'x-engine-default-role': 'user' });
   expect((await t.graphql(query, undefined, { headers: bearer(noRoles) })).body).toEqual({
     errors: [
-      { message: 'Could not verify JWT: x-engine-allowed-roles claim is missing or not a list of roles', extensions: { path: '$', code: 'invalid-jwt' } },
+      {
+        message: branded('Could not verify JWT: x-engine-allowed-roles claim is missing or not a list of roles'),
+        extensions: { path: '$', code: 'invalid-jwt' },
+      },
     ],
   });
 });

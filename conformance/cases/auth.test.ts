@@ -1,4 +1,5 @@
 // Who may use the metadata API: SPEC.md §5.1, §5.3 and the 401 decisions of §7.1.
+import { branded } from '../harness/brand';
 import { caseNeeding, caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { REQUIRES_ADMIN_SECRET, useTarget, type Target } from '../harness/target';
@@ -13,13 +14,13 @@ caseNeeding(
   'with an admin secret configured, a request without one is refused',
   async () => {
     const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'x-engine-role': 'admin' } });
-    expectResponse(r, 401, { path: '$', error: 'x-engine-admin-secret required, but not found', code: 'access-denied' });
+    expectResponse(r, 401, { path: '$', error: branded('x-engine-admin-secret required, but not found'), code: 'access-denied' });
   },
 );
 
 caseNeeding(REQUIRES_ADMIN_SECRET, ['rule.auth.3:refused', 'err.admin-secret.invalid'], 'a wrong admin secret is refused', async () => {
   const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'x-engine-admin-secret': `${target.adminSecret}x` } });
-  expectResponse(r, 401, { path: '$', error: 'invalid x-engine-admin-secret', code: 'access-denied' });
+  expectResponse(r, 401, { path: '$', error: branded('invalid x-engine-admin-secret'), code: 'access-denied' });
 });
 
 caseNeeding(
@@ -37,9 +38,9 @@ caseNeeding(
     ];
     for (const wrong of almost) {
       const r = await target.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'x-engine-admin-secret': wrong } });
-      expectResponse(r, 401, { path: '$', error: 'invalid x-engine-admin-secret', code: 'access-denied' });
+      expectResponse(r, 401, { path: '$', error: branded('invalid x-engine-admin-secret'), code: 'access-denied' });
       const g = await target.request('POST', '/v1/graphql', { body: { query: '{ __typename }' }, headers: { 'x-engine-admin-secret': wrong } });
-      expectResponse(g, 401, { errors: [{ message: 'invalid x-engine-admin-secret', extensions: { path: '$', code: 'access-denied' } }] });
+      expectResponse(g, 401, { errors: [{ message: branded('invalid x-engine-admin-secret'), extensions: { path: '$', code: 'access-denied' } }] });
     }
   },
 );
@@ -161,9 +162,11 @@ test(
         'x-other': '1',
         'engine-user-id': '8',
       };
-      expect(await sessionOf(target, headers)).toEqual({ 'x-engine-role': 'user', 'x-engine-user-id': '7', 'x-engine-org-id': 'acme' });
+      expect(await sessionOf(target, headers)).toEqual(branded({ 'x-engine-role': 'user', 'x-engine-user-id': '7', 'x-engine-org-id': 'acme' }));
       // Acting as admin without naming it: the role is still there.
-      expect(await sessionOf(target, { ...target.adminHeaders(), 'x-engine-user-id': '7' })).toEqual({ 'x-engine-role': 'admin', 'x-engine-user-id': '7' });
+      expect(await sessionOf(target, { ...target.adminHeaders(), 'x-engine-user-id': '7' })).toEqual(
+        branded({ 'x-engine-role': 'admin', 'x-engine-user-id': '7' }),
+      );
     });
   },
 );
@@ -181,10 +184,9 @@ caseWithProfile(
           tables: [expect.objectContaining({ table: { schema: 'authecho', name: 'echo' } })],
           functions: [expect.objectContaining({ function: { schema: 'authecho', name: 'whoami' } })],
         });
-        expect(await sessionOf(t, { 'x-engine-admin-secret': secret, 'x-engine-role': 'user', 'x-engine-user-id': '3' })).toEqual({
-          'x-engine-role': 'user',
-          'x-engine-user-id': '3',
-        });
+        expect(await sessionOf(t, { 'x-engine-admin-secret': secret, 'x-engine-role': 'user', 'x-engine-user-id': '3' })).toEqual(
+          branded({ 'x-engine-role': 'user', 'x-engine-user-id': '3' }),
+        );
         // Still a request of that role: the metadata API stays admin only.
         const asUser = await t.request('POST', '/v1/metadata', { body: exportEnvelope, headers: { 'x-engine-admin-secret': secret, 'x-engine-role': 'user' } });
         expectResponse(asUser, 400, adminOnly);
@@ -200,15 +202,14 @@ caseWithProfile(
   async () => {
     const t = target.profileTarget('unauthorized-role')!;
     await withEcho(t, async () => {
-      const anonymous = { 'x-engine-role': 'anonymous' };
+      const anonymous = branded({ 'x-engine-role': 'anonymous' });
       expect(await sessionOf(t, {})).toEqual(anonymous);
       expect(await sessionOf(t, { 'x-engine-role': 'user', 'x-engine-user-id': '7' })).toEqual(anonymous);
       expect(await sessionOf(t, { 'x-engine-role': 'admin' })).toEqual(anonymous);
       // With the secret the headers count again.
-      expect(await sessionOf(t, { ...t.adminHeaders(), 'x-engine-role': 'user', 'x-engine-user-id': '7' })).toEqual({
-        'x-engine-role': 'user',
-        'x-engine-user-id': '7',
-      });
+      expect(await sessionOf(t, { ...t.adminHeaders(), 'x-engine-role': 'user', 'x-engine-user-id': '7' })).toEqual(
+        branded({ 'x-engine-role': 'user', 'x-engine-user-id': '7' }),
+      );
     });
   },
 );
@@ -224,7 +225,7 @@ caseNeeding(
         body: { type: 'run_sql', args: { sql: 'create table public.secret_probe (id int)' } },
         headers: { 'x-engine-role': 'admin' },
       });
-      expectResponse(r, 401, { path: '$', error: 'x-engine-admin-secret required, but not found', code: 'access-denied' });
+      expectResponse(r, 401, { path: '$', error: branded('x-engine-admin-secret required, but not found'), code: 'access-denied' });
     }
     expect(await target.sql("select count(*)::int as n from pg_tables where tablename = 'secret_probe'")).toEqual([{ n: 0 }]);
   },

@@ -3,6 +3,7 @@
 // members before it that succeeded on their own. Each row is a second case for one refusal that
 // the operation's own file checks too: a check that only the direct request makes, a path that
 // forgets the member's place, or a member that stays after a later one is refused fails here.
+import { branded } from '../harness/brand';
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { useTarget } from '../harness/target';
@@ -610,33 +611,35 @@ test(
       { type: 'create_cron_trigger', args: cron('nightly') },
     );
     const built = await exported();
-    expect(built).toEqual({
-      version: 2,
-      tables: [
-        {
-          table: item,
-          configuration: { custom_root_fields: { select: 'items' }, custom_column_names: { name: 'title' } },
-          computed_fields: [label],
-          insert_permissions: [{ role: 'user', permission: { columns: ['id'], check: {} } }],
-          delete_permissions: [{ role: 'user', permission: { filter: { id: { _eq: 'X-Engine-User-Id' } } } }],
-        },
-      ],
-      query_collections: [
-        {
-          name: 'app',
-          definition: {
-            queries: [
-              { name: 'items', query: 'query items { items { id } }' },
-              { name: 'first', query: 'query first { items(limit: 1) { id } }' },
-            ],
+    expect(built).toEqual(
+      branded({
+        version: 2,
+        tables: [
+          {
+            table: item,
+            configuration: { custom_root_fields: { select: 'items' }, custom_column_names: { name: 'title' } },
+            computed_fields: [label],
+            insert_permissions: [{ role: 'user', permission: { columns: ['id'], check: {} } }],
+            delete_permissions: [{ role: 'user', permission: { filter: { id: { _eq: 'X-Engine-User-Id' } } } }],
           },
-        },
-      ],
-      allowlist: [{ collection: 'app' }],
-      rest_endpoints: [restEndpoint('items', 'items')],
-      // Exported with the retry defaults (decision dec.cron.form).
-      cron_triggers: [{ ...cron('nightly'), retry_conf: { num_retries: 0, retry_interval_seconds: 10, timeout_seconds: 60, tolerance_seconds: 21600 } }],
-    });
+        ],
+        query_collections: [
+          {
+            name: 'app',
+            definition: {
+              queries: [
+                { name: 'items', query: 'query items { items { id } }' },
+                { name: 'first', query: 'query first { items(limit: 1) { id } }' },
+              ],
+            },
+          },
+        ],
+        allowlist: [{ collection: 'app' }],
+        rest_endpoints: [restEndpoint('items', 'items')],
+        // Exported with the retry defaults (decision dec.cron.form).
+        cron_triggers: [{ ...cron('nightly'), retry_conf: { num_retries: 0, retry_interval_seconds: 10, timeout_seconds: 60, tolerance_seconds: 21600 } }],
+      }),
+    );
     await bulk(
       { type: 'drop_computed_field', args: { table: item, name: 'label' } },
       { type: 'drop_insert_permission', args: { table: item, role: 'user' } },

@@ -1,5 +1,6 @@
 // The legacy DML of /v1/query sent by a role other than admin: the role's permissions apply as in
 // GraphQL, and SPEC.md §7.2's permission-denied and upsert messages name what it may not do.
+import { branded } from '../harness/brand';
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
@@ -266,7 +267,7 @@ test(covers(['dec.dml.roles', 'err.permission-denied.operation'], 'delete withou
 test(covers(['dec.dml.roles', 'err.invalid-headers.missing'], 'a permission naming a session variable the request lacks is refused'), async () => {
   expectResponse(await dml('update', { table: album, where: { id: 10 }, $set: { title: 'x' } }, as('user')), 400, {
     path: '$',
-    error: 'missing header : X-Engine-User-Id',
+    error: branded('missing header : X-Engine-User-Id'),
     code: 'invalid-headers',
   });
 });

@@ -1,4 +1,5 @@
 // The request envelope and its errors: SPEC.md §4.2, §7.1, §7.2, §9.
+import { branded } from '../harness/brand';
 import { caseNeeding, caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { gzipSync } from 'node:zlib';
@@ -159,7 +160,7 @@ caseNeeding(
     const small = inflating(512 * 1024, { type: 'export_metadata', args: {} });
     expect(await postGzip('/v1/metadata', small, {})).toEqual({
       status: 401,
-      body: { path: '$', error: 'x-engine-admin-secret required, but not found', code: 'access-denied' },
+      body: { path: '$', error: branded('x-engine-admin-secret required, but not found'), code: 'access-denied' },
     });
   },
 );

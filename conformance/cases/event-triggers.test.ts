@@ -5,6 +5,7 @@
 // environment-variable cases need ENGINE_CONFORMANCE_HOOK_SECRET=s3cret and
 // ENGINE_CONFORMANCE_HOOK_URL=<the webhook's url>/env in that engine's environment
 // (ENGINE_WEBHOOK_PORT fixes the port).
+import { branded } from '../harness/brand';
 import { caseNeeding, caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { REQUIRES_HOOK_ENVIRONMENT, useTarget } from '../harness/target';
@@ -151,7 +152,7 @@ test(
         trigger: { name: 'items_changed' },
         table: item,
         delivery_info: { max_retries: 0, current_retry: 0 },
-        event: { op: 'INSERT', data: { old: null, new: row(3, null) }, session_variables: { 'x-engine-role': 'user', 'x-engine-user-id': '7' } },
+        event: { op: 'INSERT', data: { old: null, new: row(3, null) }, session_variables: branded({ 'x-engine-role': 'user', 'x-engine-user-id': '7' }) },
       },
       {
         id: 'string',
@@ -294,7 +295,7 @@ test(
     expect((first!.body as { event: unknown }).event).toEqual({
       op: 'MANUAL',
       data: { old: null, new: { reason: 'test' } },
-      session_variables: { 'x-engine-role': 'admin' },
+      session_variables: branded({ 'x-engine-role': 'admin' }),
     });
     await until(
       () => eventsOf('by_hand', 'dead'),
@@ -589,7 +590,7 @@ test(
     expect((call!.body as { event: unknown }).event).toEqual({
       op: 'MANUAL',
       data: { old: null, new: { n: 1 } },
-      session_variables: { 'x-engine-role': 'admin' },
+      session_variables: branded({ 'x-engine-role': 'admin' }),
     });
     expect(
       (

@@ -6,6 +6,7 @@
 // fields (some clashing, some exposed where they may not be) come along: accepted ones must come
 // back from export_metadata exactly as given. So do remote schemas (on loopback; one of them
 // clashes with a table's root field and must be refused).
+import { branded } from '../harness/brand';
 import fc from 'fast-check';
 import { covers } from '../harness/cases';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
@@ -394,7 +395,7 @@ test(
           // replace(export()) changes nothing.
           const once = (await target.metadata({ type: 'export_metadata', args: {} })).body;
           expect((await target.metadata({ type: 'replace_metadata', args: once })).status).toBe(200);
-          expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(once);
+          expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(branded(once));
           const exported = (await target.metadata({ type: 'export_metadata', args: {} })).body as Record<string, unknown> & {
             tables: { computed_fields?: unknown; event_triggers?: unknown }[];
           };

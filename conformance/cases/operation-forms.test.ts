@@ -1,6 +1,7 @@
 // The forms in which scripts and CLIs written for the engine send operations: the source-prefixed
 // forms at /v1/metadata (decision dec.metadata.source-prefixed), the `source` argument, and one
 // error for an unknown type, with a hint where one helps.
+import { branded } from '../harness/brand';
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql } from '../harness/fixtures';
@@ -52,26 +53,28 @@ test(covers(['dec.metadata.source-prefixed'], 'the pg_ forms of the table, relat
     ['pg_set_permission_comment', { source: 'default', table: customer, role: 'user', type: 'select', comment: 'own row' }],
   ];
   for (const [type, args] of steps) expectResponse(await target.metadata({ type, args }), 200, ok);
-  expect(await exported()).toEqual({
-    version: 2,
-    tables: [
-      {
-        table: customer,
-        configuration: { custom_column_names: { email: 'mail' } },
-        array_relationships: [{ name: 'purchases', using: { foreign_key_constraint_on: { table: orders, column: 'customer_id' } } }],
-        select_permissions: [{ role: 'user', permission: { columns: ['id', 'name'], filter: { id: { _eq: 'X-Engine-User-Id' } } }, comment: 'own row' }],
-        update_permissions: [{ role: 'user', permission: { columns: ['name'], filter: { id: { _eq: 'X-Engine-User-Id' } } } }],
-      },
-      {
-        table: orders,
-        configuration: { custom_name: 'purchase' },
-        object_relationships: [{ name: 'customer', using: { foreign_key_constraint_on: 'customer_id' }, comment: 'who ordered' }],
-        insert_permissions: [{ role: 'user', permission: { columns: ['customer_id'], check: { customer_id: { _eq: 'X-Engine-User-Id' } } } }],
-        delete_permissions: [{ role: 'user', permission: { filter: { customer_id: { _eq: 'X-Engine-User-Id' } } } }],
-      },
-      { table: status, is_enum: true },
-    ],
-  });
+  expect(await exported()).toEqual(
+    branded({
+      version: 2,
+      tables: [
+        {
+          table: customer,
+          configuration: { custom_column_names: { email: 'mail' } },
+          array_relationships: [{ name: 'purchases', using: { foreign_key_constraint_on: { table: orders, column: 'customer_id' } } }],
+          select_permissions: [{ role: 'user', permission: { columns: ['id', 'name'], filter: { id: { _eq: 'X-Engine-User-Id' } } }, comment: 'own row' }],
+          update_permissions: [{ role: 'user', permission: { columns: ['name'], filter: { id: { _eq: 'X-Engine-User-Id' } } } }],
+        },
+        {
+          table: orders,
+          configuration: { custom_name: 'purchase' },
+          object_relationships: [{ name: 'customer', using: { foreign_key_constraint_on: 'customer_id' }, comment: 'who ordered' }],
+          insert_permissions: [{ role: 'user', permission: { columns: ['customer_id'], check: { customer_id: { _eq: 'X-Engine-User-Id' } } } }],
+          delete_permissions: [{ role: 'user', permission: { filter: { customer_id: { _eq: 'X-Engine-User-Id' } } } }],
+        },
+        { table: status, is_enum: true },
+      ],
+    }),
+  );
 
   const undo: [string, unknown][] = [
     ['pg_drop_select_permission', { source: 'default', table: customer, role: 'user' }],

@@ -1,5 +1,6 @@
 // Permissions: SPEC.md §2.3 (the four permission types), §4.3 (operations and semantics 1-4),
 // §2.1 (BoolExp with session variables), §7.2 (permission and header messages).
+import { branded } from '../harness/brand';
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql } from '../harness/fixtures';
@@ -180,12 +181,14 @@ test(
       expect(await labels({ 'x-engine-big': ' 30 ', 'x-engine-small': '0', 'x-engine-label': '7x' })).toEqual({
         data: { permtypes_item: [{ label: '7x' }, { label: 'plain' }] },
       });
-      const notInteger = (header: string) => ({ errors: [{ message: `${header} should be an integer`, extensions: { path: '$', code: 'invalid-headers' } }] });
+      const notInteger = (header: string) => ({
+        errors: [{ message: branded(`${header} should be an integer`), extensions: { path: '$', code: 'invalid-headers' } }],
+      });
       expect(await labels({ 'x-engine-big': '12x', 'x-engine-small': '1', 'x-engine-label': 'a' })).toEqual(notInteger('X-Engine-Big'));
       expect(await labels({ 'x-engine-big': 'x12', 'x-engine-small': '1', 'x-engine-label': 'a' })).toEqual(notInteger('X-Engine-Big'));
       expect(await labels({ 'x-engine-big': '1', 'x-engine-small': '1.5', 'x-engine-label': 'a' })).toEqual(notInteger('X-Engine-Small'));
       expect(await labels({ 'x-engine-big': '1', 'x-engine-small': '2' })).toEqual({
-        errors: [{ message: 'missing header : X-ENGINE-LABEL', extensions: { path: '$', code: 'invalid-headers' } }],
+        errors: [{ message: branded('missing header : X-ENGINE-LABEL'), extensions: { path: '$', code: 'invalid-headers' } }],
       });
       for (const [role, id] of [
         ['typed', 40],
@@ -618,9 +621,9 @@ test(covers(['op.set_permission_comment', 'op.export_metadata.v1'], 'set_permiss
     ((await run('export_metadata', {})).body as { tables: { table: { name: string }; select_permissions?: unknown[] }[] }).tables.find(
       (t) => t.table.name === 'article',
     )!.select_permissions;
-  expect(await entry()).toEqual([{ role: 'user', permission: SELECT, comment: 'readers' }]);
+  expect(await entry()).toEqual(branded([{ role: 'user', permission: SELECT, comment: 'readers' }]));
   expectResponse(await run('set_permission_comment', { table: article, role: 'user', type: 'select', comment: null }), 200, ok);
-  expect(await entry()).toEqual([{ role: 'user', permission: SELECT }]);
+  expect(await entry()).toEqual(branded([{ role: 'user', permission: SELECT }]));
   expectResponse(await run('set_permission_comment', { table: article, role: 'user', type: 'update', comment: 'x' }), 400, {
     path: '$.args',
     error: 'update permission on "blog.article" for role "user" does not exist',
@@ -630,13 +633,13 @@ test(covers(['op.set_permission_comment', 'op.export_metadata.v1'], 'set_permiss
 
 test(covers(['err.invalid-headers.missing', 'rule.auth.4'], 'a session variable the permission needs must be sent'), async () => {
   expect((await gql('{ blog_article { id } }', asUser(undefined))).errors).toEqual([
-    { message: 'missing header : X-Engine-User-Id', extensions: { path: '$', code: 'invalid-headers' } },
+    { message: branded('missing header : X-Engine-User-Id'), extensions: { path: '$', code: 'invalid-headers' } },
   ]);
 });
 
 test(covers(['err.invalid-headers.user-id-integer'], 'a session variable compared with an integer column must be an integer'), async () => {
   expect((await gql('{ blog_article { id } }', asUser('abc'))).errors).toEqual([
-    { message: 'X-Engine-User-Id should be an integer', extensions: { path: '$', code: 'invalid-headers' } },
+    { message: branded('X-Engine-User-Id should be an integer'), extensions: { path: '$', code: 'invalid-headers' } },
   ]);
 });
 
@@ -674,17 +677,17 @@ test(
     });
     expect(await seen({ 'x-engine-allowed-ids': '{}', 'x-engine-hidden-ids': '{1,2}' })).toEqual({ data: { blog_article: [], blog_author: [] } });
     expect((await seen({ 'x-engine-allowed-ids': '1', 'x-engine-hidden-ids': '{}' })).errors).toEqual([
-      { message: 'X-Engine-Allowed-Ids should be a list such as {1,2,3} or [1,2,3]', extensions: { path: '$', code: 'invalid-headers' } },
+      { message: branded('X-Engine-Allowed-Ids should be a list such as {1,2,3} or [1,2,3]'), extensions: { path: '$', code: 'invalid-headers' } },
     ]);
     // A comma at the end leaves an empty element, which PostgreSQL refuses too.
     expect((await seen({ 'x-engine-allowed-ids': '{1,3,}', 'x-engine-hidden-ids': '{}' })).errors).toEqual([
-      { message: 'X-Engine-Allowed-Ids should be a list such as {1,2,3} or [1,2,3]', extensions: { path: '$', code: 'invalid-headers' } },
+      { message: branded('X-Engine-Allowed-Ids should be a list such as {1,2,3} or [1,2,3]'), extensions: { path: '$', code: 'invalid-headers' } },
     ]);
     expect((await seen({ 'x-engine-allowed-ids': '{1,abc}', 'x-engine-hidden-ids': '{}' })).errors).toEqual([
-      { message: 'X-Engine-Allowed-Ids should be a list of integers', extensions: { path: '$', code: 'invalid-headers' } },
+      { message: branded('X-Engine-Allowed-Ids should be a list of integers'), extensions: { path: '$', code: 'invalid-headers' } },
     ]);
     expect((await seen({ 'x-engine-hidden-ids': '{}' })).errors).toEqual([
-      { message: 'missing header : X-Engine-Allowed-Ids', extensions: { path: '$', code: 'invalid-headers' } },
+      { message: branded('missing header : X-Engine-Allowed-Ids'), extensions: { path: '$', code: 'invalid-headers' } },
     ]);
     // A string that is not a session variable is still no list, nor is one that only has the prefix inside it.
     expectResponse(
@@ -970,7 +973,7 @@ describe('column comparisons and session lists on more operators', () => {
       expect(await seen('all', '{a,b}')).toEqual({ data: { ceqx_team: [{ id: 1 }] } });
       expect(await seen('all', '{a,c}')).toEqual({ data: { ceqx_team: [] } });
       expect((await seen('any', 'a')).errors).toEqual([
-        { message: 'X-Engine-Keys should be a list such as {1,2,3} or [1,2,3]', extensions: { path: '$', code: 'invalid-headers' } },
+        { message: branded('X-Engine-Keys should be a list such as {1,2,3} or [1,2,3]'), extensions: { path: '$', code: 'invalid-headers' } },
       ]);
     },
   );

@@ -3,6 +3,7 @@
 // with ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS=true, the argument presets the engine sends
 // in its place, and the refusals of SDL that is not a subset of the remote's. The remote server is
 // an msw handler on loopback.
+import { branded } from '../harness/brand';
 import fc from 'fast-check';
 import { buildSchema } from 'graphql';
 import { caseWithProfile, covers } from '../harness/cases';
@@ -157,10 +158,10 @@ caseWithProfile(
     expect(lastSent()).toEqual({ query: 'query B {\n  forecast(city: "Bergen", days: 2) {\n    celsius\n  }\n}', variables: {}, operationName: 'B' });
     // Input fields: in a literal object, and in a variable; an Int session variable is sent as an Int; static: true is a plain string.
     expect(await gql('query C { search(filter: {city: "Oslo"}) { city celsius station } }', user)).toEqual({
-      data: { search: [{ city: 'Oslo', celsius: -4, station: 'x-engine-user-id' }] },
+      data: { search: [{ city: 'Oslo', celsius: -4, station: branded('x-engine-user-id') }] },
     });
     expect(lastSent()).toEqual({
-      query: 'query C {\n  search(filter: {city: "Oslo", min_celsius: -4, owner: "x-engine-user-id"}) {\n    city\n    celsius\n    station\n  }\n}',
+      query: branded('query C {\n  search(filter: {city: "Oslo", min_celsius: -4, owner: "x-engine-user-id"}) {\n    city\n    celsius\n    station\n  }\n}'),
       variables: {},
       operationName: 'C',
     });
@@ -169,12 +170,12 @@ caseWithProfile(
     });
     expect(lastSent()).toEqual({
       query: 'query D($f: WeatherFilter!) {\n  search(filter: $f) {\n    city\n    celsius\n  }\n}',
-      variables: { f: { city: 'Bodø', min_celsius: -4, owner: 'x-engine-user-id' } },
+      variables: { f: { city: 'Bodø', min_celsius: -4, owner: branded('x-engine-user-id') } },
       operationName: 'D',
     });
     expect(await gql('{ search(filter: {owner: "me"}) { city } }', user)).toEqual(validationError('Field "owner" is not defined by type "WeatherFilter".'));
     // Session variables are read per request: missing, or not of the argument's type.
-    const headersError = (message: string) => ({ errors: [{ message, extensions: { path: '$', code: 'invalid-headers' } }] });
+    const headersError = (message: string) => ({ errors: [{ message: branded(message), extensions: { path: '$', code: 'invalid-headers' } }] });
     expect(await gql('{ weather { city } }', asRole('user'))).toEqual(headersError('missing header : x-engine-city'));
     expect(await gql('{ search(filter: {}) { city } }', asRole('user', { 'x-engine-min-celsius': 'cold' }))).toEqual(
       headersError('X-Engine-Min-Celsius should be an integer'),

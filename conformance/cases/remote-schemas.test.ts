@@ -2,6 +2,7 @@
 // reload_remote_schema, reload_metadata's reload_remote_schemas), with what SPEC.md leaves open
 // (defaults, headers, refusals, timeouts) as the engine documents it. The remote servers are msw
 // handlers on loopback.
+import { branded } from '../harness/brand';
 import { HttpResponse, http } from 'msw';
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
@@ -111,14 +112,11 @@ test(
     const echo = await target.graphql('{ echo_headers { name value } }', undefined, { headers: { ...target.adminHeaders(), 'x-client-thing': 'c1' } });
     expectResponse(echo, 200, {
       data: {
-        echo_headers: expect.arrayContaining([
-          { name: 'x-api-key', value: 'k1' },
-          { name: 'x-engine-role', value: 'admin' },
-        ]),
+        echo_headers: expect.arrayContaining([{ name: 'x-api-key', value: 'k1' }, branded({ name: 'x-engine-role', value: 'admin' })]),
       },
     });
     expect((echo.body as { data: { echo_headers: { name: string }[] } }).data.echo_headers.map((h) => h.name)).not.toContain('x-client-thing');
-    expect((echo.body as { data: { echo_headers: { name: string }[] } }).data.echo_headers.map((h) => h.name)).not.toContain('x-engine-admin-secret');
+    expect((echo.body as { data: { echo_headers: { name: string }[] } }).data.echo_headers.map((h) => h.name)).not.toContain(branded('x-engine-admin-secret'));
 
     expectResponse(await run('remove_remote_schema', { name: 'weather' }), 200, ok);
     expectResponse(
@@ -136,8 +134,8 @@ test(
       (forwarded.body as { data: { echo_headers: { name: string; value: string }[] } }).data.echo_headers.map((h) => [h.name, h.value]),
     );
     // Forwarded client headers, overridden by the configured ones; never the admin secret.
-    expect(names).toEqual(expect.objectContaining({ 'x-client-thing': 'c1', 'x-api-key': 'k1', 'x-engine-role': 'admin' }));
-    expect(names['x-engine-admin-secret']).toBeUndefined();
+    expect(names).toEqual(expect.objectContaining(branded({ 'x-client-thing': 'c1', 'x-api-key': 'k1', 'x-engine-role': 'admin' })));
+    expect(names[branded('x-engine-admin-secret')]).toBeUndefined();
   },
 );
 
@@ -325,7 +323,7 @@ test(
     const body = r.body as { data: { echo_headers: { name: string; value: string }[]; weather: unknown } };
     expect(body.data.weather).toEqual({ celsius: -3 });
     expect(Object.fromEntries(body.data.echo_headers.map((h) => [h.name, h.value]))).toEqual(
-      expect.objectContaining({ 'x-engine-role': 'viewer', 'x-engine-user-id': '42' }),
+      expect.objectContaining(branded({ 'x-engine-role': 'viewer', 'x-engine-user-id': '42' })),
     );
   },
 );

@@ -1,6 +1,7 @@
 // A source that cannot be connected to (decision dec.source.connection-failure): whatever the
 // cause, one answer, never a 5xx, never the URL or whether a host, port or file exists; and values
 // of the engine's environment never quoted (decision dec.environment.values-unquoted).
+import { BRAND } from '../harness/brand';
 import { createServer, type Server, type Socket } from 'node:net';
 import { caseNeeding } from '../harness/cases';
 import { expectResponse } from '../harness/client';
@@ -23,9 +24,10 @@ const couldNotConnect = (name: string) => ({
 });
 /**
  * The variable of the target's environment that holds its admin secret: a value the suite knows and
- * that is no URL. ENGINE_CONFORMANCE_SECRET_VARIABLE names it for a target configured otherwise.
+ * that is no URL (by the brand's name: the reference the suite starts under the brand hasura is given
+ * HASURA_GRAPHQL_*). ENGINE_CONFORMANCE_SECRET_VARIABLE names it for a target configured otherwise.
  */
-const SECRET_VARIABLE = process.env.ENGINE_CONFORMANCE_SECRET_VARIABLE ?? 'ENGINE_GRAPHQL_ADMIN_SECRET';
+const SECRET_VARIABLE = process.env.ENGINE_CONFORMANCE_SECRET_VARIABLE ?? (BRAND === 'hasura' ? 'HASURA_GRAPHQL_ADMIN_SECRET' : 'ENGINE_GRAPHQL_ADMIN_SECRET');
 
 /** A loopback port where something that is not PostgreSQL answers: a line of HTTP, then the end. */
 let notPostgres: Server;

@@ -1,6 +1,7 @@
 // Event triggers on tables of other sources (decision dec.source.forms): created with their
 // source, exported under it, capturing the source's changes with the session that made them and
 // delivered like any other event; their logs, manual invocation and deletion take the source too.
+import { branded } from '../harness/brand';
 import { caseNeeding } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { REQUIRES_SOURCE_DATABASE, useSourceDatabase } from '../harness/sourceDatabase';
@@ -101,7 +102,7 @@ caseNeeding(
       [
         { name: 'desk_tickets' },
         ticket,
-        { op: 'INSERT', data: { old: null, new: row('jammed', 'kim') }, session_variables: { 'x-engine-role': 'clerk', 'x-engine-user-id': 'kim' } },
+        { op: 'INSERT', data: { old: null, new: row('jammed', 'kim') }, session_variables: branded({ 'x-engine-role': 'clerk', 'x-engine-user-id': 'kim' }) },
       ],
       [{ name: 'desk_tickets' }, ticket, { op: 'UPDATE', data: { old: row('jammed', 'lee'), new: row('fixed', 'lee') }, session_variables: null }],
       [{ name: 'desk_tickets' }, ticket, { op: 'DELETE', data: { old: row('fixed', 'lee'), new: null }, session_variables: null }],
@@ -117,7 +118,7 @@ caseNeeding(
     expect((manual!.body as { event: unknown }).event).toEqual({
       op: 'MANUAL',
       data: { old: null, new: { id: 9 } },
-      session_variables: { 'x-engine-role': 'admin' },
+      session_variables: branded({ 'x-engine-role': 'admin' }),
     });
     // replace_metadata takes the export back as it is.
     const document = (await run('export_metadata', {})).body;

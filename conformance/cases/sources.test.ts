@@ -1,6 +1,7 @@
 // Sources besides the server's own database (decision dec.source.forms): pg_add_source,
 // pg_update_source, rename_source and pg_drop_source, their place in the export and in
 // replace_metadata, a source that cannot be reached, and run_sql on a source's database.
+import { branded } from '../harness/brand';
 import { caseNeeding } from '../harness/cases';
 import { Client } from 'pg';
 import { expectResponse } from '../harness/client';
@@ -299,31 +300,33 @@ caseNeeding(
         ['pg_track_function', { source: 'books', function: 'rich_accounts' }],
       ];
       for (const [type, args] of steps) expectResponse(await run(type, args), 200, ok);
-      expect(await exported()).toEqual({
-        version: 2,
-        tables: [{ table: { schema: 'public', name: 'plain_local' } }],
-        sources: [
-          {
-            name: 'books',
-            kind: 'postgres',
-            configuration: connection(),
-            tables: [
-              {
-                table: { schema: 'public', name: 'account' },
-                array_relationships: [
-                  { name: 'entries', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'entry' }, column: 'account_id' } } },
-                ],
-                select_permissions: [{ role: 'owner', permission: { columns: ['id', 'owner'], filter: { owner: { _eq: 'X-Engine-User-Id' } } } }],
-              },
-              {
-                table: { schema: 'public', name: 'entry' },
-                object_relationships: [{ name: 'account', using: { foreign_key_constraint_on: 'account_id' } }],
-              },
-            ],
-            functions: [{ function: { schema: 'public', name: 'rich_accounts' } }],
-          },
-        ],
-      });
+      expect(await exported()).toEqual(
+        branded({
+          version: 2,
+          tables: [{ table: { schema: 'public', name: 'plain_local' } }],
+          sources: [
+            {
+              name: 'books',
+              kind: 'postgres',
+              configuration: connection(),
+              tables: [
+                {
+                  table: { schema: 'public', name: 'account' },
+                  array_relationships: [
+                    { name: 'entries', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'entry' }, column: 'account_id' } } },
+                  ],
+                  select_permissions: [{ role: 'owner', permission: { columns: ['id', 'owner'], filter: { owner: { _eq: 'X-Engine-User-Id' } } } }],
+                },
+                {
+                  table: { schema: 'public', name: 'entry' },
+                  object_relationships: [{ name: 'account', using: { foreign_key_constraint_on: 'account_id' } }],
+                },
+              ],
+              functions: [{ function: { schema: 'public', name: 'rich_accounts' } }],
+            },
+          ],
+        }),
+      );
       const answer = await target.graphql(
         '{ plain_local { id } account(order_by: {id: asc}) { owner entries(order_by: {id: asc}) { amount } } entry_by_pk(id: 12) { account { owner } } rich_accounts { owner } }',
       );

@@ -1,5 +1,6 @@
 // Subscriptions: SPEC.md §1.2 (tracked tables are subscribable) and the decision on how they are
 // served (dec.graphql.subscriptions): live queries over WebSocket at /v1/graphql.
+import { branded } from '../harness/brand';
 import { caseNeeding, covers } from '../harness/cases';
 import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
 import { REQUIRES_ADMIN_SECRET, useTarget } from '../harness/target';
@@ -254,7 +255,7 @@ async function legacySocket() {
       });
     }
   };
-  return { ws, messages, next, send: (m: unknown) => ws.send(JSON.stringify(m)) };
+  return { ws, messages, next, send: (m: unknown) => ws.send(JSON.stringify(branded(m))) };
 }
 
 test(
@@ -324,7 +325,7 @@ caseNeeding(REQUIRES_ADMIN_SECRET, ['dec.graphql.legacy-ws'], 'the legacy subpro
   const s = await legacySocket();
   s.send({ type: 'connection_init', payload: { headers: { 'x-engine-admin-secret': 'wrong' } } });
   expect([await s.next(), await s.next()]).toEqual([
-    { type: 'connection_error', payload: { message: 'invalid x-engine-admin-secret', extensions: { path: '$', code: 'access-denied' } } },
+    { type: 'connection_error', payload: { message: branded('invalid x-engine-admin-secret'), extensions: { path: '$', code: 'access-denied' } } },
     { closed: { code: 4403, reason: 'Forbidden' } },
   ]);
 });

@@ -13,6 +13,7 @@ describe('engine-conformance arguments', () => {
       ENGINE_DATABASE_URL: 'postgres://x/y',
       ENGINE_CONFORMANCE_REPORT_DIR: '/tmp',
       ENGINE_TEST_NO_CLUSTER: '1',
+      ENGINE_BRAND: 'engine',
       ENGINE_URL_GRAPHQL_ONLY: 'http://127.0.0.1:8081',
     });
   });
@@ -26,6 +27,7 @@ describe('engine-conformance arguments', () => {
     [['--target'], '--target needs a value'],
     [['--target', '--database', 'postgres://x'], '--target needs a value'],
     [['--target', 'http://h', '--database', 'p', 'stray'], 'unexpected argument stray'],
+    [['--target', 'http://h', '--database', 'p', '--brand', 'Hasura'], '--brand takes engine or hasura, got "Hasura"'],
   ])('%j is refused: %s', (argv, message) => {
     expect(() => parseCliArguments(argv, '/')).toThrow(UsageError);
     expect(() => parseCliArguments(argv, '/')).toThrow(message);
@@ -36,6 +38,11 @@ describe('engine-conformance arguments', () => {
     expect(suiteEnvironment(options as Exclude<typeof options, 'help' | 'version'>).ENGINE_SOURCE_DATABASE_URL).toBe('postgres://x/second');
     const without = parseCliArguments(['--target', 'http://h', '--database', 'postgres://x'], '/work');
     expect(suiteEnvironment(without as Exclude<typeof without, 'help' | 'version'>).ENGINE_SOURCE_DATABASE_URL).toBeUndefined();
+  });
+
+  test('--brand hasura makes the suite speak X-Hasura-* (ENGINE_BRAND); engine is the default', () => {
+    const options = parseCliArguments(['--target', 'http://h', '--database', 'postgres://x', '--brand', 'hasura'], '/work');
+    expect(suiteEnvironment(options as Exclude<typeof options, 'help' | 'version'>).ENGINE_BRAND).toBe('hasura');
   });
 
   test('--junit takes a file, relative to the working directory', () => {

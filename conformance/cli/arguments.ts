@@ -1,6 +1,7 @@
 // Command-line arguments of `engine-conformance`.
 import { resolve } from 'node:path';
 import { parseFlags, UsageError } from '../../reference/src/flags';
+import { BRANDS, type Brand } from '../harness/brand';
 
 export interface CliOptions {
   target: string;
@@ -16,11 +17,13 @@ export interface CliOptions {
   allowClear: boolean;
   /** A second database the target can reach, for the cases of sources. */
   sourceDatabase?: string;
+  /** The names the target speaks: X-Engine-* or X-Hasura-* (conformance/harness/brand.ts). */
+  brand: Brand;
 }
 
 export const USAGE = `usage: engine-conformance --target URL --database POSTGRES_URL [--admin-secret SECRET]
                           [--profile NAME=URL]... [--report-dir DIR] [--filter TEXT] [--junit FILE]
-                          [--allow-clear] [--source-database POSTGRES_URL]
+                          [--allow-clear] [--source-database POSTGRES_URL] [--brand engine|hasura]
        engine-conformance diff --target URL --database DB --against URL --against-database DB [...]
        engine-conformance --help | --version
 
@@ -40,6 +43,10 @@ Ctrl-C), and what the cases made in its database is dropped.
 --source-database a second database the target and the suite both reach, added to the target as a
             source by the cases of sources (they drop what they make in it); without it those
             cases are reported as not run
+--brand     the names the target speaks: engine (default: X-Engine-Role, x-engine-admin-secret,
+            X-Engine-* session variables and JWT claims) or hasura (X-Hasura-*: the engine this API
+            comes from, or a server started with ENGINE_GRAPHQL_COMPAT_HEADERS=hasura); the suite
+            sends and expects every such name so
 
 \`engine-conformance diff --help\` tells how to compare two implementations on generated scenarios.
 
@@ -60,6 +67,7 @@ export function parseCliArguments(argv: readonly string[], cwd: string): CliOpti
     junit: { type: 'string' },
     'allow-clear': { type: 'boolean' },
     'source-database': { type: 'string' },
+    brand: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean' },
   });
@@ -72,6 +80,8 @@ export function parseCliArguments(argv: readonly string[], cwd: string): CliOpti
     profiles[value.slice(0, eq)] = value.slice(eq + 1);
   }
   if (!values.target) throw new UsageError('--target is required');
+  const brand = values.brand ?? 'engine';
+  if (!(BRANDS as readonly string[]).includes(brand)) throw new UsageError(`--brand takes ${BRANDS.join(' or ')}, got ${JSON.stringify(brand)}`);
   if (!values.database) throw new UsageError('--database is required: the suite sets up fixtures and checks results in SQL');
   for (const url of [values.target, ...Object.values(profiles)]) {
     if (!/^https?:\/\//.test(url)) throw new UsageError(`not an http(s) URL: ${url}`);
@@ -86,6 +96,7 @@ export function parseCliArguments(argv: readonly string[], cwd: string): CliOpti
     ...(values.junit !== undefined ? { junit: resolve(cwd, values.junit) } : {}),
     allowClear: values['allow-clear'] === true,
     ...(values['source-database'] !== undefined ? { sourceDatabase: values['source-database'] } : {}),
+    brand: brand as Brand,
   };
 }
 
@@ -96,6 +107,7 @@ export function suiteEnvironment(options: CliOptions): Record<string, string> {
     ENGINE_DATABASE_URL: options.database,
     ENGINE_CONFORMANCE_REPORT_DIR: options.reportDir,
     ENGINE_TEST_NO_CLUSTER: '1',
+    ENGINE_BRAND: options.brand,
   };
   if (options.adminSecret !== undefined) env.ENGINE_ADMIN_SECRET = options.adminSecret;
   if (options.junit !== undefined) env.ENGINE_CONFORMANCE_JUNIT = options.junit;

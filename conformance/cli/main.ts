@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { branded } from '../harness/brand';
 import type { ConformanceReport } from '../harness/report';
 import { summaryTable } from '../harness/report';
 import { FROM_SOURCE, PACKAGE_ROOT } from '../../reference/src/packageRoot';
@@ -49,7 +50,10 @@ async function main(): Promise<number> {
   const connection: TargetConnection = {
     target: options.target,
     database: options.database,
-    headers: options.adminSecret !== undefined ? { 'x-engine-admin-secret': options.adminSecret } : { 'x-engine-role': 'admin' },
+    headers: branded<Record<string, string>>(
+      options.adminSecret !== undefined ? { 'x-engine-admin-secret': options.adminSecret } : { 'x-engine-role': 'admin' },
+      options.brand,
+    ),
   };
   let before;
   try {

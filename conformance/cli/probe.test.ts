@@ -35,6 +35,7 @@ const options = (extra: Partial<CliOptions> = {}): CliOptions => ({
   profiles: {},
   reportDir: '/tmp',
   allowClear: false,
+  brand: 'engine',
   ...extra,
 });
 

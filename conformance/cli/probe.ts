@@ -3,9 +3,10 @@
 // of every case failing alike.
 import { Client } from 'pg';
 import type { CliOptions } from './arguments';
+import { branded } from '../harness/brand';
 
 /** What probing a target needs to know. */
-export type ProbeOptions = Pick<CliOptions, 'target' | 'adminSecret' | 'database'>;
+export type ProbeOptions = Pick<CliOptions, 'target' | 'adminSecret' | 'database'> & Partial<Pick<CliOptions, 'brand'>>;
 
 /** The run cannot start: the CLI prints the message and exits with 2. */
 export class ProbeError extends Error {}
@@ -48,7 +49,8 @@ function refused(options: ProbeOptions, status: number, text: string): ProbeErro
 }
 
 export async function probeTarget(options: ProbeOptions): Promise<TargetProbe> {
-  const headers: Record<string, string> = options.adminSecret !== undefined ? { 'x-engine-admin-secret': options.adminSecret } : { 'x-engine-role': 'admin' };
+  const admin: Record<string, string> = options.adminSecret !== undefined ? { 'x-engine-admin-secret': options.adminSecret } : { 'x-engine-role': 'admin' };
+  const headers: Record<string, string> = branded(admin, options.brand ?? 'engine');
   const notes: string[] = [];
   const probe: TargetProbe = { ...(options.adminSecret !== undefined ? { adminSecret: options.adminSecret } : {}), notes };
   const config = await get(`${options.target}/v1alpha1/config`, { headers });

@@ -2,6 +2,7 @@
 // harness's mock server). It admits `Bearer user-<id>` as role user, answers 401 to `Bearer deny`
 // and 500 to `Bearer broken`, admits no token as anonymous, and records what it was asked.
 import { http, HttpResponse } from 'msw';
+import { branded } from './brand';
 import { startMockServer } from './mockServer';
 
 export interface HookCall {
@@ -19,10 +20,10 @@ export interface AuthHook {
 export async function startAuthHook(port = Number(process.env.ENGINE_AUTH_HOOK_PORT ?? 0)): Promise<AuthHook> {
   const answer = (authorization: string) => {
     const user = /^Bearer user-(\d+)$/.exec(authorization);
-    if (user) return HttpResponse.json({ 'X-Engine-Role': 'user', 'X-Engine-User-Id': user[1] });
+    if (user) return HttpResponse.json(branded({ 'X-Engine-Role': 'user', 'X-Engine-User-Id': user[1] }));
     if (authorization === 'Bearer deny') return HttpResponse.json({ error: 'no' }, { status: 401 });
     if (authorization === 'Bearer broken') return HttpResponse.json({ error: 'broken' }, { status: 500 });
-    return HttpResponse.json({ 'X-Engine-Role': 'anonymous' });
+    return HttpResponse.json(branded({ 'X-Engine-Role': 'anonymous' }));
   };
   const calls: HookCall[] = [];
   const headersOf = (request: Request) => Object.fromEntries(request.headers.entries());

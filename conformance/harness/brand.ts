@@ -30,6 +30,16 @@ export function brandedText(text: string, brand: Brand = BRAND): string {
   );
 }
 
+/** The settings of a reference server the harness starts: with the compatibility setting under the brand hasura, each given by its HASURA_GRAPHQL_* name. */
+export function serverSettings(settings: Record<string, string>, brand: Brand = BRAND): Record<string, string> {
+  if (brand === 'engine') return settings;
+  const named = Object.entries(settings).map(([k, v]) => [
+    k.startsWith('ENGINE_GRAPHQL_') && k !== 'ENGINE_GRAPHQL_COMPAT_HEADERS' ? `HASURA${k.slice('ENGINE'.length)}` : k,
+    v,
+  ]);
+  return { ...Object.fromEntries(named), ENGINE_GRAPHQL_COMPAT_HEADERS: 'hasura' };
+}
+
 /**
  * A value (a string, or JSON: strings and object keys, deeply) with the Engine's names in the
  * suite's brand: what the harness sends, and what a case expects back where the target names a
@@ -39,8 +49,9 @@ export function branded<T>(value: T, brand: Brand = BRAND): T {
   if (brand === 'engine') return value;
   if (typeof value === 'string') return brandedText(value, brand) as T;
   if (Array.isArray(value)) return value.map((v: unknown) => branded(v, brand)) as T;
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [brandedText(k, brand), branded(v, brand)])) as T;
+  const proto: unknown = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  if (proto === Object.prototype || proto === null) {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [brandedText(k, brand), branded(v, brand)])) as T;
   }
   return value;
 }

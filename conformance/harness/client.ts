@@ -22,6 +22,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Agent, request as nodeRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import { branded, brandedText } from './brand';
 
 // Connections are kept between requests, and let go after a second idle: well before a server's
 // own keep-alive timeout (five seconds is usual), so a request does not meet a connection the
@@ -63,10 +64,11 @@ function send(url: string, method: string, headers: Record<string, string>, payl
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export async function httpRequest(base: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
-  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  // The Engine's names as the suite's brand spells them (brand.ts).
+  const headers: Record<string, string> = branded({ ...(options.headers ?? {}) });
   let payload: string | undefined;
   if (options.body !== undefined) {
-    payload = options.raw ? String(options.body) : JSON.stringify(options.body);
+    payload = options.raw ? brandedText(String(options.body)) : JSON.stringify(branded(options.body));
     headers['content-type'] ??= 'application/json';
   }
   // node:http sends the headers as given (a case may name another Host: DNS rebinding) and no

@@ -1,5 +1,6 @@
 // Tokens signed with the keys the harness holds (fixtures/keys), for the JWT cases.
 import { importPKCS8, SignJWT, type JWTPayload } from 'jose';
+import { branded } from './brand';
 import { JWT_HS256_KEY, RS256_PRIVATE_KEY } from './profiles';
 
 export interface TokenOptions {
@@ -14,7 +15,8 @@ export interface TokenOptions {
 
 export async function signToken(payload: JWTPayload, options: TokenOptions = {}): Promise<string> {
   const algorithm = options.algorithm ?? 'HS256';
-  let jwt = new SignJWT(payload).setProtectedHeader({ alg: algorithm }).setIssuedAt();
+  // Claims named x-engine-… in the cases are x-hasura-… under that brand (brand.ts).
+  let jwt = new SignJWT(branded(payload)).setProtectedHeader({ alg: algorithm }).setIssuedAt();
   if (options.expiresIn !== undefined) jwt = jwt.setExpirationTime(options.expiresIn);
   if (options.notBefore !== undefined) jwt = jwt.setNotBefore(options.notBefore);
   if (options.audience) jwt = jwt.setAudience(options.audience);

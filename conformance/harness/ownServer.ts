@@ -4,15 +4,19 @@
 import { loadConfig } from '../../reference/src/config';
 import { startServer, type RunningServer } from '../../reference/src/server';
 import { createLogger } from '../../reference/src/log';
+import { serverSettings } from './brand';
 
 export async function startOwnServer(databaseUrl: string, settings: Record<string, string>): Promise<RunningServer> {
-  const config = loadConfig({
-    ENGINE_GRAPHQL_SERVER_PORT: '0',
-    ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-    ENGINE_GRAPHQL_LOG_LEVEL: 'silent',
-    // Many servers share the run's cluster: each needs few connections.
-    ENGINE_GRAPHQL_PG_CONNECTIONS: '8',
-    ...settings,
-  });
+  // Under the brand hasura, with the compatibility setting and the HASURA_GRAPHQL_* names (brand.ts).
+  const config = loadConfig(
+    serverSettings({
+      ENGINE_GRAPHQL_SERVER_PORT: '0',
+      ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+      ENGINE_GRAPHQL_LOG_LEVEL: 'silent',
+      // Many servers share the run's cluster: each needs few connections.
+      ENGINE_GRAPHQL_PG_CONNECTIONS: '8',
+      ...settings,
+    }),
+  );
   return startServer(config, databaseUrl, createLogger('silent'));
 }

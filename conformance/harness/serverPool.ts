@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { freePort } from '../../reference/src/db/provision';
 import { createDatabase, dropDatabase } from './database';
 import type { SharedServer } from './sharedServer';
+import { serverSettings } from './brand';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'engine-reference.js');
 const children: ChildProcess[] = [];
@@ -25,13 +26,15 @@ export async function startSharedServers(clusterUrl: string, count: number): Pro
       const child = spawn(process.execPath, [BIN], {
         env: {
           ...process.env,
-          ENGINE_GRAPHQL_DATABASE_URL: databaseUrl,
-          ENGINE_GRAPHQL_SERVER_PORT: String(port),
-          ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-          ENGINE_GRAPHQL_ADMIN_SECRET: adminSecret,
-          ENGINE_GRAPHQL_LOG_LEVEL: 'warn',
-          // Many servers share the run's cluster: each needs few connections.
-          ENGINE_GRAPHQL_PG_CONNECTIONS: '8',
+          ...serverSettings({
+            ENGINE_GRAPHQL_DATABASE_URL: databaseUrl,
+            ENGINE_GRAPHQL_SERVER_PORT: String(port),
+            ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+            ENGINE_GRAPHQL_ADMIN_SECRET: adminSecret,
+            ENGINE_GRAPHQL_LOG_LEVEL: 'warn',
+            // Many servers share the run's cluster: each needs few connections.
+            ENGINE_GRAPHQL_PG_CONNECTIONS: '8',
+          }),
         },
         stdio: ['ignore', out, out],
       });

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { RunningServer } from '../../reference/src/server';
+import { brandedText } from './brand';
 import { httpRequest, type HttpResult, type RequestOptions } from './client';
 import { CLUSTER_URL_VARIABLE, targetSettings } from './environment';
 import type { AuthHook } from './authHook';
@@ -86,7 +87,8 @@ function makeTarget(url: string, adminSecret: string | undefined, databaseUrl: s
         headers: options.headers ?? adminHeaders(),
       }),
     async sql(text, values) {
-      return (await (await db()).query(text, values)).rows;
+      // SQL names session variables too (a function reading its session argument): in the suite's brand.
+      return (await (await db()).query(brandedText(text), values)).rows;
     },
     async reset() {
       const r = await target.metadata({ type: 'clear_metadata', args: {} });

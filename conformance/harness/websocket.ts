@@ -2,6 +2,7 @@
 // what a subscription delivers, as a queue the cases take events from in order.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { branded, brandedText } from './brand';
 import type { Target } from './target';
 
 export type SocketEvent =
@@ -33,7 +34,7 @@ export function openSocket(target: Target, headers: Record<string, string> = tar
   const client: Client = createClient({
     url: socketUrl(target, path),
     webSocketImpl: WebSocket,
-    connectionParams: { headers },
+    connectionParams: { headers: branded(headers) },
     retryAttempts: 0,
     lazy: true,
     on: {
@@ -47,7 +48,7 @@ export function openSocket(target: Target, headers: Record<string, string> = tar
     start(query, variables) {
       const events = new Queue();
       const stop = client.subscribe(
-        { query, ...(variables ? { variables } : {}) },
+        { query: brandedText(query), ...(variables ? { variables: branded(variables) } : {}) },
         {
           next: (payload) => events.push({ type: 'next', payload }),
           error: (errors) =>
