@@ -696,6 +696,12 @@ export const DECISIONS: readonly SpecItem[] = [
     "Every answer carries an X-Request-Id header: the one the client sent, or a new one; the server's log line of the request names it.",
   ),
   decision(
+    'graphql.clients',
+    '4.1',
+    'client libraries applications use',
+    'The libraries applications use talk to /v1/graphql unchanged (decision 035): Apollo Client (queries with variables and fragments, mutations, its cache normalised by __typename and primary key, subscriptions through graphql-ws), urql, graphql-request (errors as it reports them), and the graphql-ws and subscriptions-transport-ws clients, which connect again after the server restarts and resume their subscriptions.',
+  ),
+  decision(
     'graphql.legacy-ws',
     '4.1',
     'the legacy WebSocket subprotocol',
@@ -823,7 +829,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'compat.headers',
     '5',
     'the X-Hasura-* names, with ENGINE_GRAPHQL_COMPAT_HEADERS=hasura (decision 035)',
-    'Off by default: an X-Hasura-* header is then an ordinary header and a value "X-Hasura-User-Id" in a permission an ordinary string. With ENGINE_GRAPHQL_COMPAT_HEADERS=hasura (--compat-headers hasura) the X-Hasura-* names are the X-Engine-* ones wherever the server reads a name: request headers (x-hasura-admin-secret, x-hasura-role, session variables), the headers of a WebSocket connection_init, an authentication webhook\'s answer, JWT claims (x-hasura-allowed-roles, x-hasura-default-role, x-hasura-*; the claims namespace defaults to https://hasura.io/jwt/claims, a configured claims_namespace or claims_namespace_path wins), and session variables written in permissions, column presets and _in/_nin/_has_keys_* lists. Such a server names the session in what it sends and says as those clients and handlers read it: X-Hasura-* headers to remote schemas, x-hasura-* keys in the session_variables of action handlers and event webhooks and in the session argument of SQL functions and computed fields, the headers forwarded to an authentication webhook, and the header names in error messages (invalid x-hasura-admin-secret, missing header : X-Hasura-User-Id). Everything else answers as without the setting.',
+    'Off by default: an X-Hasura-* header is then an ordinary header and a value "X-Hasura-User-Id" in a permission an ordinary string. With ENGINE_GRAPHQL_COMPAT_HEADERS=hasura (--compat-headers hasura) the X-Hasura-* names are the X-Engine-* ones wherever the server reads a name: request headers (x-hasura-admin-secret, x-hasura-role, session variables), the headers of a WebSocket connection_init, an authentication webhook\'s answer, JWT claims (x-hasura-allowed-roles, x-hasura-default-role, x-hasura-*; the claims namespace defaults to https://hasura.io/jwt/claims, a configured claims_namespace or claims_namespace_path wins), and session variables written in permissions, column presets, _in/_nin/_has_keys_* lists and the @preset of remote schema permissions. Such a server names the session in what it sends and says as those clients and handlers read it: X-Hasura-* headers to remote schemas, x-hasura-* keys in the session_variables of action handlers and event webhooks and in the session argument of SQL functions and computed fields, the headers forwarded to an authentication webhook, and the header names in error messages (invalid x-hasura-admin-secret, missing header : X-Hasura-User-Id). Everything else answers as without the setting.',
   ),
   decision(
     'compat.settings',

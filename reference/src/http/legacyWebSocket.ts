@@ -25,6 +25,8 @@ export function serveLegacyProtocol(wss: WebSocketServer, engine: Engine, config
   wss.on('connection', (ws: WebSocket, request: IncomingMessage) => {
     let session: Session | undefined;
     let initialising = false;
+    // Clients (subscriptions-transport-ws) send their first start right after connection_init, before its ack.
+    let initialised: Promise<unknown> | undefined;
     /** Operations running, by id; a subscription's stream once it has one. */
     const operations = new Map<string, AsyncIterableIterator<LiveResult> | undefined>();
     const send = (message: Record<string, unknown>) => {
@@ -85,7 +87,9 @@ export function serveLegacyProtocol(wss: WebSocketServer, engine: Engine, config
           if (session || initialising) return ws.close(4429, 'too many initialisation requests');
           initialising = true;
           const given = message.payload && typeof message.payload === 'object' ? (message.payload as { headers?: unknown }).headers : undefined;
-          const who = await socketSession(request, given, config);
+          const asked = socketSession(request, given, config);
+          initialised = asked;
+          const who = await asked;
           if (who instanceof EngineError) {
             logger.log('info', 'websocket-log', { event: 'refused', protocol: 'graphql-ws', error: who.toBody() });
             send({ type: 'connection_error', payload: { message: who.message, extensions: { path: who.path, code: who.code } } });
@@ -97,6 +101,8 @@ export function serveLegacyProtocol(wss: WebSocketServer, engine: Engine, config
           return send({ type: 'ka' });
         }
         case 'start': {
+          if (!session && initialised) await initialised;
+          if (ws.readyState !== ws.OPEN) return;
           if (!session) {
             send({ type: 'connection_error', payload: { message: 'send connection_init first' } });
             return ws.close(4401, 'Unauthorized');
