@@ -46,7 +46,11 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
   const wss = new WebSocketServer({ noServer: true });
   // Clients that speak only subscriptions-transport-ws (subprotocol graphql-ws) get it (decision dec.graphql.legacy-ws).
   const legacyWss = new WebSocketServer({ noServer: true, handleProtocols: () => LEGACY_PROTOCOL });
-  const live = new LiveQueries(engine.pools, () => engine.graphql(), config.liveQueries.refetchDelaySeconds * 1000, config.liveQueries.batchSize);
+  // As its settings say: the interval between polls, the most rows of a cohort per statement.
+  const live = new LiveQueries(
+    { pools: engine.pools, intervalMs: config.liveQueries.refetchDelaySeconds * 1000, batchSize: config.liveQueries.batchSize },
+    () => engine.graphql(),
+  );
   const legacy = serveLegacyProtocol(legacyWss, engine, config, live, logger);
   const refuse = (socket: Duplex, status: string) => {
     socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
