@@ -15,6 +15,7 @@ export const customRootFields = object(
     update_by_pk: nullable(string),
     delete: nullable(string),
     delete_by_pk: nullable(string),
+    select_stream: nullable(string),
   },
 );
 

@@ -22,6 +22,7 @@ const DEFAULT_ROOT_FIELDS: Record<RootFieldKey, (n: string) => string> = {
   update_by_pk: (n) => `update_${n}_by_pk`,
   delete: (n) => `delete_${n}`,
   delete_by_pk: (n) => `delete_${n}_by_pk`,
+  select_stream: (n) => `${n}_stream`,
 };
 
 export function rootFieldName(entry: TableEntry, key: RootFieldKey): string {
