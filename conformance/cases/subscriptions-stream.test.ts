@@ -208,8 +208,6 @@ test(
     // Nothing was sent while nothing was new: the next message is the next row past the cursor; 0 is behind it.
     await target.sql("insert into chat.message (id, room, body) values (0, 'lobby', 'zero'), (7, 'lobby', 'seven')");
     expect(await batch(stream)).toEqual([{ id: 7, body: 'seven' }]);
-    await target.sql("insert into chat.message (id, room, body) values (8, 'lobby', 'eight')");
-    expect(await batch(stream)).toEqual([{ id: 8, body: 'eight' }]);
   },
 );
 
@@ -247,8 +245,6 @@ test(
       { id: 8, room: 'lobby', body: 'c' },
     ]);
     expect(await batch(stream)).toEqual([{ id: 9, room: 'lobby', body: 'd' }]);
-    await target.sql("insert into chat.message (id, room, body) values (11, 'lobby', 'f')");
-    expect(await batch(stream)).toEqual([{ id: 11, room: 'lobby', body: 'f' }]);
   },
 );
 
