@@ -1,14 +1,16 @@
 // Streaming subscriptions (<table>_stream), as the engine generates and serves them: the schema
 // (dec.graphql.stream.schema), the batches past a cursor (dec.graphql.stream.cursor) and
 // subscribers of one document sharing their statements (dec.graphql.stream.multiplexed).
-import { covers } from '../harness/cases';
+import { caseNeeding, covers } from '../harness/cases';
 import { expectError, expectResponse } from '../harness/client';
 import { fixtureSql } from '../harness/fixtures';
 import { legacySocket } from '../harness/legacySocket';
+import { REQUIRES_SOURCE_DATABASE, useSourceDatabase } from '../harness/sourceDatabase';
 import { useTarget } from '../harness/target';
 import { openSocket, type GraphQLSocket, type Operation } from '../harness/websocket';
 
 const target = useTarget();
+const second = useSourceDatabase();
 const message = { schema: 'chat', name: 'message' };
 const sockets: GraphQLSocket[] = [];
 const open = (headers?: Record<string, string>) => {
@@ -356,5 +358,29 @@ test(
     expect(await s.next()).toEqual({ id: '1', type: 'complete' });
     s.send({ type: 'connection_terminate' });
     expect(await s.next()).toEqual({ closed: { code: 1000, reason: 'terminated' } });
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.graphql.stream.cursor', 'dec.source.forms'],
+  "a table of another source streams from that source's database",
+  async () => {
+    await second.sql("create table public.note (id int primary key, body text not null); insert into public.note values (1, 'one'), (2, 'two')");
+    const run = (type: string, args: Record<string, unknown>) => target.metadata({ type, args });
+    try {
+      expectResponse(await run('pg_add_source', { name: 'notes', configuration: { connection_info: { database_url: second.url } } }), 200, {
+        message: 'success',
+      });
+      expectResponse(await run('pg_track_table', { source: 'notes', table: 'note' }), 200, { message: 'success' });
+      const stream = open().start('subscription { note_stream(batch_size: 10, cursor: {initial_value: {id: 1}}) { id body } }');
+      expect(await stream.take(10_000)).toEqual({ type: 'next', payload: { data: { note_stream: [{ id: 2, body: 'two' }] } } });
+      await second.sql("insert into public.note values (3, 'three')");
+      expect(await stream.take(10_000)).toEqual({ type: 'next', payload: { data: { note_stream: [{ id: 3, body: 'three' }] } } });
+    } finally {
+      await Promise.all(sockets.splice(0).map((s) => s.close()));
+      await run('pg_drop_source', { name: 'notes' });
+      await second.sql('drop table if exists public.note');
+    }
   },
 );
