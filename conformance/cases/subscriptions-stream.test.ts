@@ -260,6 +260,8 @@ test(covers(['dec.graphql.stream.cursor'], 'bad cursors and batch sizes are refu
     ['batch_size: 1, cursor: {initial_value: {id: 1, room: "lobby"}}', undefined, 'multiple column cursors are not supported yet'],
     ['batch_size: 1, cursor: {initial_value: {}}', undefined, 'one streaming column field is expected'],
     ['batch_size: 1, cursor: []', undefined, 'one streaming column field is expected'],
+    ['batch_size: 1, cursor: [null]', undefined, 'one streaming column field is expected'],
+    ['batch_size: 1, cursor: {initial_value: {id: 1}, ordering: null}', undefined, 'expected an enum value for type "cursor_ordering", but found null'],
     ['batch_size: -1, cursor: {initial_value: {id: 1}}', undefined, 'expected a non-negative 32-bit integer for type "Int", but found an integer'],
     ['batch_size: $n, cursor: {initial_value: {id: 1}}', { n: -5 }, 'expected a non-negative 32-bit integer for type "Int", but found a number'],
     ['batch_size: 1, cursor: {initial_value: {id: null}}', undefined, 'expected a 32-bit integer for type "Int", but found null'],

@@ -12,6 +12,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'ceqx',
   'blog',
   'bulk_refusals',
+  'chat',
   'cost',
   'cost_fresh',
   'engine_diff',

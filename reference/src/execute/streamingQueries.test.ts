@@ -116,3 +116,27 @@ test('a stream whose statement fails on a later poll is sent the error and ends;
   await waitFor(() => server().streamPollers() === 0);
   await sql('delete from item where id > 6');
 });
+
+test('a stream whose field a customization gives to a root field of rows is sent the error and ends', async () => {
+  const stream = subscribe('subscription { item_stream(batch_size: 5, cursor: {initial_value: {id: 5}}) { id } }', {});
+  await waitFor(() => stream.batches().length === 1 && server().streamPollers() === 1);
+  await post({
+    type: 'set_table_customization',
+    args: { table: 'item', configuration: { custom_root_fields: { select: 'item_stream', select_stream: 'item_feed' } } },
+  });
+  try {
+    await waitFor(() => stream.batches().length === 2 && server().streamPollers() === 0);
+    expect(stream.batches()).toEqual([
+      [6],
+      {
+        errors: ['batch_size', 'cursor'].map((name) => ({
+          message: `Unknown argument "${name}" on field "subscription_root.item_stream".`,
+          extensions: { path: '$', code: 'validation-failed' },
+        })),
+      },
+    ]);
+  } finally {
+    await stream.client.dispose();
+    await post({ type: 'set_table_customization', args: { table: 'item', configuration: {} } });
+  }
+});

@@ -4,7 +4,6 @@
 // variables, cursor) of its subscribers, sends each subscriber its batch when the batch has rows,
 // and moves the subscriber's cursor to the batch's last row. Subscriptions whose statements are
 // alike but for those rows share a poller, whoever asks and from wherever they stream.
-import { GraphQLError } from 'graphql';
 import type { Session } from '../auth/session';
 import { prepareGraphQLRequest, type GraphQLRequest } from './graphql';
 import { ConnectionLost, databaseErrorAnswer } from './answers';
@@ -67,11 +66,13 @@ export class StreamingQueries extends Pollers<Member, StreamPoller> {
     return pollerKey(plan);
   }
 
-  /** Compiled again, a subscription goes on from its cursor, reading what its new plan reads of it. */
+  /**
+   * Compiled again, a subscription goes on from its cursor, reading what its new plan reads of it.
+   * (It is still a stream: no other root field takes the required batch_size and cursor.)
+   */
   protected compileAgain(member: Member, current: SchemaCache): { plan: CompiledPlan } | { result: LiveResult } {
     const prepared = prepareGraphQLRequest(current, member.session, member.request, { cohort: true });
     if ('answer' in prepared) return { result: resultOf(prepared.answer.body) };
-    if (!prepared.plan.stream) return { result: { errors: [new GraphQLError('the subscription no longer streams')] } };
     member.reads = readsOf(prepared.plan);
     return prepared;
   }
