@@ -27,6 +27,7 @@ beforeAll(async () => {
     args: [
       { type: 'reload_metadata', args: {} },
       { type: 'clear_metadata', args: {} },
+      { type: 'track_table', args: { table: { schema: 'chat', name: 'mood' }, is_enum: true } },
       { type: 'track_table', args: { table: message } },
       { type: 'track_function', args: { function: { schema: 'chat', name: 'search' } } },
       {
@@ -83,10 +84,11 @@ async function introspect(headers?: Record<string, string>) {
   const r = await target.graphql(INTROSPECTION, undefined, headers ? { headers } : undefined);
   expect(r.status).toBe(200);
   const data = (r.body as { data: Introspected }).data;
-  const stream = data.__schema.subscriptionType.fields.filter((f) => f.name.endsWith('_stream'));
+  const streams = data.__schema.subscriptionType.fields.filter((f) => f.name.endsWith('_stream'));
   return {
     queryStreams: data.__schema.queryType.fields.filter((f) => f.name.endsWith('_stream')),
-    stream: stream.map((f) => ({ ...f, args: byName(f.args) })),
+    streams: streams.map((f) => f.name).sort(),
+    stream: streams.filter((f) => f.name === 'chat_message_stream').map((f) => ({ ...f, args: byName(f.args) })),
     cursor: data.cursor && { ...data.cursor, inputFields: byName(data.cursor.inputFields) },
     value: data.value && { ...data.value, inputFields: byName(data.value.inputFields) },
     ordering: data.ordering,
@@ -102,6 +104,8 @@ test(
     const admin = await introspect();
     expect(admin).toEqual({
       queryStreams: [],
+      // The enum table is a table like any other here.
+      streams: ['chat_message_stream', 'chat_mood_stream'],
       stream: [
         {
           name: 'chat_message_stream',
@@ -135,7 +139,10 @@ test(
           field('author', null, scalar('String')),
           field('body', 'what was said', scalar('String')),
           field('id', null, scalar('Int')),
+          field('mood', null, named('ENUM', 'chat_mood_enum')),
+          field('pinned', null, scalar('Boolean')),
           field('room', null, scalar('String')),
+          field('score', null, scalar('Float')),
           field('sent_at', null, scalar('timestamptz')),
         ],
       },
@@ -151,7 +158,7 @@ test(
     });
     // A role's cursor takes the columns it may select, no other.
     const role = await introspect(member('lobby'));
-    expect([role.stream.map((f) => f.name), role.value?.inputFields.map((f) => f.name)]).toEqual([['chat_message_stream'], ['body', 'id', 'room']]);
+    expect([role.streams, role.value?.inputFields.map((f) => f.name)]).toEqual([['chat_message_stream'], ['body', 'id', 'room']]);
   },
 );
 
@@ -164,12 +171,13 @@ test(
     const customize = (configuration: Record<string, unknown>) => target.metadata({ type: 'set_table_customization', args: { table: message, configuration } });
     const exported = async () => {
       const r = await target.metadata({ type: 'export_metadata', args: {} });
-      return (r.body as { tables: { table: unknown; configuration?: unknown }[] }).tables.map((t) => t.configuration ?? null);
+      const tables = (r.body as { tables: { table: { name: string }; configuration?: unknown }[] }).tables;
+      return tables.filter((t) => t.table.name === 'message').map((t) => t.configuration ?? null);
     };
     try {
       expectResponse(await customize({ custom_root_fields: { select_stream: 'messageFeed' } }), 200, { message: 'success' });
       expect(await exported()).toEqual([{ custom_root_fields: { select_stream: 'messageFeed' } }]);
-      expect((await introspect()).stream.map((f) => f.name)).toEqual([]);
+      expect((await introspect()).streams).toEqual(['chat_mood_stream']);
       const feed = open().start('subscription { messageFeed(batch_size: 10, cursor: {initial_value: {id: 3}}) { id } }');
       expect(await feed.take(10_000)).toEqual({ type: 'next', payload: { data: { messageFeed: ids(4) } } });
 
@@ -210,6 +218,19 @@ test(
     // Nothing was sent while nothing was new: the next message is the next row past the cursor; 0 is behind it.
     await target.sql("insert into chat.message (id, room, body) values (0, 'lobby', 'zero'), (7, 'lobby', 'seven')");
     expect(await batch(stream)).toEqual([{ id: 7, body: 'seven' }]);
+  },
+);
+
+test(
+  covers(['dec.graphql.stream.cursor'], 'a timestamp cursor goes on from the exact value of the last row sent, fractions of a second and offsets included'),
+  async () => {
+    const stream = open().start('subscription { chat_message_stream(batch_size: 2, cursor: {initial_value: {sent_at: "2024-01-01T10:30:00Z"}}) { id } }');
+    expect(await batch(stream)).toEqual(ids(2, 3));
+    // Row 4 was sent half a second after row 3 (at 13:00:00.5+01:00).
+    expect(await batch(stream)).toEqual(ids(4));
+    await target.sql(`insert into chat.message (id, room, body, sent_at) values
+      (5, 'lobby', 'late', '2024-01-01T12:00:00.25Z'), (6, 'lobby', 'next day', '2024-01-02T00:00:00Z')`);
+    expect(await batch(stream)).toEqual(ids(6));
   },
 );
 
@@ -266,6 +287,9 @@ test(covers(['dec.graphql.stream.cursor'], 'bad cursors and batch sizes are refu
     ['batch_size: $n, cursor: {initial_value: {id: 1}}', { n: -5 }, 'expected a non-negative 32-bit integer for type "Int", but found a number'],
     ['batch_size: 1, cursor: {initial_value: {id: null}}', undefined, 'expected a 32-bit integer for type "Int", but found null'],
     ['batch_size: 1, cursor: {initial_value: {body: null}}', undefined, 'expected a string for type "String", but found null'],
+    ['batch_size: 1, cursor: {initial_value: {score: null}}', undefined, 'expected a float for type "Float", but found null'],
+    ['batch_size: 1, cursor: {initial_value: {pinned: null}}', undefined, 'expected a boolean for type "Boolean", but found null'],
+    ['batch_size: 1, cursor: {initial_value: {mood: null}}', undefined, 'expected an enum value for type "chat_mood_enum", but found null'],
     ['batch_size: 1, cursor: {initial_value: {id: "x"}}', undefined, 'Int cannot represent non-integer value: "x"'],
     ['cursor: {initial_value: {id: 1}}', undefined, 'Field "chat_message_stream" argument "batch_size" of type "Int!" is required, but it was not provided.'],
   ];
