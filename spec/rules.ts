@@ -654,6 +654,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'The root fields of a mutation run in order in one transaction: when one fails, none is kept.',
   ),
   decision(
+    'graphql.update-many',
+    '4.3',
+    'several updates of one table in one field',
+    "A role that may update a table also gets update_<t>_many(updates: [<t>_updates!]!): [<t>_mutation_response], as the engine names them: <t>_updates has the update operators of update_<t> (_set, _inc and the jsonb ones the role's columns allow) and where: <t>_bool_exp!. The updates run in the order given, in the request's transaction, each a statement of its own that sees what the earlier ones changed, each under the role's update permission (filter, columns, presets, check) and answering its own affected_rows and returning; no updates answer []; a failing check undoes them all. TableConfig's custom_root_fields takes update_many (default update_<t>_many), checked like the other root field names.",
+  ),
+  decision(
     'graphql.enum-tables',
     '2.3',
     'enum tables in the GraphQL schema',

@@ -10,7 +10,7 @@ import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement,
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
 import { functionCall } from '../sql/graphql/functions';
 import { COHORT_ROWS, cohortRowOf, cohortStatement } from '../sql/graphql/cohort';
-import type { CompiledPlan } from './plan';
+import type { CompiledPlan, PlanStatement } from './plan';
 
 export function compile(
   env: SelectEnvironment,
@@ -33,12 +33,21 @@ export function compile(
     const sources = new Set(tableFields.map((f) => built.mutationFields.get(f.name)?.table.source));
     if (sources.size > 1) throw new CompileError('mutations on tables of more than one source in one request are not supported', 'not-supported');
     const [source] = sources;
-    const statements = tableFields.map((f) => {
+    const statements = tableFields.flatMap((f): PlanStatement[] => {
       const root = built.mutationFields.get(f.name)!;
       const t = root.table;
       const a = f.args as Record<string, unknown>;
       let statement;
       switch (root.kind) {
+        case 'update_many': {
+          // One statement per update, in order: each sees what the ones before it changed.
+          const updates = a.updates as Record<string, unknown>[];
+          if (updates.length === 0) literals.set(f.alias, '[]');
+          return updates.map((u) => ({
+            ...compiledStatement(f.alias, updateStatement(env, t, u, whereCondition(env, t, u.where as Record<string, unknown>), false, f.selectionSet)),
+            element: true,
+          }));
+        }
         case 'insert':
           statement = insertStatement(env, t, a.objects as Record<string, unknown>[], a.on_conflict as OnConflict | undefined, false, f.selectionSet);
           break;
@@ -64,7 +73,7 @@ export function compile(
         default:
           throw new CompileError(`${f.name} is not a mutation`);
       }
-      return compiledStatement(f.alias, statement);
+      return [compiledStatement(f.alias, statement)];
     });
     if (source !== undefined) {
       // Wholly on another source: its statements run there, the literals here.

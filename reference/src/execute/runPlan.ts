@@ -260,11 +260,14 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone:
     await q.run(client, q.begin);
     try {
       if (plan.sessionVariables) await q.run(client, q.setSessionVariables({ 'x-engine-role': 'admin', ...plan.sessionVariables }));
+      const elements = new Map<string, string[]>();
       for (const statement of plan.statements) {
         const [row] = await statements.query<{ data: string; ok: boolean }>(client, statement);
         if (row!.ok === false) throw new CheckFailed();
-        values.set(statement.alias, row!.data);
+        if (!statement.element) values.set(statement.alias, row!.data);
+        else elements.set(statement.alias, [...(elements.get(statement.alias) ?? []), row!.data]);
       }
+      for (const [alias, list] of elements) values.set(alias, `[${list.join(',')}]`);
       await q.run(client, q.commit);
     } catch (error) {
       await q.run(client, q.rollback).catch(() => {});

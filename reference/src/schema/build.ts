@@ -24,7 +24,7 @@ import { makeSchema } from './schemaValidation';
 import { typeContext } from './typeContext';
 import { TypeShare } from './typeShare';
 import { makeInputObjectType, makeObjectType, NO_EXTENSIONS } from './types';
-import { list, nonNull } from './wrappers';
+import { list, looseList, nonNull } from './wrappers';
 
 export type RootFieldKind = RootFieldKey | 'function' | 'function_aggregate';
 
@@ -96,7 +96,7 @@ export function buildSchema(
   const { boolExp, selectArgs } = filters;
   const objects = objectTypes(cx, filters, external.remoteRelationshipField);
   const { objectType, aggregate } = objects;
-  const { inputOf, mutationResponse, onConflict, updateArgs, insertInput } = mutationTypes(cx, filters, objects);
+  const { inputOf, mutationResponse, onConflict, updateArgs, insertInput, updates } = mutationTypes(cx, filters, objects);
 
   // The root fields, each with its configuration made only when a schema is made of them: a role
   // whose roots a schema of the version before has (or another role's) takes that schema.
@@ -148,6 +148,8 @@ export function buildSchema(
           description: DESCRIBE.updateByPkRoot(table),
         }));
       }
+      // Decision dec.graphql.update-many: each element's answer may be null, as the engine types it.
+      add('mutation', 'update_many', () => ({ type: looseList(mutationResponse(t)), args: { updates: { type: list(updates(t)) } } }));
     }
     if (t.access.delete) {
       add('mutation', 'delete', () => ({

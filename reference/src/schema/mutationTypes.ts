@@ -26,6 +26,8 @@ export interface MutationTypes {
   /** `_set`, `_inc` and the jsonb operators of an update. */
   updateArgs: (t: TableModel) => GraphQLFieldConfigArgumentMap;
   insertInput: (t: TableModel) => GraphQLInputObjectType;
+  /** `<table>_updates`: one update of update_<table>_many, its operators and `where`. */
+  updates: (t: TableModel) => GraphQLInputObjectType;
 }
 
 export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: ObjectTypes): MutationTypes {
@@ -125,5 +127,13 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
           }),
         );
 
-  return { inputOf, mutationResponse, onConflict, updateArgs, insertInput };
+  const updates = (t: TableModel) =>
+    ownType(t, `${t.name}_updates`, () =>
+      makeInputObjectType({
+        name: `${t.name}_updates`,
+        fields: () => ({ ...updateArgs(t), where: { type: nonNull(boolExp(t)) } }),
+      }),
+    );
+
+  return { inputOf, mutationResponse, onConflict, updateArgs, insertInput, updates };
 }

@@ -70,7 +70,9 @@ function header(source: string): { session: Session; variables?: Record<string, 
 }
 
 function sqlFile(plan: CompiledPlan): string {
-  return plan.statements.map((s) => `${s.alias ? `-- ${s.alias}\n` : ''}${s.text};\n-- values: ${JSON.stringify(s.values)}\n`).join('\n');
+  return plan.statements
+    .map((s) => `${s.alias ? `-- ${s.alias}${s.element ? ' (one element)' : ''}\n` : ''}${s.text};\n-- values: ${JSON.stringify(s.values)}\n`)
+    .join('\n');
 }
 
 function compare(path: string, actual: string): void {
