@@ -942,6 +942,34 @@ export const ERRORS: readonly ErrorSpec[] = [
     'a batch holds 1 to <limit> operations',
     'A JSON array of GraphQL requests at /v1/graphql is a batch (decision dec.graphql.batch); an empty one, or one of more than 100 operations, is refused as a whole.',
   ),
+  decided(
+    'graphql.nested-insert-parent-column',
+    200,
+    'validation-failed',
+    'cannot insert <columns> columns as their values are already being determined by parent insert',
+    "A row inserted through an array relationship may not give a column the relationship sets from its parent's row (decision dec.graphql.nested-inserts); the columns are quoted and separated by commas. Nothing is inserted.",
+  ),
+  decided(
+    'graphql.nested-insert-object-column',
+    200,
+    'validation-failed',
+    'cannot insert object relationship <relationship> as <columns> column values are already determined',
+    'A row may not give, nor have set by its parent or by another of its object relationships, a column that an object relationship it inserts through sets (decision dec.graphql.nested-inserts). Nothing is inserted.',
+  ),
+  decided(
+    'graphql.nested-insert-empty-object',
+    200,
+    'not-supported',
+    'cannot proceed to insert object relation <relationship> since insert to table <table> affects zero rows',
+    "The row of an object relationship's insert gives the key of the row that refers to it; when its on_conflict leaves no row (do nothing, or an update whose where does not hold), the whole mutation is undone with this error.",
+  ),
+  decided(
+    'graphql.nested-insert-empty-parent',
+    200,
+    'not-supported',
+    'cannot proceed to insert array relations since insert to table <table> affects zero rows',
+    'A row with array relationships to insert through gives them its key; when its on_conflict leaves no row, the whole mutation is undone with this error.',
+  ),
 ];
 
 export const ERRORS_BY_ID: ReadonlyMap<string, ErrorSpec> = new Map(ERRORS.map((x) => [x.id, x]));

@@ -14,8 +14,16 @@ export interface PlanStatement {
   name: string;
   text: string;
   values: unknown[];
-  /** Its data is one element of the alias's list (update_<t>_many), in the order of the statements; otherwise the alias's value. */
-  element?: true;
+  /**
+   * What its data is to the answer: one element of the alias's list, in the order of the statements
+   * (update_<t>_many); nothing, only what later statements read (a step of a nested insert); else
+   * (absent) the alias's value.
+   */
+  part?: 'element' | 'step';
+  /** Values bound when it runs to the data of earlier statements: `value` (an index of `values`) to the JSON array of the data of the statements at `from`. */
+  reads?: { value: number; from: number[] }[];
+  /** A step that must insert a row: the refusal when its data is an empty list. */
+  refusedWhenEmpty?: { message: string; code: string };
 }
 
 export interface CompiledPlan {

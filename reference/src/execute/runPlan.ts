@@ -6,11 +6,12 @@ import { shareOf, type Session } from '../auth/session';
 import { isConnectionLoss } from '../db/connectionLoss';
 import * as q from '../sql';
 import { runActionParts } from './actions';
-import { CheckFailed, ConnectionLost, QueryTooCostly, StatementTimedOut } from './answers';
+import { CheckFailed, ConnectionLost, QueryTooCostly, StatementRefused, StatementTimedOut } from './answers';
 import { runRemoteParts } from './remote';
 import { withRemoteJoins } from './remoteJoins';
 import type { Abandonment } from './abandonment';
 import type { RoleGate } from './roleGate';
+import type { PlanStatement } from './plan';
 import type { CompiledPlan } from './schemaCache';
 import type { StatementGenerations } from './preparedStatements';
 import type { AnswerBudget, RemoteAnswerBytes } from '../remote/answerBytes';
@@ -232,7 +233,13 @@ function lostConnection(error: unknown): boolean {
   return (
     typeof error === 'object' &&
     error !== null &&
-    !(error instanceof CheckFailed || error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError)
+    !(
+      error instanceof CheckFailed ||
+      error instanceof StatementRefused ||
+      error instanceof TypeError ||
+      error instanceof RangeError ||
+      error instanceof SyntaxError
+    )
   );
 }
 
@@ -242,6 +249,14 @@ export function answerOfData(plan: CompiledPlan, data: string): string {
   const values = new Map(plan.literals);
   for (const [alias, v] of Object.entries(JSON.parse(data) as Record<string, unknown>)) values.set(alias, JSON.stringify(v));
   return assemble(plan, values);
+}
+
+/** A statement's values, those it reads from earlier statements bound to their data (`answered`, in the plan's order). */
+function boundValues(statement: PlanStatement, answered: readonly string[]): unknown[] {
+  if (!statement.reads) return statement.values;
+  const values = [...statement.values];
+  for (const read of statement.reads) values[read.value] = `[${read.from.map((i) => answered[i]).join(',')}]`;
+  return values;
 }
 
 async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone: Abandonment | undefined): Promise<string> {
@@ -261,11 +276,15 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone:
     try {
       if (plan.sessionVariables) await q.run(client, q.setSessionVariables({ 'x-engine-role': 'admin', ...plan.sessionVariables }));
       const elements = new Map<string, string[]>();
+      const answered: string[] = [];
       for (const statement of plan.statements) {
-        const [row] = await statements.query<{ data: string; ok: boolean }>(client, statement);
-        if (row!.ok === false) throw new CheckFailed();
-        if (!statement.element) values.set(statement.alias, row!.data);
-        else elements.set(statement.alias, [...(elements.get(statement.alias) ?? []), row!.data]);
+        const [row] = await statements.query<{ data: string; ok: boolean }>(client, { ...statement, values: boundValues(statement, answered) });
+        const { data, ok } = row!;
+        if (ok === false) throw new CheckFailed();
+        if (statement.refusedWhenEmpty && data === '[]') throw new StatementRefused(statement.refusedWhenEmpty.message, statement.refusedWhenEmpty.code);
+        answered.push(data);
+        if (statement.part === 'element') elements.set(statement.alias, [...(elements.get(statement.alias) ?? []), data]);
+        else if (statement.part !== 'step') values.set(statement.alias, data);
       }
       for (const [alias, list] of elements) values.set(alias, `[${list.join(',')}]`);
       await q.run(client, q.commit);

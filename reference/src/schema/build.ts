@@ -96,7 +96,7 @@ export function buildSchema(
   const { boolExp, selectArgs } = filters;
   const objects = objectTypes(cx, filters, external.remoteRelationshipField);
   const { objectType, aggregate } = objects;
-  const { inputOf, mutationResponse, onConflict, updateArgs, insertInput, updates } = mutationTypes(cx, filters, objects);
+  const { inputOf, mutationResponse, upsert, updateArgs, insertInput, updates } = mutationTypes(cx, filters, objects);
 
   // The root fields, each with its configuration made only when a schema is made of them: a role
   // whose roots a schema of the version before has (or another role's) takes that schema.
@@ -113,9 +113,8 @@ export function buildSchema(
     if (t.access.aggregate) {
       add('query', 'select_aggregate', () => ({ type: nonNull(aggregate(t)), args: selectArgs(t), description: DESCRIBE.aggregateRoot(table) }));
     }
-    // Upserts update columns: a role needs update permission for them.
     const conflict = (): GraphQLFieldConfigArgumentMap => {
-      const type = t.access.update || !t.permissions ? onConflict(t) : undefined;
+      const type = upsert(t);
       return type ? { on_conflict: { type, description: MUTATION_ARGUMENT.on_conflict } } : {};
     };
     if (t.access.insert) {
