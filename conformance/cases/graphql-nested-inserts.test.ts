@@ -11,7 +11,9 @@ const artist = musicTable('artist');
 const album = musicTable('album');
 const track = musicTable('track');
 const as = (role: string) => ({ ...target.adminHeaders(), 'x-engine-role': role });
-const gql = async (query: string, role?: string) => (await target.graphql(query, undefined, role ? { headers: as(role) } : {})).body;
+/** As admin, as a role, or with these headers. */
+const gql = async (query: string, who?: string | Record<string, string>) =>
+  (await target.graphql(query, undefined, who === undefined ? {} : { headers: typeof who === 'string' ? as(who) : who })).body;
 const refused = (message: string, code: string) => ({ errors: [{ message, extensions: { path: '$', code } }] });
 const count = async () =>
   (
@@ -39,10 +41,11 @@ beforeAll(async () => {
     permission('update', artist, 'curator', { columns: ['name'], filter: {} }),
     permission('insert', album, 'curator', { columns: ['id', 'title', 'artist_id', 'year'], check: {}, set: { price: '1.99' } }),
     permission('insert', track, 'curator', { columns: ['id', 'album_id', 'name', 'milliseconds'], check: { milliseconds: { _gt: 0 } } }),
-    // contributor may insert albums, but neither artists nor tracks.
+    // contributor may insert albums, no tracks, and artists only as a backend.
     permission('select', artist, 'contributor', { columns: ['id', 'name'], filter: {} }),
     permission('select', album, 'contributor', { columns: ['id', 'title'], filter: {} }),
     permission('insert', album, 'contributor', { columns: ['id', 'title', 'artist_id'], check: {} }),
+    permission('insert', artist, 'contributor', { columns: ['id', 'name'], check: {}, backend_only: true }),
   );
   await target.metadata(metadata);
 });
@@ -57,8 +60,8 @@ beforeEach(async () => {
 });
 
 const TYPE = '{ kind name ofType { kind name ofType { kind name ofType { kind name } } } }';
-const inputFields = async (type: string, role?: string) =>
-  ((await gql(`{ __type(name: "${type}") { inputFields { name type ${TYPE} } } }`, role)) as { data: { __type: { inputFields: { name: string }[] } | null } })
+const inputFields = async (type: string, who?: string | Record<string, string>) =>
+  ((await gql(`{ __type(name: "${type}") { inputFields { name type ${TYPE} } } }`, who)) as { data: { __type: { inputFields: { name: string }[] } | null } })
     .data.__type?.inputFields;
 const named = (kind: string, name: string) => ({ kind, name, ofType: null });
 const nonNull = (ofType: unknown) => ({ kind: 'NON_NULL', name: null, ofType });
@@ -96,6 +99,18 @@ test(
       refused('Field "artist" is not defined by type "music_album_insert_input". Did you mean "artist_id"?', 'validation-failed'),
     );
     expect(await count()).toBe('3/4/6');
+  },
+);
+
+test(
+  covers(['dec.graphql.nested-inserts', 'rule.perm.insert.backend-only'], "a target's backend_only insert permission counts where the request may use it"),
+  async () => {
+    const backend = { ...as('contributor'), 'x-engine-use-backend-only-permissions': 'true' };
+    expect((await inputFields('music_album_insert_input', backend))!.map((f) => f.name)).toEqual(['id', 'title', 'artist_id', 'artist']);
+    expect(await gql('mutation { insert_music_album_one(object: {id: 42, title: "Via", artist: {data: {id: 9, name: "Ivy"}}}) { id } }', backend)).toEqual({
+      data: { insert_music_album_one: { id: 42 } },
+    });
+    expect(await target.sql('select id, artist_id from music.album where id = 42')).toEqual([{ id: 42, artist_id: 9 }]);
   },
 );
 

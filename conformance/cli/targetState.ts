@@ -20,6 +20,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'fuzz',
   'fuzz_bad',
   'fuzz_tx',
+  'fuzznest',
   'fuzzrel',
   'fuzzrole',
   'library',
