@@ -283,8 +283,10 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone:
         if (ok === false) throw new CheckFailed();
         if (statement.refusedWhenEmpty && data === '[]') throw new StatementRefused(statement.refusedWhenEmpty.message, statement.refusedWhenEmpty.code);
         answered.push(data);
-        if (statement.part === 'element') elements.set(statement.alias, [...(elements.get(statement.alias) ?? []), data]);
-        else if (statement.part !== 'step') values.set(statement.alias, data);
+        if (statement.part === 'step') continue;
+        if (statement.part !== 'element') values.set(statement.alias, data);
+        else if (elements.has(statement.alias)) elements.get(statement.alias)!.push(data);
+        else elements.set(statement.alias, [data]);
       }
       for (const [alias, list] of elements) values.set(alias, `[${list.join(',')}]`);
       await q.run(client, q.commit);
