@@ -69,10 +69,9 @@ export function nestedInsertSteps(
   const fromStep = (k: number, from: TableModel, column: string): Fragment =>
     sql.query`((${sql.value(new EarlierRows([k]))}::json #>> '{0,0}')::${table(from)}).${sql.identifier(column)}`;
   const dbColumn = (of: TableModel, name: string) => env.allModels.get(of.key)!.byColumn.get(name)!.column;
-  /** The database columns of a row's column fields (relationship fields left out). */
+  /** The database columns of a row's column fields. */
   const givenColumns = (of: TableModel, o: Row) =>
     Object.keys(o).flatMap((field) => {
-      if (insertRelationship(of, field)) return [];
       const c = of.access.insertColumns.find((x) => x.field === field);
       return c ? [c.column.name] : [];
     });
@@ -98,11 +97,11 @@ export function nestedInsertSteps(
     });
   };
 
-  /** Inserts `rows` of `of`, `determined` by a parent: the positions of the steps that insert them. */
+  /** Inserts `rows` (some) of `of`, `determined` by a parent: the positions of the steps that insert them. */
   const insertAll = (of: TableModel, rows: Row[], conflict: OnConflict | null | undefined, determined: DeterminedColumn[]): number[] => {
     if (rows.some((o) => nests(of, o))) return rows.map((o) => insertOne(of, o, conflict, determined));
     for (const o of rows) refuseParentColumns(of, o, determined);
-    return rows.length ? [step(of, rows, conflict, determined)] : [];
+    return [step(of, rows, conflict, determined)];
   };
 
   /** A row may not give a column its parent sets. */
