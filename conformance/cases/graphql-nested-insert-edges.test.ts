@@ -44,6 +44,11 @@ test(
         `mutation { insert_music_artist(objects: [{id: 5, name: "Echo"}, {id: 5, name: "Echo II", albums: {data: []}}], ${upsert}) { affected_rows } }`,
       ),
     ).toEqual(refused('database query error', 'postgres-error'));
+    // A null object relationship nests nothing either.
+    const albums = '[{id: 50, title: "A", artist_id: 1, artist: null}, {id: 50, title: "B", artist_id: 1}]';
+    expect(
+      await gql(`mutation { insert_music_album(objects: ${albums}, on_conflict: {constraint: album_pkey, update_columns: [title]}) { affected_rows } }`),
+    ).toEqual(refused('database query error', 'postgres-error'));
     expect(await count()).toBe('3/4/6');
     const body = await gql(
       `mutation { insert_music_artist(objects: [{id: 5, name: "Echo"}, {id: 5, name: "Echo II", albums: {data: [{id: 50, title: "E"}]}}], ${upsert}) { affected_rows } }`,
