@@ -2,8 +2,7 @@
 // everything, and what they leave alone: null and empty relationships, a level of rows that nest
 // nothing (one statement, as in the engine), a relationship of two columns.
 import { covers } from '../harness/cases';
-import { fixtureSql } from '../harness/fixtures';
-import { musicRowCounts, musicWritersMetadata, resetMusicRows } from '../harness/musicWriters';
+import { musicRowCounts, useMusicWriters } from '../harness/musicWriters';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
@@ -11,11 +10,7 @@ const gql = async (query: string) => (await target.graphql(query)).body;
 const refused = (message: string, code: string) => ({ errors: [{ message, extensions: { path: '$', code } }] });
 const count = () => musicRowCounts(target);
 
-beforeAll(async () => {
-  await target.sql(fixtureSql('music'));
-  await target.metadata(musicWritersMetadata());
-});
-beforeEach(() => resetMusicRows(target));
+useMusicWriters(target);
 
 test(covers(['dec.graphql.nested-inserts'], 'a null object relationship inserts nothing and leaves the column to the row'), async () => {
   const body = await gql(`mutation { insert_music_album_one(object: {id: 43, title: "Null", artist_id: 1, artist: null,

@@ -3,8 +3,7 @@
 // and array relationships (inserted after, the row's key set in theirs), at any depth, each level
 // under the role's insert permission of its table, all in the request's transaction.
 import { covers } from '../harness/cases';
-import { fixtureSql } from '../harness/fixtures';
-import { musicRowCounts, musicWritersMetadata, resetMusicRows } from '../harness/musicWriters';
+import { musicRowCounts, useMusicWriters } from '../harness/musicWriters';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
@@ -15,11 +14,7 @@ const gql = async (query: string, who?: string | Record<string, string>) =>
 const refused = (message: string, code: string) => ({ errors: [{ message, extensions: { path: '$', code } }] });
 const count = () => musicRowCounts(target);
 
-beforeAll(async () => {
-  await target.sql(fixtureSql('music'));
-  await target.metadata(musicWritersMetadata());
-});
-beforeEach(() => resetMusicRows(target));
+useMusicWriters(target);
 
 const TYPE = '{ kind name ofType { kind name ofType { kind name ofType { kind name } } } }';
 const inputFields = async (type: string, who?: string | Record<string, string>) =>

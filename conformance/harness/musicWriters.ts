@@ -47,6 +47,15 @@ export async function resetMusicRows(target: Target): Promise<void> {
   );
 }
 
+/** For a case file: the fixture and its metadata once, the fixture's rows before each case. */
+export function useMusicWriters(target: Target): void {
+  beforeAll(async () => {
+    await target.sql(fixtureSql('music'));
+    await target.metadata(musicWritersMetadata());
+  });
+  beforeEach(() => resetMusicRows(target));
+}
+
 /** How many artists, albums and tracks there are: `artists/albums/tracks`. */
 export async function musicRowCounts(target: Target): Promise<string> {
   const [row] = await target.sql(
