@@ -148,7 +148,11 @@ export function buildSchema(
         }));
       }
       // Decision dec.graphql.update-many: each element's answer may be null, as the engine types it.
-      add('mutation', 'update_many', () => ({ type: looseList(mutationResponse(t)), args: { updates: { type: list(updates(t)) } } }));
+      add('mutation', 'update_many', () => ({
+        type: looseList(mutationResponse(t)),
+        args: { updates: { type: list(updates(t)), description: MUTATION_ARGUMENT.updates } },
+        description: DESCRIBE.updateManyRoot(table),
+      }));
     }
     if (t.access.delete) {
       add('mutation', 'delete', () => ({

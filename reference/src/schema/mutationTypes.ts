@@ -157,7 +157,7 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
     ownType(t, `${t.name}_updates`, () =>
       makeInputObjectType({
         name: `${t.name}_updates`,
-        fields: () => ({ ...updateArgs(t), where: { type: nonNull(boolExp(t)) } }),
+        fields: () => ({ ...updateArgs(t), where: { type: nonNull(boolExp(t)), description: MUTATION_ARGUMENT.updateWhere } }),
       }),
     );
 
