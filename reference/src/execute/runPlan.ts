@@ -15,6 +15,7 @@ import type { PlanStatement } from './plan';
 import type { CompiledPlan } from './schemaCache';
 import type { StatementGenerations } from './preparedStatements';
 import type { AnswerBudget, RemoteAnswerBytes } from '../remote/answerBytes';
+import { onSource } from './sourceReads';
 
 /**
  * Where plans run: admin's GraphQL on connections with the admin statement timeout (`admin`, with no
@@ -153,34 +154,6 @@ async function runSourceParts(pools: PlanPools, plan: CompiledPlan, parts: NonNu
     for (const [alias, value] of Object.entries(data)) if (value !== null || !values.has(alias)) values.set(alias, JSON.stringify(value));
   }
   return assemble(plan, values);
-}
-
-/**
- * Run on another source's pools. A read that a read replica could not serve (it did not answer, or
- * lost the connection) runs again on the source's primary: never a failure while the primary serves.
- */
-async function onSource(pools: PlanPools, source: string, write: boolean, run: (where: PlanPools) => Promise<string>): Promise<string> {
-  const where = pools.sourcePools?.(source, write);
-  if (!where) throw new ConnectionLost();
-  try {
-    return await run(where);
-  } catch (error) {
-    if (write || !replicaUnavailable(error) || !where.unreachable) throw error;
-    where.unreachable();
-    const primary = pools.sourcePools?.(source, true);
-    if (!primary) throw error;
-    return run(primary);
-  }
-}
-
-/**
- * A read replica that could not serve: the connection was lost or refused, or PostgreSQL refused the
- * session itself (a connection exception, the database or the credentials, shutting down, too many
- * connections), as opposed to a failure of the statement.
- */
-function replicaUnavailable(error: unknown): boolean {
-  if (error instanceof ConnectionLost) return true;
-  return error instanceof DatabaseError && /^(08|28|3D|57P|53)/.test(error.code ?? '');
 }
 
 /**
