@@ -56,6 +56,8 @@ export async function metadataCommand(argv: readonly string[], env: NodeJS.Proce
     return { status: r.status, body: await r.json().catch(() => null) };
   };
   try {
+    // The directory is read whole before the server is asked anything.
+    const wanted = command === 'export' ? undefined : documentFromFiles(readDirectory(dir));
     const current = await call('export_metadata', {});
     if (current.status !== 200) {
       io.err(`the server refused export_metadata (${current.status}): ${JSON.stringify(current.body)}`);
@@ -69,7 +71,7 @@ export async function metadataCommand(argv: readonly string[], env: NodeJS.Proce
       io.out(`wrote ${DIRECTORY_FILES.length} files to ${dir}: ${summary(document)}`);
       return 0;
     }
-    const wanted = documentFromFiles(readDirectory(dir));
+    if (!wanted) throw new Error('unreachable: apply and diff read the directory');
     if (command === 'diff') {
       const differences = diffFiles(directoryFiles(document), directoryFiles(wanted as unknown as MetadataDocument));
       if (differences.length === 0) {

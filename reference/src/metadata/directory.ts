@@ -45,23 +45,42 @@ export function directoryFiles(document: MetadataDocument): Record<DirectoryFile
   };
 }
 
+/** The layout version.yaml names: it must say which, since reading a directory in the wrong one loses what it holds. */
+export function layoutOf(text: string | undefined): number {
+  if (text === undefined) throw new DirectoryError('version.yaml is missing: it says which layout the directory has (version: 2 or version: 3)');
+  const value = parseYamlFile('version.yaml', text);
+  if (!isObject(value)) throw new DirectoryError('version.yaml must hold an object');
+  const unknown = Object.keys(value).filter((key) => key !== 'version');
+  if (unknown.length) throw new DirectoryError(`version.yaml: unknown key ${unknown.join(', ')} (expected version)`);
+  if (value.version !== 2 && value.version !== 3)
+    throw new DirectoryError(`version.yaml: version ${JSON.stringify(value.version)} is no layout this command reads (2 or 3)`);
+  return value.version;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function parseYamlFile(name: string, text: string): unknown {
+  try {
+    return parseYaml(text);
+  } catch (error) {
+    throw new DirectoryError(`${name} is not valid YAML: ${(error as Error).message}`);
+  }
+}
+
 /** The document that files describe; a missing file is an empty part. Left to replace_metadata to validate. */
 export function documentFromFiles(files: Partial<Record<DirectoryFile, string>>): Record<string, unknown> {
   const read = (name: DirectoryFile, fallback: unknown): unknown => {
     const text = files[name];
     if (text === undefined) return fallback;
-    try {
-      return parseYaml(text) ?? fallback;
-    } catch (error) {
-      throw new DirectoryError(`${name} is not valid YAML: ${(error as Error).message}`);
-    }
+    return parseYamlFile(name, text) ?? fallback;
   };
   const list = (name: DirectoryFile) => {
     const value = read(name, []);
     if (!Array.isArray(value)) throw new DirectoryError(`${name} must hold a list`);
     return value as unknown[];
   };
-  const version = read('version.yaml', { version: 2 }) as { version?: unknown };
+  const layout = layoutOf(files['version.yaml']);
+  if (layout !== 2) throw new DirectoryError('version.yaml: version 3 is a layout this command does not read yet');
   const actionsPart = read('actions.yaml', { actions: [], custom_types: {} }) as Partial<ActionsYaml>;
   const yamlPart: ActionsYaml = {
     actions: actionsPart.actions ?? [],
@@ -84,7 +103,7 @@ export function documentFromFiles(files: Partial<Record<DirectoryFile, string>>)
     actions: joined.actions,
   };
   return {
-    version: version.version ?? 2,
+    version: 2,
     tables: list('tables.yaml'),
     ...Object.fromEntries(Object.entries(parts).filter(([, v]) => v.length > 0)),
     ...(Object.keys(joined.custom_types).length ? { custom_types: joined.custom_types } : {}),
