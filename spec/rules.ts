@@ -735,7 +735,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'metadata.older-forms',
     '4.3',
     'metadata documents of the older versions',
-    "replace_metadata (and the metadata directory) takes a document of version 1 (no version key, or version 1: a table entry's table and a function may be a bare name or {schema, name}, functions are listed by name) and of version 3 (tables and functions under sources: the source named default is the server's own database, whatever its configuration says; other sources are listed under `sources` (dec.source.forms); a source of another kind than postgres is 400 not-supported at its kind; inherited_roles and the other version 3 keys are dropped when empty and 400 not-supported otherwise), converted to version 2; export_metadata stays version 2.",
+    "replace_metadata (and the metadata directory) takes a document of version 1 (no version key, or version 1: a table entry's table and a function may be a bare name or {schema, name}, functions are listed by name) and of version 3 (tables and functions under sources: the source named default is the server's own database, whatever its configuration says; other sources are listed under `sources` (dec.source.forms); a source of another kind than postgres is 400 not-supported at its kind; inherited_roles and the other version 3 keys, and a source's customization, are dropped when empty or when they hold the defaults the engine writes into every project it exports (graphql_schema_introspection {disabled_for_roles: []}, customization {naming_convention: hasura-default}), and 400 not-supported otherwise), converted to version 2; export_metadata stays version 2.",
   ),
   decision(
     'table.column-config',
