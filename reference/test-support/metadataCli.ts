@@ -1,8 +1,8 @@
 // For the tests of `engine-reference metadata …`: a server on a database of its own (made fresh
 // for each test or once for the file), its metadata API, and the command run against it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { createDatabase, dropDatabase } from '../../conformance/harness/database';
 import { CLUSTER_URL_VARIABLE } from '../../conformance/harness/environment';
 import { metadataCommand } from '../src/cli/metadata';
@@ -74,4 +74,18 @@ export function useMetadataCli(scope: 'each' | 'all'): MetadataCliHarness {
       return answer.body;
     },
   };
+}
+
+/** The CLI's version 3 project of fixtures/: its metadata/ directory and the SQL its tables need. */
+export const CLI_V3_PROJECT = join(__dirname, '..', '..', 'fixtures', 'projects', 'cli-v3');
+export const cliV3Sql = () => readFileSync(join(CLI_V3_PROJECT, 'migrations', 'default', '1700000000000_init', 'up.sql'), 'utf8');
+
+/** Every file under `dir` and its text, by relative path: to compare a directory with another. */
+export function treeOf(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const path of (readdirSync(dir, { recursive: true }) as string[]).sort()) {
+    const full = join(dir, path);
+    if (statSync(full).isFile()) out[path.split(sep).join('/')] = readFileSync(full, 'utf8');
+  }
+  return out;
 }

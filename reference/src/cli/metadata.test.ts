@@ -67,7 +67,7 @@ test('export writes the directory of SPEC.md §2.2; apply of it on a cleared ser
   const { dir } = harness;
   expect(await cli('export', dir)).toEqual({
     code: 0,
-    out: `wrote 11 files to ${dir}: 2 tables, 0 functions, 1 action, 0 remote schemas, 0 REST endpoints`,
+    out: `wrote 11 files of layout 2 to ${dir}: 2 tables, 0 functions, 1 action, 0 remote schemas, 0 REST endpoints`,
     err: '',
   });
   expect(readdirSync(dir).sort()).toEqual([
