@@ -12,8 +12,18 @@ export function readTree(dir: string): DirectoryTexts {
   const walk = (relative: string) => {
     for (const entry of readdirSync(join(dir, relative), { withFileTypes: true })) {
       const path = relative ? `${relative}/${entry.name}` : entry.name;
-      if (statSync(join(dir, path)).isDirectory()) walk(path);
-      else files[path] = readFileSync(join(dir, path), 'utf8');
+      if (entry.isDirectory()) {
+        walk(path);
+        continue;
+      }
+      // A link is read as the file it leads to; one to a folder is not followed (it could lead back up).
+      try {
+        if (statSync(join(dir, path)).isDirectory()) throw new DirectoryError(`${path} is a link to a folder, which this command does not follow`);
+        files[path] = readFileSync(join(dir, path), 'utf8');
+      } catch (error) {
+        if (error instanceof DirectoryError) throw error;
+        throw new DirectoryError(`${path} cannot be read: ${(error as Error).message}`);
+      }
     }
   };
   walk('');
