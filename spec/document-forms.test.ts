@@ -97,6 +97,8 @@ test("version 3: the engine's defaults that every project holds are nothing to a
       '$',
     ),
   ).toEqual(ok({ version: 2, sources: [{ name: 'other', kind: 'postgres', configuration: {} }] }));
+  const other = { name: 'other', kind: 'postgres', configuration: {}, customization: { naming_convention: 'graphql-default' } };
+  expect(upgradeDocument({ version: 3, sources: [other] }, '$')).toEqual(ok({ version: 2, sources: [other] }));
   expect(upgradeDocument({ version: 3, graphql_schema_introspection: { disabled_for_roles: ['guest'] } }, '$')).toEqual(
     failure('$.graphql_schema_introspection', 'graphql_schema_introspection is not supported by this server yet', 'not-supported'),
   );

@@ -12,17 +12,22 @@ test('a table or function file is <schema>_<name>.yaml; a name that would leave 
     {
       version: 3,
       sources: [
-        source('default', [table('a_b', 'c'), table('a', 'b_c'), table('public', '../x'), table('Public', 'X'), table('public', 'x'), { table: 'bare' }], {
-          functions: [{ function: { schema: 'public', name: 'f' } }],
-        }),
+        source(
+          'default',
+          [table('a_b', 'c'), table('a', 'b_c'), table('public', '../x'), table('Public', 'X'), table('public', 'x'), { table: 'bare' }, table('a_b', 'c')],
+          { functions: [{ function: { schema: 'public', name: 'f' } }] },
+        ),
         source('../etc', [], { functions: [] }),
         source('databases.yaml', []),
+        source('..', []),
+        { name: 'untracked', kind: 'postgres', configuration: {} },
       ],
     },
     new Set(),
   );
   expect(Object.keys(files).filter((f) => f.startsWith('databases/'))).toEqual([
     'databases/.._etc/tables/tables.yaml',
+    'databases/_../tables/tables.yaml',
     'databases/databases.yaml',
     'databases/databases.yaml_2/tables/tables.yaml',
     'databases/default/functions/functions.yaml',
@@ -30,13 +35,15 @@ test('a table or function file is <schema>_<name>.yaml; a name that would leave 
     'databases/default/tables/Public_X.yaml',
     'databases/default/tables/a_b_c.yaml',
     'databases/default/tables/a_b_c_2.yaml',
+    'databases/default/tables/a_b_c_3.yaml',
     'databases/default/tables/public_.._x.yaml',
     'databases/default/tables/public_bare.yaml',
     'databases/default/tables/public_x_2.yaml',
     'databases/default/tables/tables.yaml',
   ]);
   expect(files['databases/default/tables/tables.yaml']).toBe(
-    '- "!include a_b_c.yaml"\n- "!include a_b_c_2.yaml"\n- "!include public_.._x.yaml"\n- "!include Public_X.yaml"\n- "!include public_x_2.yaml"\n- "!include public_bare.yaml"\n',
+    '- "!include a_b_c.yaml"\n- "!include a_b_c_2.yaml"\n- "!include public_.._x.yaml"\n- "!include Public_X.yaml"\n- "!include public_x_2.yaml"\n' +
+      '- "!include public_bare.yaml"\n- "!include a_b_c_3.yaml"\n',
   );
   // An empty list of functions stays in databases.yaml, as the CLI leaves it.
   expect(files['databases/databases.yaml']).toBe(
@@ -55,6 +62,13 @@ test('a table or function file is <schema>_<name>.yaml; a name that would leave 
       '  kind: postgres',
       '  configuration: {}',
       '  tables: "!include databases.yaml_2/tables/tables.yaml"',
+      '- name: ..',
+      '  kind: postgres',
+      '  configuration: {}',
+      '  tables: "!include _../tables/tables.yaml"',
+      '- name: untracked',
+      '  kind: postgres',
+      '  configuration: {}',
       '',
     ].join('\n'),
   );
@@ -82,8 +96,15 @@ test("the server's own database keeps the directory's words for it; without them
       '',
     ].join('\n'),
   );
-  const plain = filesOfExport(exported, 3, { 'databases/databases.yaml': '- [not: valid\n' })['databases/databases.yaml'];
-  expect(plain).toBe(filesOfExport(exported, 3, {})['databases/databases.yaml']);
+  const plain = filesOfExport(exported, 3, {})['databases/databases.yaml'];
+  for (const unusable of ['- [not: valid\n', 'name: default\n', '- name: other\n  kind: postgres\n- default\n']) {
+    expect(filesOfExport(exported, 3, { 'databases/databases.yaml': unusable })['databases/databases.yaml']).toBe(plain);
+  }
+  // The entry named default, wherever it stands; an export without functions says none.
+  const second = '- name: other\n  configuration: {}\n- name: default\n  kind: postgres\n  configuration: {}\n';
+  expect(filesOfExport({ version: 2, tables: [] }, 3, { 'databases/databases.yaml': second })['databases/databases.yaml']).toBe(
+    '- name: default\n  kind: postgres\n  configuration: {}\n  tables: "!include default/tables/tables.yaml"\n',
+  );
   expect(plain).toMatch(
     /^- name: default\n {2}kind: postgres\n {2}configuration:\n {4}connection_info:\n {6}database_url:\n {8}from_env: ENGINE_GRAPHQL_DATABASE_URL\n/,
   );

@@ -161,7 +161,8 @@ export function v3Files(document: V3Document, present: ReadonlySet<string>): Rec
 
 /** One file per table (or function) in `folder`, and the list file that includes each; gives the include of the list. */
 function splitInto(files: Record<string, string>, folder: string, items: unknown[], key: 'table' | 'function') {
-  const names = new Names(['tables.yaml', 'functions.yaml']);
+  // <schema>_<name> never is tables or functions: the list files cannot be taken.
+  const names = new Names([]);
   const includes = items.map((item) => {
     const name = names.take(fileStem(isObject(item) ? item[key] : undefined), '.yaml');
     files[`${folder}/${name}`] = yamlV3Text(item);

@@ -27,6 +27,7 @@ test('a string "!include path" and a tagged !include stand for the file, relativ
   expect(resolved.fileOf(source!.tables)).toBe('databases/default/tables/tables.yaml');
   expect(resolved.fileOf(source!.tables[1])).toBe('databases/default/tables/nested/public_b.yaml');
   expect(resolved.fileOf('a string')).toBeUndefined();
+  expect(resolved.fileOf(null)).toBeUndefined();
 });
 
 test('a file that is not YAML stands for its text; the same file may be included twice', () => {
@@ -48,12 +49,18 @@ test('a file that is not YAML stands for its text; the same file may be included
   ]);
 });
 
+test('the path of an !include may stand between spaces and double quotes', () => {
+  const files = { 'a.yaml': '- "  !include   \\"b c.yaml\\"  "\n- !include  b c.yaml\n', 'b c.yaml': 'x: 1\n' };
+  expect(readWithIncludes(files, 'a.yaml').value).toEqual([{ x: 1 }, { x: 1 }]);
+});
+
 test('what cannot be included is refused, naming the file that says it', () => {
   const refused = (files: Record<string, string>) => () => readWithIncludes(files, 'a.yaml');
   expect(refused({ 'a.yaml': '- "!include b.yaml"\n' })).toThrow('a.yaml: !include b.yaml: there is no file b.yaml');
   expect(refused({ 'a.yaml': 'x: "!include sub/b.yaml"\n', 'sub/b.yaml': 'y: !include ../../outside.yaml\n' })).toThrow(
     'sub/b.yaml: !include ../../outside.yaml leads outside the directory',
   );
+  expect(refused({ 'a.yaml': 'x: "!include .."\n' })).toThrow('a.yaml: !include .. leads outside the directory');
   expect(refused({ 'a.yaml': '- "!include b.yaml"\n', 'b.yaml': '- "!include sub/c.yaml"\n', 'sub/c.yaml': 'x: "!include ../a.yaml"\n' })).toThrow(
     'sub/c.yaml: !include ../a.yaml includes itself: a.yaml → b.yaml → sub/c.yaml → a.yaml',
   );

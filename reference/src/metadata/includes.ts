@@ -54,5 +54,6 @@ export function readWithIncludes(files: DirectoryTexts, path: string): Resolved 
   };
   if (files[path] === undefined) throw new DirectoryError(`${path} is missing`);
   const value = read(path, [path]);
-  return { value, reached, fileOf: (part) => (typeof part === 'object' && part !== null ? origins.get(part) : undefined) };
+  // A WeakMap has no entry for what is not an object: a string or null has no file of its own.
+  return { value, reached, fileOf: (part) => origins.get(part as object) };
 }
