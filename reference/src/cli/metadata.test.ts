@@ -134,6 +134,15 @@ test('bad usage and an unreachable server: exit 2 with what is wrong, as engine-
   );
   expect(await cli('publish', dir)).toEqual(expect.objectContaining({ code: 2 }));
   expect(await cli('export', dir, '--colour')).toEqual({ code: 2, out: '', err: 'engine-reference metadata: unknown flag --colour' });
+  // The layout is export's to choose; apply and diff take the one version.yaml names.
+  for (const [argv, problem] of [
+    [['export', dir, '--layout', '4'], '--layout 4: the layouts are 2 and 3'],
+    [['apply', dir, '--layout', '3'], "--layout is for export: apply reads the layout DIR's version.yaml names"],
+    [['diff', dir, '--layout', '2'], "--layout is for export: diff reads the layout DIR's version.yaml names"],
+  ] as const) {
+    expect(await cli(...argv)).toEqual({ code: 2, out: '', err: expect.stringMatching(`^engine-reference metadata: ${problem}\n\nUsage: `) });
+  }
+  expect(readdirSync(dir)).toEqual([]);
   expect((await cli('--help')).out).toMatch(/^Usage: engine-reference metadata <export\|apply\|diff> DIR/);
   const closed = createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
