@@ -83,7 +83,6 @@ export function readV3(files: DirectoryTexts): V3Document {
   for (const top of TOP_FILES) {
     if (files[top.file] === undefined) continue;
     const resolved = read(top.file);
-    if (resolved.value === null) continue;
     const where = resolved.fileOf(resolved.value) ?? top.file;
     document[top.key] = Array.isArray(top.empty) ? listIn(where, resolved.value) : objectIn(where, resolved.value, top.keys);
   }
@@ -102,7 +101,6 @@ function checkedSource(source: unknown, i: number, databases: Resolved): Record<
     ['tables', 'a table'],
     ['functions', 'a function'],
   ] as const) {
-    if (source[key] === undefined) continue;
     const list = listIn(`${databases.fileOf(source[key]) ?? where}: ${key} of source ${source.name}`, source[key]);
     for (const [j, item] of list.entries()) {
       if (isObject(item)) continue;

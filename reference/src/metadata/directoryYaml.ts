@@ -33,6 +33,13 @@ export function listIn(name: string, value: unknown): unknown[] {
   return value;
 }
 
+/** A list of objects. */
+function objectsIn(name: string, value: unknown): Record<string, unknown>[] {
+  const list = listIn(name, value);
+  for (const [i, item] of list.entries()) if (!isObject(item)) throw new DirectoryError(`${name}: item ${i + 1} must be an object`);
+  return list as Record<string, unknown>[];
+}
+
 /** An object with only the given keys (an empty file is an empty object). */
 export function objectIn(name: string, value: unknown, keys?: readonly string[]): Record<string, unknown> {
   if (value === null || value === undefined) return {};
@@ -65,11 +72,13 @@ export function actionsFilesOf(actions: readonly Action[], types: CustomTypes | 
 
 /** Actions and custom types from actions.yaml's value and actions.graphql's text (either may be missing). */
 export function actionsOfFiles(yamlValue: unknown, sdl: string | undefined): { actions: Action[]; custom_types: CustomTypes } {
-  const part = objectIn('actions.yaml', yamlValue, ['actions', 'custom_types']) as Partial<ActionsYaml>;
-  const yaml: ActionsYaml = {
-    actions: listIn('actions.yaml: actions', part.actions) as ActionsYaml['actions'],
-    custom_types: { enums: [], input_objects: [], objects: [], scalars: [], ...objectIn('actions.yaml: custom_types', part.custom_types) },
-  };
+  const part = objectIn('actions.yaml', yamlValue, ['actions', 'custom_types']);
+  // The custom types' own parts are actions.graphql's; actions.yaml adds only the relationships of objects.
+  const types = objectIn('actions.yaml: custom_types', part.custom_types);
+  const yaml = {
+    actions: objectsIn('actions.yaml: actions', part.actions),
+    custom_types: { ...types, objects: objectsIn('actions.yaml: custom_types.objects', types.objects) },
+  } as ActionsYaml;
   try {
     return joinActionsFiles(yaml, sdl ?? '');
   } catch (error) {
