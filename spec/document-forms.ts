@@ -59,7 +59,7 @@ function fromVersion3(value: Record<string, unknown>, path: string): ParseResult
     // Other sources keep their form (decision dec.source.forms): the v2 document lists them under `sources`.
     if (source.name !== 'default') {
       const { customization, ...form } = source;
-      others.push(customization !== undefined && nothingToApply('customization', customization) ? form : source);
+      others.push(nothingToApply('customization', customization) ? form : source);
       continue;
     }
     for (const [key, part] of Object.entries(source)) {
