@@ -737,7 +737,7 @@ export const ERRORS: readonly ErrorSpec[] = [
     200,
     'timeout',
     'the query ran longer than <limit> ms and was cancelled',
-    "The SQL of a role other than admin runs with statement_timeout ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 30000; 0 for none), admin's GraphQL with ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS (default 60000); a statement cancelled by it answers this GraphQL error, and a mutation is undone.",
+    "The SQL of a role other than admin runs with statement_timeout ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 10000; 0 for none), admin's GraphQL with ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS (default 60000); a statement cancelled by it answers this GraphQL error, and a mutation is undone.",
   ),
   decided(
     'conflict',
