@@ -407,6 +407,12 @@ export const DECISIONS: readonly SpecItem[] = [
     verifiedBy: 'reference' as const,
   },
   decision(
+    'functions.argument-types',
+    '4.3',
+    "the types of a tracked function's arguments",
+    "The fields of <function>_args are all nullable, as the engine types them (PostgreSQL takes null for any argument); the field `args` is required when some argument has no default and optional otherwise. An argument without a default may be given as null but not left out: left out, the request is refused with `Non default arguments cannot be omitted` (not-supported); one with a default left out takes the default. A computed field's arguments keep their nullability (non-null without a default).",
+  ),
+  decision(
     'graphql.cached',
     '4.3',
     'the @cached directive and the answers it keeps',

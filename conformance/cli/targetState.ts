@@ -22,6 +22,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'fuzz_tx',
   'fuzznest',
   'fuzzrel',
+  'fnargs',
   'fuzzrole',
   'library',
   'music',

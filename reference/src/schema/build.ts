@@ -173,7 +173,8 @@ export function buildSchema(
             makeInputObjectType({
               name: f.argsType,
               fields: Object.fromEntries(
-                given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }]),
+                // Every argument nullable, as the engine types them: PostgreSQL takes null for any of them (dec.functions.argument-types).
+                given.map((a) => [a.field, { type: scalar(scalarName(a.column)) }]),
               ),
             }),
           )
