@@ -413,6 +413,12 @@ export const DECISIONS: readonly SpecItem[] = [
     "The fields of <function>_args are all nullable, as the engine types them (PostgreSQL takes null for any argument); the field `args` is required when some argument has no default and optional otherwise. An argument without a default may be given as null but not left out: left out, the request is refused with `Non default arguments cannot be omitted` (not-supported); one with a default left out takes the default. A computed field's arguments keep their nullability (non-null without a default).",
   ),
   decision(
+    'graphql.streaming-subscriptions',
+    '4.3',
+    'streaming subscriptions',
+    'Every table a role may select has <table>_stream(batch_size: Int!, cursor: [<table>_stream_cursor_input]!, where: <table>_bool_exp): [<table>!]! in subscription_root, with <table>_stream_cursor_input {initial_value: <table>_stream_cursor_value_input!, ordering: cursor_ordering} and cursor_ordering {ASC, DESC}, as the engine has them: each batch of at most batch_size rows past the cursor, in its order, sent once.',
+  ),
+  decision(
     'graphql.cached',
     '4.3',
     'the @cached directive and the answers it keeps',
