@@ -231,6 +231,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'Every metadata operation is accepted at both /v1/query and /v1/metadata; run_sql at /v1/query and /v2/query only.',
   ),
   decision(
+    'catalog-state',
+    '4.3',
+    'the state the server keeps for its tools',
+    'Beside the metadata the server keeps two JSON values for its tools, as the engine keeps them in its catalog: the CLI\'s state (where the engine\'s CLI records the migrations it applied: {"settings": {"migration_mode": "true"}, "migrations": {"<database>": {"<version>": <dirty>}}, "isStateCopyCompleted": <bool>}) and the console\'s, each {} at first. get_catalog_state {} answers {"id": "<the catalog\'s uuid>", "cli_state", "console_state"}; set_catalog_state {"type": "cli" | "console", "state": <any JSON value>} replaces one whole and answers {"message": "success"}. Neither is metadata: the resource version stays, clear_metadata keeps them, export_metadata does not show them; in a bulk, set_catalog_state commits with the rest or not at all.',
+  ),
+  decision(
     'replace_metadata.v2-response',
     '4.3',
     'response and status of replace_metadata v2',
