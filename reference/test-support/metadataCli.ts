@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { createDatabase, dropDatabase } from '../../conformance/harness/database';
 import { CLUSTER_URL_VARIABLE } from '../../conformance/harness/environment';
+import { Client } from 'pg';
 import { metadataCommand } from '../src/cli/metadata';
+import { migrateCommand } from '../src/cli/migrate';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/log';
 import { startServer, type RunningServer } from '../src/server';
@@ -21,6 +23,10 @@ export interface MetadataCliHarness {
   post(body: unknown, endpoint?: string): Promise<{ status: number; body: unknown }>;
   /** `engine-reference metadata …argv` against the server: its exit code and its lines. */
   cli(...argv: string[]): Promise<{ code: number; out: string; err: string }>;
+  /** `engine-reference migrate …argv` against the server. */
+  migrate(...argv: string[]): Promise<{ code: number; out: string; err: string }>;
+  /** The rows of a query on the server's database, read directly. */
+  query(text: string): Promise<Record<string, unknown>[]>;
   /** export_metadata's answer. */
   exported(): Promise<unknown>;
 }
@@ -37,6 +43,13 @@ export function useMetadataCli(scope: 'each' | 'all'): MetadataCliHarness {
       headers: { 'x-engine-admin-secret': SECRET, 'content-type': 'application/json' },
     });
     return { status: r.status, body: (await r.json()) as unknown };
+  };
+  type Command = (argv: readonly string[], env: NodeJS.ProcessEnv, io: { out(l: string): void; err(l: string): void }) => Promise<number>;
+  const run = async (command: Command, argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await command([...argv, '--endpoint', server!.url, '--admin-secret', SECRET], {}, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
   };
   (scope === 'each' ? beforeEach : beforeAll)(async () => {
     database = await createDatabase(process.env[CLUSTER_URL_VARIABLE]!);
@@ -58,15 +71,16 @@ export function useMetadataCli(scope: 'each' | 'all'): MetadataCliHarness {
       return dir;
     },
     post,
-    async cli(...argv: string[]) {
-      const out: string[] = [];
-      const err: string[] = [];
-      const code = await metadataCommand(
-        [...argv, '--endpoint', server!.url, '--admin-secret', SECRET],
-        {},
-        { out: (l) => out.push(l), err: (l) => err.push(l) },
-      );
-      return { code, out: out.join('\n'), err: err.join('\n') };
+    cli: (...argv: string[]) => run(metadataCommand, argv),
+    migrate: (...argv: string[]) => run(migrateCommand, argv),
+    async query(text: string) {
+      const client = new Client({ connectionString: database!.url });
+      await client.connect();
+      try {
+        return (await client.query(text)).rows as Record<string, unknown>[];
+      } finally {
+        await client.end();
+      }
     },
     async exported() {
       const answer = await post({ type: 'export_metadata', args: {} });
@@ -76,9 +90,15 @@ export function useMetadataCli(scope: 'each' | 'all'): MetadataCliHarness {
   };
 }
 
-/** The CLI's version 3 project of fixtures/: its metadata/ directory and the SQL its tables need. */
+/** The CLI's version 3 project of fixtures/: its metadata/ directory and the SQL its tables and function need (its migrations' up.sql, in order). */
 export const CLI_V3_PROJECT = join(__dirname, '..', '..', 'fixtures', 'projects', 'cli-v3');
-export const cliV3Sql = () => readFileSync(join(CLI_V3_PROJECT, 'migrations', 'default', '1700000000000_init', 'up.sql'), 'utf8');
+export const cliV3Sql = () => {
+  const migrations = join(CLI_V3_PROJECT, 'migrations', 'default');
+  return readdirSync(migrations)
+    .sort()
+    .map((folder) => readFileSync(join(migrations, folder, 'up.sql'), 'utf8'))
+    .join('\n');
+};
 
 /** Every file under `dir` and its text, by relative path: to compare a directory with another. */
 export function treeOf(dir: string): Record<string, string> {

@@ -18,6 +18,7 @@ import {
   type DirectoryRead,
   type Layout,
 } from '../metadata/directory';
+import { adminApi, couldNotBeDone } from './adminApi';
 import { readTree, writeTree } from './metadataTree';
 
 export const METADATA_USAGE = `Usage: engine-reference metadata <export|apply|diff> DIR [options]
@@ -73,16 +74,8 @@ export async function metadataCommand(argv: readonly string[], env: NodeJS.Proce
   const { layout } = parsed.values;
   if (layout !== undefined && command !== 'export') return usage(`--layout is for export: ${command} reads the layout DIR's version.yaml names`);
   if (layout !== undefined && layout !== '2' && layout !== '3') return usage(`--layout ${layout}: the layouts are 2 and 3`);
-  const endpoint = (parsed.values.endpoint ?? env.ENGINE_ENDPOINT ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
-  const secret = parsed.values['admin-secret'] ?? env.ENGINE_GRAPHQL_ADMIN_SECRET;
-  const call = async (type: string, args: unknown): Promise<{ status: number; body: unknown }> => {
-    const r = await fetch(`${endpoint}/v1/metadata`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(secret ? { 'x-engine-admin-secret': secret } : {}) },
-      body: JSON.stringify({ type, args }),
-    });
-    return { status: r.status, body: await r.json().catch(() => null) };
-  };
+  const api = adminApi(parsed.values, env);
+  const call = (type: string, args: unknown) => api.post('/v1/metadata', { type, args });
   try {
     // The directory is read whole before the server is asked anything.
     const files = command === 'export' ? (existsSync(dir) ? readTree(dir) : {}) : readTree(dir);
@@ -107,16 +100,7 @@ export async function metadataCommand(argv: readonly string[], env: NodeJS.Proce
     }
     return await apply(dir, read, changedFiles(server, local, read.layout === 3), call, io);
   } catch (error) {
-    if (error instanceof DirectoryError) {
-      io.err(`${dir}: ${error.message}`);
-      return 2;
-    }
-    // fetch's own failure (its TypeError may come from another realm than this module's).
-    if ((error as Error).name === 'TypeError' && /fetch failed/.test((error as Error).message)) {
-      io.err(`cannot reach the server at ${endpoint}: ${String((error as { cause?: unknown }).cause ?? (error as Error).message)}`);
-      return 2;
-    }
-    throw error;
+    return couldNotBeDone(error, DirectoryError, dir, api.endpoint, (line) => io.err(line));
   }
 }
 
