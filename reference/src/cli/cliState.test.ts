@@ -44,6 +44,9 @@ test('a state the CLI would not have written is named, not guessed at', () => {
   expect(() => recordedVersions({ migrations: { default: { v1: false } } }, 'default')).toThrow(
     new MigrationsError(`the server's catalog state for the CLI: default records "v1": false, not a version and whether it is dirty`),
   );
+  expect(() => recordedVersions({ migrations: { default: { '12a': false } } }, 'default')).toThrow(
+    new MigrationsError(`the server's catalog state for the CLI: default records "12a": false, not a version and whether it is dirty`),
+  );
   expect(() => recordedVersions({ migrations: { default: { '1': 'no' } } }, 'default')).toThrow(
     new MigrationsError(`the server's catalog state for the CLI: default records "1": "no", not a version and whether it is dirty`),
   );

@@ -38,6 +38,7 @@ test('up: every migration not applied, oldest first, those before the last appli
   expect(plan(recorded(), { kind: 'up' })).toEqual(['up 100_a', 'up 200_b', 'up 300_c', 'up 1000_d']);
   expect(plan(recorded('200'), { kind: 'up' })).toEqual(['up 100_a', 'up 300_c', 'up 1000_d']);
   expect(plan(recorded(), { kind: 'up', count: 2 })).toEqual(['up 100_a', 'up 200_b']);
+  expect(plan(recorded('100', '200'), { kind: 'up', count: 2 })).toEqual(['up 300_c', 'up 1000_d']);
   expect(plan(recorded('100', '200', '300', '1000'), { kind: 'up' })).toEqual([]);
   expect(plan(recorded('100', '200', '300', '1000'), { kind: 'up', count: 3 })).toEqual([]);
   // A version the server records that the folder does not have is left alone.
@@ -50,6 +51,9 @@ test('down: the last applied, newest first; --down N the last N', () => {
   expect(plan(recorded('100', '200', '1000'), { kind: 'down', count: 1 })).toEqual(['down 1000_d']);
   expect(plan(recorded('100', '200', '1000'), { kind: 'down', count: 2 })).toEqual(['down 1000_d', 'down 200_b']);
   expect(plan(recorded('100', '200', '1000'), { kind: 'down' })).toEqual(['down 1000_d', 'down 200_b', 'down 100_a']);
+  // By version, as numbers, whatever order the records come in.
+  expect(plan(recorded('1000', '100', '200'), { kind: 'down' })).toEqual(['down 1000_d', 'down 200_b', 'down 100_a']);
+  expect(plan(recorded('100', '200'), { kind: 'down', count: 2 })).toEqual(['down 200_b', 'down 100_a']);
   expect(plan(recorded(), { kind: 'down' })).toEqual([]);
   expect(plan(recorded(), { kind: 'down', count: 1 })).toEqual([]);
   expect(refusal(recorded('100'), { kind: 'down', count: 2 })).toBe('--down 2: only 1 migration is applied on database default');
@@ -81,6 +85,8 @@ test('--goto V: up to V (applying the ones before it not yet applied), or down t
   expect(plan(recorded('200'), { kind: 'goto', version: '300' })).toEqual(['up 100_a', 'up 300_c']);
   expect(plan(recorded('100', '200', '300', '1000'), { kind: 'goto', version: '200' })).toEqual(['down 1000_d', 'down 300_c']);
   expect(plan(recorded('100', '200'), { kind: 'goto', version: '200' })).toEqual([]);
+  // At V already: the ones before it not yet applied are.
+  expect(plan(recorded('200'), { kind: 'goto', version: '200' })).toEqual(['up 100_a']);
   expect(refusal(recorded(), { kind: 'goto', version: '250' })).toBe('the migrations of database default have no folder of version 250');
 });
 
@@ -97,5 +103,11 @@ test('a version the engine’s CLI left dirty stops every step, except recording
   expect(refusal(dirty, { kind: 'version', version: '200', direction: 'up' })).toBe(stop);
   expect(refusal(dirty, { kind: 'version', version: '300', direction: 'up' }, { skipExecution: true })).toBe(stop);
   expect(plan(dirty, { kind: 'version', version: '200', direction: 'up' }, { skipExecution: true })).toEqual(['up 200_b']);
+  // Of several dirty versions, the oldest is named.
+  const twoDirty = new Map([
+    ['1000', true],
+    ['300', true],
+  ]);
+  expect(refusal(twoDirty, { kind: 'up' })).toMatch(/^version 300 is recorded as dirty/);
   expect(plan(dirty, { kind: 'version', version: '200', direction: 'down' }, { skipExecution: true })).toEqual(['down 200_b']);
 });

@@ -41,6 +41,8 @@ test('an entry that is no migration folder is named', () => {
   expect(refused([folder('_init', { 'up.sql': '' })])).toBe(`_init: ${hint}`);
   expect(refused([folder('17e3_init', { 'up.sql': '' })])).toBe(`17e3_init: ${hint}`);
   expect(refused([folder('-1_init', { 'up.sql': '' })])).toBe(`-1_init: ${hint}`);
+  // Of several, the first by name, whatever order the disk lists them in.
+  expect(refused([{ name: 'b.txt' }, folder('1_a', { 'up.sql': '' }), { name: 'a.txt' }])).toBe(`a.txt: ${hint}`);
 });
 
 test('a migration folder holds up.sql and down.sql and nothing else; the config v1 files are named as such', () => {
@@ -49,6 +51,9 @@ test('a migration folder holds up.sql and down.sql and nothing else; the config 
   expect(refused([folder('1_a', { 'up.sql': null })])).toBe('1_a/up.sql: a migration holds only up.sql and down.sql');
   expect(refused([folder('1_a', { 'UP.SQL': '' })])).toBe('1_a/UP.SQL: a migration holds only up.sql and down.sql');
   expect(refused([folder('1_a', {})])).toBe('1_a: holds neither up.sql nor down.sql');
+  // Of several, the first by name, whatever order the disk lists them in.
+  expect(refused([folder('1_a', { 'z.txt': '', 'up.sql': '', 'b.txt': '' })])).toBe('1_a/b.txt: a migration holds only up.sql and down.sql');
+  expect(refused([folder('1_a', { 'b.txt': '', 'up.sql': '', 'z.txt': '' })])).toBe('1_a/b.txt: a migration holds only up.sql and down.sql');
   for (const file of ['up.yaml', 'down.yaml']) {
     expect(refused([folder('1_a', { 'up.sql': '', [file]: '- type: track_table' })])).toBe(
       `1_a/${file}: metadata steps of the CLI's config v1, which this command does not run; move them into the metadata directory and keep the SQL in up.sql and down.sql`,

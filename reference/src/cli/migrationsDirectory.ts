@@ -31,7 +31,8 @@ const FILES = new Set(['up.sql', 'down.sql']);
 /** The migrations of a listing, in order of version; the first entry that is none is an error naming it. */
 export function readMigrations(entries: readonly ListedEntry[]): Migration[] {
   const byVersion = new Map<string, Migration>();
-  for (const entry of [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  // In order of name (a folder's names are distinct): the first wrong entry is the one named.
+  for (const entry of [...entries].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const migration = migrationOf(entry);
     const other = byVersion.get(migration.version);
     if (other) throw new MigrationsError(`${other.folder} and ${entry.name} have the same version ${migration.version}`);
