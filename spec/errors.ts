@@ -220,6 +220,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'The 400 of replace_metadata rule 1 carries, besides `internal`, this code and message, as Hasura does.',
   ),
   decided(
+    'unexpected.new-inconsistent-metadata',
+    400,
+    'unexpected',
+    'cannot continue due to new inconsistent metadata',
+    'run_sql whose SQL would make metadata inconsistent with the database (decision dec.run_sql.consistency) is refused at $ with this code and message, as the engine refuses it, `internal` listing the new inconsistent objects; the SQL is undone.',
+  ),
+  decided(
     'validation-failed.graphql-name',
     400,
     'validation-failed',
@@ -730,7 +737,7 @@ export const ERRORS: readonly ErrorSpec[] = [
     200,
     'timeout',
     'the query ran longer than <limit> ms and was cancelled',
-    "The SQL of a role other than admin runs with statement_timeout ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 30000; 0 for none), admin's GraphQL with ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS (default 60000); a statement cancelled by it answers this GraphQL error, and a mutation is undone.",
+    "The SQL of a role other than admin runs with statement_timeout ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 10000; 0 for none), admin's GraphQL with ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS (default 60000); a statement cancelled by it answers this GraphQL error, and a mutation is undone.",
   ),
   decided(
     'conflict',
@@ -934,6 +941,34 @@ export const ERRORS: readonly ErrorSpec[] = [
     'validation-failed',
     'a batch holds 1 to <limit> operations',
     'A JSON array of GraphQL requests at /v1/graphql is a batch (decision dec.graphql.batch); an empty one, or one of more than 100 operations, is refused as a whole.',
+  ),
+  decided(
+    'graphql.nested-insert-parent-column',
+    200,
+    'validation-failed',
+    'cannot insert <columns> columns as their values are already being determined by parent insert',
+    "A row inserted through an array relationship may not give a column the relationship sets from its parent's row (decision dec.graphql.nested-inserts); the columns are quoted and separated by commas. Nothing is inserted.",
+  ),
+  decided(
+    'graphql.nested-insert-object-column',
+    200,
+    'validation-failed',
+    'cannot insert object relationship <relationship> as <columns> column values are already determined',
+    'A row may not give, nor have set by its parent or by another of its object relationships, a column that an object relationship it inserts through sets (decision dec.graphql.nested-inserts). Nothing is inserted.',
+  ),
+  decided(
+    'graphql.nested-insert-empty-object',
+    200,
+    'not-supported',
+    'cannot proceed to insert object relation <relationship> since insert to table <table> affects zero rows',
+    "The row of an object relationship's insert gives the key of the row that refers to it; when its on_conflict leaves no row (do nothing, or an update whose where does not hold), the whole mutation is undone with this error.",
+  ),
+  decided(
+    'graphql.nested-insert-empty-parent',
+    200,
+    'not-supported',
+    'cannot proceed to insert array relations since insert to table <table> affects zero rows',
+    'A row with array relationships to insert through gives them its key; when its on_conflict leaves no row, the whole mutation is undone with this error.',
   ),
 ];
 

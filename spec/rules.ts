@@ -231,6 +231,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'Every metadata operation is accepted at both /v1/query and /v1/metadata; run_sql at /v1/query and /v2/query only.',
   ),
   decision(
+    'catalog-state',
+    '4.3',
+    'the state the server keeps for its tools',
+    'Beside the metadata the server keeps two JSON values for its tools, as the engine keeps them in its catalog: the CLI\'s state (where the engine\'s CLI records the migrations it applied: {"settings": {"migration_mode": "true"}, "migrations": {"<database>": {"<version>": <dirty>}}, "isStateCopyCompleted": <bool>}) and the console\'s, each {} at first. get_catalog_state {} answers {"id": "<the catalog\'s uuid>", "cli_state", "console_state"}; set_catalog_state {"type": "cli" | "console", "state": <any JSON value>} replaces one whole and answers {"message": "success"}. Neither is metadata: the resource version stays, clear_metadata keeps them, export_metadata does not show them; in a bulk, set_catalog_state commits with the rest or not at all.',
+  ),
+  decision(
     'replace_metadata.v2-response',
     '4.3',
     'response and status of replace_metadata v2',
@@ -302,6 +308,18 @@ export const DECISIONS: readonly SpecItem[] = [
     'run_sql that drops, renames or changes past what can be tracked a function that is tracked or that a computed field uses is refused with 400 dependency-error "cannot drop due to the following dependent objects : <dependents>" (dependents named like "function <schema>.<name>" and "computed field <schema>.<table>.<field>"), and one that overloads such a function with 400 not-supported (err.not-supported.function-overloaded), the SQL undone either way; with cascade: true the SQL is kept and the function is untracked, the computed field dropped from its table.',
   ),
   decision(
+    'run_sql.consistency',
+    '4.3',
+    'run_sql that would leave the metadata inconsistent',
+    "After run_sql's SQL (not read_only) the metadata, as run_sql left it, is checked against the database the SQL made, in the request's transaction, when check_metadata_consistency is true, or when it is not given and the SQL has a statement other than a query or a row change (SELECT, INSERT, UPDATE, DELETE, MERGE, VALUES, TABLE; read by PostgreSQL's parser), as the engine decides; check_metadata_consistency false skips the check. An object inconsistent after the SQL that was not before (a column no GraphQL schema can have, an enum table whose values are no GraphQL names, two types of one name) refuses the request with 400 unexpected \"cannot continue due to new inconsistent metadata\" at $, `internal` listing those objects, and the SQL is undone. What was inconsistent before, and SQL that is not checked, is reported by get_inconsistent_metadata and reload_metadata.",
+  ),
+  decision(
+    'run_sql.recreated-objects',
+    '4.3',
+    'GraphQL after run_sql drops objects and makes them again',
+    'Tables, types and functions that run_sql (or SQL outside the service, followed by reload_metadata) drops and makes again under the same names are answered from as they are now, on this server and on every other server of the database: nothing prepared or cached for the old objects is used again. A statement that PostgreSQL refuses because an object it was prepared for changed (SQLSTATE 0A000 "cached plan must not change result type", XX000 "cache lookup failed …") is prepared again and run once more on another connection before anything is answered.',
+  ),
+  decision(
     'computed_fields.graphql',
     '2.3',
     'the GraphQL field of a computed field',
@@ -324,6 +342,12 @@ export const DECISIONS: readonly SpecItem[] = [
     '2.4',
     'defaults of a remote schema, and its export form',
     'forward_client_headers defaults to false and timeout_seconds to 60 (at least 1); the export form writes both, and headers and customization only when there are some. Adding a remote schema introspects it at once; its root fields join query_root and mutation_root (not subscription_root) and its types join the schema under their own names. An unreachable remote at start-up or reload becomes an inconsistent object of type remote_schema {type, reason, definition: the remote schema}; the server serves everything else.',
+  ),
+  decision(
+    'remote-schema.valid-schema',
+    '4.3',
+    'a remote whose own schema is not valid GraphQL',
+    'A remote\'s introspected schema must be valid GraphQL. An object type that does not implement an interface it names is refused in the engine\'s words: Interface field \'<Interface>\'."<field>" expected, but \'<Object>\' does not provide it; The type of Object field \'<Object>\'."<field>" (<type>) is not the same type/sub type of Interface field \'<Interface>\'."<field>" (<type>); Interface field argument \'<Interface>\'."<field>"("<arg>":) required, but Object field \'<Object>\'."<field>" does not provide it; Interface field argument \'<Interface>\'."<field>"("<arg>":) expects type <type>, but \'<Object>\'."<field>"("<arg>":) has type <type>; Object field argument \'<Object>\'."<field>"("<arg>":) is of required type <type>, but is not provided by Interface field \'<Interface>\'."<field>" (a field\'s type may be a subtype of the interface\'s, as graphql-js allows); anything else graphql-js\'s validation refuses, in its words. add_remote_schema and reload_remote_schema answer 400 remote-schema-error "the remote schema <name> cannot be used: <reason>" and change nothing; a stored remote that became invalid (at start-up, on reload_metadata with reload_remote_schemas, when another server changed the metadata) is an inconsistent object of type remote_schema with that reason, left out of every schema. When a role\'s schema is still not valid with the remote schemas and actions beside the tables (a remote schema permission, a clash no rule names), the newest remote schema, else the actions, whose removal makes it valid is left out as an inconsistent remote_schema (or action) with the validation\'s message: a change that brings it is refused (400 unexpected), never served as a 500.',
   ),
   decision(
     'remote-schema.headers',
@@ -368,6 +392,33 @@ export const DECISIONS: readonly SpecItem[] = [
     "A table's <table>_bool_exp has, for each array relationship whose target the role may aggregate (allow_aggregations), a field <relationship>_aggregate of type <target>_aggregate_bool_exp: {count: {arguments: [<target>_select_column!], distinct: Boolean, filter: <target>_bool_exp, predicate: Int_comparison_exp!}, bool_and and bool_or (where the target has boolean columns the role reads): {arguments: <target>_select_column_<target>_aggregate_bool_exp_bool_and_arguments_columns!, distinct, filter, predicate: Boolean_comparison_exp!}}, as the engine names them. It holds for a row when the function over its related rows that the role reads and filter keeps (count(*), count of the columns' non-null values, of distinct ones with distinct; bool_and/bool_or of the column, null over no rows) satisfies predicate. Exactly one function per <relationship>_aggregate (else validation-failed `exactly one predicate should be specified`). Permissions take the same form in the metadata's BoolExp (arguments by column name; bool_and and bool_or one column), checked when the permission is made.",
   ),
   decision(
+    'run_sql.text-settings',
+    '4.3',
+    "run_sql's text read as its check reads it",
+    "Every run_sql text runs with standard_conforming_strings on and client_encoding UTF8, set in its transaction before it and again after it, whatever an earlier run_sql of the request set: PostgreSQL reads the text exactly as the transaction-control check does (dec.run_sql.standard-strings), on the server's own database and on a source. A SET in a text changes nothing of how that text is read (PostgreSQL parses a text whole before running it).",
+  ),
+  decision(
+    'remote-schema.outside-the-lock',
+    '4.3',
+    'introspecting a remote does not hold other metadata requests',
+    "A metadata request introspects the remote schemas it needs (add_remote_schema, update_remote_schema, reload_remote_schema, reload_metadata with reload_remote_schemas, replace_metadata's remotes) before it takes the lock every metadata change holds: while a remote is slow, up to its timeout_seconds, other metadata requests, exports and run_sql are answered. Under the lock the request takes what it introspected when the definition is still the same, and introspects again only what changed meanwhile. When its client goes away the introspection stops (the remote's request is closed) and the request changes nothing.",
+  ),
+  {
+    ...decision(
+      'limits.remote-answers',
+      '8',
+      "the bytes of remote schemas' answers a request and a role may hold",
+      "Each answer of a remote schema is read up to 64 MiB; all the answers one GraphQL request gathers from remote schemas (root fields and remote relationships) together up to ENGINE_GRAPHQL_REMOTE_ANSWER_MAX_BYTES (64 MiB), and those of one role's requests in flight together (a share, as dec.limits.role-share counts it) up to ENGINE_GRAPHQL_REMOTE_ANSWER_ROLE_MAX_BYTES (256 MiB). An answer past a bound stops being read and its field fails with err.graphql.remote-failed, naming the bound; the bytes are given back when the request's answer is made.",
+    ),
+    verifiedBy: 'reference' as const,
+  },
+  decision(
+    'functions.argument-types',
+    '4.3',
+    "the types of a tracked function's arguments",
+    "The fields of <function>_args are all nullable, as the engine types them (PostgreSQL takes null for any argument); the field `args` is required when some argument has no default and optional otherwise. An argument without a default may be given as null but not left out: left out, the request is refused with `Non default arguments cannot be omitted` (not-supported); one with a default left out takes the default. A computed field's arguments keep their nullability (non-null without a default).",
+  ),
+  decision(
     'graphql.cached',
     '4.3',
     'the @cached directive and the answers it keeps',
@@ -377,7 +428,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'source.connection-failure',
     '2.1',
     'why a source cannot be connected to, as answered',
-    'A source whose database cannot be had — a URL that does not parse (an unclosed IPv6 address, a port out of range), a certificate file that cannot be read, a closed port, a port where something other than PostgreSQL answers, an unknown host, a PostgreSQL that refuses the database or the credentials — is refused (and later reported) with one message, `could not connect to the database`, in the inconsistent object of type source; never a 5xx, and never the URL, a password, or whether a host, port or file exists. The cause is written to the server\'s log. An environment variable that is not set is named: `environment variable "<name>" is not set`.',
+    'A source whose database cannot be had — a URL that does not parse (an unclosed IPv6 address, a port out of range), a certificate file that cannot be read, a closed port, a port where something other than PostgreSQL answers, an unknown host, a PostgreSQL that refuses the database or the credentials — is refused (and later reported) with one message, `could not connect to the database`, in the inconsistent object of type source; never a 5xx, and never the URL, a password, or whether a host, port or file exists. The cause is written to the server\'s log. An environment variable that is not set is named: `environment variable "<name>" is not set`. Each read replica is checked like the primary when a source is added or its connections change; a read that a replica cannot serve (it does not answer, or refuses the session) is run on the primary, never answered with an error while the primary serves, and that replica is left aside for 30 s.',
   ),
   decision(
     'environment.values-unquoted',
@@ -615,6 +666,18 @@ export const DECISIONS: readonly SpecItem[] = [
     'The root fields of a mutation run in order in one transaction: when one fails, none is kept.',
   ),
   decision(
+    'graphql.update-many',
+    '4.3',
+    'several updates of one table in one field',
+    "A role that may update a table also gets update_<t>_many(updates: [<t>_updates!]!): [<t>_mutation_response], as the engine names them: <t>_updates has the update operators of update_<t> (_set, _inc and the jsonb ones the role's columns allow) and where: <t>_bool_exp!. The updates run in the order given, in the request's transaction, each a statement of its own that sees what the earlier ones changed, each under the role's update permission (filter, columns, presets, check) and answering its own affected_rows and returning; no updates answer []; a failing check undoes them all. TableConfig's custom_root_fields takes update_many (default update_<t>_many), checked like the other root field names.",
+  ),
+  decision(
+    'graphql.nested-inserts',
+    '4.3',
+    'inserting related rows through relationships',
+    "As in the engine, <t>_insert_input has, besides the columns the role may insert, a field per relationship of the table (foreign-key or manual) whose target the role may insert into: an object relationship's is <target>_obj_rel_insert_input {data: <target>_insert_input!, on_conflict}, an array relationship's <target>_arr_rel_insert_input {data: [<target>_insert_input!]!, on_conflict}; on_conflict is there where the role may upsert into the target as at the root (it has an update permission there, or is admin). insert_<t> and insert_<t>_one insert a row's object relationships first (each row its own statement, under its table's insert permission: columns, presets, check, on_conflict), then the row with the columns those relationships map set from the inserted rows (over the role's presets), then its array relationships with their mapped columns set from the row; to any depth, in the request's transaction, each statement's check seeing the rows inserted before it; a failing check or any error undoes everything. Rows of a level without relationships to insert through are one statement. A null object relationship or an empty data list inserts nothing. affected_rows counts the rows of every level (an upsert's updated row included); returning gives the top-level rows, read after every level is inserted, so its relationships see the nested rows. Refusals: a column the parent or an object relationship sets given too (validation-failed; found in the whole input before anything is inserted, row by row in the order the engine inserts them), an object relationship whose insert leaves no row, and a row left without a row by its on_conflict that has array relationships to insert (not-supported); errors have path $ like the other mutation errors. A backend_only insert permission counts for a nested level only when the request may use it, as at the root.",
+  ),
+  decision(
     'graphql.enum-tables',
     '2.3',
     'enum tables in the GraphQL schema',
@@ -702,7 +765,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'metadata.older-forms',
     '4.3',
     'metadata documents of the older versions',
-    "replace_metadata (and the metadata directory) takes a document of version 1 (no version key, or version 1: a table entry's table and a function may be a bare name or {schema, name}, functions are listed by name) and of version 3 (tables and functions under sources: the source named default is the server's own database, whatever its configuration says; other sources are listed under `sources` (dec.source.forms); a source of another kind than postgres is 400 not-supported at its kind; inherited_roles and the other version 3 keys are dropped when empty and 400 not-supported otherwise), converted to version 2; export_metadata stays version 2.",
+    "replace_metadata (and the metadata directory) takes a document of version 1 (no version key, or version 1: a table entry's table and a function may be a bare name or {schema, name}, functions are listed by name) and of version 3 (tables and functions under sources: the source named default is the server's own database, whatever its configuration says; other sources are listed under `sources` (dec.source.forms); a source of another kind than postgres is 400 not-supported at its kind; inherited_roles and the other version 3 keys, and a source's customization, are dropped when empty or when they hold the defaults the engine writes into every project it exports (graphql_schema_introspection {disabled_for_roles: []}, customization {naming_convention: hasura-default}), and 400 not-supported otherwise), converted to version 2; export_metadata stays version 2.",
   ),
   decision(
     'table.column-config',
@@ -784,7 +847,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'limits.role-share',
     '8',
     "one role's share of the database connections",
-    'The statements of one role (all its users together) take at most ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE of the ENGINE_GRAPHQL_PG_CONNECTIONS connections at once (default half of 10); its further requests wait their turn in order, so a role that sends slow queries never makes another role wait for them.',
+    "The statements of one share — a role, all its users together, or one set of credentials that allow several roles (a JWT's x-engine-allowed-roles), whichever of them it uses — take at most ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE of the ENGINE_GRAPHQL_PG_CONNECTIONS connections at once (default half of 10), and the last free connection is kept for a share that runs nothing yet; its further requests wait their turn in order, and a freed connection goes to the waiting share that runs the fewest statements (the one served longest ago among equals). However many shares send slow queries, another is answered as soon as a connection is free, before their queues.",
   ),
   decision(
     'version',

@@ -4,7 +4,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { caseNeeding } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { REQUIRES_SOURCE_DATABASE, useSourceDatabase } from '../harness/sourceDatabase';
+import { Client } from 'pg';
+import { makeDatabase, makesDatabases, REQUIRES_SOURCE_DATABASE, useSourceDatabase } from '../harness/sourceDatabase';
 import { REQUIRES_ADMIN_SECRET, useTarget } from '../harness/target';
 
 const target = useTarget();
@@ -119,5 +120,57 @@ caseNeeding(
     expectResponse(source, 400, couldNotConnect('env'));
     for (const answer of [remote, template, source]) expect(answer.text).not.toContain(secret);
     expect(await exported()).toEqual({ version: 2, tables: [] });
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.source.connection-failure', 'op.pg_add_source', 'op.pg_update_source'],
+  'a read replica that cannot be connected to is refused like the primary, and nothing changes',
+  async () => {
+    const withReplica = (replica: string) => ({ connection_info: { database_url: second.url }, read_replicas: [{ database_url: replica }] });
+    expectResponse(
+      await run('pg_add_source', { name: 'lost', configuration: withReplica('postgres://engine:pw@127.0.0.1:1/db') }),
+      400,
+      couldNotConnect('lost'),
+    );
+    expectResponse(await addSource('kept', second.url), 200, { message: 'success' });
+    expectResponse(
+      await run('pg_update_source', { name: 'kept', configuration: withReplica(`postgres://engine:pw@127.0.0.1:${notPostgresPort}/db`) }),
+      400,
+      couldNotConnect('kept'),
+    );
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [],
+      sources: [{ name: 'kept', kind: 'postgres', configuration: { connection_info: { database_url: second.url } }, tables: [] }],
+    });
+  },
+);
+
+caseNeeding(
+  { met: makesDatabases, needs: 'a run that makes its own databases (a managed run)' },
+  ['dec.source.connection-failure', 'dec.source.forms'],
+  'reads of a source whose read replica went away are answered by its primary, never with an error',
+  async () => {
+    const replica = await makeDatabase();
+    const table = 'create table public.shelf (id int primary key, place text)';
+    await second.sql(`${table}; insert into public.shelf values (1, 'primary')`);
+    const onReplica = new Client({ connectionString: replica.url });
+    await onReplica.connect();
+    await onReplica.query(`${table}; insert into public.shelf values (1, 'replica')`);
+    await onReplica.end();
+    try {
+      const configuration = { connection_info: { database_url: second.url }, read_replicas: [{ database_url: replica.url }] };
+      expectResponse(await run('pg_add_source', { name: 'books', configuration }), 200, { message: 'success' });
+      expectResponse(await run('pg_track_table', { source: 'books', table: 'shelf' }), 200, { message: 'success' });
+      expectResponse(await target.graphql('{ shelf { place } }'), 200, { data: { shelf: [{ place: 'replica' }] } });
+      await replica.drop();
+      for (let i = 0; i < 3; i++) expectResponse(await target.graphql('{ shelf { place } }'), 200, { data: { shelf: [{ place: 'primary' }] } });
+    } finally {
+      await target.reset();
+      await second.sql('drop table if exists public.shelf');
+      await replica.drop().catch(() => {});
+    }
   },
 );

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { createMiddleware } from '@mswjs/http-middleware';
-import { buildSchema, graphql as runGraphQL } from 'graphql';
+import { buildSchema, graphql as runGraphQL, introspectionFromSchema } from 'graphql';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 
 export interface RecordedRequest {
@@ -114,4 +114,14 @@ export function graphQLServer(path: string, sdl: string, resolvers: RootResolver
     });
     return HttpResponse.json(result);
   });
+}
+
+/**
+ * A server that answers every request with the introspection of `sdl` as written, valid or not
+ * (graphql-js would refuse to execute against a schema that is not valid): a remote whose schema
+ * breaks the rules of GraphQL.
+ */
+export function introspectionServer(path: string, sdl: string): RequestHandler {
+  const data = introspectionFromSchema(buildSchema(sdl, { assumeValid: true, assumeValidSDL: true }));
+  return http.post(path, () => HttpResponse.json({ data }));
 }

@@ -86,6 +86,9 @@ export interface RequestLimits {
   cacheMaxBytes: number;
   /** Memory the answers of @cached queries may hold (decision dec.graphql.cached). */
   responseCacheMaxBytes: number;
+  /** Bytes of remote answers one request, and one role's requests in flight, may hold (decision dec.limits.remote-answers). */
+  remoteAnswerMaxBytes: number;
+  remoteAnswerRoleMaxBytes: number;
 }
 
 type Source = Record<string, string | undefined>;
@@ -146,6 +149,8 @@ export const FLAGS: Record<string, string> = {
   'max-connections-per-role': 'ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE',
   'cache-max-bytes': 'ENGINE_GRAPHQL_CACHE_MAX_BYTES',
   'response-cache-max-bytes': 'ENGINE_GRAPHQL_RESPONSE_CACHE_MAX_BYTES',
+  'remote-answer-max-bytes': 'ENGINE_GRAPHQL_REMOTE_ANSWER_MAX_BYTES',
+  'remote-answer-role-max-bytes': 'ENGINE_GRAPHQL_REMOTE_ANSWER_ROLE_MAX_BYTES',
   'graceful-shutdown-timeout': 'ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT',
 };
 
@@ -215,9 +220,11 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       maxQueryCost: int('ENGINE_GRAPHQL_MAX_QUERY_COST', get('ENGINE_GRAPHQL_MAX_QUERY_COST'), 10_000_000, 0),
       maxBulkOperations: int('ENGINE_GRAPHQL_MAX_BULK_OPERATIONS', get('ENGINE_GRAPHQL_MAX_BULK_OPERATIONS'), 1000, 1),
       adminStatementTimeoutMs: int('ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS'), 60_000, 0),
-      statementTimeoutMs: int('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS'), 30_000, 0),
+      statementTimeoutMs: int('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS', get('ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS'), 10_000, 0),
       cacheMaxBytes: int('ENGINE_GRAPHQL_CACHE_MAX_BYTES', get('ENGINE_GRAPHQL_CACHE_MAX_BYTES'), 64 * 1024 * 1024, 1024 * 1024),
       responseCacheMaxBytes: int('ENGINE_GRAPHQL_RESPONSE_CACHE_MAX_BYTES', get('ENGINE_GRAPHQL_RESPONSE_CACHE_MAX_BYTES'), 32 * 1024 * 1024, 0),
+      remoteAnswerMaxBytes: int('ENGINE_GRAPHQL_REMOTE_ANSWER_MAX_BYTES', get('ENGINE_GRAPHQL_REMOTE_ANSWER_MAX_BYTES'), 64 * 1024 * 1024, 1024),
+      remoteAnswerRoleMaxBytes: int('ENGINE_GRAPHQL_REMOTE_ANSWER_ROLE_MAX_BYTES', get('ENGINE_GRAPHQL_REMOTE_ANSWER_ROLE_MAX_BYTES'), 256 * 1024 * 1024, 1024),
     },
     gracefulShutdownTimeoutSeconds: int('ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT', get('ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT'), 60, 0),
     events: {

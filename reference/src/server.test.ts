@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from './server';
 import { graphQLServer, useMockServer } from '../../conformance/harness/mockServer';
 import { http, HttpResponse } from 'msw';
 import { Client } from 'pg';
+import { buildSchema, introspectionFromSchema } from 'graphql';
 import * as sql from 'pg-sql2';
 
 const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
@@ -173,6 +174,31 @@ describe('reference server', () => {
       body: { message: 'success', is_consistent: true },
     });
     expect(await post(second, { query: '{ hello }' }, '/v1/graphql')).toEqual({ status: 200, body: { data: { hello: 'again' } } });
+  });
+
+  test('a remote schema whose schema became invalid is an inconsistent object at start-up; every schema is served [dec.remote-schema.valid-schema]', async () => {
+    const sdl = (droid: string) => `type Query { hero: Character } interface Character { id: ID! } type Droid implements Character { ${droid} }`;
+    remote.use(graphQLServer('/sw', sdl('id: ID!'), { hero: () => null }));
+    const first = await start();
+    const definition = { url: `${remote.url}/sw`, forward_client_headers: false, timeout_seconds: 2 };
+    expect(await post(first, { type: 'add_remote_schema', args: { name: 'sw', definition } })).toEqual({ status: 200, body: { message: 'success' } });
+    await first.close();
+    servers.splice(0);
+    // The remote now describes a droid without its interface's id.
+    const data = introspectionFromSchema(buildSchema(sdl('name: String'), { assumeValid: true }));
+    remote.use(http.post('/sw', () => HttpResponse.json({ data })));
+    const second = await start();
+    expect(await post(second, { type: 'get_inconsistent_metadata', args: {} })).toEqual({
+      status: 200,
+      body: [
+        {
+          type: 'remote_schema',
+          reason: 'the remote schema "sw" cannot be used: Interface field \'Character\'."id" expected, but \'Droid\' does not provide it',
+          definition: { name: 'sw', definition },
+        },
+      ],
+    });
+    expect(await post(second, { query: '{ __typename }' }, '/v1/graphql')).toEqual({ status: 200, body: { data: { __typename: 'query_root' } } });
   });
 
   test('a catalog migrated by a newer server stops metadata changes [err.not-supported.catalog-version]', async () => {

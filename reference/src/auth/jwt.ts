@@ -96,5 +96,7 @@ export async function authenticateJwt(headers: Headers, settings: JwtSettings): 
     variables[k] = typeof v === 'string' ? v : JSON.stringify(v);
   }
   variables['x-engine-role'] = role;
-  return { role, variables };
+  // Credentials that allow several roles take one share of the connections, whichever role they use.
+  const share = allowed.length > 1 ? `\u0000allowed:${[...new Set(allowed)].sort().join('\u0000')}` : undefined;
+  return { role, variables, ...(share ? { share } : {}) };
 }

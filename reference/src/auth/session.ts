@@ -11,7 +11,16 @@ export interface Session {
   variables: Readonly<Record<string, string>>;
   /** backend_only insert permissions apply (SPEC.md §2.3 InsertPermission.backend_only). */
   backendOnly?: boolean;
+  /**
+   * Whose fair share of the connections the session's statements take (execute/roleGate.ts): its
+   * role's, unless its credentials allow several roles (a JWT's allowed roles): then one share for
+   * all of them, so that switching roles gains no second share.
+   */
+  share?: string;
 }
+
+/** The share of the connections a session's statements take. */
+export const shareOf = (session: Session): string => session.share ?? session.role;
 
 export const ADMIN_ROLE = 'admin';
 export const isAdmin = (session: Session) => session.role === ADMIN_ROLE;

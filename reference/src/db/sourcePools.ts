@@ -66,15 +66,20 @@ export interface SourceGraphqlPools {
   admin: Pool;
   roles: Pool;
   adminGraphql: Pool;
+  /** A read replica's: the read could not be had there; it is left aside for a while and the read goes to the primary. */
+  unreachable?: () => void;
 }
 
 type TimedPools = { roles: Pool; adminGraphql: Pool };
+
+/** How long a read replica that did not answer is left aside before reads try it again. */
+const REPLICA_REST_MS = 30_000;
 
 export class SourcePools {
   /** Told why a source's database could not be had (the server logs it); the answer says only COULD_NOT_CONNECT. */
   onConnectionFailure: (source: string, cause: string) => void = () => {};
   private readonly pools = new Map<string, { key: string; pool: Pool }>();
-  private readonly graphql = new Map<string, { key: string; primary: TimedPools; replicas: TimedPools[]; next: number }>();
+  private readonly graphql = new Map<string, { key: string; primary: TimedPools; replicas: (TimedPools & { downUntil: number })[]; next: number }>();
 
   /**
    * The GraphQL pools of a source (opened on first use), or undefined when its URL cannot be had.
@@ -88,13 +93,27 @@ export class SourcePools {
     if (open?.key !== key) {
       const primary = timedPools(source.configuration.connection_info, timeouts);
       if (!primary) return undefined;
-      const replicas = (source.configuration.read_replicas ?? []).flatMap((info) => timedPools(info, timeouts) ?? []);
+      const replicas = (source.configuration.read_replicas ?? []).flatMap((info) => {
+        const pools = timedPools(info, timeouts);
+        return pools ? [{ ...pools, downUntil: 0 }] : [];
+      });
       if (open) for (const set of [open.primary, ...open.replicas]) void endAll(set);
       this.graphql.set(source.name, (open = { key, primary, replicas, next: 0 }));
     }
-    if (write || open.replicas.length === 0) return { admin, ...open.primary };
-    const replica = open.replicas[open.next++ % open.replicas.length]!;
-    return { admin, ...replica };
+    // Reads go to the replicas in turn, past those resting after a failure; none answering: the primary.
+    const now = Date.now();
+    const up = write ? [] : open.replicas.filter((r) => r.downUntil <= now);
+    if (up.length === 0) return { admin, ...open.primary };
+    const replica = up[open.next++ % up.length]!;
+    return {
+      admin,
+      roles: replica.roles,
+      adminGraphql: replica.adminGraphql,
+      unreachable: () => {
+        replica.downUntil = Date.now() + REPLICA_REST_MS;
+        this.onConnectionFailure(source.name, 'a read replica did not answer; reads go to the primary for a while');
+      },
+    };
   }
 
   /** The pool of a source, opened on first use (again when its configuration changed). */
@@ -121,9 +140,22 @@ export class SourcePools {
    * connection of its own: the source's pool may be held whole by the request that asks.
    */
   async problemOf(source: SourceEntry): Promise<string | undefined> {
-    const config = poolConfigOf(source.configuration.connection_info);
+    return (await this.connectionProblem(source.name, source.configuration.connection_info)) ?? this.replicasProblem(source);
+  }
+
+  /** Why one of the source's read replicas cannot be connected to, or undefined: each is checked like the primary. */
+  async replicasProblem(source: SourceEntry): Promise<string | undefined> {
+    for (const info of source.configuration.read_replicas ?? []) {
+      const problem = await this.connectionProblem(source.name, info);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  }
+
+  private async connectionProblem(name: string, info: ConnectionInfo): Promise<string | undefined> {
+    const config = poolConfigOf(info);
     if ('problem' in config) {
-      if (config.cause !== undefined) this.onConnectionFailure(source.name, config.cause);
+      if (config.cause !== undefined) this.onConnectionFailure(name, config.cause);
       return config.problem;
     }
     const client = new Client({ ...config, connectionTimeoutMillis: CHECK_TIMEOUT_MS });
@@ -132,7 +164,7 @@ export class SourcePools {
       await client.connect();
       return undefined;
     } catch (error) {
-      this.onConnectionFailure(source.name, causeOf(error));
+      this.onConnectionFailure(name, causeOf(error));
       return COULD_NOT_CONNECT;
     } finally {
       await client.end().catch(() => {});

@@ -9,13 +9,16 @@ import type { EngineConfig } from '../config';
 import { resilientPool } from '../db/connectionLoss';
 import { introspectionOf } from '../db/introspection';
 import { RoleGate } from '../execute/roleGate';
+import type { Abandonment } from '../execute/abandonment';
 import type { PlanPools } from '../execute/runPlan';
+import { StatementGenerations } from '../execute/preparedStatements';
 import { loadEnumValues, type SchemaCache } from '../execute/schemaCache';
 import type { Session } from '../auth/session';
 import { functionsNamedBy, tablesNamedBy } from '../metadata/document';
 import type { ParsedOperation } from '../operations/envelope';
 import { runAsRoleIn } from '../operations/roleDml';
 import { RemoteSchemaStore } from '../remote/store';
+import { RemoteAnswerBytes } from '../remote/answerBytes';
 import { SourcePools } from '../db/sourcePools';
 import { sourcesOf } from '../metadata/sources';
 import { loadSourceInputs } from './sourceInputs';
@@ -41,12 +44,13 @@ export class Engine {
   private constructor(
     readonly pool: Pool,
     readonly config: EngineConfig,
-    pools: Omit<PlanPools, 'admin'>,
+    pools: Omit<PlanPools, 'admin' | 'statements'>,
     databaseUrl: string,
   ) {
     this.pools = {
       admin: pool,
       ...pools,
+      statements: new StatementGenerations(),
       // Plans of another source run on its pools, with the same limits (decision dec.source.forms).
       sourcePools: (name, write) => {
         const source = sourcesOf(this.served.snapshot?.document ?? { version: 2, tables: [] }).find((s) => s.name === name);
@@ -54,7 +58,8 @@ export class Engine {
         return own ? { ...this.pools, ...own, sourcePools: () => undefined } : undefined;
       },
     };
-    this.served = new ServedState(config, this.remotes);
+    // What the GraphQL pools' connections prepared is not run again once the database changed.
+    this.served = new ServedState(config, this.remotes, () => this.pools.statements.advance());
     this.sources = { pool, config, remotes: this.remotes, served: this.served, sourcePools: this.sourcePools, serverId: randomUUID() };
     this.sync = new ClusterSync(this.sources, databaseUrl, this.sources.serverId);
   }
@@ -72,7 +77,8 @@ export class Engine {
       {
         roles: timed('engine-reference-roles', statementTimeoutMs),
         adminGraphql: timed('engine-reference-admin-graphql', adminStatementTimeoutMs),
-        gate: new RoleGate(config.maxConnectionsPerRole),
+        gate: new RoleGate(config.maxConnectionsPerRole, config.pgConnections),
+        remoteAnswers: new RemoteAnswerBytes(config.limits.remoteAnswerMaxBytes, config.limits.remoteAnswerRoleMaxBytes),
         statementTimeoutMs,
         adminStatementTimeoutMs,
         maxQueryCost: config.limits.maxQueryCost,
@@ -126,8 +132,8 @@ export class Engine {
   }
 
   /** Run one metadata operation (a bulk with its children) as one transaction (metadataCommit.ts). */
-  execute(operation: ParsedOperation): Promise<unknown> {
-    return commitOperation(this.sources, operation);
+  execute(operation: ParsedOperation, options: { gone?: Abandonment } = {}): Promise<unknown> {
+    return commitOperation(this.sources, operation, options);
   }
 
   /** Legacy DML of a role other than admin, under its permissions (operations/roleDml.ts). */

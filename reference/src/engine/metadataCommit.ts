@@ -23,6 +23,8 @@ import { DEFAULT_SOURCE } from '../../../spec';
 import { connectionsChanged, sourceArgumentProblem, sourcesOf } from '../metadata/sources';
 import { settleSourceDependents } from '../metadata/sourceRelationshipDependents';
 import type { SchemaInput } from './served';
+import type { Abandonment } from '../execute/abandonment';
+import { prefetchRemotes } from './remotePrefetch';
 
 export interface CommitSources extends ContextSources {
   /** Tells this server's own change notifications from other servers'. */
@@ -30,8 +32,13 @@ export interface CommitSources extends ContextSources {
 }
 
 /** Run one operation (a bulk with its children) as one transaction, and serve what it committed. */
-export async function commitOperation(sources: CommitSources, operation: ParsedOperation): Promise<unknown> {
+export async function commitOperation(sources: CommitSources, operation: ParsedOperation, options: { gone?: Abandonment } = {}): Promise<unknown> {
   const { served, remotes } = sources;
+  // The remotes it introspects, before the lock: a slow one holds this request only (remotePrefetch.ts).
+  const notBefore = Date.now();
+  const cancelled = abortSignalOf(options.gone);
+  // A client gone by now: the remotes it asks for answer it went away, and the operation is refused.
+  await prefetchRemotes(remotes, operation, served.snapshot?.document, cancelled);
   const client = await connect(sources);
   // A connection that ran user SQL may carry session state: it goes back to the pool reset (sessionReset.ts).
   const userSql = runsUserSql(operation);
@@ -47,7 +54,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     if (operation.resourceVersion !== undefined && operation.resourceVersion !== stored.resourceVersion) {
       throw engineError('conflict', '$', [String(operation.resourceVersion)]);
     }
-    const request = requestContext(sources, client, stored);
+    const request = requestContext(sources, client, stored, { notBefore, ...(cancelled ? { cancelled } : {}) });
     const { ctx, loaded, guard, enumValuesOf } = request;
     finishSources = (commit) => request.sourceTransactions.finish(commit);
     const inSourceOf: InSource = (op, run) => inSource(sources, request.sourceTransactions, ctx, op.source!, (sub) => run(sub));
@@ -57,7 +64,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     if (ctx.document !== stored.document) {
       if (remoteSchemasOf(ctx.document).length > 0 || (ctx.document.actions?.length ?? 0) > 0 || hasRemoteRelationships(ctx.document)) {
         // A remote that replace_metadata brings is introspected here; one that cannot be served is refused.
-        await remotes.loadAll(ctx.document);
+        await remotes.loadAll(ctx.document, false, ctx.remoteLoading);
         if (!ctx.acceptInconsistencies) {
           const before = new Set((await ctx.remoteProblems(stored.document)).map((o) => o.reason));
           const introduced = served.remoteViewOf(ctx.document, await ctx.introspect()).problems.filter((p) => !before.has(p.object.reason));
@@ -172,6 +179,15 @@ const ON_THE_CATALOG = new Set([
 
 /** Operations that take away what a to_source relationship may lead to (run_sql: by dropping a tracked table). */
 const TAKES_TARGETS = new Set(['untrack_table', 'pg_drop_source', 'run_sql']);
+
+/** An AbortSignal that aborts when the client goes away. */
+function abortSignalOf(gone: Abandonment | undefined): AbortSignal | undefined {
+  if (!gone) return undefined;
+  const controller = new AbortController();
+  if (gone.abandoned) controller.abort();
+  else gone.onAbandon(() => controller.abort());
+  return controller.signal;
+}
 
 async function connect({ pool }: CommitSources): Promise<PoolClient> {
   try {

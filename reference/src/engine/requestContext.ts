@@ -45,7 +45,12 @@ export interface ContextSources {
   served: ServedState;
 }
 
-export function requestContext(sources: ContextSources, client: PoolClient, stored: MetadataSnapshot): RequestContext {
+export function requestContext(
+  sources: ContextSources,
+  client: PoolClient,
+  stored: MetadataSnapshot,
+  remoteLoading: RequestContext['ctx']['remoteLoading'] = { notBefore: Date.now() },
+): RequestContext {
   const { pool, config, remotes, served, sourcePools } = sources;
   const document = stored.document;
   // Per document of this request: the enum values read for it (its schema is built from them).
@@ -86,11 +91,13 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
   const functionDetails: DbFunction[] = [];
   const known = served.tableDetails;
   let before: Promise<readonly InconsistentObject[]> | undefined;
+  let schemaBefore: Promise<readonly InconsistentObject[]> | undefined;
   let guard: { token: string; hash: string; xid: string } | undefined;
   const sourceTransactions = new SourceTransactions();
   const ctx: OperationContext = {
     db: client,
     remotes,
+    remoteLoading,
     remotesChanged: false,
     async onSource(name, work, readOnly = false) {
       const source = sourcesOf(ctx.document).find((s) => s.name === name)!;
@@ -127,6 +134,10 @@ export function requestContext(sources: ContextSources, client: PoolClient, stor
     inconsistenciesBefore() {
       before ??= ctx.introspect(tablesNamedBy(document)).then((db) => findInconsistencies(document, db));
       return before;
+    },
+    schemaProblemsBefore() {
+      schemaBefore ??= served.servedProblems(ctx, stored);
+      return schemaBefore;
     },
     async introspect(extra = []) {
       if (!relations) {

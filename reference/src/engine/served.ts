@@ -4,7 +4,9 @@ import type { MetadataDocument } from '../../../spec';
 import type { EngineConfig } from '../config';
 import type { DbTable, Introspection } from '../db/introspection';
 import type { SchemaCache, SourceSchemaInput } from '../execute/schemaCache';
-import { adminSchemaOf, validSchemaCache, type ValidSchemaCache } from '../execute/schemaValidity';
+import { adminSchemaOf, firstSchemaError, validSchemaCache, type ValidSchemaCache } from '../execute/schemaValidity';
+import { servableExternals, type Externals } from '../execute/externalValidity';
+import { buildSchemaCache } from '../execute/schemaCache';
 import { actionsOf } from '../metadata/actions';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
@@ -46,6 +48,8 @@ export class ServedState {
   constructor(
     private readonly config: EngineConfig,
     private readonly remotes: RemoteSchemaStore,
+    /** Told when the database changed (run_sql, reload_metadata, another server's run_sql). */
+    private readonly databaseChanged: () => void = () => {},
   ) {}
 
   /**
@@ -54,7 +58,10 @@ export class ServedState {
    */
   adopt(snapshot: MetadataSnapshot, loaded: ReadonlyMap<string, DbTable>, databaseChanged: boolean, input: SchemaInput | undefined): void {
     this.snapshot = snapshot;
-    if (databaseChanged) this.tableDetails = new Map();
+    if (databaseChanged) {
+      this.tableDetails = new Map();
+      this.databaseChanged();
+    }
     for (const t of loaded.values()) this.tableDetails.set(t.oid, t);
     if (input) {
       this.schemaInput = input;
@@ -93,17 +100,29 @@ export class ServedState {
         ...sources,
       });
       const view = remoteView(local.document, () => local.cache.admin.schema, this.remotes, this.config.enableRemoteSchemaPermissions, introspection);
-      const full = validSchemaCache(local.document, introspection, enumValues, this.config.limits, {
-        inferFunctionPermissions,
-        allowList,
-        remotes: view.usable,
-        withActions: view.actionsUsable,
-        previous: local.cache.share,
-        ...sources,
-      });
+      const options = { inferFunctionPermissions, allowList, ...sources };
+      const withExternals = (e: Externals, previous?: TypeShare) =>
+        validSchemaCache(local.document, introspection, enumValues, this.config.limits, {
+          ...options,
+          remotes: e.remotes,
+          withActions: e.withActions,
+          previous,
+        });
+      let full = withExternals({ remotes: view.usable, withActions: view.actionsUsable }, local.cache.share);
       // What both builds find (a name clash across sources, a to_source relationship) is listed once.
       const listed = new Set(local.problems.map((o) => JSON.stringify(o)));
-      return this.remember(input, { ...full, problems: [...local.problems, ...full.problems.filter((o) => !listed.has(JSON.stringify(o)))] });
+      let added = full.problems.filter((o) => !listed.has(JSON.stringify(o)));
+      // The tables were valid alone: what the remotes or actions break is theirs (externalValidity.ts).
+      if (added.length > 0 || firstSchemaError(full.cache) !== undefined) {
+        const build = (e: Externals) =>
+          buildSchemaCache(local.document, introspection, enumValues, this.config.limits, { ...options, remotes: e.remotes, withActions: e.withActions });
+        const servable = servableExternals(local.document, { remotes: view.usable, withActions: view.actionsUsable }, build);
+        if (servable.problems.length > 0) {
+          full = withExternals(servable);
+          added = [...servable.problems, ...full.problems.filter((o) => !listed.has(JSON.stringify(o)))];
+        }
+      }
+      return this.remember(input, { ...full, problems: [...local.problems, ...added] });
     }
     return found.result;
   }

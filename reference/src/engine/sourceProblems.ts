@@ -32,11 +32,11 @@ export async function sourceProblemsOf(
  */
 async function problemOf(pools: SourcePools, source: SourceEntry, holds: (name: string, pool: Pool) => boolean): Promise<string | undefined> {
   const pool = pools.openPoolOf(source);
-  if (pool && holds(source.name, pool)) return undefined;
+  if (pool && holds(source.name, pool)) return pools.replicasProblem(source);
   if (pool && pool.idleCount > 0) {
     try {
       await q.run(pool, q.ping);
-      return undefined;
+      return pools.replicasProblem(source);
     } catch {
       // Asked again below on a connection of its own, which says why.
     }

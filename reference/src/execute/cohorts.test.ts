@@ -3,6 +3,7 @@
 // each batch's as soon as it is back; a failed statement ends only its batch. A request's row holds
 // only what its plan reads.
 import type { PlanPools } from './runPlan';
+import { StatementGenerations } from './preparedStatements';
 import type { CompiledPlan } from './plan';
 import { cohortAnswers, cohortRow, statementsKey, type CohortAnswer } from './cohorts';
 
@@ -19,7 +20,8 @@ const plan: CompiledPlan = {
 /** A pool that answers each row with its session's user id (rows reversed), and fails a batch holding user `bad`. */
 function recordingPools() {
   const sent: unknown[][] = [];
-  const pool = {
+  const client = {
+    release: () => {},
     query: async ({ values }: { values: unknown[] }) => {
       sent.push(values);
       const rows = JSON.parse(values[1] as string) as { i: number; session: Record<string, string> }[];
@@ -27,6 +29,7 @@ function recordingPools() {
       return { rows: rows.map((r) => ({ i: r.i, data: JSON.stringify({ mine: { user: r.session['x-engine-user-id'] } }) })).reverse() };
     },
   };
+  const pool = { connect: async () => client };
   const pools = {
     admin: pool,
     adminGraphql: pool,
@@ -34,6 +37,7 @@ function recordingPools() {
     statementTimeoutMs: 1000,
     adminStatementTimeoutMs: 1000,
     maxQueryCost: 0,
+    statements: new StatementGenerations(),
   } as unknown as PlanPools;
   return { pools, sent };
 }

@@ -89,12 +89,14 @@ async function runCohort(pools: PlanPools, plan: CompiledPlan, rows: readonly Ro
     rows.map((row, i) => ({ i, session: row.session, variables: row.variables, ...(row.cursor !== undefined ? { cursor: row.cursor } : {}) })),
   );
   if (pools.logSql) pools.logSql({ text: statement.text, values });
-  const answered = await guarded(
-    pools,
-    plan,
-    undefined,
-    async (pool) => (await pool.query<{ i: number; data: string; cursor?: string | null }>({ name: statement.name, text: statement.text, values })).rows,
-  );
+  const answered = await guarded(pools, plan, undefined, async (pool) => {
+    const client = await pools.statements.connect(pool);
+    try {
+      return await pools.statements.query<{ i: number; data: string; cursor?: string | null }>(client, { ...statement, values });
+    } finally {
+      client.release();
+    }
+  });
   const byRow = new Map(answered.map((row) => [row.i, row]));
   return rows.map((_, i) => {
     const row = byRow.get(i)!;

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import type { RemoteEndpoint } from '../remote/client';
 import type { CollectedField } from '../sql/graphql/fields';
+import { RemoteAnswerBytes } from '../remote/answerBytes';
 import { RemoteCallFailed, remoteParts, runRemoteParts, type RemotePart } from './remote';
 
 /** The operation of a document, its top-level fields as collected, and its fragments by name. */
@@ -187,6 +188,26 @@ describe('runRemoteParts', () => {
     const url = gone.url;
     await servers.pop()!.close();
     await expect(runRemoteParts([part('gone', url, ['a'])], undefined, {})).rejects.toThrow('the remote schema "gone" did not answer: ECONNREFUSED');
+  });
+
+  test("the answers of one request are bounded together: a part past the request's bound fails it, naming the remote [dec.limits.remote-answers]", async () => {
+    const big = { data: { a: 'x'.repeat(30_000) } };
+    const one = await serve(big);
+    const two = await serve(big);
+    const three = await serve(big);
+    const bytes = new RemoteAnswerBytes(70_000, 1_000_000);
+    const budget = bytes.forRequest('user');
+    const parts = [part('one', one.url, ['a']), part('two', two.url, ['a']), part('three', three.url, ['a'])];
+    await expect(runRemoteParts(parts, undefined, {}, budget)).rejects.toThrow(
+      /did not answer: the remote answers of this request are larger than 70000 bytes together$/,
+    );
+    budget.release();
+    expect(bytes.heldBy('user')).toBe(0);
+    const within = bytes.forRequest('user');
+    const result = await runRemoteParts(parts.slice(0, 2), undefined, {}, within);
+    expect((JSON.parse(result.values.get('a')!) as string).length).toBe(30_000);
+    expect(bytes.heldBy('user')).toBeGreaterThan(60_000);
+    within.release();
   });
 
   test('no parts: nothing is sent, nothing answered', async () => {

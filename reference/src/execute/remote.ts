@@ -5,6 +5,7 @@ import { Kind, print, type DocumentNode, type FieldNode, type FragmentDefinition
 import { formatMessage } from '../../../spec';
 import type { Session } from '../auth/session';
 import { postGraphQL, remoteHeaders, RemoteFailure, type RemoteEndpoint } from '../remote/client';
+import type { AnswerBudget } from '../remote/answerBytes';
 import type { RolePresets } from '../remote/rolePermission';
 import type { CollectedField } from '../sql/graphql/fields';
 import type { CustomizedRemote } from '../remote/customization';
@@ -103,11 +104,12 @@ export async function runRemoteParts(
   parts: readonly RemotePart[],
   session: Session | undefined,
   clientHeaders: Readonly<Record<string, string | string[] | undefined>>,
+  budget?: AnswerBudget,
 ): Promise<{ values: Map<string, string>; errors: unknown[] }> {
   const answers = await Promise.all(
     parts.map(async (part) => {
       try {
-        return { part, answer: await postGraphQL(part.endpoint, part.body, remoteHeaders(part.endpoint, session, clientHeaders)) };
+        return { part, answer: await postGraphQL(part.endpoint, part.body, remoteHeaders(part.endpoint, session, clientHeaders), undefined, budget) };
       } catch (error) {
         if (error instanceof RemoteFailure)
           throw new RemoteCallFailed(formatMessage('err.graphql.remote-failed', JSON.stringify(part.endpoint.name), error.message));

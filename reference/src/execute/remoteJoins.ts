@@ -15,6 +15,7 @@ import {
 import { formatMessage } from '../../../spec';
 import type { Session } from '../auth/session';
 import { postGraphQL, remoteHeaders, RemoteFailure, type RemoteEndpoint } from '../remote/client';
+import type { AnswerBudget } from '../remote/answerBytes';
 import type { RolePresets } from '../remote/rolePermission';
 import { RemoteCallFailed } from './remote';
 import { holdersOf, type Holder } from './answerHolders';
@@ -31,6 +32,8 @@ export interface JoinCaller {
   presets?: ReadonlyMap<string, RolePresets>;
   /** Runs a join's statement on its source (undefined: the server's own database). */
   runSource?: SourceRunner;
+  /** The request's bound on the bytes of remote answers it holds. */
+  budget?: AnswerBudget;
 }
 
 /** An argument value of the metadata with each "$column" replaced by the row's value. */
@@ -124,7 +127,13 @@ async function runJoin(data: Record<string, unknown>, join: RemoteJoin, caller: 
   if (presets) ({ document, variables } = withPresets(document, variables, presets, caller.session.variables));
   let answer: { data?: unknown; errors?: unknown };
   try {
-    answer = await postGraphQL(endpoint, { query: print(document), variables }, remoteHeaders(endpoint, caller.session, caller.headers));
+    answer = await postGraphQL(
+      endpoint,
+      { query: print(document), variables },
+      remoteHeaders(endpoint, caller.session, caller.headers),
+      undefined,
+      caller.budget,
+    );
   } catch (error) {
     if (error instanceof RemoteFailure) throw new RemoteCallFailed(formatMessage('err.graphql.remote-failed', JSON.stringify(endpoint.name), error.message));
     throw error;

@@ -84,3 +84,78 @@ test('roles are counted apart, each up to its share', async () => {
   expect(['a', 'b', 'c'].map((r) => gate.runningFor(r))).toEqual([0, 0, 0]);
   expect(gate.rolesHeld()).toBe(0);
 }, 2_000);
+
+describe('within a capacity shared by every share', () => {
+  /** Enter and note when admitted. */
+  const entering = (gate: RoleGate, share: string, admitted: string[]) =>
+    gate.enter(share).then((leave) => {
+      admitted.push(share);
+      return leave;
+    });
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  test('two busy shares leave a place for a third: it is let in at once, without waiting for their queues', async () => {
+    // Each share at most half of the ten places, and the last free one kept for a newcomer.
+    const gate = new RoleGate(5, 10);
+    const admitted: string[] = [];
+    const a = Array.from({ length: 20 }, () => entering(gate, 'a', admitted));
+    void Array.from({ length: 20 }, () => entering(gate, 'b', admitted));
+    await settle();
+    expect([gate.runningFor('a'), gate.runningFor('b')]).toEqual([5, 4]);
+    const c = entering(gate, 'c', admitted);
+    await settle();
+    expect(gate.runningFor('c')).toBe(1);
+    expect(admitted[admitted.length - 1]).toBe('c');
+    (await c)();
+    // What a frees goes to b, which runs fewer, up to the place kept free.
+    for (const leave of await Promise.all(a.slice(0, 2))) leave();
+    await settle();
+    expect([gate.runningFor('a'), gate.runningFor('b')]).toEqual([4, 5]);
+    const d = entering(gate, 'd', admitted);
+    await settle();
+    expect(gate.runningFor('d')).toBe(1);
+    (await d)();
+  }, 2_000);
+
+  test('a freed place goes to the waiting share that runs the fewest; the last place only to a share that runs nothing', async () => {
+    const gate = new RoleGate(5, 3);
+    const admitted: string[] = [];
+    const first = await gate.enter('a');
+    const second = await gate.enter('a');
+    const third = await gate.enter('b'); // the place kept for a newcomer
+    const waiting = [entering(gate, 'a', admitted), entering(gate, 'b', admitted), entering(gate, 'c', admitted), entering(gate, 'c', admitted)];
+    await settle();
+    expect(admitted).toEqual([]);
+    first();
+    await settle();
+    expect(admitted).toEqual(['c']); // it runs nothing: it goes first
+    second();
+    await settle();
+    expect(admitted).toEqual(['c', 'a']); // a runs nothing now, b and c one each
+    third();
+    await settle();
+    expect(admitted).toEqual(['c', 'a', 'b']);
+    const [wa, wb] = await Promise.all(waiting.slice(0, 2));
+    wa!();
+    await settle();
+    // c runs one and would take the last free place: it waits.
+    expect(admitted).toEqual(['c', 'a', 'b']);
+    wb!();
+    await settle();
+    expect(admitted).toEqual(['c', 'a', 'b', 'c']);
+    (await waiting[2]!)();
+    (await waiting[3]!)();
+    expect(gate.rolesHeld()).toBe(0);
+  }, 2_000);
+
+  test('with a capacity of one, places go by turn', async () => {
+    const gate = new RoleGate(1, 1);
+    const admitted: string[] = [];
+    const first = await gate.enter('a');
+    const next = [entering(gate, 'a', admitted), entering(gate, 'b', admitted)];
+    first();
+    (await next[1]!)();
+    (await next[0]!)();
+    expect(admitted).toEqual(['b', 'a']);
+  }, 2_000);
+});

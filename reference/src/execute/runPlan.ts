@@ -2,16 +2,20 @@
 // with the statement timeout), the answer assembled from the JSON texts PostgreSQL built; the
 // parts a remote schema or an action answers run beside them.
 import { DatabaseError, type Pool, type PoolClient } from 'pg';
-import type { Session } from '../auth/session';
+import { shareOf, type Session } from '../auth/session';
 import { isConnectionLoss } from '../db/connectionLoss';
 import * as q from '../sql';
 import { runActionParts } from './actions';
-import { CheckFailed, ConnectionLost, QueryTooCostly, StatementTimedOut } from './answers';
+import { CheckFailed, ConnectionLost, QueryTooCostly, StatementRefused, StatementTimedOut } from './answers';
 import { runRemoteParts } from './remote';
 import { withRemoteJoins } from './remoteJoins';
 import type { Abandonment } from './abandonment';
 import type { RoleGate } from './roleGate';
+import type { PlanStatement } from './plan';
 import type { CompiledPlan } from './schemaCache';
+import type { StatementGenerations } from './preparedStatements';
+import type { AnswerBudget, RemoteAnswerBytes } from '../remote/answerBytes';
+import { onSource } from './sourceReads';
 
 /**
  * Where plans run: admin's GraphQL on connections with the admin statement timeout (`admin`, with no
@@ -27,6 +31,8 @@ export interface PlanPools {
   adminStatementTimeoutMs: number;
   /** The most a role's plan may cost by PostgreSQL's estimate; 0: no limit. */
   maxQueryCost: number;
+  /** The generations of the statements prepared on these pools' connections (preparedStatements.ts). */
+  statements: StatementGenerations;
   /** At log level debug: each statement a plan sends, with its bound values. */
   logSql?: (statement: { text: string; values: unknown[] }) => void;
   /**
@@ -34,6 +40,10 @@ export interface PlanPools {
    * primary, reads on a read replica when it has any; undefined when it cannot be reached.
    */
   sourcePools?: (source: string, write: boolean) => PlanPools | undefined;
+  /** The bytes of remote answers held per request and per role (decision dec.limits.remote-answers). */
+  remoteAnswers?: RemoteAnswerBytes;
+  /** A read replica's pools: called when a read could not be had there (it then runs on the primary). */
+  unreachable?: () => void;
 }
 
 /** Assemble `{"data": {...}}` from JSON texts without parsing them (with the remotes' errors, if any). */
@@ -48,10 +58,21 @@ export interface PlanCaller {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Abandoned when the client goes away: its statement is cancelled. */
   gone?: Abandonment;
+  /** The request's bound on the bytes of remote answers it holds. */
+  budget?: AnswerBudget;
 }
 
 /** Run a compiled plan: the JSON text of the answer. */
 export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller): Promise<string> {
+  // A request that asks remotes holds their answers within its role's and its own bounds until its answer is made.
+  if (caller && !caller.budget && pools.remoteAnswers && (plan.remote || plan.remoteJoins)) {
+    const budget = pools.remoteAnswers.forRequest(shareOf(caller.session));
+    try {
+      return await runPlan(pools, plan, { ...caller, budget });
+    } finally {
+      budget.release();
+    }
+  }
   const answer = await runOwn(pools, plan, caller);
   const joins = plan.remoteJoins;
   if (!joins) return answer;
@@ -60,11 +81,8 @@ export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: Pla
     headers: caller?.headers ?? {},
     endpoints: joins.endpoints,
     ...(joins.presets ? { presets: joins.presets } : {}),
-    runSource: (source, part) => {
-      const where = source === undefined ? pools : pools.sourcePools?.(source, false);
-      if (!where) throw new ConnectionLost();
-      return runOwn(where, part, caller);
-    },
+    ...(caller?.budget ? { budget: caller.budget } : {}),
+    runSource: (source, part) => (source === undefined ? runOwn(pools, part, caller) : onSource(pools, source, false, (where) => runOwn(where, part, caller))),
   });
 }
 
@@ -76,7 +94,8 @@ async function runOwn(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller)
       (JSON.parse(plan.statements.length || plan.literals.size ? await runOwn(pools, own) : '{"data":{}}') as { data: Record<string, unknown> }).data;
     const session = caller?.session ?? { role: 'admin', variables: {} };
     const headers = caller?.headers ?? {};
-    const remote = async () => (plan.remote ? runRemoteParts(plan.remote, session, headers) : { values: new Map<string, string>(), errors: [] });
+    const remote = async () =>
+      plan.remote ? runRemoteParts(plan.remote, session, headers, caller?.budget) : { values: new Map<string, string>(), errors: [] };
     const actions = async () =>
       plan.actions
         ? runActionParts(plan.actions, { session, headers, pool: pools.admin, rowsPool: plan.bounded ? pools.roles : pools.admin })
@@ -90,7 +109,7 @@ async function runOwn(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller)
   if (plan.sourceParts) return runSourceParts(pools, plan, plan.sourceParts, caller);
   if (pools.logSql) for (const statement of plan.statements) pools.logSql({ text: statement.text, values: statement.values });
   if (plan.statements.length === 0) return assemble(plan, new Map(plan.literals));
-  return guarded(pools, plan, caller, (pool, gone) => runPlanOn(pool, plan, pools.admin, gone));
+  return guarded(pools, plan, caller, (pool, gone) => runPlanOn(pool, plan, pools, gone));
 }
 
 /**
@@ -109,9 +128,9 @@ export async function guarded<T>(
     plan.estimatedCost ??= await estimatedCost(pools.roles, pools.admin, plan);
     if (plan.estimatedCost > pools.maxQueryCost) throw new QueryTooCostly(plan.estimatedCost, pools.maxQueryCost);
   }
-  const leave = plan.bounded ? await pools.gate.enter(caller?.session.role ?? '', gone) : () => {};
+  const leave = plan.bounded ? await pools.gate.enter(caller ? shareOf(caller.session) : '', gone) : () => {};
   try {
-    return await work(plan.bounded ? pools.roles : pools.adminGraphql, gone);
+    return await pools.statements.retryingStale(() => work(plan.bounded ? pools.roles : pools.adminGraphql, gone));
   } catch (error) {
     if (error instanceof DatabaseError && error.code === '57014')
       throw new StatementTimedOut(plan.bounded ? pools.statementTimeoutMs : pools.adminStatementTimeoutMs);
@@ -127,11 +146,7 @@ async function runSourceParts(pools: PlanPools, plan: CompiledPlan, parts: NonNu
   const own = { ...plan, sourceParts: undefined };
   const answers = await Promise.all([
     own.statements.length ? runOwn(pools, own, caller) : Promise.resolve(assemble(own, new Map(own.literals))),
-    ...parts.map((part) => {
-      const where = pools.sourcePools?.(part.source, part.plan.kind === 'mutation');
-      if (!where) throw new ConnectionLost();
-      return runOwn(where, part.plan, caller);
-    }),
+    ...parts.map((part) => onSource(pools, part.source, part.plan.kind === 'mutation', (where) => runOwn(where, part.plan, caller))),
   ]);
   const values = new Map<string, string>();
   for (const answer of answers) {
@@ -191,7 +206,13 @@ function lostConnection(error: unknown): boolean {
   return (
     typeof error === 'object' &&
     error !== null &&
-    !(error instanceof CheckFailed || error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError)
+    !(
+      error instanceof CheckFailed ||
+      error instanceof StatementRefused ||
+      error instanceof TypeError ||
+      error instanceof RangeError ||
+      error instanceof SyntaxError
+    )
   );
 }
 
@@ -203,26 +224,44 @@ export function answerOfData(plan: CompiledPlan, data: string): string {
   return assemble(plan, values);
 }
 
-async function runPlanOn(pool: Pool, plan: CompiledPlan, other: Pool, gone: Abandonment | undefined): Promise<string> {
+/** A statement's values, those it reads from earlier statements bound to their data (`answered`, in the plan's order). */
+function boundValues(statement: PlanStatement, answered: readonly string[]): unknown[] {
+  if (!statement.reads) return statement.values;
+  const values = [...statement.values];
+  for (const read of statement.reads) values[read.value] = `[${read.from.map((i) => answered[i]).join(',')}]`;
+  return values;
+}
+
+async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone: Abandonment | undefined): Promise<string> {
   const values = new Map(plan.literals);
-  const client = await pool.connect();
-  const done = cancelOnAbort(gone, client, other);
+  const { statements } = pools;
+  const client = await statements.connect(pool);
+  const done = cancelOnAbort(gone, client, pools.admin);
   // A connection whose statement was cancelled is not reused: the cancel might reach its next one.
   let cancelled = false;
   try {
     if (plan.kind === 'query') {
       const statement = plan.statements[0]!;
-      const result = await client.query<{ data: string }>({ name: statement.name, text: statement.text, values: statement.values });
-      return answerOfData(plan, result.rows[0]!.data);
+      const [row] = await statements.query<{ data: string }>(client, statement);
+      return answerOfData(plan, row!.data);
     }
     await q.run(client, q.begin);
     try {
       if (plan.sessionVariables) await q.run(client, q.setSessionVariables({ 'x-engine-role': 'admin', ...plan.sessionVariables }));
+      const elements = new Map<string, string[]>();
+      const answered: string[] = [];
       for (const statement of plan.statements) {
-        const result = await client.query<{ data: string; ok: boolean }>({ name: statement.name, text: statement.text, values: statement.values });
-        if (result.rows[0]!.ok === false) throw new CheckFailed();
-        values.set(statement.alias, result.rows[0]!.data);
+        const [row] = await statements.query<{ data: string; ok: boolean }>(client, { ...statement, values: boundValues(statement, answered) });
+        const { data, ok } = row!;
+        if (ok === false) throw new CheckFailed();
+        if (statement.refusedWhenEmpty && data === '[]') throw new StatementRefused(statement.refusedWhenEmpty.message, statement.refusedWhenEmpty.code);
+        answered.push(data);
+        if (statement.part === 'step') continue;
+        if (statement.part !== 'element') values.set(statement.alias, data);
+        else if (elements.has(statement.alias)) elements.get(statement.alias)!.push(data);
+        else elements.set(statement.alias, [data]);
       }
+      for (const [alias, list] of elements) values.set(alias, `[${list.join(',')}]`);
       await q.run(client, q.commit);
     } catch (error) {
       await q.run(client, q.rollback).catch(() => {});

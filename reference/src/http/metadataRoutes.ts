@@ -9,6 +9,7 @@ import { engineError, EngineError } from '../errors';
 import { nestsDeeperThan } from '../execute/operationLimits';
 import { operationCount, parseEnvelope } from '../operations/envelope';
 import { isRoleDml } from '../operations/roleDml';
+import { clientGone } from './clientGone';
 import { requireApi, sendError, session } from './replies';
 
 export function mountMetadataRoutes(app: Express, engine: Engine, config: EngineConfig, rawBody: RequestHandler): void {
@@ -39,7 +40,7 @@ export function mountMetadataRoutes(app: Express, engine: Engine, config: Engine
       res.locals.operation = parsed.operation.type;
       res.locals.role = who.role;
       try {
-        res.status(200).json(admin ? await engine.execute(parsed.operation) : await engine.executeAsRole(parsed.operation, who));
+        res.status(200).json(admin ? await engine.execute(parsed.operation, { gone: clientGone(res) }) : await engine.executeAsRole(parsed.operation, who));
       } catch (error) {
         if (error instanceof EngineError) return sendError(res, error, admin);
         throw error;

@@ -78,8 +78,10 @@ export function dropSource(document: MetadataDocument, name: string): MetadataDo
 
 /** The sources a change brought or reconnected: added, or with another connection. */
 export function connectionsChanged(before: MetadataDocument, after: MetadataDocument): SourceEntry[] {
-  const old = new Map(sourcesOf(before).map((s) => [s.name, JSON.stringify(s.configuration.connection_info)]));
-  return sourcesOf(after).filter((s) => old.get(s.name) !== JSON.stringify(s.configuration.connection_info));
+  // The primary and the read replicas: a source is connected to anew when any of them changed.
+  const connections = (s: SourceEntry) => JSON.stringify([s.configuration.connection_info, s.configuration.read_replicas ?? []]);
+  const old = new Map(sourcesOf(before).map((s) => [s.name, connections(s)]));
+  return sourcesOf(after).filter((s) => old.get(s.name) !== connections(s));
 }
 
 /**

@@ -18,6 +18,9 @@ export interface OperationContext {
   /** Inconsistencies of the document when the request started, against the database as it was
    *  then (computed on first use: call it before changing the database). */
   inconsistenciesBefore(): Promise<readonly InconsistentObject[]>;
+  /** What the document the request began from leaves out of its GraphQL schemas, against the
+   *  database as it was then (computed on first use: call it before changing the database). */
+  schemaProblemsBefore(): Promise<readonly InconsistentObject[]>;
   /** The database inside this transaction (cached until invalidated), with the details of every
    *  table the document names and of `extra`. */
   introspect(extra?: readonly QualifiedName[]): Promise<Introspection>;
@@ -37,6 +40,11 @@ export interface OperationContext {
   guarded<T>(work: (db: PoolClient) => Promise<T>): Promise<T>;
   /** The remote servers' schemas as this server introspected them. */
   readonly remotes: RemoteSchemaStore;
+  /**
+   * How this request introspects remotes: a state introspected since it began (before it took the
+   * metadata lock, engine/remotePrefetch.ts) is fresh; and aborted when its client goes away.
+   */
+  readonly remoteLoading: { notBefore: number; cancelled?: AbortSignal };
   /** The remote schemas of a document that cannot be served (unreachable, or clashing names). */
   remoteProblems(document: MetadataDocument): Promise<readonly InconsistentObject[]>;
   /** The sources of a document (besides default) whose database cannot be reached now; `only`: just these. */

@@ -36,7 +36,7 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   for (const [i, t] of (document.cron_triggers ?? []).entries()) checkSchedule(t.schedule, `${v2 ? '$.args.metadata' : '$.args'}.cron_triggers[${i}].schedule`);
   await checkPermissionValueList(ctx, values);
   checkActions(document, db, v2 ? '$.args.metadata' : '$.args');
-  await ctx.remotes.loadAll(document);
+  await ctx.remotes.loadAll(document, false, ctx.remoteLoading);
   const inSources = await checkSources(ctx, document, v2 ? '$.args.metadata' : '$.args');
   const inconsistent = [
     ...findInconsistencies(document, db),
@@ -65,7 +65,7 @@ export async function clearMetadata(ctx: OperationContext): Promise<unknown> {
 export async function reloadMetadata(ctx: OperationContext, args: { reload_remote_schemas?: boolean } = {}): Promise<unknown> {
   ctx.invalidateIntrospection();
   if (args.reload_remote_schemas === true) {
-    await ctx.remotes.loadAll(ctx.document, true);
+    await ctx.remotes.loadAll(ctx.document, true, ctx.remoteLoading);
     ctx.remotesChanged = true;
   }
   const inconsistent = await allInconsistencies(ctx);
@@ -141,7 +141,8 @@ export async function dropInconsistentMetadata(ctx: OperationContext): Promise<u
       endpointsOf(ctx.document).filter((e) => !invalid.includes(e.name)),
     );
   const problems = await ctx.remoteProblems(ctx.document);
-  const unusable = new Set(problems.flatMap((o) => (o.type === 'remote_schema' ? [o.definition.name] : [])));
+  // A remote schema is unusable by itself (remoteProblems), or keeps a schema from being valid (schemaProblems).
+  const unusable = new Set([...problems, ...invalidating].flatMap((o) => (o.type === 'remote_schema' ? [o.definition.name] : [])));
   const deniedPermissions = problems.flatMap((o) => (o.type === 'remote_schema_permission' ? [o.definition] : []));
   for (const p of deniedPermissions) ctx.document = dropRemoteSchemaPermission(ctx.document, p.remote_schema, p.role);
   if (unusable.size > 0)

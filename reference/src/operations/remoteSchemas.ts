@@ -31,7 +31,7 @@ export async function reloadRemoteSchema(ctx: OperationContext, args: { name: st
 }
 
 async function introspectOrRefuse(ctx: OperationContext, remote: RemoteSchema): Promise<void> {
-  const state = await ctx.remotes.load(remote, true);
+  const state = await ctx.remotes.load(remote, true, ctx.remoteLoading);
   ctx.remotesChanged = true;
   if ('problem' in state) throw engineError('remote-schema-error.unusable', '$.args', [JSON.stringify(remote.name), state.problem]);
 }

@@ -4,7 +4,7 @@
 import type { Pool } from 'pg';
 import { DEFAULT_SOURCE, type MetadataDocument } from '../../../spec';
 import { sourceArgumentProblem } from '../metadata/sources';
-import type { Session } from '../auth/session';
+import { shareOf, type Session } from '../auth/session';
 import type { PlanPools } from '../execute/runPlan';
 import type { Introspection } from '../db/introspection';
 import { engineError, EngineError } from '../errors';
@@ -65,7 +65,7 @@ export async function runAsRole(
   session: Session,
 ): Promise<unknown> {
   // Within the role's share of the connections, as its GraphQL is.
-  const leave = await pools.gate.enter(session.role);
+  const leave = await pools.gate.enter(shareOf(session));
   try {
     return await runOnConnection(pools.roles, state, operation, session);
   } finally {

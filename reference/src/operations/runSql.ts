@@ -13,9 +13,11 @@ import { withoutFunctions } from '../metadata/functions';
 import { dependentsOf, untrackTable } from '../metadata/tables';
 import { sourcesOf, sourceView, withSourceView } from '../metadata/sources';
 import { dependentsOfColumn, describeDependent, withoutDependents } from '../metadata/columnDependents';
+import * as q from '../sql';
 import { runUserStatement } from '../sql';
 import type { OperationContext } from './context';
 import { checkTransactionControl, type SyntaxProblem } from './transactionControl';
+import { checksConsistency, problemsBefore, refuseNewInconsistencies } from './runSqlConsistency';
 
 interface RunSqlArgs {
   sql: string;
@@ -34,6 +36,7 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
   if (args.read_only) return ctx.readOnly((db) => execute(db, args.sql));
   const before = ctx.document.tables.length > 0 ? await ctx.introspect() : undefined;
   if (before) await ctx.inconsistenciesBefore();
+  const problems = before && checksConsistency(args.check_metadata_consistency, check.onlyRows) ? await problemsBefore(ctx) : undefined;
   const response = await ctx.guarded((db) => execute(db, args.sql));
   ctx.invalidateIntrospection();
   if (before) {
@@ -42,6 +45,7 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
     ctx.document = followColumns(ctx.document, before, after, args.cascade ?? false);
     ctx.document = await dropBrokenRelationships(ctx, await ctx.introspect(), args.cascade ?? false);
   }
+  if (problems) await refuseNewInconsistencies(ctx, problems);
   return response;
 }
 
@@ -99,7 +103,10 @@ async function dropBrokenRelationships(ctx: OperationContext, after: Introspecti
 async function execute(db: PoolClient, text: string): Promise<unknown> {
   let results;
   try {
+    await q.run(db, q.textReadAsChecked);
     results = await runUserStatement(db, text);
+    // What the request runs after it (its own statements, the next run_sql) is read as checked too.
+    await q.run(db, q.textReadAsChecked);
   } catch (error) {
     throw postgresError(error, text);
   }

@@ -35,32 +35,44 @@ describe('checkTransactionControl', () => {
     ['select 1; -- c\ncommit', 'COMMIT', 2],
     ['select 1; start /* c */ -- d\ntransaction', 'START TRANSACTION', 2],
   ])('%j is refused at %s', async (text, statement, index) => {
-    expect(await checkTransactionControl(text)).toEqual({ ok: true, control: { statement, index } });
+    expect(await checkTransactionControl(text)).toEqual({ ok: true, control: { statement, index }, onlyRows: expect.any(Boolean) });
   });
 
   test.each([
-    'select 1',
-    "select 'commit; rollback'",
-    'select "commit" from t',
-    'select $$;commit;$$',
-    'select $tag$ ; end; $tag$',
-    "select E'\\'; commit; --'",
-    '/* commit; /* nested */ end; */ select 1',
-    '-- commit;\nselect 1',
-    'savepoint s1; insert into t values (1); rollback to savepoint s1; release savepoint s1',
-    'savepoint s1; rollback to s1; rollback transaction to s1; rollback work to savepoint s1',
-    'create function f() returns int language sql begin atomic select 1; select case when true then 1 end; end; select f()',
-    'create or replace procedure p() language sql begin atomic insert into t values (1); end',
-    'do $$ begin perform 1; end $$',
-    'select 1 as commit',
-    '',
-    '  \n ',
-    '-- only a comment',
-    '/* only a comment */',
-    ';;',
-    'select 1 --\rrollback',
-  ])('%j is accepted', async (text) => {
-    expect(await checkTransactionControl(text)).toEqual({ ok: true });
+    ['select 1', true],
+    ["select 'commit; rollback'", true],
+    ['select "commit" from t', true],
+    ['select $$;commit;$$', true],
+    ['select $tag$ ; end; $tag$', true],
+    ["select E'\\'; commit; --'", true],
+    ['/* commit; /* nested */ end; */ select 1', true],
+    ['-- commit;\nselect 1', true],
+    ['savepoint s1; insert into t values (1); rollback to savepoint s1; release savepoint s1', true],
+    ['savepoint s1; rollback to s1; rollback transaction to s1; rollback work to savepoint s1', true],
+    ['create function f() returns int language sql begin atomic select 1; select case when true then 1 end; end; select f()', false],
+    ['create or replace procedure p() language sql begin atomic insert into t values (1); end', false],
+    ['do $$ begin perform 1; end $$', false],
+    ['select 1 as commit', true],
+    ['', true],
+    ['  \n ', true],
+    ['-- only a comment', true],
+    ['/* only a comment */', true],
+    [';;', true],
+    ['select 1 --\rrollback', true],
+  ])('%j is accepted (only rows: %s)', async (text, onlyRows) => {
+    expect(await checkTransactionControl(text)).toEqual({ ok: true, onlyRows });
+  });
+
+  test.each([
+    ['insert into t values (1); update t set a = 2; delete from t; merge into t using u on true when matched then do nothing', true],
+    ['values (1); table t; with x as (select 1) select * from x', true],
+    ['alter table t add column c int', false],
+    ['select 1; comment on table t is $$x$$', false],
+    ['copy t from stdin', false],
+    ['explain analyze insert into t values (1)', false],
+    ['call p()', false],
+  ])('%j: only rows %s', async (text, onlyRows) => {
+    expect(await checkTransactionControl(text)).toEqual({ ok: true, onlyRows });
   });
 
   test.each([

@@ -21,7 +21,14 @@ export interface SyntaxProblem {
   position: number;
 }
 
-export type TransactionControlCheck = { ok: true; control?: TransactionControl } | { ok: false; problem: SyntaxProblem };
+/**
+ * `onlyRows`: every statement is a query or a row change (or a savepoint), nothing that could change
+ * what the metadata names (decision dec.run_sql.consistency).
+ */
+export type TransactionControlCheck = { ok: true; control?: TransactionControl; onlyRows: boolean } | { ok: false; problem: SyntaxProblem };
+
+/** Statements that read or change rows only. */
+const ROWS_ONLY = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', 'TransactionStmt']);
 
 /** Statements that stay inside the transaction: savepoints. */
 const INSIDE = new Set(['TRANS_STMT_SAVEPOINT', 'TRANS_STMT_RELEASE', 'TRANS_STMT_ROLLBACK_TO']);
@@ -37,7 +44,7 @@ export function loadParser(): Promise<void> {
 /** The first statement of `text` that would begin or end the request's transaction, if any. */
 export async function checkTransactionControl(text: string): Promise<TransactionControlCheck> {
   await loadParser();
-  if (text.trim() === '') return { ok: true };
+  if (text.trim() === '') return { ok: true, onlyRows: true };
   let stmts;
   try {
     ({ stmts } = parseSync(text));
@@ -46,12 +53,13 @@ export async function checkTransactionControl(text: string): Promise<Transaction
     if (!details) throw error;
     return { ok: false, problem: { message: details.message, position: details.cursorPosition + 1 } };
   }
+  const onlyRows = (stmts ?? []).every((raw) => Object.keys(raw.stmt ?? {}).every((node) => ROWS_ONLY.has(node)));
   for (const [i, raw] of (stmts ?? []).entries()) {
     const kind = (raw.stmt as { TransactionStmt?: { kind?: string } } | undefined)?.TransactionStmt?.kind;
     if (kind === undefined || INSIDE.has(kind)) continue;
-    return { ok: true, control: { statement: leadingWords(text.slice(raw.stmt_location ?? 0)), index: i + 1 } };
+    return { ok: true, control: { statement: leadingWords(text.slice(raw.stmt_location ?? 0)), index: i + 1 }, onlyRows };
   }
-  return { ok: true };
+  return { ok: true, onlyRows };
 }
 
 /** `START TRANSACTION`, `PREPARE TRANSACTION`, or the one word that starts the statement. */

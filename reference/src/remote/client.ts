@@ -5,6 +5,8 @@ import type { RemoteSchema } from '../../../spec';
 import type { Session } from '../auth/session';
 import { addressFromVariable, resolveAddress, resolveHeaderValues } from '../metadata/environmentTemplate';
 import { nestsDeeperThan } from '../schema/documentNesting';
+import type { AnswerBudget } from './answerBytes';
+import { remoteSchemaProblem } from './validity';
 
 /** A remote server's answer may not be larger than this; a bigger one is a failure, not a crash. */
 export const MAX_REMOTE_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -85,13 +87,25 @@ export function forwardedHeaders(client: Readonly<Record<string, string | string
 const REMOTE_JSON_DEPTH = 1000;
 
 /** POST a JSON body: the status and the parsed JSON answer, or a RemoteFailure that says what went wrong. */
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<{ status: number; json: unknown }> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  timeoutMs: number,
+  /** Aborted when whoever waits for the answer goes away. */
+  cancelled?: AbortSignal,
+  /** The request's bound on the bytes of remote answers it holds. */
+  budget?: AnswerBudget,
+): Promise<{ status: number; json: unknown }> {
   let response: Response;
   let text: string;
+  const timeout = AbortSignal.timeout(timeoutMs);
   try {
-    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
-    text = await boundedText(response);
+    const signal = cancelled ? AbortSignal.any([timeout, cancelled]) : timeout;
+    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'error' });
+    text = await boundedText(response, budget);
   } catch (error) {
+    if (cancelled?.aborted && !timeout.aborted) throw new RemoteFailure('the request that asked for it went away');
     throw failure(error, timeoutMs);
   }
   let json: unknown;
@@ -106,8 +120,14 @@ export async function postJson(url: string, headers: Record<string, string>, bod
 }
 
 /** POST a GraphQL request; the parsed JSON answer, or a RemoteFailure that says what went wrong. */
-export async function postGraphQL(endpoint: RemoteEndpoint, body: unknown, headers: Record<string, string>): Promise<{ data?: unknown; errors?: unknown }> {
-  const { status, json } = await postJson(endpoint.url, headers, body, endpoint.timeoutMs);
+export async function postGraphQL(
+  endpoint: RemoteEndpoint,
+  body: unknown,
+  headers: Record<string, string>,
+  cancelled?: AbortSignal,
+  budget?: AnswerBudget,
+): Promise<{ data?: unknown; errors?: unknown }> {
+  const { status, json } = await postJson(endpoint.url, headers, body, endpoint.timeoutMs, cancelled, budget);
   if (typeof json !== 'object' || json === null || Array.isArray(json) || !('data' in json || 'errors' in json)) {
     throw new RemoteFailure(`it answered ${status} without "data" or "errors"`);
   }
@@ -115,21 +135,26 @@ export async function postGraphQL(endpoint: RemoteEndpoint, body: unknown, heade
 }
 
 /** The remote's schema, by the standard introspection query. */
-export async function introspectRemote(endpoint: RemoteEndpoint): Promise<GraphQLSchema> {
+export async function introspectRemote(endpoint: RemoteEndpoint, cancelled?: AbortSignal): Promise<GraphQLSchema> {
   const answer = await postGraphQL(
     endpoint,
     { query: getIntrospectionQuery() },
     { ...endpoint.headers, 'content-type': 'application/json', accept: 'application/json' },
+    cancelled,
   );
   if (Array.isArray(answer.errors) && answer.errors.length > 0) {
     const first = answer.errors[0] as { message?: unknown };
     throw new RemoteFailure(`introspection failed: ${typeof first.message === 'string' ? first.message : JSON.stringify(first)}`);
   }
+  let schema: GraphQLSchema;
   try {
-    return buildClientSchema(answer.data as IntrospectionQuery);
+    schema = buildClientSchema(answer.data as IntrospectionQuery);
   } catch (error) {
     throw new RemoteFailure(`its introspection answer is not a valid schema: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const problem = remoteSchemaProblem(schema);
+  if (problem) throw new RemoteFailure(problem);
+  return schema;
 }
 
 function failure(error: unknown, timeoutMs: number): RemoteFailure {
@@ -139,7 +164,7 @@ function failure(error: unknown, timeoutMs: number): RemoteFailure {
   return new RemoteFailure(e.cause?.code ?? e.cause?.message ?? e.message ?? String(error));
 }
 
-async function boundedText(response: Response): Promise<string> {
+async function boundedText(response: Response, budget: AnswerBudget | undefined): Promise<string> {
   const declared = Number(response.headers.get('content-length') ?? '0');
   if (declared > MAX_REMOTE_ANSWER_BYTES) throw new RemoteFailure(`its answer is larger than ${MAX_REMOTE_ANSWER_BYTES} bytes`);
   if (!response.body) return '';
@@ -148,6 +173,9 @@ async function boundedText(response: Response): Promise<string> {
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
     if (size > MAX_REMOTE_ANSWER_BYTES) throw new RemoteFailure(`its answer is larger than ${MAX_REMOTE_ANSWER_BYTES} bytes`);
+    // Counted as it arrives: the text and the value parsed from it stay held until the request's answer is made.
+    const over = budget?.take(chunk.byteLength);
+    if (over) throw new RemoteFailure(over);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');

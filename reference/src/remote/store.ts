@@ -6,7 +6,17 @@ import type { MetadataDocument, RemoteSchema } from '../../../spec';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
 import { introspectRemote, remoteEndpoint, RemoteFailure, type RemoteEndpoint } from './client';
 
-export type RemoteState = { key: string; endpoint: RemoteEndpoint; schema: GraphQLSchema } | { key: string; problem: string };
+export type RemoteState = ({ key: string; endpoint: RemoteEndpoint; schema: GraphQLSchema } | { key: string; problem: string }) & {
+  /** When it was introspected (ms since the epoch). */
+  loadedAt: number;
+};
+
+export interface LoadOptions {
+  /** With `force`: a state introspected at or after this time is fresh enough (a request's own, made before it took the metadata lock). */
+  notBefore?: number;
+  /** Aborted when the request that asks goes away: the introspection stops. */
+  cancelled?: AbortSignal;
+}
 
 const keyOf = (remote: RemoteSchema) => JSON.stringify(remote.definition);
 
@@ -22,25 +32,28 @@ export class RemoteSchemaStore {
   }
 
   /** Introspect a remote (again when `force`, or when its definition changed). */
-  async load(remote: RemoteSchema, force = false): Promise<RemoteState> {
+  async load(remote: RemoteSchema, force = false, options: LoadOptions = {}): Promise<RemoteState> {
     const known = this.state(remote);
-    if (known && !force) return known;
+    if (known && (!force || (options.notBefore !== undefined && known.loadedAt >= options.notBefore))) return known;
     const key = keyOf(remote);
+    const loadedAt = Date.now();
     let state: RemoteState;
     try {
       const endpoint = remoteEndpoint(remote, this.env);
-      state = { key, endpoint, schema: await introspectRemote(endpoint) };
+      state = { key, endpoint, schema: await introspectRemote(endpoint, options.cancelled), loadedAt };
     } catch (error) {
       if (!(error instanceof RemoteFailure)) throw error;
-      state = { key, problem: error.message };
+      state = { key, problem: error.message, loadedAt };
     }
+    // A request that went away leaves no state behind: the next one asks the remote again.
+    if (options.cancelled?.aborted) return state;
     this.states.set(remote.name, state);
     return state;
   }
 
   /** Introspect every remote of the document that has no state yet (all of them when `force`). */
-  async loadAll(document: MetadataDocument, force = false): Promise<void> {
-    await Promise.all(remoteSchemasOf(document).map((r) => this.load(r, force)));
+  async loadAll(document: MetadataDocument, force = false, options: LoadOptions = {}): Promise<void> {
+    await Promise.all(remoteSchemasOf(document).map((r) => this.load(r, force, options)));
   }
 
   /** Whether some remote of the document has not been introspected in its current definition. */

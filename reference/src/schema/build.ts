@@ -25,7 +25,7 @@ import { streamTypes } from './streamTypes';
 import { typeContext } from './typeContext';
 import { TypeShare } from './typeShare';
 import { makeInputObjectType, makeObjectType, NO_EXTENSIONS, outputFields } from './types';
-import { list, nonNull } from './wrappers';
+import { list, looseList, nonNull } from './wrappers';
 
 export type RootFieldKind = RootFieldKey | 'function' | 'function_aggregate';
 
@@ -107,7 +107,7 @@ export function buildSchema(
   const { boolExp, selectArgs } = filters;
   const objects = objectTypes(cx, filters, external.remoteRelationshipField);
   const { objectType, aggregate } = objects;
-  const { inputOf, mutationResponse, onConflict, updateArgs, insertInput } = mutationTypes(cx, filters, objects);
+  const { inputOf, mutationResponse, upsert, updateArgs, insertInput, updates } = mutationTypes(cx, filters, objects);
   const { streamArgs } = streamTypes(cx, filters);
 
   // The root fields, each with its configuration made only when a schema is made of them: a role
@@ -129,9 +129,8 @@ export function buildSchema(
     if (t.access.select && t.columns.length) {
       add('subscription', 'select_stream', () => ({ type: list(objectType(t)), args: streamArgs(t), description: DESCRIBE.selectStreamRoot(table) }));
     }
-    // Upserts update columns: a role needs update permission for them.
     const conflict = (): GraphQLFieldConfigArgumentMap => {
-      const type = t.access.update || !t.permissions ? onConflict(t) : undefined;
+      const type = upsert(t);
       return type ? { on_conflict: { type, description: MUTATION_ARGUMENT.on_conflict } } : {};
     };
     if (t.access.insert) {
@@ -164,6 +163,12 @@ export function buildSchema(
           description: DESCRIBE.updateByPkRoot(table),
         }));
       }
+      // Decision dec.graphql.update-many: each element's answer may be null, as the engine types it.
+      add('mutation', 'update_many', () => ({
+        type: looseList(mutationResponse(t)),
+        args: { updates: { type: list(updates(t)), description: MUTATION_ARGUMENT.updates } },
+        description: DESCRIBE.updateManyRoot(table),
+      }));
     }
     if (t.access.delete) {
       add('mutation', 'delete', () => ({
@@ -184,7 +189,8 @@ export function buildSchema(
             makeInputObjectType({
               name: f.argsType,
               fields: Object.fromEntries(
-                given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }]),
+                // Every argument nullable, as the engine types them: PostgreSQL takes null for any of them (dec.functions.argument-types).
+                given.map((a) => [a.field, { type: scalar(scalarName(a.column)) }]),
               ),
             }),
           )

@@ -24,6 +24,7 @@ export * from './scheduled';
 export * from './actions';
 export * from './instances';
 export * from './work';
+export * from './catalogState';
 import { INSTANCES_MIGRATION } from './instances';
 import { WORK_ANNOUNCE_AT_MOST_MIGRATION, WORK_ANNOUNCE_NAMED_SEQUENCE_MIGRATION, WORK_ANNOUNCED_BY_CAPTURE_MIGRATION, WORK_MIGRATION } from './work';
 import {
@@ -35,6 +36,7 @@ import {
 } from './events';
 import { SCHEDULED_ARCHIVE_MIGRATION, SCHEDULED_MIGRATION } from './scheduled';
 import { ACTIONS_MIGRATION } from './actions';
+import { CATALOG_STATE_MIGRATION } from './catalogState';
 const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
 
 /** Serialises metadata changes across all servers that share the database. */
@@ -198,6 +200,8 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   WORK_ANNOUNCE_NAMED_SEQUENCE_MIGRATION,
   // Captured rows are announced by the capture function, not by a trigger on the event log.
   [...WORK_ANNOUNCED_BY_CAPTURE_MIGRATION, ...EVENTS_CAPTURE_ANNOUNCES_MIGRATION],
+  // The state of the server's tools: the CLI's applied migrations, the console's settings.
+  CATALOG_STATE_MIGRATION,
 ];
 
 export const setCatalogVersion = (version: string) => sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;
@@ -231,6 +235,14 @@ export interface UserStatementResult {
  * Run run_sql's text with the simple query protocol (so several statements may be sent) and
  * every value left as PostgreSQL's text; returns the result of each statement.
  */
+/**
+ * Before and after each run_sql text, in its transaction: the settings that change how PostgreSQL
+ * reads a query's text as run_sql's check reads it (operations/transactionControl.ts), whatever
+ * an earlier statement of the request set. PostgreSQL parses a text whole before running any of it,
+ * so a SET inside a text cannot change how the rest of that text is read.
+ */
+export const textReadAsChecked = sql.query`select set_config('standard_conforming_strings', 'on', true), set_config('client_encoding', 'UTF8', true)`;
+
 export async function runUserStatement(db: { query(config: object): Promise<unknown> }, text: string): Promise<UserStatementResult[]> {
   const compiled = sql.compile(userStatement(text));
   const result = await db.query({
