@@ -1,0 +1,131 @@
+// Recovery of what commits over several databases left prepared (decision
+// dec.source.atomic-commit): under the catalog lock, a transaction of this catalog that the catalog
+// records is committed, one it does not record is rolled back, another catalog's is left alone; a
+// record whose transaction is gone is forgotten; while another holds the catalog lock (a request
+// between its phases) a look that may not wait touches nothing.
+import { randomUUID } from 'node:crypto';
+import { Client, Pool } from 'pg';
+import { createDatabase, dropDatabase } from '../../../conformance/harness/database';
+import { CLUSTER_URL_VARIABLE } from '../../../conformance/harness/environment';
+import type { MetadataDocument } from '../../../spec';
+import { ensureCatalog } from '../catalog/catalog';
+import { SourcePools } from '../db/sourcePools';
+import * as q from '../sql';
+import { PreparedRecovery } from './preparedRecovery';
+
+const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
+let own: { name: string; url: string };
+let source: { name: string; url: string };
+let ownDb: Client;
+let sourceDb: Client;
+let pool: Pool;
+let tag: string;
+const pools = new SourcePools();
+const logged: unknown[] = [];
+
+beforeAll(async () => {
+  [own, source] = await Promise.all([createDatabase(cluster()), createDatabase(cluster())]);
+  ownDb = new Client({ connectionString: own.url });
+  sourceDb = new Client({ connectionString: source.url });
+  await Promise.all([ownDb.connect(), sourceDb.connect()]);
+  await ensureCatalog(ownDb);
+  tag = (await q.run<{ tag: string }>(ownDb, q.readCatalogTag))[0]!.tag;
+  await sourceDb.query('create table ledger (id int primary key)');
+  pool = new Pool({ connectionString: own.url, max: 2 });
+});
+afterAll(async () => {
+  await pools.close();
+  await pool.end();
+  await Promise.all([ownDb.end(), sourceDb.end()]);
+  await Promise.all([own, source].map((d) => dropDatabase(cluster(), d.name)));
+});
+afterEach(async () => {
+  // What a case left prepared (another catalog's) would keep its database from being dropped.
+  const left = await sourceDb.query<{ gid: string }>('select gid from pg_prepared_xacts where database = current_database()');
+  for (const { gid } of left.rows) await q.run(sourceDb, q.rollbackPrepared(gid));
+  await sourceDb.query('truncate ledger');
+  await ownDb.query('truncate engine_catalog.engine_prepared_commit');
+  logged.length = 0;
+});
+
+const document: MetadataDocument = {
+  version: 2,
+  tables: [],
+  sources: [{ name: 'archive', kind: 'postgres', configuration: { connection_info: { database_url: '' } }, tables: [] }],
+};
+const recovery = () => {
+  document.sources![0]!.configuration.connection_info.database_url = source.url;
+  return new PreparedRecovery(
+    pool,
+    pools,
+    () => document,
+    () => tag,
+    { log: (...line) => void logged.push(line) },
+  );
+};
+
+/** A transaction on the source that inserts `id`, prepared as `gid`. */
+async function prepared(gid: string, id: number): Promise<string> {
+  const client = new Client({ connectionString: source.url });
+  await client.connect();
+  await client.query('begin');
+  await client.query('insert into ledger values ($1)', [id]);
+  await q.run(client, q.prepareTransaction(gid));
+  await client.end();
+  return gid;
+}
+const ours = () => `${q.gidPrefix(tag)}${randomUUID()}_test`;
+const record = (gid: string) => q.run(ownDb, q.recordPrepared([{ gid, source: 'archive' }]));
+const preparedNow = async () =>
+  (await sourceDb.query('select gid from pg_prepared_xacts where database = current_database() order by gid')).rows.map((r) => r.gid);
+const ledger = async () => (await sourceDb.query('select id from ledger order by id')).rows.map((r) => r.id);
+const records = async () => (await ownDb.query('select gid from engine_catalog.engine_prepared_commit order by gid')).rows.map((r) => r.gid);
+
+test("recorded: committed; not recorded: rolled back; another catalog's: left alone; a record whose transaction is gone: forgotten", async () => {
+  const decided = await prepared(ours(), 1);
+  await record(decided);
+  const undecided = await prepared(ours(), 2);
+  const foreign = await prepared(`${q.gidPrefix('0'.repeat(32))}${randomUUID()}_test`, 3);
+  const gone = ours();
+  await record(gone);
+  expect(await recovery().recover(false)).toEqual({ committed: [decided], rolledBack: [undecided] });
+  expect(await ledger()).toEqual([1]);
+  expect(await preparedNow()).toEqual([foreign]);
+  expect(await records()).toEqual([]);
+  expect(logged).toHaveLength(2);
+});
+
+test('with nothing prepared, a record whose transaction is gone is forgotten, and the catalog lock is not asked for', async () => {
+  const gone = ours();
+  await record(gone);
+  const holder = new Client({ connectionString: own.url });
+  await holder.connect();
+  await q.run(holder, q.holdCatalogLock);
+  try {
+    expect(await recovery().recover(true)).toEqual({ committed: [], rolledBack: [] });
+    expect(await records()).toEqual([]);
+  } finally {
+    await holder.end();
+  }
+});
+
+test('while another holds the catalog lock nothing is touched; a look that waits settles once the lock is free', async () => {
+  const decided = await prepared(ours(), 4);
+  await record(decided);
+  const undecided = await prepared(ours(), 5);
+  const holder = new Client({ connectionString: own.url });
+  await holder.connect();
+  await q.run(holder, q.holdCatalogLock);
+  expect(await recovery().recover(false)).toEqual({ committed: [], rolledBack: [] });
+  expect((await preparedNow()).sort()).toEqual([decided, undecided].sort());
+  let settled = false;
+  const waiting = recovery()
+    .recover(true)
+    .finally(() => (settled = true));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(settled).toBe(false);
+  await holder.end();
+  expect(await waiting).toEqual({ committed: [decided], rolledBack: [undecided] });
+  expect(await ledger()).toEqual([4]);
+  expect(await records()).toEqual([]);
+});
