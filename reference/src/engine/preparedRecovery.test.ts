@@ -93,6 +93,12 @@ test("recorded: committed; not recorded: rolled back; another catalog's: left al
   expect(await preparedNow()).toEqual([foreign]);
   expect(await records()).toEqual([]);
   expect(logged).toHaveLength(2);
+  expect(logged).toEqual(
+    expect.arrayContaining([
+      ['warn', 'prepared-transactions', { source: 'archive', gid: decided, message: 'committed by recovery' }],
+      ['warn', 'prepared-transactions', { source: 'archive', gid: undecided, message: 'rolled back by recovery' }],
+    ]),
+  );
 });
 
 test('with nothing prepared, a record whose transaction is gone is forgotten, and the catalog lock is not asked for', async () => {
@@ -128,4 +134,26 @@ test('while another holds the catalog lock nothing is touched; a look that waits
   expect(await waiting).toEqual({ committed: [decided], rolledBack: [undecided] });
   expect(await ledger()).toEqual([4]);
   expect(await records()).toEqual([]);
+});
+
+test('a record of a source the metadata does not name is kept: its transaction may be on a database not asked', async () => {
+  const elsewhere = ours();
+  await q.run(ownDb, q.recordPrepared([{ gid: elsewhere, source: 'elsewhere' }]));
+  expect(await recovery().recover(true)).toEqual({ committed: [], rolledBack: [] });
+  expect(await records()).toEqual([elsewhere]);
+});
+
+test('soon() looks within about a second, and a stopped recovery looks no more', async () => {
+  const running = recovery();
+  const first = await prepared(ours(), 6);
+  running.soon();
+  const deadline = Date.now() + 5000;
+  while ((await preparedNow()).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(await preparedNow()).toEqual([]);
+  expect(logged).toEqual([['warn', 'prepared-transactions', { source: 'archive', gid: first, message: 'rolled back by recovery' }]]);
+  await running.stop();
+  const second = await prepared(ours(), 7);
+  running.soon();
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(await preparedNow()).toEqual([second]);
 });
