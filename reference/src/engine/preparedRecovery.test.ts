@@ -124,6 +124,9 @@ test('while another holds the catalog lock nothing is touched; a look that waits
   await q.run(holder, q.holdCatalogLock);
   expect(await recovery().recover(false)).toEqual({ committed: [], rolledBack: [] });
   expect((await preparedNow()).sort()).toEqual([decided, undecided].sort());
+  // The look that left gave its connection back, its transaction ended.
+  const inTransaction = await ownDb.query("select pid from pg_stat_activity where datname = $1 and state like 'idle in transaction%'", [own.name]);
+  expect([inTransaction.rows, pool.totalCount > 0, pool.idleCount === pool.totalCount]).toEqual([[], true, true]);
   let settled = false;
   const waiting = recovery()
     .recover(true)
@@ -156,4 +159,26 @@ test('soon() looks within about a second, and a stopped recovery looks no more',
   running.soon();
   await new Promise((resolve) => setTimeout(resolve, 1500));
   expect(await preparedNow()).toEqual([second]);
+});
+
+test('several sources: a database named twice has each transaction settled once; one with none, and one that does not answer, hold nothing up', async () => {
+  const decided = await prepared(ours(), 8);
+  await record(decided);
+  const undecided = await prepared(ours(), 9);
+  const entry = (name: string, url: string) => ({ name, kind: 'postgres' as const, configuration: { connection_info: { database_url: url } }, tables: [] });
+  const several: MetadataDocument = {
+    version: 2,
+    tables: [],
+    sources: [entry('archive', source.url), entry('again', source.url), entry('empty', own.url), entry('gone', 'postgres://engine:engine@127.0.0.1:1/nowhere')],
+  };
+  const recovered = await new PreparedRecovery(
+    pool,
+    pools,
+    () => several,
+    () => tag,
+    { log: (...line) => void logged.push(line) },
+  ).recover(false);
+  expect(recovered).toEqual({ committed: [decided], rolledBack: [undecided] });
+  expect(logged).toHaveLength(2);
+  expect([await ledger(), await preparedNow(), await records()]).toEqual([[8], [], []]);
 });
