@@ -195,6 +195,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'pg_add_source and pg_update_source connect to the source at once; when it cannot be reached (or its URL is in an environment variable that is not set), the operation is refused at $.args, changing nothing, with `internal` the inconsistent object {type "source", name "source <source>", definition <source>, reason "Inconsistent object: connection error", message <what the connection answered>}. Later, a source that cannot be reached is that inconsistent object, and the other sources are served.',
   ),
   decided(
+    'invalid-configuration.source-prepared-transactions',
+    400,
+    'invalid-configuration',
+    'source <source> cannot commit together with other databases: its PostgreSQL has max_prepared_transactions = 0; set max_prepared_transactions (for instance to its max_connections) in its postgresql.conf and restart it',
+    "A request that writes to another source and to a second database prepares the source's transaction (dec.source.atomic-commit), which needs max_prepared_transactions above 0. pg_add_source, pg_update_source and replace_metadata (with allow_inconsistent_metadata too) bringing a source whose database answers with max_prepared_transactions = 0, or giving a source such a connection, are refused at $.args, changing nothing (a source that does not answer is left to the connection checks); a request that would prepare on such a source (its setting lowered since) is refused at $, nothing committed anywhere.",
+  ),
+  decided(
     'parse-failed.unsupported-operation-version',
     400,
     'parse-failed',
