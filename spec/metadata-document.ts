@@ -44,8 +44,11 @@ export const ROOT_FIELD_KEYS = [
   'insert_one',
   'update',
   'update_by_pk',
+  'update_many',
   'delete',
   'delete_by_pk',
+  // The streaming subscription field (dec.graphql.stream.schema).
+  'select_stream',
 ] as const;
 export type RootFieldKey = (typeof ROOT_FIELD_KEYS)[number];
 

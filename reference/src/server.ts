@@ -24,6 +24,8 @@ export interface RunningServer {
   engine: Engine;
   /** Live-query pollers running: one per distinct subscribed plan. */
   livePollers(): number;
+  /** The pollers of streaming subscriptions running (one per distinct streaming statement). */
+  streamPollers(): number;
   /**
    * Stop accepting, close subscriptions (1001 Going away), let requests in flight finish for up to
    * `graceMs`, then close what is left and the engine's connections.
@@ -32,7 +34,7 @@ export interface RunningServer {
 }
 
 export async function startServer(config: EngineConfig, databaseUrl: string, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  const engine = await Engine.open(config, databaseUrl);
+  const engine = await Engine.open(config, databaseUrl, logger);
   engine.sourcePools.onConnectionFailure = (source, cause) => logger.log('warn', 'source-connection', { source, error: cause });
   if (config.logLevel === 'debug') engine.pools.logSql = (statement) => logger.log('debug', 'sql', statement);
   const app = createApp({ engine, config, logger, version: SERVER_VERSION });
@@ -91,6 +93,7 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
     port,
     engine,
     livePollers: () => sockets?.live.size ?? 0,
+    streamPollers: () => sockets?.streams.size ?? 0,
     async close(graceMs = 0) {
       closing = true;
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));

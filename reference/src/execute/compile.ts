@@ -3,14 +3,16 @@
 import { createHash } from 'node:crypto';
 import type { OperationDefinitionNode } from 'graphql';
 import * as sql from 'pg-sql2';
-import type { BuiltSchema } from '../schema/build';
-import { CompileError, jsonObject, type Fragment } from '../sql/graphql/context';
+import type { BuiltSchema, RootField } from '../schema/build';
+import { CompileError, jsonObject, newCohort, type Fragment } from '../sql/graphql/context';
 import type { CollectedField } from '../sql/graphql/fields';
 import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
+import { EarlierRows, insertsThroughRelationships, nestedInsertSteps, type InsertStep } from '../sql/graphql/nestedInsert';
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
 import { functionCall } from '../sql/graphql/functions';
 import { COHORT_ROWS, cohortRowOf, cohortStatement } from '../sql/graphql/cohort';
-import type { CompiledPlan } from './plan';
+import { streamArguments, streamStatement } from '../sql/graphql/stream';
+import type { CompiledPlan, PlanStatement } from './plan';
 import { spokenVariables } from '../sessionNames';
 
 /** Who makes a change, as event triggers record it: named as a compatible server names a session (decision dec.compat.headers). */
@@ -38,39 +40,8 @@ export function compile(
     const sources = new Set(tableFields.map((f) => built.mutationFields.get(f.name)?.table.source));
     if (sources.size > 1) throw new CompileError('mutations on tables of more than one source in one request are not supported', 'not-supported');
     const [source] = sources;
-    const statements = tableFields.map((f) => {
-      const root = built.mutationFields.get(f.name)!;
-      const t = root.table;
-      const a = f.args as Record<string, unknown>;
-      let statement;
-      switch (root.kind) {
-        case 'insert':
-          statement = insertStatement(env, t, a.objects as Record<string, unknown>[], a.on_conflict as OnConflict | undefined, false, f.selectionSet);
-          break;
-        case 'insert_one':
-          statement = insertStatement(env, t, [a.object as Record<string, unknown>], a.on_conflict as OnConflict | undefined, true, f.selectionSet);
-          break;
-        case 'update':
-          statement = updateStatement(env, t, a, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
-          break;
-        case 'update_by_pk':
-          statement = updateStatement(env, t, a, primaryKeyCondition(t, a.pk_columns as Record<string, unknown>), true, f.selectionSet);
-          break;
-        case 'delete':
-          statement = deleteStatement(env, t, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
-          break;
-        case 'delete_by_pk':
-          statement = deleteStatement(env, t, primaryKeyCondition(t, a), true, f.selectionSet);
-          break;
-        case 'function':
-          // A function exposed as a mutation: its rows, as far as the role may read them.
-          statement = sql.query`select ${listJson(env, t, a as SelectArgs, f.selectionSet, undefined, functionCall(env, root.fn!, a.args as Record<string, unknown>))}::text as data, true as ok`;
-          break;
-        default:
-          throw new CompileError(`${f.name} is not a mutation`);
-      }
-      return compiledStatement(f.alias, statement);
-    });
+    const statements: PlanStatement[] = [];
+    for (const f of tableFields) statements.push(...mutationStatements(env, built, f, literals, statements.length));
     if (source !== undefined) {
       // Wholly on another source: its statements run there, the literals here.
       const part: CompiledPlan = {
@@ -95,6 +66,9 @@ export function compile(
       ...(capturesEvents ? { sessionVariables: changedBy(env) } : {}),
     };
   }
+  // A streaming subscription has one root field (a subscription selects one), of its own kind.
+  const stream = operation.operation === 'subscription' ? tableFields.find((f) => built.streamFields.has(f.name)) : undefined;
+  if (stream) return compileStream(env, built.streamFields.get(stream.name)!, stream, bounded);
   // One statement per source (decision dec.source.forms): the server's own database, then the others.
   const bySource = new Map<string | undefined, [string, Fragment][]>();
   for (const f of tableFields) {
@@ -140,6 +114,101 @@ export function compile(
     ...(sourceParts.length ? { sourceParts } : {}),
     ...(cohortValue >= 0 ? { cohort: { value: cohortValue, ...cohortRow! } } : {}),
   };
+}
+
+/**
+ * A streaming subscription (decision dec.graphql.stream.cursor): always one statement for a cohort,
+ * whose rows carry each subscriber's cursor, bound as compiled with the row of the request compiled.
+ * Compiled for a cohort (execute/cohorts.ts), it reads the session and compared variables from the
+ * rows too.
+ */
+function compileStream(env: SelectEnvironment, root: RootField, f: CollectedField, bounded: boolean): CompiledPlan {
+  const cohort = env.cohort ?? newCohort();
+  const t = root.table;
+  const stream = streamArguments(env, t, f);
+  const statement = compiledStatement('', cohortStatement(cohort, streamStatement(env, t, f.alias, stream, cohort, f.selectionSet), true));
+  const value = statement.values.indexOf(COHORT_ROWS);
+  const row = { session: cohort.readsSession, variables: { ...cohort.variables }, cursor: stream.initial };
+  statement.values[value] = JSON.stringify([cohortRowOf(0, env.sessionVariables, row)]);
+  return {
+    kind: 'query',
+    bounded,
+    operation: 'subscription',
+    statements: [statement],
+    literals: new Map(),
+    order: [f.alias],
+    cohort: { value, ...row },
+    stream: t.source === undefined ? {} : { source: t.source },
+  };
+}
+
+/** The statements of a mutation root field; `base`: how many statements of the plan come before them. */
+function mutationStatements(env: SelectEnvironment, built: BuiltSchema, f: CollectedField, literals: Map<string, string>, base: number): PlanStatement[] {
+  const root = built.mutationFields.get(f.name)!;
+  const t = root.table;
+  const a = f.args as Record<string, unknown>;
+  let statement;
+  switch (root.kind) {
+    case 'update_many': {
+      // One statement per update, in order: each sees what the ones before it changed.
+      const updates = a.updates as Record<string, unknown>[];
+      if (updates.length === 0) literals.set(f.alias, '[]');
+      return updates.map((u) => ({
+        ...compiledStatement(f.alias, updateStatement(env, t, u, whereCondition(env, t, u.where as Record<string, unknown>), false, f.selectionSet)),
+        part: 'element' as const,
+      }));
+    }
+    case 'insert':
+    case 'insert_one': {
+      const single = root.kind === 'insert_one';
+      const objects = (single ? [a.object] : a.objects) as Record<string, unknown>[];
+      const onConflict = a.on_conflict as OnConflict | undefined;
+      if (insertsThroughRelationships(t, objects)) return stepStatements(f.alias, nestedInsertSteps(env, t, objects, onConflict, single, f.selectionSet), base);
+      statement = insertStatement(env, t, objects, onConflict, single, f.selectionSet);
+      break;
+    }
+    case 'update':
+      statement = updateStatement(env, t, a, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
+      break;
+    case 'update_by_pk':
+      statement = updateStatement(env, t, a, primaryKeyCondition(t, a.pk_columns as Record<string, unknown>), true, f.selectionSet);
+      break;
+    case 'delete':
+      statement = deleteStatement(env, t, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
+      break;
+    case 'delete_by_pk':
+      statement = deleteStatement(env, t, primaryKeyCondition(t, a), true, f.selectionSet);
+      break;
+    case 'function':
+      // A function exposed as a mutation: its rows, as far as the role may read them.
+      statement = sql.query`select ${listJson(env, t, a as SelectArgs, f.selectionSet, undefined, functionCall(env, root.fn!, a.args as Record<string, unknown>))}::text as data, true as ok`;
+      break;
+    default:
+      throw new CompileError(`${f.name} is not a mutation`);
+  }
+  return [compiledStatement(f.alias, statement)];
+}
+
+/**
+ * The statements of a nested insert's steps: the values standing for earlier steps' rows become
+ * reads of those statements (bound as null until the plan runs); the last step answers the field.
+ */
+function stepStatements(alias: string, steps: InsertStep[], base: number): PlanStatement[] {
+  return steps.map((step, i) => {
+    const compiled: PlanStatement = compiledStatement(alias, step.statement);
+    const reads: NonNullable<PlanStatement['reads']> = [];
+    compiled.values.forEach((value, index) => {
+      if (!(value instanceof EarlierRows)) return;
+      reads.push({ value: index, from: value.steps.map((k) => base + k) });
+      compiled.values[index] = null;
+    });
+    return {
+      ...compiled,
+      ...(i < steps.length - 1 ? { part: 'step' as const } : {}),
+      ...(reads.length ? { reads } : {}),
+      ...(step.refusedWhenEmpty ? { refusedWhenEmpty: step.refusedWhenEmpty } : {}),
+    };
+  });
 }
 
 /** A query root field's alias and the SQL of its JSON value. */
