@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { diffTargets, reproduction, TargetRunner, type DiffResult } from '../diff/differ';
 import { renderDiffHtml, renderDiffJson, renderDiffJUnit, verdict, type DiffReport } from '../diff/report';
 import { DIFF_USAGE, parseDiffArguments, UsageError, type DiffCliOptions } from './diffArguments';
+import { redact, secretsNote } from '../harness/secrets';
 import { ProbeError, probeTarget } from './probe';
 import { readTargetState, refusalOf, restoreTarget, type TargetConnection, type TargetState } from './targetState';
 
@@ -16,6 +17,13 @@ interface Side {
   database: string;
   adminSecret?: string;
 }
+
+/** The environment variables the reports' curl lines read each side's admin secret from. */
+const SECRET_VARIABLE = { A: 'ENGINE_ADMIN_SECRET', B: 'ENGINE_AGAINST_ADMIN_SECRET' } as const;
+const SECRETS_NOTE = secretsNote({
+  ENGINE_ADMIN_SECRET: "A's admin secret, given with --admin-secret",
+  ENGINE_AGAINST_ADMIN_SECRET: "B's admin secret, given with --against-admin-secret (or A's)",
+});
 
 const headersOf = (s: Side): Record<string, string> =>
   s.adminSecret !== undefined ? { 'x-engine-admin-secret': s.adminSecret } : { 'x-engine-role': 'admin' };
@@ -85,7 +93,13 @@ export async function diffMain(
   out.write(`A ${options.target} against B ${options.against}: ${options.runs} scenarios (${options.areas.join(', ')}), seed ${options.seed}\n`);
 
   const runners = sides.map(
-    (s) => new TargetRunner({ url: s.url, database: s.database, ...(s.adminSecret !== undefined ? { adminSecret: s.adminSecret } : {}) }),
+    (s) =>
+      new TargetRunner({
+        url: s.url,
+        database: s.database,
+        ...(s.adminSecret !== undefined ? { adminSecret: s.adminSecret } : {}),
+        secretVariable: SECRET_VARIABLE[s.name],
+      }),
   );
   // Ctrl-C ends the run at the next request; the targets are restored before the CLI exits.
   let interrupted = false;
@@ -118,6 +132,8 @@ export async function diffMain(
     process.off('SIGTERM', interrupt);
     await Promise.all(runners.map((r) => r.close()));
   }
+  const secrets = sides.flatMap((s) => (s.adminSecret !== undefined ? [{ value: s.adminSecret, variable: SECRET_VARIABLE[s.name] }] : []));
+  if (result.failure !== undefined) result = { ...result, failure: redact(result.failure, secrets) };
   const code = interrupted ? 130 : writeReports(options, result, runners, (Date.now() - started) / 1000, out);
   for (const [i, side] of sides.entries()) {
     try {
@@ -145,6 +161,7 @@ function writeReports(options: DiffCliOptions, result: DiffResult, runners: Targ
     against: options.against,
     areas: options.areas,
     generated_at: new Date().toISOString(),
+    reproduce: SECRETS_NOTE,
     seconds,
     replay,
     ...(result.difference ? { reproduction: reproduction(result.difference, runners[0]!, runners[1]!) } : {}),
