@@ -7,7 +7,7 @@ import { useTarget } from '../harness/target';
 import { scaled, until } from '../harness/wait';
 import { startWebhook, type Webhook } from '../harness/webhook';
 
-jest.setTimeout(120_000);
+jest.setTimeout(scaled(120_000));
 const target = useTarget();
 const ok = { message: 'success' };
 const run = (type: string, args: unknown) => target.metadata({ type, args });
@@ -150,7 +150,7 @@ test(
     });
     expect(created.status).toBe(200);
     const id = (created.body as { event_id: string }).event_id;
-    const calls = await hook.waitFor('/once', 2, 10_000);
+    const calls = await hook.waitFor('/once', 2, { timeoutMs: 10_000, after: created });
     expect(calls.map((c) => (c.body as { id: string; payload: unknown; comment: string }).payload)).toEqual([{ n: 1 }, { n: 1 }]);
     expect((calls[0]!.body as { id: string }).id).toBe(id);
     expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(900);
@@ -161,8 +161,9 @@ test(
     const late = (await run('create_scheduled_event', { webhook: `${hook.url}/late`, schedule_at: hourAgo, retry_conf: { tolerance_seconds: 60 } })).body as {
       event_id: string;
     };
-    const kept = (await run('create_scheduled_event', { webhook: `${hook.url}/kept`, schedule_at: hourAgo })).body as { event_id: string };
-    await hook.waitFor('/kept', 1, 10_000);
+    const keeping = await run('create_scheduled_event', { webhook: `${hook.url}/kept`, schedule_at: hourAgo });
+    const kept = keeping.body as { event_id: string };
+    await hook.waitFor('/kept', 1, { timeoutMs: 10_000, after: keeping });
     const settled = await until(
       () => scheduled('one_off'),
       (e) => e.find((x) => x.id === late.event_id)?.state === 'dead' && e.find((x) => x.id === kept.event_id)?.state !== 'scheduled',
