@@ -16,6 +16,8 @@ interface Side {
   url: string;
   database: string;
   adminSecret?: string;
+  /** The flags that gave this side's secret and database, as refusals name them. */
+  flags: { adminSecret: string; database: string };
 }
 
 /** The environment variables the reports' curl lines read each side's admin secret from. */
@@ -53,6 +55,7 @@ export async function diffMain(
     {
       name: 'A',
       flag: '--target',
+      flags: { adminSecret: '--admin-secret', database: '--database' },
       url: options.target,
       database: options.database,
       ...(options.adminSecret !== undefined ? { adminSecret: options.adminSecret } : {}),
@@ -60,6 +63,7 @@ export async function diffMain(
     {
       name: 'B',
       flag: '--against',
+      flags: { adminSecret: options.againstAdminSecretFlag ?? '--against-admin-secret', database: '--against-database' },
       url: options.against,
       database: options.againstDatabase,
       ...(options.againstAdminSecret !== undefined ? { adminSecret: options.againstAdminSecret } : {}),
@@ -72,6 +76,7 @@ export async function diffMain(
         target: side.url,
         database: side.database,
         ...(side.adminSecret !== undefined ? { adminSecret: side.adminSecret } : {}),
+        flags: side.flags,
       });
       if (probe.adminSecret === undefined) delete side.adminSecret;
       before.push(await readTargetState(connectionOf(side)));
@@ -82,7 +87,7 @@ export async function diffMain(
     }
     const refusal = refusalOf(before.at(-1)!);
     if (refusal !== undefined && !options.allowClear) {
-      err.write(`engine-conformance diff: ${side.name} (${side.url}): ${refusal}\n`);
+      err.write(`engine-conformance diff: ${side.name} (${side.flag} ${side.url}): ${refusal}\n`);
       return 2;
     }
   }
@@ -140,7 +145,7 @@ export async function diffMain(
       out.write(`${side.name}: ${await restoreTarget(connectionOf(side), before[i]!)}\n`);
     } catch (error) {
       err.write(
-        `engine-conformance diff: restoring ${side.name} (${side.url}) failed: ${(error as Error).message}; its metadata from before is in ${options.reportDir}\n`,
+        `engine-conformance diff: restoring ${side.name} (${side.flag} ${side.url}) failed: ${(error as Error).message}; its metadata from before is in ${options.reportDir}\n`,
       );
       return 1;
     }

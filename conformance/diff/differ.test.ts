@@ -109,7 +109,7 @@ async function plantedRun(extra: string[]) {
   const refused = capturedOutput();
   expect(await diffMain(args, refused.stream, refused.stream)).toBe(2);
   expect(refused.text()).toBe(
-    `engine-conformance diff: A (${a.server.url}): the target is in use: its metadata is not empty (1 table). The cases clear the metadata and replace those schemas while they run; the metadata is restored afterwards, the schemas are not. Give --allow-clear to run anyway\n`,
+    `engine-conformance diff: A (--target ${a.server.url}): the target is in use: its metadata is not empty (1 table). The cases clear the metadata and replace those schemas while they run; the metadata is restored afterwards, the schemas are not. Give --allow-clear to run anyway\n`,
   );
   const started = Date.now();
   const run = capturedOutput();
