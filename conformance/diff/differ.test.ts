@@ -161,8 +161,12 @@ test('diff from the command line: a planted difference (_nin keeping NULLs for o
   }
   expect([a.secret, b.secret].filter((s) => output.includes(s))).toEqual([]);
   // Both targets as they were found: metadata, A's own table, and nothing of the run's schema.
-  expect(output).toContain('A: the target is as it was found: its metadata (1 table) restored, the objects the cases made dropped\n');
-  expect(output).toContain('B: the target is as it was found: its metadata (empty) restored, the objects the cases made dropped\n');
+  expect(output).toContain(
+    "A: the target is as it was found: its metadata (1 table) restored, the objects the cases made dropped, its catalog's logs as they were (0 rows of the run removed, 0 put back)\n",
+  );
+  expect(output).toContain(
+    "B: the target is as it was found: its metadata (empty) restored, the objects the cases made dropped, its catalog's logs as they were (0 rows of the run removed, 0 put back)\n",
+  );
   expect([await metadata(a, EXPORT), await metadata(b, EXPORT)]).toEqual(before);
   expect(await onDatabase(a.database.url, (c) => c.query('select id from keep.kept'))).toMatchObject({ rows: [{ id: 7 }] });
   for (const side of sides) {
