@@ -2,11 +2,10 @@
 // (one paused), cron trigger and one-off event keep their history; what the run's triggers, events
 // and actions left in the logs is gone.
 import { Client } from 'pg';
-import { loadConfig } from '../../reference/src/config';
-import { createLogger } from '../../reference/src/log';
-import { startServer, type RunningServer } from '../../reference/src/server';
+import type { RunningServer } from '../../reference/src/server';
 import { createDatabase, dropDatabase } from '../harness/database';
 import { CLUSTER_URL_VARIABLE } from '../harness/environment';
+import { startOwnServer } from '../harness/ownServer';
 import { until } from '../harness/wait';
 import { startWebhook, type Webhook } from '../harness/webhook';
 import { CATALOG_LOGS } from './catalogLogs';
@@ -43,8 +42,7 @@ const events = async (name: string, status = 'all') => (await metadata('get_even
 beforeAll(async () => {
   database = await createDatabase(process.env[CLUSTER_URL_VARIABLE]!);
   hook = await startWebhook(0);
-  const config = loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0', ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1', ENGINE_GRAPHQL_ADMIN_SECRET: 'logs-secret' });
-  server = await startServer(config, database.url, createLogger('silent'));
+  server = await startOwnServer(database.url, { ENGINE_GRAPHQL_ADMIN_SECRET: 'logs-secret' });
   db = new Client({ connectionString: database.url });
   await db.connect();
   connection = { target: server.url, database: database.url, headers };
