@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the reference server: an installed package runs the JavaScript compiled into dist/; a
-// source checkout runs its TypeScript as it is (compiled on load by SWC), so no build step is needed.
+// Runs the reference server, and its commands (metadata, migrate): an installed package runs the
+// JavaScript compiled into dist/; a source checkout runs its TypeScript as it is (compiled on load
+// by SWC), so no build step is needed.
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 

@@ -105,6 +105,8 @@ export const replaceMetadataV1 = metadataDocument;
 export const replaceMetadataV2 = object({ metadata: metadataDocument }, { allow_inconsistent_metadata: boolean });
 export const emptyArgs = object({});
 export const reloadMetadata = object({}, { reload_remote_schemas: boolean, reload_sources: json });
+/** The state of one of the server's tools, replaced whole; any JSON value, as the engine keeps it. */
+export const setCatalogState = object({ type: literal('cli', 'console'), state: json });
 
 export const addRemoteSchema = remoteSchema;
 export const remoteSchemaByName = object({ name: nonEmptyName });

@@ -84,3 +84,35 @@ test('version 3: what this server cannot serve is refused at its path, with its 
     failure('$.network', 'network is not supported by this server yet', 'not-supported'),
   );
 });
+
+test("version 3: the engine's defaults that every project holds are nothing to apply; any other value is refused", () => {
+  const source = (customization: unknown) => ({ name: 'default', kind: 'postgres', customization, tables: [{ table: 't' }] });
+  expect(
+    upgradeDocument({ version: 3, sources: [source({ naming_convention: 'hasura-default' })], graphql_schema_introspection: { disabled_for_roles: [] } }, '$'),
+  ).toEqual(ok({ version: 2, tables: [{ table: 't' }] }));
+  // Another source's default customization goes too; its own form is kept.
+  expect(
+    upgradeDocument(
+      { version: 3, sources: [{ name: 'other', kind: 'postgres', configuration: {}, customization: { naming_convention: 'hasura-default' } }] },
+      '$',
+    ),
+  ).toEqual(ok({ version: 2, sources: [{ name: 'other', kind: 'postgres', configuration: {} }] }));
+  const other = { name: 'other', kind: 'postgres', configuration: {}, customization: { naming_convention: 'graphql-default' } };
+  expect(upgradeDocument({ version: 3, sources: [other] }, '$')).toEqual(ok({ version: 2, sources: [other] }));
+  expect(upgradeDocument({ version: 3, graphql_schema_introspection: { disabled_for_roles: ['guest'] } }, '$')).toEqual(
+    failure('$.graphql_schema_introspection', 'graphql_schema_introspection is not supported by this server yet', 'not-supported'),
+  );
+  expect(upgradeDocument({ version: 3, graphql_schema_introspection: { disabled_for_roles: [], other: 1 } }, '$')).toEqual(
+    failure('$.graphql_schema_introspection', 'graphql_schema_introspection is not supported by this server yet', 'not-supported'),
+  );
+  expect(upgradeDocument({ version: 3, sources: [source({ naming_convention: 'graphql-default' })] }, '$')).toEqual(
+    failure('$.sources[0].customization', 'customization is not supported by this server yet', 'not-supported'),
+  );
+  expect(upgradeDocument({ version: 3, sources: [source({ naming_convention: 'hasura-default', root_fields: {} })] }, '$')).toEqual(
+    failure('$.sources[0].customization', 'customization is not supported by this server yet', 'not-supported'),
+  );
+  // The default of one key is not taken for another's.
+  expect(upgradeDocument({ version: 3, network: { disabled_for_roles: [] } }, '$')).toEqual(
+    failure('$.network', 'network is not supported by this server yet', 'not-supported'),
+  );
+});

@@ -11,6 +11,12 @@ const VERSION_3_ONLY = ['inherited_roles', 'network', 'backend_configs', 'api_li
 const SOURCE_KEYS_IGNORED = ['name', 'kind', 'configuration'];
 
 const isEmpty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+/** The engine's own defaults, which its exports write into every project: as good as empty. */
+const ENGINE_DEFAULTS: Record<string, string> = {
+  graphql_schema_introspection: JSON.stringify({ disabled_for_roles: [] }),
+  customization: JSON.stringify({ naming_convention: 'hasura-default' }),
+};
+const nothingToApply = (key: string, v: unknown) => isEmpty(v) || JSON.stringify(v) === ENGINE_DEFAULTS[key];
 
 export function upgradeDocument(value: unknown, path: string): ParseResult<unknown> {
   if (!isPlainObject(value)) return parsed(value);
@@ -33,7 +39,7 @@ function fromVersion3(value: Record<string, unknown>, path: string): ParseResult
   const { version: _version, sources, ...rest } = value;
   for (const key of VERSION_3_ONLY) {
     if (!(key in rest)) continue;
-    if (!isEmpty(rest[key])) return parseFailure(childPath(path, key), formatMessage('err.not-supported.not-implemented', key), 'not-supported');
+    if (!nothingToApply(key, rest[key])) return parseFailure(childPath(path, key), formatMessage('err.not-supported.not-implemented', key), 'not-supported');
     delete rest[key];
   }
   const out: Record<string, unknown> = { version: 2, ...rest };
@@ -52,13 +58,14 @@ function fromVersion3(value: Record<string, unknown>, path: string): ParseResult
     }
     // Other sources keep their form (decision dec.source.forms): the v2 document lists them under `sources`.
     if (source.name !== 'default') {
-      others.push(source);
+      const { customization, ...form } = source;
+      others.push(nothingToApply('customization', customization) ? form : source);
       continue;
     }
     for (const [key, part] of Object.entries(source)) {
       if (SOURCE_KEYS_IGNORED.includes(key)) continue;
       if (key === 'tables' || key === 'functions') out[key] = part;
-      else if (!isEmpty(part)) return parseFailure(childPath(at, key), formatMessage('err.not-supported.not-implemented', key), 'not-supported');
+      else if (!nothingToApply(key, part)) return parseFailure(childPath(at, key), formatMessage('err.not-supported.not-implemented', key), 'not-supported');
     }
   }
   if (others.length > 0) out.sources = others;

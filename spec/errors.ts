@@ -195,6 +195,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'pg_add_source and pg_update_source connect to the source at once; when it cannot be reached (or its URL is in an environment variable that is not set), the operation is refused at $.args, changing nothing, with `internal` the inconsistent object {type "source", name "source <source>", definition <source>, reason "Inconsistent object: connection error", message <what the connection answered>}. Later, a source that cannot be reached is that inconsistent object, and the other sources are served.',
   ),
   decided(
+    'invalid-configuration.source-prepared-transactions',
+    400,
+    'invalid-configuration',
+    'source <source> cannot commit together with other databases: its PostgreSQL has max_prepared_transactions = 0; set max_prepared_transactions (for instance to its max_connections) in its postgresql.conf and restart it',
+    "A request that writes to another source and to a second database prepares the source's transaction (dec.source.atomic-commit), which needs max_prepared_transactions above 0. pg_add_source, pg_update_source and replace_metadata (with allow_inconsistent_metadata too) bringing a source whose database answers with max_prepared_transactions = 0, or giving a source such a connection, are refused at $.args, changing nothing (a source that does not answer is left to the connection checks); a request that would prepare on such a source (its setting lowered since) is refused at $, nothing committed anywhere.",
+  ),
+  decided(
     'parse-failed.unsupported-operation-version',
     400,
     'parse-failed',
@@ -737,7 +744,7 @@ export const ERRORS: readonly ErrorSpec[] = [
     200,
     'timeout',
     'the query ran longer than <limit> ms and was cancelled',
-    "The SQL of a role other than admin runs with statement_timeout ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 30000; 0 for none), admin's GraphQL with ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS (default 60000); a statement cancelled by it answers this GraphQL error, and a mutation is undone.",
+    "The SQL of a role other than admin runs with statement_timeout ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 10000; 0 for none), admin's GraphQL with ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS (default 60000); a statement cancelled by it answers this GraphQL error, and a mutation is undone.",
   ),
   decided(
     'conflict',
@@ -941,6 +948,34 @@ export const ERRORS: readonly ErrorSpec[] = [
     'validation-failed',
     'a batch holds 1 to <limit> operations',
     'A JSON array of GraphQL requests at /v1/graphql is a batch (decision dec.graphql.batch); an empty one, or one of more than 100 operations, is refused as a whole.',
+  ),
+  decided(
+    'graphql.nested-insert-parent-column',
+    200,
+    'validation-failed',
+    'cannot insert <columns> columns as their values are already being determined by parent insert',
+    "A row inserted through an array relationship may not give a column the relationship sets from its parent's row (decision dec.graphql.nested-inserts); the columns are quoted and separated by commas. Nothing is inserted.",
+  ),
+  decided(
+    'graphql.nested-insert-object-column',
+    200,
+    'validation-failed',
+    'cannot insert object relationship <relationship> as <columns> column values are already determined',
+    'A row may not give, nor have set by its parent or by another of its object relationships, a column that an object relationship it inserts through sets (decision dec.graphql.nested-inserts). Nothing is inserted.',
+  ),
+  decided(
+    'graphql.nested-insert-empty-object',
+    200,
+    'not-supported',
+    'cannot proceed to insert object relation <relationship> since insert to table <table> affects zero rows',
+    "The row of an object relationship's insert gives the key of the row that refers to it; when its on_conflict leaves no row (do nothing, or an update whose where does not hold), the whole mutation is undone with this error.",
+  ),
+  decided(
+    'graphql.nested-insert-empty-parent',
+    200,
+    'not-supported',
+    'cannot proceed to insert array relations since insert to table <table> affects zero rows',
+    'A row with array relationships to insert through gives them its key; when its on_conflict leaves no row, the whole mutation is undone with this error.',
   ),
 ];
 

@@ -65,6 +65,9 @@ const sourceOps = compatOps(
 const collections = compatOps(
   "SPEC.md names query collections and the allow-list but does not show their operations; they take the engine's documented forms: create_query_collection {name, definition {queries [{name, query}]}, comment}, drop_query_collection {collection, cascade}, add_query_to_collection {collection_name, query_name, query}, drop_query_from_collection {collection_name, query_name}, add_collection_to_allowlist / drop_collection_from_allowlist {collection}.",
 );
+const catalogStateOps = compatOps(
+  "SPEC.md does not show the catalog state; it takes the engine's forms: get_catalog_state {} answers {id, cli_state, console_state}, set_catalog_state {type: cli | console, state} replaces one of them whole; see dec.catalog-state.",
+);
 const legacy = compatOps(
   'The legacy DML of /v1/query is not described by SPEC.md beyond its §7.2 messages; it takes the engine\'s v1 forms (columns with nested relationship objects, where, order_by as "+col"/"-col"/"rel.col" or {column, type, nulls}, limit, offset, objects, returning, on_conflict {action, constraint | constraint_on}, $set, $inc, $mul, $default) and answers rows, {affected_rows, returning} or {count}.',
 );
@@ -167,6 +170,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('clear_metadata', '4.3', 'forget all metadata', A.emptyArgs),
   op('get_inconsistent_metadata', '4.3', 'list inconsistent metadata objects', A.emptyArgs),
   op('drop_inconsistent_metadata', '4.3', 'remove inconsistent metadata objects', A.emptyArgs),
+  op('get_catalog_state', '4.3', "read the state the server keeps for the CLI and the console (the CLI's applied migrations)", A.emptyArgs, catalogStateOps),
+  op('set_catalog_state', '4.3', 'replace the state the server keeps for the CLI or the console', A.setCatalogState, catalogStateOps),
   op('add_remote_schema', '4.3', 'add and stitch a remote schema', A.addRemoteSchema),
   op('remove_remote_schema', '4.3', 'remove a remote schema', A.remoteSchemaByName),
   op('reload_remote_schema', '4.3', 'refetch and restitch a remote schema', A.remoteSchemaByName),

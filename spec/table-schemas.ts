@@ -13,6 +13,7 @@ export const customRootFields = object(
     insert_one: nullable(string),
     update: nullable(string),
     update_by_pk: nullable(string),
+    update_many: nullable(string),
     delete: nullable(string),
     delete_by_pk: nullable(string),
   },

@@ -561,7 +561,7 @@ test(
     expect(await gql('{ __typename }')).toEqual({ data: { __typename: 'query_root' } });
     expect(await gql('{ fn_row_siblings(args: {r: "(1,10)"}) { id owner } }')).toEqual({ data: { fn_row_siblings: [{ id: 2, owner: 10 }] } });
     expect(await gql('{ __type(name: "fn_row_siblings_args") { inputFields { name type { kind name ofType { kind name } } } } }')).toEqual({
-      data: { __type: { inputFields: [{ name: 'r', type: { kind: 'NON_NULL', name: null, ofType: { kind: 'SCALAR', name: 'fn_row_scalar' } } }] } },
+      data: { __type: { inputFields: [{ name: 'r', type: { kind: 'SCALAR', name: 'fn_row_scalar', ofType: null } }] } },
     });
     expect(await gql('{ __type(name: "fn_row") { kind } }')).toEqual({ data: { __type: { kind: 'OBJECT' } } });
     await target.sql('drop table public.fn_row cascade');

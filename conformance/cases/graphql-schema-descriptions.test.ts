@@ -75,7 +75,20 @@ test(covers(['dec.graphql.descriptions'], "root fields, mutation inputs, constra
     update_store_purchase_by_pk: 'update single row of the table: "store.purchase"',
     delete_store_purchase: 'delete data from the table: "store.purchase"',
     delete_store_purchase_by_pk: 'delete single row from the table: "store.purchase"',
+    update_store_purchase_many: 'update multiples rows of table: "store.purchase"',
   });
+  const many = mutation.fields!.find((f) => f.name === 'update_store_purchase_many') as Described & { args: Described[] };
+  expect(descriptions(many.args)).toEqual({ updates: 'updates to execute, in order' });
+  const updates = await typeOf('store_purchase_updates');
+  expect([updates.description, descriptions(updates.inputFields).where, descriptions(updates.inputFields)._set]).toEqual([
+    null,
+    'filter the rows which have to be updated',
+    'sets the columns of the filtered rows to the given values',
+  ]);
+  const arrayInsert = await typeOf('store_purchase_arr_rel_insert_input');
+  expect(arrayInsert.description).toBe('input type for inserting array relation for remote table "store.purchase"');
+  expect(descriptions(arrayInsert.inputFields)).toEqual({ data: null, on_conflict: 'upsert condition' });
+  expect((await typeOf('store_customer_obj_rel_insert_input')).description).toBe('input type for inserting object relation for remote table "store.customer"');
   const update = mutation.fields!.find((f) => f.name === 'update_store_purchase') as Described & { args: Described[] };
   expect(descriptions(update.args)).toEqual({
     _append: 'append existing jsonb value of filtered columns with new jsonb value',

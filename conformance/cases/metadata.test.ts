@@ -330,6 +330,52 @@ test(
 
 test(
   covers(
+    ['dec.metadata.older-forms', 'op.replace_metadata.v2'],
+    "replace_metadata version 3: the engine's defaults written into every project (introspection for no role, the default naming convention) are nothing to apply; other values are refused",
+  ),
+  async () => {
+    const v3 = (customization: unknown, introspection: unknown, tables: unknown[]) => ({
+      version: 3,
+      sources: [
+        {
+          name: 'default',
+          kind: 'postgres',
+          configuration: { connection_info: { database_url: { from_env: 'ENGINE_GRAPHQL_DATABASE_URL' } } },
+          customization,
+          tables,
+        },
+      ],
+      graphql_schema_introspection: introspection,
+    });
+    const defaults = v3({ naming_convention: 'hasura-default' }, { disabled_for_roles: [] }, [author]);
+    expectResponse(await target.metadata({ type: 'replace_metadata', args: { metadata: defaults } }), 200, { is_consistent: true, inconsistent_objects: [] });
+    expect(await exported()).toEqual({ version: 2, tables: [author] });
+    // Each refusal would also have tracked book: nothing changes.
+    const refused = async (metadata: unknown, key: string, path: string) =>
+      expectResponse(await target.metadata({ type: 'replace_metadata', args: { metadata } }), 400, {
+        path,
+        error: `${key} is not supported by this server yet`,
+        code: 'not-supported',
+      });
+    const introspection = '$.args.metadata.graphql_schema_introspection';
+    await refused(
+      v3({ naming_convention: 'hasura-default' }, { disabled_for_roles: ['guest'] }, [author, book]),
+      'graphql_schema_introspection',
+      introspection,
+    );
+    const customization = '$.args.metadata.sources[0].customization';
+    await refused(v3({ naming_convention: 'graphql-default' }, { disabled_for_roles: [] }, [author, book]), 'customization', customization);
+    await refused(
+      v3({ naming_convention: 'hasura-default', root_fields: { prefix: 'lib_' } }, { disabled_for_roles: [] }, [author, book]),
+      'customization',
+      customization,
+    );
+    expect(await exported()).toEqual({ version: 2, tables: [author] });
+  },
+);
+
+test(
+  covers(
     ['dec.replace_metadata.v2-response', 'dec.reload_metadata.response', 'dec.inconsistent-object.table'],
     'a tracked table dropped outside the service: reload reports it, replace_metadata v2 of the export reports it again, and once it is back both are consistent',
   ),

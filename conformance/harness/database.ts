@@ -4,8 +4,9 @@ import { Client } from 'pg';
 import * as sql from 'pg-sql2';
 import { CLUSTER_URL_VARIABLE, OWN_CLUSTER_VARIABLE } from './environment';
 
-async function onCluster<T>(clusterUrl: string, work: (c: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: clusterUrl });
+/** `work` on a connection of its own to the database at `url`, closed after it. */
+export async function onCluster<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);

@@ -30,7 +30,7 @@ export const FLAG_HELP: Readonly<Record<string, string>> = {
   'max-admin-query-fields': '20000 (fields of an operation, admin)',
   'max-bulk-operations': '1000 (operations of one bulk, nested bulks counted)',
   'max-query-cost': "10000000 (PostgreSQL's estimate of a role's operation, asked once per plan; above it the operation is refused; 0: no limit)",
-  'statement-timeout-ms': '30000 (SQL of roles other than admin; 0: none)',
+  'statement-timeout-ms': '10000 (SQL of roles other than admin; 0: none)',
   'admin-statement-timeout-ms': "60000 (admin's GraphQL; metadata operations and run_sql have none; 0: none)",
   'pg-connections': '10 (connections of each pool: metadata, admin GraphQL, roles)',
   'pg-timeout': '180 (seconds a pooled connection may sit idle before it is closed; 0: kept open)',

@@ -3,6 +3,7 @@ import './productionMode';
 import { createServer } from 'node:net';
 import { CatalogError } from './catalog/catalog';
 import { metadataCommand } from './cli/metadata';
+import { migrateCommand } from './cli/migrate';
 import { ConfigError, FLAGS, loadConfig } from './config';
 import { FLAG_HELP } from './flagHelp';
 import { provisionDatabase, ProvisionError, type ProvisionedDatabase } from './db/provision';
@@ -11,6 +12,7 @@ import { SERVER_VERSION, startServer, type RunningServer } from './server';
 
 const USAGE = `Usage: engine-reference [--FLAG VALUE]...       run the server (flags or ENGINE_GRAPHQL_* variables)
        engine-reference metadata <export|apply|diff> DIR [options]
+       engine-reference migrate <apply|status|create> [options]
        engine-reference --help | --version
 
 Flags (each also an environment variable; a flag wins over its variable; see docs/SERVER.md):
@@ -127,8 +129,12 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === 'metadata') {
-  metadataCommand(process.argv.slice(3), process.env, { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }).then(
+/** The commands beside the server: each with its own --help and exit codes. */
+const COMMANDS = { metadata: metadataCommand, migrate: migrateCommand } as const;
+const command = Object.hasOwn(COMMANDS, process.argv[2] ?? '') ? COMMANDS[process.argv[2] as keyof typeof COMMANDS] : undefined;
+
+if (command) {
+  command(process.argv.slice(3), process.env, { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }).then(
     (code) => process.exit(code),
     (error: unknown) => {
       process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);

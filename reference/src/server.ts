@@ -31,7 +31,7 @@ export interface RunningServer {
 }
 
 export async function startServer(config: EngineConfig, databaseUrl: string, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  const engine = await Engine.open(config, databaseUrl);
+  const engine = await Engine.open(config, databaseUrl, logger);
   engine.sourcePools.onConnectionFailure = (source, cause) => logger.log('warn', 'source-connection', { source, error: cause });
   if (config.logLevel === 'debug') engine.pools.logSql = (statement) => logger.log('debug', 'sql', statement);
   const app = createApp({ engine, config, logger, version: SERVER_VERSION });

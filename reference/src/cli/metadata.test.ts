@@ -1,40 +1,14 @@
 // `engine-reference metadata export|apply|diff` against a real server: the directory round-trips
 // exactly, apply is all or nothing and says what changed, diff shows the lines.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createDatabase, dropDatabase } from '../../../conformance/harness/database';
-import { CLUSTER_URL_VARIABLE } from '../../../conformance/harness/environment';
-import { loadConfig } from '../config';
-import { createLogger } from '../log';
-import { startServer, type RunningServer } from '../server';
+import { useMetadataCli } from '../../test-support/metadataCli';
 import { metadataCommand } from './metadata';
 
-const config = loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0', ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1', ENGINE_GRAPHQL_ADMIN_SECRET: 'cli-secret' });
-let database: { name: string; url: string };
-let server: RunningServer;
-let dir: string;
-
-const post = async (body: unknown, endpoint = '/v1/metadata') => {
-  const r = await fetch(server.url + endpoint, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'x-engine-admin-secret': 'cli-secret', 'content-type': 'application/json' },
-  });
-  return { status: r.status, body: (await r.json()) as unknown };
-};
-const cli = async (...argv: string[]) => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await metadataCommand(
-    [...argv, '--endpoint', server.url, '--admin-secret', 'cli-secret'],
-    {},
-    { out: (l) => out.push(l), err: (l) => err.push(l) },
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-};
+const harness = useMetadataCli('each');
+const { post, cli } = harness;
 
 const DOCUMENT = {
   version: 2,
@@ -79,9 +53,6 @@ const DOCUMENT = {
 };
 
 beforeEach(async () => {
-  database = await createDatabase(process.env[CLUSTER_URL_VARIABLE]!);
-  server = await startServer(config, database.url, createLogger('silent'));
-  dir = mkdtempSync(join(tmpdir(), 'engine-metadata-'));
   await post(
     {
       type: 'run_sql',
@@ -91,16 +62,12 @@ beforeEach(async () => {
   );
   expect(await post({ type: 'replace_metadata', args: DOCUMENT })).toEqual({ status: 200, body: { message: 'success' } });
 });
-afterEach(async () => {
-  await server.close();
-  await dropDatabase(process.env[CLUSTER_URL_VARIABLE]!, database.name);
-  rmSync(dir, { recursive: true, force: true });
-});
 
 test('export writes the directory of SPEC.md §2.2; apply of it on a cleared server gives the same metadata', async () => {
+  const { dir } = harness;
   expect(await cli('export', dir)).toEqual({
     code: 0,
-    out: `wrote 11 files to ${dir}: 2 tables, 0 functions, 1 action, 0 remote schemas, 0 REST endpoints`,
+    out: `wrote 11 files of layout 2 to ${dir}: 2 tables, 0 functions, 1 action, 0 remote schemas, 0 REST endpoints`,
     err: '',
   });
   expect(readdirSync(dir).sort()).toEqual([
@@ -132,6 +99,7 @@ test('export writes the directory of SPEC.md §2.2; apply of it on a cleared ser
 });
 
 test('diff shows the changed lines; apply of a directory the server refuses changes nothing', async () => {
+  const { dir } = harness;
   await cli('export', dir);
   const tables = readFileSync(join(dir, 'tables.yaml'), 'utf8');
   expect(tables).toContain('      permission:\n        columns:\n          - id\n          - title\n');
@@ -160,11 +128,21 @@ test('diff shows the changed lines; apply of a directory the server refuses chan
 });
 
 test('bad usage and an unreachable server: exit 2 with what is wrong, as engine-conformance; --help', async () => {
+  const { dir } = harness;
   expect(await cli('export')).toEqual(
     expect.objectContaining({ code: 2, err: expect.stringMatching(/^engine-reference metadata: expected export, apply or diff and a directory/) }),
   );
   expect(await cli('publish', dir)).toEqual(expect.objectContaining({ code: 2 }));
   expect(await cli('export', dir, '--colour')).toEqual({ code: 2, out: '', err: 'engine-reference metadata: unknown flag --colour' });
+  // The layout is export's to choose; apply and diff take the one version.yaml names.
+  for (const [argv, problem] of [
+    [['export', dir, '--layout', '4'], '--layout 4: the layouts are 2 and 3'],
+    [['apply', dir, '--layout', '3'], "--layout is for export: apply reads the layout DIR's version.yaml names"],
+    [['diff', dir, '--layout', '2'], "--layout is for export: diff reads the layout DIR's version.yaml names"],
+  ] as const) {
+    expect(await cli(...argv)).toEqual({ code: 2, out: '', err: expect.stringMatching(`^engine-reference metadata: ${problem}\n\nUsage: `) });
+  }
+  expect(readdirSync(dir)).toEqual([]);
   expect((await cli('--help')).out).toMatch(/^Usage: engine-reference metadata <export\|apply\|diff> DIR/);
   const closed = createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -174,7 +152,7 @@ test('bad usage and an unreachable server: exit 2 with what is wrong, as engine-
   expect(await metadataCommand(['export', dir, '--endpoint', `http://127.0.0.1:${port}`], {}, { out: () => {}, err: (l) => errors.push(l) })).toBe(2);
   expect(errors).toEqual([expect.stringMatching(new RegExp(`^cannot reach the server at http://127.0.0.1:${port}: `))]);
   errors.length = 0;
-  expect(await metadataCommand(['export', dir, '--endpoint', server.url, '--admin-secret', 'wrong'], {}, { out: () => {}, err: (l) => errors.push(l) })).toBe(
+  expect(await metadataCommand(['export', dir, '--endpoint', harness.url, '--admin-secret', 'wrong'], {}, { out: () => {}, err: (l) => errors.push(l) })).toBe(
     2,
   );
   expect(errors).toEqual(['the server refused export_metadata (401): {"path":"$","error":"invalid x-engine-admin-secret","code":"access-denied"}']);

@@ -1,27 +1,48 @@
 // `engine-reference metadata export|apply|diff DIR`: the metadata of a running server as a
-// directory of YAML files (SPEC.md §2.2), written, applied (atomically, by replace_metadata) or
-// compared. Exit codes as engine-conformance's: 0 done (diff: no differences), 1 refused by the server
-// or different, 2 could not be done (bad usage, an unreadable directory, an unreachable or refusing server).
+// directory of YAML files in either layout of the engine's CLI (version.yaml says which), written,
+// applied (atomically, by replace_metadata) or compared. Exit codes as engine-conformance's: 0 done
+// (diff: no differences), 1 refused by the server or different, 2 could not be done (bad usage, a
+// directory that cannot be read whole, an unreachable or refusing server).
 import { structuredPatch } from 'diff';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { MetadataDocument } from '../../../spec';
 import { parseFlags } from '../flags';
-import { DIRECTORY_FILES, directoryFiles, documentFromFiles, DirectoryError, type DirectoryFile } from '../metadata/directory';
+import {
+  DirectoryError,
+  exportLayout,
+  filesOfExport,
+  filesOfRead,
+  readDirectory,
+  staleFiles,
+  summaryOf,
+  type DirectoryRead,
+  type Layout,
+} from '../metadata/directory';
+import { adminApi, couldNotBeDone } from './adminApi';
+import { readTree, writeTree } from './metadataTree';
 
 export const METADATA_USAGE = `Usage: engine-reference metadata <export|apply|diff> DIR [options]
 
-  export DIR   write the server's metadata to DIR (${DIRECTORY_FILES.length} files)
-  apply DIR    replace the server's metadata with DIR's, all or nothing, and say what changed
+  export DIR   write the server's metadata to DIR
+  apply DIR    replace the server's metadata with DIR's, all or nothing, and say which files changed
   diff DIR     show how DIR differs from the server's metadata (exit 1 when it does)
 
+DIR is in one of the two layouts of the engine's CLI, named by its version.yaml: version 2 (tables.yaml,
+functions.yaml, … at the top) or version 3 (databases/databases.yaml, a file per table and function
+under databases/<source>/, reached by "!include"). apply and diff read every file of DIR, or none: a
+directory without version.yaml, with a file its layout does not have, a file that is not valid YAML or
+does not hold what it must, or an !include that cannot be followed is an error that names the file.
+
 Options:
+  --layout 2|3          export only: the layout to write. Without it: 3 when the server has sources
+                        besides its own database, else the layout DIR already has, else 2
   --endpoint URL        the server (default: ENGINE_ENDPOINT, or http://127.0.0.1:8080)
   --admin-secret SECRET its admin secret (default: ENGINE_GRAPHQL_ADMIN_SECRET)
   --help                this text
 
-Exit codes: 0 done (diff: no differences), 1 the server refused the metadata, or it differs,
-2 could not be done: bad usage, a directory that cannot be read, an unreachable server or refused credentials.`;
+Exit codes: 0 done: everything DIR holds was applied (diff: no differences), 1 the server refused the
+metadata and nothing changed, or it differs, 2 could not be done: bad usage, a directory that cannot be
+read whole, an unreachable server or refused credentials.`;
 
 interface Output {
   out(line: string): void;
@@ -31,7 +52,11 @@ interface Output {
 export async function metadataCommand(argv: readonly string[], env: NodeJS.ProcessEnv, io: Output): Promise<number> {
   let parsed;
   try {
-    parsed = parseFlags(argv, { endpoint: { type: 'string' }, 'admin-secret': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
+    parsed = parseFlags(
+      argv,
+      { layout: { type: 'string' }, endpoint: { type: 'string' }, 'admin-secret': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      true,
+    );
   } catch (error) {
     io.err(`engine-reference metadata: ${(error as Error).message}`);
     return 2;
@@ -41,37 +66,31 @@ export async function metadataCommand(argv: readonly string[], env: NodeJS.Proce
     return 0;
   }
   const [command, dir, ...rest] = parsed.positionals;
-  if (!command || !['export', 'apply', 'diff'].includes(command) || !dir || rest.length) {
-    io.err(`engine-reference metadata: expected export, apply or diff and a directory\n\n${METADATA_USAGE}`);
+  const usage = (problem: string) => {
+    io.err(`engine-reference metadata: ${problem}\n\n${METADATA_USAGE}`);
     return 2;
-  }
-  const endpoint = (parsed.values.endpoint ?? env.ENGINE_ENDPOINT ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
-  const secret = parsed.values['admin-secret'] ?? env.ENGINE_GRAPHQL_ADMIN_SECRET;
-  const call = async (type: string, args: unknown): Promise<{ status: number; body: unknown }> => {
-    const r = await fetch(`${endpoint}/v1/metadata`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(secret ? { 'x-engine-admin-secret': secret } : {}) },
-      body: JSON.stringify({ type, args }),
-    });
-    return { status: r.status, body: await r.json().catch(() => null) };
   };
+  if (!command || !['export', 'apply', 'diff'].includes(command) || !dir || rest.length) return usage('expected export, apply or diff and a directory');
+  const { layout } = parsed.values;
+  if (layout !== undefined && command !== 'export') return usage(`--layout is for export: ${command} reads the layout DIR's version.yaml names`);
+  if (layout !== undefined && layout !== '2' && layout !== '3') return usage(`--layout ${layout}: the layouts are 2 and 3`);
+  const api = adminApi(parsed.values, env);
+  const call = (type: string, args: unknown) => api.post('/v1/metadata', { type, args });
   try {
+    // The directory is read whole before the server is asked anything.
+    const files = command === 'export' ? (existsSync(dir) ? readTree(dir) : {}) : readTree(dir);
+    const read = command === 'export' ? undefined : readDirectory(files);
     const current = await call('export_metadata', {});
     if (current.status !== 200) {
       io.err(`the server refused export_metadata (${current.status}): ${JSON.stringify(current.body)}`);
       return 2;
     }
-    const document = current.body as MetadataDocument;
-    if (command === 'export') {
-      mkdirSync(dir, { recursive: true });
-      const files = directoryFiles(document);
-      for (const name of DIRECTORY_FILES) writeFileSync(join(dir, name), files[name]);
-      io.out(`wrote ${DIRECTORY_FILES.length} files to ${dir}: ${summary(document)}`);
-      return 0;
-    }
-    const wanted = documentFromFiles(readDirectory(dir));
+    const exported = current.body as MetadataDocument;
+    if (!read) return exportTo(dir, exported, layout === undefined ? undefined : (Number(layout) as Layout), files, io);
+    const server = filesOfExport(exported, read.layout, files);
+    const local = filesOfRead(read, files);
     if (command === 'diff') {
-      const differences = diffFiles(directoryFiles(document), directoryFiles(wanted as unknown as MetadataDocument));
+      const differences = diffFiles(server, local, read.layout === 3);
       if (differences.length === 0) {
         io.out('no differences');
         return 0;
@@ -79,55 +98,49 @@ export async function metadataCommand(argv: readonly string[], env: NodeJS.Proce
       for (const line of differences) io.out(line);
       return 1;
     }
-    const changed = DIRECTORY_FILES.filter((name) => directoryFiles(document)[name] !== directoryFiles(wanted as unknown as MetadataDocument)[name]);
-    const applied = await call('replace_metadata', wanted);
-    if (applied.status !== 200) {
-      io.err(`the server refused the metadata of ${dir}; nothing changed (${applied.status}): ${JSON.stringify(applied.body)}`);
-      return 1;
-    }
-    io.out(changed.length ? `applied ${dir}: changed ${changed.join(', ')}` : `applied ${dir}: nothing changed`);
-    return 0;
+    return await apply(dir, read, changedFiles(server, local, read.layout === 3), call, io);
   } catch (error) {
-    if (error instanceof DirectoryError) {
-      io.err(`${dir}: ${error.message}`);
-      return 2;
-    }
-    // fetch's own failure (its TypeError may come from another realm than this module's).
-    if ((error as Error).name === 'TypeError' && /fetch failed/.test((error as Error).message)) {
-      io.err(`cannot reach the server at ${endpoint}: ${String((error as { cause?: unknown }).cause ?? (error as Error).message)}`);
-      return 2;
-    }
-    throw error;
+    return couldNotBeDone(error, DirectoryError, dir, api.endpoint, (line) => io.err(line));
   }
 }
 
-function readDirectory(dir: string): Partial<Record<DirectoryFile, string>> {
-  if (!existsSync(dir)) throw new DirectoryError('no such directory');
-  const files: Partial<Record<DirectoryFile, string>> = {};
-  for (const name of DIRECTORY_FILES) {
-    const path = join(dir, name);
-    if (existsSync(path)) files[name] = readFileSync(path, 'utf8');
-  }
-  return files;
+function exportTo(dir: string, exported: MetadataDocument, asked: Layout | undefined, existing: Record<string, string>, io: Output): number {
+  const layout = exportLayout(asked, exported, existing);
+  const files = filesOfExport(exported, layout, existing);
+  const stale = staleFiles(files, existing);
+  writeTree(dir, files, stale);
+  const removed = stale.length ? ` (removed ${stale.join(', ')})` : '';
+  io.out(`wrote ${Object.keys(files).length} files of layout ${layout} to ${dir}${removed}: ${summaryOf(exported)}`);
+  return 0;
 }
 
-function summary(document: MetadataDocument): string {
-  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  return [
-    count(document.tables.length, 'table'),
-    count(document.functions?.length ?? 0, 'function'),
-    count(document.actions?.length ?? 0, 'action'),
-    count(document.remote_schemas?.length ?? 0, 'remote schema'),
-    count(document.rest_endpoints?.length ?? 0, 'REST endpoint'),
-  ].join(', ');
+async function apply(
+  dir: string,
+  read: DirectoryRead,
+  changed: string[],
+  call: (type: string, args: unknown) => Promise<{ status: number; body: unknown }>,
+  io: Output,
+): Promise<number> {
+  const applied = await call('replace_metadata', read.document);
+  if (applied.status !== 200) {
+    io.err(`the server refused the metadata of ${dir}; nothing changed (${applied.status}): ${JSON.stringify(applied.body)}`);
+    return 1;
+  }
+  io.out(changed.length ? `applied ${dir}: changed ${changed.join(', ')}` : `applied ${dir}: nothing changed`);
+  return 0;
+}
+
+/** The files that differ, or are on one side only: in the order they are written (by path, for the folders of version 3). */
+function changedFiles(server: Record<string, string>, local: Record<string, string>, byPath: boolean): string[] {
+  const names = [...new Set([...Object.keys(server), ...Object.keys(local)])].filter((name) => server[name] !== local[name]);
+  return byPath ? names.sort() : names;
 }
 
 /** A unified diff per file that differs (the `diff` package's hunks, one line of context): `--- server/NAME`, `+++ dir/NAME`, `@@ … @@`, lines. */
-export function diffFiles(server: Record<string, string>, local: Record<string, string>): string[] {
+function diffFiles(server: Record<string, string>, local: Record<string, string>, byPath: boolean): string[] {
   const out: string[] = [];
-  for (const name of Object.keys(server)) {
-    if (server[name] === local[name]) continue;
-    const patch = structuredPatch(`server/${name}`, `dir/${name}`, server[name]!, local[name] ?? '', undefined, undefined, { context: 1 });
+  for (const name of changedFiles(server, local, byPath)) {
+    const patch = structuredPatch(`server/${name}`, `dir/${name}`, server[name] ?? '', local[name] ?? '', undefined, undefined, { context: 1 });
     out.push(`--- server/${name}`, `+++ dir/${name}`);
     for (const hunk of patch.hunks) out.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines);
   }

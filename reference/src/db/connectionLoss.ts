@@ -9,7 +9,13 @@ import { DatabaseError, Pool, type PoolConfig } from 'pg';
  * "Connection terminated" errors. Refusals of the SQL are DatabaseErrors of other classes.
  */
 export function isConnectionLoss(error: unknown): boolean {
-  if (error instanceof DatabaseError) return (error.code ?? '').startsWith('08') || ['57P01', '57P02', '57P03'].includes(error.code ?? '');
+  // Only a FATAL answer ends the session: an ERROR of class 08 is a statement's own failure on a
+  // connection that goes on (dblink's "could not establish connection" to another database, a bind
+  // message that does not fit), not the loss of this one.
+  if (error instanceof DatabaseError) {
+    const ends = error.severity === 'FATAL' || error.severity === 'PANIC';
+    return ends && ((error.code ?? '').startsWith('08') || ['57P01', '57P02', '57P03'].includes(error.code ?? ''));
+  }
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && /^E(CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|HOSTUNREACH|NETUNREACH|AI_AGAIN|NOTFOUND)$/.test(code)) return true;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { startPostmaster, stopStalePostmaster, PostmasterError, type Postmaster } from './postmaster';
 import { isAlive, processStartTime } from './processes';
+import { dockerAnswers, startContainer, testcontainersInstalled } from './container';
 import { chooseProvider, type ProviderChoice } from './provider';
 
 export interface ProvisionedDatabase {
@@ -20,6 +21,9 @@ export interface ProvisionedDatabase {
 }
 
 export class ProvisionError extends Error {}
+
+/** Settings of every PostgreSQL started here, under the run's: requests prepare on sources (dec.source.atomic-commit). */
+export const SERVER_SETTINGS: Readonly<Record<string, string>> = { max_prepared_transactions: '100' };
 
 /** Starts of a PostgreSQL that died under the server before it gives up, the n-th after n × the delay. */
 const RESTART_ATTEMPTS = 5;
@@ -57,21 +61,6 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function dockerAnswers(): boolean {
-  const host = process.env.DOCKER_HOST;
-  if (host) return true;
-  return existsSync('/var/run/docker.sock');
-}
-
-function testcontainersInstalled(): boolean {
-  try {
-    require.resolve('@testcontainers/postgresql');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export async function provisionDatabase(options: ProvisionOptions): Promise<ProvisionedDatabase> {
   const choice: ProviderChoice = chooseProvider({
     databaseUrl: options.databaseUrl,
@@ -82,19 +71,10 @@ export async function provisionDatabase(options: ProvisionOptions): Promise<Prov
     case 'url':
       return { url: choice.url, description: 'configured database', stop: async () => {} };
     case 'testcontainers':
-      return startContainer();
+      return startContainer({ ...SERVER_SETTINGS, ...options.settings });
     case 'embedded':
       return startEmbedded(options);
   }
-}
-
-async function startContainer(): Promise<ProvisionedDatabase> {
-  // Optional: only where a Docker engine exists is testcontainers installed.
-  const { PostgreSqlContainer } = require('@testcontainers/postgresql') as {
-    PostgreSqlContainer: new (image: string) => { start(): Promise<{ getConnectionUri(): string; stop(): Promise<unknown> }> };
-  };
-  const container = await new PostgreSqlContainer('postgres:16-alpine').start();
-  return { url: container.getConnectionUri(), description: 'PostgreSQL in a container', stop: async () => void (await container.stop()) };
 }
 
 /**
@@ -214,6 +194,7 @@ async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedData
         password,
         persistent: true,
         createPostgresUser: true,
+        initdbFlags: persistent ? [] : ['--no-sync'],
         onLog: () => {},
         onError: (e: unknown) => void errors.push(String(e)),
       });
@@ -238,7 +219,7 @@ async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedData
         dataDir,
         port,
         logFile: join(root, 'postgres.log'),
-        ...(options.settings ? { settings: options.settings } : {}),
+        settings: { ...SERVER_SETTINGS, ...options.settings },
         log: options.log,
       });
     let postmaster: Postmaster;

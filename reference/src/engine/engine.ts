@@ -27,6 +27,8 @@ import { loadFunctions, loadRelations, loadTables } from '../sql/loadIntrospecti
 import { ClusterSync } from './clusterSync';
 import { commitOperation, type CommitSources } from './metadataCommit';
 import { ServedState, type MetadataSnapshot } from './served';
+import { PreparedRecovery } from './preparedRecovery';
+import type { Logger } from '../log';
 
 export type { MetadataSnapshot } from './served';
 
@@ -40,12 +42,15 @@ export class Engine {
   private readonly served: ServedState;
   private readonly sources: CommitSources;
   private readonly sync: ClusterSync;
+  /** Settles the prepared transactions a commit over several databases left behind. */
+  private readonly recovery: PreparedRecovery;
 
   private constructor(
     readonly pool: Pool,
     readonly config: EngineConfig,
     pools: Omit<PlanPools, 'admin' | 'statements'>,
     databaseUrl: string,
+    logger: Logger,
   ) {
     this.pools = {
       admin: pool,
@@ -60,11 +65,21 @@ export class Engine {
     };
     // What the GraphQL pools' connections prepared is not run again once the database changed.
     this.served = new ServedState(config, this.remotes, () => this.pools.statements.advance());
-    this.sources = { pool, config, remotes: this.remotes, served: this.served, sourcePools: this.sourcePools, serverId: randomUUID() };
-    this.sync = new ClusterSync(this.sources, databaseUrl, this.sources.serverId);
+    const serverId = randomUUID();
+    // The catalog's tag is read when the engine opens, before any request commits.
+    const coordinator = { catalogTag: '', serverId, leftBehind: () => this.recovery.soon() };
+    this.recovery = new PreparedRecovery(
+      pool,
+      this.sourcePools,
+      () => this.current().document,
+      () => coordinator.catalogTag,
+      logger,
+    );
+    this.sources = { pool, config, remotes: this.remotes, served: this.served, sourcePools: this.sourcePools, serverId, coordinator };
+    this.sync = new ClusterSync(this.sources, databaseUrl, serverId);
   }
 
-  static async open(config: EngineConfig, databaseUrl: string): Promise<Engine> {
+  static async open(config: EngineConfig, databaseUrl: string, logger: Logger = { log: () => {} }): Promise<Engine> {
     // A connection idle for pgTimeoutSeconds is closed (0: never; pg's idleTimeoutMillis 0 means the same).
     const shape = { connectionString: databaseUrl, max: config.pgConnections, idleTimeoutMillis: config.pgTimeoutSeconds * 1000 };
     const pool = resilientPool({ ...shape, application_name: 'engine-reference' });
@@ -84,10 +99,12 @@ export class Engine {
         maxQueryCost: config.limits.maxQueryCost,
       },
       databaseUrl,
+      logger,
     );
     const client = await pool.connect();
     try {
       await ensureCatalog(client);
+      engine.sources.coordinator.catalogTag = (await q.run<{ tag: string }>(client, q.readCatalogTag))[0]!.tag;
       const stored = await readMetadata(client);
       const introspection = introspectionOf(
         await loadRelations(client),
@@ -103,6 +120,9 @@ export class Engine {
     } finally {
       client.release();
     }
+    // What a server that stopped between the phases of a commit left on the sources is settled first.
+    await engine.recovery.recover(true).catch((error: unknown) => logger.log('warn', 'prepared-transactions', { error: String(error) }));
+    engine.recovery.start();
     await engine.sync.start();
     return engine;
   }
@@ -113,6 +133,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    await this.recovery.stop();
     await this.sync.close();
     await this.pool.end();
     await this.pools.roles.end();

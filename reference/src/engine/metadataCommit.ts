@@ -15,10 +15,11 @@ import { endpointSchemaProblems } from '../operations/restEndpoints';
 import { postgresError } from '../operations/runSql';
 import * as q from '../sql';
 import { requestContext, type ContextSources } from './requestContext';
-import { sourceConnectionError } from './sourceProblems';
+import { refuseUnprepared, sourceConnectionError } from './sourceProblems';
 import { inSource } from './sourceLens';
 import { loadSourceInputs } from './sourceInputs';
 import { giveBack } from './sessionReset';
+import { commitTogether, type Coordinator } from './atomicCommit';
 import { DEFAULT_SOURCE } from '../../../spec';
 import { connectionsChanged, sourceArgumentProblem, sourcesOf } from '../metadata/sources';
 import { settleSourceDependents } from '../metadata/sourceRelationshipDependents';
@@ -29,6 +30,8 @@ import { prefetchRemotes } from './remotePrefetch';
 export interface CommitSources extends ContextSources {
   /** Tells this server's own change notifications from other servers'. */
   serverId: string;
+  /** Commits over several databases: the catalog and server their prepared transactions name. */
+  coordinator: Coordinator;
 }
 
 /** Run one operation (a bulk with its children) as one transaction, and serve what it committed. */
@@ -43,7 +46,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
   // A connection that ran user SQL may carry session state: it goes back to the pool reset (sessionReset.ts).
   const userSql = runsUserSql(operation);
   let open = false;
-  let finishSources = async (_commit: boolean) => {};
+  let rollbackSources = async () => {};
   try {
     if (userSql) await q.run(client, q.defaultReadOnly);
     await q.run(client, userSql ? q.beginReadWrite : q.begin);
@@ -56,7 +59,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     }
     const request = requestContext(sources, client, stored, { notBefore, ...(cancelled ? { cancelled } : {}) });
     const { ctx, loaded, guard, enumValuesOf } = request;
-    finishSources = (commit) => request.sourceTransactions.finish(commit);
+    rollbackSources = () => request.sourceTransactions.rollback();
     const inSourceOf: InSource = (op, run) => inSource(sources, request.sourceTransactions, ctx, op.source!, (sub) => run(sub));
     const response = await dispatch(ctx, operation, inSourceOf);
     let resourceVersion = stored.resourceVersion;
@@ -77,6 +80,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
         const unreachable = await ctx.sourceProblems(ctx.document, reconnected);
         if (unreachable.length > 0) throw sourceConnectionError(unreachable);
       }
+      await refuseUnprepared(ctx.document, reconnected, request.sourceTransactions, sources.sourcePools);
       if (!ctx.acceptInconsistencies) {
         const introduced = introducedBy(
           [...(await ctx.inconsistenciesBefore()), ...(await endpointSchemaProblems(ctx, stored.document)), ...(await served.servedProblems(ctx, stored))],
@@ -107,16 +111,15 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     }
     const armed = guard();
     if (armed) await q.run(client, q.disarmTransactionGuard(armed.token, armed.hash));
-    await finishSources(true);
-    await q.run(client, q.commit);
-    open = false;
+    // On every database the request wrote to, or on none (decision dec.source.atomic-commit).
+    await commitTogether(client, request.sourceTransactions.participants(), sources.coordinator, () => (open = false));
     // The other sources' parts are read once their transactions committed (decision dec.source.forms).
     if (input && sourcesOf(ctx.document).length > 0) input = { ...input, sources: await loadSourceInputs(sources.sourcePools, ctx.document) };
     served.adopt({ document: ctx.document, resourceVersion }, loaded, ctx.databaseChanged, input);
     sources.sourcePools.keepOnly(sourcesOf(ctx.document));
     return response;
   } catch (error) {
-    await finishSources(false).catch(() => {});
+    await rollbackSources();
     if (open)
       open = !(await q.run(client, q.rollback).then(
         () => true,

@@ -7,6 +7,7 @@ import { engineError, type EngineError } from '../errors';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { sourcesOf } from '../metadata/sources';
 import * as q from '../sql';
+import type { SourceTransactions } from './sourceTransactions';
 
 export async function sourceProblemsOf(
   pools: SourcePools,
@@ -47,3 +48,23 @@ async function problemOf(pools: SourcePools, source: SourceEntry, holds: (name: 
 /** What a change that brings unreachable sources is refused with. */
 export const sourceConnectionError = (objects: readonly InconsistentObject[]): EngineError =>
   engineError('invalid-configuration.source-connection', '$.args', [], objects);
+
+/**
+ * Refuse the first of these sources whose PostgreSQL cannot prepare transactions: a request that
+ * writes to it and to another database could not commit on both (decision dec.source.atomic-commit).
+ * Asked through the request's own transaction there; one that does not answer is left to the
+ * connection checks (refused, or an inconsistent object where the request accepts them).
+ */
+export async function refuseUnprepared(
+  document: MetadataDocument,
+  names: readonly string[],
+  transactions: SourceTransactions,
+  pools: SourcePools,
+): Promise<void> {
+  for (const source of sourcesOf(document).filter((s) => names.includes(s.name))) {
+    const client = await transactions.client(source.name, () => pools.poolOf(source)).catch(() => undefined);
+    if (!client) continue;
+    const [row] = await q.run<{ allowed: boolean }>(client, q.preparedTransactionsAllowed);
+    if (row?.allowed === false) throw engineError('invalid-configuration.source-prepared-transactions', '$.args', [JSON.stringify(source.name)]);
+  }
+}

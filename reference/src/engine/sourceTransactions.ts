@@ -1,8 +1,10 @@
 // The transactions one metadata request opens on other sources' databases (run_sql with a
-// `source`): one per source, committed just before the request's own, rolled back with it.
+// `source`): one per source, committed together with the request's own (atomicCommit.ts), rolled
+// back with it.
 import type { Pool, PoolClient } from 'pg';
 import { engineError } from '../errors';
 import * as q from '../sql';
+import { endEach, type SourceParticipant } from './atomicCommit';
 import { giveBack } from './sessionReset';
 
 interface Transaction {
@@ -72,26 +74,19 @@ export class SourceTransactions {
     }
   }
 
-  /**
-   * Commit (or roll back) every source's transaction and give the connections back to their pools,
-   * reset when SQL ran through `run`, closed when the transaction did not end (sessionReset.ts).
-   */
-  async finish(commit: boolean): Promise<void> {
-    const open = [...this.open.values()];
+  /** Hand the open transactions over to be committed together with the request's own (atomicCommit.ts). */
+  participants(): SourceParticipant[] {
+    const open = [...this.open].map(([name, { client, ranSql }]) => ({ name, client, ranSql }));
     this.open.clear();
-    let failure: unknown;
-    for (const { client, ranSql } of open) {
-      let ended = false;
-      try {
-        await q.run(client, commit && failure === undefined ? q.commit : q.rollback);
-        ended = true;
-      } catch (error) {
-        failure ??= error;
-      } finally {
-        await giveBack(client, ranSql, ended);
-      }
-    }
-    if (failure !== undefined) throw failure;
+    return open;
+  }
+
+  /**
+   * Roll back every source's transaction and give the connections back to their pools, reset when
+   * SQL ran through `run`, closed when the transaction did not end (sessionReset.ts).
+   */
+  async rollback(): Promise<void> {
+    await endEach(this.participants(), false);
   }
 }
 

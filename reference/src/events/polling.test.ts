@@ -24,7 +24,8 @@ function kind(text: string): string {
   return `other: ${text}`;
 }
 
-const connectionLost = () => Object.assign(new DatabaseError('terminating connection due to administrator command', 0, 'error'), { code: '57P01' });
+const connectionLost = () =>
+  Object.assign(new DatabaseError('terminating connection due to administrator command', 0, 'error'), { code: '57P01', severity: 'FATAL' });
 
 class ScriptedWorker extends PollingWorker {
   protected readonly name = 'scripted';

@@ -22,6 +22,16 @@ export const errorAnswer = (message: string, code: string, path = '$', status = 
 /** A changed row fails the permission check: the mutation is undone. */
 export class CheckFailed extends Error {}
 
+/** A statement of a plan answered what stops the mutation (a nested insert that cannot go on): undone, answered with this error. */
+export class StatementRefused extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The database did not answer (decision err.postgres-error.connection). */
 export class ConnectionLost extends Error {}
 
@@ -45,6 +55,7 @@ export class QueryTooCostly extends Error {
 /** PostgreSQL refusals as GraphQL errors: codes and messages from SQLSTATE, never from message text. */
 export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
   if (error instanceof CheckFailed) return errorAnswer(formatMessage('err.permission-error.check-failed'), 'permission-error');
+  if (error instanceof StatementRefused) return errorAnswer(error.message, error.code);
   if (error instanceof QueryTooCostly)
     return errorAnswer(formatMessage('err.graphql.query-too-costly', String(Math.ceil(error.cost)), String(error.limit)), 'validation-failed');
   if (error instanceof StatementTimedOut) return errorAnswer(formatMessage('err.graphql.statement-timeout', String(error.ms)), 'timeout');

@@ -7,10 +7,11 @@ import type { BuiltSchema } from '../schema/build';
 import { CompileError, jsonObject, type Fragment } from '../sql/graphql/context';
 import type { CollectedField } from '../sql/graphql/fields';
 import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
+import { EarlierRows, insertsThroughRelationships, nestedInsertSteps, type InsertStep } from '../sql/graphql/nestedInsert';
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
 import { functionCall } from '../sql/graphql/functions';
 import { COHORT_ROWS, cohortRowOf, cohortStatement } from '../sql/graphql/cohort';
-import type { CompiledPlan } from './plan';
+import type { CompiledPlan, PlanStatement } from './plan';
 
 export function compile(
   env: SelectEnvironment,
@@ -33,39 +34,8 @@ export function compile(
     const sources = new Set(tableFields.map((f) => built.mutationFields.get(f.name)?.table.source));
     if (sources.size > 1) throw new CompileError('mutations on tables of more than one source in one request are not supported', 'not-supported');
     const [source] = sources;
-    const statements = tableFields.map((f) => {
-      const root = built.mutationFields.get(f.name)!;
-      const t = root.table;
-      const a = f.args as Record<string, unknown>;
-      let statement;
-      switch (root.kind) {
-        case 'insert':
-          statement = insertStatement(env, t, a.objects as Record<string, unknown>[], a.on_conflict as OnConflict | undefined, false, f.selectionSet);
-          break;
-        case 'insert_one':
-          statement = insertStatement(env, t, [a.object as Record<string, unknown>], a.on_conflict as OnConflict | undefined, true, f.selectionSet);
-          break;
-        case 'update':
-          statement = updateStatement(env, t, a, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
-          break;
-        case 'update_by_pk':
-          statement = updateStatement(env, t, a, primaryKeyCondition(t, a.pk_columns as Record<string, unknown>), true, f.selectionSet);
-          break;
-        case 'delete':
-          statement = deleteStatement(env, t, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
-          break;
-        case 'delete_by_pk':
-          statement = deleteStatement(env, t, primaryKeyCondition(t, a), true, f.selectionSet);
-          break;
-        case 'function':
-          // A function exposed as a mutation: its rows, as far as the role may read them.
-          statement = sql.query`select ${listJson(env, t, a as SelectArgs, f.selectionSet, undefined, functionCall(env, root.fn!, a.args as Record<string, unknown>))}::text as data, true as ok`;
-          break;
-        default:
-          throw new CompileError(`${f.name} is not a mutation`);
-      }
-      return compiledStatement(f.alias, statement);
-    });
+    const statements: PlanStatement[] = [];
+    for (const f of tableFields) statements.push(...mutationStatements(env, built, f, literals, statements.length));
     if (source !== undefined) {
       // Wholly on another source: its statements run there, the literals here.
       const part: CompiledPlan = {
@@ -135,6 +105,75 @@ export function compile(
     ...(sourceParts.length ? { sourceParts } : {}),
     ...(cohortValue >= 0 ? { cohort: { value: cohortValue, ...cohortRow! } } : {}),
   };
+}
+
+/** The statements of a mutation root field; `base`: how many statements of the plan come before them. */
+function mutationStatements(env: SelectEnvironment, built: BuiltSchema, f: CollectedField, literals: Map<string, string>, base: number): PlanStatement[] {
+  const root = built.mutationFields.get(f.name)!;
+  const t = root.table;
+  const a = f.args as Record<string, unknown>;
+  let statement;
+  switch (root.kind) {
+    case 'update_many': {
+      // One statement per update, in order: each sees what the ones before it changed.
+      const updates = a.updates as Record<string, unknown>[];
+      if (updates.length === 0) literals.set(f.alias, '[]');
+      return updates.map((u) => ({
+        ...compiledStatement(f.alias, updateStatement(env, t, u, whereCondition(env, t, u.where as Record<string, unknown>), false, f.selectionSet)),
+        part: 'element' as const,
+      }));
+    }
+    case 'insert':
+    case 'insert_one': {
+      const single = root.kind === 'insert_one';
+      const objects = (single ? [a.object] : a.objects) as Record<string, unknown>[];
+      const onConflict = a.on_conflict as OnConflict | undefined;
+      if (insertsThroughRelationships(t, objects)) return stepStatements(f.alias, nestedInsertSteps(env, t, objects, onConflict, single, f.selectionSet), base);
+      statement = insertStatement(env, t, objects, onConflict, single, f.selectionSet);
+      break;
+    }
+    case 'update':
+      statement = updateStatement(env, t, a, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
+      break;
+    case 'update_by_pk':
+      statement = updateStatement(env, t, a, primaryKeyCondition(t, a.pk_columns as Record<string, unknown>), true, f.selectionSet);
+      break;
+    case 'delete':
+      statement = deleteStatement(env, t, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
+      break;
+    case 'delete_by_pk':
+      statement = deleteStatement(env, t, primaryKeyCondition(t, a), true, f.selectionSet);
+      break;
+    case 'function':
+      // A function exposed as a mutation: its rows, as far as the role may read them.
+      statement = sql.query`select ${listJson(env, t, a as SelectArgs, f.selectionSet, undefined, functionCall(env, root.fn!, a.args as Record<string, unknown>))}::text as data, true as ok`;
+      break;
+    default:
+      throw new CompileError(`${f.name} is not a mutation`);
+  }
+  return [compiledStatement(f.alias, statement)];
+}
+
+/**
+ * The statements of a nested insert's steps: the values standing for earlier steps' rows become
+ * reads of those statements (bound as null until the plan runs); the last step answers the field.
+ */
+function stepStatements(alias: string, steps: InsertStep[], base: number): PlanStatement[] {
+  return steps.map((step, i) => {
+    const compiled: PlanStatement = compiledStatement(alias, step.statement);
+    const reads: NonNullable<PlanStatement['reads']> = [];
+    compiled.values.forEach((value, index) => {
+      if (!(value instanceof EarlierRows)) return;
+      reads.push({ value: index, from: value.steps.map((k) => base + k) });
+      compiled.values[index] = null;
+    });
+    return {
+      ...compiled,
+      ...(i < steps.length - 1 ? { part: 'step' as const } : {}),
+      ...(reads.length ? { reads } : {}),
+      ...(step.refusedWhenEmpty ? { refusedWhenEmpty: step.refusedWhenEmpty } : {}),
+    };
+  });
 }
 
 /** A query root field's alias and the SQL of its JSON value. */

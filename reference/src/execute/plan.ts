@@ -8,14 +8,32 @@ import type { JoinKeys } from '../sql/graphql/sourceJoin';
 import type { ActionPart } from './actions';
 import type { RemotePart } from './remote';
 
+/** A statement of a plan, named so each connection prepares it once and then only binds values. */
+export interface PlanStatement {
+  alias: string;
+  name: string;
+  text: string;
+  values: unknown[];
+  /**
+   * What its data is to the answer: one element of the alias's list, in the order of the statements
+   * (update_<t>_many); nothing, only what later statements read (a step of a nested insert); else
+   * (absent) the alias's value.
+   */
+  part?: 'element' | 'step';
+  /** Values bound when it runs to the data of earlier statements: `value` (an index of `values`) to the JSON array of the data of the statements at `from`. */
+  reads?: { value: number; from: number[] }[];
+  /** A step that must insert a row: the refusal when its data is an empty list. */
+  refusedWhenEmpty?: { message: string; code: string };
+}
+
 export interface CompiledPlan {
   kind: 'query' | 'mutation';
   /** A role other than admin's: its SQL runs with the statement timeout. */
   bounded: boolean;
   /** The operation it answers: a subscription runs as a query, again and again. */
   operation: 'query' | 'mutation' | 'subscription';
-  /** One statement for a query; one per root field for a mutation, run in one transaction. */
-  statements: { alias: string; name: string; text: string; values: unknown[] }[];
+  /** One statement for a query; for a mutation, one or more per root field, run in order in one transaction. */
+  statements: PlanStatement[];
   /** Root fields answered without the database (__typename), by alias. */
   literals: Map<string, string>;
   order: string[];

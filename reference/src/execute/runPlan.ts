@@ -6,14 +6,16 @@ import { shareOf, type Session } from '../auth/session';
 import { isConnectionLoss } from '../db/connectionLoss';
 import * as q from '../sql';
 import { runActionParts } from './actions';
-import { CheckFailed, ConnectionLost, QueryTooCostly, StatementTimedOut } from './answers';
+import { CheckFailed, ConnectionLost, QueryTooCostly, StatementRefused, StatementTimedOut } from './answers';
 import { runRemoteParts } from './remote';
 import { withRemoteJoins } from './remoteJoins';
 import type { Abandonment } from './abandonment';
 import type { RoleGate } from './roleGate';
+import type { PlanStatement } from './plan';
 import type { CompiledPlan } from './schemaCache';
 import type { StatementGenerations } from './preparedStatements';
 import type { AnswerBudget, RemoteAnswerBytes } from '../remote/answerBytes';
+import { onSource } from './sourceReads';
 
 /**
  * Where plans run: admin's GraphQL on connections with the admin statement timeout (`admin`, with no
@@ -155,34 +157,6 @@ async function runSourceParts(pools: PlanPools, plan: CompiledPlan, parts: NonNu
 }
 
 /**
- * Run on another source's pools. A read that a read replica could not serve (it did not answer, or
- * lost the connection) runs again on the source's primary: never a failure while the primary serves.
- */
-async function onSource(pools: PlanPools, source: string, write: boolean, run: (where: PlanPools) => Promise<string>): Promise<string> {
-  const where = pools.sourcePools?.(source, write);
-  if (!where) throw new ConnectionLost();
-  try {
-    return await run(where);
-  } catch (error) {
-    if (write || !replicaUnavailable(error) || !where.unreachable) throw error;
-    where.unreachable();
-    const primary = pools.sourcePools?.(source, true);
-    if (!primary) throw error;
-    return run(primary);
-  }
-}
-
-/**
- * A read replica that could not serve: the connection was lost or refused, or PostgreSQL refused the
- * session itself (a connection exception, the database or the credentials, shutting down, too many
- * connections), as opposed to a failure of the statement.
- */
-function replicaUnavailable(error: unknown): boolean {
-  if (error instanceof ConnectionLost) return true;
-  return error instanceof DatabaseError && /^(08|28|3D|57P|53)/.test(error.code ?? '');
-}
-
-/**
  * While the client is there nothing happens; once it is gone, the statement
  * running on `client` is cancelled through another connection. Gives back whether it was.
  */
@@ -232,7 +206,13 @@ function lostConnection(error: unknown): boolean {
   return (
     typeof error === 'object' &&
     error !== null &&
-    !(error instanceof CheckFailed || error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError)
+    !(
+      error instanceof CheckFailed ||
+      error instanceof StatementRefused ||
+      error instanceof TypeError ||
+      error instanceof RangeError ||
+      error instanceof SyntaxError
+    )
   );
 }
 
@@ -242,6 +222,14 @@ export function answerOfData(plan: CompiledPlan, data: string): string {
   const values = new Map(plan.literals);
   for (const [alias, v] of Object.entries(JSON.parse(data) as Record<string, unknown>)) values.set(alias, JSON.stringify(v));
   return assemble(plan, values);
+}
+
+/** A statement's values, those it reads from earlier statements bound to their data (`answered`, in the plan's order). */
+function boundValues(statement: PlanStatement, answered: readonly string[]): unknown[] {
+  if (!statement.reads) return statement.values;
+  const values = [...statement.values];
+  for (const read of statement.reads) values[read.value] = `[${read.from.map((i) => answered[i]).join(',')}]`;
+  return values;
 }
 
 async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone: Abandonment | undefined): Promise<string> {
@@ -260,11 +248,20 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone:
     await q.run(client, q.begin);
     try {
       if (plan.sessionVariables) await q.run(client, q.setSessionVariables({ 'x-engine-role': 'admin', ...plan.sessionVariables }));
+      const elements = new Map<string, string[]>();
+      const answered: string[] = [];
       for (const statement of plan.statements) {
-        const [row] = await statements.query<{ data: string; ok: boolean }>(client, statement);
-        if (row!.ok === false) throw new CheckFailed();
-        values.set(statement.alias, row!.data);
+        const [row] = await statements.query<{ data: string; ok: boolean }>(client, { ...statement, values: boundValues(statement, answered) });
+        const { data, ok } = row!;
+        if (ok === false) throw new CheckFailed();
+        if (statement.refusedWhenEmpty && data === '[]') throw new StatementRefused(statement.refusedWhenEmpty.message, statement.refusedWhenEmpty.code);
+        answered.push(data);
+        if (statement.part === 'step') continue;
+        if (statement.part !== 'element') values.set(statement.alias, data);
+        else if (elements.has(statement.alias)) elements.get(statement.alias)!.push(data);
+        else elements.set(statement.alias, [data]);
       }
+      for (const [alias, list] of elements) values.set(alias, `[${list.join(',')}]`);
       await q.run(client, q.commit);
     } catch (error) {
       await q.run(client, q.rollback).catch(() => {});

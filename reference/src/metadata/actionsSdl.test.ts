@@ -99,19 +99,16 @@ test('actions.yaml and actions.graphql join back into the same actions and custo
     objects: [{ name: 'Quote', relationships: types.objects![0]!.relationships }],
     scalars: [{ name: 'Money' }],
   });
+  // As the engine's CLI writes them: the type is the SDL's to say, forward_client_headers only when true, the comment last.
   expect(yaml.actions[0]).toEqual({
     name: 'quote',
-    definition: {
-      kind: 'synchronous',
-      type: 'mutation',
-      handler: '{{BASE}}/quote',
-      forward_client_headers: true,
-      headers: [{ name: 'X-K', value_from_env: 'K' }],
-      timeout: 9,
-    },
-    comment: 'price it',
+    definition: { kind: 'synchronous', handler: '{{BASE}}/quote', forward_client_headers: true, headers: [{ name: 'X-K', value_from_env: 'K' }], timeout: 9 },
     permissions: [{ role: 'user' }],
+    comment: 'price it',
   });
+  expect(Object.keys(yaml.actions[0]!)).toEqual(['name', 'definition', 'permissions', 'comment']);
+  expect(Object.keys(yaml.actions[0]!.definition)).toEqual(['kind', 'handler', 'forward_client_headers', 'headers', 'timeout']);
+  expect(yaml.actions[1]).toEqual({ name: 'rates', definition: { kind: 'synchronous', handler: 'http://h/rates', timeout: 30 } });
   expect(joinActionsFiles(yaml, actionsGraphQL(actions, types))).toEqual({ actions, custom_types: types });
   expect(joinActionsFiles({ actions: [], custom_types: { enums: [], input_objects: [], objects: [], scalars: [] } }, '')).toEqual({
     actions: [],

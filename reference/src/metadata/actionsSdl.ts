@@ -6,7 +6,12 @@ import type { Action, CustomField, CustomTypes } from '../../../spec';
 
 /** actions.yaml: what actions.graphql does not say. */
 export interface ActionsYaml {
-  actions: { name: string; definition: Omit<Action['definition'], 'arguments' | 'output_type'>; comment?: string; permissions?: Action['permissions'] }[];
+  actions: {
+    name: string;
+    definition: Omit<Action['definition'], 'type' | 'arguments' | 'output_type' | 'forward_client_headers'> & { forward_client_headers?: boolean };
+    permissions?: Action['permissions'];
+    comment?: string;
+  }[];
   custom_types: {
     enums: { name: string }[];
     input_objects: { name: string }[];
@@ -40,12 +45,16 @@ export function actionsGraphQL(actions: readonly Action[], types: CustomTypes | 
   return parts.join('\n');
 }
 
-/** actions.yaml for the same actions and types. */
+/** actions.yaml for the same actions and types, as the engine's CLI writes it: what the SDL says
+ *  (the root type, arguments, output type) left out, forward_client_headers only when true. */
 export function actionsYaml(actions: readonly Action[], types: CustomTypes | undefined): ActionsYaml {
   return {
     actions: actions.map((a) => {
-      const { arguments: _a, output_type: _o, ...definition } = a.definition;
-      return { name: a.name, definition, ...(a.comment !== undefined ? { comment: a.comment } : {}), ...(a.permissions ? { permissions: a.permissions } : {}) };
+      const { type: _t, arguments: _a, output_type: _o, forward_client_headers, ...rest } = a.definition;
+      const definition = Object.fromEntries(
+        Object.entries(a.definition).filter(([key]) => key in rest || (key === 'forward_client_headers' && forward_client_headers)),
+      ) as ActionsYaml['actions'][number]['definition'];
+      return { name: a.name, definition, ...(a.permissions ? { permissions: a.permissions } : {}), ...(a.comment !== undefined ? { comment: a.comment } : {}) };
     }),
     custom_types: {
       enums: (types?.enums ?? []).map((e) => ({ name: e.name })),
@@ -108,6 +117,8 @@ export function joinActionsFiles(yaml: ActionsYaml, sdl: string): { actions: Act
     return {
       name: a.name,
       definition: {
+        // actions.yaml says forward_client_headers only when it is true.
+        forward_client_headers: false,
         ...a.definition,
         type: root.type,
         ...(args.length ? { arguments: args } : {}),

@@ -1,92 +1,83 @@
-// The metadata directory (SPEC.md §2.2): the export form split into YAML files, actions and
-// custom types into actions.yaml and the SDL of actions.graphql. Pure: file names to texts.
-import { parse as parseYaml, stringify } from 'yaml';
+// The metadata directory in either layout the engine's CLI writes: version 2 (SPEC.md §2.2, files
+// at the top) and version 3 (databases/ with a file per table and function). version.yaml says
+// which. Pure: file names and texts in, a document or file names and texts out; the CLI does the I/O.
 import type { MetadataDocument } from '../../../spec';
-import { actionsGraphQL, actionsYaml, joinActionsFiles, type ActionsYaml } from './actionsSdl';
+import { DirectoryError, objectIn, parseYamlText, type DirectoryTexts } from './directoryYaml';
+import { readV2, V2_FILES, v2Files } from './directoryV2';
+import { defaultSourceOf, readV3, V3_TOP_FILES, v3Files, v3OfExport, type V3Document } from './directoryV3';
 
-/** The files of a metadata directory, in the order they are written. */
-export const DIRECTORY_FILES = [
-  'version.yaml',
-  'tables.yaml',
-  'functions.yaml',
-  'actions.yaml',
-  'actions.graphql',
-  'allow_list.yaml',
-  'cron_triggers.yaml',
-  'query_collections.yaml',
-  'remote_schemas.yaml',
-  'rest_endpoints.yaml',
-  'sources.yaml',
-] as const;
+export { DirectoryError, type DirectoryTexts } from './directoryYaml';
 
-export type DirectoryFile = (typeof DIRECTORY_FILES)[number];
+export type Layout = 2 | 3;
 
-/** Why files cannot be read as metadata: names the file. */
-export class DirectoryError extends Error {}
-
-const yamlText = (value: unknown) => stringify(value, { lineWidth: 0 });
-
-/** The files of an exported document. */
-export function directoryFiles(document: MetadataDocument): Record<DirectoryFile, string> {
-  const actions = document.actions ?? [];
-  return {
-    'version.yaml': yamlText({ version: document.version }),
-    'tables.yaml': yamlText(document.tables),
-    'functions.yaml': yamlText(document.functions ?? []),
-    'actions.yaml': yamlText(actionsYaml(actions, document.custom_types)),
-    'actions.graphql': actionsGraphQL(actions, document.custom_types),
-    'allow_list.yaml': yamlText(document.allowlist ?? []),
-    'cron_triggers.yaml': yamlText(document.cron_triggers ?? []),
-    'query_collections.yaml': yamlText(document.query_collections ?? []),
-    'remote_schemas.yaml': yamlText(document.remote_schemas ?? []),
-    'rest_endpoints.yaml': yamlText(document.rest_endpoints ?? []),
-    // The sources besides the server's own database, with what is tracked in them (dec.source.forms).
-    'sources.yaml': yamlText(document.sources ?? []),
-  };
+/** A directory read whole: its layout and the document it holds, as replace_metadata takes it. */
+export interface DirectoryRead {
+  layout: Layout;
+  document: Record<string, unknown>;
 }
 
-/** The document that files describe; a missing file is an empty part. Left to replace_metadata to validate. */
-export function documentFromFiles(files: Partial<Record<DirectoryFile, string>>): Record<string, unknown> {
-  const read = (name: DirectoryFile, fallback: unknown): unknown => {
-    const text = files[name];
-    if (text === undefined) return fallback;
-    try {
-      return parseYaml(text) ?? fallback;
-    } catch (error) {
-      throw new DirectoryError(`${name} is not valid YAML: ${(error as Error).message}`);
-    }
-  };
-  const list = (name: DirectoryFile) => {
-    const value = read(name, []);
-    if (!Array.isArray(value)) throw new DirectoryError(`${name} must hold a list`);
-    return value as unknown[];
-  };
-  const version = read('version.yaml', { version: 2 }) as { version?: unknown };
-  const actionsPart = read('actions.yaml', { actions: [], custom_types: {} }) as Partial<ActionsYaml>;
-  const yamlPart: ActionsYaml = {
-    actions: actionsPart.actions ?? [],
-    custom_types: { enums: [], input_objects: [], objects: [], scalars: [], ...(actionsPart.custom_types ?? {}) },
-  };
-  let joined: ReturnType<typeof joinActionsFiles>;
+/** The layout version.yaml names: it must name one, since reading a directory in the wrong one loses what it holds. */
+export function layoutOf(files: DirectoryTexts): Layout {
+  const text = files['version.yaml'];
+  if (text === undefined) throw new DirectoryError('version.yaml is missing: it says which layout the directory has (version: 2 or version: 3)');
+  const { version } = objectIn('version.yaml', parseYamlText('version.yaml', text), ['version']);
+  if (version !== 2 && version !== 3) throw new DirectoryError(`version.yaml: version ${JSON.stringify(version)} is no layout this command reads (2 or 3)`);
+  return version;
+}
+
+/** The document of every file of a directory; a file it cannot read, or does not know, is an error that names it. */
+export function readDirectory(files: DirectoryTexts): DirectoryRead {
+  const layout = layoutOf(files);
+  return { layout, document: layout === 2 ? readV2(files) : readV3(files) };
+}
+
+/** A read directory's document written as export writes it: what differs from the server's files differs in what it says. */
+export function filesOfRead(read: DirectoryRead, files: DirectoryTexts): Record<string, string> {
+  return read.layout === 2 ? v2Files(read.document as unknown as MetadataDocument) : v3Files(read.document as V3Document, new Set(Object.keys(files)));
+}
+
+/** The server's export as the files of a layout, for a directory that holds `existing` (version 3
+ *  keeps its words for the server's own database, which the server does not store, and the optional files it has). */
+export function filesOfExport(exported: MetadataDocument, layout: Layout, existing: DirectoryTexts): Record<string, string> {
+  return layout === 2 ? v2Files(exported) : v3Files(v3OfExport(exported, defaultSourceOf(existing)), new Set(Object.keys(existing)));
+}
+
+/** The layout export writes: the one asked for; 3 for a server with other sources; else the directory's own; else 2. */
+export function exportLayout(asked: Layout | undefined, exported: MetadataDocument, existing: DirectoryTexts): Layout {
+  if (asked !== undefined) return asked;
+  if (exported.sources?.length) return 3;
+  if (existing['version.yaml'] === undefined) return 2;
   try {
-    joined = joinActionsFiles(yamlPart, files['actions.graphql'] ?? '');
+    return layoutOf(existing);
   } catch (error) {
-    throw new DirectoryError((error as Error).message);
+    throw new DirectoryError(`${(error as Error).message}; say which layout to write with --layout 2 or --layout 3`);
   }
-  const parts: Record<string, unknown[]> = {
-    functions: list('functions.yaml'),
-    allowlist: list('allow_list.yaml'),
-    cron_triggers: list('cron_triggers.yaml'),
-    query_collections: list('query_collections.yaml'),
-    remote_schemas: list('remote_schemas.yaml'),
-    rest_endpoints: list('rest_endpoints.yaml'),
-    sources: list('sources.yaml'),
-    actions: joined.actions,
-  };
-  return {
-    version: version.version ?? 2,
-    tables: list('tables.yaml'),
-    ...Object.fromEntries(Object.entries(parts).filter(([, v]) => v.length > 0)),
-    ...(Object.keys(joined.custom_types).length ? { custom_types: joined.custom_types } : {}),
-  };
+}
+
+/** What an export that writes `written` removes of what a directory held: every file of a directory
+ *  it could read (all of them are the layout's), else those that are a layout's by name. Other files stay. */
+export function staleFiles(written: Record<string, string>, existing: DirectoryTexts): string[] {
+  let readable = true;
+  try {
+    readDirectory(existing);
+  } catch {
+    readable = false;
+  }
+  const known = new Set<string>([...V2_FILES, ...V3_TOP_FILES]);
+  return Object.keys(existing)
+    .filter((file) => !(file in written) && (readable || known.has(file) || file.startsWith('databases/')))
+    .sort();
+}
+
+/** How many of each kind of object a document holds, for export's line. */
+export function summaryOf(document: MetadataDocument): string {
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const inSources = (key: 'tables' | 'functions') => (document.sources ?? []).reduce((n, s) => n + (s[key]?.length ?? 0), 0);
+  return [
+    count(document.tables.length + inSources('tables'), 'table'),
+    count((document.functions?.length ?? 0) + inSources('functions'), 'function'),
+    count(document.actions?.length ?? 0, 'action'),
+    count(document.remote_schemas?.length ?? 0, 'remote schema'),
+    count(document.rest_endpoints?.length ?? 0, 'REST endpoint'),
+  ].join(', ');
 }

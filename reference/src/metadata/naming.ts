@@ -20,6 +20,7 @@ const DEFAULT_ROOT_FIELDS: Record<RootFieldKey, (n: string) => string> = {
   insert_one: (n) => `insert_${n}_one`,
   update: (n) => `update_${n}`,
   update_by_pk: (n) => `update_${n}_by_pk`,
+  update_many: (n) => `update_${n}_many`,
   delete: (n) => `delete_${n}`,
   delete_by_pk: (n) => `delete_${n}_by_pk`,
 };

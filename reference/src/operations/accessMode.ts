@@ -6,7 +6,7 @@ import type { ParsedOperation } from './parsedOperation';
 export type AccessMode = 'READ ONLY' | 'READ WRITE';
 
 /** Operations that only read, and run in a transaction of either mode. */
-const READS = new Set(['select', 'count', 'export_metadata', 'get_inconsistent_metadata']);
+const READS = new Set(['select', 'count', 'export_metadata', 'get_inconsistent_metadata', 'get_catalog_state']);
 
 /** The mode an operation needs, or undefined when either will do. */
 export function accessModeOf(operation: ParsedOperation): AccessMode | undefined {

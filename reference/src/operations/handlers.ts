@@ -38,6 +38,7 @@ import { createAction, createActionPermission, dropAction, dropActionPermission,
 import { createFunctionPermission, dropFunctionPermission, setFunctionCustomization, trackFunction, untrackFunction } from './functions';
 import { createPermission, dropPermission, setPermissionComment } from './permissions';
 import { runSql } from './runSql';
+import { getCatalogState, setCatalogState } from './catalogState';
 import { addSource, dropSource, renameSource, updateSource } from './sources';
 import { setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables';
 
@@ -48,6 +49,8 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   reload_metadata: reloadMetadata,
   get_inconsistent_metadata: getInconsistentMetadata,
   drop_inconsistent_metadata: dropInconsistentMetadata,
+  get_catalog_state: getCatalogState,
+  set_catalog_state: setCatalogState as OperationHandler,
   run_sql: runSql as OperationHandler,
   pg_add_source: addSource as OperationHandler,
   pg_update_source: updateSource as OperationHandler,

@@ -24,7 +24,7 @@ import { makeSchema } from './schemaValidation';
 import { typeContext } from './typeContext';
 import { TypeShare } from './typeShare';
 import { makeInputObjectType, makeObjectType, NO_EXTENSIONS } from './types';
-import { list, nonNull } from './wrappers';
+import { list, looseList, nonNull } from './wrappers';
 
 export type RootFieldKind = RootFieldKey | 'function' | 'function_aggregate';
 
@@ -96,7 +96,7 @@ export function buildSchema(
   const { boolExp, selectArgs } = filters;
   const objects = objectTypes(cx, filters, external.remoteRelationshipField);
   const { objectType, aggregate } = objects;
-  const { inputOf, mutationResponse, onConflict, updateArgs, insertInput } = mutationTypes(cx, filters, objects);
+  const { inputOf, mutationResponse, upsert, updateArgs, insertInput, updates } = mutationTypes(cx, filters, objects);
 
   // The root fields, each with its configuration made only when a schema is made of them: a role
   // whose roots a schema of the version before has (or another role's) takes that schema.
@@ -113,9 +113,8 @@ export function buildSchema(
     if (t.access.aggregate) {
       add('query', 'select_aggregate', () => ({ type: nonNull(aggregate(t)), args: selectArgs(t), description: DESCRIBE.aggregateRoot(table) }));
     }
-    // Upserts update columns: a role needs update permission for them.
     const conflict = (): GraphQLFieldConfigArgumentMap => {
-      const type = t.access.update || !t.permissions ? onConflict(t) : undefined;
+      const type = upsert(t);
       return type ? { on_conflict: { type, description: MUTATION_ARGUMENT.on_conflict } } : {};
     };
     if (t.access.insert) {
@@ -148,6 +147,12 @@ export function buildSchema(
           description: DESCRIBE.updateByPkRoot(table),
         }));
       }
+      // Decision dec.graphql.update-many: each element's answer may be null, as the engine types it.
+      add('mutation', 'update_many', () => ({
+        type: looseList(mutationResponse(t)),
+        args: { updates: { type: list(updates(t)), description: MUTATION_ARGUMENT.updates } },
+        description: DESCRIBE.updateManyRoot(table),
+      }));
     }
     if (t.access.delete) {
       add('mutation', 'delete', () => ({
@@ -168,7 +173,8 @@ export function buildSchema(
             makeInputObjectType({
               name: f.argsType,
               fields: Object.fromEntries(
-                given.map((a) => [a.field, { type: a.hasDefault ? scalar(scalarName(a.column)) : nonNull(scalar(scalarName(a.column))) }]),
+                // Every argument nullable, as the engine types them: PostgreSQL takes null for any of them (dec.functions.argument-types).
+                given.map((a) => [a.field, { type: scalar(scalarName(a.column)) }]),
               ),
             }),
           )

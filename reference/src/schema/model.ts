@@ -55,6 +55,7 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
       primaryKey: primaryKeyOf(table)?.columns,
       constraints: uniqueConstraintsOf(table).map((c) => ({ name: c.name, columns: c.columns })),
       relationships: [],
+      insertRelationships: [],
       computedFields: [],
       remoteRelationships: (entry.remote_relationships ?? []).flatMap((r) => {
         const target = remoteTarget(r.definition);
@@ -83,6 +84,7 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
         // inconsistent: reported by get_inconsistent_metadata, left out of the schema
       }
     }
+    model.insertRelationships = model.insertable ? model.relationships.filter((r) => models.get(r.targetKey)!.insertable) : [];
     model.computedFields = computedFieldModels(document, db, model, models);
     // Columns that reference an enum table take its GraphQL enum type.
     for (const fk of foreignKeysOf(model.db)) {
@@ -136,6 +138,7 @@ export function sourceModels<F extends { tableKey: string }>(models: Models, fun
       key: key(m.key),
       source,
       relationships: m.relationships.map((r) => ({ ...r, targetKey: key(r.targetKey) })),
+      insertRelationships: m.insertRelationships.map((r) => ({ ...r, targetKey: key(r.targetKey) })),
       computedFields: m.computedFields.map((f) => (f.targetKey ? { ...f, targetKey: key(f.targetKey) } : f)),
     });
   }

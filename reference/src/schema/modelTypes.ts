@@ -73,6 +73,8 @@ export interface TableModel {
   /** Constraints an upsert may name. */
   constraints: { name: string; columns: string[] }[];
   relationships: RelationshipModel[];
+  /** Relationships whose target the role may insert into, when it may insert here: fields of the insert input (decision dec.graphql.nested-inserts). */
+  insertRelationships: RelationshipModel[];
   /** Computed fields that can be served (for a role: those its select permission lists). */
   computedFields: ComputedFieldModel[];
   /** Remote relationships whose table side fits (dec.remote-relationship.forms). */

@@ -5,11 +5,12 @@ import {
   GraphQLInt,
   GraphQLString,
   type GraphQLFieldConfigArgumentMap,
+  type GraphQLInputFieldConfigMap,
   type GraphQLInputObjectType,
   type GraphQLInputType,
   type GraphQLObjectType,
 } from 'graphql';
-import { described, DESCRIBE, UPDATE_OPERATOR } from './descriptions';
+import { described, DESCRIBE, MUTATION_ARGUMENT, UPDATE_OPERATOR } from './descriptions';
 import type { FilterTypes } from './filterTypes';
 import { INSERT_PLACEHOLDER, type ColumnModel, type TableModel } from './model';
 import type { ObjectTypes } from './objectTypes';
@@ -21,15 +22,17 @@ import { list, listOf, nonNull } from './wrappers';
 export interface MutationTypes {
   inputOf: (t: TableModel, name: string, cols: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType, description?: string) => GraphQLInputObjectType;
   mutationResponse: (t: TableModel) => GraphQLObjectType;
-  /** `<table>_on_conflict`, when the table has a constraint to name. */
-  onConflict: (t: TableModel) => GraphQLInputObjectType | undefined;
+  /** `<table>_on_conflict`, when the table has a constraint to name and the role may upsert. */
+  upsert: (t: TableModel) => GraphQLInputObjectType | undefined;
   /** `_set`, `_inc` and the jsonb operators of an update. */
   updateArgs: (t: TableModel) => GraphQLFieldConfigArgumentMap;
   insertInput: (t: TableModel) => GraphQLInputObjectType;
+  /** `<table>_updates`: one update of update_<table>_many, its operators and `where`. */
+  updates: (t: TableModel) => GraphQLInputObjectType;
 }
 
 export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: ObjectTypes): MutationTypes {
-  const { ownType, columnType } = cx;
+  const { ownType, columnType, target } = cx;
   const { boolExp } = filters;
   const { objectType } = objects;
 
@@ -113,17 +116,50 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
     return args;
   };
 
-  // Decision dec.schema.always-valid: presets may cover every column the role may insert.
-  const insertInput = (t: TableModel) =>
-    t.access.insertColumns.length
-      ? inputOf(t, `${t.name}_insert_input`, t.access.insertColumns, columnType, DESCRIBE.insertInput(t.entry.table))
-      : ownType(t, `${t.name}_insert_input`, () =>
-          makeInputObjectType({
-            name: `${t.name}_insert_input`,
-            description: DESCRIBE.insertInput(t.entry.table),
-            fields: { [INSERT_PLACEHOLDER]: { type: GraphQLBoolean, description: "unused: the role's presets set every column" } },
-          }),
-        );
+  /** `on_conflict` where the role may upsert: upserts update columns, so a role needs an update permission for them. */
+  const upsert = (t: TableModel) => (t.access.update || !t.permissions ? onConflict(t) : undefined);
 
-  return { inputOf, mutationResponse, onConflict, updateArgs, insertInput };
+  // Decision dec.graphql.nested-inserts: the rows of a relationship's target, inserted with the row.
+  const relationshipInput = (t: TableModel, kind: 'obj' | 'arr') =>
+    ownType(t, `${t.name}_${kind}_rel_insert_input`, () =>
+      makeInputObjectType({
+        name: `${t.name}_${kind}_rel_insert_input`,
+        description: kind === 'obj' ? DESCRIBE.objRelInsertInput(t.entry.table) : DESCRIBE.arrRelInsertInput(t.entry.table),
+        fields: () => {
+          const conflict = upsert(t);
+          return {
+            data: { type: kind === 'obj' ? nonNull(insertInput(t)) : list(insertInput(t)) },
+            ...(conflict ? { on_conflict: { type: conflict, description: MUTATION_ARGUMENT.on_conflict } } : {}),
+          };
+        },
+      }),
+    );
+
+  // Decision dec.schema.always-valid: presets may cover every column the role may insert.
+  const insertInput = (t: TableModel): GraphQLInputObjectType =>
+    ownType(t, `${t.name}_insert_input`, () =>
+      makeInputObjectType({
+        name: `${t.name}_insert_input`,
+        description: DESCRIBE.insertInput(t.entry.table),
+        fields: () => {
+          const fields: GraphQLInputFieldConfigMap = Object.fromEntries(
+            t.access.insertColumns.map((c) => [c.field, { type: columnType(c), ...described(c.column.comment) }]),
+          );
+          for (const r of t.insertRelationships) fields[r.name] = { type: relationshipInput(target(t, r.targetKey), r.kind === 'object' ? 'obj' : 'arr') };
+          if (Object.keys(fields).length === 0)
+            fields[INSERT_PLACEHOLDER] = { type: GraphQLBoolean, description: "unused: the role's presets set every column" };
+          return fields;
+        },
+      }),
+    );
+
+  const updates = (t: TableModel) =>
+    ownType(t, `${t.name}_updates`, () =>
+      makeInputObjectType({
+        name: `${t.name}_updates`,
+        fields: () => ({ ...updateArgs(t), where: { type: nonNull(boolExp(t)), description: MUTATION_ARGUMENT.updateWhere } }),
+      }),
+    );
+
+  return { inputOf, mutationResponse, upsert, updateArgs, insertInput, updates };
 }

@@ -83,6 +83,7 @@ export function modelsForRole(models: Models, role: string, options: RoleOptions
     });
   }
   for (const t of out.values()) {
+    t.insertRelationships = t.access.insert ? t.insertRelationships.filter((r) => out.get(r.targetKey)?.access.insert === true) : [];
     t.relationships = t.access.select
       ? t.relationships
           .filter((r) => out.get(r.targetKey)?.access.select === true)

@@ -110,6 +110,41 @@ describe('schemas of roles share types', () => {
   });
 });
 
+describe('a table reaches the tables a role may insert into through it (decision dec.graphql.nested-inserts)', () => {
+  // Both roles read and insert albums alike and may insert artists, which neither may read: only
+  // the artist columns they may insert differ, and only the insert inputs that lead there.
+  const insert = (role: string, columns: string[]) => ({ role, permission: { columns, check: {} } });
+  const writers = {
+    version: 2,
+    tables: [
+      { ...document.tables[0], select_permissions: [], insert_permissions: [insert('maker', ['id', 'name']), insert('plain', ['id'])] },
+      {
+        ...document.tables[1],
+        select_permissions: [select('maker', ['id', 'artist_id']), select('plain', ['id', 'artist_id'])],
+        insert_permissions: [insert('maker', ['id']), insert('plain', ['id'])],
+      },
+    ],
+  } as unknown as MetadataDocument;
+  const cache = buildSchemaCache(writers, introspectionOf(tables, tables), new Map(), loadConfig({}).limits);
+  const maker = roleSchema(cache, 'maker', false).built.schema;
+  const plain = roleSchema(cache, 'plain', false).built.schema;
+  const inputFields = (schema: GraphQLSchema, type: string) => Object.keys((schema.getType(type) as GraphQLInputObjectType).getFields());
+
+  test("an insert input has the field of a relationship to a table the role may only insert into, made of that role's view of it", () => {
+    expect(schemaErrors(maker)).toEqual([]);
+    expect(schemaErrors(plain)).toEqual([]);
+    expect([inputFields(maker, 'album_insert_input'), inputFields(plain, 'album_insert_input')]).toEqual([
+      ['id', 'artist'],
+      ['id', 'artist'],
+    ]);
+    expect([inputFields(maker, 'artist_insert_input'), inputFields(plain, 'artist_insert_input')]).toEqual([
+      ['id', 'name', 'albums'],
+      ['id', 'albums'],
+    ]);
+    expect(maker.getType('album_insert_input')).not.toBe(plain.getType('album_insert_input'));
+  });
+});
+
 describe('a version takes the types of the tables it has unchanged from the version before (decision 022)', () => {
   const limits = loadConfig({}).limits;
   const db = introspectionOf(tables, tables);

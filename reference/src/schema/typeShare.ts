@@ -162,6 +162,7 @@ function viewOf(t: TableModel, common: string, typeName: (c: ColumnModel) => str
     t.primaryKey ?? null,
     t.constraints.map((c) => c.name),
     t.relationships.map((r) => [r.name, r.kind, r.targetKey, r.nullable]),
+    t.insertRelationships.map((r) => [r.name, r.kind, r.targetKey]),
     t.sourceRelationships.map((r) => [r.name, r.kind, r.targetKey, r.mapping]),
     t.computedFields.map((c) => [
       c.field,
@@ -193,6 +194,7 @@ function classesOf(models: Models, own: ReadonlyMap<string, string>): Map<string
     const t = models.get(key)!;
     return [
       ...t.relationships.map((r) => r.targetKey),
+      ...t.insertRelationships.map((r) => r.targetKey),
       ...t.sourceRelationships.map((r) => r.targetKey),
       ...t.computedFields.flatMap((c) => (c.targetKey ? [c.targetKey] : [])),
     ].filter((k) => models.has(k));

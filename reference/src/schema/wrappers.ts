@@ -4,6 +4,7 @@ import { GraphQLList, GraphQLNonNull, type GraphQLInputType, type GraphQLNullabl
 const nonNulls = new WeakMap<object, GraphQLNonNull<never>>();
 const lists = new WeakMap<object, GraphQLNonNull<never>>();
 const nullableLists = new WeakMap<object, GraphQLList<never>>();
+const loose = new WeakMap<object, GraphQLList<never>>();
 export const nonNull = <T extends GraphQLOutputType | GraphQLInputType>(t: T): GraphQLNonNull<T & GraphQLNullableType> => {
   let found = nonNulls.get(t);
   if (!found) nonNulls.set(t, (found = new GraphQLNonNull(t as never)));
@@ -20,4 +21,10 @@ export const list = <T extends GraphQLOutputType | GraphQLInputType>(t: T) => {
   let found = lists.get(t);
   if (!found) lists.set(t, (found = new GraphQLNonNull(listOf(t)) as never));
   return found as GraphQLNonNull<GraphQLList<GraphQLNonNull<T & GraphQLNullableType>>>;
+};
+/** `[T]` */
+export const looseList = <T extends GraphQLOutputType | GraphQLInputType>(t: T): GraphQLList<T> => {
+  let found = loose.get(t);
+  if (!found) loose.set(t, (found = new GraphQLList(t) as never));
+  return found as GraphQLList<T>;
 };

@@ -24,6 +24,8 @@ export * from './scheduled';
 export * from './actions';
 export * from './instances';
 export * from './work';
+export * from './catalogState';
+export * from './preparedCommits';
 import { INSTANCES_MIGRATION } from './instances';
 import { WORK_ANNOUNCE_AT_MOST_MIGRATION, WORK_ANNOUNCE_NAMED_SEQUENCE_MIGRATION, WORK_ANNOUNCED_BY_CAPTURE_MIGRATION, WORK_MIGRATION } from './work';
 import {
@@ -35,6 +37,8 @@ import {
 } from './events';
 import { SCHEDULED_ARCHIVE_MIGRATION, SCHEDULED_MIGRATION } from './scheduled';
 import { ACTIONS_MIGRATION } from './actions';
+import { CATALOG_STATE_MIGRATION } from './catalogState';
+import { PREPARED_COMMITS_MIGRATION } from './preparedCommits';
 const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
 
 /** Serialises metadata changes across all servers that share the database. */
@@ -120,6 +124,11 @@ export const planOf = (query: Fragment) => sql.query`explain ${query}`;
 export const commit = sql.query`commit`;
 export const rollback = sql.query`rollback`;
 export const lockCatalog = sql.query`select pg_advisory_xact_lock(${sql.value(CATALOG_LOCK_KEY)})`;
+/** The catalog lock, held past the transaction's end: a request keeps it until its prepared transactions are committed. */
+export const holdCatalogLock = sql.query`select pg_advisory_lock(${sql.value(CATALOG_LOCK_KEY)})`;
+export const releaseCatalogLock = sql.query`select pg_advisory_unlock(${sql.value(CATALOG_LOCK_KEY)})`;
+/** The catalog lock for the transaction, unless another holds it now. */
+export const tryLockCatalog = sql.query`select pg_try_advisory_xact_lock(${sql.value(CATALOG_LOCK_KEY)}) as locked`;
 export const ping = sql.query`select 1 as ok`;
 /** Cancel what another connection of this server runs (its client went away). */
 export const cancelBackend = (pid: number) => sql.query`select pg_cancel_backend(${sql.value(pid)})`;
@@ -198,6 +207,10 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   WORK_ANNOUNCE_NAMED_SEQUENCE_MIGRATION,
   // Captured rows are announced by the capture function, not by a trigger on the event log.
   [...WORK_ANNOUNCED_BY_CAPTURE_MIGRATION, ...EVENTS_CAPTURE_ANNOUNCES_MIGRATION],
+  // The state of the server's tools: the CLI's applied migrations, the console's settings.
+  CATALOG_STATE_MIGRATION,
+  // Transactions prepared on other sources by a request that writes to several databases.
+  PREPARED_COMMITS_MIGRATION,
 ];
 
 export const setCatalogVersion = (version: string) => sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;

@@ -22,6 +22,10 @@ export function functionCall(
     if (a.row) value = row;
     else if (a.session) value = typedValue(a.column, { 'x-engine-role': 'admin', ...env.sessionVariables });
     else if (given[a.field] !== undefined && given[a.field] !== null) value = typedValue(a.column, given[a.field]);
+    // A tracked function's arguments are all nullable in its schema (decision dec.functions.argument-types):
+    // one without a default may be null, not left out.
+    else if (!a.hasDefault && given[a.field] === undefined && row === undefined)
+      throw new CompileError('Non default arguments cannot be omitted', 'not-supported');
     else if (!a.hasDefault) value = typedValue(a.column, null);
     if (value === undefined) {
       skipped ??= a.field;

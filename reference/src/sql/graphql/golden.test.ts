@@ -12,6 +12,7 @@ import type { Session } from '../../auth/session';
 import { loadConfig } from '../../config';
 import { prepareGraphQLRequest } from '../../execute/graphql';
 import { runPlan } from '../../execute/runPlan';
+import type { PlanStatement } from '../../execute/plan';
 import type { CompiledPlan } from '../../execute/schemaCache';
 import { createLogger } from '../../log';
 import { startServer, type RunningServer } from '../../server';
@@ -70,7 +71,11 @@ function header(source: string): { session: Session; variables?: Record<string, 
 }
 
 function sqlFile(plan: CompiledPlan): string {
-  return plan.statements.map((s) => `${s.alias ? `-- ${s.alias}\n` : ''}${s.text};\n-- values: ${JSON.stringify(s.values)}\n`).join('\n');
+  const heading = (s: PlanStatement) => (s.alias ? `-- ${s.alias}${s.part ? ` (${s.part === 'element' ? 'one element' : 'a step'})` : ''}\n` : '');
+  // What a statement reads of the earlier ones' answers, and the refusal of a step that inserts nothing.
+  const after = (s: PlanStatement) =>
+    `${s.reads ? `-- reads: ${JSON.stringify(s.reads)}\n` : ''}${s.refusedWhenEmpty ? `-- refused when empty: ${JSON.stringify(s.refusedWhenEmpty)}\n` : ''}`;
+  return plan.statements.map((s) => `${heading(s)}${s.text};\n-- values: ${JSON.stringify(s.values)}\n${after(s)}`).join('\n');
 }
 
 function compare(path: string, actual: string): void {

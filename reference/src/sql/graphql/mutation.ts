@@ -1,6 +1,7 @@
 // Mutations: insert (with on_conflict), update (_set, _inc, jsonb operators), delete, and their
 // by-primary-key forms, each one statement whose JSON answer is built inside PostgreSQL.
 import type { SelectionSetNode } from 'graphql';
+import type { DbColumn } from '../../db/introspection';
 import { INSERT_PLACEHOLDER, type ColumnModel, type TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
 import { alias as newAlias, and, column, CompileError, condition, jsonObject, sql, table, TRUE, typedValue, type Condition, type Fragment } from './context';
@@ -10,8 +11,18 @@ import { rowJson, type SelectEnvironment } from './select';
 
 type Row = Record<string, unknown>;
 
-/** `{affected_rows, returning}` or the single row of a *_one / *_by_pk field, over the rows of `changed`. */
-function answer(env: SelectEnvironment, t: TableModel, changed: sql.SQLNode, single: boolean, selectionSet: SelectionSetNode | undefined): Fragment {
+/**
+ * `{affected_rows, returning}` or the single row of a *_one / *_by_pk field, over the rows of
+ * `changed`; `affected`: how many rows changed, when not those (a nested insert counts every level).
+ */
+export function answer(
+  env: SelectEnvironment,
+  t: TableModel,
+  changed: sql.SQLNode,
+  single: boolean,
+  selectionSet: SelectionSetNode | undefined,
+  affected: Fragment = sql.query`(select count(*) from ${changed})`,
+): Fragment {
   const r = newAlias(t.name);
   // Rows come back only as far as the role may read them.
   const readable = selectFilter(env, t, r) ?? TRUE;
@@ -20,7 +31,7 @@ function answer(env: SelectEnvironment, t: TableModel, changed: sql.SQLNode, sin
   const pairs: [string, Fragment][] = [];
   for (const f of selectionSet ? collectFields(env.fields, type, selectionSet) : []) {
     if (f.name === '__typename') pairs.push([f.alias, sql.literal(`${t.name}_mutation_response`)]);
-    else if (f.name === 'affected_rows') pairs.push([f.alias, sql.query`(select count(*) from ${changed})`]);
+    else if (f.name === 'affected_rows') pairs.push([f.alias, affected]);
     else
       pairs.push([
         f.alias,
@@ -31,14 +42,14 @@ function answer(env: SelectEnvironment, t: TableModel, changed: sql.SQLNode, sin
 }
 
 /** Whether every changed row passes the permission check (true without one). */
-function checked(env: SelectEnvironment, t: TableModel, changed: sql.SQLNode, check: Record<string, unknown> | undefined): Fragment {
+export function checked(env: SelectEnvironment, t: TableModel, changed: sql.SQLNode, check: Record<string, unknown> | undefined): Fragment {
   const r = newAlias(t.name);
   const condition = permissionCondition(env, t, r, check);
   return condition ? sql.query`(select coalesce(bool_and(${condition}), true) from ${changed} as ${r})` : sql.query`true`;
 }
 
 /** The answer of a mutation statement: its JSON, and whether the permission check held. */
-const statementResult = (data: Fragment, ok: Fragment) => sql.query`select ${data}::text as data, ${ok} as ok`;
+export const statementResult = (data: Fragment, ok: Fragment) => sql.query`select ${data}::text as data, ${ok} as ok`;
 
 /** A column the role may write, by GraphQL field name. */
 const writableColumn = (t: TableModel, columns: ColumnModel[], field: string): ColumnModel => {
@@ -53,22 +64,29 @@ export interface OnConflict {
   where?: Row | null;
 }
 
-export function insertStatement(
+/** A column an insert sets itself rather than takes from the input: from a parent's row, or an object relationship's. */
+export type DeterminedColumn = [DbColumn, Fragment];
+
+/** The relationship of `t` the role may insert through by this input field, if the field is one. */
+export const insertRelationship = (t: TableModel, field: string) => t.insertRelationships.find((r) => r.name === field);
+
+/**
+ * `insert into … returning` the rows of `objects` (their column fields; relationship fields are
+ * inserted elsewhere), with the role's presets and the `determined` columns, which take the place
+ * of presets of the same columns.
+ */
+export function insertRows(
   env: SelectEnvironment,
   t: TableModel,
   objects: Row[],
   onConflict: OnConflict | null | undefined,
-  single: boolean,
-  selectionSet: SelectionSetNode | undefined,
+  determined: DeterminedColumn[] = [],
 ): Fragment {
-  const changed = newAlias('inserted');
-  if (objects.length === 0) {
-    return sql.query`with ${changed} as (select * from ${table(t)} where false) ${statementResult(answer(env, t, changed, single, selectionSet), sql.query`true`)}`;
-  }
-  const fields = [...new Set(objects.flatMap((o) => Object.keys(o)))].filter((f) => f !== INSERT_PLACEHOLDER);
+  const fields = [...new Set(objects.flatMap((o) => Object.keys(o)))].filter((f) => f !== INSERT_PLACEHOLDER && !insertRelationship(t, f));
   const given = fields.map((f) => writableColumn(t, t.access.insertColumns, f));
-  const preset = presets(env, t, t.permissions?.insert?.set);
-  const columns = [...given.map((c) => c.column), ...preset.map(([c]) => c)];
+  const setHere = new Set(determined.map(([c]) => c.name));
+  const preset = presets(env, t, t.permissions?.insert?.set).filter(([c]) => !setHere.has(c.name));
+  const columns = [...given.map((c) => c.column), ...preset.map(([c]) => c), ...determined.map(([c]) => c)];
   if (columns.length === 0) columns.push(env.allModels.get(t.key)!.columns.find((c) => !c.column.generated)!.column);
   const rows = objects.map(
     (o) =>
@@ -76,7 +94,8 @@ export function insertStatement(
         [
           ...given.map((c) => (c.field in o ? typedValue(c.column, o[c.field]) : sql.query`default`)),
           ...preset.map(([, value]) => value),
-          ...(given.length + preset.length === 0 ? [sql.query`default`] : []),
+          ...determined.map(([, value]) => value),
+          ...(given.length + preset.length + determined.length === 0 ? [sql.query`default`] : []),
         ],
         ', ',
       )})`,
@@ -94,14 +113,29 @@ export function insertStatement(
             ', ',
           )} where ${and([compileBoolExp(env, t, target, onConflict.where ?? undefined), permissionCondition(env, t, target, t.permissions?.update?.filter)])}`;
   }
-  return sql.query`with ${changed} as (
-    insert into ${table(t)} as ${target} (${sql.join(
-      columns.map((c) => sql.identifier(c.name)),
-      ', ',
-    )})
+  return sql.query`insert into ${table(t)} as ${target} (${sql.join(
+    columns.map((c) => sql.identifier(c.name)),
+    ', ',
+  )})
     values ${sql.join(rows, ', ')}
     ${conflict}
-    returning ${target}.*)
+    returning ${target}.*`;
+}
+
+export function insertStatement(
+  env: SelectEnvironment,
+  t: TableModel,
+  objects: Row[],
+  onConflict: OnConflict | null | undefined,
+  single: boolean,
+  selectionSet: SelectionSetNode | undefined,
+): Fragment {
+  const changed = newAlias('inserted');
+  if (objects.length === 0) {
+    return sql.query`with ${changed} as (select * from ${table(t)} where false) ${statementResult(answer(env, t, changed, single, selectionSet), sql.query`true`)}`;
+  }
+  return sql.query`with ${changed} as (
+    ${insertRows(env, t, objects, onConflict)})
   ${statementResult(answer(env, t, changed, single, selectionSet), checked(env, t, changed, t.permissions?.insert?.check))}`;
 }
 
