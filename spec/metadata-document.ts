@@ -47,6 +47,8 @@ export const ROOT_FIELD_KEYS = [
   'update_many',
   'delete',
   'delete_by_pk',
+  // The streaming subscription field (dec.graphql.stream.schema).
+  'select_stream',
 ] as const;
 export type RootFieldKey = (typeof ROOT_FIELD_KEYS)[number];
 

@@ -23,7 +23,4 @@ export const NOT_YET_COVERED: readonly string[] = [
   // Failures of the database itself (lost connection, failed transaction) need fault injection.
   'err.postgres-error.transaction',
   'err.postgres-error.query',
-
-  // The engine's streaming subscriptions: the schema goldens take them out until they are served.
-  'dec.graphql.streaming-subscriptions',
 ];

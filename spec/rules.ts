@@ -419,12 +419,6 @@ export const DECISIONS: readonly SpecItem[] = [
     "The fields of <function>_args are all nullable, as the engine types them (PostgreSQL takes null for any argument); the field `args` is required when some argument has no default and optional otherwise. An argument without a default may be given as null but not left out: left out, the request is refused with `Non default arguments cannot be omitted` (not-supported); one with a default left out takes the default. A computed field's arguments keep their nullability (non-null without a default).",
   ),
   decision(
-    'graphql.streaming-subscriptions',
-    '4.3',
-    'streaming subscriptions',
-    'Every table a role may select has <table>_stream(batch_size: Int!, cursor: [<table>_stream_cursor_input]!, where: <table>_bool_exp): [<table>!]! in subscription_root, with <table>_stream_cursor_input {initial_value: <table>_stream_cursor_value_input!, ordering: cursor_ordering} and cursor_ordering {ASC, DESC}, as the engine has them: each batch of at most batch_size rows past the cursor, in its order, sent once.',
-  ),
-  decision(
     'graphql.cached',
     '4.3',
     'the @cached directive and the answers it keeps',
@@ -705,7 +699,25 @@ export const DECISIONS: readonly SpecItem[] = [
     'graphql.subscriptions',
     '1.2',
     'subscriptions',
-    'Subscriptions are served at /v1/graphql over WebSocket with the graphql-transport-ws protocol; the subscription root has the fields of the query root for the role. A subscription is a live query: its first result is sent at once, then a new result each time the result changes, checked every refetch interval (ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL, default 1 s); a result equal to the last one sent is not sent again. Queries and mutations over the socket are answered once and completed. Credentials are the headers in the connection_init payload (`{"headers": {...}}`), over those of the upgrade request; a connection whose credentials are refused is closed with code 4403. An operation that does not validate gets an error message with extensions.code. When metadata changes, running subscriptions are compiled again; one that no longer validates, or whose statement fails, is sent a result with errors and completed.',
+    'Subscriptions are served at /v1/graphql over WebSocket with the graphql-transport-ws protocol; the subscription root has the fields of the query root for the role, and the streaming fields (dec.graphql.stream.schema). A subscription to a field of the query root is a live query: its first result is sent at once, then a new result each time the result changes, checked every refetch interval (ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL, default 1 s); a result equal to the last one sent is not sent again. Queries and mutations over the socket are answered once and completed. Credentials are the headers in the connection_init payload (`{"headers": {...}}`), over those of the upgrade request; a connection whose credentials are refused is closed with code 4403. An operation that does not validate gets an error message with extensions.code. When metadata changes, running subscriptions are compiled again; one that no longer validates, or whose statement fails, is sent a result with errors and completed.',
+  ),
+  decision(
+    'graphql.stream.schema',
+    '1.2',
+    'streaming subscriptions in the schema',
+    'For each tracked table the role may select from, the subscription root (never the query root) has <table>_stream(batch_size: Int!, cursor: [<table>_stream_cursor_input]!, where: <table>_bool_exp): [<table>!]!, described "fetch data from the table in a streaming manner: "<table>"" (the table as "name" in public, "schema.name" elsewhere), its arguments "maximum number of rows returned in a single batch", "cursor to stream the results returned by the query" and "filter the rows returned". input <table>_stream_cursor_input ("Streaming cursor of the table "<GraphQL name of the table>"") has initial_value: <table>_stream_cursor_value_input! ("Stream column input with initial value") and ordering: cursor_ordering ("cursor ordering"); input <table>_stream_cursor_value_input ("Initial value of the column from where the streaming should start") has every column the role may select, with its type (nullable) and its comment; enum cursor_ordering ("ordering argument of a cursor") has ASC ("ascending ordering of the cursor") and DESC ("descending ordering of the cursor"). The table configuration\'s custom_root_fields.select_stream names the field; it is checked like the select root fields (a GraphQL name, free among the subscription root\'s fields). Functions get no streaming field, as in the engine.',
+  ),
+  decision(
+    'graphql.stream.cursor',
+    '1.2',
+    'what a streaming subscription sends',
+    'A streaming subscription takes exactly one cursor of exactly one column: more cursors, or more columns in initial_value, is validation-failed "multiple column cursors are not supported yet"; none (an empty list, a list of nulls, an empty initial_value) "one streaming column field is expected"; ordering: null "expected an enum value for type "cursor_ordering", but found null"; a negative batch_size "expected a non-negative 32-bit integer for type "Int", but found an integer" ("a number" when it comes from a variable); null for a NOT NULL column of a built-in scalar "expected a 32-bit integer for type "Int", but found null" (a string, a float, a boolean for String, Float, Boolean; an enum value for the type of an enum table); a column the role may not select, or a value of the wrong type, is refused by validation against the schema as any other input is. Each batch holds the rows, under the role\'s select permission and where, whose cursor column is greater than the cursor (ASC, the default) or less (DESC), strictly, also for the first batch (the initial value itself is not sent), ordered by that column, at most batch_size of them and at most the permission\'s limit; a batch with rows is sent as {data: {<field>: [...]}} and the cursor becomes the cursor column of its last row; an empty batch sends nothing. The first batch is taken at once, the next ones every ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_REFETCH_INTERVAL ms (default 1000). Rows whose cursor value is behind the cursor when they appear are never sent; a cursor column of unique, increasing values sends each row once. Every batch with rows is sent, also one whose JSON equals the batch before (the engine skips that one). When the metadata changes, a streaming subscription is compiled again and goes on from its cursor; one that no longer compiles, or whose statement fails, is sent the error and completed. Both WebSocket protocols serve them; a table of another source streams from its database.',
+  ),
+  decision(
+    'graphql.stream.multiplexed',
+    '1.2',
+    'streaming subscriptions share their statements',
+    'Streaming subscriptions of one document and role whose statements differ only in the session variables their permissions read, in GraphQL variables compared with columns, and in their cursors, share one statement per ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_BATCH_SIZE (default 100) distinct (session, variables, cursor) rows per interval, as live queries do (dec.graphql.subscriptions); subscribers whose rows are alike are answered by one row.',
   ),
   decision(
     'boolexp.exists',

@@ -16,6 +16,7 @@ export const customRootFields = object(
     update_many: nullable(string),
     delete: nullable(string),
     delete_by_pk: nullable(string),
+    select_stream: nullable(string),
   },
 );
 

@@ -3,8 +3,8 @@
 import { caseNeeding, covers } from '../harness/cases';
 import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
 import { REQUIRES_ADMIN_SECRET, useTarget } from '../harness/target';
-import { openSocket, socketUrl, type GraphQLSocket } from '../harness/websocket';
-import WebSocket from 'ws';
+import { legacySocket } from '../harness/legacySocket';
+import { openSocket, type GraphQLSocket } from '../harness/websocket';
 
 const target = useTarget();
 const sockets: GraphQLSocket[] = [];
@@ -225,45 +225,13 @@ test(
   },
 );
 
-/** A socket speaking the legacy subprotocol graphql-ws (subscriptions-transport-ws), message by message. */
-async function legacySocket() {
-  const ws = new WebSocket(socketUrl(target), 'graphql-ws');
-  const messages: Record<string, unknown>[] = [];
-  const waiting: (() => void)[] = [];
-  let closed: { code: number; reason: string } | undefined;
-  ws.on('message', (data) => {
-    messages.push(JSON.parse(String(data)) as Record<string, unknown>);
-    waiting.splice(0).forEach((w) => w());
-  });
-  ws.on('close', (code, reason) => {
-    closed = { code, reason: String(reason) };
-    waiting.splice(0).forEach((w) => w());
-  });
-  await new Promise<void>((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  /** The next message that is not a keep-alive. */
-  const next = async (timeoutMs = 10_000): Promise<Record<string, unknown>> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const i = messages.findIndex((m) => m.type !== 'ka');
-      if (i >= 0) return messages.splice(0, i + 1).pop()!;
-      if (closed) return { closed };
-      if (Date.now() > deadline) throw new Error('no message in time');
-      await new Promise<void>((resolve) => {
-        waiting.push(resolve);
-        setTimeout(resolve, 100);
-      });
-    }
-  };
-  return { ws, messages, next, send: (m: unknown) => ws.send(JSON.stringify(m)) };
-}
-
 test(
   covers(
     ['dec.graphql.legacy-ws', 'dec.graphql.subscriptions'],
     'the legacy graphql-ws subprotocol: init, ack and keep-alive, a live subscription until stop, a query answered once',
   ),
   async () => {
-    const s = await legacySocket();
+    const s = await legacySocket(target);
     expect(s.ws.protocol).toBe('graphql-ws');
     s.send({ type: 'connection_init', payload: { headers: target.adminHeaders() } });
     expect(await s.next()).toEqual({ type: 'connection_ack' });
@@ -308,20 +276,20 @@ test(
 test(
   covers(['dec.graphql.legacy-ws'], 'the legacy subprotocol: an operation before connection_init, and a message that is not JSON, close the socket'),
   async () => {
-    const early = await legacySocket();
+    const early = await legacySocket(target);
     early.send({ id: '1', type: 'start', payload: { query: '{ __typename }' } });
     expect([await early.next(), await early.next()]).toEqual([
       { type: 'connection_error', payload: { message: 'send connection_init first' } },
       { closed: { code: 4401, reason: 'Unauthorized' } },
     ]);
-    const garbage = await legacySocket();
+    const garbage = await legacySocket(target);
     garbage.ws.send('{not json');
     expect(await garbage.next()).toEqual({ closed: { code: 4400, reason: 'invalid message' } });
   },
 );
 
 caseNeeding(REQUIRES_ADMIN_SECRET, ['dec.graphql.legacy-ws'], 'the legacy subprotocol: refused credentials get connection_error and a close', async () => {
-  const s = await legacySocket();
+  const s = await legacySocket(target);
   s.send({ type: 'connection_init', payload: { headers: { 'x-engine-admin-secret': 'wrong' } } });
   expect([await s.next(), await s.next()]).toEqual([
     { type: 'connection_error', payload: { message: 'invalid x-engine-admin-secret', extensions: { path: '$', code: 'access-denied' } } },

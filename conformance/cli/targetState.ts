@@ -15,6 +15,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'blog',
   'consistency',
   'bulk_refusals',
+  'chat',
   'cost',
   'cost_fresh',
   'engine_diff',

@@ -187,7 +187,7 @@ function configurationOf(table: FuzzTable): fc.Arbitrary<Record<string, Json> | 
         {
           custom_name: fc.constant(`${t}_named`),
           custom_root_fields: fc
-            .subarray(['select', 'select_by_pk', 'select_aggregate', 'insert', 'update_by_pk', 'update_many', 'delete'], { minLength: 1 })
+            .subarray(['select', 'select_by_pk', 'select_aggregate', 'select_stream', 'insert', 'update_by_pk', 'update_many', 'delete'], { minLength: 1 })
             .map((keys) => Object.fromEntries(keys.map((k) => [k, `${t}_${k}_root`]))),
           ...(hasLabel ? { custom_column_names: fc.constant({ label: `${t}_title` }) } : {}),
           // column_config in the form it is exported in: with custom_column_names beside it (dec.table.column-config).

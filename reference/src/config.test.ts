@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       infer: c.inferFunctionPermissions,
       allowList: c.enableAllowList,
       live: c.liveQueries,
+      streaming: c.streamingQueries,
       secret: c.adminSecret,
       jwt: c.jwt,
     }).toEqual({
@@ -21,6 +22,7 @@ describe('loadConfig', () => {
       infer: true,
       allowList: false,
       live: { batchSize: 100, refetchDelaySeconds: 1 },
+      streaming: { batchSize: 100, refetchDelaySeconds: 1 },
       secret: undefined,
       jwt: undefined,
     });
@@ -49,6 +51,16 @@ describe('loadConfig', () => {
     expect(loadConfig({}).pgTimeoutSeconds).toBe(180);
     expect(loadConfig({ ENGINE_GRAPHQL_PG_TIMEOUT: '30' }).pgTimeoutSeconds).toBe(30);
     expect(loadConfig({ ENGINE_GRAPHQL_PG_TIMEOUT: '30' }, ['--pg-timeout', '0']).pgTimeoutSeconds).toBe(0);
+  });
+
+  test('streaming subscriptions have their own batch size and refetch interval (ms), from the environment or flags [dec.graphql.stream.multiplexed]', () => {
+    const given = { ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_BATCH_SIZE: '7', ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: '250' };
+    expect([loadConfig(given).streamingQueries, loadConfig(given).liveQueries]).toEqual([
+      { batchSize: 7, refetchDelaySeconds: 0.25 },
+      { batchSize: 100, refetchDelaySeconds: 1 },
+    ]);
+    expect(loadConfig({}, ['--streaming-queries-multiplexed-batch-size', '3']).streamingQueries.batchSize).toBe(3);
+    expect(() => loadConfig({ ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_BATCH_SIZE: '0' })).toThrow(ConfigError);
   });
 
   test('a flag wins over its environment variable', () => {

@@ -21,6 +21,8 @@ export interface EngineConfig {
   /** Roles other than admin see a remote schema only through their remote schema permission. */
   enableRemoteSchemaPermissions: boolean;
   liveQueries: { batchSize: number; refetchDelaySeconds: number };
+  /** Streaming subscriptions (decision dec.graphql.stream.multiplexed): rows per statement, seconds between polls. */
+  streamingQueries: { batchSize: number; refetchDelaySeconds: number };
   maxRequestBodyBytes: number;
   /** Connections of each of the server's pools (metadata, admin GraphQL, roles). */
   pgConnections: number;
@@ -124,6 +126,8 @@ export const FLAGS: Record<string, string> = {
   'enable-remote-schema-permissions': 'ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS',
   'live-queries-multiplexed-batch-size': 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE',
   'live-queries-multiplexed-refetch-interval': 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL',
+  'streaming-queries-multiplexed-batch-size': 'ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_BATCH_SIZE',
+  'streaming-queries-multiplexed-refetch-interval': 'ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_REFETCH_INTERVAL',
   'max-request-body-bytes': 'ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES',
   'max-role-request-body-bytes': 'ENGINE_GRAPHQL_MAX_ROLE_REQUEST_BODY_BYTES',
   'log-level': 'ENGINE_GRAPHQL_LOG_LEVEL',
@@ -189,6 +193,12 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       // The setting is in milliseconds; the config API reports seconds.
       refetchDelaySeconds:
         int('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL', get('ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'), 1000, 1) / 1000,
+    },
+    streamingQueries: {
+      batchSize: int('ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_BATCH_SIZE', get('ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_BATCH_SIZE'), 100, 1),
+      refetchDelaySeconds:
+        int('ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_REFETCH_INTERVAL', get('ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_REFETCH_INTERVAL'), 1000, 1) /
+        1000,
     },
     maxRequestBodyBytes: int('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES', get('ENGINE_GRAPHQL_MAX_REQUEST_BODY_BYTES'), 100 * 1024 * 1024, 1),
     ...(() => {

@@ -20,6 +20,8 @@ export const FLAG_HELP: Readonly<Record<string, string>> = {
   'enable-remote-schema-permissions': 'false (true: a role other than admin sees a remote schema only through add_remote_schema_permissions)',
   'live-queries-multiplexed-batch-size': '100',
   'live-queries-multiplexed-refetch-interval': '1000',
+  'streaming-queries-multiplexed-batch-size': '100 (distinct cursors and sessions per statement of a streaming subscription)',
+  'streaming-queries-multiplexed-refetch-interval': '1000 (ms between the batches of a streaming subscription)',
   'max-request-body-bytes': '104857600 (decompressed; requests with the admin secret, or all on a server without auth)',
   'max-role-request-body-bytes': '1048576 (decompressed; every other request, decided from its headers before the body is read)',
   'max-json-depth': "128 (nesting of any JSON body, and of a GraphQL document's brackets and fragment spreads)",

@@ -23,6 +23,8 @@ export interface RunningServer {
   engine: Engine;
   /** Live-query pollers running: one per distinct subscribed plan. */
   livePollers(): number;
+  /** The pollers of streaming subscriptions running (one per distinct streaming statement). */
+  streamPollers(): number;
   /**
    * Stop accepting, close subscriptions (1001 Going away), let requests in flight finish for up to
    * `graceMs`, then close what is left and the engine's connections.
@@ -89,6 +91,7 @@ export async function startServer(config: EngineConfig, databaseUrl: string, log
     port,
     engine,
     livePollers: () => sockets?.live.size ?? 0,
+    streamPollers: () => sockets?.streams.size ?? 0,
     async close(graceMs = 0) {
       closing = true;
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,31 +1,11 @@
 // Subscriptions whose GraphQL variables differ only where they are compared with a column share one
 // poller (one statement per batch of requests), each subscriber getting the rows of its own values;
 // a variable that shapes the statement (a limit, a list) keeps its own poller.
-import { createClient } from 'graphql-ws';
-import WebSocket from 'ws';
-import { createDatabase, dropDatabase } from '../../../conformance/harness/database';
-import { CLUSTER_URL_VARIABLE } from '../../../conformance/harness/environment';
-import { loadConfig } from '../config';
-import { createLogger } from '../log';
-import { startServer, type RunningServer } from '../server';
+import { useSubscriptionServer } from '../../test-support/subscriptionServer';
 
-const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
-const config = loadConfig({
-  ENGINE_GRAPHQL_SERVER_PORT: '0',
-  ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-  ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: '100',
-});
-let database: { name: string; url: string };
-let server: RunningServer;
-
-const post = async (body: unknown, endpoint = '/v1/metadata') => {
-  const r = await fetch(server.url + endpoint, { method: 'POST', body: JSON.stringify(body), headers: { 'x-engine-role': 'admin' } });
-  expect(r.status).toBe(200);
-};
+const { server, post, sql, subscribe, waitFor } = useSubscriptionServer({ ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: '100' });
 
 beforeAll(async () => {
-  database = await createDatabase(cluster());
-  server = await startServer(config, database.url, createLogger('silent'));
   await post(
     {
       type: 'run_sql',
@@ -47,33 +27,6 @@ beforeAll(async () => {
     args: { table: 'item', role: 'reader', permission: { columns: ['id', 'label'], filter: { owner: { _eq: 'X-Engine-User-Id' } } } },
   });
 });
-afterAll(async () => {
-  await server.close();
-  await dropDatabase(cluster(), database.name);
-});
-
-/** A subscription on a connection of its own: what it was sent. */
-function subscribe(query: string, variables: Record<string, unknown>, headers: Record<string, string> = { 'x-engine-role': 'admin' }) {
-  const client = createClient({
-    url: `${server.url.replace('http', 'ws')}/v1/graphql`,
-    webSocketImpl: WebSocket,
-    retryAttempts: 0,
-    connectionParams: { headers },
-  });
-  const results: unknown[] = [];
-  client.subscribe({ query, variables }, { next: (r) => results.push(r), error: (e) => results.push({ error: JSON.stringify(e) }), complete: () => {} });
-  return { client, results };
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-const sql = (text: string) => post({ type: 'run_sql', args: { sql: text } }, '/v2/query');
 
 test('variables compared with columns: one poller for every value, each subscriber its own rows, also after a change', async () => {
   const query = 'subscription ($id: Int, $label: String) { item(where: {_or: [{id: {_eq: $id}}, {label: {_eq: $label}}]}, order_by: {id: asc}) { id label } }';
@@ -97,7 +50,7 @@ test('variables compared with columns: one poller for every value, each subscrib
     { data: { item: [] } },
     { data: { item: [{ id: 1, label: 'one' }] } },
   ]);
-  expect(server.livePollers()).toBe(1);
+  expect(server().livePollers()).toBe(1);
   // Each answer is of its own values: only the subscribers whose rows changed are sent anything.
   await sql("update item set label = 'three!' where id = 3");
   await waitFor(() => all[1]!.results.length === 2);
@@ -117,7 +70,7 @@ test('variables compared with columns: one poller for every value, each subscrib
     2,
   ]);
   await Promise.all(all.map((s) => s.client.dispose()));
-  await waitFor(() => server.livePollers() === 0);
+  await waitFor(() => server().livePollers() === 0);
   await sql("update item set label = case id when 1 then 'one' else 'three' end where id in (1, 3)");
 });
 
@@ -130,12 +83,12 @@ test("a primary key's argument: one poller for every value", async () => {
     { data: { item_by_pk: { id: 3, label: 'three' } } },
     { data: { item_by_pk: null } },
   ]);
-  expect(server.livePollers()).toBe(1);
+  expect(server().livePollers()).toBe(1);
   await sql("update item set label = 'three?' where id = 3");
   await waitFor(() => all[1]!.results.length === 2);
   expect([all[0]!.results.length, all[1]!.results[1], all[2]!.results.length]).toEqual([1, { data: { item_by_pk: { id: 3, label: 'three?' } } }, 1]);
   await Promise.all(all.map((s) => s.client.dispose()));
-  await waitFor(() => server.livePollers() === 0);
+  await waitFor(() => server().livePollers() === 0);
   await sql("update item set label = 'three' where id = 3");
 });
 
@@ -163,9 +116,9 @@ test('a variable that is also a limit is bound: other values, another poller; th
     { data: { item: [{ id: 2 }, { id: 3 }] } },
   ]);
   // limit 1 (from 1 and 2 share), limit 2, both lists, and each value of the variable used twice.
-  expect(server.livePollers()).toBe(5);
+  expect(server().livePollers()).toBe(5);
   await Promise.all(all.map((s) => s.client.dispose()));
-  await waitFor(() => server.livePollers() === 0);
+  await waitFor(() => server().livePollers() === 0);
 });
 
 test("sessions read by the permission and variables compared: one poller, each subscriber its session's rows of its values", async () => {
@@ -184,7 +137,7 @@ test("sessions read by the permission and variables compared: one poller, each s
     { data: { item: [{ id: 3 }] } },
     { data: { item: [] } },
   ]);
-  expect(server.livePollers()).toBe(1);
+  expect(server().livePollers()).toBe(1);
   await sql('update item set owner = 2 where id = 2');
   await waitFor(() => all[0]!.results.length === 2 && all[2]!.results.length === 2 && all[3]!.results.length === 2);
   expect([all[0]!.results[1], all[1]!.results.length, all[2]!.results[1], all[3]!.results[1]]).toEqual([
@@ -194,7 +147,7 @@ test("sessions read by the permission and variables compared: one poller, each s
     { data: { item: [{ id: 2 }] } },
   ]);
   await Promise.all(all.map((s) => s.client.dispose()));
-  await waitFor(() => server.livePollers() === 0);
+  await waitFor(() => server().livePollers() === 0);
   await sql('update item set owner = 1 where id = 2');
 });
 
@@ -222,11 +175,11 @@ test('a JSON column compared with a variable: a string or a list of scalars shar
     { data: { item: [{ id: 1 }] } },
   ]);
   // The strings share one, so do the lists of scalars; each object, and each list holding one, has its own.
-  expect(server.livePollers()).toBe(5);
+  expect(server().livePollers()).toBe(5);
   await new Promise((resolve) => setTimeout(resolve, 350));
   expect(all.map((s) => s.results.length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
   await Promise.all(all.map((s) => s.client.dispose()));
-  await waitFor(() => server.livePollers() === 0);
+  await waitFor(() => server().livePollers() === 0);
 });
 
 test('a boolean compared shares the poller; beside a variable compared, one that chooses the SQL (an is-null test, an order, a directive too, the arguments of a field of rows) is bound', async () => {
@@ -262,12 +215,12 @@ test('a boolean compared shares the poller; beside a variable compared, one that
     { data: { item: [{ id: 1, item_by_pk: [] }] } },
   ]);
   // One for both booleans compared, then one for each value of the others.
-  expect(server.livePollers()).toBe(9);
+  expect(server().livePollers()).toBe(9);
   // A few polls later, nobody was sent anything more: each poller answers as its first statement did.
   await new Promise((resolve) => setTimeout(resolve, 350));
   expect(all.map((s) => s.results.length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
   await Promise.all(all.map((s) => s.client.dispose()));
-  await waitFor(() => server.livePollers() === 0);
+  await waitFor(() => server().livePollers() === 0);
 });
 
 test('lists for _in and _nin: one poller for every list, text with quotes, commas and braces, an empty list; a null list is bound', async () => {
@@ -291,11 +244,11 @@ test('lists for _in and _nin: one poller for every list, text with quotes, comma
     { data: { item: [] } },
   ]);
   // One for every list of each document, and the null list its own.
-  expect(server.livePollers()).toBe(3);
+  expect(server().livePollers()).toBe(3);
   await new Promise((resolve) => setTimeout(resolve, 350));
   expect(all.map((s) => s.results.length)).toEqual([1, 1, 1, 1, 1, 1]);
   await Promise.all(all.map((s) => s.client.dispose()));
-  await waitFor(() => server.livePollers() === 0);
+  await waitFor(() => server().livePollers() === 0);
 });
 
 test('values too large for a row of a batch stay bound: a statement of their own', async () => {
@@ -304,7 +257,7 @@ test('values too large for a row of a batch stay bound: a statement of their own
   const all = [subscribe(query, { label: 'one', id: 2 }), subscribe(query, { label: 'three', id: 0 }), subscribe(query, { label: large, id: 2 })];
   await waitFor(() => all.every((s) => s.results.length === 1));
   expect(all.map((s) => s.results[0])).toEqual([{ data: { item: [{ id: 1 }, { id: 2 }] } }, { data: { item: [{ id: 3 }] } }, { data: { item: [{ id: 2 }] } }]);
-  expect(server.livePollers()).toBe(2);
+  expect(server().livePollers()).toBe(2);
   await Promise.all(all.map((s) => s.client.dispose()));
-  await waitFor(() => server.livePollers() === 0);
+  await waitFor(() => server().livePollers() === 0);
 });

@@ -14,6 +14,8 @@ import type { CompiledPlan, SchemaCache } from './schemaCache';
 export interface CohortAnswer {
   text: string;
   final: boolean;
+  /** A streaming subscription's cursor after the batch answered: null when the batch has no rows. */
+  cursor?: string | null;
 }
 
 /**
@@ -35,12 +37,15 @@ export interface RowOfCohort {
   readonly key: string;
   readonly session: Readonly<Record<string, string>>;
   readonly variables: Readonly<Record<string, unknown>>;
+  /** A streaming subscription's cursor. */
+  readonly cursor?: string | null;
 }
 
-/** The row of a request whose cohort plan reads `reads` (compiled for it): what the statement reads of its session and variables, keyed. */
+/** The row of a request whose cohort plan reads `reads` (compiled for it): what the statement reads of its session and variables (and cursor), keyed. */
 export function cohortRow(session: Session, reads: CohortRow): RowOfCohort {
   const row = cohortRowOf(0, session.variables, reads);
-  return { key: JSON.stringify([row.session, row.variables]), session: row.session, variables: row.variables };
+  const read = [row.session, row.variables, ...(row.cursor !== undefined ? [row.cursor] : [])];
+  return { key: JSON.stringify(read), session: row.session, variables: row.variables, ...(row.cursor !== undefined ? { cursor: row.cursor } : {}) };
 }
 
 /**
@@ -61,12 +66,12 @@ export async function cohortAnswers(
     batches.map(async (batch) => {
       const answers = new Map<string, CohortAnswer>();
       try {
-        const texts = await runCohort(
+        const answered = await runCohort(
           pools,
           plan,
           batch.map((key) => rows.get(key)!),
         );
-        batch.forEach((key, i) => answers.set(key, { text: texts[i]!, final: false }));
+        batch.forEach((key, i) => answers.set(key, { ...answered[i]!, final: false }));
       } catch (error) {
         const text = databaseErrorAnswer(error).body;
         for (const key of batch) answers.set(key, { text, final: true });
@@ -76,20 +81,25 @@ export async function cohortAnswers(
   );
 }
 
-/** One statement for these rows: the answer for each, in their order. */
-async function runCohort(pools: PlanPools, plan: CompiledPlan, rows: readonly RowOfCohort[]): Promise<string[]> {
+/** One statement for these rows: the answer for each, in their order (and a streaming subscription's cursor after it). */
+async function runCohort(pools: PlanPools, plan: CompiledPlan, rows: readonly RowOfCohort[]): Promise<{ text: string; cursor?: string | null }[]> {
   const statement = plan.statements[0]!;
   const values = [...statement.values];
-  values[plan.cohort!.value] = JSON.stringify(rows.map((row, i) => ({ i, session: row.session, variables: row.variables })));
+  values[plan.cohort!.value] = JSON.stringify(
+    rows.map((row, i) => ({ i, session: row.session, variables: row.variables, ...(row.cursor !== undefined ? { cursor: row.cursor } : {}) })),
+  );
   if (pools.logSql) pools.logSql({ text: statement.text, values });
   const answered = await guarded(pools, plan, undefined, async (pool) => {
     const client = await pools.statements.connect(pool);
     try {
-      return await pools.statements.query<{ i: number; data: string }>(client, { ...statement, values });
+      return await pools.statements.query<{ i: number; data: string; cursor?: string | null }>(client, { ...statement, values });
     } finally {
       client.release();
     }
   });
-  const byRow = new Map(answered.map((row) => [row.i, row.data]));
-  return rows.map((_, i) => answerOfData(plan, byRow.get(i)!));
+  const byRow = new Map(answered.map((row) => [row.i, row]));
+  return rows.map((_, i) => {
+    const row = byRow.get(i)!;
+    return { text: answerOfData(plan, row.data), ...(row.cursor !== undefined ? { cursor: row.cursor } : {}) };
+  });
 }

@@ -3,14 +3,15 @@
 import { createHash } from 'node:crypto';
 import type { OperationDefinitionNode } from 'graphql';
 import * as sql from 'pg-sql2';
-import type { BuiltSchema } from '../schema/build';
-import { CompileError, jsonObject, type Fragment } from '../sql/graphql/context';
+import type { BuiltSchema, RootField } from '../schema/build';
+import { CompileError, jsonObject, newCohort, type Fragment } from '../sql/graphql/context';
 import type { CollectedField } from '../sql/graphql/fields';
 import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
 import { EarlierRows, insertsThroughRelationships, nestedInsertSteps, type InsertStep } from '../sql/graphql/nestedInsert';
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
 import { functionCall } from '../sql/graphql/functions';
 import { COHORT_ROWS, cohortRowOf, cohortStatement } from '../sql/graphql/cohort';
+import { streamArguments, streamStatement } from '../sql/graphql/stream';
 import type { CompiledPlan, PlanStatement } from './plan';
 
 export function compile(
@@ -60,6 +61,9 @@ export function compile(
       ...(capturesEvents ? { sessionVariables: env.sessionVariables } : {}),
     };
   }
+  // A streaming subscription has one root field (a subscription selects one), of its own kind.
+  const stream = operation.operation === 'subscription' ? tableFields.find((f) => built.streamFields.has(f.name)) : undefined;
+  if (stream) return compileStream(env, built.streamFields.get(stream.name)!, stream, bounded);
   // One statement per source (decision dec.source.forms): the server's own database, then the others.
   const bySource = new Map<string | undefined, [string, Fragment][]>();
   for (const f of tableFields) {
@@ -104,6 +108,32 @@ export function compile(
     order,
     ...(sourceParts.length ? { sourceParts } : {}),
     ...(cohortValue >= 0 ? { cohort: { value: cohortValue, ...cohortRow! } } : {}),
+  };
+}
+
+/**
+ * A streaming subscription (decision dec.graphql.stream.cursor): always one statement for a cohort,
+ * whose rows carry each subscriber's cursor, bound as compiled with the row of the request compiled.
+ * Compiled for a cohort (execute/cohorts.ts), it reads the session and compared variables from the
+ * rows too.
+ */
+function compileStream(env: SelectEnvironment, root: RootField, f: CollectedField, bounded: boolean): CompiledPlan {
+  const cohort = env.cohort ?? newCohort();
+  const t = root.table;
+  const stream = streamArguments(env, t, f);
+  const statement = compiledStatement('', cohortStatement(cohort, streamStatement(env, t, f.alias, stream, cohort, f.selectionSet), true));
+  const value = statement.values.indexOf(COHORT_ROWS);
+  const row = { session: cohort.readsSession, variables: { ...cohort.variables }, cursor: stream.initial };
+  statement.values[value] = JSON.stringify([cohortRowOf(0, env.sessionVariables, row)]);
+  return {
+    kind: 'query',
+    bounded,
+    operation: 'subscription',
+    statements: [statement],
+    literals: new Map(),
+    order: [f.alias],
+    cohort: { value, ...row },
+    stream: t.source === undefined ? {} : { source: t.source },
   };
 }
 

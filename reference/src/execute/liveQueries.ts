@@ -11,6 +11,7 @@ import { databaseErrorAnswer } from './answers';
 import { runPlan, type PlanCaller, type PlanPools } from './runPlan';
 import type { CompiledPlan, SchemaCache } from './schemaCache';
 import { cohortAnswers, cohortPlanOf, cohortRow, statementsKey, type RowOfCohort } from './cohorts';
+import { Poller, Pollers, type PollerOwner } from './poller';
 import { Subscriber, type LiveResult } from './subscriber';
 export type { LiveResult } from './subscriber';
 
@@ -45,24 +46,13 @@ interface Member {
   row?: RowOfCohort;
 }
 
-export class LiveQueries {
-  private readonly pollers = new Map<string, Poller>();
-  private closed = false;
-
-  constructor(
-    private readonly pool: PlanPools,
-    private readonly schemas: () => SchemaCache,
-    private readonly intervalMs: number,
-    /** The most sessions one statement of a cohort answers for. */
-    private readonly batchSize = 100,
-  ) {}
-
+export class LiveQueries extends Pollers<Member, LivePoller> {
   /**
    * Start a subscription whose request compiled to `plan` under `cache`: the first result is
    * taken at once, then the iterator yields each changed result until it is returned or ends.
    */
   async subscribe(session: Session, request: GraphQLRequest, cache: SchemaCache, plan: CompiledPlan): Promise<AsyncIterableIterator<LiveResult> | LiveResult> {
-    const first = await answerOf(this.pool, plan);
+    const first = await answerOf(this.run.pools, plan);
     if (first.final) return first.result;
     const subscriber = new Subscriber(first.text);
     subscriber.push(first.result);
@@ -72,60 +62,26 @@ export class LiveQueries {
   }
 
   /**
-   * Put a subscription with the poller of its plan (made if there is none); that poller. A plan whose
-   * statement reads session variables is compiled for a cohort of sessions, where it can be: then
-   * the subscribers of any session share its poller.
+   * A plan whose statement reads session variables is compiled for a cohort of sessions, where it
+   * can be: then the subscribers of any session share its poller.
    */
-  private place(member: Member, cache: SchemaCache, compiled: CompiledPlan): Poller {
+  protected override place(member: Member, cache: SchemaCache, compiled: CompiledPlan): LivePoller {
     const cohort = cohortPlanOf(cache, member.session, member.request);
-    const plan = cohort ?? compiled;
     member.row = cohort?.cohort && cohortRow(member.session, cohort.cohort);
-    const key = pollerKey(plan);
-    let poller = this.pollers.get(key);
-    if (!poller) {
-      const made: Poller = new Poller({ pool: this.pool, intervalMs: this.intervalMs, batchSize: this.batchSize }, this.schemas, cache, plan, {
-        stopped: () => this.pollers.get(key) === made && this.pollers.delete(key),
-        changed: (members) => this.recompile(members),
-      });
-      this.pollers.set(key, made);
-      poller = made;
-    }
-    poller.join(member);
-    return poller;
+    return super.place(member, cache, cohort ?? compiled);
   }
 
-  /**
-   * The metadata changed under a poller's subscriptions: each is compiled again for its own session
-   * and joins the poller of its new plan (they may part, or join others). One that no longer
-   * compiles is sent the error and ended. The pollers they join look at once.
-   */
-  private recompile(members: readonly Member[]): void {
-    const current = this.schemas();
-    const joined = new Set<Poller>();
-    for (const member of members) {
-      if (this.closed) {
-        member.subscriber.end();
-        continue;
-      }
-      const prepared = prepareGraphQLRequest(current, member.session, member.request);
-      if ('answer' in prepared) {
-        member.subscriber.push(resultOf(prepared.answer.body));
-        member.subscriber.end();
-        continue;
-      }
-      joined.add(this.place(member, current, prepared.plan));
-    }
-    for (const poller of joined) poller.pollSoon(current);
+  protected make(cache: SchemaCache, plan: CompiledPlan, owner: PollerOwner<Member>): LivePoller {
+    return new LivePoller(this.run, this.schemas, cache, plan, owner);
   }
 
-  /** The number of pollers running (one per distinct subscribed plan). */
-  get size(): number {
-    return this.pollers.size;
+  protected keyOf(plan: CompiledPlan): string {
+    return pollerKey(plan);
   }
 
-  close(): void {
-    this.closed = true;
-    for (const poller of [...this.pollers.values()]) poller.stop();
+  protected compileAgain(member: Member, current: SchemaCache): { plan: CompiledPlan } | { result: LiveResult } {
+    const prepared = prepareGraphQLRequest(current, member.session, member.request);
+    return 'answer' in prepared ? { result: resultOf(prepared.answer.body) } : prepared;
   }
 }
 
@@ -142,63 +98,10 @@ export async function answerOf(pool: PlanPools, plan: CompiledPlan, caller?: Pla
   return { text, result: resultOf(text), final };
 }
 
-class Poller {
-  private readonly members = new Map<Subscriber, Member>();
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
-
-  constructor(
-    private readonly run: { pool: PlanPools; intervalMs: number; batchSize: number },
-    private readonly schemas: () => SchemaCache,
-    /** The schemas the plan was compiled under: when they are not the current ones, the plan is compiled again. */
-    private readonly cache: SchemaCache,
-    private readonly plan: CompiledPlan,
-    private readonly owner: { stopped: () => void; changed: (members: readonly Member[]) => void },
-  ) {}
-
-  join(member: Member): void {
-    this.members.set(member.subscriber, member);
-    member.subscriber.leave = (s) => this.leave(s);
-    this.schedule();
-  }
-
-  leave(subscriber: Subscriber): void {
-    this.members.delete(subscriber);
-    if (this.members.size === 0) this.stop();
-  }
-
-  stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.owner.stopped();
-    for (const s of [...this.members.keys()]) s.end();
-  }
-
-  /** Look now rather than at the next interval (subscriptions just compiled again joined it). */
-  pollSoon(current: SchemaCache): void {
-    if (this.stopped || current !== this.cache) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.schedule(0);
-  }
-
-  private schedule(ms = this.run.intervalMs): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.poll()
-        .catch(() => this.finish({ errors: [new GraphQLError('internal error', { extensions: { path: '$', code: 'unexpected' } })] }))
-        .finally(() => {
-          this.timer = undefined;
-          this.schedule();
-        });
-    }, ms);
-  }
-
-  private async poll(): Promise<void> {
-    if (this.schemas() !== this.cache) return this.handOver();
+class LivePoller extends Poller<Member> {
+  protected async pollMembers(): Promise<void> {
     if (this.plan.cohort) return this.pollCohort();
-    const answer = await answerOf(this.run.pool, this.plan);
+    const answer = await answerOf(this.run.pools, this.plan);
     if (answer.final) return this.finish(answer.result);
     for (const s of this.members.keys()) s.offer(answer.text, answer.result);
   }
@@ -218,7 +121,7 @@ class Poller {
     // Parsed once per distinct text, and only for the subscribers it is sent to.
     const parsed = new Map<string, LiveResult>();
     const parse = (text: string) => parsed.get(text) ?? parsed.set(text, resultOf(text)).get(text)!;
-    await cohortAnswers(this.run.pool, this.plan, rows, this.run.batchSize, (answers) => {
+    await cohortAnswers(this.run.pools, this.plan, rows, this.run.batchSize, (answers) => {
       for (const [key, answer] of answers)
         for (const subscriber of byRow.get(key)!) {
           if (!answer.final) subscriber.offer(answer.text, parse);
@@ -228,22 +131,5 @@ class Poller {
           }
         }
     });
-  }
-
-  /** The metadata changed: this poller ends, its subscriptions go on with plans compiled again. */
-  private handOver(): void {
-    const members = [...this.members.values()];
-    this.members.clear();
-    this.stop();
-    this.owner.changed(members);
-  }
-
-  /** Send every subscriber a last result and end them. */
-  private finish(result: LiveResult): void {
-    for (const s of [...this.members.keys()]) {
-      s.push(result);
-      s.end();
-    }
-    this.stop();
   }
 }

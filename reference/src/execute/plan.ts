@@ -54,7 +54,13 @@ export interface CompiledPlan {
    * the row's session; `variables`: the GraphQL variables it reads from the row, with the values of
    * the request compiled.
    */
-  cohort?: { value: number; session: boolean; variables: Readonly<Record<string, unknown>> };
+  cohort?: { value: number; session: boolean; variables: Readonly<Record<string, unknown>>; cursor?: string | null };
+  /**
+   * A streaming subscription (decision dec.graphql.stream.cursor): always a cohort's, whose rows
+   * carry each subscriber's cursor (as compiled, the request's initial value, `cohort.cursor`); its
+   * statement answers `(i, data, cursor)`. `source`: the source its table is in, where it runs.
+   */
+  stream?: { source?: string };
   /** A query with @cached: how long its answer is kept, whether to make it anew, and its key (decision dec.graphql.cached). */
   cached?: { ttlSeconds: number; refresh: boolean; key: string };
   /** PostgreSQL's estimate of what the statements cost, once asked (decision dec.limits.query-cost). */

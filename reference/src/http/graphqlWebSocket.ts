@@ -15,6 +15,8 @@ import { GRAPHQL_PATHS, originPolicy } from './crossOrigin';
 import { hostCheck } from './allowedHosts';
 import { prepareGraphQLRequest, schemaFor, type GraphQLRequest } from '../execute/graphql';
 import { answerOf, LiveQueries, resultOf, type LiveResult } from '../execute/liveQueries';
+import { StreamingQueries } from '../execute/streamingQueries';
+import { subscribe } from '../execute/subscriptions';
 import type { CompiledPlan, SchemaCache } from '../execute/schemaCache';
 import type { Logger } from '../log';
 import { serveLegacyProtocol } from './legacyWebSocket';
@@ -33,6 +35,7 @@ const DOCUMENTS = {
 
 export interface GraphQLWebSocket {
   readonly live: LiveQueries;
+  readonly streams: StreamingQueries;
   close(): Promise<void>;
 }
 
@@ -46,8 +49,17 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
   const wss = new WebSocketServer({ noServer: true });
   // Clients that speak only subscriptions-transport-ws (subprotocol graphql-ws) get it (decision dec.graphql.legacy-ws).
   const legacyWss = new WebSocketServer({ noServer: true, handleProtocols: () => LEGACY_PROTOCOL });
-  const live = new LiveQueries(engine.pools, () => engine.graphql(), config.liveQueries.refetchDelaySeconds * 1000, config.liveQueries.batchSize);
-  const legacy = serveLegacyProtocol(legacyWss, engine, config, live, logger);
+  // Each as its settings say: the interval between polls, the most rows of a cohort per statement.
+  const live = new LiveQueries(
+    { pools: engine.pools, intervalMs: config.liveQueries.refetchDelaySeconds * 1000, batchSize: config.liveQueries.batchSize },
+    () => engine.graphql(),
+  );
+  const streams = new StreamingQueries(
+    { pools: engine.pools, intervalMs: config.streamingQueries.refetchDelaySeconds * 1000, batchSize: config.streamingQueries.batchSize },
+    () => engine.graphql(),
+  );
+  const subscriptions = { live, streams };
+  const legacy = serveLegacyProtocol(legacyWss, engine, config, subscriptions, logger);
   const refuse = (socket: Duplex, status: string) => {
     socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
   };
@@ -103,7 +115,7 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
       subscribe: (args) => {
         const w = work(args);
         if ('result' in w) return w.result;
-        return live.subscribe(w.session, w.request, w.cache, w.plan);
+        return subscribe(subscriptions, w.session, w.request, w.cache, w.plan);
       },
       onError(_ctx, _id, _payload, errors) {
         logger.log('debug', 'websocket-error', { errors: errors.map((e) => e.message) });
@@ -120,9 +132,11 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
 
   return {
     live,
+    streams,
     async close() {
       server.off('upgrade', onUpgrade);
       live.close();
+      streams.close();
       // Every client is told 1001 Going away; one that does not finish the closing handshake soon is cut.
       await Promise.all([disposable.dispose(), legacy.close()]);
       const deadline = Date.now() + 1000;

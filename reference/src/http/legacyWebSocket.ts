@@ -11,17 +11,24 @@ import type { EngineConfig } from '../config';
 import type { Engine } from '../engine/engine';
 import { EngineError } from '../errors';
 import { prepareGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
-import { answerOf, type LiveQueries, type LiveResult } from '../execute/liveQueries';
+import { answerOf, type LiveResult } from '../execute/liveQueries';
 import type { Logger } from '../log';
 import { graphqlOperationLabel } from './graphqlLog';
 import { socketSession } from './socketSession';
+import { subscribe, type Subscriptions } from '../execute/subscriptions';
 
 /** How often a connection hears `ka`; clients close a connection that stays silent for longer than theirs (30 s by default). */
 export const KEEP_ALIVE_MS = 10_000;
 
 type Message = { type?: unknown; id?: unknown; payload?: unknown };
 
-export function serveLegacyProtocol(wss: WebSocketServer, engine: Engine, config: EngineConfig, live: LiveQueries, logger: Logger): { close(): Promise<void> } {
+export function serveLegacyProtocol(
+  wss: WebSocketServer,
+  engine: Engine,
+  config: EngineConfig,
+  subscriptions: Subscriptions,
+  logger: Logger,
+): { close(): Promise<void> } {
   wss.on('connection', (ws: WebSocket, request: IncomingMessage) => {
     let session: Session | undefined;
     let initialising = false;
@@ -62,7 +69,7 @@ export function serveLegacyProtocol(wss: WebSocketServer, engine: Engine, config
       };
       if ('answer' in prepared) return finish(JSON.parse(prepared.answer.body));
       if (prepared.plan.operation !== 'subscription') return finish((await answerOf(engine.pools, prepared.plan, { session: who, headers: {} })).result);
-      const stream = await live.subscribe(who, graphqlRequest, cache, prepared.plan);
+      const stream = await subscribe(subscriptions, who, graphqlRequest, cache, prepared.plan);
       if (!(Symbol.asyncIterator in stream)) return finish(stream);
       if (!operations.has(id)) return void stream.return?.();
       operations.set(id, stream);

@@ -23,6 +23,7 @@ const DEFAULT_ROOT_FIELDS: Record<RootFieldKey, (n: string) => string> = {
   update_many: (n) => `update_${n}_many`,
   delete: (n) => `delete_${n}`,
   delete_by_pk: (n) => `delete_${n}_by_pk`,
+  select_stream: (n) => `${n}_stream`,
 };
 
 export function rootFieldName(entry: TableEntry, key: RootFieldKey): string {

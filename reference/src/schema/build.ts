@@ -21,9 +21,10 @@ import { mutationTypes } from './mutationTypes';
 import { objectTypes, type RemoteRelationshipFields } from './objectTypes';
 import { scalarName } from './scalars';
 import { makeSchema } from './schemaValidation';
+import { streamTypes } from './streamTypes';
 import { typeContext } from './typeContext';
 import { TypeShare } from './typeShare';
-import { makeInputObjectType, makeObjectType, NO_EXTENSIONS } from './types';
+import { makeInputObjectType, makeObjectType, NO_EXTENSIONS, outputFields } from './types';
 import { list, looseList, nonNull } from './wrappers';
 
 export type RootFieldKind = RootFieldKey | 'function' | 'function_aggregate';
@@ -39,6 +40,8 @@ export interface BuiltSchema {
   schema: GraphQLSchema;
   queryFields: ReadonlyMap<string, RootField>;
   mutationFields: ReadonlyMap<string, RootField>;
+  /** The subscription root's own fields (streaming), beside those it shares with the query root. */
+  streamFields: ReadonlyMap<string, RootField>;
   /** Root fields answered outside the database (remote schemas), by name: who answers them. */
   externalQueryFields: ReadonlyMap<string, string>;
   externalMutationFields: ReadonlyMap<string, string>;
@@ -67,20 +70,28 @@ export interface ExternalRoots {
 
 const NO_EXTERNAL_ROOTS: ExternalRoots = { key: '', query: {}, mutation: {}, types: [], queryOwners: new Map(), mutationOwners: new Map() };
 
-/** subscription_root: the fields of query_root, the same field objects rather than a copy (less those answered elsewhere). */
+/**
+ * subscription_root: the fields of query_root, the same field objects rather than a copy (less those
+ * answered elsewhere), and the streaming fields, its own.
+ */
 class SubscriptionRoot extends GraphQLObjectType {
   private own: ReturnType<GraphQLObjectType['getFields']> | undefined;
 
   constructor(
     private readonly queryRoot: GraphQLObjectType,
     private readonly external: ReadonlyMap<string, string>,
+    private readonly streams: number,
+    streamFields: () => GraphQLFieldConfigMap<unknown, unknown>,
   ) {
-    super({ name: 'subscription_root', fields: {}, extensions: NO_EXTENSIONS });
+    super({ name: 'subscription_root', fields: () => outputFields(streamFields()), extensions: NO_EXTENSIONS });
   }
 
   override getFields() {
-    if (this.external.size === 0) return this.queryRoot.getFields();
-    return (this.own ??= Object.fromEntries(Object.entries(this.queryRoot.getFields()).filter(([name]) => !this.external.has(name))));
+    if (this.external.size === 0 && this.streams === 0) return this.queryRoot.getFields();
+    return (this.own ??= {
+      ...Object.fromEntries(Object.entries(this.queryRoot.getFields()).filter(([name]) => !this.external.has(name))),
+      ...super.getFields(),
+    });
   }
 }
 
@@ -97,13 +108,14 @@ export function buildSchema(
   const objects = objectTypes(cx, filters, external.remoteRelationshipField);
   const { objectType, aggregate } = objects;
   const { inputOf, mutationResponse, upsert, updateArgs, insertInput, updates } = mutationTypes(cx, filters, objects);
+  const { streamArgs } = streamTypes(cx, filters);
 
   // The root fields, each with its configuration made only when a schema is made of them: a role
   // whose roots a schema of the version before has (or another role's) takes that schema.
-  const roots: { into: 'query' | 'mutation'; name: string; field: RootField; config: () => GraphQLFieldConfig<unknown, unknown> }[] = [];
+  const roots: { into: 'query' | 'mutation' | 'subscription'; name: string; field: RootField; config: () => GraphQLFieldConfig<unknown, unknown> }[] = [];
   for (const t of models.values()) {
     const pk = t.primaryKey?.map((c) => t.byColumn.get(c)!);
-    const add = (into: 'query' | 'mutation', kind: RootFieldKey, config: () => GraphQLFieldConfig<unknown, unknown>) =>
+    const add = (into: 'query' | 'mutation' | 'subscription', kind: RootFieldKey, config: () => GraphQLFieldConfig<unknown, unknown>) =>
       roots.push({ into, name: t.rootFields[kind], field: { kind, table: t }, config });
     const pkArgs = () =>
       Object.fromEntries(pk!.map((c) => [c.field, { type: nonNull(columnType(c)), ...(c.column.comment ? { description: c.column.comment } : {}) }]));
@@ -112,6 +124,10 @@ export function buildSchema(
     if (pk && t.access.select) add('query', 'select_by_pk', () => ({ type: objectType(t), args: pkArgs(), description: DESCRIBE.selectByPkRoot(table) }));
     if (t.access.aggregate) {
       add('query', 'select_aggregate', () => ({ type: nonNull(aggregate(t)), args: selectArgs(t), description: DESCRIBE.aggregateRoot(table) }));
+    }
+    // The subscription root's own (decision dec.graphql.stream.schema); a table without columns to stream has none.
+    if (t.access.select && t.columns.length) {
+      add('subscription', 'select_stream', () => ({ type: list(objectType(t)), args: streamArgs(t), description: DESCRIBE.selectStreamRoot(table) }));
     }
     const conflict = (): GraphQLFieldConfigArgumentMap => {
       const type = upsert(t);
@@ -204,9 +220,9 @@ export function buildSchema(
       });
     }
   }
-  const queryFields = new Map<string, RootField>();
-  const mutationFields = new Map<string, RootField>();
-  for (const root of roots) (root.into === 'query' ? queryFields : mutationFields).set(root.name, root.field);
+  const fieldsOf = { query: new Map<string, RootField>(), mutation: new Map<string, RootField>(), subscription: new Map<string, RootField>() };
+  for (const root of roots) fieldsOf[root.into].set(root.name, root.field);
+  const { query: queryFields, mutation: mutationFields, subscription: streamFields } = fieldsOf;
   if (external.tables) {
     external.tables.lookup = (name) => {
       const t = models.get(relationKey(name));
@@ -236,7 +252,8 @@ export function buildSchema(
   const schema = share.schema(rootKey, ownRootsOnly, () => {
     const query: GraphQLFieldConfigMap<unknown, unknown> = {};
     const mutation: GraphQLFieldConfigMap<unknown, unknown> = {};
-    for (const root of roots) (root.into === 'query' ? query : mutation)[root.name] = root.config();
+    const streams = () => Object.fromEntries(roots.filter((root) => root.into === 'subscription').map((root) => [root.name, root.config()]));
+    for (const root of roots) if (root.into !== 'subscription') (root.into === 'query' ? query : mutation)[root.name] = root.config();
     Object.assign(query, external.query);
     Object.assign(mutation, external.mutation);
     if (Object.keys(query).length === 0) {
@@ -248,7 +265,9 @@ export function buildSchema(
         query: queryRoot,
         ...(Object.keys(mutation).length ? { mutation: makeObjectType({ name: 'mutation_root', description: DESCRIBE.mutationRoot, fields: mutation }) } : {}),
         // Remote fields are not subscribed to: a root with only those has no subscription type.
-        ...(Object.keys(query).some((name) => !external.queryOwners.has(name)) ? { subscription: new SubscriptionRoot(queryRoot, external.queryOwners) } : {}),
+        ...(Object.keys(query).some((name) => !external.queryOwners.has(name))
+          ? { subscription: new SubscriptionRoot(queryRoot, external.queryOwners, streamFields.size, streams) }
+          : {}),
         types: [...[...enumTables.values()].map(enumType), ...external.types],
       },
       share.schemasBefore(),
@@ -258,6 +277,7 @@ export function buildSchema(
     schema,
     queryFields,
     mutationFields,
+    streamFields,
     externalQueryFields: external.queryOwners,
     externalMutationFields: external.mutationOwners,
     ...(external.remotePresets ? { remotePresets: external.remotePresets } : {}),

@@ -32,6 +32,10 @@ export const DESCRIBE = {
   selectRoot: (t: QualifiedName) => `fetch data from the table: ${quoted(t)}`,
   selectByPkRoot: (t: QualifiedName) => `fetch data from the table: ${quoted(t)} using primary key columns`,
   aggregateRoot: (t: QualifiedName) => `fetch aggregated fields from the table: ${quoted(t)}`,
+  selectStreamRoot: (t: QualifiedName) => `fetch data from the table in a streaming manner: ${quoted(t)}`,
+  /** Named by the table's GraphQL name, as the engine names it here. */
+  streamCursorInput: (tableName: string) => `Streaming cursor of the table ${JSON.stringify(tableName)}`,
+  streamCursorValueInput: 'Initial value of the column from where the streaming should start',
   functionRoot: (fn: QualifiedName, t: QualifiedName) => `execute function ${quoted(fn)} which returns ${quoted(t)}`,
   functionAggregateRoot: (fn: QualifiedName, t: QualifiedName) => `execute function ${quoted(fn)} and query aggregates on result of table type ${quoted(t)}`,
   /** The `args` argument of a function's field: named by the field, as the engine does. */
@@ -67,6 +71,20 @@ export const SELECT_ARGUMENT = {
   offset: 'skip the first n rows. Use only with order_by',
   order_by: 'sort the rows by one or more columns',
   where: 'filter the rows returned',
+} as const;
+
+/** The arguments of a streaming subscription field, and the fields of its cursor. */
+export const STREAM_ARGUMENT = {
+  batch_size: 'maximum number of rows returned in a single batch',
+  cursor: 'cursor to stream the results returned by the query',
+  where: SELECT_ARGUMENT.where,
+  initial_value: 'Stream column input with initial value',
+  ordering: 'cursor ordering',
+} as const;
+
+export const CURSOR_ORDERING = {
+  type: 'ordering argument of a cursor',
+  values: { ASC: 'ascending ordering of the cursor', DESC: 'descending ordering of the cursor' },
 } as const;
 
 /** The arguments of the mutations. */

@@ -18,7 +18,7 @@ export const NO_EXTENSIONS: Readonly<Record<string, never>> = Object.freeze(Obje
 
 const resolve = <T>(thunk: ThunkObjMap<T>) => (typeof thunk === 'function' ? (thunk as () => Record<string, T>)() : thunk);
 
-function outputFields(fields: GraphQLFieldConfigMap<unknown, unknown>): GraphQLFieldConfigMap<unknown, unknown> {
+export function outputFields(fields: GraphQLFieldConfigMap<unknown, unknown>): GraphQLFieldConfigMap<unknown, unknown> {
   for (const field of Object.values(fields)) {
     field.extensions = NO_EXTENSIONS;
     for (const arg of Object.values(field.args ?? {})) arg.extensions = NO_EXTENSIONS;

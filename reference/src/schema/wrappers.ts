@@ -22,6 +22,13 @@ export const list = <T extends GraphQLOutputType | GraphQLInputType>(t: T) => {
   if (!found) lists.set(t, (found = new GraphQLNonNull(listOf(t)) as never));
   return found as GraphQLNonNull<GraphQLList<GraphQLNonNull<T & GraphQLNullableType>>>;
 };
+const nullableItems = new WeakMap<object, GraphQLNonNull<never>>();
+/** `[T]!` */
+export const listOfNullable = <T extends GraphQLOutputType | GraphQLInputType>(t: T) => {
+  let found = nullableItems.get(t);
+  if (!found) nullableItems.set(t, (found = new GraphQLNonNull(new GraphQLList(t)) as never));
+  return found as GraphQLNonNull<GraphQLList<T>>;
+};
 /** `[T]` */
 export const looseList = <T extends GraphQLOutputType | GraphQLInputType>(t: T): GraphQLList<T> => {
   let found = loose.get(t);
