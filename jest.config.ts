@@ -1,6 +1,7 @@
 /** @jest-config-loader-options {"transpileOnly": true} */
 import { availableParallelism } from 'node:os';
 import type { Config } from 'jest';
+import { timeScale } from './conformance/harness/wait';
 
 // Loaded first in every test file: libraries in their production mode, as the server runs them.
 const setupFiles = ['<rootDir>/conformance/harness/productionMode.ts'];
@@ -37,7 +38,8 @@ const config: Config = {
   globalSetup: '<rootDir>/conformance/harness/globalSetup.ts',
   globalTeardown: '<rootDir>/conformance/harness/globalTeardown.ts',
   reporters: ['default', '<rootDir>/conformance/harness/reporter.js'],
-  testTimeout: 30_000,
+  // Stretched on a loaded machine, as the cases' own waits are (conformance/harness/wait.ts).
+  testTimeout: Math.round(30_000 * timeScale()),
   // Many files wait on timers, sockets and PostgreSQL: three times as many files as cores at once
   // (measured on 2 cores, `ENGINE_JEST_WORKERS=n npx jest`, runs taken in turns: 4 workers 77-83 s,
   // 6 workers 71-74 s, 8 workers 75-77 s), at most 32 (each has a server with its own connections).

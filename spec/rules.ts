@@ -560,7 +560,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'events.removed',
     '6',
     'the events of a removed trigger',
-    'Removing an event trigger (delete_event_trigger, untracking its table, clear_metadata, replace_metadata without it) archives its events in the same transaction: they are never delivered or redelivered, and get_event_logs and get_event_invocation_logs no longer list them, also for a new trigger of the same name. Removing a cron trigger drops its invocations yet to come and archives the others alike: get_scheduled_events does not list them and a new trigger of the same name schedules from its own schedule. One-off scheduled events belong to no trigger and stay.',
+    'Removing an event trigger (delete_event_trigger, untracking its table, clear_metadata, replace_metadata without it) archives its events in the same transaction: they are never delivered or redelivered, and get_event_logs and get_event_invocation_logs no longer list them, also for a new trigger of the same name. Removing a cron trigger drops its invocations yet to come and archives the others alike: get_scheduled_events does not list them and a new trigger of the same name schedules from its own schedule. A delivery under way when its trigger is removed is settled into the archive (its webhook may still be called once), and invocations are never written from metadata a change has overtaken: a trigger removed and made again under its name lists only its own. One-off scheduled events belong to no trigger and stay.',
   ),
   decision(
     'events.replace',

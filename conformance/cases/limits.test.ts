@@ -6,7 +6,7 @@ import { caseWithProfile, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
 import { useTarget, type Target } from '../harness/target';
-import { until } from '../harness/wait';
+import { scaled, until } from '../harness/wait';
 
 const target = useTarget({ profiles: ['tight-limits'] });
 const deepJson = (levels: number, leaf: unknown, wrap: (inner: unknown) => unknown) => {
@@ -244,7 +244,8 @@ caseWithProfile(
       200,
       gqlError('the query ran longer than 300 ms and was cancelled', 'timeout'),
     );
-    expect(Date.now() - started).toBeLessThan(750);
+    // Soon after the 300 ms, not after the view's whole sleep (a loaded machine stretches "soon": wait.ts).
+    expect(Date.now() - started).toBeLessThan(scaled(750));
     expectResponse(await t.graphql('{ music_slow { id } }'), 200, { data: { music_slow: [{ id: 1 }] } });
     expectResponse(await t.graphql('{ music_artist_by_pk(id: 1) { id } }', undefined, { headers: asUser(t) }), 200, {
       data: { music_artist_by_pk: { id: 1 } },

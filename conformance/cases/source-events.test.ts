@@ -92,8 +92,9 @@ caseNeeding(
     });
     const sql = (text: string) => target.metadata({ type: 'run_sql', args: { source: 'desk', sql: text } }, { endpoint: '/v2/query' });
     expectResponse(await sql("update public.ticket set owner = 'lee' where id = 1; update public.ticket set note = 'fixed' where id = 1"), 200);
-    expectResponse(await sql('delete from public.ticket where id = 1'), 200);
-    const calls = await hook.waitFor('/tickets', 3, 15_000);
+    const deleted = await sql('delete from public.ticket where id = 1');
+    expectResponse(deleted, 200);
+    const calls = await hook.waitFor('/tickets', 3, { timeoutMs: 15_000, after: `the insert by GraphQL, the updates, then:\n  ${deleted.curl}` });
     const events = calls
       .map((c) => c.body as { trigger: unknown; table: unknown; event: { op: string; data: unknown; session_variables: unknown } })
       .sort((a, b) => ['INSERT', 'UPDATE', 'DELETE'].indexOf(a.event.op) - ['INSERT', 'UPDATE', 'DELETE'].indexOf(b.event.op));
@@ -114,7 +115,7 @@ caseNeeding(
     expect(logs.map((l) => l.op).sort()).toEqual(['DELETE', 'INSERT', 'UPDATE']);
     const invoked = await run('invoke_event_trigger', { name: 'desk_tickets', source: 'desk', payload: { id: 9 } });
     expect(invoked.status).toBe(200);
-    const [manual] = (await hook.waitFor('/tickets', 4, 15_000)).slice(3);
+    const [manual] = (await hook.waitFor('/tickets', 4, { timeoutMs: 15_000, after: invoked })).slice(3);
     expect((manual!.body as { event: unknown }).event).toEqual({
       op: 'MANUAL',
       data: { old: null, new: { id: 9 } },

@@ -10,6 +10,8 @@ export interface DiffCliOptions {
   against: string;
   againstDatabase: string;
   againstAdminSecret?: string;
+  /** The flag B's admin secret came from, as refusals name it. */
+  againstAdminSecretFlag?: string;
   runs: number;
   seed: number;
   areas: Area[];
@@ -77,7 +79,9 @@ export function parseDiffArguments(argv: readonly string[], cwd: string, now = D
   for (const flag of ['target', 'database', 'against', 'against-database'] as const) {
     if (!values[flag]) throw new UsageError(`--${flag} is required`);
   }
-  for (const url of [values.target!, values.against!]) if (!/^https?:\/\//.test(url)) throw new UsageError(`not an http(s) URL: ${url}`);
+  for (const flag of ['target', 'against'] as const) {
+    if (!/^https?:\/\//.test(values[flag]!)) throw new UsageError(`--${flag} takes an http(s) URL, got ${JSON.stringify(values[flag])}`);
+  }
   if (values.database === values['against-database']) {
     throw new UsageError('--database and --against-database must be two databases: each target makes the same tables in its own');
   }
@@ -97,7 +101,13 @@ export function parseDiffArguments(argv: readonly string[], cwd: string, now = D
     ...(adminSecret !== undefined ? { adminSecret } : {}),
     against: values.against!.replace(/\/+$/, ''),
     againstDatabase: values['against-database']!,
-    ...(againstAdminSecret !== undefined ? { againstAdminSecret } : {}),
+    ...(againstAdminSecret !== undefined
+      ? {
+          againstAdminSecret,
+          againstAdminSecretFlag:
+            values['against-admin-secret'] !== undefined ? '--against-admin-secret' : '--admin-secret (taken for B too: no --against-admin-secret was given)',
+        }
+      : {}),
     runs: positive('runs', values.runs, 100),
     seed,
     areas: areas as Area[],

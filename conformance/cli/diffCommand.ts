@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { diffTargets, reproduction, TargetRunner, type DiffResult } from '../diff/differ';
 import { renderDiffHtml, renderDiffJson, renderDiffJUnit, verdict, type DiffReport } from '../diff/report';
 import { DIFF_USAGE, parseDiffArguments, UsageError, type DiffCliOptions } from './diffArguments';
+import { redact, secretsNote } from '../harness/secrets';
 import { ProbeError, probeTarget } from './probe';
 import { readTargetState, refusalOf, restoreTarget, type TargetConnection, type TargetState } from './targetState';
 
@@ -15,7 +16,16 @@ interface Side {
   url: string;
   database: string;
   adminSecret?: string;
+  /** The flags that gave this side's secret and database, as refusals name them. */
+  flags: { adminSecret: string; database: string };
 }
+
+/** The environment variables the reports' curl lines read each side's admin secret from. */
+const SECRET_VARIABLE = { A: 'ENGINE_ADMIN_SECRET', B: 'ENGINE_AGAINST_ADMIN_SECRET' } as const;
+const SECRETS_NOTE = secretsNote({
+  ENGINE_ADMIN_SECRET: "A's admin secret, given with --admin-secret",
+  ENGINE_AGAINST_ADMIN_SECRET: "B's admin secret, given with --against-admin-secret (or A's)",
+});
 
 const headersOf = (s: Side): Record<string, string> =>
   s.adminSecret !== undefined ? { 'x-engine-admin-secret': s.adminSecret } : { 'x-engine-role': 'admin' };
@@ -45,6 +55,7 @@ export async function diffMain(
     {
       name: 'A',
       flag: '--target',
+      flags: { adminSecret: '--admin-secret', database: '--database' },
       url: options.target,
       database: options.database,
       ...(options.adminSecret !== undefined ? { adminSecret: options.adminSecret } : {}),
@@ -52,6 +63,7 @@ export async function diffMain(
     {
       name: 'B',
       flag: '--against',
+      flags: { adminSecret: options.againstAdminSecretFlag ?? '--against-admin-secret', database: '--against-database' },
       url: options.against,
       database: options.againstDatabase,
       ...(options.againstAdminSecret !== undefined ? { adminSecret: options.againstAdminSecret } : {}),
@@ -64,6 +76,7 @@ export async function diffMain(
         target: side.url,
         database: side.database,
         ...(side.adminSecret !== undefined ? { adminSecret: side.adminSecret } : {}),
+        flags: side.flags,
       });
       if (probe.adminSecret === undefined) delete side.adminSecret;
       before.push(await readTargetState(connectionOf(side)));
@@ -74,7 +87,7 @@ export async function diffMain(
     }
     const refusal = refusalOf(before.at(-1)!);
     if (refusal !== undefined && !options.allowClear) {
-      err.write(`engine-conformance diff: ${side.name} (${side.url}): ${refusal}\n`);
+      err.write(`engine-conformance diff: ${side.name} (${side.flag} ${side.url}): ${refusal}\n`);
       return 2;
     }
   }
@@ -85,7 +98,13 @@ export async function diffMain(
   out.write(`A ${options.target} against B ${options.against}: ${options.runs} scenarios (${options.areas.join(', ')}), seed ${options.seed}\n`);
 
   const runners = sides.map(
-    (s) => new TargetRunner({ url: s.url, database: s.database, ...(s.adminSecret !== undefined ? { adminSecret: s.adminSecret } : {}) }),
+    (s) =>
+      new TargetRunner({
+        url: s.url,
+        database: s.database,
+        ...(s.adminSecret !== undefined ? { adminSecret: s.adminSecret } : {}),
+        secretVariable: SECRET_VARIABLE[s.name],
+      }),
   );
   // Ctrl-C ends the run at the next request; the targets are restored before the CLI exits.
   let interrupted = false;
@@ -118,13 +137,15 @@ export async function diffMain(
     process.off('SIGTERM', interrupt);
     await Promise.all(runners.map((r) => r.close()));
   }
+  const secrets = sides.flatMap((s) => (s.adminSecret !== undefined ? [{ value: s.adminSecret, variable: SECRET_VARIABLE[s.name] }] : []));
+  if (result.failure !== undefined) result = { ...result, failure: redact(result.failure, secrets) };
   const code = interrupted ? 130 : writeReports(options, result, runners, (Date.now() - started) / 1000, out);
   for (const [i, side] of sides.entries()) {
     try {
       out.write(`${side.name}: ${await restoreTarget(connectionOf(side), before[i]!)}\n`);
     } catch (error) {
       err.write(
-        `engine-conformance diff: restoring ${side.name} (${side.url}) failed: ${(error as Error).message}; its metadata from before is in ${options.reportDir}\n`,
+        `engine-conformance diff: restoring ${side.name} (${side.flag} ${side.url}) failed: ${(error as Error).message}; its metadata from before is in ${options.reportDir}\n`,
       );
       return 1;
     }
@@ -145,6 +166,7 @@ function writeReports(options: DiffCliOptions, result: DiffResult, runners: Targ
     against: options.against,
     areas: options.areas,
     generated_at: new Date().toISOString(),
+    reproduce: SECRETS_NOTE,
     seconds,
     replay,
     ...(result.difference ? { reproduction: reproduction(result.difference, runners[0]!, runners[1]!) } : {}),

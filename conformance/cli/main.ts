@@ -91,6 +91,7 @@ function printReport(options: CliOptions, code: number): number {
     return code || 1;
   }
   process.stdout.write(`\n${summaryTable(report)}\n`);
+  if (report.failures.length > 0 && report.reproduce) process.stdout.write(`\n${report.reproduce}\n`);
   for (const f of report.failures) process.stdout.write(`\n✘ ${f.title}\n${(f.failure ?? '').split('\n').slice(0, 30).join('\n')}\n`);
   process.stdout.write(`\nreport: ${join(options.reportDir, 'conformance-report.html')}\n`);
   return code;

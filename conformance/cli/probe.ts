@@ -1,12 +1,16 @@
 // Before the suite runs: reach the target, read its configuration (/v1alpha1/config) and check the
-// admin credentials and the database once, so that a wrong URL or secret is one clear line instead
-// of every case failing alike.
+// admin credentials and the database once — that it answers, and that it is the one the target
+// serves — so that a wrong URL, secret or database is one clear line instead of every case failing alike.
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { CliOptions } from './arguments';
 import { branded } from '../harness/brand';
 
-/** What probing a target needs to know. */
-export type ProbeOptions = Pick<CliOptions, 'target' | 'adminSecret' | 'database'> & Partial<Pick<CliOptions, 'brand'>>;
+/** What probing a target needs to know; `flags`: the flags that gave the secret and the database, named in refusals (diff's second target has its own). */
+export type ProbeOptions = Pick<CliOptions, 'target' | 'adminSecret' | 'database'> &
+  Partial<Pick<CliOptions, 'brand'>> & { flags?: { adminSecret: string; database: string } };
+
+const flagsOf = (options: ProbeOptions) => options.flags ?? { adminSecret: '--admin-secret', database: '--database' };
 
 /** The run cannot start: the CLI prints the message and exits with 2. */
 export class ProbeError extends Error {}
@@ -43,8 +47,8 @@ function refused(options: ProbeOptions, status: number, text: string): ProbeErro
   })();
   return new ProbeError(
     options.adminSecret === undefined
-      ? `the target wants an admin secret (${status}: ${said}); give it with --admin-secret`
-      : `the target refused the admin secret given with --admin-secret (${status}: ${said})`,
+      ? `the target wants an admin secret (${status}: ${said}); give it with ${flagsOf(options).adminSecret}`
+      : `the target refused the admin secret given with ${flagsOf(options).adminSecret} (${status}: ${said})`,
   );
 }
 
@@ -75,25 +79,72 @@ export async function probeTarget(options: ProbeOptions): Promise<TargetProbe> {
     }
     if (probe.config.is_admin_secret_set === false && options.adminSecret !== undefined) {
       delete probe.adminSecret;
-      notes.push('the target has no admin secret (is_admin_secret_set: false): --admin-secret is not used, and the cases that need one are not run');
+      notes.push(
+        `the target has no admin secret (is_admin_secret_set: false): ${flagsOf(options).adminSecret} is not used, and the cases that need one are not run`,
+      );
     }
     if (probe.config.is_admin_secret_set === false && options.adminSecret === undefined) {
       notes.push('the target has no admin secret: the cases that need one are not run, those of the no-admin-secret profile run against it');
     }
   }
-  await checkDatabase(options.database);
+  await checkDatabase(options.database, flagsOf(options).database);
+  await checkServedDatabase(options, headers);
   return probe;
 }
 
-async function checkDatabase(url: string): Promise<void> {
+async function checkDatabase(url: string, flag: string): Promise<void> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: TIMEOUT_MS });
   try {
     await client.connect();
     await client.query('select 1');
   } catch (error) {
     // pg's messages name the host and the role, never the password.
-    throw new ProbeError(`cannot use the database given with --database: ${(error as Error).message}`);
+    throw new ProbeError(`cannot use the database given with ${flag}: ${(error as Error).message}`);
   } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * `--database` must be the database the target serves, not just one that answers: otherwise every
+ * case fails alike (its fixtures made where the target does not look). A marker schema is made
+ * through the database, looked for through the target's run_sql, and dropped.
+ */
+async function checkServedDatabase(options: ProbeOptions, headers: Record<string, string>): Promise<void> {
+  const flag = flagsOf(options).database;
+  const marker = `engine_conformance_probe_${randomBytes(6).toString('hex')}`;
+  const client = new Client({ connectionString: options.database, connectionTimeoutMillis: TIMEOUT_MS });
+  await client.connect();
+  try {
+    try {
+      await client.query(`create schema ${marker}`);
+    } catch (error) {
+      throw new ProbeError(`cannot make a schema in the database given with ${flag} (the cases make theirs): ${(error as Error).message}`);
+    }
+    const sql = `select count(*) from pg_namespace where nspname = '${marker}'`;
+    const answer = await get(`${options.target}/v2/query`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'run_sql', args: { sql, read_only: true } }),
+    });
+    let seen: unknown;
+    try {
+      seen = (JSON.parse(answer.text) as { result?: unknown[][] }).result?.[1]?.[0];
+    } catch {
+      seen = undefined;
+    }
+    if (answer.status !== 200 || (seen !== '0' && seen !== '1')) {
+      throw new ProbeError(
+        `cannot check that the database given with ${flag} is the target's: its run_sql answered ${answer.status}: ${answer.text.slice(0, 200)}`,
+      );
+    }
+    if (seen !== '1') {
+      throw new ProbeError(
+        `the database given with ${flag} is not the one the target serves: the schema ${marker} made in it is not seen through the target's run_sql; give ${flag} the URL of the target's own database`,
+      );
+    }
+  } finally {
+    await client.query(`drop schema if exists ${marker}`).catch(() => undefined);
     await client.end().catch(() => undefined);
   }
 }

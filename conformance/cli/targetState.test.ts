@@ -157,7 +157,9 @@ describe('a run leaves the target as it found it', () => {
     });
     expect(suiteMetadata.status).toBe(200);
 
-    expect(await restoreTarget(connection, before)).toBe('the target is as it was found: its metadata (2 tables) restored, the objects the cases made dropped');
+    expect(await restoreTarget(connection, before)).toBe(
+      "the target is as it was found: its metadata (2 tables) restored, the objects the cases made dropped, its catalog's logs as they were (0 rows of the run removed, 0 put back)",
+    );
 
     const exported = (await metadata({ type: 'export_metadata', args: {} })).body as { tables: unknown[] };
     expect(exported.tables).toEqual([

@@ -1,9 +1,11 @@
 // A run leaves the target as it found it: its metadata is exported before the cases run and
-// replaced back afterwards, and what the cases made in its database (schemas, extensions, and
-// tables, views, functions and types in `public`) is dropped. A target whose metadata is not empty,
+// replaced back afterwards, what the cases made in its database (schemas, extensions, and
+// tables, views, functions and types in `public`) is dropped, and its catalog's logs are put back
+// as they were (catalogLogs.ts). A target whose metadata is not empty,
 // or whose database holds a schema the cases replace, is refused unless --allow-clear is given.
 import { isDeepStrictEqual } from 'node:util';
 import { Client } from 'pg';
+import { readCatalogLogs, restoreCatalogLogs, type SavedLog } from './catalogLogs';
 
 /** The schemas the cases and fixtures drop and create (`drop schema if exists … cascade`). */
 export const SUITE_SCHEMAS: readonly string[] = [
@@ -49,6 +51,8 @@ export interface TargetState {
   kept: { schemas: string[]; extensions: string[]; relations: string[]; functions: string[]; types: string[] };
   /** The suite's schemas that were already in the database (a run replaces them). */
   clashing: string[];
+  /** The logs of the target's catalog, put back afterwards (catalogLogs.ts); absent: not read. */
+  logs?: SavedLog[];
 }
 
 export interface TargetConnection {
@@ -136,9 +140,12 @@ const OBJECTS_NOW = `
 
 export async function readTargetState(connection: TargetConnection): Promise<TargetState> {
   const metadata = (await metadataCall(connection, { type: 'export_metadata', version: 1, args: {} })) as Record<string, unknown>;
-  const row = await onDatabase(connection.database, async (c) => (await c.query(OBJECTS_NOW, [SUITE_SCHEMAS])).rows[0] as Record<string, string[]>);
+  const [row, logs] = await onDatabase(connection.database, async (c) => [
+    (await c.query(OBJECTS_NOW, [SUITE_SCHEMAS])).rows[0] as Record<string, string[]>,
+    await readCatalogLogs(c),
+  ]);
   const { clashing, ...kept } = row;
-  return { metadata, kept: kept as TargetState['kept'], clashing: clashing! };
+  return { metadata, kept: kept as TargetState['kept'], clashing: clashing!, logs };
 }
 
 /**
@@ -196,8 +203,11 @@ export async function restoreTarget(connection: TargetConnection, before: Target
     args: { allow_inconsistent_metadata: true, metadata: before.metadata },
   });
   const after = (await metadataCall(connection, { type: 'export_metadata', version: 1, args: {} })) as Record<string, unknown>;
+  // With the user's triggers back, their history is too; the run's rows go (catalogLogs.ts).
+  const logs = before.logs?.length ? await onDatabase(connection.database, (c) => restoreCatalogLogs(c, before.logs!)) : undefined;
   const contents = metadataContents(before.metadata);
   const what = contents.length > 0 ? contents.join(', ') : 'empty';
+  const history = logs ? `, its catalog's logs as they were (${logs.removed} rows of the run removed, ${logs.restored} put back)` : '';
   if (!isDeepStrictEqual(after, before.metadata)) {
     return `the target's metadata differs from what it was before the run (${what}); the metadata from before is in the report directory`;
   }
@@ -211,5 +221,5 @@ export async function restoreTarget(connection: TargetConnection, before: Target
       objects.map((o) => String(o.reason)).join('; ')
     );
   }
-  return `the target is as it was found: its metadata (${what}) restored, the objects the cases made dropped`;
+  return `the target is as it was found: its metadata (${what}) restored, the objects the cases made dropped${history}`;
 }

@@ -109,7 +109,7 @@ async function plantedRun(extra: string[]) {
   const refused = capturedOutput();
   expect(await diffMain(args, refused.stream, refused.stream)).toBe(2);
   expect(refused.text()).toBe(
-    `engine-conformance diff: A (${a.server.url}): the target is in use: its metadata is not empty (1 table). The cases clear the metadata and replace those schemas while they run; the metadata is restored afterwards, the schemas are not. Give --allow-clear to run anyway\n`,
+    `engine-conformance diff: A (--target ${a.server.url}): the target is in use: its metadata is not empty (1 table). The cases clear the metadata and replace those schemas while they run; the metadata is restored afterwards, the schemas are not. Give --allow-clear to run anyway\n`,
   );
   const started = Date.now();
   const run = capturedOutput();
@@ -148,9 +148,25 @@ test('diff from the command line: a planted difference (_nin keeping NULLs for o
   expect(output).toContain(text);
   expect(readFileSync(join(dir, 'diff-report.html'), 'utf8')).toContain('<h2>Reproduction</h2><pre>1. The database');
   expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuites name="conformance" tests="1" failures="1">');
+  // The curl lines read each side's admin secret from the environment; no report holds either.
+  expect(text).toContain('-H "x-engine-admin-secret: $ENGINE_ADMIN_SECRET"');
+  expect(text).toContain('-H "x-engine-admin-secret: $ENGINE_AGAINST_ADMIN_SECRET"');
+  for (const name of ['diff-report.json', 'diff-report.html', 'junit.xml']) {
+    const written = readFileSync(join(dir, name), 'utf8');
+    expect({ name, secrets: [a.secret, b.secret].filter((s) => written.includes(s)), told: written.includes('ENGINE_AGAINST_ADMIN_SECRET (B') }).toEqual({
+      name,
+      secrets: [],
+      told: true,
+    });
+  }
+  expect([a.secret, b.secret].filter((s) => output.includes(s))).toEqual([]);
   // Both targets as they were found: metadata, A's own table, and nothing of the run's schema.
-  expect(output).toContain('A: the target is as it was found: its metadata (1 table) restored, the objects the cases made dropped\n');
-  expect(output).toContain('B: the target is as it was found: its metadata (empty) restored, the objects the cases made dropped\n');
+  expect(output).toContain(
+    "A: the target is as it was found: its metadata (1 table) restored, the objects the cases made dropped, its catalog's logs as they were (0 rows of the run removed, 0 put back)\n",
+  );
+  expect(output).toContain(
+    "B: the target is as it was found: its metadata (empty) restored, the objects the cases made dropped, its catalog's logs as they were (0 rows of the run removed, 0 put back)\n",
+  );
   expect([await metadata(a, EXPORT), await metadata(b, EXPORT)]).toEqual(before);
   expect(await onDatabase(a.database.url, (c) => c.query('select id from keep.kept'))).toMatchObject({ rows: [{ id: 7 }] });
   for (const side of sides) {

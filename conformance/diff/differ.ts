@@ -13,6 +13,8 @@ export interface DiffTarget {
   url: string;
   database: string;
   adminSecret?: string;
+  /** The environment variable the curl lines read the admin secret from (ENGINE_ADMIN_SECRET unless said). */
+  secretVariable?: string;
 }
 
 /** One thing asked of a target in a scenario, and what it answered. */
@@ -74,7 +76,8 @@ export class TargetRunner {
   }
 
   curl(call: HttpCall): string {
-    return curlLine(this.target.url + call.path, call.method, this.headers(call.as), call.body === undefined ? undefined : JSON.stringify(call.body));
+    const secrets = this.target.adminSecret ? [{ value: this.target.adminSecret, variable: this.target.secretVariable ?? 'ENGINE_ADMIN_SECRET' }] : [];
+    return curlLine(this.target.url + call.path, call.method, this.headers(call.as), call.body === undefined ? undefined : JSON.stringify(call.body), secrets);
   }
 
   async send(call: HttpCall): Promise<Answer> {

@@ -9,6 +9,8 @@ export interface DiffReport extends DiffResult {
   against: string;
   areas: Area[];
   generated_at: string;
+  /** How the curl lines get their secrets (harness/secrets.ts). */
+  reproduce?: string;
   seconds: number;
   /** The difference as something to paste (differ.ts `reproduction`), when there is one. */
   reproduction?: string;
@@ -45,6 +47,7 @@ export function renderDiffHtml(r: DiffReport): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>Differential report</title>
 <style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px;text-align:left;vertical-align:top}pre{background:#f6f6f6;padding:8px;overflow-x:auto;white-space:pre-wrap}</style></head>
 <body><h1>Differential report</h1><p><strong>${escape(verdict(r))}</strong> — ${escape(r.generated_at)}</p>
+${r.reproduce ? `<p>${escape(r.reproduce)}</p>` : ''}
 <table>${rows.map(([k, v]) => `<tr><th>${escape(k)}</th><td><code>${escape(v)}</code></td></tr>`).join('')}</table>
 ${body}
 </body></html>
@@ -53,13 +56,16 @@ ${body}
 
 export function renderDiffJUnit(r: DiffReport): string {
   const failed = r.difference !== undefined || r.failure !== undefined;
-  return renderJUnit([
-    {
-      file: 'engine-conformance diff',
-      title: `${r.target} against ${r.against}: ${r.runs} scenarios (${r.areas.join(', ')}), seed ${r.seed}`,
-      ids: [],
-      status: failed ? 'failed' : 'passed',
-      ...(failed ? { failure: `${verdict(r)}\n\n${r.reproduction ?? r.failure ?? ''}\n\nReplay: ${r.replay}` } : {}),
-    },
-  ]);
+  return renderJUnit(
+    [
+      {
+        file: 'engine-conformance diff',
+        title: `${r.target} against ${r.against}: ${r.runs} scenarios (${r.areas.join(', ')}), seed ${r.seed}`,
+        ids: [],
+        status: failed ? 'failed' : 'passed',
+        ...(failed ? { failure: `${verdict(r)}\n\n${r.reproduction ?? r.failure ?? ''}\n\nReplay: ${r.replay}` } : {}),
+      },
+    ],
+    r.reproduce,
+  );
 }

@@ -23,6 +23,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Agent, request as nodeRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { branded, brandedText } from './brand';
+import { headerArgument, holdsSecret, jwtNote, knownSecrets, shellWord } from './secrets';
 
 // Connections are kept between requests, and let go after a second idle: well before a server's
 // own keep-alive timeout (five seconds is usual), so a request does not meet a connection the
@@ -61,8 +62,6 @@ function send(url: string, method: string, headers: Record<string, string>, payl
   });
 }
 
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 export async function httpRequest(base: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
   // The Engine's names as the suite's brand spells them (brand.ts).
   const headers: Record<string, string> = branded({ ...(options.headers ?? {}) });
@@ -94,24 +93,31 @@ const INLINE_BODY_CHARS = 2000;
 /** Where request bodies of curl lines go: `conformance-requests/` in the report's directory. */
 const requestsDir = () => join(process.env.ENGINE_CONFORMANCE_REPORT_DIR ?? process.cwd(), 'conformance-requests');
 
-export function curlLine(url: string, method: string, headers: Record<string, string>, payload: string | undefined): string {
+/**
+ * The request as a curl command. Secrets (secrets.ts) stand in it as the environment variables the
+ * report names, never as their values.
+ */
+export function curlLine(url: string, method: string, headers: Record<string, string>, payload: string | undefined, secrets = knownSecrets()): string {
   let data: string | undefined;
-  if (payload !== undefined && payload.length > INLINE_BODY_CHARS) {
+  // A body with a secret in it stays in the line, where the shell puts the secret in.
+  if (payload !== undefined && payload.length > INLINE_BODY_CHARS && !holdsSecret(payload, secrets)) {
     const dir = requestsDir();
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${createHash('sha256').update(payload).digest('hex').slice(0, 16)}.body`);
     writeFileSync(file, payload);
-    data = `--data-binary @${shellQuote(file)}`;
+    data = `--data-binary @${shellWord(file, [])}`;
   } else if (payload !== undefined) {
-    data = `--data-binary ${shellQuote(payload)}`;
+    data = `--data-binary ${shellWord(payload, secrets)}`;
   }
-  return [
+  const line = [
     'curl -sS -i -X',
     method,
-    shellQuote(url),
-    ...Object.entries(headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`),
+    shellWord(url, []),
+    ...Object.entries(headers).map(([k, v]) => headerArgument(k, v, secrets)),
     ...(data !== undefined ? [data] : []),
   ].join(' ');
+  const note = jwtNote(Object.values(headers).join('\n'));
+  return note ? `${line} ${note}` : line;
 }
 
 /** Assert status and body (literal JSON); a failure message ends with the curl command. */

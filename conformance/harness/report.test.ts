@@ -48,6 +48,7 @@ test('the HTML report has the summary, the filter, and each failure with its ans
 
 test('JUnit XML: a suite per file, failures with their message, skipped cases', () => {
   expect(renderJUnit(results)).toBe(`<?xml version="1.0" encoding="UTF-8"?>
+<!-- The curl lines read secrets from the environment; set those a line names before running it: ENGINE_ADMIN_SECRET (the admin secret given with the flag admin-secret), ENGINE_CONFORMANCE_HOOK_SECRET (the webhook secret of the target's environment), ENGINE_JWT (the token the case sent: sign one with the header and claims written after its line). psql lines read ENGINE_DATABASE_URL (the URL given with the flag database). -->
 <testsuites name="conformance" tests="4" failures="1">
   <testsuite name="conformance/cases/a.test.ts" tests="2" failures="0" skipped="1">
     <testcase classname="conformance/cases/a.test.ts" name="a passes [op.run_sql]"></testcase>

@@ -1,6 +1,7 @@
 // The conformance report: per SPEC.md section, each item with its tests and a status.
 import { stripVTControlCharacters } from 'node:util';
 import { ITEMS, type SpecItem } from '../../spec';
+import { secretsNote } from './secrets';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 /** `partial`: some cases passed and others were not run (a profile the target lacks); never `pass`. */
@@ -22,6 +23,8 @@ export interface ItemReport extends SpecItem {
 export interface ConformanceReport {
   target: string;
   generated_at: string;
+  /** How the curl lines of the failures get their secrets (secrets.ts). */
+  reproduce: string;
   totals: Record<ItemStatus, number> & { items: number; tests: number; tests_failed: number };
   sections: { section: string; items: ItemReport[] }[];
   failures: CaseResult[];
@@ -56,6 +59,7 @@ export function buildReport(results: CaseResult[], target: string, now = new Dat
   return {
     target,
     generated_at: now.toISOString(),
+    reproduce: secretsNote(),
     totals: {
       items: items.length,
       tests: results.length,
@@ -148,6 +152,7 @@ ${s.items
 table.summary{width:auto}summary h2{display:inline}details{margin:1em 0}pre{background:#f6f6f6;padding:8px;overflow-x:auto}
 .pass td:nth-child(3){color:#070}.fail td:nth-child(3){color:#b00;font-weight:bold}.partial td:nth-child(3),.not-selected td:nth-child(3),.not-covered td:nth-child(3),.not-run td:nth-child(3){color:#a60}</style></head>
 <body><h1>Conformance report</h1><p>Target: ${escape(report.target)} — ${escape(report.generated_at)}</p>
+<p class="reproduce">${escape(report.reproduce)}</p>
 <p>${t.items} items: ${t.pass} pass, ${t.partial} partial, ${t.fail} fail, ${t['not-run']} not run, ${t['not-selected']} not selected, ${t['not-covered']} not covered, ${t.reference} checked by reference tests; ${t.tests} tests, ${t.tests_failed} failed.${report.failures.length ? ' <a href="#failures">Failures</a>.' : ''}</p>
 ${failureList}
 ${summary}
@@ -158,8 +163,8 @@ ${failures}
 </body></html>`;
 }
 
-/** JUnit XML for CI systems: one test case per case, grouped by file. */
-export function renderJUnit(results: readonly CaseResult[]): string {
+/** JUnit XML for CI systems: one test case per case, grouped by file; `note` (how the curl lines get their secrets) in a comment at the top. */
+export function renderJUnit(results: readonly CaseResult[], note: string = secretsNote()): string {
   const xml = (text: string) => escape(stripVTControlCharacters(text));
   const files = [...new Set(results.map((r) => r.file))];
   const suites = files.map((file) => {
@@ -180,7 +185,9 @@ ${cases
   </testsuite>`;
   });
   const failed = results.filter((r) => r.status === 'failed').length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="conformance" tests="${results.length}" failures="${failed}">\n${suites.join('\n')}\n</testsuites>\n`;
+  // A comment may not hold "--": a flag is named in words there.
+  const comment = note ? `<!-- ${note.replace(/--([a-z-]+)/g, 'the flag $1').replace(/--/g, '- -')} -->\n` : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${comment}<testsuites name="conformance" tests="${results.length}" failures="${failed}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
 /** The summary table the CLI prints. */

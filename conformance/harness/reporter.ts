@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { splitSide } from '../../spec';
 import { idsOfTitle } from './cases';
+import { redact } from './secrets';
 import { buildReport, renderHtml, renderJUnit, shortenFailure, type CaseResult } from './report';
 
 interface AssertionResult {
@@ -35,11 +36,12 @@ export default class ConformanceReporter {
         title: a.fullName,
         ids: idsOfTitle(a.title),
         status,
-        ...(a.failureMessages.length ? { failure: shortenFailure(a.failureMessages.join('\n')) } : {}),
+        // What a case printed may hold a secret (an answer that echoes a header): its value never reaches a report.
+        ...(a.failureMessages.length ? { failure: shortenFailure(redact(a.failureMessages.join('\n'))) } : {}),
       });
     }
     if (result.testExecError && result.testResults.length === 0) {
-      this.results.push({ file, title: `${file} could not run`, ids: [], status: 'failed', failure: result.testExecError.message });
+      this.results.push({ file, title: `${file} could not run`, ids: [], status: 'failed', failure: redact(result.testExecError.message) });
     }
   }
 

@@ -12,6 +12,7 @@ import type { AuthHook } from './authHook';
 import type { JwksServer } from './jwks';
 import { AUTH_HOOK_URL, JWKS_URL, PROFILES, type ProfileName } from './profiles';
 import { createDatabase, dropDatabase } from './database';
+import { registerSecret } from './secrets';
 import { sharedServer } from './sharedServer';
 
 export interface Target {
@@ -72,6 +73,8 @@ export const REQUIRES_HOOK_ENVIRONMENT: Requirement = {
 };
 
 function makeTarget(url: string, adminSecret: string | undefined, databaseUrl: string, db: () => Promise<Client>): Target {
+  // The curl lines of failures name the secret's variable, never its value (secrets.ts).
+  registerSecret(adminSecret, 'ENGINE_ADMIN_SECRET');
   const adminHeaders = (): Record<string, string> => (adminSecret ? { 'x-engine-admin-secret': adminSecret } : { 'x-engine-role': 'admin' });
   const target: Target = {
     url,

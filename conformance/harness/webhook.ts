@@ -1,8 +1,9 @@
 // A webhook on loopback for the event trigger cases, served by msw like the other mocks: each path
-// answers as the case says (status, headers, a delay), by the number of the call on that path, and
-// every call is recorded.
+// answers as the case says (status, headers, a delay, or held until the case lets it go), by the
+// number of the call on that path, and every call is recorded.
 import { http, HttpResponse } from 'msw';
 import { startMockServer } from './mockServer';
+import { scaled } from './wait';
 
 export interface WebhookCall {
   path: string;
@@ -16,6 +17,15 @@ export interface Reply {
   status: number;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** The answer waits until this settles: the case decides when the target hears back. */
+  hold?: Promise<unknown>;
+}
+
+export interface WaitOptions {
+  /** How long to wait for the next call (scaled to the machine: wait.ts); 15 s unless said. */
+  timeoutMs?: number;
+  /** What should have made the calls: a request (its curl line is shown) or a sentence. */
+  after?: { curl: string } | string;
 }
 
 export interface Webhook {
@@ -24,9 +34,31 @@ export interface Webhook {
   /** How `path` answers its n-th call (0-based); 200 unless said otherwise. */
   on(path: string, reply: (n: number) => Reply): void;
   callsTo(path: string): WebhookCall[];
-  /** Wait until `path` has at least `count` calls (or fail after `timeoutMs`). */
-  waitFor(path: string, count: number, timeoutMs?: number): Promise<WebhookCall[]>;
+  /**
+   * Wait until `path` has at least `count` calls. The wait goes on while calls keep coming (a busy
+   * machine delivers slowly, not never): it fails when none came for `timeoutMs`, saying how many
+   * came of how many and what should have caused them.
+   */
+  waitFor(path: string, count: number, options?: number | WaitOptions): Promise<WebhookCall[]>;
   close(): Promise<void>;
+}
+
+/** Why a wait for webhook calls ran out: what was expected of what, and what should have caused it. */
+export function waitFailure(
+  path: string,
+  count: number,
+  calls: readonly WebhookCall[],
+  waitedMs: number,
+  quietMs: number,
+  after?: WaitOptions['after'],
+): string {
+  const last = calls.at(-1);
+  const since = last ? `; the last came ${((Date.now() - last.at) / 1000).toFixed(1)} s ago` : '';
+  const cause = after === undefined ? '' : typeof after === 'string' ? `\nExpected after: ${after}` : `\nExpected after:\n  ${after.curl}`;
+  return (
+    `the webhook ${path} was called ${calls.length} ${calls.length === 1 ? 'time' : 'times'}, ${count} expected: ` +
+    `no call came for ${(quietMs / 1000).toFixed(1)} s (waited ${(waitedMs / 1000).toFixed(1)} s in all${since})${cause}`
+  );
 }
 
 export async function startWebhook(port = Number(process.env.ENGINE_WEBHOOK_PORT ?? 0)): Promise<Webhook> {
@@ -47,6 +79,7 @@ export async function startWebhook(port = Number(process.env.ENGINE_WEBHOOK_PORT
         calls.push({ path, headers: Object.fromEntries(request.headers), body, at: Date.now() });
         const reply = replies.get(path)?.(n) ?? { status: 200 };
         if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs).unref());
+        if (reply.hold) await reply.hold.catch(() => undefined);
         return HttpResponse.json({ received: true }, { status: reply.status, ...(reply.headers ? { headers: reply.headers } : {}) });
       }),
     ],
@@ -58,11 +91,18 @@ export async function startWebhook(port = Number(process.env.ENGINE_WEBHOOK_PORT
     calls,
     on: (path, reply) => replies.set(path, reply),
     callsTo,
-    async waitFor(path, count, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (callsTo(path).length < count) {
-        if (Date.now() > deadline) throw new Error(`${path}: ${callsTo(path).length} of ${count} calls after ${timeoutMs} ms`);
+    async waitFor(path, count, options = {}) {
+      const { timeoutMs = 15_000, after } = typeof options === 'number' ? { timeoutMs: options } : options;
+      const quiet = scaled(timeoutMs);
+      const began = Date.now();
+      let seen = callsTo(path).length;
+      let progress = began;
+      while (seen < count) {
+        if (Date.now() - progress > quiet) throw new Error(waitFailure(path, count, callsTo(path), Date.now() - began, quiet, after));
         await new Promise((resolve) => setTimeout(resolve, 25));
+        const now = callsTo(path).length;
+        if (now > seen) progress = Date.now();
+        seen = now;
       }
       return callsTo(path);
     },

@@ -74,6 +74,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://a/b', ENGINE_GRAPHQL_DATABASE_URL: 'postgres://c/d' }).databaseUrl).toBe('postgres://c/d');
   });
 
+  test('every port from 0 to 65535 is one; every JWT type the engine knows, or none with a JWK set, is taken', () => {
+    expect(['0', '1', '65535'].map((p) => loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: p }).port)).toEqual([0, 1, 65535]);
+    expect(loadConfig({}, ['--server-port', '65535']).port).toBe(65535);
+    for (const type of ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'Ed25519']) {
+      expect(loadConfig({ ENGINE_GRAPHQL_JWT_SECRET: JSON.stringify({ type, key: 'k' }) }).jwt?.raw.type).toBe(type);
+    }
+    expect(loadConfig({ ENGINE_GRAPHQL_JWT_SECRET: '{"jwk_url":"http://keys.test/jwks"}' }).jwt?.raw).toEqual({ jwk_url: 'http://keys.test/jwks' });
+  });
+
   test('JWT settings report their namespace and format', () => {
     const c = loadConfig({ ENGINE_GRAPHQL_JWT_SECRET: '{"type":"HS256","key":"x","claims_format":"stringified_json","claims_namespace":"ns"}' });
     expect(c.jwt).toMatchObject({ claims_namespace: 'ns', claims_format: 'stringified_json' });
@@ -131,12 +140,20 @@ describe('loadConfig', () => {
 
   test.each([
     [{ ENGINE_GRAPHQL_ENABLED_APIS: 'graphql,sql' }, 'unknown API "sql"'],
-    [{ ENGINE_GRAPHQL_SERVER_PORT: 'eighty' }, 'ENGINE_GRAPHQL_SERVER_PORT must be an integer'],
+    [{ ENGINE_GRAPHQL_SERVER_PORT: 'eighty' }, 'ENGINE_GRAPHQL_SERVER_PORT (--server-port) must be a port from 0 to 65535, got "eighty"'],
     [{ ENGINE_GRAPHQL_ENABLE_ALLOWLIST: 'maybe' }, 'must be true or false'],
     [{ ENGINE_GRAPHQL_JWT_SECRET: 'not json' }, 'must be a JSON object'],
     [{ ENGINE_GRAPHQL_LOG_LEVEL: 'loud' }, 'ENGINE_GRAPHQL_LOG_LEVEL'],
     [{ ENGINE_GRAPHQL_PG_TIMEOUT: '-1' }, 'ENGINE_GRAPHQL_PG_TIMEOUT'],
     [{ ENGINE_GRAPHQL_PG_TIMEOUT: 'soon' }, 'ENGINE_GRAPHQL_PG_TIMEOUT must be an integer'],
+    [{ ENGINE_GRAPHQL_SERVER_PORT: '99999' }, 'ENGINE_GRAPHQL_SERVER_PORT (--server-port) must be a port from 0 to 65535, got "99999"'],
+    [{ ENGINE_GRAPHQL_SERVER_PORT: '65536' }, 'ENGINE_GRAPHQL_SERVER_PORT (--server-port) must be a port from 0 to 65535, got "65536"'],
+    [
+      { ENGINE_GRAPHQL_JWT_SECRET: '{"type":"HS257","key":"x"}' },
+      'ENGINE_GRAPHQL_JWT_SECRET: unknown type "HS257"; the types are HS256, HS384, HS512, RS256, RS384, RS512, Ed25519',
+    ],
+    [{ ENGINE_GRAPHQL_JWT_SECRET: '{"type":7,"key":"x"}' }, 'ENGINE_GRAPHQL_JWT_SECRET: unknown type 7; the types are HS256'],
+    [{ ENGINE_GRAPHQL_JWT_SECRET: '{"type":"hs256","key":"x"}' }, 'unknown type "hs256"'],
   ])('bad settings are refused with a clear message: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -159,6 +176,16 @@ test('--help says the default of every flag, and docs/SERVER.md lists every flag
   }
   expect(missing).toEqual([]);
   expect(Object.keys(FLAG_HELP).filter((flag) => !(flag in FLAGS))).toEqual([]);
+});
+
+test('a bad flag value is a usage error: exit 2 and one line, no stack', () => {
+  const r = spawnSync(process.execPath, [join(__dirname, '..', '..', 'bin', 'engine-reference.js'), '--server-port', '99999'], { encoding: 'utf8' });
+  expect({ status: r.status, stderr: r.stderr, stdout: r.stdout }).toEqual({
+    status: 2,
+    stderr:
+      'engine-reference: ENGINE_GRAPHQL_SERVER_PORT (--server-port) must be a port from 0 to 65535, got "99999"\n(engine-reference --help lists the flags)\n',
+    stdout: '',
+  });
 });
 
 test('engine-reference --help prints each flag with its variable and default', () => {

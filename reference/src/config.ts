@@ -1,6 +1,6 @@
 // Every ENGINE_GRAPHQL_* setting in one typed object, parsed once from the environment and
 // the command line (a flag wins over its environment variable).
-import { allowedHosts, bool, ConfigError, corsDomains, enabledApis, int, jwt, type ApiName, type JwtSettings } from './configValues';
+import { allowedHosts, bool, ConfigError, corsDomains, enabledApis, int, jwt, port, type ApiName, type JwtSettings } from './configValues';
 import { parseFlags, UsageError } from './flags';
 import { COMPAT_HEADERS, type CompatHeaders } from './sessionNames';
 
@@ -200,7 +200,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
   const databaseUrl = get('ENGINE_GRAPHQL_DATABASE_URL') ?? env.DATABASE_URL;
   return {
     ...(databaseUrl ? { databaseUrl } : {}),
-    port: int('ENGINE_GRAPHQL_SERVER_PORT', get('ENGINE_GRAPHQL_SERVER_PORT'), 8080),
+    port: port('ENGINE_GRAPHQL_SERVER_PORT', '--server-port', get('ENGINE_GRAPHQL_SERVER_PORT'), 8080),
     // Without an admin secret every request is admin: only this machine may reach it unless asked.
     host: get('ENGINE_GRAPHQL_SERVER_HOST') ?? (adminSecret ? '0.0.0.0' : '127.0.0.1'),
     ...(adminSecret ? { adminSecret } : {}),

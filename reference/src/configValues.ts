@@ -26,6 +26,13 @@ export function int(name: string, value: string | undefined, fallback: number, m
   return Number(value);
 }
 
+/** A TCP port: 0 (any free one) to 65535. `flag`: the command-line flag of the same setting. */
+export function port(name: string, flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new ConfigError(`${name} (${flag}) must be a port from 0 to 65535, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
 export function enabledApis(value: string | undefined): Set<ApiName> {
   if (value === undefined || value.trim() === '') return new Set(API_NAMES);
   const names = value
@@ -61,6 +68,9 @@ export function corsDomains(value: string | undefined): string[] | undefined {
 /** The claims namespace when none is configured: the compatibility brand's own with the compatibility setting. */
 const DEFAULT_CLAIMS_NAMESPACE = { engine: 'https://engine.example/jwt/claims', hasura: 'https://hasura.io/jwt/claims' };
 
+/** The key types of ENGINE_GRAPHQL_JWT_SECRET, as the engine names them. */
+export const JWT_TYPES = ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'Ed25519'] as const;
+
 export function jwt(value: string | undefined, compat?: CompatHeaders): JwtSettings | undefined {
   if (value === undefined || value === '') return undefined;
   let raw: unknown;
@@ -71,6 +81,10 @@ export function jwt(value: string | undefined, compat?: CompatHeaders): JwtSetti
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError('ENGINE_GRAPHQL_JWT_SECRET must be a JSON object');
   const r = raw as Record<string, unknown>;
+  // A type no key can be read as is refused now, not at the first token.
+  if (r.type !== undefined && !(JWT_TYPES as readonly unknown[]).includes(r.type)) {
+    throw new ConfigError(`ENGINE_GRAPHQL_JWT_SECRET: unknown type ${JSON.stringify(r.type)}; the types are ${JWT_TYPES.join(', ')}`);
+  }
   const format = r.claims_format ?? 'json';
   if (format !== 'json' && format !== 'stringified_json') throw new ConfigError('claims_format must be "json" or "stringified_json"');
   const namespace = typeof r.claims_namespace === 'string' ? r.claims_namespace : DEFAULT_CLAIMS_NAMESPACE[compat ?? 'engine'];

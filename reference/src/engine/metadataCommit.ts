@@ -94,8 +94,9 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
       }
       await syncEventTriggers(client, stored.document, ctx.document, await ctx.introspect());
       await syncSourcesEventTriggers(ctx, stored.document, ctx.document);
-      await syncCronTriggers(client, stored.document, ctx.document);
       resourceVersion = await writeMetadata(client, ctx.document);
+      // After the write: the stored row it holds fences the scheduler's writes of invocations until commit.
+      await syncCronTriggers(client, stored.document, ctx.document);
     }
     const changed = ctx.document !== stored.document || ctx.databaseChanged || resourceVersion !== served.snapshot?.resourceVersion;
     if (ctx.document !== stored.document || ctx.databaseChanged) {

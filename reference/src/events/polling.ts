@@ -64,11 +64,16 @@ export abstract class PollingWorker {
    * the way). A trigger changed elsewhere is never delivered with its old webhook or headers.
    */
   protected async currentDocument(): Promise<MetadataDocument> {
+    return (await this.currentSnapshot()).document;
+  }
+
+  /** currentDocument, with the resource version it was stored at. */
+  protected async currentSnapshot(): Promise<{ document: MetadataDocument; resourceVersion: number }> {
     const mine = this.snapshot();
     const [stored] = await q.run<{ resource_version: number }>(this.pool, q.readResourceVersion);
-    if (!stored || stored.resource_version <= mine.resourceVersion) return mine.document;
-    const [newer] = await q.run<{ metadata: MetadataDocument }>(this.pool, q.readMetadata);
-    return newer?.metadata ?? mine.document;
+    if (!stored || stored.resource_version <= mine.resourceVersion) return mine;
+    const [newer] = await q.run<{ metadata: MetadataDocument; resource_version: number }>(this.pool, q.readMetadata);
+    return newer ? { document: newer.metadata, resourceVersion: newer.resource_version } : mine;
   }
 
   /** Take what is due and start delivering it; how many were taken. */

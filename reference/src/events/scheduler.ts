@@ -1,7 +1,8 @@
 // Cron triggers and one-off scheduled events (SPEC.md §2.5, §6 rule 4): invocations of each cron
 // trigger are written ahead into the catalog (every server may write them: one row per trigger and
 // time), and due invocations are taken with SKIP LOCKED and POSTed like events. An invocation later
-// than its tolerance_seconds is dead, not sent.
+// than its tolerance_seconds is dead, not sent. Removing a trigger archives its invocations
+// (sql/scheduled.ts): a new trigger of the same name never lists or sends them.
 import { SCHEDULED_RETRY_DEFAULTS, type CronTrigger, type MetadataDocument } from '../../../spec';
 import { cronTriggersOf } from '../metadata/cronTriggers';
 import * as q from '../sql';
@@ -29,9 +30,15 @@ export class Scheduler extends PollingWorker {
     await q.run(this.pool, q.keepScheduledHolds(this.instance, ids, seconds));
   }
 
-  /** Invocations of every cron trigger up to AHEAD_MS from now, from its latest one (or now). */
+  /**
+   * Invocations of every cron trigger up to AHEAD_MS from now, from its latest one (or now), as the
+   * stored metadata defines them: times computed from a copy that a change has overtaken are not
+   * written (insertCronInvocations), so a trigger removed or re-created meanwhile gets none of them.
+   */
   private async generate(): Promise<void> {
-    const triggers = cronTriggersOf(this.document());
+    if (cronTriggersOf(this.document()).length === 0) return;
+    const { document, resourceVersion } = await this.currentSnapshot();
+    const triggers = cronTriggersOf(document);
     if (triggers.length === 0) return;
     const latest = new Map(
       (await q.run<{ trigger_name: string; latest: Date }>(this.pool, q.latestCronInvocations)).map((r) => [r.trigger_name, new Date(r.latest)]),
@@ -47,7 +54,7 @@ export class Scheduler extends PollingWorker {
       let times = occurrences(schedule, from, until);
       // A trigger whose next time is further off gets that one, so that it shows in get_scheduled_events.
       if (times.length === 0 && !last) times = occurrences(schedule, from, new Date(now.getTime() + 366 * 24 * 3600_000), 1);
-      if (times.length > 0) await q.run(this.pool, q.insertCronInvocations(t.name, times));
+      if (times.length > 0) await q.run(this.pool, q.insertCronInvocations(t.name, times, resourceVersion));
     }
   }
 

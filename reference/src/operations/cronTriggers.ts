@@ -1,4 +1,5 @@
 // Handlers of the cron trigger and scheduled event operations (SPEC.md §2.5, the engine's forms).
+import { isDeepStrictEqual } from 'node:util';
 import type { PoolClient } from 'pg';
 import { SCHEDULED_RETRY_DEFAULTS, type CronTrigger, type MetadataDocument } from '../../../spec';
 import { engineError } from '../errors';
@@ -7,10 +8,8 @@ import * as q from '../sql';
 import { SUCCESS, type OperationContext } from './context';
 
 export async function createCronTrigger(ctx: OperationContext, args: C.CreateCronTriggerArgs): Promise<unknown> {
-  const replacing = C.cronTriggersOf(ctx.document).some((t) => t.name === args.name);
+  // A replaced trigger's invocations yet to come follow the new schedule: syncCronTriggers.
   ctx.document = C.createCronTrigger(ctx.document, args);
-  // A replaced trigger's invocations yet to come follow the new schedule.
-  if (replacing) await q.run(ctx.db, q.deleteCronInvocations(args.name));
   return SUCCESS;
 }
 
@@ -20,15 +19,19 @@ export async function deleteCronTrigger(ctx: OperationContext, args: { name: str
 }
 
 /**
- * In the transaction of a metadata change (delete_cron_trigger, clear_metadata, replace_metadata):
- * the invocations of cron triggers `after` no longer has are archived.
+ * In the transaction of a metadata change (create_cron_trigger with replace, delete_cron_trigger,
+ * clear_metadata, replace_metadata), after the document is written: the invocations of cron
+ * triggers `after` no longer has are archived, and those yet to come of a trigger defined anew go.
  */
 export async function syncCronTriggers(db: PoolClient, before: MetadataDocument, after: MetadataDocument): Promise<void> {
-  const kept = new Set(C.cronTriggersOf(after).map((t) => t.name));
-  const removed = C.cronTriggersOf(before)
-    .map((t) => t.name)
-    .filter((name) => !kept.has(name));
-  if (removed.length > 0) await q.run(db, q.archiveCronInvocations(removed));
+  const now = new Map(C.cronTriggersOf(after).map((t) => [t.name, t]));
+  const removed: string[] = [];
+  for (const t of C.cronTriggersOf(before)) {
+    const kept = now.get(t.name);
+    if (!kept) removed.push(t.name);
+    else if (!isDeepStrictEqual(kept, t)) await q.run(db, q.deleteCronInvocations(t.name));
+  }
+  for (const step of removed.length > 0 ? q.removeCronInvocations(removed) : []) await q.run(db, step);
 }
 
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;

@@ -56,25 +56,39 @@ export const SCHEDULED_ARCHIVE_MIGRATION: readonly sql.SQLQuery[] = [
       select jsonb_path_query(metadata::jsonb, '$.cron_triggers[*].name') #>> '{}' from ${catalog('engine_metadata')})`,
 ];
 
-/** In the transaction that removes cron triggers: their invocations yet to come go, the others are archived. */
-export const archiveCronInvocations = (triggers: readonly string[]) => sql.query`
-  with gone as (
-    delete from ${scheduled} where kind = 'cron' and trigger_name = any(${sql.value(triggers)}::text[]) and state = 'scheduled' and tries = 0)
-  update ${scheduled}
+/**
+ * In the transaction that removes cron triggers, after the metadata row is written (that row fences
+ * the scheduler's writes: insertCronInvocations): their invocations yet to come that no server has
+ * taken go, then all the others are archived — one whose delivery is settling meanwhile too, since
+ * the archiving waits for that settlement and then applies to what it wrote.
+ */
+export const removeCronInvocations = (triggers: readonly string[]): sql.SQLQuery[] => [
+  sql.query`delete from ${scheduled}
+   where kind = 'cron' and trigger_name = any(${sql.value(triggers)}::text[]) and not archived
+     and state = 'scheduled' and tries = 0 and locked_by is null`,
+  sql.query`update ${scheduled}
      set archived = true,
          state = case when state = 'scheduled' then 'dead' else state end,
          last_error = case when state = 'scheduled' then 'the cron trigger was removed' else last_error end,
          locked_until = null, locked_by = null
-   where kind = 'cron' and trigger_name = any(${sql.value(triggers)}::text[]) and not archived and not (state = 'scheduled' and tries = 0)`;
+   where kind = 'cron' and trigger_name = any(${sql.value(triggers)}::text[]) and not archived`,
+];
 
 /** The latest invocation of each cron trigger that has one: generation goes on from there. */
 export const latestCronInvocations = sql.query`
   select trigger_name, max(scheduled_time) as latest from ${scheduled} where kind = 'cron' and not archived group by trigger_name`;
 
-/** Invocations of a cron trigger; one already there (made by another server) stays as it is. */
-export const insertCronInvocations = (trigger: string, times: Date[]) => sql.query`
+/**
+ * Invocations of a cron trigger; one already there (made by another server) stays as it is.
+ * `madeFrom`: the resource version of the metadata the times were computed from: nothing is written
+ * when the stored metadata is newer. The stored row is read with a lock, so a metadata change either
+ * commits first (and nothing is written) or waits for this write (and then archives what it removes).
+ */
+export const insertCronInvocations = (trigger: string, times: Date[], madeFrom?: number) => sql.query`
+  with stored as (select resource_version from ${catalog('engine_metadata')} where id = 1 for share)
   insert into ${scheduled} (kind, trigger_name, scheduled_time, next_attempt_at)
   select 'cron', ${sql.value(trigger)}, t, t from unnest(${sql.value(times.map((d) => d.toISOString()))}::timestamptz[]) as t
+   where ${sql.value(madeFrom ?? null)}::bigint is null or (select resource_version from stored) <= ${sql.value(madeFrom ?? null)}::bigint
   on conflict (trigger_name, scheduled_time) do nothing`;
 
 export const insertOneOff = (e: {
@@ -90,7 +104,7 @@ export const insertOneOff = (e: {
           ${sql.value(JSON.stringify(e.payload))}::jsonb, ${sql.value(JSON.stringify(e.headers))}::jsonb, ${sql.value(JSON.stringify(e.retryConf))}::jsonb, ${sql.value(e.comment)})
   returning id::text as event_id`;
 
-/** A cron trigger that goes takes its invocations yet to come with it. */
+/** A cron trigger replaced by another definition: its invocations yet to come follow the new one. */
 export const deleteCronInvocations = (trigger: string) =>
   sql.query`delete from ${scheduled} where kind = 'cron' and trigger_name = ${sql.value(trigger)} and state = 'scheduled'`;
 
