@@ -12,6 +12,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'authecho',
   'bench',
   'ceqx',
+  'compat',
   'blog',
   'consistency',
   'bulk_refusals',
