@@ -20,7 +20,7 @@ const NEEDS: Requirement = {
   met: profileAvailable('compat-hasura') && BRAND === 'engine',
   needs: 'ENGINE_URL_COMPAT_HASURA, and the suite speaking the engine brand (these cases send both brands themselves)',
 };
-const compatCase = (ids: string[], title: string, fn: () => Promise<void>) => caseNeeding(NEEDS, ['dec.compat.headers', ...ids], title, fn);
+const caseInCompatMode = (ids: string[], title: string, fn: () => Promise<void>) => caseNeeding(NEEDS, ['dec.compat.headers', ...ids], title, fn);
 
 const note = { schema: 'compat', name: 'note' };
 const author = { schema: 'compat', name: 'author' };
@@ -56,7 +56,7 @@ beforeAll(async () => {
   if (NEEDS.met) expectResponse(await compat().metadata({ type: 'replace_metadata', args: METADATA }, { headers: secretOf(compat()) }), 200);
 });
 
-compatCase(
+caseInCompatMode(
   ['rule.auth.3', 'err.admin-secret.invalid'],
   'x-hasura-admin-secret is the admin secret; a wrong one is refused naming x-hasura-admin-secret',
   async () => {
@@ -70,7 +70,7 @@ compatCase(
   },
 );
 
-compatCase(['rule.auth.4'], 'X-Hasura-* headers are the session: permissions, _in lists and the session argument of a computed field', async () => {
+caseInCompatMode(['rule.auth.4'], 'X-Hasura-* headers are the session: permissions, _in lists and the session argument of a computed field', async () => {
   const t = compat();
   const asUser = { ...secretOf(t), 'x-hasura-role': 'user', 'x-hasura-user-id': '2' };
   const bo = {
@@ -95,7 +95,7 @@ compatCase(['rule.auth.4'], 'X-Hasura-* headers are the session: permissions, _i
   expectResponse(await t.graphql('{ compat_author { id name } }', undefined, { headers: lister }), 200, { data: { compat_author: [{ id: 2, name: 'Bo' }] } });
 });
 
-compatCase(['err.invalid-headers.missing', 'err.invalid-headers.user-id-integer'], 'what a permission misses is named X-Hasura-*', async () => {
+caseInCompatMode(['err.invalid-headers.missing', 'err.invalid-headers.user-id-integer'], 'what a permission misses is named X-Hasura-*', async () => {
   const t = compat();
   const ask = (extra: Record<string, string>) => t.graphql(userNotes, undefined, { headers: { ...secretOf(t), 'x-hasura-role': 'user', ...extra } });
   expectResponse(await ask({}), 200, { errors: [{ message: 'missing header : X-Hasura-User-Id', extensions: { path: '$', code: 'invalid-headers' } }] });
@@ -104,7 +104,7 @@ compatCase(['err.invalid-headers.missing', 'err.invalid-headers.user-id-integer'
   });
 });
 
-compatCase(['rule.perm.insert.set'], 'a column preset written X-Hasura-User-Id takes the session variable', async () => {
+caseInCompatMode(['rule.perm.insert.set'], 'a column preset written X-Hasura-User-Id takes the session variable', async () => {
   const t = compat();
   const insert = 'mutation { insert_compat_note_one(object: {id: 10, tag: "green", body: "new"}) { id body } }';
   expectResponse(await t.graphql(insert, undefined, { headers: { ...secretOf(t), 'x-hasura-role': 'user', 'x-hasura-user-id': '1' } }), 200, {
@@ -114,7 +114,7 @@ compatCase(['rule.perm.insert.set'], 'a column preset written X-Hasura-User-Id t
   await t.sql('delete from compat.note where id = 10');
 });
 
-compatCase(
+caseInCompatMode(
   ['err.invalid-headers.both-brands'],
   'one header under both names with different values is refused; with the same value it is that value',
   async () => {
@@ -143,7 +143,7 @@ compatCase(
   },
 );
 
-compatCase(
+caseInCompatMode(
   ['rule.auth.2', 'dec.compat.settings'],
   'a JWT with x-hasura-* claims under https://hasura.io/jwt/claims; claims under both names that differ are refused',
   async () => {
@@ -161,7 +161,7 @@ compatCase(
   },
 );
 
-compatCase(['op.create_action', 'dec.actions.forms'], 'an action handler gets session_variables named x-hasura-*', async () => {
+caseInCompatMode(['op.create_action', 'dec.actions.forms'], 'an action handler gets session_variables named x-hasura-*', async () => {
   const t = compat();
   handlers.use(http.post('/echo', () => HttpResponse.json({ id: 'e1' })));
   const run = (type: string, args: unknown) => t.metadata({ type, args }, { headers: secretOf(t) });
@@ -177,7 +177,7 @@ compatCase(['op.create_action', 'dec.actions.forms'], 'an action handler gets se
   expectResponse(await run('drop_action', { name: 'echo' }), 200);
 });
 
-compatCase(['op.create_event_trigger', 'dec.events.form'], 'an event webhook gets the session_variables of the change named x-hasura-*', async () => {
+caseInCompatMode(['op.create_event_trigger', 'dec.events.form'], 'an event webhook gets the session_variables of the change named x-hasura-*', async () => {
   const t = compat();
   handlers.use(http.post('/note-event', () => HttpResponse.json({ ok: true })));
   const run = (type: string, args: unknown) => t.metadata({ type, args }, { headers: secretOf(t) });
@@ -196,7 +196,7 @@ compatCase(['op.create_event_trigger', 'dec.events.form'], 'an event webhook get
   await t.sql('delete from compat.note where id = 11');
 });
 
-compatCase(['dec.graphql.subscriptions'], "a socket's connection_init takes X-Hasura-* headers", async () => {
+caseInCompatMode(['dec.graphql.subscriptions'], "a socket's connection_init takes X-Hasura-* headers", async () => {
   const t = compat();
   const socket = openSocket(t, { 'x-hasura-admin-secret': t.adminSecret!, 'x-hasura-role': 'user', 'x-hasura-user-id': '1' });
   const live = socket.start('subscription { compat_note { id reader } }');
@@ -204,7 +204,7 @@ compatCase(['dec.graphql.subscriptions'], "a socket's connection_init takes X-Ha
   await socket.close();
 });
 
-compatCase(['op.add_remote_schema', 'dec.remote-schema.headers'], 'a remote schema gets the session as X-Hasura-* headers', async () => {
+caseInCompatMode(['op.add_remote_schema', 'dec.remote-schema.headers'], 'a remote schema gets the session as X-Hasura-* headers', async () => {
   const t = compat();
   const sdl = 'type Query { echo_headers: [Header!]! } type Header { name: String! value: String! }';
   const echo = (_: unknown, context: { headers: Headers }) =>
@@ -219,7 +219,7 @@ compatCase(['op.add_remote_schema', 'dec.remote-schema.headers'], 'a remote sche
   expectResponse(await run('remove_remote_schema', { name: 'echo' }), 200);
 });
 
-compatCase(
+caseInCompatMode(
   ['op.add_remote_schema_permissions', 'dec.remote-schema.presets'],
   'a remote schema permission presets an argument from X-Hasura-User-Id',
   async () => {
