@@ -448,6 +448,15 @@ export const DECISIONS: readonly SpecItem[] = [
     'a request that writes to several databases commits on all of them or on none',
     "A metadata request (a bulk mixing run_sql, the legacy DML and metadata changes over several sources) commits on every database it wrote to, or on none: the server's own database decides. Each other source's transaction that wrote is prepared (PREPARE TRANSACTION, gid engine_commit_<catalog>_<server>_<unique>) and recorded in the catalog; the server's own COMMIT then decides; the prepared ones are committed after it (COMMIT PREPARED) and their records deleted. A failure before the decision (a prepare refused: a deferred constraint, a temporary table, a lost connection; or the own COMMIT refused) rolls back every part and answers its error; a failure after it never turns the answer into an error, what is left being finished by recovery. When only one source wrote and the server's own database did not, that source commits plainly. Recovery, at start-up and every few seconds, holding the catalog lock (which every request holds from its prepares to the end of its commits): a prepared transaction of this catalog that is recorded is committed, one that is not is rolled back. A source whose PostgreSQL has max_prepared_transactions = 0 is refused when it is added or given another connection (400 invalid-configuration), and a request that would need to prepare on it is refused with the same message.",
   ),
+  {
+    ...decision(
+      'source.transaction-guard',
+      '2.1',
+      "the transaction guard of other sources' databases",
+      "run_sql on another source runs in a transaction that PostgreSQL itself keeps from being ended by the SQL, as on the server's own database: before the SQL first runs there, a row is inserted into engine_catalog.source_transaction_guard (made in the source's database the first time, in the same transaction) holding the SHA-256 of a token of the request's; a deferred constraint trigger refuses any COMMIT or PREPARE TRANSACTION that does not carry the token (EA001 `run_sql may not end the transaction of its request`), so that SQL which gets a COMMIT past run_sql's check fails there with everything it wrote. The engine's own commit deletes the row and carries the token. A database whose user may not create the guard runs the SQL without it, behind run_sql's parser check and the check that the transaction is still the same one.",
+    ),
+    verifiedBy: 'reference' as const,
+  },
   decision(
     'remote-relationship.forms',
     '2.2',

@@ -18,6 +18,8 @@ export interface SourceParticipant {
   client: PoolClient;
   /** Whether SQL of the request's ran in it: its session is reset before the connection is used again. */
   ranSql: boolean;
+  /** The transaction guard armed on it (sql/sourceGuard.ts): disarmed before it commits or prepares. */
+  guard?: { token: string; hash: string };
 }
 
 /** Who coordinates: the catalog and the server, both named in every gid. */
@@ -49,6 +51,7 @@ export async function commitTogether(
   let writers: SourceParticipant[];
   let alone: boolean;
   try {
+    await Promise.all(participants.map((p) => (p.guard ? q.run(p.client, q.disarmSourceGuard(p.guard.token, p.guard.hash)) : undefined)));
     const wrote = await Promise.all(participants.map((p) => hasWritten(p.client)));
     writers = participants.filter((_, i) => wrote[i]);
     // At most one database wrote: its own COMMIT is the decision, nothing needs preparing.

@@ -1,7 +1,8 @@
 // The transactions one metadata request opens on other sources' databases (run_sql with a
 // `source`): one per source, committed together with the request's own (atomicCommit.ts), rolled
 // back with it.
-import type { Pool, PoolClient } from 'pg';
+import { createHash, randomBytes } from 'node:crypto';
+import { DatabaseError, type Pool, type PoolClient } from 'pg';
 import { engineError } from '../errors';
 import * as q from '../sql';
 import { endEach, type SourceParticipant } from './atomicCommit';
@@ -13,6 +14,8 @@ interface Transaction {
   started: string;
   /** SQL given to `run` (run_sql's, the triggers of event triggers) went through it: it may have left state in the session. */
   ranSql: boolean;
+  /** The guard armed in it before SQL first ran there: disarmed by the engine's own commit. */
+  guard?: { token: string; hash: string };
 }
 
 export class SourceTransactions {
@@ -50,6 +53,7 @@ export class SourceTransactions {
   async run<T>(name: string, poolOf: () => Pool | { problem: string }, work: (db: PoolClient) => Promise<T>): Promise<T> {
     const tx = await this.transaction(name, poolOf);
     tx.ranSql = true;
+    if (!tx.guard) tx.guard = await armGuard(tx.client);
     const result = await work(tx.client);
     const [after] = await q.run<{ started: string }>(tx.client, q.transactionStart);
     if (after?.started !== tx.started) throw engineError('bad-request.transaction-control', '$.args.sql', ['ROLLBACK']);
@@ -76,7 +80,7 @@ export class SourceTransactions {
 
   /** Hand the open transactions over to be committed together with the request's own (atomicCommit.ts). */
   participants(): SourceParticipant[] {
-    const open = [...this.open].map(([name, { client, ranSql }]) => ({ name, client, ranSql }));
+    const open = [...this.open].map(([name, { client, ranSql, guard }]) => ({ name, client, ranSql, ...(guard ? { guard } : {}) }));
     this.open.clear();
     return open;
   }
@@ -88,6 +92,31 @@ export class SourceTransactions {
   async rollback(): Promise<void> {
     await endEach(this.participants(), false);
   }
+}
+
+/**
+ * Arm the source's transaction guard (sql/sourceGuard.ts), making it first where the database lacks
+ * it. A database whose user may not make it stays without: run_sql's parser check and the check
+ * that the transaction is still the same one remain (decision dec.source.transaction-guard).
+ */
+async function armGuard(client: PoolClient): Promise<{ token: string; hash: string } | undefined> {
+  const [found] = await q.run<{ present: boolean }>(client, q.hasSourceGuard);
+  if (!found?.present) {
+    await q.run(client, q.savepoint('engine_source_guard'));
+    try {
+      await q.run(client, q.lockSourceGuardSetup);
+      for (const statement of q.SOURCE_GUARD_SETUP) await q.run(client, statement);
+      await q.run(client, q.releaseSavepoint('engine_source_guard'));
+    } catch (error) {
+      if (!(error instanceof DatabaseError) || error.code !== '42501') throw error;
+      await q.run(client, q.rollbackToSavepoint('engine_source_guard'));
+      return undefined;
+    }
+  }
+  const token = randomBytes(32).toString('hex');
+  const hash = createHash('sha256').update(token).digest('hex');
+  await q.run(client, q.armSourceGuard(hash));
+  return { token, hash };
 }
 
 /** The source's pool, or the refusal of a source whose connection cannot be had. */

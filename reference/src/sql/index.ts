@@ -20,6 +20,7 @@ export { CATALOG_SCHEMA };
 export * from './introspection';
 export * from './events';
 export * from './sourceEvents';
+export * from './sourceGuard';
 export * from './scheduled';
 export * from './actions';
 export * from './instances';
