@@ -22,6 +22,7 @@ import { buildActionTypes, hasRelationships } from '../schema/actions';
 import { actionsOf } from '../metadata/actions';
 import { everyEventTriggerOf } from '../metadata/eventTriggers';
 import { modelsForRole } from '../schema/roles';
+import { withInheritedPermissions } from '../metadata/inheritedPermissions';
 import { TypeShare } from '../schema/typeShare';
 import { allowedDocuments } from '../metadata/collections';
 import { functionsForRole, type FunctionModel } from '../schema/functions';
@@ -75,7 +76,7 @@ export interface SchemaCache {
 }
 
 export function buildSchemaCache(
-  document: MetadataDocument,
+  given: MetadataDocument,
   db: Introspection,
   enumValues: ReadonlyMap<string, EnumValue[]>,
   limits: RequestLimits,
@@ -90,6 +91,8 @@ export function buildSchemaCache(
     sources?: readonly SourceSchemaInput[];
   } = {},
 ): SchemaCache {
+  // Inherited roles get their parents' permissions (decision dec.inherited-roles).
+  const { document } = withInheritedPermissions(given);
   const inferFunctionPermissions = options.inferFunctionPermissions ?? true;
   const { models, functions, sourceConflicts } = modelsOfSources(document, db, enumValues, options.sources ?? []);
   const everyTable = [...document.tables, ...(options.sources ?? []).flatMap((s) => s.document.tables)];
