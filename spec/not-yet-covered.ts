@@ -35,7 +35,6 @@ export const NOT_YET_COVERED: readonly string[] = [
   'err.graphql.batch-limit',
   'err.graphql.rate-limit',
   'err.graphql.time-limit',
-  'dec.inherited-roles',
   'dec.api-limits',
   'dec.graphql.introspection-disabled',
   'dec.network.tls-allowlist',
