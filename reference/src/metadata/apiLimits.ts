@@ -18,8 +18,7 @@ export interface RoleLimits {
 const forRole = <T>(limit: Limit<T> | undefined, role: string): T | undefined =>
   limit === undefined ? undefined : Object.prototype.hasOwnProperty.call(limit.per_role, role) ? limit.per_role[role] : limit.global;
 
-export function limitsForRole(document: MetadataDocument, role: string): RoleLimits {
-  const limits = document.api_limits;
+export function limitsForRole(limits: ApiLimits | undefined, role: string): RoleLimits {
   if (!limits || limits.disabled || role === 'admin') return {};
   const out: RoleLimits = {};
   const depth = forRole(limits.depth_limit, role);
