@@ -26,7 +26,4 @@ export const NOT_YET_COVERED: readonly string[] = [
 
   // The engine's streaming subscriptions: the schema goldens take them out until they are served.
   'dec.graphql.streaming-subscriptions',
-
-  // The TLS allow-list's effect on outgoing HTTPS requests: a case needs a server with a self-signed certificate.
-  'dec.network.tls-allowlist',
 ];

@@ -163,7 +163,7 @@ export const RULES: readonly SpecItem[] = [
 ];
 
 export const DECISIONS: readonly SpecItem[] = [
-  // The top-level parts of the engine's projects (decision 039).
+  // The top-level parts of the engine's projects (decision 040).
   decision(
     'metadata.top-level',
     '2.2',
@@ -174,7 +174,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'metadata.default-source',
     '2.2',
     "how a project describes the server's own database",
-    "The source default of a version 3 document may carry configuration and customization: they are kept as default_source {configuration, customization} of the version 2 form (which replace_metadata takes too), exported so, and written back into databases.yaml by the metadata directory. The configuration is checked as a source's (dec.source.forms). The server's own database stays the one it was started with (its database_url is not followed); its connection_info.isolation_level is the isolation level of the GraphQL mutations on it (read-committed when none) and pool_settings.max_connections the number of connections of its GraphQL pools (else ENGINE_GRAPHQL_PG_CONNECTIONS). A customization that changes nothing (no root_fields namespace, prefix or suffix, no type_names prefix or suffix, naming_convention hasura-default) is kept; any other is 400 not-supported at its place (customization is not supported by this server yet), nothing changed. clear_metadata keeps the configuration, as the engine keeps its default source.",
+    "The source default of a version 3 document may carry configuration and customization: they are kept as default_source {configuration, customization} of the version 2 form (which replace_metadata takes too), exported so, and written back into databases.yaml by the metadata directory. The configuration is checked as a source's (dec.source.forms). The server's own database stays the one it was started with, reached as its settings say (ENGINE_GRAPHQL_DATABASE_URL, ENGINE_GRAPHQL_PG_CONNECTIONS): the configuration is kept and exported, not followed, which the start log says when the metadata holds one. A customization that changes nothing (no root_fields namespace, prefix or suffix, no type_names prefix or suffix, naming_convention hasura-default) is kept; any other is 400 not-supported at its place (customization is not supported by this server yet), nothing changed. clear_metadata keeps the configuration, as the engine keeps its default source.",
   ),
   decision(
     'inherited-roles',
@@ -186,7 +186,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'api-limits',
     '8',
     'API limits',
-    "api_limits bind every role but admin unless disabled is true; a role's limit is its per_role entry, else global. depth_limit and node_limit (fields with a selection set; introspection fields not counted for depth) refuse an operation before it runs with validation-failed errors (err.graphql.depth-limit, err.graphql.node-limit); time_limit (seconds) cancels the statements of an operation that run longer, when it is below the server's statement timeout (err.graphql.time-limit); batch_limit bounds the operations of a batched request; rate_limit counts the GraphQL requests of a role in the last minute (sliding), per client IP address with unique_params IP, per the values of the listed session variables with a list, and refuses those beyond max_reqs_per_min (err.graphql.rate-limit). The counts are this server's own: servers that share a database each count their requests.",
+    "api_limits bind every role but admin unless disabled is true; a role's limit is its per_role entry, else global. depth_limit and node_limit (fields with a selection set; introspection fields not counted for depth) refuse an operation before it runs with validation-failed errors (err.graphql.depth-limit, err.graphql.node-limit); time_limit (seconds) cancels the statements of an operation that run longer, when it is below the server's statement timeout (err.graphql.time-limit); batch_limit bounds the operations of a batched request; rate_limit counts the GraphQL requests over HTTP of a role in the last minute (sliding; each operation of a batch and each REST endpoint call is one), per client IP address (the connection's peer) with unique_params IP, per the values of the listed session variables with a list, and refuses those beyond max_reqs_per_min (err.graphql.rate-limit). The counts are this server's own (servers that share a database each count their requests) and start over when the metadata changes. Depth, node and time limits bind operations over WebSocket too.",
   ),
   decision(
     'graphql.introspection-disabled',
@@ -198,7 +198,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'network.tls-allowlist',
     '2.2',
     'the TLS allow-list',
-    'network.tls_allowlist names hosts (with a suffix: the port) whose certificates outgoing HTTPS requests of remote schemas, actions, event and cron webhooks and the authentication webhook accept when they are self-signed or do not name the host (permissions [self-signed]); an entry without that permission, or a host not listed, has its certificate checked as always. add_host_to_tls_allowlist {host, suffix?, permissions?} (or the host alone) adds one; the same host and suffix twice is 400 already-exists; drop_host_from_tls_allowlist {host, suffix?} drops one, 400 not-exists when there is none.',
+    "network.tls_allowlist names hosts (with a suffix: the port) whose certificates the engine's outgoing HTTPS requests accept when they are self-signed (permissions [self-signed]). This server keeps and exports the list but checks every certificate as always: the list relaxes nothing, which the start log says when the metadata holds one. add_host_to_tls_allowlist {host, suffix?, permissions?} (or the host alone) adds one; the same host and suffix twice is 400 already-exists; drop_host_from_tls_allowlist {host, suffix?} drops one, 400 not-exists when there is none.",
   ),
   decision('table-name.default-schema', '2.1', 'schema of a bare string TableName', 'A string TableName names a table in schema `public`.'),
   decision(

@@ -200,6 +200,7 @@ test(
       'err.already-exists.tls-host',
       'err.not-exists.tls-host',
       'err.bad-request.tls-host-empty',
+      'dec.network.tls-allowlist',
       'op.add_inherited_role',
       'op.add_host_to_tls_allowlist',
       'op.set_api_limits',

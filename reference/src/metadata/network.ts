@@ -1,5 +1,6 @@
-// The network's TLS allow-list (decision dec.network.tls-allowlist): hosts whose certificates
-// outgoing HTTPS requests accept when they are self-signed. Pure functions over the document.
+// The network's TLS allow-list (decision dec.network.tls-allowlist): hosts whose certificates the
+// engine's outgoing HTTPS requests accept when they are self-signed, kept and exported here (this
+// server checks every certificate as always). Pure functions over the document.
 import type { MetadataDocument, TlsAllow } from '../../../spec';
 import { engineError } from '../errors';
 import { withPart } from './topLevel';
@@ -23,12 +24,4 @@ export function dropHostFromTlsAllowlist(document: MetadataDocument, args: { hos
   if (!tlsAllowlistOf(document).some((t) => sameEntry(t, args.host, args.suffix)))
     throw engineError('not-exists.tls-host', '$.args', [entryName(args.host, args.suffix)]);
   return withPart(document, 'network', { ...document.network, tls_allowlist: tlsAllowlistOf(document).filter((t) => !sameEntry(t, args.host, args.suffix)) });
-}
-
-/**
- * Whether a request to `host` (and `port`) may accept a certificate its chain does not vouch for:
- * an entry of the host (with the port as its suffix, when it has one) that permits self-signed ones.
- */
-export function acceptsSelfSigned(allowlist: readonly TlsAllow[], host: string, port: string): boolean {
-  return allowlist.some((t) => t.host === host && (t.suffix === undefined || t.suffix === port) && (t.permissions ?? []).includes('self-signed'));
 }

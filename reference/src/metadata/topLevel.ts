@@ -27,3 +27,18 @@ export const setOpenTelemetryConfig = (document: MetadataDocument, args: OpenTel
 /** set_opentelemetry_status: the status alone; the rest of the configuration stays. */
 export const setOpenTelemetryStatus = (document: MetadataDocument, status: 'enabled' | 'disabled') =>
   withPart(document, 'opentelemetry', { ...(document.opentelemetry ?? {}), status });
+
+/**
+ * The parts of a document this server keeps and exports but does not act on (decision
+ * dec.metadata.top-level): no metrics, traces or data connectors here, outgoing certificates are
+ * checked as always, and the server's own database is the one it was started with.
+ */
+export function keptNotServed(document: MetadataDocument): string[] {
+  return [
+    ...(document.metrics_config ? ['metrics_config'] : []),
+    ...(document.opentelemetry ? ['opentelemetry'] : []),
+    ...(document.backend_configs ? ['backend_configs'] : []),
+    ...(document.network?.tls_allowlist?.length ? ['network.tls_allowlist'] : []),
+    ...(document.default_source?.configuration ? ['the configuration of the default source'] : []),
+  ];
+}
