@@ -15,14 +15,25 @@ export function rateKey(limit: RateLimit, session: Session, address: string | un
 
 export class RateCounter {
   private readonly times = new Map<string, number[]>();
+  private lastSweep = 0;
 
   /** Counts a request of `key` at `now`, unless `max` were already made in the minute before: then false. */
   admit(key: string, max: number, now = Date.now()): boolean {
+    // Clients that made no request for a minute are forgotten, so that many addresses do not pile up.
+    if (now - this.lastSweep > WINDOW_MS) {
+      this.lastSweep = now;
+      for (const [k, times] of this.times) if (times[times.length - 1]! <= now - WINDOW_MS) this.times.delete(k);
+    }
     const recent = (this.times.get(key) ?? []).filter((t) => t > now - WINDOW_MS);
     const admitted = recent.length < max;
     if (admitted) recent.push(now);
     if (recent.length) this.times.set(key, recent);
     else this.times.delete(key);
     return admitted;
+  }
+
+  /** How many clients are counted. */
+  get size(): number {
+    return this.times.size;
   }
 }

@@ -26,6 +26,16 @@ test('a rate counter admits max requests of a key in any minute', () => {
   expect(counter.admit('k', 2, 60_002)).toBe(false);
 });
 
+test('clients silent for a minute are forgotten', () => {
+  const counter = new RateCounter();
+  counter.admit('a', 1, 100_000);
+  counter.admit('b', 1, 130_000);
+  expect(counter.size).toBe(2);
+  counter.admit('c', 1, 170_001);
+  expect(counter.size).toBe(2);
+  expect(counter.admit('a', 1, 170_002)).toBe(true);
+});
+
 test('a rate key is the role, with the address or the named session variables', () => {
   const session = { role: 'user', variables: { 'x-engine-user-id': '7' } };
   expect(rateKey({ max_reqs_per_min: 1 }, session, '::1')).toBe('["user"]');
