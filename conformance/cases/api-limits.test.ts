@@ -24,8 +24,10 @@ const album = {
   select_permissions: ['fan', 'critic'].map((role) => ({ role, permission: { columns: ['id', 'title'], filter: {} } })),
 };
 const slow = { function: { schema: 'music', name: 'slow_artists' } };
+/** A table whose inserts take 3 s (a trigger sleeps): fan may insert into it. */
+const note = { table: musicTable('slow_note'), insert_permissions: [{ role: 'fan', permission: { columns: ['id'], check: {} } }] };
 const withLimits = (api_limits: unknown, more: Record<string, unknown> = {}) =>
-  run('replace_metadata', { version: 2, tables: [artist, album], functions: [slow], api_limits, ...more });
+  run('replace_metadata', { version: 2, tables: [artist, album, note], functions: [slow], api_limits, ...more });
 
 /** Depth 3 (album, artist, name) and 2 nodes (album, artist). */
 const DEEP = '{ music_album(where: {id: {_eq: 10}}) { artist { name } } }';
@@ -35,6 +37,9 @@ beforeAll(async () => {
   await target.sql(
     'create or replace function music.slow_artists() returns setof music.artist language plpgsql stable as $$ begin perform pg_sleep(3); return query select * from music.artist; end $$',
   );
+  await target.sql(`create table music.slow_note (id integer primary key);
+    create function music.sleep_first() returns trigger language plpgsql as $$ begin perform pg_sleep(3); return new; end $$;
+    create trigger sleep_first before insert on music.slow_note for each row execute function music.sleep_first()`);
   expectResponse(await run('reload_metadata', {}), 200);
 });
 afterAll(async () => {
@@ -113,6 +118,11 @@ test(
     const started = Date.now();
     expect(await gql('{ music_slow_artists(limit: 1) { id } }', 'fan')).toEqual(refusal('time limit of 1 seconds exceeded', 'timeout'));
     expect(Date.now() - started).toBeLessThan(2500);
+    // A mutation cut short is undone.
+    expect(await gql('mutation { insert_music_slow_note(objects: [{id: 1}]) { affected_rows } }', 'fan')).toEqual(
+      refusal('time limit of 1 seconds exceeded', 'timeout'),
+    );
+    expect(await target.sql('select count(*)::int as n from music.slow_note')).toEqual([{ n: 0 }]);
   },
 );
 
