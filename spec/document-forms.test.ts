@@ -27,8 +27,9 @@ test('a version there is not is refused at its path', () => {
   });
 });
 
-test('version 3: the default source lifts its tables and functions; its configuration and empty parts go', () => {
+test('version 3: the default source lifts its tables and functions; its configuration and customization are kept; empty parts go', () => {
   expect(upgradeDocument({ version: 3, actions: [{ name: 'a' }] }, '$')).toEqual(ok({ version: 2, actions: [{ name: 'a' }] }));
+  const configuration = { connection_info: { database_url: { from_env: 'DB' }, isolation_level: 'serializable', pool_settings: { max_connections: 5 } } };
   expect(
     upgradeDocument(
       {
@@ -37,11 +38,11 @@ test('version 3: the default source lifts its tables and functions; its configur
           {
             name: 'default',
             kind: 'postgres',
-            configuration: { x: 1 },
+            configuration,
             tables: [{ table: 't' }],
             functions: [{ function: 'f' }],
             logical_models: [],
-            customization: {},
+            customization: { naming_convention: 'hasura-default' },
           },
         ],
         inherited_roles: [],
@@ -50,15 +51,30 @@ test('version 3: the default source lifts its tables and functions; its configur
       },
       '$',
     ),
-  ).toEqual(ok({ version: 2, tables: [{ table: 't' }], functions: [{ function: 'f' }] }));
-  expect(upgradeDocument({ version: 3, sources: [{ name: 'default' }] }, '$')).toEqual(ok({ version: 2 }));
+  ).toEqual(
+    ok({
+      version: 2,
+      tables: [{ table: 't' }],
+      functions: [{ function: 'f' }],
+      default_source: { configuration, customization: { naming_convention: 'hasura-default' } },
+      // The other top-level parts stay as they are: the version 2 form takes them (dec.metadata.top-level).
+      inherited_roles: [],
+      network: {},
+      api_limits: null,
+    }),
+  );
+  // A default source that says nothing of itself takes the server's description away ({}); no default source keeps it.
+  expect(upgradeDocument({ version: 3, sources: [{ name: 'default' }] }, '$')).toEqual(ok({ version: 2, default_source: {} }));
+  expect(upgradeDocument({ version: 3, sources: [{ name: 'default', customization: {} }] }, '$')).toEqual(
+    ok({ version: 2, default_source: { customization: {} } }),
+  );
 });
 
 test('version 3: other sources keep their form under sources, in their order, the default source lifted wherever it stands', () => {
   const analytics = { name: 'analytics', kind: 'postgres', configuration: { connection_info: { database_url: 'postgres://a/b' } }, tables: [] };
   const archive = { name: 'archive', configuration: { connection_info: { database_url: { from_env: 'ARCHIVE_URL' } } } };
   expect(upgradeDocument({ version: 3, sources: [analytics, { name: 'default', tables: [{ table: 't' }] }, archive] }, '$')).toEqual(
-    ok({ version: 2, tables: [{ table: 't' }], sources: [analytics, archive] }),
+    ok({ version: 2, tables: [{ table: 't' }], default_source: {}, sources: [analytics, archive] }),
   );
 });
 
@@ -74,23 +90,20 @@ test('version 3: what this server cannot serve is refused at its path, with its 
   expect(upgradeDocument({ version: 3, sources: [{ name: 'default', logical_models: [{ name: 'm' }] }] }, '$')).toEqual(
     failure('$.sources[0].logical_models', 'logical_models is not supported by this server yet', 'not-supported'),
   );
-  expect(upgradeDocument({ version: 3, sources: [{ name: 'default', customization: { root_fields: {} } }] }, '$')).toEqual(
-    failure('$.sources[0].customization', 'customization is not supported by this server yet', 'not-supported'),
-  );
-  expect(upgradeDocument({ version: 3, inherited_roles: [{ role_name: 'r' }] }, '$')).toEqual(
-    failure('$.inherited_roles', 'inherited_roles is not supported by this server yet', 'not-supported'),
-  );
-  expect(upgradeDocument({ version: 3, network: { tls_allowlist: [] } }, '$')).toEqual(
-    failure('$.network', 'network is not supported by this server yet', 'not-supported'),
-  );
+  // The default source's configuration is checked where it stands.
+  expect(upgradeDocument({ version: 3, sources: [{ name: 'default', configuration: { connection_info: {} } }] }, '$.args')).toEqual({
+    ok: false,
+    problem: { path: '$.args.sources[0].configuration.connection_info', message: 'key "database_url" not found' },
+  });
 });
 
-test("version 3: the engine's defaults that every project holds are nothing to apply; any other value is refused", () => {
+test('version 3: a customization of the default source is kept while it changes nothing; any other is refused at its place', () => {
   const source = (customization: unknown) => ({ name: 'default', kind: 'postgres', customization, tables: [{ table: 't' }] });
-  expect(
-    upgradeDocument({ version: 3, sources: [source({ naming_convention: 'hasura-default' })], graphql_schema_introspection: { disabled_for_roles: [] } }, '$'),
-  ).toEqual(ok({ version: 2, tables: [{ table: 't' }] }));
-  // Another source's default customization goes too; its own form is kept.
+  const empty = { root_fields: { namespace: null, prefix: '', suffix: null }, type_names: {}, naming_convention: 'hasura-default' };
+  expect(upgradeDocument({ version: 3, sources: [source(empty)] }, '$')).toEqual(
+    ok({ version: 2, tables: [{ table: 't' }], default_source: { customization: empty } }),
+  );
+  // Another source's default customization goes; its own form is kept.
   expect(
     upgradeDocument(
       { version: 3, sources: [{ name: 'other', kind: 'postgres', configuration: {}, customization: { naming_convention: 'hasura-default' } }] },
@@ -99,20 +112,18 @@ test("version 3: the engine's defaults that every project holds are nothing to a
   ).toEqual(ok({ version: 2, sources: [{ name: 'other', kind: 'postgres', configuration: {} }] }));
   const other = { name: 'other', kind: 'postgres', configuration: {}, customization: { naming_convention: 'graphql-default' } };
   expect(upgradeDocument({ version: 3, sources: [other] }, '$')).toEqual(ok({ version: 2, sources: [other] }));
-  expect(upgradeDocument({ version: 3, graphql_schema_introspection: { disabled_for_roles: ['guest'] } }, '$')).toEqual(
-    failure('$.graphql_schema_introspection', 'graphql_schema_introspection is not supported by this server yet', 'not-supported'),
-  );
-  expect(upgradeDocument({ version: 3, graphql_schema_introspection: { disabled_for_roles: [], other: 1 } }, '$')).toEqual(
-    failure('$.graphql_schema_introspection', 'graphql_schema_introspection is not supported by this server yet', 'not-supported'),
-  );
-  expect(upgradeDocument({ version: 3, sources: [source({ naming_convention: 'graphql-default' })] }, '$')).toEqual(
-    failure('$.sources[0].customization', 'customization is not supported by this server yet', 'not-supported'),
-  );
-  expect(upgradeDocument({ version: 3, sources: [source({ naming_convention: 'hasura-default', root_fields: {} })] }, '$')).toEqual(
-    failure('$.sources[0].customization', 'customization is not supported by this server yet', 'not-supported'),
-  );
-  // The default of one key is not taken for another's.
-  expect(upgradeDocument({ version: 3, network: { disabled_for_roles: [] } }, '$')).toEqual(
-    failure('$.network', 'network is not supported by this server yet', 'not-supported'),
-  );
+  for (const refused of [
+    { naming_convention: 'graphql-default' },
+    { naming_convention: 'hasura-default', root_fields: { prefix: 'lib_' } },
+    { root_fields: { namespace: 'lib' } },
+    { type_names: { suffix: '_t' } },
+  ]) {
+    expect(upgradeDocument({ version: 3, sources: [source(refused)] }, '$')).toEqual(
+      failure('$.sources[0].customization', 'customization is not supported by this server yet', 'not-supported'),
+    );
+  }
+  expect(upgradeDocument({ version: 3, sources: [source({ naming: 'x' })] }, '$')).toEqual({
+    ok: false,
+    problem: { path: '$.sources[0].customization', message: 'unexpected key "naming"' },
+  });
 });

@@ -1,19 +1,20 @@
 // The older forms of a metadata document that replace_metadata (and the metadata directory) take,
 // converted to version 2 before it is parsed (decision dec.metadata.older-forms): version 1 (no
 // version key, functions named by FunctionName) and version 3 (tables and functions under the
-// default source; other sources under `sources`).
+// default source, whose configuration and customization become `default_source`; other sources
+// under `sources`; the other top-level parts as they are, decision dec.metadata.top-level).
+import { defaultSource } from './default-source';
 import { formatMessage } from './errors';
 import { childPath, isPlainObject, parsed, parseFailure, type ParseResult } from './schema';
 
-/** Keys of a version 3 document this server has no use for: dropped when empty, refused otherwise. */
-const VERSION_3_ONLY = ['inherited_roles', 'network', 'backend_configs', 'api_limits', 'graphql_schema_introspection', 'metrics_config', 'opentelemetry'];
-/** Keys of a version 3 source besides its tables and functions. */
-const SOURCE_KEYS_IGNORED = ['name', 'kind', 'configuration'];
+/** Keys of the default source besides its tables and functions that say nothing the server keeps. */
+const SOURCE_KEYS_IGNORED = ['name', 'kind'];
+/** Keys of the default source kept as `default_source` (decision dec.metadata.default-source). */
+const SOURCE_KEYS_KEPT = ['configuration', 'customization'];
 
 const isEmpty = (v: unknown) => v === null || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
 /** The engine's own defaults, which its exports write into every project: as good as empty. */
 const ENGINE_DEFAULTS: Record<string, string> = {
-  graphql_schema_introspection: JSON.stringify({ disabled_for_roles: [] }),
   customization: JSON.stringify({ naming_convention: 'hasura-default' }),
 };
 const nothingToApply = (key: string, v: unknown) => isEmpty(v) || JSON.stringify(v) === ENGINE_DEFAULTS[key];
@@ -37,11 +38,6 @@ function fromVersion1(value: Record<string, unknown>): Record<string, unknown> {
 
 function fromVersion3(value: Record<string, unknown>, path: string): ParseResult<unknown> {
   const { version: _version, sources, ...rest } = value;
-  for (const key of VERSION_3_ONLY) {
-    if (!(key in rest)) continue;
-    if (!nothingToApply(key, rest[key])) return parseFailure(childPath(path, key), formatMessage('err.not-supported.not-implemented', key), 'not-supported');
-    delete rest[key];
-  }
   const out: Record<string, unknown> = { version: 2, ...rest };
   if (sources === undefined) return parsed(out);
   if (!Array.isArray(sources)) return parseFailure(childPath(path, 'sources'), 'expected Array', 'parse-failed');
@@ -62,11 +58,18 @@ function fromVersion3(value: Record<string, unknown>, path: string): ParseResult
       others.push(nothingToApply('customization', customization) ? form : source);
       continue;
     }
+    const kept: Record<string, unknown> = {};
     for (const [key, part] of Object.entries(source)) {
       if (SOURCE_KEYS_IGNORED.includes(key)) continue;
       if (key === 'tables' || key === 'functions') out[key] = part;
+      else if (SOURCE_KEYS_KEPT.includes(key)) kept[key] = part;
       else if (!nothingToApply(key, part)) return parseFailure(childPath(at, key), formatMessage('err.not-supported.not-implemented', key), 'not-supported');
     }
+    // Checked here, so that a refusal names the place in the document as it was given.
+    const checked = defaultSource.parse(kept, at);
+    if (!checked.ok) return checked;
+    // A version 3 document always says how it describes the default source, if only by saying nothing.
+    out.default_source = checked.value;
   }
   if (others.length > 0) out.sources = others;
   return parsed(out);

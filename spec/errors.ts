@@ -1,6 +1,7 @@
 // The error catalogue: every row of SPEC.md §7.2 plus the errors the reference decided on
 // where SPEC.md is silent. Handlers never write a message inline; they name an entry here.
 import type { Level, SpecItem } from './item';
+import { TOP_LEVEL_ERRORS } from './top-level-errors';
 
 export interface ErrorSpec {
   id: string;
@@ -30,6 +31,8 @@ const decided = (id: string, status: number, code: string, message: string, deci
 });
 
 export const ERRORS: readonly ErrorSpec[] = [
+  // Those of inherited roles, API limits, introspection options and the TLS allow-list.
+  ...TOP_LEVEL_ERRORS,
   e('postgres-error.not-null', 400, 'postgres-error', 'Not-NULL violation. null value in column <column-name> violates not-null constraint'),
   e('permission-denied.select', 400, 'permission-denied', 'select on <column/table> for role <role-name> is not allowed.'),
   e('not-exists.table', 400, 'not-exists', 'table <table-name> does not exist'),

@@ -11,6 +11,8 @@ export * from './names';
 export * from './metadata-document';
 export * from './remote-relationships';
 export * from './sources';
+export * from './top-level';
+export * from './default-source';
 export { RULES, DECISIONS } from './rules';
 export * as schema from './schema';
 export * as args from './arguments';

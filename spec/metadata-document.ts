@@ -14,6 +14,26 @@ import { upgradeDocument } from './document-forms';
 import { functionName, GRAPHQL_NAME, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
 import { remoteRelationship, type RemoteRelationship } from './remote-relationships';
 import { DEFAULT_SOURCE, sourceConfiguration, sourceName, type SourceConfiguration } from './sources';
+import { defaultSource, type DefaultSource } from './default-source';
+import {
+  apiLimits,
+  backendConfigs,
+  inheritedRoles,
+  introspectionOptions,
+  isEmptyObject,
+  metricsConfig,
+  network,
+  noApiLimits,
+  noMetricsConfig,
+  openTelemetryConfig,
+  type ApiLimits,
+  type BackendConfigs,
+  type InheritedRole,
+  type IntrospectionOptions,
+  type MetricsConfig,
+  type Network,
+  type OpenTelemetryConfig,
+} from './top-level';
 import { formatMessage } from './errors';
 import {
   array,
@@ -324,6 +344,19 @@ export interface MetadataDocument {
   actions?: Action[];
   /** The sources besides the server's own database (decision dec.source.forms); left out when none. */
   sources?: SourceEntry[];
+  // The other top-level parts of the engine's projects (decision dec.metadata.top-level), each left out when empty.
+  api_limits?: ApiLimits;
+  metrics_config?: MetricsConfig;
+  inherited_roles?: InheritedRole[];
+  graphql_schema_introspection?: IntrospectionOptions;
+  network?: Network;
+  backend_configs?: BackendConfigs;
+  opentelemetry?: OpenTelemetryConfig;
+  /**
+   * How the project describes the server's own database (decision dec.metadata.default-source);
+   * never stored empty: a parsed document holds {} only to say that it takes the server's away.
+   */
+  default_source?: DefaultSource;
 }
 
 /** A source besides `default`: its database and what of it is tracked. */
@@ -797,6 +830,15 @@ const metadataDocumentV2: Schema<MetadataDocument> = refine(
       custom_types: customTypes,
       actions: array(action),
       sources: array(sourceEntry),
+      // null is as good as absent, as the engine reads these parts.
+      api_limits: nullable(apiLimits),
+      metrics_config: nullable(metricsConfig),
+      inherited_roles: nullable(inheritedRoles),
+      graphql_schema_introspection: nullable(introspectionOptions),
+      network: nullable(network),
+      backend_configs: nullable(backendConfigs),
+      opentelemetry: nullable(openTelemetryConfig),
+      default_source: nullable(defaultSource),
       ...onlyEmpty(DOCUMENT_KINDS_NOT_YET_SUPPORTED),
     },
   ),
@@ -814,8 +856,26 @@ const metadataDocumentV2: Schema<MetadataDocument> = refine(
       ...(v.custom_types && Object.keys(v.custom_types).length ? { custom_types: v.custom_types } : {}),
       ...(v.actions?.length ? { actions: v.actions } : {}),
       ...(v.sources?.length ? { sources: v.sources } : {}),
+      ...topLevelParts(v as Partial<MetadataDocument>),
+      // A document that names default_source but says nothing in it takes the server's away; one that
+      // does not name it keeps the server's (decision dec.metadata.default-source): {} tells them apart.
+      ...('default_source' in v && !topLevelParts(v as Partial<MetadataDocument>).default_source ? { default_source: {} } : {}),
     }),
 );
+
+/** The top-level parts of the engine's projects that say something, in the engine's order (decision dec.metadata.top-level). */
+export function topLevelParts(v: Partial<MetadataDocument>): Partial<MetadataDocument> {
+  return {
+    ...(v.api_limits && !noApiLimits(v.api_limits) ? { api_limits: v.api_limits } : {}),
+    ...(v.metrics_config && !noMetricsConfig(v.metrics_config) ? { metrics_config: v.metrics_config } : {}),
+    ...(v.inherited_roles?.length ? { inherited_roles: v.inherited_roles } : {}),
+    ...(v.graphql_schema_introspection?.disabled_for_roles.length ? { graphql_schema_introspection: v.graphql_schema_introspection } : {}),
+    ...(v.network?.tls_allowlist?.length ? { network: v.network } : {}),
+    ...(v.backend_configs && !isEmptyObject(v.backend_configs) ? { backend_configs: v.backend_configs } : {}),
+    ...(v.opentelemetry && !isEmptyObject(v.opentelemetry) ? { opentelemetry: v.opentelemetry } : {}),
+    ...(v.default_source && Object.keys(v.default_source).length ? { default_source: v.default_source } : {}),
+  };
+}
 
 /** A metadata document in any form replace_metadata takes, as version 2 (decision dec.metadata.older-forms). */
 export const metadataDocument: Schema<MetadataDocument> = preprocess(upgradeDocument, metadataDocumentV2);

@@ -4,6 +4,7 @@ import * as A from './arguments';
 import * as S from './sources';
 import type { SpecItem } from './item';
 import type { Schema } from './schema';
+import { TOP_LEVEL_OPERATIONS } from './top-level-operations';
 
 export type Endpoint = '/v1/query' | '/v1/metadata' | '/v2/query';
 
@@ -232,6 +233,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   op('update', '4.1', 'legacy DML: update rows of a tracked table', A.dmlUpdate, { endpoints: QUERY, ...legacy }),
   op('delete', '4.1', 'legacy DML: delete rows of a tracked table', A.dmlDelete, { endpoints: QUERY, ...legacy }),
   op('count', '4.1', 'legacy DML: count rows of a tracked table', A.dmlCount, { endpoints: QUERY, ...legacy }),
+  ...TOP_LEVEL_OPERATIONS,
 ];
 
 /**

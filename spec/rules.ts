@@ -163,6 +163,43 @@ export const RULES: readonly SpecItem[] = [
 ];
 
 export const DECISIONS: readonly SpecItem[] = [
+  // The top-level parts of the engine's projects (decision 040).
+  decision(
+    'metadata.top-level',
+    '2.2',
+    "the top-level parts of the engine's projects beside tables and functions",
+    'A document may carry, in the engine\'s shapes, inherited_roles [{role_name, role_set}], api_limits {rate_limit, depth_limit, node_limit, time_limit, batch_limit (each {global, per_role}), disabled}, graphql_schema_introspection {disabled_for_roles}, network {tls_allowlist [{host, suffix?, permissions?: [self-signed]}]}, metrics_config {analyze_query_variables, analyze_response_body}, opentelemetry {status, data_types, exporter_otlp, batch_span_processor} and backend_configs {<kind>: {…}}. replace_metadata takes them in version 2 and version 3 documents (null as good as absent) and the metadata directory in both layouts; they are kept and exported after the other parts in that order, each left out when it says nothing (no inherited role; no limit and not disabled; no role; no host; both metrics false; an empty object), api_limits with per_role {} and disabled written out and unique_params "ip" as "IP", a host given alone as {host}, absent suffix and permissions left out, a role named twice in a role set or disabled_for_roles once. Each has its operations (op.add_inherited_role …). What each does: dec.inherited-roles, dec.api-limits, dec.graphql.introspection-disabled, dec.network.tls-allowlist; metrics_config, opentelemetry and backend_configs are stored and exported only (this server has no metrics, traces or data connectors), which its start log says when the metadata holds them.',
+  ),
+  decision(
+    'metadata.default-source',
+    '2.2',
+    "how a project describes the server's own database",
+    "The source default of a version 3 document may carry configuration and customization: they are kept as default_source {configuration, customization} of the version 2 form (which replace_metadata takes too), exported so, and written back into databases.yaml by the metadata directory. The configuration is checked as a source's (dec.source.forms). The server's own database stays the one it was started with, reached as its settings say (ENGINE_GRAPHQL_DATABASE_URL, ENGINE_GRAPHQL_PG_CONNECTIONS): the configuration is kept and exported, not followed, which the start log says when the metadata holds one. A customization that changes nothing (no root_fields namespace, prefix or suffix, no type_names prefix or suffix, naming_convention hasura-default) is kept; any other is 400 not-supported at its place (customization is not supported by this server yet), nothing changed. clear_metadata keeps the configuration, as the engine keeps its default source.",
+  ),
+  decision(
+    'inherited-roles',
+    '4.3',
+    'inherited roles',
+    "An inherited role (inherited_roles, add_inherited_role) has the permissions of its role set, whose roles may be inherited ones too, as the engine combines them; a permission given to the inherited role itself wins. Select: the parents' select permissions are kept as grants (a parent that is itself inherited gives its own grants): a row is read where some grant's filter holds; a column (or scalar computed field) that every grant lists is read as it is, one that only some list is read where the filter of some grant listing it holds and is null elsewhere (its GraphQL type then nullable), in the fields, where, order_by, distinct_on, aggregates and aggregate predicates alike; the limit is the largest one a grant sets; aggregations when some grant allows them. Insert, update, delete and remote schema permissions: the parents' permission when every parent that has one has the same (lists as sets, and/or operands in any order), else none, reported by get_inconsistent_metadata as {name, type: \"inherited role permission inconsistency\", reason: Could not inherit permission for the role '<role>' for the entity: '<kind> permission, table: <table>, source: '<source>'' (or remote schema: '<name>'), entity} which refuses replace_metadata unless allowed, never an operation, and which drop_inconsistent_metadata cannot drop. Function and action permissions: when some parent has one. A role set naming a role no permission names is an inconsistent object {type: inherited_role, name, reason, definition} (dropped by drop_inconsistent_metadata); a cycle is 400 cyclic-dependency.",
+  ),
+  decision(
+    'api-limits',
+    '8',
+    'API limits',
+    "api_limits bind every role but admin unless disabled is true; a role's limit is its per_role entry, else global. depth_limit (levels of fields, a fragment counted where it is spread) and node_limit (fields with a selection set) refuse an operation before it runs (introspection fields count for neither) with validation-failed errors (err.graphql.depth-limit, err.graphql.node-limit); time_limit (seconds) cancels the statements of an operation that run longer, when it is below the server's statement timeout (err.graphql.time-limit); batch_limit bounds the operations of a batched request; rate_limit counts the GraphQL requests over HTTP of a role in the last minute (sliding; each operation of a batch and each REST endpoint call is one), per client IP address (the connection's peer) with unique_params IP, per the values of the listed session variables with a list, and refuses those beyond max_reqs_per_min (err.graphql.rate-limit). The counts are this server's own (servers that share a database each count their requests) and start over when the metadata changes. Depth, node and time limits bind operations over WebSocket too.",
+  ),
+  decision(
+    'graphql.introspection-disabled',
+    '4.1',
+    'introspection disabled for roles',
+    'A GraphQL operation of a role that graphql_schema_introspection.disabled_for_roles names is refused when it selects __schema or __type anywhere (err.graphql.introspection-disabled), as the engine refuses it; __typename is answered as ever, and so is every other role.',
+  ),
+  decision(
+    'network.tls-allowlist',
+    '2.2',
+    'the TLS allow-list',
+    "network.tls_allowlist names hosts (with a suffix: the port) whose certificates the engine's outgoing HTTPS requests accept when they are self-signed (permissions [self-signed]). This server keeps and exports the list but checks every certificate as always: the list relaxes nothing, which the start log says when the metadata holds one. add_host_to_tls_allowlist {host, suffix?, permissions?} (or the host alone) adds one; the same host and suffix twice is 400 already-exists; drop_host_from_tls_allowlist {host, suffix?} drops one, 400 not-exists when there is none.",
+  ),
   decision('table-name.default-schema', '2.1', 'schema of a bare string TableName', 'A string TableName names a table in schema `public`.'),
   decision(
     'export.form',
@@ -786,7 +823,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'metadata.older-forms',
     '4.3',
     'metadata documents of the older versions',
-    "replace_metadata (and the metadata directory) takes a document of version 1 (no version key, or version 1: a table entry's table and a function may be a bare name or {schema, name}, functions are listed by name) and of version 3 (tables and functions under sources: the source named default is the server's own database, whatever its configuration says; other sources are listed under `sources` (dec.source.forms); a source of another kind than postgres is 400 not-supported at its kind; inherited_roles and the other version 3 keys, and a source's customization, are dropped when empty or when they hold the defaults the engine writes into every project it exports (graphql_schema_introspection {disabled_for_roles: []}, customization {naming_convention: hasura-default}), and 400 not-supported otherwise), converted to version 2; export_metadata stays version 2.",
+    "replace_metadata (and the metadata directory) takes a document of version 1 (no version key, or version 1: a table entry's table and a function may be a bare name or {schema, name}, functions are listed by name) and of version 3 (tables and functions under sources: the source named default is the server's own database, its configuration and customization kept as default_source (dec.metadata.default-source); other sources are listed under `sources` (dec.source.forms); a source of another kind than postgres is 400 not-supported at its kind; other keys of the default source are dropped when empty and 400 not-supported otherwise; the other top-level parts are taken as they are (dec.metadata.top-level)), converted to version 2; export_metadata stays version 2.",
   ),
   decision(
     'table.column-config',

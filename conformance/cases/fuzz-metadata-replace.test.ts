@@ -23,9 +23,12 @@ import {
   selectRootField,
   type Document,
   type FuzzTable,
+  type Inconsistency,
+  type Refusal,
   type TableEntry,
 } from '../harness/metadataDocuments';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
+import { topLevelInconsistencies, topLevelParts, topLevelRefusals } from '../harness/topLevelParts';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
@@ -45,13 +48,20 @@ const replace = (document: unknown, allowInconsistent?: boolean) =>
     args: { ...(allowInconsistent === undefined ? {} : { allow_inconsistent_metadata: allowInconsistent }), metadata: document },
   });
 
+// With the top-level parts (decision dec.metadata.top-level): their objects refused and inconsistent too.
+const allRefusals = (): Refusal[] => [...refusals(), ...topLevelRefusals<Document>()];
+const allInconsistencies = (document: Document, sourceUrl?: string): Inconsistency[] => [
+  ...inconsistencies(document, sourceUrl),
+  ...topLevelInconsistencies<Document>(),
+];
+
 const generated = (remoteUrl: string, sourceUrl: string) =>
   fuzzSchema.chain((tables) =>
     fc.record({
       tables: fc.constant(tables),
-      document: fuzzDocument(tables, remoteUrl, sourceUrl),
-      inconsistent: fc.integer({ min: 0, max: inconsistencies({ version: 2, tables: [{ table: { schema: 's', name: 't' } }] }).length - 1 }),
-      refused: fc.integer({ min: 0, max: refusals().length - 1 }),
+      document: fuzzDocument(tables, remoteUrl, sourceUrl).chain((d) => topLevelParts(d).map((parts): Document => ({ ...d, ...parts }))),
+      inconsistent: fc.integer({ min: 0, max: allInconsistencies({ version: 2, tables: [{ table: { schema: 's', name: 't' } }] }).length - 1 }),
+      refused: fc.integer({ min: 0, max: allRefusals().length - 1 }),
     }),
   );
 
@@ -77,6 +87,7 @@ test(
       'op.drop_inconsistent_metadata',
       'op.get_inconsistent_metadata',
       'dec.source.forms',
+      'dec.metadata.top-level',
     ],
     `generated documents over generated tables round-trip; one bad object is refused and changes nothing; allowed inconsistencies are kept and reported (${RUNS} runs)`,
   ),
@@ -135,7 +146,7 @@ test(
         expect(second.resource_version).toBeGreaterThan(first.resource_version);
 
         // One refused object: 400, nothing changed.
-        const refusal = refusals()[refused]!;
+        const refusal = allRefusals()[refused]!;
         const refusedAnswer = await replace(refusal.apply(document));
         if (refusedAnswer.status !== 400)
           throw new Error(context(`${refusal.kind} was not refused: ${refusedAnswer.status} ${refusedAnswer.text.slice(0, 300)}`));
@@ -144,7 +155,7 @@ test(
         counts.refusals++;
 
         // One object the database lacks: refused without allow_inconsistent_metadata…
-        const missing = inconsistencies(document, target.databaseUrl)[inconsistent]!;
+        const missing = allInconsistencies(document, target.databaseUrl)[inconsistent]!;
         const withMissing = missing.apply(document) as Document;
         const strict = await replace(withMissing, false);
         expect([missing.kind, strict.status]).toEqual([missing.kind, 400]);

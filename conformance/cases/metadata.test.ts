@@ -289,88 +289,75 @@ test(
 test(
   covers(
     ['dec.metadata.older-forms', 'op.replace_metadata.v2', 'err.not-supported.source'],
-    'replace_metadata takes version 3 with the default source; a source of another kind is refused',
+    'replace_metadata takes version 3 with the default source, its configuration kept; a source of another kind is refused',
   ),
   async () => {
+    const configuration = { connection_info: { database_url: { from_env: 'ENGINE_GRAPHQL_DATABASE_URL' }, isolation_level: 'read-committed' } };
     const v3 = {
       version: 3,
-      sources: [
-        {
-          name: 'default',
-          kind: 'postgres',
-          configuration: { connection_info: { database_url: { from_env: 'ENGINE_GRAPHQL_DATABASE_URL' }, isolation_level: 'read-committed' } },
-          tables: [author, book],
-        },
-      ],
+      sources: [{ name: 'default', kind: 'postgres', configuration, tables: [author, book] }],
       inherited_roles: [],
     };
-    expectResponse(await target.metadata({ type: 'replace_metadata', args: { metadata: v3 } }), 200, { is_consistent: true, inconsistent_objects: [] });
-    expect(await exported()).toEqual({ version: 2, tables: [author, book] });
-    const before = await exported();
-    expectResponse(
-      await target.metadata({
-        type: 'replace_metadata',
-        args: { metadata: { ...v3, sources: [...v3.sources, { name: 'analytics', kind: 'mssql', configuration: {}, tables: [] }] } },
-      }),
-      400,
-      {
-        path: '$.args.metadata.sources[1].kind',
-        error: 'the source "analytics" is of kind "mssql": this server serves PostgreSQL sources only',
-        code: 'not-supported',
-      },
-    );
-    expectResponse(
-      await target.metadata({ type: 'replace_metadata', args: { metadata: { ...v3, inherited_roles: [{ role_name: 'staff', role_set: ['a', 'b'] }] } } }),
-      400,
-      { path: '$.args.metadata.inherited_roles', error: 'inherited_roles is not supported by this server yet', code: 'not-supported' },
-    );
-    expect(await exported()).toEqual(before);
+    try {
+      expectResponse(await target.metadata({ type: 'replace_metadata', args: { metadata: v3 } }), 200, { is_consistent: true, inconsistent_objects: [] });
+      // Decision dec.metadata.default-source: how the project describes the server's own database is kept.
+      expect(await exported()).toEqual({ version: 2, tables: [author, book], default_source: { configuration } });
+      const before = await exported();
+      expectResponse(
+        await target.metadata({
+          type: 'replace_metadata',
+          args: { metadata: { ...v3, sources: [...v3.sources, { name: 'analytics', kind: 'mssql', configuration: {}, tables: [] }] } },
+        }),
+        400,
+        {
+          path: '$.args.metadata.sources[1].kind',
+          error: 'the source "analytics" is of kind "mssql": this server serves PostgreSQL sources only',
+          code: 'not-supported',
+        },
+      );
+      expectResponse(
+        await target.metadata({ type: 'replace_metadata', args: { metadata: { ...v3, sources: [{ ...v3.sources[0], logical_models: [{ name: 'm' }] }] } } }),
+        400,
+        { path: '$.args.metadata.sources[0].logical_models', error: 'logical_models is not supported by this server yet', code: 'not-supported' },
+      );
+      expect(await exported()).toEqual(before);
+    } finally {
+      // clear_metadata keeps the default source's configuration: the next cases start without it (null takes it away).
+      await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [], default_source: null } });
+    }
   },
 );
 
 test(
   covers(
-    ['dec.metadata.older-forms', 'op.replace_metadata.v2'],
-    "replace_metadata version 3: the engine's defaults written into every project (introspection for no role, the default naming convention) are nothing to apply; other values are refused",
+    ['dec.metadata.older-forms', 'dec.metadata.default-source', 'op.replace_metadata.v2'],
+    "replace_metadata version 3: the engine's defaults written into every project (introspection for no role, the default naming convention) are kept and change nothing; another customization is refused",
   ),
   async () => {
+    const configuration = { connection_info: { database_url: { from_env: 'ENGINE_GRAPHQL_DATABASE_URL' } } };
     const v3 = (customization: unknown, introspection: unknown, tables: unknown[]) => ({
       version: 3,
-      sources: [
-        {
-          name: 'default',
-          kind: 'postgres',
-          configuration: { connection_info: { database_url: { from_env: 'ENGINE_GRAPHQL_DATABASE_URL' } } },
-          customization,
-          tables,
-        },
-      ],
+      sources: [{ name: 'default', kind: 'postgres', configuration, customization, tables }],
       graphql_schema_introspection: introspection,
     });
     const defaults = v3({ naming_convention: 'hasura-default' }, { disabled_for_roles: [] }, [author]);
-    expectResponse(await target.metadata({ type: 'replace_metadata', args: { metadata: defaults } }), 200, { is_consistent: true, inconsistent_objects: [] });
-    expect(await exported()).toEqual({ version: 2, tables: [author] });
-    // Each refusal would also have tracked book: nothing changes.
-    const refused = async (metadata: unknown, key: string, path: string) =>
-      expectResponse(await target.metadata({ type: 'replace_metadata', args: { metadata } }), 400, {
-        path,
-        error: `${key} is not supported by this server yet`,
-        code: 'not-supported',
-      });
-    const introspection = '$.args.metadata.graphql_schema_introspection';
-    await refused(
-      v3({ naming_convention: 'hasura-default' }, { disabled_for_roles: ['guest'] }, [author, book]),
-      'graphql_schema_introspection',
-      introspection,
-    );
-    const customization = '$.args.metadata.sources[0].customization';
-    await refused(v3({ naming_convention: 'graphql-default' }, { disabled_for_roles: [] }, [author, book]), 'customization', customization);
-    await refused(
-      v3({ naming_convention: 'hasura-default', root_fields: { prefix: 'lib_' } }, { disabled_for_roles: [] }, [author, book]),
-      'customization',
-      customization,
-    );
-    expect(await exported()).toEqual({ version: 2, tables: [author] });
+    const kept = { version: 2, tables: [author], default_source: { configuration, customization: { naming_convention: 'hasura-default' } } };
+    try {
+      expectResponse(await target.metadata({ type: 'replace_metadata', args: { metadata: defaults } }), 200, { is_consistent: true, inconsistent_objects: [] });
+      expect(await exported()).toEqual(kept);
+      // Each refusal would also have tracked book: nothing changes.
+      const refused = async (metadata: unknown) =>
+        expectResponse(await target.metadata({ type: 'replace_metadata', args: { metadata } }), 400, {
+          path: '$.args.metadata.sources[0].customization',
+          error: 'customization is not supported by this server yet',
+          code: 'not-supported',
+        });
+      await refused(v3({ naming_convention: 'graphql-default' }, { disabled_for_roles: [] }, [author, book]));
+      await refused(v3({ naming_convention: 'hasura-default', root_fields: { prefix: 'lib_' } }, { disabled_for_roles: [] }, [author, book]));
+      expect(await exported()).toEqual(kept);
+    } finally {
+      await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [], default_source: null } });
+    }
   },
 );
 

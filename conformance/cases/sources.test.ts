@@ -211,7 +211,13 @@ caseNeeding(
       ],
     };
     expectResponse(await run('replace_metadata', { metadata: v3 }), 200, { is_consistent: true, inconsistent_objects: [] });
-    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('ledger', connection({ isolation_level: 'repeatable-read' }))] });
+    // The default source's configuration is kept (decision dec.metadata.default-source).
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [],
+      default_source: { configuration: { connection_info: { database_url: { from_env: 'ENGINE_GRAPHQL_DATABASE_URL' } } } },
+      sources: [entry('ledger', connection({ isolation_level: 'repeatable-read' }))],
+    });
   },
 );
 

@@ -5,6 +5,7 @@
 // permissions: generated subsets of a remote's SDL with presets, and customizations), plus the objects that make such a
 // document invalid: some the database lacks (inconsistencies), some the arguments refuse.
 import fc from 'fast-check';
+import type { TopLevelParts } from './topLevelParts';
 
 export const FUZZ_SCHEMA = 'fzmeta';
 
@@ -63,7 +64,7 @@ export type Document = {
   cron_triggers?: Record<string, Json>[];
   remote_schemas?: Record<string, Json>[];
   sources?: Record<string, Json>[];
-};
+} & TopLevelParts;
 export interface TableEntry {
   table: { schema: string; name: string };
   configuration?: Record<string, Json>;

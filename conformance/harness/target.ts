@@ -96,6 +96,13 @@ function makeTarget(url: string, adminSecret: string | undefined, databaseUrl: s
     async reset() {
       const r = await target.metadata({ type: 'clear_metadata', args: {} });
       if (r.status !== 200) throw new Error(`clear_metadata failed: ${r.status} ${r.text}`);
+      // clear_metadata keeps how the metadata describes the server's own database (decision
+      // dec.metadata.default-source): a case that set it must not hand it to the next ones.
+      const left = (await target.metadata({ type: 'export_metadata', args: {} })).body as Record<string, unknown> | undefined;
+      if (left?.default_source !== undefined) {
+        const taken = await target.metadata({ type: 'replace_metadata', args: { ...left, default_source: null } });
+        if (taken.status !== 200) throw new Error(`replace_metadata failed: ${taken.status} ${taken.text}`);
+      }
     },
   };
   return target;

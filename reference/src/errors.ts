@@ -57,5 +57,6 @@ export function parseError(problem: ParseProblem): EngineError {
     return new EngineError(e.id, e.status, e.code, problem.message, problem.path);
   }
   const e = engineError('parse-failed.arguments', problem.path);
-  return new EngineError(e.id, e.status, e.code, problem.message, problem.path);
+  // A problem the schema names a code for (a duplicate, an empty host) answers with that code.
+  return new EngineError(e.id, e.status, problem.code ?? e.code, problem.message, problem.path);
 }

@@ -8,6 +8,7 @@ import { ConfigError, FLAGS, loadConfig } from './config';
 import { FLAG_HELP } from './flagHelp';
 import { provisionDatabase, ProvisionError, type ProvisionedDatabase } from './db/provision';
 import { createLogger } from './log';
+import { keptNotServed } from './metadata/topLevel';
 import { SERVER_VERSION, startServer, type RunningServer } from './server';
 
 const USAGE = `Usage: engine-reference [--FLAG VALUE]...       run the server (flags or ENGINE_GRAPHQL_* variables)
@@ -120,6 +121,9 @@ async function main(): Promise<void> {
       ...(config.databaseUrl ? {} : { database_url: withPassword(database.url, '***') }),
       enabled_apis: [...config.enabledApis],
     });
+    // Parts of the metadata kept but not acted on are said, never silently ignored.
+    const kept = keptNotServed(server.engine.current().document);
+    if (kept.length) logger.log('warn', 'startup', { message: `the metadata holds ${kept.join(', ')}: kept and exported, not acted on by this server` });
     // What checks this server: the suite against it, with the database it uses.
     const secret = config.adminSecret ? ' --admin-secret "$ENGINE_GRAPHQL_ADMIN_SECRET"' : '';
     // The password stays in its file: the line reads it from there when it runs.

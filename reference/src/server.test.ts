@@ -89,12 +89,12 @@ describe('reference server', () => {
 
   test('a metadata kind the server does not implement yet is refused, nothing changed [err.not-supported.not-implemented]', async () => {
     const server = await start();
-    const document = (inherited_roles: unknown[]) => ({ version: 3, sources: [], inherited_roles });
-    expect(await post(server, { type: 'replace_metadata', args: document([{ role_name: 'staff', role_set: ['user'] }]) })).toEqual({
+    const document = (logical_models: unknown[]) => ({ version: 3, sources: [{ name: 'default', kind: 'postgres', tables: [], logical_models }] });
+    expect(await post(server, { type: 'replace_metadata', args: document([{ name: 'm' }]) })).toEqual({
       status: 400,
       body: {
-        path: '$.args.inherited_roles',
-        error: 'inherited_roles is not supported by this server yet',
+        path: '$.args.sources[0].logical_models',
+        error: 'logical_models is not supported by this server yet',
         code: 'not-supported',
       },
     });

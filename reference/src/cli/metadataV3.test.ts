@@ -26,10 +26,10 @@ test('the project applies: the server then holds every table, relationship, perm
   expect(await cli('apply', dir)).toEqual({
     code: 0,
     out:
-      `applied ${dir}: changed actions.graphql, actions.yaml, allow_list.yaml, cron_triggers.yaml, databases/databases.yaml, ` +
+      `applied ${dir}: changed actions.graphql, actions.yaml, allow_list.yaml, api_limits.yaml, cron_triggers.yaml, databases/databases.yaml, ` +
       'databases/default/functions/functions.yaml, databases/default/functions/public_search_posts.yaml, databases/default/tables/public_comments.yaml, ' +
       'databases/default/tables/public_post_status.yaml, databases/default/tables/public_posts.yaml, databases/default/tables/public_users.yaml, ' +
-      'databases/default/tables/tables.yaml, query_collections.yaml, rest_endpoints.yaml',
+      'databases/default/tables/tables.yaml, graphql_schema_introspection.yaml, inherited_roles.yaml, network.yaml, query_collections.yaml, rest_endpoints.yaml',
     err: '',
   });
   expect(await harness.exported()).toEqual(APPLIED);
@@ -127,28 +127,31 @@ test('diff shows per file what the directory would change; apply says which file
   expect(await cli('diff', dir)).toEqual({ code: 0, out: 'no differences', err: '' });
 });
 
-test('the files the CLI writes empty for what this server does not implement do not block apply; with content, the server refuses them and nothing changes', async () => {
+test('the files the CLI writes empty apply as nothing; with content, each top-level part is applied, exported and written back', async () => {
   const { dir } = harness;
-  // What `hasura init` writes (null) and newer CLIs add ({}), beside the project's own empty ones.
+  // What `hasura init` writes (null) and newer CLIs add ({}), beside the project's own ones.
   writeFileSync(join(dir, 'api_limits.yaml'), 'null\n');
   for (const file of ['backend_configs.yaml', 'metrics_config.yaml', 'opentelemetry.yaml']) writeFileSync(join(dir, file), '{}\n');
   expect((await cli('apply', dir)).code).toBe(0);
-  expect(await harness.exported()).toEqual(APPLIED);
-  expect(await cli('export', dir)).toEqual({ code: 0, out: `wrote 23 files of layout 3 to ${dir}: ${SUMMARY}`, err: '' });
-  expect(treeOf(dir)).toEqual({ ...treeOf(METADATA), 'backend_configs.yaml': '{}\n', 'metrics_config.yaml': '{}\n', 'opentelemetry.yaml': '{}\n' });
-  const refused = async (file: string, text: string, key: string) => {
-    writeFileSync(join(dir, file), text);
-    expect(await cli('apply', dir)).toEqual({
-      code: 1,
-      out: '',
-      err: `the server refused the metadata of ${dir}; nothing changed (400): {"path":"$.args.${key}","error":"${key} is not supported by this server yet","code":"not-supported"}`,
-    });
-    expect(await harness.exported()).toEqual(APPLIED);
-    cpSync(join(METADATA, file), join(dir, file));
-  };
-  await refused('inherited_roles.yaml', '- role_name: editor\n  role_set:\n    - user\n    - anonymous\n', 'inherited_roles');
-  await refused('api_limits.yaml', 'disabled: false\ndepth_limit:\n  global: 10\n', 'api_limits');
-  await refused('graphql_schema_introspection.yaml', 'disabled_for_roles:\n  - anonymous\n', 'graphql_schema_introspection');
+  const { api_limits: _limits, ...withoutLimits } = APPLIED;
+  expect(await harness.exported()).toEqual(withoutLimits);
+  cpSync(join(METADATA, 'api_limits.yaml'), join(dir, 'api_limits.yaml'));
+  writeFileSync(join(dir, 'metrics_config.yaml'), 'analyze_query_variables: true\nanalyze_response_body: false\n');
+  writeFileSync(join(dir, 'opentelemetry.yaml'), 'status: disabled\ndata_types:\n  - traces\n');
+  expect(await cli('apply', dir)).toEqual({ code: 0, out: `applied ${dir}: changed api_limits.yaml, metrics_config.yaml, opentelemetry.yaml`, err: '' });
+  expect(await harness.exported()).toEqual({
+    ...APPLIED,
+    metrics_config: { analyze_query_variables: true, analyze_response_body: false },
+    opentelemetry: { status: 'disabled', data_types: ['traces'] },
+  });
+  expect(await cli('diff', dir)).toEqual({ code: 0, out: 'no differences', err: '' });
+  // A part of the wrong shape is refused where it stands; nothing changes.
+  writeFileSync(join(dir, 'inherited_roles.yaml'), '- role_name: admin\n  role_set:\n    - user\n');
+  expect(await cli('apply', dir)).toEqual({
+    code: 1,
+    out: '',
+    err: `the server refused the metadata of ${dir}; nothing changed (400): {"path":"$.args.inherited_roles[0].role_name","error":"the role \\"admin\\" cannot be an inherited role","code":"invalid-params"}`,
+  });
 });
 
 test('export chooses the layout: --layout, else 3 for a server with other sources, else the directory’s own; the other layout’s files go', async () => {

@@ -41,3 +41,25 @@ export class Abandon implements Abandonment {
     return this.listeners.length;
   }
 }
+
+/** An abandonment that comes when the client goes, or when `ms` have passed (`ranOut` then). */
+export function timeLimited(gone: Abandonment | undefined, ms: number): { gone: Abandonment; readonly ranOut: boolean; stop(): void } {
+  const both = new Abandon();
+  let ranOut = false;
+  const timer = setTimeout(() => {
+    ranOut = true;
+    both.abandon('time limit');
+  }, ms);
+  if (gone?.abandoned) both.abandon(gone.reason);
+  const stopListening = gone?.onAbandon(() => both.abandon(gone.reason));
+  return {
+    gone: both,
+    get ranOut() {
+      return ranOut;
+    },
+    stop() {
+      clearTimeout(timer);
+      stopListening?.();
+    },
+  };
+}

@@ -42,6 +42,13 @@ export class StatementTimedOut extends Error {
   }
 }
 
+/** The role's api_limits.time_limit cancelled the plan's SQL (decision dec.api-limits). */
+export class TimeLimitExceeded extends Error {
+  constructor(readonly seconds: number) {
+    super('time limit exceeded');
+  }
+}
+
 /** PostgreSQL expects a role's plan to cost more than a role may ask for (decision dec.limits.query-cost). */
 export class QueryTooCostly extends Error {
   constructor(
@@ -59,6 +66,7 @@ export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
   if (error instanceof QueryTooCostly)
     return errorAnswer(formatMessage('err.graphql.query-too-costly', String(Math.ceil(error.cost)), String(error.limit)), 'validation-failed');
   if (error instanceof StatementTimedOut) return errorAnswer(formatMessage('err.graphql.statement-timeout', String(error.ms)), 'timeout');
+  if (error instanceof TimeLimitExceeded) return errorAnswer(formatMessage('err.graphql.time-limit', String(error.seconds)), 'timeout');
   if (error instanceof RemoteCallFailed) return errorAnswer(error.message, 'remote-schema-error');
   // A refusal found while the plan runs (a remote relationship's presets read the session then).
   if (error instanceof CompileError) return errorAnswer(error.message, error.code);

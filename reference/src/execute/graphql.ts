@@ -2,7 +2,6 @@
 // operation to SQL (cached per role, document, operation and variables), run it, and pass the
 // JSON that PostgreSQL built through as text.
 import {
-  execute as executeGraphQL,
   getOperationAST,
   getVariableValues,
   GraphQLError,
@@ -17,7 +16,7 @@ import { formatMessage } from '../../../spec';
 import { isAdmin, type Session } from '../auth/session';
 import type { BuiltSchema } from '../schema/build';
 import { CompileError, newCohort } from '../sql/graphql/context';
-import { collectFields, type CollectedField } from '../sql/graphql/fields';
+import { collectFields } from '../sql/graphql/fields';
 import type { SelectEnvironment } from '../sql/graphql/select';
 import { roleSchema, type CompiledPlan, type RoleSchema, type SchemaCache } from './schemaCache';
 import { databaseErrorAnswer, errorAnswer, type GraphQLAnswer } from './answers';
@@ -33,6 +32,8 @@ import { remoteJoinsOf } from './remoteJoinPlan';
 import { actionParts } from './actions';
 import { ACTIONS_OWNER } from '../schema/actions';
 import { cachedOf } from '../schema/cachedDirective';
+import { operationLimitAnswer, rateLimitAnswer, timeLimitMs } from './roleLimits';
+import { introspect } from './introspection';
 
 type ParsedDocument = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 
@@ -55,6 +56,8 @@ export interface RequestOptions {
   gone?: Abandonment;
   /** A subscription compiled for a cohort of sessions (execute/cohorts.ts), where it can be. */
   cohort?: boolean;
+  /** The client's IP address, for rate limits counted per address. */
+  clientAddress?: string;
 }
 
 export async function executeGraphQLRequest(
@@ -65,6 +68,9 @@ export async function executeGraphQLRequest(
   method: 'GET' | 'POST' = 'POST',
   options: RequestOptions = {},
 ): Promise<GraphQLAnswer> {
+  // Every request of a role counts against its rate limit, answered or refused (decision dec.api-limits).
+  const limited = isAdmin(session) ? undefined : rateLimitAnswer(cache, session, options.clientAddress);
+  if (limited) return limited;
   const prepared = prepareGraphQLRequest(cache, session, request, options);
   // Decision dec.graphql.get-mutation: a link or an image must not change data.
   if (method === 'GET' && 'plan' in prepared && prepared.plan.kind === 'mutation') {
@@ -149,6 +155,11 @@ export function prepareGraphQLRequest(
       ),
     );
   }
+  const fragmentList = document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION);
+  if (!isAdmin(session)) {
+    const tooMuch = operationLimitAnswer(cache, session, operation, new Map(fragmentList.map((d) => [d.name.value, d])));
+    if (tooMuch) return refuse(tooMuch);
+  }
   const coerced = getVariableValues(built.schema, operation.variableDefinitions ?? [], (request.variables as Record<string, unknown>) ?? {});
   if (coerced.errors) {
     return refuse({
@@ -157,9 +168,7 @@ export function prepareGraphQLRequest(
     });
   }
   const variables = coerced.coerced;
-  const fragments = Object.fromEntries(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
+  const fragments = Object.fromEntries(fragmentList.map((d) => [d.name.value, d]));
   const rootType =
     operation.operation === 'mutation'
       ? built.schema.getMutationType()
@@ -186,7 +195,7 @@ export function prepareGraphQLRequest(
   };
   const roots = collectFields(env.fields, rootType, operation.selectionSet);
   if (roots.some((f) => f.name === '__schema' || f.name === '__type')) {
-    return refuse(introspect(built, document, operation, variables, roots));
+    return refuse(introspect(cache, session, built, document, operation, variables, roots));
   }
   try {
     const external = roots.filter((f) => externalOwner(built, operation, f.name) !== undefined);
@@ -241,6 +250,8 @@ export function prepareGraphQLRequest(
     }
     const cached = cachedOf(operation, variables);
     if (cached) plan.cached = { ...cached, key: planKey };
+    const timeLimit = isAdmin(session) ? undefined : timeLimitMs(cache, session);
+    if (timeLimit !== undefined) plan.timeLimitMs = timeLimit;
     cache.plans.set(planKey, plan);
     return { plan };
   } catch (error) {
@@ -277,23 +288,4 @@ function parseWithinLimits(text: string, built: BuiltSchema, limits: RequestLimi
     if (error instanceof GraphQLError) return { errors: [error] };
     throw error;
   }
-}
-
-function introspect(
-  built: BuiltSchema,
-  document: DocumentNode,
-  operation: OperationDefinitionNode,
-  variables: Record<string, unknown>,
-  roots: CollectedField[],
-): GraphQLAnswer {
-  if (roots.some((f) => !f.name.startsWith('__'))) {
-    return errorAnswer('introspection fields cannot be mixed with other root fields in one operation', 'validation-failed');
-  }
-  const result = executeGraphQL({
-    schema: built.schema,
-    document,
-    ...(operation.name ? { operationName: operation.name.value } : {}),
-    variableValues: variables,
-  });
-  return { status: 200, body: JSON.stringify(result) };
 }

@@ -30,6 +30,8 @@ export interface CompiledPlan {
   kind: 'query' | 'mutation';
   /** A role other than admin's: its SQL runs with the statement timeout. */
   bounded: boolean;
+  /** The role's api_limits.time_limit, in milliseconds: its SQL is cancelled after it (decision dec.api-limits). */
+  timeLimitMs?: number;
   /** The operation it answers: a subscription runs as a query, again and again. */
   operation: 'query' | 'mutation' | 'subscription';
   /** One statement for a query; for a mutation, one or more per root field, run in order in one transaction. */

@@ -6,10 +6,10 @@ import { shareOf, type Session } from '../auth/session';
 import { isConnectionLoss } from '../db/connectionLoss';
 import * as q from '../sql';
 import { runActionParts } from './actions';
-import { CheckFailed, ConnectionLost, QueryTooCostly, StatementRefused, StatementTimedOut } from './answers';
+import { CheckFailed, ConnectionLost, QueryTooCostly, StatementRefused, StatementTimedOut, TimeLimitExceeded } from './answers';
 import { runRemoteParts } from './remote';
 import { withRemoteJoins } from './remoteJoins';
-import type { Abandonment } from './abandonment';
+import { timeLimited, type Abandonment } from './abandonment';
 import type { RoleGate } from './roleGate';
 import type { PlanStatement } from './plan';
 import type { CompiledPlan } from './schemaCache';
@@ -129,14 +129,19 @@ export async function guarded<T>(
     if (plan.estimatedCost > pools.maxQueryCost) throw new QueryTooCostly(plan.estimatedCost, pools.maxQueryCost);
   }
   const leave = plan.bounded ? await pools.gate.enter(caller ? shareOf(caller.session) : '', gone) : () => {};
+  // A role's time limit below the statement timeout cancels its statements when it runs out.
+  const limit = plan.bounded && plan.timeLimitMs !== undefined && (pools.statementTimeoutMs === 0 || plan.timeLimitMs < pools.statementTimeoutMs);
+  const timed = limit ? timeLimited(gone, plan.timeLimitMs!) : undefined;
   try {
-    return await pools.statements.retryingStale(() => work(plan.bounded ? pools.roles : pools.adminGraphql, gone));
+    return await pools.statements.retryingStale(() => work(plan.bounded ? pools.roles : pools.adminGraphql, timed?.gone ?? gone));
   } catch (error) {
+    if (timed?.ranOut && error instanceof DatabaseError && error.code === '57014') throw new TimeLimitExceeded(plan.timeLimitMs! / 1000);
     if (error instanceof DatabaseError && error.code === '57014')
       throw new StatementTimedOut(plan.bounded ? pools.statementTimeoutMs : pools.adminStatementTimeoutMs);
     if (lostConnection(error)) throw new ConnectionLost();
     throw error;
   } finally {
+    timed?.stop();
     leave();
   }
 }

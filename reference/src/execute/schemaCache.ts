@@ -5,7 +5,7 @@ import type { RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from '../remote/client';
 import type { CompiledPlan } from './plan';
 export type { CompiledPlan } from './plan';
-import { PERMISSION_TYPES, permissionListKey, type Action, type CustomTypes, type MetadataDocument } from '../../../spec';
+import { PERMISSION_TYPES, permissionListKey, type Action, type ApiLimits, type CustomTypes, type MetadataDocument } from '../../../spec';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import type { RequestLimits } from '../config';
 import { relationKey, type Introspection } from '../db/introspection';
@@ -22,6 +22,8 @@ import { buildActionTypes, hasRelationships } from '../schema/actions';
 import { actionsOf } from '../metadata/actions';
 import { everyEventTriggerOf } from '../metadata/eventTriggers';
 import { modelsForRole } from '../schema/roles';
+import { withInheritedPermissions } from '../metadata/inheritedPermissions';
+import { RateCounter } from './rateCounter';
 import { TypeShare } from '../schema/typeShare';
 import { allowedDocuments } from '../metadata/collections';
 import { functionsForRole, type FunctionModel } from '../schema/functions';
@@ -72,10 +74,15 @@ export interface SchemaCache {
   plans: WeightedCache<CompiledPlan>;
   /** The answers of @cached queries made with this version of the schemas. */
   responses: ResponseCache;
+  /** The API limits of the metadata (decision dec.api-limits), and the requests its rate limits count. */
+  readonly apiLimits?: ApiLimits;
+  readonly rates: RateCounter;
+  /** Roles that may not introspect the schema (decision dec.graphql.introspection-disabled). */
+  readonly introspectionDisabled: ReadonlySet<string>;
 }
 
 export function buildSchemaCache(
-  document: MetadataDocument,
+  given: MetadataDocument,
   db: Introspection,
   enumValues: ReadonlyMap<string, EnumValue[]>,
   limits: RequestLimits,
@@ -90,6 +97,8 @@ export function buildSchemaCache(
     sources?: readonly SourceSchemaInput[];
   } = {},
 ): SchemaCache {
+  // Inherited roles get their parents' permissions (decision dec.inherited-roles).
+  const { document } = withInheritedPermissions(given);
   const inferFunctionPermissions = options.inferFunctionPermissions ?? true;
   const { models, functions, sourceConflicts } = modelsOfSources(document, db, enumValues, options.sources ?? []);
   const everyTable = [...document.tables, ...(options.sources ?? []).flatMap((s) => s.document.tables)];
@@ -162,6 +171,9 @@ export function buildSchemaCache(
       (key, value: { document: DocumentNode } | { errors: readonly GraphQLError[] }) => 2 * key.length + ('document' in value ? 40 * key.length : 1000),
     ),
     responses: new ResponseCache(limits.responseCacheMaxBytes),
+    ...(given.api_limits ? { apiLimits: given.api_limits } : {}),
+    rates: new RateCounter(),
+    introspectionDisabled: new Set(given.graphql_schema_introspection?.disabled_for_roles ?? []),
     plans: weightedCache(
       half,
       (key, plan: CompiledPlan) => 2 * key.length + plan.statements.reduce((n, s) => n + 2 * s.text.length + 2 * JSON.stringify(s.values).length, 1000),

@@ -11,6 +11,7 @@ import { computedFieldsOf } from '../metadata/computedFields';
 import { withoutObjects } from '../metadata/document';
 import { enumShape, enumValuesProblem } from '../metadata/enumTable';
 import { functionsOf } from '../metadata/functions';
+import { inheritedRoleInconsistencies } from '../metadata/inheritedPermissions';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { relationshipsOf } from '../metadata/relationships';
 import type { EnumValue } from '../schema/model';
@@ -133,7 +134,8 @@ export function validSchemaCache(
   limits: RequestLimits,
   options: BuildOptions = {},
 ): ValidSchemaCache {
-  const problems = enumProblems(document, db, enumValues);
+  // An inherited role whose parents are missing is left out; permissions its parents disagree on are reported.
+  const problems = [...enumProblems(document, db, enumValues), ...inheritedRoleInconsistencies(document)];
   let current = problems.length ? withoutObjects(document, problems) : document;
   let cache = buildSchemaCache(current, db, enumValues, limits, options);
   if (options.previous && firstSchemaError(cache) !== undefined) {

@@ -76,6 +76,7 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
           const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), session, request, 'POST', {
             clientHeaders: req.headers,
             gone: clientGone(res),
+            ...clientAddress(req),
           });
           send(answer.status, answer.body, answer.headers);
         })
@@ -87,6 +88,10 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
     return true;
   };
 }
+
+/** The client's IP address, for rate limits counted per address (the connection's peer). */
+export const clientAddress = (req: IncomingMessage): { clientAddress?: string } =>
+  req.socket.remoteAddress === undefined ? {} : { clientAddress: req.socket.remoteAddress };
 
 /** An authentication failure in the GraphQL error shape. */
 export const graphqlErrorBody = (error: EngineError) =>

@@ -5,11 +5,13 @@ import { formatMessage } from '../../../spec';
 import type { EngineConfig } from '../config';
 import type { Engine } from '../engine/engine';
 import { engineError, EngineError } from '../errors';
+import { isAdmin } from '../auth/session';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
+import { batchLimitAnswer } from '../execute/roleLimits';
 import { nestsDeeperThan } from '../execute/operationLimits';
 import { clientGone } from './clientGone';
 import { GRAPHQL_PATHS } from './crossOrigin';
-import { graphqlErrorBody } from './graphqlFastPath';
+import { clientAddress, graphqlErrorBody } from './graphqlFastPath';
 import { graphqlErrorsOf, graphqlOperationLabel } from './graphqlLog';
 import { GRAPHQL_RESPONSE_MEDIA, JSON_MEDIA, requireApi, responseMediaType, sendError, session, statusFor } from './replies';
 
@@ -34,6 +36,7 @@ export function mountGraphQLRoutes(app: Express, engine: Engine, config: EngineC
       trusted: rest?.trusted === true,
       clientHeaders: req.headers,
       gone: clientGone(res),
+      ...clientAddress(req),
     });
     if (answer.headers) res.set(answer.headers);
     res.locals.graphqlErrors = graphqlErrorsOf(answer.body);
@@ -74,13 +77,17 @@ export function mountGraphQLRoutes(app: Express, engine: Engine, config: EngineC
         res.locals.error = who;
         return res.status(who.status).type('application/json').send(graphqlErrorBody(who));
       }
+      // The role's batch limit refuses the whole batch before any of it runs (decision dec.api-limits).
+      const tooMany = isAdmin(who) ? undefined : batchLimitAnswer(engine.graphql(), who, body.length);
+      if (tooMany) return res.status(tooMany.status).type('application/json').send(tooMany.body);
       const answers: string[] = [];
       for (const item of body as unknown[]) {
         if (typeof item !== 'object' || item === null || Array.isArray(item)) {
           answers.push(JSON.stringify(notAnObject));
           continue;
         }
-        answers.push((await executeGraphQLRequest(engine.pools, engine.graphql(), who, item as GraphQLRequest, 'POST', { clientHeaders: req.headers })).body);
+        const options = { clientHeaders: req.headers, ...clientAddress(req) };
+        answers.push((await executeGraphQLRequest(engine.pools, engine.graphql(), who, item as GraphQLRequest, 'POST', options)).body);
       }
       return res
         .status(200)

@@ -1,5 +1,5 @@
 // Pure functions over the metadata document: export form, clearing, dropping inconsistent objects.
-import { displayQualified, emptyMetadata, sameQualified, type FunctionEntry, type MetadataDocument, type TableEntry } from '../../../spec';
+import { displayQualified, emptyMetadata, sameQualified, topLevelParts, type FunctionEntry, type MetadataDocument, type TableEntry } from '../../../spec';
 import type { Introspection } from '../db/introspection';
 import { endpointsOf, withList } from './collections';
 import { withoutComputedFields } from './computedFields';
@@ -32,6 +32,7 @@ export function exportForm(document: MetadataDocument): MetadataDocument {
           })),
         }
       : {}),
+    ...topLevelParts(document),
   };
 }
 
@@ -93,7 +94,10 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
       return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };
     });
   const badEndpoints = objects.flatMap((o) => (o.type === 'rest_endpoint' ? [o.definition.name] : []));
-  const next = withoutFunctions({ ...document, tables }, badFunctions);
+  const badRoles = new Set(objects.flatMap((o) => (o.type === 'inherited_role' ? [o.name] : [])));
+  const roles = document.inherited_roles?.filter((r) => !badRoles.has(r.role_name));
+  const { inherited_roles: _roles, ...others } = document;
+  const next = withoutFunctions({ ...others, ...(roles?.length ? { inherited_roles: roles } : {}), tables }, badFunctions);
   return badEndpoints.length
     ? withList(
         next,

@@ -5,6 +5,7 @@ import {
   quoteQualified,
   type ComputedField,
   type FunctionEntry,
+  type InheritedRole,
   type Action,
   type MetadataDocument,
   type RemoteSchema,
@@ -36,7 +37,15 @@ export type InconsistentObject =
       definition: { table: QualifiedName; name: string; definition: RemoteRelationship['definition'] };
       source?: string;
     }
-  | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> };
+  | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> }
+  | { type: 'inherited_role'; reason: string; name: string; definition: InheritedRole }
+  | {
+      /** Informational, as the engine reports it: nothing can be dropped to resolve it (decision dec.inherited-roles). */
+      type: 'inherited role permission inconsistency';
+      reason: string;
+      name: string;
+      entity: { table: string; source: string; permission_type: string } | { remote_schema: string };
+    };
 
 export { introspectionOf, relationKey, type Introspection, type Relation } from '../db/introspection';
 
@@ -111,10 +120,13 @@ export function remoteRelationshipInconsistency(
   };
 }
 
-const keyOf = (o: InconsistentObject) => `${o.type}:${JSON.stringify(o.definition)}`;
+const keyOf = (o: InconsistentObject) => `${o.type}:${JSON.stringify('definition' in o ? o.definition : o)}`;
 
-/** Objects of `after` that `before` did not have. */
+/**
+ * Objects of `after` that `before` did not have. A permission an inherited role cannot inherit is
+ * reported but never refuses an operation: the engine reports it for information only.
+ */
 export function introducedBy(before: readonly InconsistentObject[], after: readonly InconsistentObject[]): InconsistentObject[] {
   const old = new Set(before.map(keyOf));
-  return after.filter((o) => !old.has(keyOf(o)));
+  return after.filter((o) => o.type !== 'inherited role permission inconsistency' && !old.has(keyOf(o)));
 }

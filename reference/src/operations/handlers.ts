@@ -41,6 +41,7 @@ import { runSql } from './runSql';
 import { getCatalogState, setCatalogState } from './catalogState';
 import { addSource, dropSource, renameSource, updateSource } from './sources';
 import { setTableCustomFields, setTableCustomization, setTableIsEnum, trackTable, untrackTable } from './tables';
+import { TOP_LEVEL_HANDLERS } from './topLevel';
 
 export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   export_metadata: exportMetadata as OperationHandler,
@@ -122,4 +123,5 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   drop_relationship: dropRelationship as OperationHandler,
   rename_relationship: renameRelationship as OperationHandler,
   set_relationship_comment: setRelationshipComment as OperationHandler,
+  ...TOP_LEVEL_HANDLERS,
 };

@@ -21,6 +21,7 @@ import { introspectFor } from './functions';
 import { labelledParts, sourcesOf, sourceView, trackingParts, withSources, withSourceView } from '../metadata/sources';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { checkPermissionValueList, type PermissionValue } from './permissionValues';
+import { orderedInheritedRoles } from '../metadata/inheritedRoles';
 
 export async function exportMetadata(ctx: OperationContext, _args: unknown, version: number): Promise<unknown> {
   // Decision dec.export_metadata.v2: version 2 says which resource version the export is.
@@ -31,9 +32,11 @@ type ReplaceArgs = MetadataDocument | { metadata: MetadataDocument; allow_incons
 
 export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, version: number): Promise<unknown> {
   const v2 = version === 2 ? (args as { metadata: MetadataDocument; allow_inconsistent_metadata?: boolean }) : undefined;
-  const document = v2 ? v2.metadata : (args as MetadataDocument);
+  const document = withDefaultSource(v2 ? v2.metadata : (args as MetadataDocument), ctx.document);
   const db = await introspectFor(ctx, document);
   const values = checkDocument(document, db, v2 ? '$.args.metadata' : '$.args', ctx.config.compatHeaders);
+  // Inherited roles may not form a cycle (decision dec.inherited-roles).
+  orderedInheritedRoles(document);
   for (const [i, t] of (document.cron_triggers ?? []).entries()) checkSchedule(t.schedule, `${v2 ? '$.args.metadata' : '$.args'}.cron_triggers[${i}].schedule`);
   await checkPermissionValueList(ctx, values);
   checkActions(document, db, v2 ? '$.args.metadata' : '$.args');
@@ -58,8 +61,21 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   return { is_consistent: inconsistent.length === 0, inconsistent_objects: inconsistent };
 }
 
+/**
+ * A document that does not say how it describes the server's own database keeps the server's, as
+ * the engine keeps its default source when given a document of the older forms; {} takes it away.
+ */
+function withDefaultSource(document: MetadataDocument, current: MetadataDocument): MetadataDocument {
+  const { default_source: given, ...rest } = document;
+  const kept = given === undefined ? current.default_source : given;
+  return kept && Object.keys(kept).length ? { ...rest, default_source: kept } : rest;
+}
+
 export async function clearMetadata(ctx: OperationContext): Promise<unknown> {
-  ctx.document = keepHiddenCronTriggers(ctx.document, clearedDocument());
+  // How the project describes the server's own database stays, as the engine keeps its default source.
+  const configuration = ctx.document.default_source?.configuration;
+  const cleared = configuration ? { ...clearedDocument(), default_source: { configuration } } : clearedDocument();
+  ctx.document = keepHiddenCronTriggers(ctx.document, cleared);
   return SUCCESS;
 }
 

@@ -7,7 +7,7 @@ import { DEFAULT_SOURCE, displayQualified, quoteQualified, type MetadataDocument
 import { engineError, EngineError } from '../errors';
 import { relationKey, type Introspection } from '../db/introspection';
 import { withoutInconsistent, withoutObjects } from '../metadata/document';
-import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
+import { findInconsistencies, introducedBy, type InconsistentObject } from '../metadata/inconsistency';
 import { relationshipsOf } from '../metadata/relationships';
 import { withoutFunctions } from '../metadata/functions';
 import { dependentsOf, untrackTable } from '../metadata/tables';
@@ -88,7 +88,9 @@ async function dropBrokenRelationships(ctx: OperationContext, after: Introspecti
   }
   if (functions.length > 0) ctx.document = withoutFunctions(ctx.document, functions);
   if (fields.length > 0) ctx.document = withoutObjects(ctx.document, fields);
-  const broken = introduced.filter((o) => o.type === 'object_relation' || o.type === 'array_relation');
+  const broken = introduced.filter(
+    (o): o is Extract<InconsistentObject, { type: 'object_relation' | 'array_relation' }> => o.type === 'object_relation' || o.type === 'array_relation',
+  );
   if (broken.length === 0) return ctx.document;
   if (!cascade) {
     const list = broken.map((o) => {

@@ -1,5 +1,6 @@
 // Which remote schemas of a document can be served, and why the others cannot: not introspected
 // successfully, or defining a GraphQL name that the tables, functions or an earlier remote define.
+import { inheritedRemotePermissions } from '../metadata/inheritedPermissions';
 import type { GraphQLSchema } from 'graphql';
 import { formatMessage, type MetadataDocument } from '../../../spec';
 import { engineError, type EngineError } from '../errors';
@@ -109,11 +110,14 @@ export function remoteView(
     }
     // Each role's part is a subset of the remote's: it brings no name that the whole does not.
     const roles = new Map<string, { contribution: RemoteContribution; presets: RolePresets }>();
-    for (const p of remote.permissions ?? []) {
+    // Inherited roles' parts too (decision dec.inherited-roles): a part that cannot be served is its parents' to report.
+    const inherited = inheritedRemotePermissions(document, remote.name);
+    for (const p of [...(remote.permissions ?? []), ...inherited]) {
       const role = roleRemote(state.schema, p.definition.schema, compat);
       // The role's part under the remote's customization.
       const roleNames = 'reasons' in role ? undefined : customizedRemote(role.schema, customization);
       const reasons = 'reasons' in role ? role.reasons : roleNames && 'problem' in roleNames ? [roleNames.problem] : undefined;
+      if (reasons && inherited.includes(p)) continue;
       if (reasons) {
         const message = formatMessage('err.validation-failed.remote-schema-permission', reasonsText(reasons));
         problems.push({

@@ -107,7 +107,16 @@ export interface TableAccess {
 
 /** The permissions the compiler enforces; absent for admin, who is unrestricted. */
 export interface TablePermissions {
-  select?: { filter: BoolExp; limit?: number };
+  select?: {
+    filter: BoolExp;
+    limit?: number;
+    /**
+     * An inherited role's columns (and scalar computed fields, by field) that some of its parents'
+     * grants do not list: read only where this filter holds, null elsewhere (decision dec.inherited-roles).
+     */
+    columnVisibility?: ReadonlyMap<string, BoolExp>;
+    computedFieldVisibility?: ReadonlyMap<string, BoolExp>;
+  };
   insert?: { check: BoolExp; set: Record<string, unknown> };
   update?: { filter: BoolExp; check?: BoolExp; set: Record<string, unknown> };
   delete?: { filter: BoolExp };

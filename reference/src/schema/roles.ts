@@ -1,7 +1,8 @@
 // What a role may do with each table (SPEC.md §2.3, §4.3 permission semantics): the models of a
 // role keep only the tables it may select, the columns it may read or write, the relationships
 // that lead to tables it may read, and the permission expressions the compiler enforces.
-import type { Columns, DeletePermission, InsertPermission, SelectPermission, UpdatePermission } from '../../../spec';
+import type { BoolExp, Columns, DeletePermission, InsertPermission, UpdatePermission } from '../../../spec';
+import { visibility, type InheritedSelectPermission } from '../metadata/inheritedPermissions';
 import type { ColumnModel, Models, TableAccess, TableModel, TablePermissions } from './modelTypes';
 
 export type { TableAccess, TablePermissions } from './modelTypes';
@@ -37,13 +38,33 @@ const readsEveryRow = (t: TableModel) => {
 const allowed = (t: TableModel, columns: Columns | undefined) =>
   columns === undefined || columns === '*' ? t.columns : t.columns.filter((c) => columns.includes(c.column.name));
 
+/** The columns of an inherited role's select permission that some grants leave out, with where they are shown. */
+function columnVisibility(t: TableModel, select: InheritedSelectPermission): Map<string, BoolExp> {
+  const out = new Map<string, BoolExp>();
+  if (!select.grants) return out;
+  for (const c of allowed(t, select.columns)) {
+    const where = visibility(select, (g) => allowed(t, g.columns).includes(c));
+    if (where) out.set(c.column.name, where);
+  }
+  return out;
+}
+
+function computedFieldVisibility(select: InheritedSelectPermission): Map<string, BoolExp> {
+  const out = new Map<string, BoolExp>();
+  for (const name of select.computed_fields ?? []) {
+    const where = visibility(select, (g) => (g.computed_fields ?? []).includes(name));
+    if (where) out.set(name, where);
+  }
+  return out;
+}
+
 /** The models of a role: null when it may not use the table at all. */
 export function modelsForRole(models: Models, role: string, options: RoleOptions): Models {
   const out = new Map<string, TableModel>();
   for (const t of models.values()) {
     const find = <P>(list: { role: string; permission: P }[] | undefined) => list?.find((p) => p.role === role)?.permission;
     // A select permission of no columns lets the role read nothing: as if it had none (dec.schema.always-valid).
-    const selectFound = find<SelectPermission>(t.entry.select_permissions);
+    const selectFound = find<InheritedSelectPermission>(t.entry.select_permissions);
     const select = selectFound && allowed(t, selectFound.columns).length > 0 ? selectFound : undefined;
     const insertFound = find<InsertPermission>(t.entry.insert_permissions);
     const insert = insertFound && (!insertFound.backend_only || options.backendOnly) ? insertFound : undefined;
@@ -52,9 +73,20 @@ export function modelsForRole(models: Models, role: string, options: RoleOptions
     // A table the role can neither read nor insert into is not in its schema. One it may only
     // insert into gets insert_<table> answering affected_rows: no rows, no relationships lead there.
     if (!select && !insert) continue;
-    const readable = select ? allowed(t, select.columns) : [];
+    const shown = select ? columnVisibility(t, select) : new Map<string, BoolExp>();
+    // A column an inherited role reads only in some rows is null in the others (decision dec.inherited-roles).
+    const readable = (select ? allowed(t, select.columns) : []).map((c) =>
+      shown.has(c.column.name) && !c.column.nullable ? { ...c, column: { ...c.column, nullable: true } } : c,
+    );
     const permissions: TablePermissions = {
-      select: select ? { filter: select.filter, ...(select.limit !== undefined ? { limit: select.limit } : {}) } : { filter: NO_ROWS },
+      select: select
+        ? {
+            filter: select.filter,
+            ...(select.limit !== undefined ? { limit: select.limit } : {}),
+            ...(shown.size ? { columnVisibility: shown } : {}),
+            ...(select.grants ? { computedFieldVisibility: computedFieldVisibility(select) } : {}),
+          }
+        : { filter: NO_ROWS },
     };
     if (insert) permissions.insert = { check: insert.check, set: insert.set ?? {} };
     // Updates and deletes find their rows through what the role may read.

@@ -1,11 +1,10 @@
 // A GraphQL `<table>_bool_exp` value as an SQL condition (SPEC.md §2.1 BoolExp, `where`).
 import type { TableModel } from '../../schema/model';
 import type { ColumnModel } from '../../schema/model';
-import { selectFilter } from './permissions';
+import { readColumn, readComputed, selectFilter } from './permissions';
 import {
   and,
   alias as newAlias,
-  column,
   CompileError,
   condition,
   exists,
@@ -90,14 +89,14 @@ export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQ
       const c = t.byField.get(key);
       if (c) {
         if (v === null) continue;
-        const col = column(alias, c.column.name);
+        const col = readColumn(ctx, t, alias, c.column.name);
         for (const [op, operand] of Object.entries(v as Value)) parts.push(comparison(c, col, op, operand));
         continue;
       }
       const computed = t.computedFields.find((x) => x.kind === 'scalar' && x.field === key);
       if (computed) {
         if (v === null) continue;
-        const value = functionCall(ctx, computed, undefined, rowValue(t, alias));
+        const value = readComputed(ctx, t, alias, key, functionCall(ctx, computed, undefined, rowValue(t, alias)));
         for (const [op, operand] of Object.entries(v as Value)) parts.push(comparison(computed.returns, value, op, operand));
         continue;
       }

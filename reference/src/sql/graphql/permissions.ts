@@ -6,7 +6,7 @@ import { compileRawBoolExp } from '../dml/boolExp';
 import type { PermissionType } from '../../../../spec';
 import type { Models } from '../../schema/model';
 import { isSessionVariable, sessionKey, spokenName, type CompatHeaders } from '../../sessionNames';
-import { alias, and, CompileError, SessionRead, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
+import { alias, and, column, CompileError, SessionRead, sql, table, typedValue, type CompileContext, type Condition, type Fragment } from './context';
 
 export type PermissionEnvironment = Pick<CompileContext, 'allModels' | 'sessionVariables' | 'cohort' | 'compatHeaders'>;
 
@@ -100,6 +100,25 @@ export function permissionCondition(
 /** The select filter of the role on `t`, or nothing for admin. */
 export const selectFilter = (env: PermissionEnvironment, t: TableModel, alias: sql.SQLNode) =>
   permissionCondition(env, t, alias, t.permissions?.select?.filter);
+
+/**
+ * A column as the role reads it. An inherited role reads a column that only some of its parents'
+ * grants list where one of their filters holds, and null in the other rows (decision
+ * dec.inherited-roles): in the fields, where, order_by, distinct_on and aggregates alike.
+ */
+export function readColumn(env: PermissionEnvironment, t: TableModel, alias: sql.SQLNode, name: string): Fragment {
+  const where = t.permissions?.select?.columnVisibility?.get(name);
+  return where ? shownWhere(env, t, alias, where, column(alias, name)) : column(alias, name);
+}
+
+/** The value of a scalar computed field as the role reads it (see readColumn). */
+export function readComputed(env: PermissionEnvironment, t: TableModel, alias: sql.SQLNode, field: string, value: Fragment): Fragment {
+  const where = t.permissions?.select?.computedFieldVisibility?.get(field);
+  return where ? shownWhere(env, t, alias, where, value) : value;
+}
+
+const shownWhere = (env: PermissionEnvironment, t: TableModel, alias: sql.SQLNode, where: Record<string, unknown>, value: Fragment) =>
+  sql.query`(case when ${and([permissionCondition(env, t, alias, where)])} then ${value} end)`;
 
 /** The smaller of the requested limit and the role's. */
 export function effectiveLimit(t: TableModel, requested: number | null | undefined): number | undefined {

@@ -23,7 +23,7 @@ import {
 import { functionCall } from './functions';
 import { joinedLater } from './laterJoins';
 import { collectFields, type FieldEnvironment } from './fields';
-import { effectiveLimit, selectFilter } from './permissions';
+import { effectiveLimit, readColumn, readComputed, selectFilter } from './permissions';
 
 export interface SelectEnvironment extends CompileContext {
   schema: GraphQLSchema;
@@ -68,12 +68,13 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
       if (value === null || value === undefined) continue;
       const c = t.byField.get(key);
       if (c) {
-        terms.push({ expr: column(alias, c.column.name), direction: DIRECTIONS[value as string]! });
+        terms.push({ expr: readColumn(env, t, alias, c.column.name), direction: DIRECTIONS[value as string]! });
         continue;
       }
       const computed = t.computedFields.find((x) => x.kind === 'scalar' && x.field === key);
       if (computed) {
-        terms.push({ expr: functionCall(env, computed, undefined, rowValue(t, alias)), direction: DIRECTIONS[value as string]! });
+        const call = functionCall(env, computed, undefined, rowValue(t, alias));
+        terms.push({ expr: readComputed(env, t, alias, key, call), direction: DIRECTIONS[value as string]! });
         continue;
       }
       const objectRel = t.relationships.find((r) => r.kind === 'object' && r.name === key);
@@ -103,7 +104,7 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
         }
         for (const [field, direction] of Object.entries(spec as Record<string, string>)) {
           const c = remote.byField.get(field)!;
-          terms.push({ expr: sql.query`(select ${sql.raw(op)}(${column(r, c.column.name)}) ${from})`, direction: DIRECTIONS[direction]! });
+          terms.push({ expr: sql.query`(select ${sql.raw(op)}(${readColumn(env, remote, r, c.column.name)}) ${from})`, direction: DIRECTIONS[direction]! });
         }
       }
     }
@@ -125,12 +126,13 @@ function rowSource(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, ar
   ];
   const cappedLimit = effectiveLimit(t, args.limit);
   const distinct = (args.distinct_on ?? []).map((f) => t.byField.get(f)!);
-  const ordered = [...distinct.map((c) => ({ expr: column(alias, c.column.name), direction: 'asc nulls last' })), ...orderTerms(env, t, alias, args.order_by)];
+  const first = distinct.map((c) => ({ expr: readColumn(env, t, alias, c.column.name), direction: 'asc nulls last' }));
+  const ordered = [...first, ...orderTerms(env, t, alias, args.order_by)];
   const terms = ordered.map((term) => sql.query`${term.expr} ${sql.raw(term.direction)}`);
   const orderClause = terms.length ? sql.query`order by ${sql.join(terms, ', ')}` : sql.blank;
   const distinctClause = distinct.length
     ? sql.query`distinct on (${sql.join(
-        distinct.map((c) => column(alias, c.column.name)),
+        distinct.map((c) => readColumn(env, t, alias, c.column.name)),
         ', ',
       )})`
     : sql.blank;
@@ -164,7 +166,7 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
     }
     const c = t.byField.get(f.name);
     if (c) {
-      pairs.push([f.alias, column(alias, c.column.name)]);
+      pairs.push([f.alias, readColumn(env, t, alias, c.column.name)]);
       continue;
     }
     const computed = t.computedFields.find((x) => x.field === f.name);
@@ -172,7 +174,9 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
       const call = functionCall(env, computed, f.args.args as Record<string, unknown> | undefined, rowValue(t, alias));
       pairs.push([
         f.alias,
-        computed.kind === 'scalar' ? call : listJson(env, env.models.get(computed.targetKey!)!, f.args as SelectArgs, f.selectionSet, undefined, call),
+        computed.kind === 'scalar'
+          ? readComputed(env, t, alias, f.name, call)
+          : listJson(env, env.models.get(computed.targetKey!)!, f.args as SelectArgs, f.selectionSet, undefined, call),
       ]);
       continue;
     }
@@ -270,7 +274,7 @@ function aggregateFields(env: SelectEnvironment, t: TableModel, rows: sql.SQLNod
     if (f.name === '__typename') {
       pairs.push([f.alias, sql.literal(`${t.name}_aggregate_fields`)]);
     } else if (f.name === 'count') {
-      const cols = ((f.args.columns as string[] | undefined) ?? []).map((field) => column(rows, t.byField.get(field)!.column.name));
+      const cols = ((f.args.columns as string[] | undefined) ?? []).map((field) => readColumn(env, t, rows, t.byField.get(field)!.column.name));
       const distinct = f.args.distinct ? sql.query`distinct ` : sql.blank;
       pairs.push([
         f.alias,
@@ -286,7 +290,7 @@ function aggregateFields(env: SelectEnvironment, t: TableModel, rows: sql.SQLNod
       const inner: [string, Fragment][] = [];
       for (const g of f.selectionSet ? collectFields(env.fields, objectType(env, `${t.name}_${op}_fields`), f.selectionSet) : []) {
         if (g.name === '__typename') inner.push([g.alias, sql.literal(`${t.name}_${op}_fields`)]);
-        else if (allowed.has(g.name)) inner.push([g.alias, sql.query`${sql.raw(op)}(${column(rows, t.byField.get(g.name)!.column.name)})`]);
+        else if (allowed.has(g.name)) inner.push([g.alias, sql.query`${sql.raw(op)}(${readColumn(env, t, rows, t.byField.get(g.name)!.column.name)})`]);
       }
       pairs.push([f.alias, jsonObject(inner)]);
     }
