@@ -327,7 +327,12 @@ function startCounting(cronTriggers: ReturnType<typeof cron>[], settings: Partia
 test('without cron triggers and with nothing due, a look only claims: it reads no invocations and no metadata', async () => {
   const { count } = startCounting([]);
   // Ten looks, however long a busy machine takes for them; none of them read more than the claim.
-  expect(await waitUntil(async () => count(...claims), (n) => n >= 10)).toBeGreaterThanOrEqual(10);
+  expect(
+    await waitUntil(
+      async () => count(...claims),
+      (n) => n >= 10,
+    ),
+  ).toBeGreaterThanOrEqual(10);
   expect({ latest: count(q.latestCronInvocations), version: count(q.readResourceVersion) }).toEqual({ latest: 0, version: 0 });
 });
 
