@@ -424,6 +424,27 @@ export const ERRORS: readonly ErrorSpec[] = [
     'function <function-name> cannot define a computed field: it must return a base type or SETOF a tracked table, but returns <type-name>',
     'Computed fields are scalar (a base, enum or domain type, not a set) or table-returning (SETOF a tracked table).',
   ),
+  decided(
+    'not-supported.computed-field-volatile',
+    400,
+    'not-supported',
+    'the function <function-name> is of type VOLATILE; cannot be added as a computed field',
+    'A computed field is read in queries: its function must be STABLE or IMMUTABLE, as in the engine.',
+  ),
+  decided(
+    'not-supported.computed-field-function-volatile',
+    400,
+    'not-supported',
+    'The type of function <function-name> associated with computed field <computed-field-name> of table <table-name> is being altered to "VOLATILE"',
+    "run_sql that makes a computed field's function VOLATILE is refused at $.args in the engine's words, cascade or not; the SQL is undone.",
+  ),
+  decided(
+    'not-supported.computed-field-function-overloaded',
+    400,
+    'not-supported',
+    'The function <function-name> associated with computed field<computed-field-name> of table <table-name> is being overloaded',
+    "run_sql that gives a computed field's function another overload is refused at $.args in the engine's words (its missing space kept), cascade or not; the SQL is undone.",
+  ),
   // Query collections, the allow-list and REST endpoints (§2.2, §2.8, §4.6): messages the spec leaves open.
   decided(
     'already-exists.query-collection',

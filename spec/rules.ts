@@ -302,6 +302,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'run_sql that drops, renames or changes past what can be tracked a function that is tracked or that a computed field uses is refused with 400 dependency-error "cannot drop due to the following dependent objects : <dependents>" (dependents named like "function <schema>.<name>" and "computed field <schema>.<table>.<field>"), and one that overloads such a function with 400 not-supported (err.not-supported.function-overloaded), the SQL undone either way; with cascade: true the SQL is kept and the function is untracked, the computed field dropped from its table.',
   ),
   decision(
+    'computed_fields.run_sql',
+    '4.3',
+    "run_sql that changes a computed field's function",
+    'A computed field\'s function is the one it was (by oid) as long as run_sql leaves it there, as in the engine: one dropped, renamed, or dropped and made again under any signature (even the same) takes the field along, refused without cascade (dependency-error, "computed field <schema>.<table>.<field>"), dropped with it and with the select permissions that list it with cascade: true. A second overload beside it (err.not-supported.computed-field-function-overloaded) and ALTER … VOLATILE (err.not-supported.computed-field-function-volatile) are refused, cascade or not; the SQL is undone. CREATE OR REPLACE of the same signature keeps the field, answering from the new body. add_computed_field refuses a VOLATILE function (err.not-supported.computed-field-volatile).',
+  ),
+  decision(
     'run_sql.consistency',
     '4.3',
     'run_sql that would leave the metadata inconsistent',

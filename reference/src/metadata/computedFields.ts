@@ -40,6 +40,7 @@ export function resolveComputedField(
 ): ResolvedComputedField {
   const name = quoteQualified(definition.function);
   const fn = singleFunction(db, definition.function);
+  if (fn.volatility === 'VOLATILE') throw engineError('not-supported.computed-field-volatile', '$.args', [name]);
   const tableArgument = definition.table_argument === undefined ? 0 : fn.arguments.findIndex((a) => a.name === definition.table_argument);
   const row = fn.arguments[tableArgument];
   if (!row || row.type !== table.name || row.type_schema !== table.schema) {
@@ -109,6 +110,11 @@ export function addComputedField(document: MetadataDocument, db: Introspection, 
 /** Select permissions that list the computed field: they depend on it. */
 function dependentPermissions(entry: TableEntry, name: string): string[] {
   return (entry.select_permissions ?? []).filter((p) => p.permission.computed_fields?.includes(name)).map((p) => p.role);
+}
+
+/** The entry without the named computed fields and the select permissions that list them (a cascade). */
+export function withoutComputedFieldsCascading(entry: TableEntry, names: readonly string[]): TableEntry {
+  return withoutComputedFields(entry, names, [...new Set(names.flatMap((name) => dependentPermissions(entry, name)))]);
 }
 
 export function dropComputedField(document: MetadataDocument, args: { table: QualifiedName; name: string; cascade?: boolean }): MetadataDocument {

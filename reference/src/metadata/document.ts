@@ -2,7 +2,7 @@
 import { displayQualified, emptyMetadata, sameQualified, type FunctionEntry, type MetadataDocument, type TableEntry } from '../../../spec';
 import type { Introspection } from '../db/introspection';
 import { endpointsOf, withList } from './collections';
-import { withoutComputedFields } from './computedFields';
+import { withoutComputedFieldsCascading } from './computedFields';
 import { exportedCronTriggers } from './cronTriggers';
 import { withoutFunctions } from './functions';
 import { withoutRemoteRelationships } from './remoteRelationships';
@@ -87,7 +87,7 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
         object_relationships: o,
         array_relationships: a,
         ...rest
-      } = withoutRemoteRelationships(fields.length ? withoutComputedFields(t, fields, []) : t, remote);
+      } = withoutRemoteRelationships(fields.length ? withoutComputedFieldsCascading(t, fields) : t, remote);
       const objects = keep(o);
       const arrays = keep(a);
       return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };

@@ -18,6 +18,7 @@ import { runUserStatement } from '../sql';
 import type { OperationContext } from './context';
 import { checkTransactionControl, type SyntaxProblem } from './transactionControl';
 import { checksConsistency, problemsBefore, refuseNewInconsistencies } from './runSqlConsistency';
+import { followComputedFieldFunctions } from './runSqlComputedFields';
 
 interface RunSqlArgs {
   sql: string;
@@ -43,6 +44,7 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
     const after = await ctx.introspect();
     ctx.document = followDatabase(ctx.document, before, after, args.cascade ?? false);
     ctx.document = followColumns(ctx.document, before, after, args.cascade ?? false);
+    ctx.document = followComputedFieldFunctions(ctx.document, before, after, args.cascade ?? false, '$');
     ctx.document = await dropBrokenRelationships(ctx, await ctx.introspect(), args.cascade ?? false);
   }
   if (problems) await refuseNewInconsistencies(ctx, problems);
