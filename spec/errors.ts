@@ -291,11 +291,11 @@ export const ERRORS: readonly ErrorSpec[] = [
     'track_function of a function the database does not have is refused at $.args; a tracked function that disappears is an inconsistent object of type function with this reason.',
   ),
   decided(
-    'not-supported.computed-field-permission',
+    'constraint-violation.computed-field-permission',
     400,
-    'not-supported',
-    'select permissions on computed field <computed-field-name> are auto-derived from the permissions on its returning table <table-name> and cannot be specified manually',
-    'A select permission lists only scalar computed fields; a table-returning one is refused at its place in computed_fields, as in the engine (see dec.computed_fields.permissions).',
+    'constraint-violation',
+    'in table <table-name>: in permission for role <role-name>: select permissions on computed field <computed-field-name> are auto-derived from the permissions on its returning table <table-name> and cannot be specified manually',
+    "A select permission lists only scalar computed fields; a table-returning one is refused at $.args in the engine's code and words, whatever the role may read (see dec.computed_fields.permissions).",
   ),
   decided(
     'not-supported.source',

@@ -192,7 +192,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'computed_fields.permissions',
     '2.3',
     'which roles see a computed field',
-    "A scalar computed field is a field of a role's type when the role's select permission lists it in computed_fields. A table-returning one is never listed there (400 not-supported, err.not-supported.computed-field-permission): a role sees it whenever it may select from the table it belongs to and from the table it returns, and the rows it returns pass through the role's permission on that table, as the engine derives them.",
+    "A scalar computed field is a field of a role's type when the role's select permission lists it in computed_fields. A table-returning one is never listed there (400 constraint-violation, err.constraint-violation.computed-field-permission): a role sees it whenever it may select from the table it belongs to and from the table it returns, and the rows it returns pass through the role's permission on that table, as the engine derives them.",
   ),
   decision(
     'permission.column-comparison',

@@ -500,16 +500,16 @@ caseInBulk(['err.already-exists.query-template'], {
   path: '$.args',
 });
 
-caseInBulk(['err.not-supported.computed-field-permission'], {
+caseInBulk(['err.constraint-violation.computed-field-permission'], {
   setup: [
     { type: 'track_table', args: { table: item } },
     { type: 'add_computed_field', args: { table: item, name: 'same', definition: { function: { schema: 'bulk_refusals', name: 'same_items' } } } },
   ],
   member: { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id'], computed_fields: ['same'], filter: {} } } },
-  code: 'not-supported',
+  code: 'constraint-violation',
   error:
-    'select permissions on computed field "same" are auto-derived from the permissions on its returning table "bulk_refusals.item" and cannot be specified manually',
-  path: '$.args.permission.computed_fields[0]',
+    'in table "bulk_refusals.item": in permission for role "user": select permissions on computed field "same" are auto-derived from the permissions on its returning table "bulk_refusals.item" and cannot be specified manually',
+  path: '$.args',
 });
 
 caseInBulk(['err.validation-failed.enum-table'], {

@@ -346,7 +346,7 @@ test(
 
 test(
   covers(
-    ['dec.computed_fields.permissions', 'err.not-supported.computed-field-permission', 'rule.perm.select.filter'],
+    ['dec.computed_fields.permissions', 'err.constraint-violation.computed-field-permission', 'rule.perm.select.filter'],
     'a table-returning computed field is not listed in a select permission: a role sees it where it may read the rows it returns, under their permission',
   ),
   async () => {
@@ -356,10 +356,10 @@ test(
       await run('create_select_permission', { table: item, role: 'user', permission: { columns: ['id'], computed_fields: ['similar'], filter: {} } }),
       400,
       {
-        path: '$.args.permission.computed_fields[0]',
+        path: '$.args',
         error:
-          'select permissions on computed field "similar" are auto-derived from the permissions on its returning table "shopfn.item" and cannot be specified manually',
-        code: 'not-supported',
+          'in table "shopfn.item": in permission for role "user": select permissions on computed field "similar" are auto-derived from the permissions on its returning table "shopfn.item" and cannot be specified manually',
+        code: 'constraint-violation',
       },
     );
     expect(await exported()).toEqual(before);

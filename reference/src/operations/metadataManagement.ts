@@ -223,7 +223,7 @@ function checkDocument(document: MetadataDocument, db: Introspection, path: stri
         if (p.role === 'admin') throw engineError('constraint-violation.admin-role', '$.args', [quoteQualified(entry.table)]);
         const at = `${path}.tables[${i}].${permissionListKey(type)}[${j}].permission`;
         try {
-          validatePermission(models, table, type, p.permission, (key, column, value) => values.push({ column, value, path: `${at}.${key}` }));
+          validatePermission(models, table, type, p.role, p.permission, (key, column, value) => values.push({ column, value, path: `${at}.${key}` }));
         } catch (error) {
           // The checks of create_*_permission speak of $.args.permission; here it sits in the document.
           if (error instanceof EngineError && error.path.startsWith('$.args.permission')) throw error.at(at + error.path.slice('$.args.permission'.length));

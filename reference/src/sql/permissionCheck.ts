@@ -12,13 +12,20 @@ import { isSessionVariable } from './graphql/permissions';
 /** A literal value of a permission and its column, by part (filter, check, set): `record` collects them. */
 export type RecordValue = (key: 'filter' | 'check' | 'set', column: DbColumn, value: unknown) => void;
 
-export function validatePermission(models: Models, table: TableModel, type: PermissionType, permission: AnyPermission, record?: RecordValue): void {
+export function validatePermission(
+  models: Models,
+  table: TableModel,
+  type: PermissionType,
+  role: string,
+  permission: AnyPermission,
+  record?: RecordValue,
+): void {
   const columns = 'columns' in permission ? permission.columns : undefined;
   if (Array.isArray(columns)) {
     for (const c of columns) if (!table.byColumn.has(c)) throw engineError('not-exists.column', '$.args.permission.columns', [JSON.stringify(c)]);
   }
   const computed = 'computed_fields' in permission ? permission.computed_fields : undefined;
-  for (const [i, name] of (computed ?? []).entries()) {
+  for (const name of computed ?? []) {
     if (!(table.entry.computed_fields ?? []).some((f) => f.name === name)) {
       throw engineError('not-exists.computed-field', '$.args.permission.computed_fields', [JSON.stringify(name), quoteQualified(table.entry.table)]);
     }
@@ -26,7 +33,9 @@ export function validatePermission(models: Models, table: TableModel, type: Perm
     const returned = table.computedFields.find((c) => c.field === name)?.targetKey;
     if (returned !== undefined) {
       const target = models.get(returned);
-      throw engineError('not-supported.computed-field-permission', `$.args.permission.computed_fields[${i}]`, [
+      throw engineError('constraint-violation.computed-field-permission', '$.args', [
+        quoteQualified(table.entry.table),
+        JSON.stringify(role),
         JSON.stringify(name),
         target ? quoteQualified(target.entry.table) : JSON.stringify(returned),
       ]);
