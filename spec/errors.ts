@@ -224,7 +224,7 @@ export const ERRORS: readonly ErrorSpec[] = [
     400,
     'unexpected',
     'cannot continue due to new inconsistent metadata',
-    'run_sql whose SQL would make metadata inconsistent with the database (decision dec.run_sql.consistency) is refused at $ with this code and message, as the engine refuses it, `internal` listing the new inconsistent objects; the SQL is undone.',
+    'run_sql whose SQL would make metadata inconsistent with the database (decision dec.run_sql.consistency) is refused at $.args with this code and message, as the engine refuses it, `internal` listing the new inconsistent objects; the SQL is undone.',
   ),
   decided(
     'validation-failed.graphql-name',
@@ -423,6 +423,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'not-supported',
     'function <function-name> cannot define a computed field: it must return a base type or SETOF a tracked table, but returns <type-name>',
     'Computed fields are scalar (a base, enum or domain type, not a set) or table-returning (SETOF a tracked table).',
+  ),
+  decided(
+    'constraint-violation.computed-field',
+    400,
+    'constraint-violation',
+    'in table <table-name>: in computed field <computed-field-name>: <reason>',
+    "add_computed_field (and replace_metadata, which lists it as an inconsistent computed_field with this reason) refuses a function that cannot define the field at $.args with the engine's code and framing; <reason> is the message of what is wrong with the function (err.not-exists.function-in-postgres, err.not-supported.function-overloaded, err.not-supported.computed-field-table-argument, err.not-exists.session-argument, err.not-supported.computed-field-return-type, err.not-supported.computed-field-volatile).",
   ),
   decided(
     'not-supported.computed-field-volatile',

@@ -268,7 +268,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'run_sql.errors',
     '4.3',
     'run_sql failures',
-    'A failing statement answers 400 postgres-error "query execution failed" with an `internal` object carrying the PostgreSQL error fields; nothing of the request is kept.',
+    'A failing statement answers 400 postgres-error "query execution failed" with an `internal` object carrying the PostgreSQL error fields; nothing of the request is kept. Every refusal of run_sql (a failing statement, a dependency, a rename, new inconsistencies) is at $.args, as the engine reports it (in a bulk $.args[<i>].args); only a connection failure is at $.',
   ),
   decision(
     'run_sql.tracked-tables',
@@ -311,7 +311,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'run_sql.consistency',
     '4.3',
     'run_sql that would leave the metadata inconsistent',
-    "After run_sql's SQL (not read_only) the metadata, as run_sql left it, is checked against the database the SQL made, in the request's transaction, when check_metadata_consistency is true, or when it is not given and the SQL has a statement other than a query or a row change (SELECT, INSERT, UPDATE, DELETE, MERGE, VALUES, TABLE; read by PostgreSQL's parser), as the engine decides; check_metadata_consistency false skips the check. An object inconsistent after the SQL that was not before (a column no GraphQL schema can have, an enum table whose values are no GraphQL names, two types of one name) refuses the request with 400 unexpected \"cannot continue due to new inconsistent metadata\" at $, `internal` listing those objects, and the SQL is undone. What was inconsistent before, and SQL that is not checked, is reported by get_inconsistent_metadata and reload_metadata.",
+    "After run_sql's SQL (not read_only) the metadata, as run_sql left it, is checked against the database the SQL made, in the request's transaction, when check_metadata_consistency is true, or when it is not given and the SQL has a statement other than a query or a row change (SELECT, INSERT, UPDATE, DELETE, MERGE, VALUES, TABLE; read by PostgreSQL's parser), as the engine decides; check_metadata_consistency false skips the check. An object inconsistent after the SQL that was not before (a column no GraphQL schema can have, an enum table whose values are no GraphQL names, two types of one name) refuses the request with 400 unexpected \"cannot continue due to new inconsistent metadata\" at $.args, `internal` listing those objects, and the SQL is undone. What was inconsistent before, and SQL that is not checked, is reported by get_inconsistent_metadata and reload_metadata.",
   ),
   decision(
     'run_sql.recreated-objects',

@@ -49,7 +49,11 @@ test(
     'a function dropped and made again, with another signature or the same one, takes the computed field along: refused, or dropped with its permissions by cascade',
   ),
   async () => {
-    const refused = { path: '$', error: 'cannot drop due to the following dependent objects : computed field shopfn.item.label', code: 'dependency-error' };
+    const refused = {
+      path: '$.args',
+      error: 'cannot drop due to the following dependent objects : computed field shopfn.item.label',
+      code: 'dependency-error',
+    };
     for (const signature of ["i shopfn.item, suffix text default ''", 'i shopfn.item']) {
       expectResponse(
         await runSql(`drop function shopfn.item_label(shopfn.item); create function shopfn.item_label(${signature}) returns text ${LABEL}`),
@@ -81,12 +85,12 @@ test(
   ),
   async () => {
     const volatile = {
-      path: '$',
+      path: '$.args',
       error: 'The type of function "shopfn.item_label" associated with computed field "label" of table "shopfn.item" is being altered to "VOLATILE"',
       code: 'not-supported',
     };
     const overloaded = {
-      path: '$',
+      path: '$.args',
       error: 'The function "shopfn.item_label" associated with computed field"label" of table "shopfn.item" is being overloaded',
       code: 'not-supported',
     };
@@ -117,8 +121,8 @@ test(
     await target.sql("create function shopfn.item_stamp(i shopfn.item) returns text language sql volatile as $$ select i.title || ' ' || random() $$");
     expectResponse(await run('add_computed_field', { table: item, name: 'stamp', definition: { function: fn('item_stamp') } }), 400, {
       path: '$.args',
-      error: 'the function "shopfn.item_stamp" is of type VOLATILE; cannot be added as a computed field',
-      code: 'not-supported',
+      error: 'in table "shopfn.item": in computed field "stamp": the function "shopfn.item_stamp" is of type VOLATILE; cannot be added as a computed field',
+      code: 'constraint-violation',
     });
     expect(await exported()).toEqual(withLabel);
   },

@@ -347,13 +347,13 @@ test(
     const before = await exported();
     const runSql = (sql: string, cascade?: boolean) =>
       target.metadata({ type: 'run_sql', args: { sql, ...(cascade === undefined ? {} : { cascade }) } }, { endpoint: '/v2/query' });
-    const refusedDrop = { path: '$', error: 'cannot drop due to the following dependent objects : function shopfn.cheapest', code: 'dependency-error' };
+    const refusedDrop = { path: '$.args', error: 'cannot drop due to the following dependent objects : function shopfn.cheapest', code: 'dependency-error' };
     expectResponse(await runSql('drop function shopfn.cheapest()'), 400, refusedDrop);
     expectResponse(await runSql('alter function shopfn.cheapest() rename to cheapest_item'), 400, refusedDrop);
     expectResponse(
       await runSql('create function shopfn.cheapest(n integer) returns shopfn.item language sql stable as $$ select * from shopfn.item where id = n $$'),
       400,
-      { path: '$', error: 'function "shopfn.cheapest" is overloaded. Overloaded functions are not supported', code: 'not-supported' },
+      { path: '$.args', error: 'function "shopfn.cheapest" is overloaded. Overloaded functions are not supported', code: 'not-supported' },
     );
     // Nothing of it stayed: the function is there once, under its name, still tracked and served.
     expect(await target.sql("select count(*)::int as n from pg_proc where proname in ('cheapest', 'cheapest_item')")).toEqual([{ n: 1 }]);

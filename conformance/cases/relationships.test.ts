@@ -169,7 +169,7 @@ test(covers(['dec.run_sql.tracked-tables', 'err.dependency-error.drop'], 'run_sq
   await run('create_object_relationship', { table: note, name: 'customer2', using: { foreign_key_constraint_on: 'customer_id2' } });
   const drop = { type: 'run_sql', args: { sql: 'alter table shop.note drop column customer_id2' } };
   expectResponse(await target.metadata(drop, { endpoint: '/v2/query' }), 400, {
-    path: '$',
+    path: '$.args',
     error: 'cannot drop due to the following dependent objects : relationship shop.note.customer2',
     code: 'dependency-error',
   });

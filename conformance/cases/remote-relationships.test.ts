@@ -429,7 +429,7 @@ test(
     const drop = (cascade: boolean) =>
       target.metadata({ type: 'run_sql', args: { sql: 'alter table music.place drop column code', cascade } }, { endpoint: '/v2/query' });
     expectResponse(await drop(false), 400, {
-      path: '$',
+      path: '$.args',
       error: 'cannot drop due to the following dependent objects : remote relationship music.place.land',
       code: 'dependency-error',
     });

@@ -487,7 +487,7 @@ caseNeeding(
       expectResponse(await runSql('drop table public.spare'), 200, { result_type: 'CommandOk', result: null });
       expect(await tracked()).toEqual(['review', 'label', 'review_seen', 'scene', 'stage']);
       expectResponse(await runSql('drop table public.stage'), 400, {
-        path: '$',
+        path: '$.args',
         error: 'cannot drop due to the following dependent objects : remote relationship music.artist.stage',
         code: 'dependency-error',
       });

@@ -157,12 +157,7 @@ async function dispatch(ctx: OperationContext, operation: ParsedOperation, inSou
       : await handler(ctx, operation.args as never, operation.version);
   // Decision dec.remote-relationship.to-source: untracking a table or dropping a source another table's relationship leads to.
   if (TAKES_TARGETS.has(operation.type) && ctx.document !== before)
-    ctx.document = settleSourceDependents(
-      before,
-      ctx.document,
-      (operation.args as { cascade?: boolean }).cascade === true,
-      operation.type === 'run_sql' ? '$' : '$.args',
-    );
+    ctx.document = settleSourceDependents(before, ctx.document, (operation.args as { cascade?: boolean }).cascade === true, '$.args');
   return result;
 }
 

@@ -1,6 +1,7 @@
 // Computed fields (SPEC.md §2.3, §4.3 add_computed_field / drop_computed_field) as pure
 // functions over the document: which SQL functions can define one, and the operations.
 import {
+  formatMessage,
   quoteQualified,
   sameQualified,
   type ComputedField,
@@ -61,13 +62,14 @@ export function resolveComputedField(
   throw engineError('not-supported.computed-field-return-type', '$.args', [name, `${fn.returns_set ? 'SETOF ' : ''}${fn.return_type}`]);
 }
 
-/** Why a computed field cannot be served, or undefined. */
+/** Why a computed field cannot be served (in the engine's words: its table, itself, then the reason), or undefined. */
 export function computedFieldProblem(document: MetadataDocument, db: Introspection, table: QualifiedName, field: ComputedField): string | undefined {
   try {
     resolveComputedField(document, db, table, field.definition);
     return undefined;
   } catch (error) {
-    if (error instanceof EngineError) return error.message;
+    if (error instanceof EngineError)
+      return formatMessage('err.constraint-violation.computed-field', quoteQualified(table), JSON.stringify(field.name), error.message);
     throw error;
   }
 }
@@ -103,7 +105,14 @@ export function addComputedField(document: MetadataDocument, db: Introspection, 
     next,
     table.columns.map((c) => c.name),
   );
-  resolveComputedField(document, db, args.table, args.definition);
+  try {
+    resolveComputedField(document, db, args.table, args.definition);
+  } catch (error) {
+    // As the engine reports it: where it is, then what is wrong.
+    if (error instanceof EngineError)
+      throw engineError('constraint-violation.computed-field', '$.args', [quoteQualified(args.table), JSON.stringify(args.name), error.message]);
+    throw error;
+  }
   return replaceEntry(document, next);
 }
 

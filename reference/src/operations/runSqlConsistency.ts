@@ -20,5 +20,5 @@ export async function problemsBefore(ctx: OperationContext): Promise<Inconsisten
 export async function refuseNewInconsistencies(ctx: OperationContext, before: readonly InconsistentObject[]): Promise<void> {
   const now = [...findInconsistencies(ctx.document, await ctx.introspect()), ...(await ctx.schemaProblems(ctx.document))];
   const introduced = introducedBy(before, now);
-  if (introduced.length > 0) throw engineError('unexpected.new-inconsistent-metadata', '$', [], introduced);
+  if (introduced.length > 0) throw engineError('unexpected.new-inconsistent-metadata', '$.args', [], introduced);
 }
