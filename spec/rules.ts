@@ -302,6 +302,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'run_sql that drops, renames or changes past what can be tracked a function that is tracked or that a computed field uses is refused with 400 dependency-error "cannot drop due to the following dependent objects : <dependents>" (dependents named like "function <schema>.<name>" and "computed field <schema>.<table>.<field>"), and one that overloads such a function with 400 not-supported (err.not-supported.function-overloaded), the SQL undone either way; with cascade: true the SQL is kept and the function is untracked, the computed field dropped from its table.',
   ),
   decision(
+    'functions.comment',
+    '4.3',
+    'the comment of a tracked function',
+    "track_function (version 2, and pg_track_function on any source) takes an optional comment (a string; null is none), kept in the function's entry of the metadata as `comment` and exported there, replace_metadata taking it back: it is the whole description of the function's root field in GraphQL, in place of the one made from the database's comment, as in the engine.",
+  ),
+  decision(
     'computed_fields.run_sql',
     '4.3',
     "run_sql that changes a computed field's function",
