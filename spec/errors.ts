@@ -213,6 +213,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     verifiedBy: 'reference',
   },
   decided(
+    'parse-failed.schema-document',
+    400,
+    'parse-failed',
+    'parsing the schema document: <problem>',
+    "add_remote_schema_permissions whose definition.schema is not GraphQL SDL is refused as its arguments are read (before the remote schema is looked for) at $.args.definition.schema, in the engine's words; <problem> is the parser's message.",
+  ),
+  decided(
     'unexpected.inconsistent-metadata',
     400,
     'unexpected',
