@@ -432,6 +432,20 @@ export const ERRORS: readonly ErrorSpec[] = [
     'Computed fields are scalar (a base, enum or domain type, not a set) or table-returning (SETOF a tracked table).',
   ),
   decided(
+    'constraint-violation.relationship',
+    400,
+    'constraint-violation',
+    'in table <table-name>: in relationship <relationship-name>: <reason>',
+    'The reason of an inconsistent object_relation or array_relation, as the engine frames it: <reason> is what is wrong (err.not-exists.table for a table that is not tracked, not in the database, or itself inconsistent).',
+  ),
+  decided(
+    'constraint-violation.permission',
+    400,
+    'constraint-violation',
+    'in table <table-name>: in permission for role <role-name>: <reason>',
+    'The reason of an inconsistent <type>_permission (its columns, presets, filter or check no longer fit the table or its relationships), as the engine frames it.',
+  ),
+  decided(
     'constraint-violation.computed-field',
     400,
     'constraint-violation',

@@ -302,6 +302,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'run_sql that drops, renames or changes past what can be tracked a function that is tracked or that a computed field uses is refused with 400 dependency-error "cannot drop due to the following dependent objects : <dependents>" (dependents named like "function <schema>.<name>" and "computed field <schema>.<table>.<field>"), and one that overloads such a function with 400 not-supported (err.not-supported.function-overloaded), the SQL undone either way; with cascade: true the SQL is kept and the function is untracked, the computed field dropped from its table.',
   ),
   decision(
+    'inconsistency.report',
+    '2.9',
+    'how inconsistent objects are reported and dropped',
+    'Every inconsistent object (get_inconsistent_metadata, reload_metadata, replace_metadata\'s inconsistent_objects and the `internal` of a refusal) carries, besides type, reason and definition, the engine\'s `name`: its kind and name and where it is ("table <table> in source <source>", "<object|array>_relation <name> in table <table> in source <source>", "computed_field …", "remote_relationship …", "<type>_permission <role> in table …", "function <function> in source <source>", "remote_schema <name>", "remote_schema_permission <role> permission in remote schema <name>", "action <name>", "rest_endpoint <name>", "source <name>"; <table> and <function> without the schema public), and its reason begins with "Inconsistent object: ". A relationship\'s reason says where it is (err.constraint-violation.relationship): a relationship to a table that is not tracked, not in the database or itself inconsistent is inconsistent with "table <table> does not exist"; so is a permission that no longer fits its table or the relationships it goes through (err.constraint-violation.permission; reported by get_inconsistent_metadata and reload_metadata). drop_inconsistent_metadata drops every inconsistent object and then what becomes inconsistent without it, until nothing is left, answering 200, as the engine purges them.',
+  ),
+  decision(
     'functions.comment',
     '4.3',
     'the comment of a tracked function',

@@ -280,7 +280,8 @@ test(
       inconsistent_objects: [
         {
           type: 'computed_field',
-          reason: 'in table "shopfn.item": in computed field "label": no such function exists in postgres : "shopfn.item_label"',
+          name: 'computed_field label in table shopfn.item in source default',
+          reason: 'Inconsistent object: in table "shopfn.item": in computed field "label": no such function exists in postgres : "shopfn.item_label"',
           definition: { table: item, name: 'label', definition: { function: fn('item_label'), table_argument: 'i' }, comment: 'upper case' },
         },
       ],

@@ -329,7 +329,12 @@ test(
       message: 'success',
       is_consistent: false,
       inconsistent_objects: [
-        { type: 'function', reason: 'no such function exists in postgres : "shopfn.search_items"', definition: { function: fn('search_items') } },
+        {
+          type: 'function',
+          name: 'function shopfn.search_items in source default',
+          reason: 'Inconsistent object: no such function exists in postgres : "shopfn.search_items"',
+          definition: { function: fn('search_items') },
+        },
       ],
     });
     expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
@@ -385,7 +390,12 @@ test(
       error: 'cannot continue due to inconsistent metadata',
       code: 'unexpected',
       internal: [
-        { type: 'function', reason: 'function "shopfn.twice" is overloaded. Overloaded functions are not supported', definition: { function: fn('twice') } },
+        {
+          type: 'function',
+          name: 'function shopfn.twice in source default',
+          reason: 'Inconsistent object: function "shopfn.twice" is overloaded. Overloaded functions are not supported',
+          definition: { function: fn('twice') },
+        },
       ],
     });
     expect(await exported()).toEqual(document);
@@ -802,23 +812,33 @@ test(
     expect(await gql('{ shopfn_add_item(args: {new_title: "x", new_price: 1}) { id } }')).toEqual(unknownField('shopfn_add_item'));
     const before = await exported();
     // Each is an inconsistency of the document, refused with its reason, and nothing changes.
-    for (const [definition, reason] of [
+    for (const [definition, name, reason] of [
       [
         { function: fn('search_items'), configuration: { exposed_as: 'mutation' } },
+        'function shopfn.search_items in source default',
         'function "shopfn.search_items" is STABLE and can only be exposed as a query',
       ],
       [
         { function: fn('item_count') },
+        'function shopfn.item_count in source default',
         'function "shopfn.item_count" cannot be tracked: it must return rows of a table (SETOF table or table), but returns int4',
       ],
-      [{ function: fn('notes') }, 'function "shopfn.notes" cannot be tracked: the table "shopfn.note" it returns is not tracked'],
-      [{ function: fn('pairs') }, 'function "shopfn.pairs" cannot be tracked: all its arguments must be IN arguments'],
+      [
+        { function: fn('notes') },
+        'function shopfn.notes in source default',
+        'function "shopfn.notes" cannot be tracked: the table "shopfn.note" it returns is not tracked',
+      ],
+      [
+        { function: fn('pairs') },
+        'function shopfn.pairs in source default',
+        'function "shopfn.pairs" cannot be tracked: all its arguments must be IN arguments',
+      ],
     ] as const) {
       expectResponse(await replace([definition]), 400, {
         path: '$.args',
         error: 'cannot continue due to inconsistent metadata',
         code: 'unexpected',
-        internal: [{ type: 'function', reason, definition }],
+        internal: [{ type: 'function', name, reason: `Inconsistent object: ${reason}`, definition }],
       });
       expect(await exported()).toEqual(before);
     }

@@ -11,7 +11,8 @@ const book = { table: { schema: 'library', name: 'book' } };
 const ghost = { table: { schema: 'library', name: 'ghost' } };
 const ghostInconsistency = {
   type: 'table',
-  reason: 'no such table/view exists in postgres : "library.ghost"',
+  name: 'table library.ghost in source default',
+  reason: 'Inconsistent object: no such table/view exists in postgres : "library.ghost"',
   definition: 'library.ghost',
 };
 
@@ -382,7 +383,12 @@ test(
   async () => {
     await target.sql('drop table if exists library.vanishing; create table library.vanishing (id int primary key)');
     const vanishing = { table: { schema: 'library', name: 'vanishing' } };
-    const gone = { type: 'table', reason: 'no such table/view exists in postgres : "library.vanishing"', definition: 'library.vanishing' };
+    const gone = {
+      type: 'table',
+      name: 'table library.vanishing in source default',
+      reason: 'Inconsistent object: no such table/view exists in postgres : "library.vanishing"',
+      definition: 'library.vanishing',
+    };
     try {
       expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [author, vanishing] } } }), 200, {
         is_consistent: true,

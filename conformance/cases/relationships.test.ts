@@ -198,7 +198,8 @@ test(
       inconsistent_objects: [
         {
           type: 'object_relation',
-          reason: '"customer_id3" does not exist',
+          name: 'object_relation customer3 in table shop.note in source default',
+          reason: 'Inconsistent object: in table "shop.note": in relationship "customer3": "customer_id3" does not exist',
           definition: { table: note, name: 'customer3', using: { foreign_key_constraint_on: 'customer_id3' } },
         },
       ],

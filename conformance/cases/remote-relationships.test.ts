@@ -368,7 +368,8 @@ test(
     expect((await run('get_inconsistent_metadata', {})).body).toEqual([
       {
         type: 'remote_relationship',
-        reason: 'remote relationship "origin" of table "music.artist" cannot be served: field "country" not found in the query root',
+        name: 'remote_relationship origin in table music.artist in source default',
+        reason: 'Inconsistent object: remote relationship "origin" of table "music.artist" cannot be served: field "country" not found in the query root',
         definition: { table: artist, name: 'origin', definition: origin() },
       },
     ]);

@@ -297,7 +297,9 @@ caseWithProfile(
       internal: [
         {
           type: 'remote_schema_permission',
-          reason: 'validation for the given role-based schema failed because field "humidity" of object "Weather" does not exist in the upstream remote schema',
+          name: 'remote_schema_permission user permission in remote schema weather',
+          reason:
+            'Inconsistent object: validation for the given role-based schema failed because field "humidity" of object "Weather" does not exist in the upstream remote schema',
           definition: { remote_schema: 'weather', role: 'user', definition: { schema: badSchema } },
         },
       ],
@@ -309,7 +311,8 @@ caseWithProfile(
     const reason = 'validation for the given role-based schema failed because field "celsius" of object "Weather" does not exist in the upstream remote schema';
     const inconsistent = {
       type: 'remote_schema_permission',
-      reason,
+      name: 'remote_schema_permission user permission in remote schema weather',
+      reason: `Inconsistent object: ${reason}`,
       definition: { remote_schema: 'weather', role: 'user', definition: { schema: CITY_ONLY } },
     };
     expectResponse(await run('reload_remote_schema', { name: 'weather' }, on), 200, ok);

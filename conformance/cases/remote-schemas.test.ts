@@ -279,13 +279,18 @@ test(
     const fragile = { name: 'fragile', definition: { url: `${remote.url}/fragile`, forward_client_headers: false, timeout_seconds: 60 } };
     expectResponse(await run('add_remote_schema', fragile), 200, ok);
     remote.use(http.post('/fragile', () => new HttpResponse('gone', { status: 503 })));
-    const reason = 'the remote schema "fragile" cannot be used: it answered 503 with a body that is not JSON';
+    const inconsistent = {
+      type: 'remote_schema',
+      name: 'remote_schema fragile',
+      reason: 'Inconsistent object: the remote schema "fragile" cannot be used: it answered 503 with a body that is not JSON',
+      definition: fragile,
+    };
     expectResponse(await run('reload_metadata', { reload_remote_schemas: true }), 200, {
       message: 'success',
       is_consistent: false,
-      inconsistent_objects: [{ type: 'remote_schema', reason, definition: fragile }],
+      inconsistent_objects: [inconsistent],
     });
-    expectResponse(await run('get_inconsistent_metadata', {}), 200, [{ type: 'remote_schema', reason, definition: fragile }]);
+    expectResponse(await run('get_inconsistent_metadata', {}), 200, [inconsistent]);
     expectResponse(await target.graphql('{ music_artist(where: {id: {_eq: 2}}) { name } }'), 200, { data: { music_artist: [{ name: 'Brass Tacks' }] } });
     expect((await target.graphql('{ fragile }')).body).toEqual({
       errors: [{ message: 'Cannot query field "fragile" on type "query_root".', extensions: { path: '$', code: 'validation-failed' } }],

@@ -344,8 +344,9 @@ caseNeeding(
       expectResponse(await run('reload_metadata', {}), 200);
       const inconsistent = {
         type: 'remote_relationship',
+        name: 'remote_relationship label in table music.artist in source default',
         reason:
-          'remote relationship "label" of table "music.artist" cannot be served: the column "artist_id" of field_mapping does not exist in the table "label" of the source "books"',
+          'Inconsistent object: remote relationship "label" of table "music.artist" cannot be served: the column "artist_id" of field_mapping does not exist in the table "label" of the source "books"',
         definition: { table: artist, name: 'label', definition: label },
       };
       expectResponse(await run('get_inconsistent_metadata', {}), 200, [inconsistent]);
@@ -556,7 +557,8 @@ caseNeeding(
       expectResponse(await run('get_inconsistent_metadata', {}), 200, [
         {
           type: 'remote_relationship',
-          reason: 'remote relationship "by_title" of table "crate" cannot be served: the column "title" of field_mapping does not exist',
+          name: 'remote_relationship by_title in table crate in source default',
+          reason: 'Inconsistent object: remote relationship "by_title" of table "crate" cannot be served: the column "title" of field_mapping does not exist',
           definition: definitionOf('by_title', { title: 'title' }),
         },
       ]);
@@ -569,7 +571,8 @@ caseNeeding(
       expect(objects.filter((o) => o.type === 'remote_relationship' && o.source === 'books')).toEqual([
         {
           type: 'remote_relationship',
-          reason: 'remote relationship "crate" of table "stock" cannot be served: the table "crate" cannot be served',
+          name: 'remote_relationship crate in table stock in source books',
+          reason: 'Inconsistent object: remote relationship "crate" of table "stock" cannot be served: the table "crate" cannot be served',
           definition: { table: { schema: 'public', name: 'stock' }, name: 'crate', definition: back },
           source: 'books',
         },

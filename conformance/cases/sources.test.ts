@@ -440,7 +440,13 @@ caseNeeding(
       expect((await target.graphql('{ ledger_account(order_by: {id: asc}) { owner } }')).body).toEqual({
         data: { ledger_account: [{ owner: 'ada' }, { owner: 'bob' }] },
       });
-      const missing = { type: 'table', reason: 'no such table/view exists in postgres : "ghost"', definition: 'ghost', source: 'books' };
+      const missing = {
+        type: 'table',
+        name: 'table ghost in source books',
+        reason: 'Inconsistent object: no such table/view exists in postgres : "ghost"',
+        definition: 'ghost',
+        source: 'books',
+      };
       expectResponse(await run('replace_metadata', { metadata: v3([account, ghost]) }), 400, {
         path: '$.args',
         error: 'cannot continue due to inconsistent metadata',
@@ -671,7 +677,8 @@ caseNeeding(
         internal: [
           {
             type: 'table',
-            reason: 'the GraphQL name "account" of table "account" of the source "books" conflicts with table "ledger_old"',
+            name: 'table account in source books',
+            reason: 'Inconsistent object: the GraphQL name "account" of table "account" of the source "books" conflicts with table "ledger_old"',
             definition: { schema: 'public', name: 'account' },
             source: 'books',
           },

@@ -23,6 +23,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'fuzznest',
   'fuzzrel',
   'fuzzrole',
+  'incons',
   'library',
   'music',
   'permtypes',
@@ -206,7 +207,8 @@ export async function restoreTarget(connection: TargetConnection, before: Target
   if (objects.length > 0) {
     return (
       `the target's metadata (${what}) is restored, but ${objects.length} of its objects ${objects.length === 1 ? 'is' : 'are'} inconsistent now: ` +
-      objects.map((o) => String(o.reason)).join('; ')
+      // Each reason without the engine's "Inconsistent object: ", which the sentence says already.
+      objects.map((o) => String(o.reason).replace(/^Inconsistent object: /, '')).join('; ')
     );
   }
   return `the target is as it was found: its metadata (${what}) restored, the objects the cases made dropped`;

@@ -4,6 +4,7 @@ import type { PoolClient } from 'pg';
 import { assertCatalogVersion, CatalogError, readMetadataSince, writeMetadata } from '../catalog/catalog';
 import { engineError, EngineError } from '../errors';
 import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
+import { reportInconsistencies } from '../metadata/inconsistencyReport';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
 import { hasRemoteRelationships } from '../metadata/remoteRelationships';
 import type { OperationContext, OperationHandler } from '../operations/context';
@@ -86,7 +87,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
             ...(await ctx.schemaProblems(ctx.document)),
           ],
         );
-        if (introduced.length > 0) throw engineError('unexpected.inconsistent-metadata', '$.args', [], introduced);
+        if (introduced.length > 0) throw engineError('unexpected.inconsistent-metadata', '$.args', [], reportInconsistencies(introduced));
       }
       await syncEventTriggers(client, stored.document, ctx.document, await ctx.introspect());
       await syncSourcesEventTriggers(ctx, stored.document, ctx.document);

@@ -1,5 +1,5 @@
 // Pure functions over the metadata document: export form, clearing, dropping inconsistent objects.
-import { displayQualified, emptyMetadata, sameQualified, type FunctionEntry, type MetadataDocument, type TableEntry } from '../../../spec';
+import { displayQualified, emptyMetadata, sameQualified, type FunctionEntry, type MetadataDocument, type PermissionType, type TableEntry } from '../../../spec';
 import type { Introspection } from '../db/introspection';
 import { endpointsOf, withList } from './collections';
 import { withoutComputedFieldsCascading } from './computedFields';
@@ -74,6 +74,7 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
   const badFunctions = objects.flatMap((o) => (o.type === 'function' ? [o.definition] : []));
   const badFields = objects.flatMap((o) => (o.type === 'computed_field' ? [o.definition] : []));
   const badRemote = objects.flatMap((o) => (o.type === 'remote_relationship' ? [o.definition] : []));
+  const badPermissions = objects.flatMap((o) => (o.type.endsWith('_permission') && o.type !== 'remote_schema_permission' ? [o] : []));
   const tables = document.tables
     .filter((t) => !missingTables.has(displayQualified(t.table)))
     .map((t) => {
@@ -90,7 +91,11 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
       } = withoutRemoteRelationships(fields.length ? withoutComputedFieldsCascading(t, fields) : t, remote);
       const objects = keep(o);
       const arrays = keep(a);
-      return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };
+      const kept = { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };
+      return withoutPermissions(
+        kept,
+        badPermissions.filter((p) => sameQualified((p.definition as { table: TableEntry['table'] }).table, t.table)),
+      );
     });
   const badEndpoints = objects.flatMap((o) => (o.type === 'rest_endpoint' ? [o.definition.name] : []));
   const next = withoutFunctions({ ...document, tables }, badFunctions);
@@ -101,6 +106,19 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
         endpointsOf(next).filter((e) => !badEndpoints.includes(e.name)),
       )
     : next;
+}
+
+/** The entry without the permissions of `objects` (each its kind's, of its role). */
+function withoutPermissions(entry: TableEntry, objects: readonly InconsistentObject[]): TableEntry {
+  let next = entry;
+  for (const o of objects) {
+    const key = o.type.replace('_permission', '_permissions') as `${PermissionType}_permissions`;
+    const role = (o.definition as { role: string }).role;
+    const left = (next[key] ?? []).filter((p) => p.role !== role);
+    const { [key]: _gone, ...rest } = next;
+    next = (left.length ? { ...rest, [key]: left } : rest) as TableEntry;
+  }
+  return next;
 }
 
 /** Every function the document names: tracked functions. */
