@@ -238,7 +238,7 @@ export const ERRORS: readonly ErrorSpec[] = [
     400,
     'validation-failed',
     '<what> is not a valid GraphQL name',
-    'A table, column, constraint or relationship whose GraphQL name would not be a valid GraphQL name (/[_A-Za-z][_0-9A-Za-z]*/, not starting with __) is refused; a custom name makes a table or column trackable.',
+    'A custom name of a table, or a column, constraint or relationship, whose GraphQL name would not be a valid GraphQL name (/[_A-Za-z][_0-9A-Za-z]*/, not starting with __) is refused; a custom name makes a column trackable. A table whose own name makes no GraphQL name is tracked and not served (decision dec.table.unserved-name).',
   ),
   decided(
     'validation-failed.enum-table',

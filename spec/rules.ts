@@ -302,6 +302,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'run_sql that drops, renames or changes past what can be tracked a function that is tracked or that a computed field uses is refused with 400 dependency-error "cannot drop due to the following dependent objects : <dependents>" (dependents named like "function <schema>.<name>" and "computed field <schema>.<table>.<field>"), and one that overloads such a function with 400 not-supported (err.not-supported.function-overloaded), the SQL undone either way; with cascade: true the SQL is kept and the function is untracked, the computed field dropped from its table.',
   ),
   decision(
+    'table.unserved-name',
+    '4.3',
+    'a table whose name makes no GraphQL name',
+    'A table whose GraphQL name would come from its database name and is not a valid GraphQL name (`"users address"`, `shop."odd-name"`) is tracked all the same (track_table, replace_metadata), exported and untracked like any other, and left out of the GraphQL schema with its root fields, types and the relationships that lead to it, as the engine leaves it out; it is no inconsistency. A custom_name gives it a name and serves it; a custom_name that is itself no GraphQL name is refused (err.validation-failed.graphql-name).',
+  ),
+  decision(
     'inconsistency.report',
     '2.9',
     'how inconsistent objects are reported and dropped',

@@ -26,6 +26,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'incons',
   'library',
   'music',
+  'oddnames',
   'permtypes',
   'recreated',
   'relx',
