@@ -201,8 +201,8 @@ test(
       table: item,
       computed_fields: [{ name: 'label', definition: { function: fn('item_label') } }],
       select_permissions: [
-        { role: 'user', permission: { columns: ['id'], computed_fields: ['label'], filter: {} } },
         { role: 'guest', permission: { columns: ['id'], filter: {} } },
+        { role: 'user', permission: { columns: ['id'], computed_fields: ['label'], filter: {} } },
       ],
     });
     expectResponse(await run('drop_computed_field', { table: item, name: 'label', cascade: true }), 200, ok);
@@ -515,12 +515,12 @@ test(
     expectResponse(await run('drop_computed_field', { table, name: 'triple' }), 200, ok);
     // A null comment is no comment; the field not dropped and its permission stay.
     expect((await exported()).tables).toEqual([
-      { table: item },
       {
         table,
         computed_fields: [{ name: 'double', definition: definition('cf_double') }],
         select_permissions: [{ role: 'user', permission: { columns: ['id'], computed_fields: ['double'], filter: {} } }],
       },
+      { table: item },
     ]);
     expect(await gql('{ cf_item { id double } }', asRole('user'))).toEqual({ data: { cf_item: [{ id: 1, double: 2 }] } });
   },

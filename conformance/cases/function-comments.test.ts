@@ -38,7 +38,7 @@ test(
     const document = {
       version: 2,
       tables: [{ table: { schema: 'shopfn', name: 'item' } }],
-      functions: [{ function: search, comment: COMMENT }, { function: { schema: 'shopfn', name: 'by_owner' } }],
+      functions: [{ function: { schema: 'shopfn', name: 'by_owner' } }, { function: search, comment: COMMENT }],
     };
     expect(await exported()).toEqual(document);
     // The database's own comment of the function is not part of it any more.

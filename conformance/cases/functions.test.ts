@@ -377,9 +377,9 @@ test(
       version: 2,
       tables: [{ table: item, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] }],
       functions: [
-        { function: fn('search_items'), configuration: { custom_name: 'find_items' }, permissions: [{ role: 'user' }] },
-        { function: fn('my_items'), configuration: { session_argument: 'engine_session', exposed_as: 'query' } },
         { function: fn('by_owner') },
+        { function: fn('my_items'), configuration: { session_argument: 'engine_session', exposed_as: 'query' } },
+        { function: fn('search_items'), configuration: { custom_name: 'find_items' }, permissions: [{ role: 'user' }] },
       ],
     };
     expectResponse(await run('replace_metadata', document), 200, ok);
@@ -536,13 +536,13 @@ caseWithProfile(
     );
     const functions = async () => ((await exported(strict)) as { functions: unknown }).functions;
     expect(await functions()).toEqual([
-      { function: fn('search_items'), permissions: [{ role: 'user' }, { role: 'other' }] },
       { function: fn('all_items'), permissions: [{ role: 'other' }] },
+      { function: fn('search_items'), permissions: [{ role: 'user' }, { role: 'other' }] },
     ]);
     expectResponse(await run('pg_drop_function_permission', { function: fn('search_items'), role: 'user' }, strict), 200, ok);
     expect(await functions()).toEqual([
-      { function: fn('search_items'), permissions: [{ role: 'other' }] },
       { function: fn('all_items'), permissions: [{ role: 'other' }] },
+      { function: fn('search_items'), permissions: [{ role: 'other' }] },
     ]);
     expectResponse(
       await run('pg_drop_function_permission', { function: fn('all_items'), role: 'user' }, strict),

@@ -26,6 +26,7 @@ import {
 } from '../harness/metadataDocuments';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { useTarget } from '../harness/target';
+import { inEngineOrder } from '../harness/engineOrder';
 
 const target = useTarget();
 const remote = useMockServer();
@@ -92,7 +93,7 @@ test(
         if (accepted.status !== 200) throw new Error(context(`a valid document was refused: ${accepted.text.slice(0, 400)}`));
         expect(accepted.body).toEqual({ is_consistent: true, inconsistent_objects: [] });
         const first = await exported();
-        expect(first.metadata).toEqual(document);
+        expect(first.metadata).toEqual(inEngineOrder(document));
         // The tables tracked in sources too (decision dec.source.forms), each read from its source.
         const inSources = (document.sources ?? []).flatMap((s) => s.tables as unknown as TableEntry[]);
         const fields = document.tables.map((t) => selectRootField(t));
@@ -130,7 +131,7 @@ test(
         // replace(export()) changes nothing but the resource version.
         expect((await replace(first.metadata)).status).toBe(200);
         const second = await exported();
-        expect(second.metadata).toEqual(document);
+        expect(second.metadata).toEqual(inEngineOrder(document));
         expect(second.resource_version).toBeGreaterThan(first.resource_version);
 
         // One refused object: 400, nothing changed.
@@ -159,12 +160,12 @@ test(
         expect([missing.kind, allowed.status, allowed.body]).toEqual([missing.kind, 200, { is_consistent: false, inconsistent_objects: [missing.reported] }]);
         expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, [missing.reported]);
         const kept = await exported();
-        expect(kept.metadata).toEqual(withMissing);
+        expect(kept.metadata).toEqual(inEngineOrder(withMissing));
         expect(kept.resource_version).toBeGreaterThan(second.resource_version);
         expect((await target.graphql(`{ ${fields[0]} { id } }`)).body).toEqual({ data: { [fields[0]!]: [] } });
         expectResponse(await target.metadata({ type: 'drop_inconsistent_metadata', args: {} }), 200, { message: 'success' });
         expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, []);
-        expect((await exported()).metadata).toEqual(missing.afterDrop?.(document) ?? document);
+        expect((await exported()).metadata).toEqual(inEngineOrder(missing.afterDrop?.(document) ?? document));
         counts.inconsistencies++;
         counts.documents++;
         if (document.tables.some((t) => t.remote_relationships?.length)) counts.remoteRelationships++;

@@ -218,15 +218,15 @@ test(
     expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition() }), 200, ok);
     expectResponse(await run('add_remote_schema', { name: 'greeting', definition: definition('/greeting') }), 200, ok);
     const both = (await exported()).remote_schemas as { name: string }[];
-    expect(both.map((r) => r.name)).toEqual(['weather', 'greeting']);
+    expect(both.map((r) => r.name)).toEqual(['greeting', 'weather']);
     expectResponse(await run('remove_remote_schema', { name: 'nothing' }), 400, refused('not-exists', 'no such remote schema'));
     expectResponse(await run('reload_remote_schema', { name: 'nothing' }), 400, refused('not-exists', 'remote schema with name "nothing" does not exist'));
     expectResponse(await run('reload_remote_schema', { name: 'greeting' }), 200, ok);
     expectResponse(await run('remove_remote_schema', { name: 'weather' }), 200, ok);
-    expect((await exported()).remote_schemas).toEqual([both[1]]);
+    expect((await exported()).remote_schemas).toEqual([both[0]]);
     expectResponse(await target.graphql('{ greeting }'), 200, { data: { greeting: 'hello' } });
     expectResponse(await run('remove_remote_schema', { name: 'weather' }), 400, refused('not-exists', 'no such remote schema'));
-    expect((await exported()).remote_schemas).toEqual([both[1]]);
+    expect((await exported()).remote_schemas).toEqual([both[0]]);
   },
 );
 
@@ -374,7 +374,9 @@ test(
       is_consistent: false,
       inconsistent_objects: [expect.objectContaining({ type: 'remote_schema', definition: (broken.remote_schemas as unknown[])[1] })],
     });
-    expect(await exported()).toEqual(broken);
+    // Exported by name: down before weather.
+    const [weather, down] = broken.remote_schemas as unknown[];
+    expect(await exported()).toEqual({ ...broken, remote_schemas: [down, weather] });
   },
 );
 

@@ -69,10 +69,11 @@ test(
       error: 'method POST is not allowed at this REST endpoint; allowed methods: GET',
       code: 'method-not-allowed',
     });
+    // By URL: albums, artists, artists/:id.
     expect((await exported()).rest_endpoints).toEqual([
-      endpoint('artist', 'artists/:id', 'artist_by_id'),
       { ...endpoint('albums', 'albums', 'albums_after', ['GET']), comment: 'albums after a year' },
       endpoint('add_artist', 'artists', 'add_artist'),
+      endpoint('artist', 'artists/:id', 'artist_by_id'),
     ]);
   },
 );
@@ -292,7 +293,7 @@ test(
       400,
       refused(
         'dependency-error',
-        'cannot drop due to the following dependent objects : rest endpoint "artist", rest endpoint "albums", rest endpoint "add_artist"',
+        'cannot drop due to the following dependent objects : rest endpoint "albums", rest endpoint "add_artist", rest endpoint "artist"',
       ),
     );
     const broken = { ...document, query_collections: [{ name: 'rest', definition: { queries: QUERIES.slice(1) } }] };
@@ -378,7 +379,7 @@ test(
         { type: 'rest_endpoint', name: 'rest_endpoint add_artist', reason: mutationReason, definition: endpoint('add_artist', 'artists', 'add_artist') },
       ],
     });
-    expect((await exported()).tables).toEqual([{ table: musicTable('artist') }, { table: musicTable('album') }]);
+    expect((await exported()).tables).toEqual([{ table: musicTable('album') }, { table: musicTable('artist') }]);
     const renamed = expect.stringMatching(
       /^Inconsistent object: query "artist_by_id" of collection "rest" does not validate against the GraphQL schema: Cannot query field "name" on type "music_artist"/,
     );
@@ -607,8 +608,8 @@ test(
     expectResponse(await run('drop_rest_endpoint', { name: 'artist' }), 200, ok);
     expect((await exported()).rest_endpoints).toEqual([
       { ...endpoint('albums', 'albums', 'albums_after', ['GET']), comment: 'albums after a year' },
-      endpoint('add_artist', 'artists', 'add_artist'),
       endpoint('albums_post', 'albums', 'albums_after', ['POST']),
+      endpoint('add_artist', 'artists', 'add_artist'),
     ]);
   },
 );

@@ -53,9 +53,9 @@ caseNeeding(
     expectResponse(await run('pg_add_source', { name: 'annex', configuration: connection() }), 200, ok);
     const replaced = connection({ isolation_level: 'serializable' });
     expectResponse(await run('pg_add_source', { name: 'archive', configuration: replaced, replace_configuration: true }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('archive', replaced), entry('annex', connection())] });
+    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('annex', connection()), entry('archive', replaced)] });
     expectResponse(await run('rename_source', { name: 'archive', new_name: 'vault' }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('vault', replaced), entry('annex', connection())] });
+    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('annex', connection()), entry('vault', replaced)] });
     expectResponse(await run('rename_source', { name: 'vault', new_name: 'vault' }), 400, {
       path: '$.args',
       error: 'source with name "vault" already exists',
@@ -63,7 +63,7 @@ caseNeeding(
     });
     // Without a configuration pg_update_source changes nothing.
     expectResponse(await run('pg_update_source', { name: 'vault' }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('vault', replaced), entry('annex', connection())] });
+    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('annex', connection()), entry('vault', replaced)] });
     expectResponse(await run('rename_source', { name: 'archive', new_name: 'other' }), 400, {
       path: '$.args',
       error: 'source with name "archive" does not exist',
@@ -76,7 +76,7 @@ caseNeeding(
       error: 'source with name "vault" already exists',
       code: 'already-exists',
     });
-    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('vault', updated), entry('annex', connection())] });
+    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('annex', connection()), entry('vault', updated)] });
     expectResponse(await run('pg_drop_source', { name: 'vault' }), 200, ok);
     expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('annex', connection())] });
     expectResponse(await run('pg_drop_source', { name: 'vault' }), 400, {

@@ -307,8 +307,8 @@ test(
     expect(await exported()).toEqual({
       version: 2,
       tables: [
-        { table: orders, array_relationships: [{ name: 'notes', using: notesOf }] },
         { table: note, object_relationships: [{ name: 'order', using: toOrders }] },
+        { table: orders, array_relationships: [{ name: 'notes', using: notesOf }] },
       ],
     });
     // Tables of the public schema are named without it.

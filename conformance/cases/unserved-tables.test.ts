@@ -29,7 +29,7 @@ test(
   async () => {
     expectResponse(await run('track_table', { table: address }), 200, ok);
     expectResponse(await run('track_table', { table: person }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: [{ table: address }, { table: person }] });
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: person }, { table: address }] });
     // Only the table with a name has root fields; the rest of the schema is served.
     expect(await rootFields()).toEqual(fields('oddnames_person', 'oddnames_person_by_pk', 'oddnames_person_aggregate'));
     expect(await gql('{ oddnames_person { name } }')).toEqual({ data: { oddnames_person: [{ name: 'ada' }] } });
@@ -43,14 +43,14 @@ test(
 
     expectResponse(await run('set_table_customization', { table: address, configuration: { custom_name: 'users_address' } }), 200, ok);
     expect(await gql('{ users_address { id street } }')).toEqual({ data: { users_address: [{ id: 1, street: 'Main' }] } });
-    expect(await exported()).toEqual({ version: 2, tables: [{ table: address, configuration: { custom_name: 'users_address' } }, { table: person }] });
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: person }, { table: address, configuration: { custom_name: 'users_address' } }] });
   },
 );
 
 test(
   covers(['dec.table.unserved-name', 'op.replace_metadata.v1', 'op.untrack_table'], 'replace_metadata takes such a table back, and untrack_table forgets it'),
   async () => {
-    const document = { version: 2, tables: [{ table: address }, { table: person }] };
+    const document = { version: 2, tables: [{ table: person }, { table: address }] };
     expectResponse(await run('replace_metadata', document), 200, ok);
     expect(await exported()).toEqual(document);
     expect(await rootFields()).toEqual(fields('oddnames_person', 'oddnames_person_by_pk', 'oddnames_person_aggregate'));

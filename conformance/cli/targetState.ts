@@ -17,6 +17,8 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'cost_fresh',
   'engine_diff',
   'evt',
+  'exord',
+  'exord_a',
   'fuzz',
   'fuzz_bad',
   'fuzz_tx',

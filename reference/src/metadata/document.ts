@@ -4,51 +4,57 @@ import type { Introspection } from '../db/introspection';
 import { endpointsOf, withList } from './collections';
 import { withoutComputedFieldsCascading } from './computedFields';
 import { exportedCronTriggers } from './cronTriggers';
+import { sortedBy } from './exportOrder';
 import { withoutFunctions } from './functions';
 import { withoutRemoteRelationships } from './remoteRelationships';
 import { findInconsistencies, type InconsistentObject } from './inconsistency';
 
-/** The export form (decision dec.export.form): tables in the order they were tracked, empty parts left out. */
+/** The export form (decision dec.export.form): every list sorted as the engine sorts it, empty parts left out. */
 export function exportForm(document: MetadataDocument): MetadataDocument {
+  const byName = <T extends { name: string }>(items: readonly T[]) => sortedBy(items, (i) => i.name);
   return {
     version: 2,
-    tables: document.tables.map(exportEntry),
-    ...(document.functions?.length ? { functions: document.functions } : {}),
-    ...(document.query_collections?.length ? { query_collections: document.query_collections } : {}),
-    ...(document.allowlist?.length ? { allowlist: document.allowlist } : {}),
-    ...(document.rest_endpoints?.length ? { rest_endpoints: document.rest_endpoints } : {}),
-    ...(exportedCronTriggers(document).length ? { cron_triggers: exportedCronTriggers(document) } : {}),
-    ...(document.remote_schemas?.length ? { remote_schemas: document.remote_schemas } : {}),
-    ...(document.actions?.length ? { actions: document.actions } : {}),
+    tables: exportTables(document.tables),
+    ...(document.functions?.length ? { functions: sortedBy(document.functions, (f) => f.function) } : {}),
+    ...(document.query_collections?.length ? { query_collections: byName(document.query_collections) } : {}),
+    ...(document.allowlist?.length ? { allowlist: sortedBy(document.allowlist, (a) => a.collection) } : {}),
+    ...(document.rest_endpoints?.length ? { rest_endpoints: sortedBy(document.rest_endpoints, (e) => e.url) } : {}),
+    ...(exportedCronTriggers(document).length ? { cron_triggers: byName(exportedCronTriggers(document)) } : {}),
+    ...(document.remote_schemas?.length ? { remote_schemas: byName(document.remote_schemas) } : {}),
+    ...(document.actions?.length ? { actions: byName(document.actions) } : {}),
     ...(document.custom_types && Object.keys(document.custom_types).length ? { custom_types: document.custom_types } : {}),
     ...(document.sources?.length
       ? {
-          sources: document.sources.map((s) => ({
+          sources: byName(document.sources).map((s) => ({
             name: s.name,
             kind: s.kind,
             configuration: s.configuration,
-            tables: s.tables.map(exportEntry),
-            ...(s.functions?.length ? { functions: s.functions } : {}),
+            tables: exportTables(s.tables),
+            ...(s.functions?.length ? { functions: sortedBy(s.functions, (f) => f.function) } : {}),
           })),
         }
       : {}),
   };
 }
 
+const exportTables = (tables: readonly TableEntry[]) => sortedBy(tables, (t) => t.table).map(exportEntry);
+
 function exportEntry(t: TableEntry): TableEntry {
+  const byName = <T extends { name: string }>(items: readonly T[] | undefined) => sortedBy(items ?? [], (i) => i.name);
+  const byRole = <T extends { role: string }>(items: readonly T[] | undefined) => sortedBy(items ?? [], (i) => i.role);
   return {
     table: { schema: t.table.schema, name: t.table.name },
     ...(t.is_enum ? { is_enum: true } : {}),
     ...(t.configuration ? { configuration: t.configuration } : {}),
-    ...(t.object_relationships?.length ? { object_relationships: t.object_relationships } : {}),
-    ...(t.array_relationships?.length ? { array_relationships: t.array_relationships } : {}),
-    ...(t.computed_fields?.length ? { computed_fields: t.computed_fields } : {}),
-    ...(t.remote_relationships?.length ? { remote_relationships: t.remote_relationships } : {}),
-    ...(t.event_triggers?.length ? { event_triggers: t.event_triggers } : {}),
-    ...(t.insert_permissions?.length ? { insert_permissions: t.insert_permissions } : {}),
-    ...(t.select_permissions?.length ? { select_permissions: t.select_permissions } : {}),
-    ...(t.update_permissions?.length ? { update_permissions: t.update_permissions } : {}),
-    ...(t.delete_permissions?.length ? { delete_permissions: t.delete_permissions } : {}),
+    ...(t.object_relationships?.length ? { object_relationships: byName(t.object_relationships) } : {}),
+    ...(t.array_relationships?.length ? { array_relationships: byName(t.array_relationships) } : {}),
+    ...(t.computed_fields?.length ? { computed_fields: byName(t.computed_fields) } : {}),
+    ...(t.remote_relationships?.length ? { remote_relationships: byName(t.remote_relationships) } : {}),
+    ...(t.event_triggers?.length ? { event_triggers: byName(t.event_triggers) } : {}),
+    ...(t.insert_permissions?.length ? { insert_permissions: byRole(t.insert_permissions) } : {}),
+    ...(t.select_permissions?.length ? { select_permissions: byRole(t.select_permissions) } : {}),
+    ...(t.update_permissions?.length ? { update_permissions: byRole(t.update_permissions) } : {}),
+    ...(t.delete_permissions?.length ? { delete_permissions: byRole(t.delete_permissions) } : {}),
   };
 }
 
