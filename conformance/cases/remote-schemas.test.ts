@@ -3,11 +3,11 @@
 // (defaults, headers, refusals, timeouts) as the engine documents it. The remote servers are msw
 // handlers on loopback.
 import { HttpResponse, http } from 'msw';
-import { covers } from '../harness/cases';
+import { caseNeeding, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql, musicMetadata } from '../harness/fixtures';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
-import { useTarget } from '../harness/target';
+import { REQUIRES_REMOTE_HOST_ENVIRONMENT, useTarget } from '../harness/target';
 
 const target = useTarget();
 const remote = useMockServer();
@@ -44,6 +44,24 @@ beforeEach(async () => {
   expectResponse(await target.metadata(musicMetadata(['artist'], [])), 200);
   remote.use(weather());
 });
+
+caseNeeding(
+  REQUIRES_REMOTE_HOST_ENVIRONMENT,
+  ['op.add_remote_schema', 'dec.environment.values-unquoted'],
+  "a remote schema's url takes {{VARIABLE}} from the engine's environment, and is exported as written",
+  async () => {
+    const url = `http://{{ENGINE_CONFORMANCE_REMOTE_HOST}}:${new URL(remote.url).port}/weather`;
+    expectResponse(await run('add_remote_schema', { name: 'templated', definition: { url } }), 200, ok);
+    expect((await run('export_metadata', {})).body).toEqual({
+      version: 2,
+      tables: [{ table: { schema: 'music', name: 'artist' } }],
+      remote_schemas: [{ name: 'templated', definition: { url, forward_client_headers: false, timeout_seconds: 60 } }],
+    });
+    expectResponse(await target.graphql('{ weather(city: "Oslo") { city celsius } }'), 200, { data: { weather: { city: 'Oslo', celsius: -3 } } });
+    expectResponse(await run('reload_remote_schema', { name: 'templated' }), 200, ok);
+    expectResponse(await run('get_inconsistent_metadata', {}), 200, []);
+  },
+);
 
 test(
   covers(

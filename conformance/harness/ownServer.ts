@@ -6,6 +6,8 @@ import { startServer, type RunningServer } from '../../reference/src/server';
 import { createLogger } from '../../reference/src/log';
 
 export async function startOwnServer(databaseUrl: string, settings: Record<string, string>): Promise<RunningServer> {
+  // The server reads the environment of this process: where it reaches the suite's mock servers (serverPool.ts).
+  process.env.ENGINE_CONFORMANCE_REMOTE_HOST ??= '127.0.0.1';
   const config = loadConfig({
     ENGINE_GRAPHQL_SERVER_PORT: '0',
     ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',

@@ -29,6 +29,8 @@ export async function startSharedServers(clusterUrl: string, count: number): Pro
           ENGINE_GRAPHQL_SERVER_PORT: String(port),
           ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
           ENGINE_GRAPHQL_ADMIN_SECRET: adminSecret,
+          // Where this server reaches the suite's mock servers, for the cases that take a URL from its environment.
+          ENGINE_CONFORMANCE_REMOTE_HOST: '127.0.0.1',
           ENGINE_GRAPHQL_LOG_LEVEL: 'warn',
           // Many servers share the run's cluster: each needs few connections.
           ENGINE_GRAPHQL_PG_CONNECTIONS: '8',
