@@ -26,6 +26,7 @@ const select = (role: string) => ({ role, permission: { columns: ['id'], filter:
 beforeAll(async () => {
   await target.sql(`drop schema if exists exord cascade; create schema exord; drop schema if exists exord_a cascade; create schema exord_a;
     create table exord.b (id int primary key); create table exord.a (id int primary key); create table exord_a.t (id int primary key);
+    create table exord_a.a (id int primary key);
     create function exord.f2() returns setof exord.a language sql stable as 'select * from exord.a';
     create function exord.f1() returns setof exord.a language sql stable as 'select * from exord.a';`);
 });
@@ -34,8 +35,12 @@ beforeEach(() => target.reset());
 test(
   covers(['dec.export.form', 'op.track_table.v1', 'op.export_metadata.v1'], 'tables are exported by schema, then name, not in the order tracked'),
   async () => {
-    for (const table of [t('exord_a', 't'), t('exord', 'b'), t('exord', 'a')]) expectResponse(await run('track_table', { table }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: [{ table: t('exord', 'a') }, { table: t('exord', 'b') }, { table: t('exord_a', 't') }] });
+    for (const table of [t('exord_a', 't'), t('exord', 'b'), t('exord_a', 'a'), t('exord', 'a')]) expectResponse(await run('track_table', { table }), 200, ok);
+    // The schema first: exord.b comes before exord_a.a.
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [{ table: t('exord', 'a') }, { table: t('exord', 'b') }, { table: t('exord_a', 'a') }, { table: t('exord_a', 't') }],
+    });
   },
 );
 
@@ -52,7 +57,7 @@ test(
         {
           table: t('exord', 'a'),
           object_relationships: [manual('zeta', 'b'), manual('alpha', 'b')],
-          select_permissions: [select('user'), select('editor')],
+          select_permissions: [select('user'), select('editor'), select('reader'), select('admin_2')],
         },
       ],
       functions: [{ function: t('exord', 'f2') }, { function: t('exord', 'f1') }],
@@ -67,7 +72,7 @@ test(
         {
           table: t('exord', 'a'),
           object_relationships: [manual('alpha', 'b'), manual('zeta', 'b')],
-          select_permissions: [select('editor'), select('user')],
+          select_permissions: [select('admin_2'), select('editor'), select('reader'), select('user')],
         },
         { table: t('exord', 'b') },
       ],

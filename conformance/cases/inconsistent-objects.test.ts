@@ -72,8 +72,20 @@ test(
     'a relationship to an inconsistent table is inconsistent with it, and drop_inconsistent_metadata drops both',
   ),
   async () => {
+    // An array relationship to the enum table too (by its rows, manually).
+    const picks = { name: 'picks', using: { manual_configuration: { remote_table: t('pick'), column_mapping: { mood: 'value' } } } };
+    expectResponse(await run('create_array_relationship', { table: t('author'), ...picks }), 200, ok);
     await target.sql("insert into incons.pick values ('not a name')");
-    expectResponse(await run('get_inconsistent_metadata', {}), 200, [pickTable, pickRelationship]);
+    expectResponse(await run('get_inconsistent_metadata', {}), 200, [
+      pickTable,
+      pickRelationship,
+      {
+        type: 'array_relation',
+        name: 'array_relation picks in table incons.author in source default',
+        reason: 'Inconsistent object: in table "incons.author": in relationship "picks": table "incons.pick" does not exist',
+        definition: { table: t('author'), ...picks },
+      },
+    ]);
     expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
     expectResponse(await run('get_inconsistent_metadata', {}), 200, []);
     // The author keeps all but its relationship to the enum table.

@@ -14,7 +14,10 @@ describe('inconsistent objects as reported', () => {
       { type: 'array_relation', reason: 'r', definition: { table: item, name: 'notes' } },
       { type: 'computed_field', reason: 'r', definition: { table: item, name: 'label', definition: { function: { schema: 'shop', name: 'label' } } } },
       { type: 'remote_relationship', reason: 'r', definition: { table: item, name: 'origin', definition: {} as never }, source: 'books' },
+      { type: 'insert_permission', reason: 'r', definition: { table: item, role: 'user', permission: {} } },
+      { type: 'select_permission', reason: 'r', definition: { table: item, role: 'user', permission: {} } },
       { type: 'update_permission', reason: 'r', definition: { table: item, role: 'user', permission: {} } },
+      { type: 'delete_permission', reason: 'r', definition: { table: item, role: 'user', permission: {} } },
       { type: 'remote_schema', reason: 'r', definition: { name: 'weather' } as never },
       { type: 'remote_schema_permission', reason: 'r', definition: { remote_schema: 'weather', role: 'user', definition: { schema: '' } } },
       { type: 'action', reason: 'r', definition: { name: 'quote' } as never },
@@ -28,7 +31,10 @@ describe('inconsistent objects as reported', () => {
       'array_relation notes in table shop.item in source default',
       'computed_field label in table shop.item in source default',
       'remote_relationship origin in table shop.item in source books',
+      'insert_permission user in table shop.item in source default',
+      'select_permission user in table shop.item in source default',
       'update_permission user in table shop.item in source default',
+      'delete_permission user in table shop.item in source default',
       'remote_schema weather',
       'remote_schema_permission user permission in remote schema weather',
       'action quote',
@@ -60,6 +66,8 @@ describe('inconsistent objects as reported', () => {
       { type: 'table', name: 'table shop.item in source default', reason: 'Inconsistent object: already said', definition: 'shop.item' },
       source,
     ]);
+    // A source's object is passed on whole, its keys in its own order.
+    expect(Object.keys(reportInconsistencies([source])[0]!)).toEqual(['type', 'name', 'definition', 'reason', 'message']);
     expect(Object.keys(reportInconsistencies([{ type: 'table', reason: 'r', definition: 'shop.item', source: 'books' }])[0]!)).toEqual([
       'type',
       'name',
