@@ -89,7 +89,7 @@ function orBareName<T>(form: Schema<T>): Schema<T | { name: string }> {
   });
 }
 export const trackFunctionV1 = orBareName(object({ name: string }, { schema: string }));
-export const trackFunctionV2 = object({ function: functionName }, { configuration: functionConfiguration, ...source });
+export const trackFunctionV2 = object({ function: functionName }, { configuration: functionConfiguration, ...comment, ...source });
 export const setFunctionCustomization = object({ function: functionName, configuration: functionConfiguration }, source);
 export const untrackFunction = orBareName(object({}, { schema: string, name: string, table: functionName, function: functionName, ...source }));
 

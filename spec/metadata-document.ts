@@ -205,6 +205,8 @@ export interface FunctionEntry {
   function: QualifiedName;
   configuration?: FunctionConfiguration;
   permissions?: { role: string }[];
+  /** The description of its root field, in place of the one made for it (decision dec.functions.comment). */
+  comment?: string;
 }
 
 /** query_collections.yaml (§2.2): saved GraphQL documents by name. */
@@ -549,15 +551,21 @@ export const functionConfiguration: Schema<FunctionConfiguration> = refine(
 );
 
 /** The entry as it is stored and exported: no empty configuration or permission list. */
-export function normaliseFunctionEntry(v: { function: QualifiedName; configuration?: FunctionConfiguration; permissions?: { role: string }[] }): FunctionEntry {
+export function normaliseFunctionEntry(v: {
+  function: QualifiedName;
+  configuration?: FunctionConfiguration;
+  permissions?: { role: string }[];
+  comment?: string | null;
+}): FunctionEntry {
   const entry: FunctionEntry = { function: { schema: v.function.schema, name: v.function.name } };
   if (v.configuration && Object.keys(v.configuration).length) entry.configuration = v.configuration;
   if (v.permissions?.length) entry.permissions = v.permissions.map((p) => ({ role: p.role }));
+  if (typeof v.comment === 'string') entry.comment = v.comment;
   return entry;
 }
 
 export const functionEntry: Schema<FunctionEntry> = refine(
-  object({ function: functionName }, { configuration: functionConfiguration, permissions: array(object({ role: roleName })) }),
+  object({ function: functionName }, { configuration: functionConfiguration, permissions: array(object({ role: roleName })), ...comment }),
   (v) => parsed(normaliseFunctionEntry(v)),
 );
 

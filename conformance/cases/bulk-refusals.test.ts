@@ -381,19 +381,21 @@ caseInBulk(['err.not-supported.function-permissions-inferred'], {
   path: '$.args',
 });
 
-caseInBulk(['err.not-supported.computed-field-return-type'], {
+caseInBulk(['err.constraint-violation.computed-field'], {
   setup: [{ type: 'track_table', args: { table: item } }],
   member: { type: 'add_computed_field', args: { table: item, name: 'tags', definition: { function: { schema: 'bulk_refusals', name: 'item_tags' } } } },
-  code: 'not-supported',
-  error: 'function "bulk_refusals.item_tags" cannot define a computed field: it must return a base type or SETOF a tracked table, but returns SETOF text',
+  code: 'constraint-violation',
+  error:
+    'in table "bulk_refusals.item": in computed field "tags": function "bulk_refusals.item_tags" cannot define a computed field: it must return a base type or SETOF a tracked table, but returns SETOF text',
   path: '$.args',
 });
 
 caseInBulk(['err.not-supported.computed-field-table-argument'], {
   setup: [{ type: 'track_table', args: { table: item } }],
   member: { type: 'add_computed_field', args: { table: item, name: 'label', definition: { function: { schema: 'bulk_refusals', name: 'label_of' } } } },
-  code: 'not-supported',
-  error: 'function "bulk_refusals.label_of" cannot define a computed field of table "bulk_refusals.item": its first argument does not take its rows',
+  code: 'constraint-violation',
+  error:
+    'in table "bulk_refusals.item": in computed field "label": function "bulk_refusals.label_of" cannot define a computed field of table "bulk_refusals.item": its first argument does not take its rows',
   path: '$.args',
 });
 
@@ -501,16 +503,16 @@ caseInBulk(['err.already-exists.query-template'], {
   path: '$.args',
 });
 
-caseInBulk(['err.not-supported.computed-field-permission'], {
+caseInBulk(['err.constraint-violation.computed-field-permission'], {
   setup: [
     { type: 'track_table', args: { table: item } },
     { type: 'add_computed_field', args: { table: item, name: 'same', definition: { function: { schema: 'bulk_refusals', name: 'same_items' } } } },
   ],
   member: { type: 'create_select_permission', args: { table: item, role: 'user', permission: { columns: ['id'], computed_fields: ['same'], filter: {} } } },
-  code: 'not-supported',
+  code: 'constraint-violation',
   error:
-    'select permissions on computed field "same" are auto-derived from the permissions on its returning table "bulk_refusals.item" and cannot be specified manually',
-  path: '$.args.permission.computed_fields[0]',
+    'in table "bulk_refusals.item": in permission for role "user": select permissions on computed field "same" are auto-derived from the permissions on its returning table "bulk_refusals.item" and cannot be specified manually',
+  path: '$.args',
 });
 
 caseInBulk(['err.validation-failed.enum-table'], {
@@ -679,7 +681,7 @@ function caseInSqlBulk(ids: [string], setup: Row['setup'], statement: string, an
       { type: 'run_sql', args: { sql: 'create table bulk_refusals.probe (id int)' } },
       { type: 'run_sql', args: { sql: statement } },
     ];
-    expectResponse(await target.metadata({ type: 'bulk', args: bulk }, { endpoint: '/v1/query' }), 400, { ...answer, path: '$.args[1]' });
+    expectResponse(await target.metadata({ type: 'bulk', args: bulk }, { endpoint: '/v1/query' }), 400, { ...answer, path: '$.args[1].args' });
     expect(await target.sql(columns)).toEqual(columnsBefore);
     expect(await exported()).toEqual(before);
   });

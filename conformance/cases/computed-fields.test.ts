@@ -13,6 +13,8 @@ const fn = (name: string) => ({ schema: 'shopfn', name });
 const ok = { message: 'success' };
 const run = (type: string, args: unknown) => target.metadata({ type, args });
 const refused = (code: string, error: string) => ({ path: '$.args', error, code });
+/** A function that cannot define the field, as the engine frames it (err.constraint-violation.computed-field). */
+const unfit = (field: string, reason: string) => refused('constraint-violation', `in table "shopfn.item": in computed field "${field}": ${reason}`);
 const exported = async () => (await run('export_metadata', {})).body as { tables: unknown[] };
 const gql = async (query: string, headers: Record<string, string> = target.adminHeaders()) => (await target.graphql(query, undefined, { headers })).body;
 const asRole = (role: string, userId?: string) => ({ ...target.adminHeaders(), 'x-engine-role': role, ...(userId ? { 'x-engine-user-id': userId } : {}) });
@@ -96,7 +98,7 @@ test(
     expectResponse(
       await add('mine', { function: fn('is_mine'), session_argument: 'nope' }),
       400,
-      refused('not-exists', 'function "shopfn.is_mine" has no argument "nope" of type json or jsonb'),
+      unfit('mine', 'function "shopfn.is_mine" has no argument "nope" of type json or jsonb'),
     );
     expectResponse(
       await run('bulk', [
@@ -199,8 +201,8 @@ test(
       table: item,
       computed_fields: [{ name: 'label', definition: { function: fn('item_label') } }],
       select_permissions: [
-        { role: 'user', permission: { columns: ['id'], computed_fields: ['label'], filter: {} } },
         { role: 'guest', permission: { columns: ['id'], filter: {} } },
+        { role: 'user', permission: { columns: ['id'], computed_fields: ['label'], filter: {} } },
       ],
     });
     expectResponse(await run('drop_computed_field', { table: item, name: 'label', cascade: true }), 200, ok);
@@ -227,30 +229,20 @@ test(
     expectResponse(
       await add('n', { function: fn('note_label') }),
       400,
-      refused('not-supported', 'function "shopfn.note_label" cannot define a computed field of table "shopfn.item": its first argument does not take its rows'),
+      unfit('n', 'function "shopfn.note_label" cannot define a computed field of table "shopfn.item": its first argument does not take its rows'),
     );
     expectResponse(
       await add('n', { function: fn('price_with_tax'), table_argument: 'rate' }),
       400,
-      refused(
-        'not-supported',
-        'function "shopfn.price_with_tax" cannot define a computed field of table "shopfn.item": the argument "rate" does not take its rows',
-      ),
+      unfit('n', 'function "shopfn.price_with_tax" cannot define a computed field of table "shopfn.item": the argument "rate" does not take its rows'),
     );
     expectResponse(
       await add('n', { function: fn('tags') }),
       400,
-      refused(
-        'not-supported',
-        'function "shopfn.tags" cannot define a computed field: it must return a base type or SETOF a tracked table, but returns SETOF text',
-      ),
+      unfit('n', 'function "shopfn.tags" cannot define a computed field: it must return a base type or SETOF a tracked table, but returns SETOF text'),
     );
-    expectResponse(await add('n', { function: fn('missing') }), 400, refused('not-exists', 'no such function exists in postgres : "shopfn.missing"'));
-    expectResponse(
-      await add('n', { function: fn('twice') }),
-      400,
-      refused('not-supported', 'function "shopfn.twice" is overloaded. Overloaded functions are not supported'),
-    );
+    expectResponse(await add('n', { function: fn('missing') }), 400, unfit('n', 'no such function exists in postgres : "shopfn.missing"'));
+    expectResponse(await add('n', { function: fn('twice') }), 400, unfit('n', 'function "shopfn.twice" is overloaded. Overloaded functions are not supported'));
     expectResponse(
       await run('add_computed_field', { table: note, name: 'n', definition: { function: fn('note_label') } }),
       400,
@@ -288,7 +280,8 @@ test(
       inconsistent_objects: [
         {
           type: 'computed_field',
-          reason: 'no such function exists in postgres : "shopfn.item_label"',
+          name: 'computed_field label in table shopfn.item in source default',
+          reason: 'Inconsistent object: in table "shopfn.item": in computed field "label": no such function exists in postgres : "shopfn.item_label"',
           definition: { table: item, name: 'label', definition: { function: fn('item_label'), table_argument: 'i' }, comment: 'upper case' },
         },
       ],
@@ -332,7 +325,7 @@ test(
     const drop = (cascade: boolean) =>
       target.metadata({ type: 'run_sql', args: { sql: 'drop function shopfn.item_label(shopfn.item)', cascade } }, { endpoint: '/v2/query' });
     expectResponse(await drop(false), 400, {
-      path: '$',
+      path: '$.args',
       error: 'cannot drop due to the following dependent objects : computed field shopfn.item.label',
       code: 'dependency-error',
     });
@@ -346,7 +339,7 @@ test(
 
 test(
   covers(
-    ['dec.computed_fields.permissions', 'err.not-supported.computed-field-permission', 'rule.perm.select.filter'],
+    ['dec.computed_fields.permissions', 'err.constraint-violation.computed-field-permission', 'rule.perm.select.filter'],
     'a table-returning computed field is not listed in a select permission: a role sees it where it may read the rows it returns, under their permission',
   ),
   async () => {
@@ -356,10 +349,10 @@ test(
       await run('create_select_permission', { table: item, role: 'user', permission: { columns: ['id'], computed_fields: ['similar'], filter: {} } }),
       400,
       {
-        path: '$.args.permission.computed_fields[0]',
+        path: '$.args',
         error:
-          'select permissions on computed field "similar" are auto-derived from the permissions on its returning table "shopfn.item" and cannot be specified manually',
-        code: 'not-supported',
+          'in table "shopfn.item": in permission for role "user": select permissions on computed field "similar" are auto-derived from the permissions on its returning table "shopfn.item" and cannot be specified manually',
+        code: 'constraint-violation',
       },
     );
     expect(await exported()).toEqual(before);
@@ -429,16 +422,13 @@ test(
     expectResponse(
       await add('twin', { function: fn('twin_label') }),
       400,
-      refused('not-supported', 'function "shopfn.twin_label" cannot define a computed field of table "shopfn.item": its first argument does not take its rows'),
+      unfit('twin', 'function "shopfn.twin_label" cannot define a computed field of table "shopfn.item": its first argument does not take its rows'),
     );
     // One row of a tracked table is neither a base type nor SETOF.
     expectResponse(
       await add('same', { function: fn('same_item') }),
       400,
-      refused(
-        'not-supported',
-        'function "shopfn.same_item" cannot define a computed field: it must return a base type or SETOF a tracked table, but returns item',
-      ),
+      unfit('same', 'function "shopfn.same_item" cannot define a computed field: it must return a base type or SETOF a tracked table, but returns item'),
     );
     expectResponse(
       await run('bulk', [
@@ -525,12 +515,12 @@ test(
     expectResponse(await run('drop_computed_field', { table, name: 'triple' }), 200, ok);
     // A null comment is no comment; the field not dropped and its permission stay.
     expect((await exported()).tables).toEqual([
-      { table: item },
       {
         table,
         computed_fields: [{ name: 'double', definition: definition('cf_double') }],
         select_permissions: [{ role: 'user', permission: { columns: ['id'], computed_fields: ['double'], filter: {} } }],
       },
+      { table: item },
     ]);
     expect(await gql('{ cf_item { id double } }', asRole('user'))).toEqual({ data: { cf_item: [{ id: 1, double: 2 }] } });
   },

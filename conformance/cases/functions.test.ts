@@ -329,7 +329,12 @@ test(
       message: 'success',
       is_consistent: false,
       inconsistent_objects: [
-        { type: 'function', reason: 'no such function exists in postgres : "shopfn.search_items"', definition: { function: fn('search_items') } },
+        {
+          type: 'function',
+          name: 'function shopfn.search_items in source default',
+          reason: 'Inconsistent object: no such function exists in postgres : "shopfn.search_items"',
+          definition: { function: fn('search_items') },
+        },
       ],
     });
     expectResponse(await run('drop_inconsistent_metadata', {}), 200, ok);
@@ -347,13 +352,13 @@ test(
     const before = await exported();
     const runSql = (sql: string, cascade?: boolean) =>
       target.metadata({ type: 'run_sql', args: { sql, ...(cascade === undefined ? {} : { cascade }) } }, { endpoint: '/v2/query' });
-    const refusedDrop = { path: '$', error: 'cannot drop due to the following dependent objects : function shopfn.cheapest', code: 'dependency-error' };
+    const refusedDrop = { path: '$.args', error: 'cannot drop due to the following dependent objects : function shopfn.cheapest', code: 'dependency-error' };
     expectResponse(await runSql('drop function shopfn.cheapest()'), 400, refusedDrop);
     expectResponse(await runSql('alter function shopfn.cheapest() rename to cheapest_item'), 400, refusedDrop);
     expectResponse(
       await runSql('create function shopfn.cheapest(n integer) returns shopfn.item language sql stable as $$ select * from shopfn.item where id = n $$'),
       400,
-      { path: '$', error: 'function "shopfn.cheapest" is overloaded. Overloaded functions are not supported', code: 'not-supported' },
+      { path: '$.args', error: 'function "shopfn.cheapest" is overloaded. Overloaded functions are not supported', code: 'not-supported' },
     );
     // Nothing of it stayed: the function is there once, under its name, still tracked and served.
     expect(await target.sql("select count(*)::int as n from pg_proc where proname in ('cheapest', 'cheapest_item')")).toEqual([{ n: 1 }]);
@@ -372,9 +377,9 @@ test(
       version: 2,
       tables: [{ table: item, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] }],
       functions: [
-        { function: fn('search_items'), configuration: { custom_name: 'find_items' }, permissions: [{ role: 'user' }] },
-        { function: fn('my_items'), configuration: { session_argument: 'engine_session', exposed_as: 'query' } },
         { function: fn('by_owner') },
+        { function: fn('my_items'), configuration: { session_argument: 'engine_session', exposed_as: 'query' } },
+        { function: fn('search_items'), configuration: { custom_name: 'find_items' }, permissions: [{ role: 'user' }] },
       ],
     };
     expectResponse(await run('replace_metadata', document), 200, ok);
@@ -385,7 +390,12 @@ test(
       error: 'cannot continue due to inconsistent metadata',
       code: 'unexpected',
       internal: [
-        { type: 'function', reason: 'function "shopfn.twice" is overloaded. Overloaded functions are not supported', definition: { function: fn('twice') } },
+        {
+          type: 'function',
+          name: 'function shopfn.twice in source default',
+          reason: 'Inconsistent object: function "shopfn.twice" is overloaded. Overloaded functions are not supported',
+          definition: { function: fn('twice') },
+        },
       ],
     });
     expect(await exported()).toEqual(document);
@@ -526,13 +536,13 @@ caseWithProfile(
     );
     const functions = async () => ((await exported(strict)) as { functions: unknown }).functions;
     expect(await functions()).toEqual([
-      { function: fn('search_items'), permissions: [{ role: 'user' }, { role: 'other' }] },
       { function: fn('all_items'), permissions: [{ role: 'other' }] },
+      { function: fn('search_items'), permissions: [{ role: 'user' }, { role: 'other' }] },
     ]);
     expectResponse(await run('pg_drop_function_permission', { function: fn('search_items'), role: 'user' }, strict), 200, ok);
     expect(await functions()).toEqual([
-      { function: fn('search_items'), permissions: [{ role: 'other' }] },
       { function: fn('all_items'), permissions: [{ role: 'other' }] },
+      { function: fn('search_items'), permissions: [{ role: 'other' }] },
     ]);
     expectResponse(
       await run('pg_drop_function_permission', { function: fn('all_items'), role: 'user' }, strict),
@@ -802,23 +812,33 @@ test(
     expect(await gql('{ shopfn_add_item(args: {new_title: "x", new_price: 1}) { id } }')).toEqual(unknownField('shopfn_add_item'));
     const before = await exported();
     // Each is an inconsistency of the document, refused with its reason, and nothing changes.
-    for (const [definition, reason] of [
+    for (const [definition, name, reason] of [
       [
         { function: fn('search_items'), configuration: { exposed_as: 'mutation' } },
+        'function shopfn.search_items in source default',
         'function "shopfn.search_items" is STABLE and can only be exposed as a query',
       ],
       [
         { function: fn('item_count') },
+        'function shopfn.item_count in source default',
         'function "shopfn.item_count" cannot be tracked: it must return rows of a table (SETOF table or table), but returns int4',
       ],
-      [{ function: fn('notes') }, 'function "shopfn.notes" cannot be tracked: the table "shopfn.note" it returns is not tracked'],
-      [{ function: fn('pairs') }, 'function "shopfn.pairs" cannot be tracked: all its arguments must be IN arguments'],
+      [
+        { function: fn('notes') },
+        'function shopfn.notes in source default',
+        'function "shopfn.notes" cannot be tracked: the table "shopfn.note" it returns is not tracked',
+      ],
+      [
+        { function: fn('pairs') },
+        'function shopfn.pairs in source default',
+        'function "shopfn.pairs" cannot be tracked: all its arguments must be IN arguments',
+      ],
     ] as const) {
       expectResponse(await replace([definition]), 400, {
         path: '$.args',
         error: 'cannot continue due to inconsistent metadata',
         code: 'unexpected',
-        internal: [{ type: 'function', reason, definition }],
+        internal: [{ type: 'function', name, reason: `Inconsistent object: ${reason}`, definition }],
       });
       expect(await exported()).toEqual(before);
     }

@@ -30,6 +30,7 @@ import {
 import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { topLevelInconsistencies, topLevelParts, topLevelRefusals } from '../harness/topLevelParts';
 import { useTarget } from '../harness/target';
+import { inEngineOrder } from '../harness/engineOrder';
 
 const target = useTarget();
 const remote = useMockServer();
@@ -104,7 +105,7 @@ test(
         if (accepted.status !== 200) throw new Error(context(`a valid document was refused: ${accepted.text.slice(0, 400)}`));
         expect(accepted.body).toEqual({ is_consistent: true, inconsistent_objects: [] });
         const first = await exported();
-        expect(first.metadata).toEqual(branded(document));
+        expect(first.metadata).toEqual(branded(inEngineOrder(document)));
         // The tables tracked in sources too (decision dec.source.forms), each read from its source.
         const inSources = (document.sources ?? []).flatMap((s) => s.tables as unknown as TableEntry[]);
         const fields = document.tables.map((t) => selectRootField(t));
@@ -142,7 +143,7 @@ test(
         // replace(export()) changes nothing but the resource version.
         expect((await replace(first.metadata)).status).toBe(200);
         const second = await exported();
-        expect(second.metadata).toEqual(branded(document));
+        expect(second.metadata).toEqual(branded(inEngineOrder(document)));
         expect(second.resource_version).toBeGreaterThan(first.resource_version);
 
         // One refused object: 400, nothing changed.
@@ -175,12 +176,12 @@ test(
         ]);
         expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, [branded(missing.reported)]);
         const kept = await exported();
-        expect(kept.metadata).toEqual(branded(withMissing));
+        expect(kept.metadata).toEqual(branded(inEngineOrder(withMissing)));
         expect(kept.resource_version).toBeGreaterThan(second.resource_version);
         expect((await target.graphql(`{ ${fields[0]} { id } }`)).body).toEqual({ data: { [fields[0]!]: [] } });
         expectResponse(await target.metadata({ type: 'drop_inconsistent_metadata', args: {} }), 200, { message: 'success' });
         expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, []);
-        expect((await exported()).metadata).toEqual(branded(missing.afterDrop?.(document) ?? document));
+        expect((await exported()).metadata).toEqual(branded(inEngineOrder(missing.afterDrop?.(document) ?? document)));
         counts.inconsistencies++;
         counts.documents++;
         if (document.tables.some((t) => t.remote_relationships?.length)) counts.remoteRelationships++;

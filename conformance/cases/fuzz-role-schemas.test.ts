@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { covers } from '../harness/cases';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { useTarget } from '../harness/target';
+import { inEngineOrder } from '../harness/engineOrder';
 
 const target = useTarget();
 const remote = useMockServer();
@@ -397,9 +398,15 @@ test(
           expect((await target.metadata({ type: 'replace_metadata', args: once })).status).toBe(200);
           expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(branded(once));
           const exported = (await target.metadata({ type: 'export_metadata', args: {} })).body as Record<string, unknown> & {
-            tables: { computed_fields?: unknown; event_triggers?: unknown }[];
+            tables: { table: { name: string }; computed_fields?: unknown; event_triggers?: unknown }[];
           };
-          expect(exported.tables[0]!.event_triggers).toEqual(parentEntry.event_triggers);
+          // Exported in the engine's order (child, kind, parent; each list by name).
+          const sorted = inEngineOrder(document);
+          const nameOf = (t: unknown) => (t as { table: { name: string } }).table.name;
+          expect(exported.tables.map(nameOf)).toEqual(sorted.tables.map(nameOf));
+          const exportedParent = exported.tables.find((t) => t.table.name === 'parent')!;
+          const sortedParent = sorted.tables.find((t) => nameOf(t) === 'parent')! as typeof parentEntry;
+          expect(exportedParent.event_triggers).toEqual(sortedParent.event_triggers);
           const triggersInDatabase = await target.sql(
             "select tgname::text as name from pg_trigger where tgrelid = 'fuzzrole.parent'::regclass and tgname::text like 'engine_evt_%' order by 1",
           );
@@ -409,13 +416,20 @@ test(
           expect(triggersInDatabase.map((r) => (r as { name: string }).name)).toEqual(expectedTriggers);
           expect([
             exported.functions,
-            exported.tables[0]!.computed_fields,
+            exportedParent.computed_fields,
             exported.query_collections,
             exported.allowlist,
             exported.rest_endpoints,
             exported.remote_schemas,
-          ]).toEqual([document.functions, parentEntry.computed_fields, rest.query_collections, rest.allowlist, rest.rest_endpoints, rest.remote_schemas]);
-          expect([exported.actions, exported.custom_types]).toEqual([rest.actions, rest.custom_types]);
+          ]).toEqual([
+            sorted.functions,
+            sortedParent.computed_fields,
+            sorted.query_collections,
+            sorted.allowlist,
+            sorted.rest_endpoints,
+            sorted.remote_schemas,
+          ]);
+          expect([exported.actions, exported.custom_types]).toEqual([sorted.actions, rest.custom_types]);
           expect(actionsGenerated.map((a) => a.definition.output_type)).not.toContain('FzMissing');
           expect(actionsGenerated.filter((a) => a.definition.type === 'query').map((a) => a.name)).not.toContain('fuzzrole_parent');
           expect(remotesGenerated.map((r) => r.name)).not.toContain('fz_clash');

@@ -11,7 +11,8 @@ const book = { table: { schema: 'library', name: 'book' } };
 const ghost = { table: { schema: 'library', name: 'ghost' } };
 const ghostInconsistency = {
   type: 'table',
-  reason: 'no such table/view exists in postgres : "library.ghost"',
+  name: 'table library.ghost in source default',
+  reason: 'Inconsistent object: no such table/view exists in postgres : "library.ghost"',
   definition: 'library.ghost',
 };
 
@@ -198,9 +199,10 @@ test(covers(['op.replace_metadata.v1', 'op.export_metadata.v1'], 'replace then e
   const document = { version: 2, tables: [book, author] };
   await target.metadata({ type: 'replace_metadata', args: document });
   const first = await exported();
-  expect(first).toEqual(document);
+  // Exported in the engine's order: by schema, then name.
+  expect(first).toEqual({ version: 2, tables: [author, book] });
   await target.metadata({ type: 'replace_metadata', args: first });
-  expect(await exported()).toEqual(document);
+  expect(await exported()).toEqual(first);
 });
 
 test(
@@ -211,7 +213,7 @@ test(
   async () => {
     const reader = { role: 'reader', permission: { columns: ['id'], filter: {} } };
     const editor = { role: 'editor', permission: { columns: ['id'], filter: {} } };
-    const valid = { version: 2, tables: [author, { ...book, select_permissions: [reader, editor] }] };
+    const valid = { version: 2, tables: [author, { ...book, select_permissions: [editor, reader] }] };
     expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: valid } }), 200, {
       is_consistent: true,
       inconsistent_objects: [],
@@ -369,7 +371,12 @@ test(
   async () => {
     await target.sql('drop table if exists library.vanishing; create table library.vanishing (id int primary key)');
     const vanishing = { table: { schema: 'library', name: 'vanishing' } };
-    const gone = { type: 'table', reason: 'no such table/view exists in postgres : "library.vanishing"', definition: 'library.vanishing' };
+    const gone = {
+      type: 'table',
+      name: 'table library.vanishing in source default',
+      reason: 'Inconsistent object: no such table/view exists in postgres : "library.vanishing"',
+      definition: 'library.vanishing',
+    };
     try {
       expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { metadata: { version: 2, tables: [author, vanishing] } } }), 200, {
         is_consistent: true,

@@ -11,8 +11,10 @@ const note = { schema: 'shop', name: 'note' };
 const ok = { message: 'success' };
 
 const run = (type: string, args: unknown) => target.metadata({ type, args });
-const tableEntry = async (name: string) =>
-  ((await target.metadata({ type: 'export_metadata', args: {} })).body as { tables: { table: { name: string } }[] }).tables.find((t) => t.table.name === name);
+const tableEntry = async (name: string, schema?: string) =>
+  ((await target.metadata({ type: 'export_metadata', args: {} })).body as { tables: { table: { schema: string; name: string } }[] }).tables.find(
+    (t) => t.table.name === name && (schema === undefined || t.table.schema === schema),
+  );
 
 beforeAll(async () => {
   await target.sql(fixtureSql('shop'));
@@ -169,7 +171,7 @@ test(covers(['dec.run_sql.tracked-tables', 'err.dependency-error.drop'], 'run_sq
   await run('create_object_relationship', { table: note, name: 'customer2', using: { foreign_key_constraint_on: 'customer_id2' } });
   const drop = { type: 'run_sql', args: { sql: 'alter table shop.note drop column customer_id2' } };
   expectResponse(await target.metadata(drop, { endpoint: '/v2/query' }), 400, {
-    path: '$',
+    path: '$.args',
     error: 'cannot drop due to the following dependent objects : relationship shop.note.customer2',
     code: 'dependency-error',
   });
@@ -198,7 +200,8 @@ test(
       inconsistent_objects: [
         {
           type: 'object_relation',
-          reason: '"customer_id3" does not exist',
+          name: 'object_relation customer3 in table shop.note in source default',
+          reason: 'Inconsistent object: in table "shop.note": in relationship "customer3": "customer_id3" does not exist',
           definition: { table: note, name: 'customer3', using: { foreign_key_constraint_on: 'customer_id3' } },
         },
       ],
@@ -384,7 +387,7 @@ test(
       const refsOf = { foreign_key_constraint_on: { table: pairRef, columns: ['pa', 'pb'] } };
       expectResponse(await run('create_array_relationship', { table: pair, name: 'refs', using: refsOf }), 200, ok);
       expect(await tableEntry('pair_ref')).toEqual({ table: pairRef, object_relationships: [{ name: 'pair', using: byPair }] });
-      expect(await tableEntry('customer')).toEqual({ table: customer, array_relationships: [{ name: 'links', using: byShopCustomer }] });
+      expect(await tableEntry('customer', 'shop')).toEqual({ table: customer, array_relationships: [{ name: 'links', using: byShopCustomer }] });
       expectResponse(await target.graphql('{ relx_pair_ref { id pair { label } } relx_pair(order_by: {a: asc}) { label refs { id } } }'), 200, {
         data: {
           relx_pair_ref: [{ id: 10, pair: { label: 'one-two' } }],

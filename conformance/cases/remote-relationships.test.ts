@@ -369,7 +369,8 @@ test(
     expect((await run('get_inconsistent_metadata', {})).body).toEqual([
       {
         type: 'remote_relationship',
-        reason: 'remote relationship "origin" of table "music.artist" cannot be served: field "country" not found in the query root',
+        name: 'remote_relationship origin in table music.artist in source default',
+        reason: 'Inconsistent object: remote relationship "origin" of table "music.artist" cannot be served: field "country" not found in the query root',
         definition: { table: artist, name: 'origin', definition: origin() },
       },
     ]);
@@ -430,7 +431,7 @@ test(
     const drop = (cascade: boolean) =>
       target.metadata({ type: 'run_sql', args: { sql: 'alter table music.place drop column code', cascade } }, { endpoint: '/v2/query' });
     expectResponse(await drop(false), 400, {
-      path: '$',
+      path: '$.args',
       error: 'cannot drop due to the following dependent objects : remote relationship music.place.land',
       code: 'dependency-error',
     });

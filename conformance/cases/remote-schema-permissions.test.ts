@@ -190,11 +190,12 @@ caseWithProfile(
   'remote-schema-permissions',
   [
     'err.validation-failed.remote-schema-permission',
+    'err.parse-failed.schema-document',
     'err.already-exists.remote-schema-permission',
     'err.not-exists.remote-schema-permission',
     'dec.remote-schema.permissions',
   ],
-  'an SDL that is not a subset of the remote, a second permission of a role, an unknown remote or permission: refused, nothing changes',
+  'an SDL that is not a subset of the remote, or not SDL at all, a second permission of a role, an unknown remote or permission: refused, nothing changes',
   async () => {
     const on = strict();
     expectResponse(await run('add_remote_schema', weather(), on), 200, ok);
@@ -250,7 +251,10 @@ caseWithProfile(
       400,
       failed('because every field of input object "WeatherFilter" is preset: the role must be left at least one'),
     );
-    expectResponse(await add('type Query { secret: String'), 400, failed('because the schema is not GraphQL SDL: Syntax Error: Expected Name, found <EOF>.'));
+    // Text that is no SDL is refused as the arguments are read, before the remote is looked for.
+    const notSdl = refused('parse-failed', 'parsing the schema document: Syntax Error: Expected Name, found <EOF>.', '$.args.definition.schema');
+    expectResponse(await add('type Query { secret: String'), 400, notSdl);
+    expectResponse(await add('type Query { secret: String', 'user', 'nowhere'), 400, notSdl);
     expectResponse(await add(CITY_ONLY, 'user', 'nowhere'), 400, refused('not-exists', 'remote schema with name "nowhere" does not exist'));
     expect((await exported(on)).remote_schemas).toEqual([weather()]);
 
@@ -294,7 +298,9 @@ caseWithProfile(
       internal: [
         {
           type: 'remote_schema_permission',
-          reason: 'validation for the given role-based schema failed because field "humidity" of object "Weather" does not exist in the upstream remote schema',
+          name: 'remote_schema_permission user permission in remote schema weather',
+          reason:
+            'Inconsistent object: validation for the given role-based schema failed because field "humidity" of object "Weather" does not exist in the upstream remote schema',
           definition: { remote_schema: 'weather', role: 'user', definition: { schema: badSchema } },
         },
       ],
@@ -306,7 +312,8 @@ caseWithProfile(
     const reason = 'validation for the given role-based schema failed because field "celsius" of object "Weather" does not exist in the upstream remote schema';
     const inconsistent = {
       type: 'remote_schema_permission',
-      reason,
+      name: 'remote_schema_permission user permission in remote schema weather',
+      reason: `Inconsistent object: ${reason}`,
       definition: { remote_schema: 'weather', role: 'user', definition: { schema: CITY_ONLY } },
     };
     expectResponse(await run('reload_remote_schema', { name: 'weather' }, on), 200, ok);

@@ -151,7 +151,8 @@ test(
     expectResponse(await run('reload_remote_schema', { name: 'starwars' }), 400, unusable(MISSING_ID));
     const inconsistent = {
       type: 'remote_schema',
-      reason: `the remote schema "starwars" cannot be used: ${MISSING_ID}`,
+      name: 'remote_schema starwars',
+      reason: `Inconsistent object: the remote schema "starwars" cannot be used: ${MISSING_ID}`,
       definition: { name: 'starwars', definition: definition('/starwars') },
     };
     expectResponse(await run('reload_metadata', { reload_remote_schemas: true }), 200, { ...ok, is_consistent: false, inconsistent_objects: [inconsistent] });

@@ -4,11 +4,11 @@
 // handlers on loopback.
 import { branded } from '../harness/brand';
 import { HttpResponse, http } from 'msw';
-import { covers } from '../harness/cases';
+import { caseNeeding, covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql, musicMetadata } from '../harness/fixtures';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
-import { useTarget } from '../harness/target';
+import { REQUIRES_REMOTE_HOST_ENVIRONMENT, useTarget } from '../harness/target';
 import { scaled } from '../harness/wait';
 
 const target = useTarget();
@@ -46,6 +46,24 @@ beforeEach(async () => {
   expectResponse(await target.metadata(musicMetadata(['artist'], [])), 200);
   remote.use(weather());
 });
+
+caseNeeding(
+  REQUIRES_REMOTE_HOST_ENVIRONMENT,
+  ['op.add_remote_schema', 'dec.environment.values-unquoted'],
+  "a remote schema's url takes {{VARIABLE}} from the engine's environment, and is exported as written",
+  async () => {
+    const url = `http://{{ENGINE_CONFORMANCE_REMOTE_HOST}}:${new URL(remote.url).port}/weather`;
+    expectResponse(await run('add_remote_schema', { name: 'templated', definition: { url } }), 200, ok);
+    expect((await run('export_metadata', {})).body).toEqual({
+      version: 2,
+      tables: [{ table: { schema: 'music', name: 'artist' } }],
+      remote_schemas: [{ name: 'templated', definition: { url, forward_client_headers: false, timeout_seconds: 60 } }],
+    });
+    expectResponse(await target.graphql('{ weather(city: "Oslo") { city celsius } }'), 200, { data: { weather: { city: 'Oslo', celsius: -3 } } });
+    expectResponse(await run('reload_remote_schema', { name: 'templated' }), 200, ok);
+    expectResponse(await run('get_inconsistent_metadata', {}), 200, []);
+  },
+);
 
 test(
   covers(
@@ -217,15 +235,15 @@ test(
     expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition() }), 200, ok);
     expectResponse(await run('add_remote_schema', { name: 'greeting', definition: definition('/greeting') }), 200, ok);
     const both = (await exported()).remote_schemas as { name: string }[];
-    expect(both.map((r) => r.name)).toEqual(['weather', 'greeting']);
+    expect(both.map((r) => r.name)).toEqual(['greeting', 'weather']);
     expectResponse(await run('remove_remote_schema', { name: 'nothing' }), 400, refused('not-exists', 'no such remote schema'));
     expectResponse(await run('reload_remote_schema', { name: 'nothing' }), 400, refused('not-exists', 'remote schema with name "nothing" does not exist'));
     expectResponse(await run('reload_remote_schema', { name: 'greeting' }), 200, ok);
     expectResponse(await run('remove_remote_schema', { name: 'weather' }), 200, ok);
-    expect((await exported()).remote_schemas).toEqual([both[1]]);
+    expect((await exported()).remote_schemas).toEqual([both[0]]);
     expectResponse(await target.graphql('{ greeting }'), 200, { data: { greeting: 'hello' } });
     expectResponse(await run('remove_remote_schema', { name: 'weather' }), 400, refused('not-exists', 'no such remote schema'));
-    expect((await exported()).remote_schemas).toEqual([both[1]]);
+    expect((await exported()).remote_schemas).toEqual([both[0]]);
   },
 );
 
@@ -278,13 +296,18 @@ test(
     const fragile = { name: 'fragile', definition: { url: `${remote.url}/fragile`, forward_client_headers: false, timeout_seconds: 60 } };
     expectResponse(await run('add_remote_schema', fragile), 200, ok);
     remote.use(http.post('/fragile', () => new HttpResponse('gone', { status: 503 })));
-    const reason = 'the remote schema "fragile" cannot be used: it answered 503 with a body that is not JSON';
+    const inconsistent = {
+      type: 'remote_schema',
+      name: 'remote_schema fragile',
+      reason: 'Inconsistent object: the remote schema "fragile" cannot be used: it answered 503 with a body that is not JSON',
+      definition: fragile,
+    };
     expectResponse(await run('reload_metadata', { reload_remote_schemas: true }), 200, {
       message: 'success',
       is_consistent: false,
-      inconsistent_objects: [{ type: 'remote_schema', reason, definition: fragile }],
+      inconsistent_objects: [inconsistent],
     });
-    expectResponse(await run('get_inconsistent_metadata', {}), 200, [{ type: 'remote_schema', reason, definition: fragile }]);
+    expectResponse(await run('get_inconsistent_metadata', {}), 200, [inconsistent]);
     expectResponse(await target.graphql('{ music_artist(where: {id: {_eq: 2}}) { name } }'), 200, { data: { music_artist: [{ name: 'Brass Tacks' }] } });
     expect((await target.graphql('{ fragile }')).body).toEqual({
       errors: [{ message: 'Cannot query field "fragile" on type "query_root".', extensions: { path: '$', code: 'validation-failed' } }],
@@ -369,7 +392,9 @@ test(
       is_consistent: false,
       inconsistent_objects: [expect.objectContaining({ type: 'remote_schema', definition: (broken.remote_schemas as unknown[])[1] })],
     });
-    expect(await exported()).toEqual(broken);
+    // Exported by name: down before weather.
+    const [weather, down] = broken.remote_schemas as unknown[];
+    expect(await exported()).toEqual({ ...broken, remote_schemas: [down, weather] });
   },
 );
 

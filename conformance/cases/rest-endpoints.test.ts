@@ -69,10 +69,11 @@ test(
       error: 'method POST is not allowed at this REST endpoint; allowed methods: GET',
       code: 'method-not-allowed',
     });
+    // By URL: albums, artists, artists/:id.
     expect((await exported()).rest_endpoints).toEqual([
-      endpoint('artist', 'artists/:id', 'artist_by_id'),
       { ...endpoint('albums', 'albums', 'albums_after', ['GET']), comment: 'albums after a year' },
       endpoint('add_artist', 'artists', 'add_artist'),
+      endpoint('artist', 'artists/:id', 'artist_by_id'),
     ]);
   },
 );
@@ -292,7 +293,7 @@ test(
       400,
       refused(
         'dependency-error',
-        'cannot drop due to the following dependent objects : rest endpoint "artist", rest endpoint "albums", rest endpoint "add_artist"',
+        'cannot drop due to the following dependent objects : rest endpoint "albums", rest endpoint "add_artist", rest endpoint "artist"',
       ),
     );
     const broken = { ...document, query_collections: [{ name: 'rest', definition: { queries: QUERIES.slice(1) } }] };
@@ -303,7 +304,8 @@ test(
       internal: [
         {
           type: 'rest_endpoint',
-          reason: 'query with name "artist_by_id" does not exist in collection "rest"',
+          name: 'rest_endpoint artist',
+          reason: 'Inconsistent object: query with name "artist_by_id" does not exist in collection "rest"',
           definition: endpoint('artist', 'artists/:id', 'artist_by_id'),
         },
       ],
@@ -362,24 +364,24 @@ test(
   async () => {
     const artistEndpoint = endpoint('artist', 'artists/:id', 'artist_by_id');
     const reason = expect.stringMatching(
-      /^query "artist_by_id" of collection "rest" does not validate against the GraphQL schema: Cannot query field "music_artist_by_pk" on type "query_root"/,
+      /^Inconsistent object: query "artist_by_id" of collection "rest" does not validate against the GraphQL schema: Cannot query field "music_artist_by_pk" on type "query_root"/,
     );
     const r = await run('untrack_table', { table: musicTable('artist') });
     const mutationReason = expect.stringMatching(
-      /^query "add_artist" of collection "rest" does not validate against the GraphQL schema: Cannot query field "insert_music_artist_one" on type "mutation_root"/,
+      /^Inconsistent object: query "add_artist" of collection "rest" does not validate against the GraphQL schema: Cannot query field "insert_music_artist_one" on type "mutation_root"/,
     );
     expectResponse(r, 400, {
       path: '$.args',
       error: 'cannot continue due to inconsistent metadata',
       code: 'unexpected',
       internal: [
-        { type: 'rest_endpoint', reason, definition: artistEndpoint },
-        { type: 'rest_endpoint', reason: mutationReason, definition: endpoint('add_artist', 'artists', 'add_artist') },
+        { type: 'rest_endpoint', name: 'rest_endpoint artist', reason, definition: artistEndpoint },
+        { type: 'rest_endpoint', name: 'rest_endpoint add_artist', reason: mutationReason, definition: endpoint('add_artist', 'artists', 'add_artist') },
       ],
     });
-    expect((await exported()).tables).toEqual([{ table: musicTable('artist') }, { table: musicTable('album') }]);
+    expect((await exported()).tables).toEqual([{ table: musicTable('album') }, { table: musicTable('artist') }]);
     const renamed = expect.stringMatching(
-      /^query "artist_by_id" of collection "rest" does not validate against the GraphQL schema: Cannot query field "name" on type "music_artist"/,
+      /^Inconsistent object: query "artist_by_id" of collection "rest" does not validate against the GraphQL schema: Cannot query field "name" on type "music_artist"/,
     );
     try {
       expectResponse(
@@ -387,11 +389,12 @@ test(
         200,
       );
       expectResponse(await run('get_inconsistent_metadata', {}), 200, [
-        { type: 'rest_endpoint', reason: renamed, definition: artistEndpoint },
+        { type: 'rest_endpoint', name: 'rest_endpoint artist', reason: renamed, definition: artistEndpoint },
         {
           type: 'rest_endpoint',
+          name: 'rest_endpoint add_artist',
           reason: expect.stringMatching(
-            /^query "add_artist" of collection "rest" does not validate against the GraphQL schema: Field "name" is not defined by type "music_artist_insert_input"/,
+            /^Inconsistent object: query "add_artist" of collection "rest" does not validate against the GraphQL schema: Field "name" is not defined by type "music_artist_insert_input"/,
           ),
           definition: endpoint('add_artist', 'artists', 'add_artist'),
         },
@@ -605,8 +608,8 @@ test(
     expectResponse(await run('drop_rest_endpoint', { name: 'artist' }), 200, ok);
     expect((await exported()).rest_endpoints).toEqual([
       { ...endpoint('albums', 'albums', 'albums_after', ['GET']), comment: 'albums after a year' },
-      endpoint('add_artist', 'artists', 'add_artist'),
       endpoint('albums_post', 'albums', 'albums_after', ['POST']),
+      endpoint('add_artist', 'artists', 'add_artist'),
     ]);
   },
 );
@@ -631,7 +634,12 @@ test(
       ],
       rest_endpoints: [...(current.rest_endpoints as unknown[]), getMutation],
     };
-    const inconsistency = { type: 'rest_endpoint', reason: 'REST endpoint "remove" serves a mutation and cannot take GET', definition: getMutation };
+    const inconsistency = {
+      type: 'rest_endpoint',
+      name: 'rest_endpoint remove',
+      reason: 'Inconsistent object: REST endpoint "remove" serves a mutation and cannot take GET',
+      definition: getMutation,
+    };
     expectResponse(await run('replace_metadata', document), 400, {
       path: '$.args',
       error: 'cannot continue due to inconsistent metadata',

@@ -24,15 +24,17 @@ const picks = async () => (await target.sql('select value from consistency.pick 
 
 const underscoreTable = {
   type: 'table',
-  reason: 'the GraphQL schema would not be valid: Name "__x" must not begin with "__", which is reserved by GraphQL introspection.',
+  name: 'table consistency.t1 in source default',
+  reason: 'Inconsistent object: the GraphQL schema would not be valid: Name "__x" must not begin with "__", which is reserved by GraphQL introspection.',
   definition: t1,
 };
 const enumTable = {
   type: 'table',
-  reason: 'the table "consistency.pick" cannot be used as an enum because the value "not a name" is not a valid GraphQL enum value name',
+  name: 'table consistency.pick in source default',
+  reason: 'Inconsistent object: the table "consistency.pick" cannot be used as an enum because the value "not a name" is not a valid GraphQL enum value name',
   definition: pick,
 };
-const refused = (internal: unknown[]) => ({ internal, path: '$', error: 'cannot continue due to new inconsistent metadata', code: 'unexpected' });
+const refused = (internal: unknown[]) => ({ internal, path: '$.args', error: 'cannot continue due to new inconsistent metadata', code: 'unexpected' });
 
 beforeEach(async () => {
   await target.reset();
@@ -71,7 +73,7 @@ test(
       },
       { endpoint: '/v1/query' },
     );
-    expectResponse(bulk, 400, { ...refused([underscoreTable]), path: '$.args[1]' });
+    expectResponse(bulk, 400, { ...refused([underscoreTable]), path: '$.args[1].args' });
     expect(await target.sql("select to_regclass('consistency.t2') as t")).toEqual([{ t: null }]);
   },
 );

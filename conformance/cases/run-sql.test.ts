@@ -56,7 +56,7 @@ test(covers(['dec.run_sql.read-only', 'dec.run_sql.response'], 'read_only runs q
 
 test(covers(['dec.run_sql.read-only', 'err.postgres-error.query-failed'], 'read_only refuses writes'), async () => {
   const r = await runSql({ sql: "insert into library.author (name) values ('Mallory')", read_only: true });
-  expectError(r, 400, { path: '$', error: 'query execution failed', code: 'postgres-error' });
+  expectError(r, 400, { path: '$.args', error: 'query execution failed', code: 'postgres-error' });
   expect(r.body).toMatchObject({ internal: { error: { status_code: '25006' } } });
   expect(await target.sql(`select count(*)::int as n from library.author where name = 'Mallory'`)).toEqual([{ n: 0 }]);
 });
@@ -65,14 +65,14 @@ test(
   covers(['dec.run_sql.errors', 'err.postgres-error.query-failed'], 'a failing statement is a postgres-error with the PostgreSQL error fields'),
   async () => {
     const r = await runSql({ sql: 'selec 1' });
-    expectError(r, 400, { path: '$', error: 'query execution failed', code: 'postgres-error' });
+    expectError(r, 400, { path: '$.args', error: 'query execution failed', code: 'postgres-error' });
     expect(r.body).toMatchObject({ internal: { statement: 'selec 1', error: { status_code: '42601', message: expect.stringContaining('syntax error') } } });
   },
 );
 
 test(covers(['dec.run_sql.errors', 'err.postgres-error.query-failed'], 'when a later statement fails, the earlier ones are undone'), async () => {
   const r = await runSql({ sql: 'create table library.half_made (id int); select 1/0' });
-  expectError(r, 400, { path: '$', error: 'query execution failed', code: 'postgres-error' });
+  expectError(r, 400, { path: '$.args', error: 'query execution failed', code: 'postgres-error' });
   expect(await target.sql(`select to_regclass('library.half_made') as t`)).toEqual([{ t: null }]);
 });
 
@@ -102,7 +102,7 @@ test(covers(['dec.run_sql.tracked-tables', 'rule.availability.untracked'], 'drop
 test(covers(['dec.run_sql.tracked-tables', 'err.not-supported.table-rename'], 'renaming a tracked table through run_sql is refused and undone'), async () => {
   await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [{ table: { schema: 'library', name: 'book' } }] } });
   const r = await runSql({ sql: 'alter table library.book rename to volume' });
-  expectResponse(r, 400, { path: '$', error: 'table renames are not yet supported : "library.book"', code: 'not-supported' });
+  expectResponse(r, 400, { path: '$.args', error: 'table renames are not yet supported : "library.book"', code: 'not-supported' });
   expect(await target.sql(`select to_regclass('library.book')::text as t`)).toEqual([{ t: 'library.book' }]);
 });
 
@@ -284,7 +284,7 @@ describe('run_sql changing columns that metadata names', () => {
   test(covers(['err.not-supported.column-rename', 'dec.run_sql.tracked-tables'], 'renaming a column a permission lists is refused and undone'), async () => {
     await tracked({ select_permissions: [userSelect] });
     expectResponse(await runSql({ sql: 'alter table library.book rename column title to heading' }), 400, {
-      path: '$',
+      path: '$.args',
       error: 'column renames are not yet supported : "library.book"."title"',
       code: 'not-supported',
     });
@@ -298,7 +298,7 @@ describe('run_sql changing columns that metadata names', () => {
   test(covers(['err.not-supported.column-rename'], 'renaming a column with a custom name is refused too; cascade drops the custom name'), async () => {
     await tracked({ configuration: { custom_column_names: { title: 'heading' } } });
     expectResponse(await runSql({ sql: 'alter table library.book rename column title to label' }), 400, {
-      path: '$',
+      path: '$.args',
       error: 'column renames are not yet supported : "library.book"."title"',
       code: 'not-supported',
     });
@@ -321,7 +321,7 @@ describe('run_sql changing columns that metadata names', () => {
   test(covers(['err.dependency-error.column-type'], 'changing the type of a column a permission filter uses is refused and undone'), async () => {
     await tracked({ select_permissions: [userSelect] });
     expectResponse(await runSql({ sql: 'alter table library.book alter column author_id type bigint' }), 400, {
-      path: '$',
+      path: '$.args',
       error: 'cannot change type of column "author_id" in table "library.book" because of the following dependencies : permission library.book.user.select',
       code: 'dependency-error',
     });
@@ -336,7 +336,7 @@ describe('run_sql changing columns that metadata names', () => {
     const insert = { role: 'user', permission: { columns: ['id'], check: {}, set: { title: 'X-Engine-Title' } } };
     await tracked({ insert_permissions: [insert], select_permissions: [userSelect, { role: 'guest', permission: { columns: ['id'], filter: {} } }] });
     expectResponse(await runSql({ sql: 'alter table library.book drop column title' }), 400, {
-      path: '$',
+      path: '$.args',
       error: 'cannot drop due to the following dependent objects : permission library.book.user.insert, permission library.book.user.select',
       code: 'dependency-error',
     });
@@ -364,7 +364,7 @@ describe('run_sql changing columns that metadata names', () => {
       },
     });
     expectResponse(await runSql({ sql: 'alter table library.author rename column name to full_name' }), 400, {
-      path: '$',
+      path: '$.args',
       error: 'column renames are not yet supported : "library.author"."name"',
       code: 'not-supported',
     });
@@ -373,7 +373,7 @@ describe('run_sql changing columns that metadata names', () => {
   test(covers(['err.already-exists.relationship-named-column'], 'a column cannot be added under the name of a relationship of its table'), async () => {
     await tracked({ object_relationships: [{ name: 'writer', using: { foreign_key_constraint_on: 'author_id' } }] });
     expectResponse(await runSql({ sql: 'alter table library.book add column writer text' }), 400, {
-      path: '$',
+      path: '$.args',
       error: 'cannot add column "writer" in table "library.book" as a relationship with the name already exists',
       code: 'already-exists',
     });

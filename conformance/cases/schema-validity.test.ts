@@ -33,7 +33,8 @@ beforeEach(async () => {
 
 const enumInconsistency = (reason: string) => ({
   type: 'table',
-  reason: `the table "validity.color" cannot be used as an enum because ${reason}`,
+  name: 'table validity.color in source default',
+  reason: `Inconsistent object: the table "validity.color" cannot be used as an enum because ${reason}`,
   definition: color,
 });
 
@@ -88,7 +89,8 @@ test(
       internal: [
         {
           type: 'table',
-          reason: expect.stringMatching(/^the GraphQL schema would not be valid: .*"validity_color_enum"/),
+          name: 'table validity.color_enum in source default',
+          reason: expect.stringMatching(/^Inconsistent object: the GraphQL schema would not be valid: .*"validity_color_enum"/),
           definition: { schema: 'validity', name: 'color_enum' },
         },
       ],

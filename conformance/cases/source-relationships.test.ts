@@ -69,8 +69,8 @@ caseNeeding(
     expectResponse(await run('pg_create_remote_relationship', { source: 'default', table: artist, name: 'label', definition: label }), 200, ok);
     expectResponse(await run('create_remote_relationship', { table: album, name: 'maker', definition: maker }), 200, ok);
     expect(await remoteRelationshipsOf('album')).toEqual([
-      { name: 'reviews', definition: reviewsExported },
       { name: 'maker', definition: maker },
+      { name: 'reviews', definition: reviewsExported },
     ]);
     expect(await remoteRelationshipsOf('artist')).toEqual([{ name: 'label', definition: label }]);
     const labels = toSource({ schema: 'public', name: 'label' }, 'array', { id: 'artist_id' });
@@ -344,8 +344,9 @@ caseNeeding(
       expectResponse(await run('reload_metadata', {}), 200);
       const inconsistent = {
         type: 'remote_relationship',
+        name: 'remote_relationship label in table music.artist in source default',
         reason:
-          'remote relationship "label" of table "music.artist" cannot be served: the column "artist_id" of field_mapping does not exist in the table "label" of the source "books"',
+          'Inconsistent object: remote relationship "label" of table "music.artist" cannot be served: the column "artist_id" of field_mapping does not exist in the table "label" of the source "books"',
         definition: { table: artist, name: 'label', definition: label },
       };
       expectResponse(await run('get_inconsistent_metadata', {}), 200, [inconsistent]);
@@ -395,8 +396,8 @@ caseNeeding(
     expectResponse(await run('pg_untrack_table', { source: 'books', table: 'label', cascade: true }), 200, ok);
     expect(await remoteRelationshipsOf('artist')).toBeUndefined();
     expect(await remoteRelationshipsOf('album')).toEqual([
-      { name: 'reviews', definition: reviewsExported },
       { name: 'maker', definition: maker },
+      { name: 'reviews', definition: reviewsExported },
     ]);
     expectResponse(await run('pg_drop_source', { name: 'books', cascade: true }), 200, ok);
     expect(await remoteRelationshipsOf('album')).toEqual([{ name: 'maker', definition: maker }]);
@@ -482,18 +483,18 @@ caseNeeding(
       expectResponse(await run('create_remote_relationship', { table: artist, name: 'stage', definition: toSource('stage', 'object', { id: 'id' }) }), 200, ok);
       const tracked = async () =>
         ((await run('export_metadata', {})).body as { sources: { tables: { table: { name: string } }[] }[] }).sources[0]!.tables.map((t) => t.table.name);
-      expect(await tracked()).toEqual(['review', 'label', 'review_seen', 'scene', 'stage', 'spare']);
+      expect(await tracked()).toEqual(['label', 'review', 'review_seen', 'scene', 'spare', 'stage']);
       // A table nothing leads to goes with its tracking.
       expectResponse(await runSql('drop table public.spare'), 200, { result_type: 'CommandOk', result: null });
-      expect(await tracked()).toEqual(['review', 'label', 'review_seen', 'scene', 'stage']);
+      expect(await tracked()).toEqual(['label', 'review', 'review_seen', 'scene', 'stage']);
       expectResponse(await runSql('drop table public.stage'), 400, {
-        path: '$',
+        path: '$.args',
         error: 'cannot drop due to the following dependent objects : remote relationship music.artist.stage',
         code: 'dependency-error',
       });
       expect(await second.sql("select to_regclass('public.stage')::text as t")).toEqual([{ t: 'stage' }]);
       expectResponse(await runSql('drop table public.stage', { cascade: true }), 200, { result_type: 'CommandOk', result: null });
-      expect(await tracked()).toEqual(['review', 'label', 'review_seen', 'scene']);
+      expect(await tracked()).toEqual(['label', 'review', 'review_seen', 'scene']);
       expect(await remoteRelationshipsOf('artist')).toBeUndefined();
       expectResponse(await run('get_inconsistent_metadata', {}), 200, []);
     } finally {
@@ -556,7 +557,8 @@ caseNeeding(
       expectResponse(await run('get_inconsistent_metadata', {}), 200, [
         {
           type: 'remote_relationship',
-          reason: 'remote relationship "by_title" of table "crate" cannot be served: the column "title" of field_mapping does not exist',
+          name: 'remote_relationship by_title in table crate in source default',
+          reason: 'Inconsistent object: remote relationship "by_title" of table "crate" cannot be served: the column "title" of field_mapping does not exist',
           definition: definitionOf('by_title', { title: 'title' }),
         },
       ]);
@@ -569,7 +571,8 @@ caseNeeding(
       expect(objects.filter((o) => o.type === 'remote_relationship' && o.source === 'books')).toEqual([
         {
           type: 'remote_relationship',
-          reason: 'remote relationship "crate" of table "stock" cannot be served: the table "crate" cannot be served',
+          name: 'remote_relationship crate in table stock in source books',
+          reason: 'Inconsistent object: remote relationship "crate" of table "stock" cannot be served: the table "crate" cannot be served',
           definition: { table: { schema: 'public', name: 'stock' }, name: 'crate', definition: back },
           source: 'books',
         },

@@ -54,9 +54,9 @@ caseNeeding(
     expectResponse(await run('pg_add_source', { name: 'annex', configuration: connection() }), 200, ok);
     const replaced = connection({ isolation_level: 'serializable' });
     expectResponse(await run('pg_add_source', { name: 'archive', configuration: replaced, replace_configuration: true }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('archive', replaced), entry('annex', connection())] });
+    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('annex', connection()), entry('archive', replaced)] });
     expectResponse(await run('rename_source', { name: 'archive', new_name: 'vault' }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('vault', replaced), entry('annex', connection())] });
+    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('annex', connection()), entry('vault', replaced)] });
     expectResponse(await run('rename_source', { name: 'vault', new_name: 'vault' }), 400, {
       path: '$.args',
       error: 'source with name "vault" already exists',
@@ -64,7 +64,7 @@ caseNeeding(
     });
     // Without a configuration pg_update_source changes nothing.
     expectResponse(await run('pg_update_source', { name: 'vault' }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('vault', replaced), entry('annex', connection())] });
+    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('annex', connection()), entry('vault', replaced)] });
     expectResponse(await run('rename_source', { name: 'archive', new_name: 'other' }), 400, {
       path: '$.args',
       error: 'source with name "archive" does not exist',
@@ -77,7 +77,7 @@ caseNeeding(
       error: 'source with name "vault" already exists',
       code: 'already-exists',
     });
-    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('vault', updated), entry('annex', connection())] });
+    expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('annex', connection()), entry('vault', updated)] });
     expectResponse(await run('pg_drop_source', { name: 'vault' }), 200, ok);
     expect(await exported()).toEqual({ version: 2, tables: [], sources: [entry('annex', connection())] });
     expectResponse(await run('pg_drop_source', { name: 'vault' }), 400, {
@@ -449,7 +449,13 @@ caseNeeding(
       expect((await target.graphql('{ ledger_account(order_by: {id: asc}) { owner } }')).body).toEqual({
         data: { ledger_account: [{ owner: 'ada' }, { owner: 'bob' }] },
       });
-      const missing = { type: 'table', reason: 'no such table/view exists in postgres : "ghost"', definition: 'ghost', source: 'books' };
+      const missing = {
+        type: 'table',
+        name: 'table ghost in source books',
+        reason: 'Inconsistent object: no such table/view exists in postgres : "ghost"',
+        definition: 'ghost',
+        source: 'books',
+      };
       expectResponse(await run('replace_metadata', { metadata: v3([account, ghost]) }), 400, {
         path: '$.args',
         error: 'cannot continue due to inconsistent metadata',
@@ -680,7 +686,8 @@ caseNeeding(
         internal: [
           {
             type: 'table',
-            reason: 'the GraphQL name "account" of table "account" of the source "books" conflicts with table "ledger_old"',
+            name: 'table account in source books',
+            reason: 'Inconsistent object: the GraphQL name "account" of table "account" of the source "books" conflicts with table "ledger_old"',
             definition: { schema: 'public', name: 'account' },
             source: 'books',
           },

@@ -103,15 +103,13 @@ test(covers(['op.track_table.v1', 'op.untrack_table'], 'two tables of one name i
   await target.sql('drop schema twin_a cascade; drop schema twin_b cascade');
 });
 
-test(covers(['op.track_table.v1', 'err.validation-failed.graphql-name'], 'a table whose name is not a GraphQL name needs a custom name'), async () => {
+test(covers(['op.track_table.v1', 'dec.table.unserved-name'], 'a table whose name is not a GraphQL name is tracked; a custom name serves it'), async () => {
   const odd = { schema: 'shop', name: 'odd-name' };
-  expectResponse(await run('track_table', { table: odd }), 400, {
-    path: '$.args',
-    error: '"shop_odd-name" (the name of table "shop.odd-name"; give it a custom_name) is not a valid GraphQL name',
-    code: 'validation-failed',
-  });
-  expect(await exported()).toEqual({ version: 2, tables: [] });
+  expectResponse(await run('track_table', { table: odd }), 200, ok);
+  expect(await exported()).toEqual({ version: 2, tables: [{ table: odd }] });
+  expectResponse(await run('untrack_table', { table: odd }), 200, ok);
   expectResponse(await run('track_table', { table: odd, configuration: { custom_name: 'odd_name' } }, 2), 200, ok);
+  expectResponse(await target.graphql('{ odd_name { id } }'), 200, { data: { odd_name: [] } });
 });
 
 test(
@@ -309,8 +307,8 @@ test(
     expect(await exported()).toEqual({
       version: 2,
       tables: [
-        { table: orders, array_relationships: [{ name: 'notes', using: notesOf }] },
         { table: note, object_relationships: [{ name: 'order', using: toOrders }] },
+        { table: orders, array_relationships: [{ name: 'notes', using: notesOf }] },
       ],
     });
     // Tables of the public schema are named without it.

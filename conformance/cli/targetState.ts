@@ -21,6 +21,8 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'cost_fresh',
   'engine_diff',
   'evt',
+  'exord',
+  'exord_a',
   'fuzz',
   'fuzz_bad',
   'fuzz_tx',
@@ -28,8 +30,10 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'fuzzrel',
   'fnargs',
   'fuzzrole',
+  'incons',
   'library',
   'music',
+  'oddnames',
   'permtypes',
   'recreated',
   'relx',
@@ -219,7 +223,8 @@ export async function restoreTarget(connection: TargetConnection, before: Target
   if (objects.length > 0) {
     return (
       `the target's metadata (${what}) is restored, but ${objects.length} of its objects ${objects.length === 1 ? 'is' : 'are'} inconsistent now: ` +
-      objects.map((o) => String(o.reason)).join('; ')
+      // Each reason without the engine's "Inconsistent object: ", which the sentence says already.
+      objects.map((o) => String(o.reason).replace(/^Inconsistent object: /, '')).join('; ')
     );
   }
   return `the target is as it was found: its metadata (${what}) restored, the objects the cases made dropped${history}`;

@@ -465,7 +465,15 @@ export function inconsistencies(document: Document, sourceUrl = 'postgres://fuzz
   const arrayRelationship = (r: Relationship) => (e: TableEntry) => ({ ...e, array_relationships: [...(e.array_relationships ?? []), r] });
   const missingKey = { name: 'o_missing', using: { foreign_key_constraint_on: 'missing_id' } };
   const missingTable = { name: 'a_missing', using: { foreign_key_constraint_on: { table: qualified('ghost_rows'), column: 'owner_id' } } };
-  const ghostRows = `no such table/view exists in postgres : "${FUZZ_SCHEMA}.ghost_rows"`;
+  const firstName = `${FUZZ_SCHEMA}.${first.name}`;
+  /** The engine's name of an object of the first table, and its reason. */
+  const onFirst = (type: string, name: string, reason: string) => ({
+    type,
+    name: `${type} ${name} in table ${firstName} in source default`,
+    reason: `Inconsistent object: ${reason}`,
+  });
+  const inRelationship = (name: string, reason: string) => `in table "${firstName}": in relationship "${name}": ${reason}`;
+  const ghostRows = `table "${FUZZ_SCHEMA}.ghost_rows" does not exist`;
   const remoteOnGhost = {
     name: 'rr_ghost',
     definition: { to_remote_schema: { remote_schema: 'rs0', lhs_fields: ['ghost'], remote_field: { b: { arguments: { x: '$ghost' } } } } },
@@ -513,7 +521,8 @@ export function inconsistencies(document: Document, sourceUrl = 'postgres://fuzz
       }),
       reported: {
         type: 'table',
-        reason: `no such table/view exists in postgres : "${FUZZ_SCHEMA}.ghost_src"`,
+        name: `table ${FUZZ_SCHEMA}.ghost_src in source src_lacking`,
+        reason: `Inconsistent object: no such table/view exists in postgres : "${FUZZ_SCHEMA}.ghost_src"`,
         definition: `${FUZZ_SCHEMA}.ghost_src`,
         source: 'src_lacking',
       },
@@ -529,24 +538,35 @@ export function inconsistencies(document: Document, sourceUrl = 'postgres://fuzz
         ...d,
         tables: [...d.tables, { table: qualified('ghost'), select_permissions: [{ role: 'r0', permission: { columns: ['id'], filter: {} } }] }],
       }),
-      reported: { type: 'table', reason: `no such table/view exists in postgres : "${FUZZ_SCHEMA}.ghost"`, definition: `${FUZZ_SCHEMA}.ghost` },
+      reported: {
+        type: 'table',
+        name: `table ${FUZZ_SCHEMA}.ghost in source default`,
+        reason: `Inconsistent object: no such table/view exists in postgres : "${FUZZ_SCHEMA}.ghost"`,
+        definition: `${FUZZ_SCHEMA}.ghost`,
+      },
     },
     {
       kind: 'an object relationship on a column the table lacks',
       apply: (d) => onFirstTable(d, objectRelationship(missingKey)),
-      reported: { type: 'object_relation', reason: '"missing_id" does not exist', definition: { table: first, ...missingKey } },
+      reported: {
+        ...onFirst('object_relation', 'o_missing', inRelationship('o_missing', '"missing_id" does not exist')),
+        definition: { table: first, ...missingKey },
+      },
     },
     {
       kind: 'an array relationship from a table the database lacks',
       apply: (d) => onFirstTable(d, arrayRelationship(missingTable)),
-      reported: { type: 'array_relation', reason: ghostRows, definition: { table: first, ...missingTable } },
+      reported: { ...onFirst('array_relation', 'a_missing', inRelationship('a_missing', ghostRows)), definition: { table: first, ...missingTable } },
     },
     {
       kind: 'a remote relationship on a column the table lacks',
       apply: (d) => onFirstTable(d, (e) => ({ ...e, remote_relationships: [...(e.remote_relationships ?? []), remoteOnGhost] })),
       reported: {
-        type: 'remote_relationship',
-        reason: `remote relationship "rr_ghost" of table "${FUZZ_SCHEMA}.${first.name}" cannot be served: the column "ghost" of lhs_fields does not exist`,
+        ...onFirst(
+          'remote_relationship',
+          'rr_ghost',
+          `remote relationship "rr_ghost" of table "${firstName}" cannot be served: the column "ghost" of lhs_fields does not exist`,
+        ),
         definition: { table: first, name: 'rr_ghost', definition: remoteOnGhost.definition },
       },
     },
@@ -554,8 +574,11 @@ export function inconsistencies(document: Document, sourceUrl = 'postgres://fuzz
       kind: 'a to_source relationship to a source that does not exist',
       apply: (d) => onFirstTable(d, (e) => ({ ...e, remote_relationships: [...(e.remote_relationships ?? []), toNowhereSource] })),
       reported: {
-        type: 'remote_relationship',
-        reason: `remote relationship "ts_nowhere" of table "${FUZZ_SCHEMA}.${first.name}" cannot be served: the source "src_nowhere" does not exist`,
+        ...onFirst(
+          'remote_relationship',
+          'ts_nowhere',
+          `remote relationship "ts_nowhere" of table "${firstName}" cannot be served: the source "src_nowhere" does not exist`,
+        ),
         definition: { table: first, name: 'ts_nowhere', definition: toNowhereSource.definition },
       },
     },
@@ -563,15 +586,18 @@ export function inconsistencies(document: Document, sourceUrl = 'postgres://fuzz
       kind: 'a remote relationship to a remote schema that does not exist',
       apply: (d) => onFirstTable(d, (e) => ({ ...e, remote_relationships: [...(e.remote_relationships ?? []), remoteToNowhere] })),
       reported: {
-        type: 'remote_relationship',
-        reason: `remote relationship "rr_nowhere" of table "${FUZZ_SCHEMA}.${first.name}" cannot be served: the remote schema "nowhere" does not exist`,
+        ...onFirst(
+          'remote_relationship',
+          'rr_nowhere',
+          `remote relationship "rr_nowhere" of table "${firstName}" cannot be served: the remote schema "nowhere" does not exist`,
+        ),
         definition: { table: first, name: 'rr_nowhere', definition: remoteToNowhere.definition },
       },
     },
     {
       kind: 'a manual relationship to a table the database lacks',
       apply: (d) => onFirstTable(d, arrayRelationship(manualToMissing)),
-      reported: { type: 'array_relation', reason: ghostRows, definition: { table: first, ...manualToMissing } },
+      reported: { ...onFirst('array_relation', 'm_missing', inRelationship('m_missing', ghostRows)), definition: { table: first, ...manualToMissing } },
     },
   ];
 }

@@ -7,6 +7,8 @@ import { createLogger } from '../../reference/src/log';
 import { serverSettings } from './brand';
 
 export async function startOwnServer(databaseUrl: string, settings: Record<string, string>): Promise<RunningServer> {
+  // The server reads the environment of this process: where it reaches the suite's mock servers (serverPool.ts).
+  process.env.ENGINE_CONFORMANCE_REMOTE_HOST ??= '127.0.0.1';
   // Under the brand hasura, with the compatibility setting and the HASURA_GRAPHQL_* names (brand.ts).
   const config = loadConfig(
     serverSettings({

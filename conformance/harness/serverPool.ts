@@ -35,6 +35,8 @@ export async function startSharedServers(clusterUrl: string, count: number): Pro
             // Many servers share the run's cluster: each needs few connections.
             ENGINE_GRAPHQL_PG_CONNECTIONS: '8',
           }),
+          // Where this server reaches the suite's mock servers, for the cases that take a URL from its environment.
+          ENGINE_CONFORMANCE_REMOTE_HOST: '127.0.0.1',
         },
         stdio: ['ignore', out, out],
       });

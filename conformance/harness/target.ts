@@ -72,6 +72,15 @@ export const REQUIRES_HOOK_ENVIRONMENT: Requirement = {
   needs: "ENGINE_CONFORMANCE_HOOK_URL, ENGINE_CONFORMANCE_HOOK_SECRET and ENGINE_WEBHOOK_PORT set alike in the suite's and the target's environment",
 };
 
+/**
+ * Cases whose remote URL the target fills in from its own environment: ENGINE_CONFORMANCE_REMOTE_HOST
+ * names the host at which the target reaches the suite's mock servers (the servers the run starts have it).
+ */
+export const REQUIRES_REMOTE_HOST_ENVIRONMENT: Requirement = {
+  met: isManaged || process.env.ENGINE_CONFORMANCE_REMOTE_HOST !== undefined,
+  needs: "ENGINE_CONFORMANCE_REMOTE_HOST (the host at which the target reaches the suite's mock servers) set alike in the suite's and the target's environment",
+};
+
 function makeTarget(url: string, adminSecret: string | undefined, databaseUrl: string, db: () => Promise<Client>): Target {
   // The curl lines of failures name the secret's variable, never its value (secrets.ts).
   registerSecret(adminSecret, 'ENGINE_ADMIN_SECRET');

@@ -161,7 +161,8 @@ describe('reference server', () => {
       body: [
         {
           type: 'remote_schema',
-          reason: 'the remote schema "r" cannot be used: it answered 502 with a body that is not JSON',
+          name: 'remote_schema r',
+          reason: 'Inconsistent object: the remote schema "r" cannot be used: it answered 502 with a body that is not JSON',
           definition: { name: 'r', definition },
         },
       ],
@@ -193,7 +194,8 @@ describe('reference server', () => {
       body: [
         {
           type: 'remote_schema',
-          reason: 'the remote schema "sw" cannot be used: Interface field \'Character\'."id" expected, but \'Droid\' does not provide it',
+          name: 'remote_schema sw',
+          reason: 'Inconsistent object: the remote schema "sw" cannot be used: Interface field \'Character\'."id" expected, but \'Droid\' does not provide it',
           definition: { name: 'sw', definition },
         },
       ],

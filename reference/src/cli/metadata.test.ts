@@ -12,12 +12,13 @@ const { post, cli } = harness;
 
 const DOCUMENT = {
   version: 2,
+  // In the engine's order: by name.
   tables: [
+    { table: { schema: 'public', name: 'book' }, select_permissions: [{ role: 'reader', permission: { columns: ['id', 'title'], filter: {} } }] },
     {
       table: { schema: 'public', name: 'shelf' },
       array_relationships: [{ name: 'books', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'book' }, column: 'shelf_id' } } }],
     },
-    { table: { schema: 'public', name: 'book' }, select_permissions: [{ role: 'reader', permission: { columns: ['id', 'title'], filter: {} } }] },
   ],
   query_collections: [{ name: 'c', definition: { queries: [{ name: 'q', query: 'query q { book { id } }' }] } }],
   allowlist: [{ collection: 'c' }],
@@ -107,11 +108,11 @@ test('diff shows the changed lines; apply of a directory the server refuses chan
   const diff = await cli('diff', dir);
   expect(diff.code).toBe(1);
   expect(diff.out).toBe(
-    ['--- server/tables.yaml', '+++ dir/tables.yaml', '@@ -19,2 +19,3 @@', '           - id', '+          - shelf_id', '           - title'].join('\n'),
+    ['--- server/tables.yaml', '+++ dir/tables.yaml', '@@ -8,2 +8,3 @@', '           - id', '+          - shelf_id', '           - title'].join('\n'),
   );
   expect(await cli('apply', dir)).toEqual({ code: 0, out: `applied ${dir}: changed tables.yaml`, err: '' });
-  expect(((await post({ type: 'export_metadata', args: {} })).body as typeof DOCUMENT).tables[1]).toEqual({
-    ...DOCUMENT.tables[1],
+  expect(((await post({ type: 'export_metadata', args: {} })).body as typeof DOCUMENT).tables[0]).toEqual({
+    ...DOCUMENT.tables[0],
     select_permissions: [{ role: 'reader', permission: { columns: ['id', 'shelf_id', 'title'], filter: {} } }],
   });
   // A table that does not exist: refused, nothing changed.

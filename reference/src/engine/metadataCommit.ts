@@ -4,6 +4,7 @@ import type { PoolClient } from 'pg';
 import { assertCatalogVersion, CatalogError, readMetadataSince, writeMetadata } from '../catalog/catalog';
 import { engineError, EngineError } from '../errors';
 import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
+import { reportInconsistencies } from '../metadata/inconsistencyReport';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
 import { hasRemoteRelationships } from '../metadata/remoteRelationships';
 import type { OperationContext, OperationHandler } from '../operations/context';
@@ -90,7 +91,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
             ...(await ctx.schemaProblems(ctx.document)),
           ],
         );
-        if (introduced.length > 0) throw engineError('unexpected.inconsistent-metadata', '$.args', [], introduced);
+        if (introduced.length > 0) throw engineError('unexpected.inconsistent-metadata', '$.args', [], reportInconsistencies(introduced));
       }
       await syncEventTriggers(client, stored.document, ctx.document, await ctx.introspect());
       await syncSourcesEventTriggers(ctx, stored.document, ctx.document);
@@ -161,12 +162,7 @@ async function dispatch(ctx: OperationContext, operation: ParsedOperation, inSou
       : await handler(ctx, operation.args as never, operation.version);
   // Decision dec.remote-relationship.to-source: untracking a table or dropping a source another table's relationship leads to.
   if (TAKES_TARGETS.has(operation.type) && ctx.document !== before)
-    ctx.document = settleSourceDependents(
-      before,
-      ctx.document,
-      (operation.args as { cascade?: boolean }).cascade === true,
-      operation.type === 'run_sql' ? '$' : '$.args',
-    );
+    ctx.document = settleSourceDependents(before, ctx.document, (operation.args as { cascade?: boolean }).cascade === true, '$.args');
   return result;
 }
 

@@ -5,6 +5,7 @@
 // GraphQL names of every source.
 import { engineError } from '../errors';
 import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
+import { reportInconsistencies } from '../metadata/inconsistencyReport';
 import { labelledParts, sourcesOf, sourceView, withSourceView } from '../metadata/sources';
 import { checkNamesAcross } from '../metadata/tables';
 import type { OperationContext } from '../operations/context';
@@ -34,7 +35,8 @@ export async function inSource(
   const result = await work(sub);
   if (sub.document !== view) {
     const introduced = introducedBy(before, findInconsistencies(sub.document, await sub.introspect()));
-    if (introduced.length > 0 && !ctx.acceptInconsistencies) throw engineError('unexpected.inconsistent-metadata', '$.args', [], introduced);
+    if (introduced.length > 0 && !ctx.acceptInconsistencies)
+      throw engineError('unexpected.inconsistent-metadata', '$.args', [], reportInconsistencies(introduced));
     const next = withSourceView(ctx.document, name, sub.document);
     checkNamesAcross(labelledParts(next));
     ctx.document = next;

@@ -4,6 +4,7 @@
 import { formatMessage, quoteQualified, type MetadataDocument } from '../../../spec';
 import type { Introspection } from '../db/introspection';
 import type { InconsistentObject } from '../metadata/inconsistency';
+import { isServedTable } from '../metadata/naming';
 import { buildFunctionModels, type FunctionModel } from '../schema/functions';
 import { buildModels, sourceModels, type EnumValue, type TableModel } from '../schema/model';
 import { resolveSourceRelationships } from '../schema/sourceRelationships';
@@ -23,7 +24,7 @@ export function modelsOfSources(
   enumValues: ReadonlyMap<string, EnumValue[]>,
   sources: readonly SourceSchemaInput[],
 ): { models: Map<string, TableModel>; functions: FunctionModel[]; sourceConflicts: InconsistentObject[] } {
-  const ownModels = buildModels(document, db, enumValues);
+  const ownModels = buildModels(served(document), db, enumValues);
   const models = new Map(ownModels);
   const functions = buildFunctionModels(document, db, ownModels);
   // The names the server's own tables and functions take matter only to those of other sources.
@@ -39,7 +40,7 @@ export function modelsOfSources(
   for (const m of ownModels.values()) claim(graphQLNamesOfModel(m), `table ${quoteQualified(m.entry.table)}`);
   for (const f of functions) claim([f.field, f.aggregateField], `function ${quoteQualified(f.entry.function)}`);
   for (const source of sources) {
-    const own = buildModels(source.document, source.db, source.enumValues);
+    const own = buildModels(served(source.document), source.db, source.enumValues);
     const keyed = sourceModels(own, buildFunctionModels(source.document, source.db, own), source.name);
     const of = ` of the source ${JSON.stringify(source.name)}`;
     for (const [key, model] of keyed.models) {
@@ -57,6 +58,11 @@ export function modelsOfSources(
   // Decision dec.remote-relationship.to-source: relationships to tables of sources, now that all are known.
   sourceConflicts.push(...resolveSourceRelationships(document, models));
   return { models, functions, sourceConflicts };
+}
+
+/** The document without the tables that have no GraphQL name: tracked, left out of the schema (decision dec.table.unserved-name). */
+function served(document: MetadataDocument): MetadataDocument {
+  return document.tables.every(isServedTable) ? document : { ...document, tables: document.tables.filter(isServedTable) };
 }
 
 /** The GraphQL names a table claims: its type and its root fields. */

@@ -1,6 +1,7 @@
 // Computed fields (SPEC.md §2.3, §4.3 add_computed_field / drop_computed_field) as pure
 // functions over the document: which SQL functions can define one, and the operations.
 import {
+  formatMessage,
   quoteQualified,
   sameQualified,
   type ComputedField,
@@ -40,6 +41,7 @@ export function resolveComputedField(
 ): ResolvedComputedField {
   const name = quoteQualified(definition.function);
   const fn = singleFunction(db, definition.function);
+  if (fn.volatility === 'VOLATILE') throw engineError('not-supported.computed-field-volatile', '$.args', [name]);
   const tableArgument = definition.table_argument === undefined ? 0 : fn.arguments.findIndex((a) => a.name === definition.table_argument);
   const row = fn.arguments[tableArgument];
   if (!row || row.type !== table.name || row.type_schema !== table.schema) {
@@ -60,13 +62,14 @@ export function resolveComputedField(
   throw engineError('not-supported.computed-field-return-type', '$.args', [name, `${fn.returns_set ? 'SETOF ' : ''}${fn.return_type}`]);
 }
 
-/** Why a computed field cannot be served, or undefined. */
+/** Why a computed field cannot be served (in the engine's words: its table, itself, then the reason), or undefined. */
 export function computedFieldProblem(document: MetadataDocument, db: Introspection, table: QualifiedName, field: ComputedField): string | undefined {
   try {
     resolveComputedField(document, db, table, field.definition);
     return undefined;
   } catch (error) {
-    if (error instanceof EngineError) return error.message;
+    if (error instanceof EngineError)
+      return formatMessage('err.constraint-violation.computed-field', quoteQualified(table), JSON.stringify(field.name), error.message);
     throw error;
   }
 }
@@ -102,13 +105,25 @@ export function addComputedField(document: MetadataDocument, db: Introspection, 
     next,
     table.columns.map((c) => c.name),
   );
-  resolveComputedField(document, db, args.table, args.definition);
+  try {
+    resolveComputedField(document, db, args.table, args.definition);
+  } catch (error) {
+    // As the engine reports it: where it is, then what is wrong.
+    if (error instanceof EngineError)
+      throw engineError('constraint-violation.computed-field', '$.args', [quoteQualified(args.table), JSON.stringify(args.name), error.message]);
+    throw error;
+  }
   return replaceEntry(document, next);
 }
 
 /** Select permissions that list the computed field: they depend on it. */
 function dependentPermissions(entry: TableEntry, name: string): string[] {
   return (entry.select_permissions ?? []).filter((p) => p.permission.computed_fields?.includes(name)).map((p) => p.role);
+}
+
+/** The entry without the named computed fields and the select permissions that list them (a cascade). */
+export function withoutComputedFieldsCascading(entry: TableEntry, names: readonly string[]): TableEntry {
+  return withoutComputedFields(entry, names, [...new Set(names.flatMap((name) => dependentPermissions(entry, name)))]);
 }
 
 export function dropComputedField(document: MetadataDocument, args: { table: QualifiedName; name: string; cascade?: boolean }): MetadataDocument {

@@ -1,34 +1,45 @@
 // Pure functions over the metadata document: export form, clearing, dropping inconsistent objects.
-import { displayQualified, emptyMetadata, sameQualified, topLevelParts, type FunctionEntry, type MetadataDocument, type TableEntry } from '../../../spec';
+import {
+  displayQualified,
+  emptyMetadata,
+  sameQualified,
+  topLevelParts,
+  type FunctionEntry,
+  type MetadataDocument,
+  type PermissionType,
+  type TableEntry,
+} from '../../../spec';
 import type { Introspection } from '../db/introspection';
 import { endpointsOf, withList } from './collections';
-import { withoutComputedFields } from './computedFields';
+import { withoutComputedFieldsCascading } from './computedFields';
 import { exportedCronTriggers } from './cronTriggers';
+import { sortedBy } from './exportOrder';
 import { withoutFunctions } from './functions';
 import { withoutRemoteRelationships } from './remoteRelationships';
 import { findInconsistencies, type InconsistentObject } from './inconsistency';
 
-/** The export form (decision dec.export.form): tables in the order they were tracked, empty parts left out. */
+/** The export form (decision dec.export.form): every list sorted as the engine sorts it, empty parts left out. */
 export function exportForm(document: MetadataDocument): MetadataDocument {
+  const byName = <T extends { name: string }>(items: readonly T[]) => sortedBy(items, (i) => i.name);
   return {
     version: 2,
-    tables: document.tables.map(exportEntry),
-    ...(document.functions?.length ? { functions: document.functions } : {}),
-    ...(document.query_collections?.length ? { query_collections: document.query_collections } : {}),
-    ...(document.allowlist?.length ? { allowlist: document.allowlist } : {}),
-    ...(document.rest_endpoints?.length ? { rest_endpoints: document.rest_endpoints } : {}),
-    ...(exportedCronTriggers(document).length ? { cron_triggers: exportedCronTriggers(document) } : {}),
-    ...(document.remote_schemas?.length ? { remote_schemas: document.remote_schemas } : {}),
-    ...(document.actions?.length ? { actions: document.actions } : {}),
+    tables: exportTables(document.tables),
+    ...(document.functions?.length ? { functions: sortedBy(document.functions, (f) => f.function) } : {}),
+    ...(document.query_collections?.length ? { query_collections: byName(document.query_collections) } : {}),
+    ...(document.allowlist?.length ? { allowlist: sortedBy(document.allowlist, (a) => a.collection) } : {}),
+    ...(document.rest_endpoints?.length ? { rest_endpoints: sortedBy(document.rest_endpoints, (e) => e.url) } : {}),
+    ...(exportedCronTriggers(document).length ? { cron_triggers: byName(exportedCronTriggers(document)) } : {}),
+    ...(document.remote_schemas?.length ? { remote_schemas: byName(document.remote_schemas) } : {}),
+    ...(document.actions?.length ? { actions: byName(document.actions) } : {}),
     ...(document.custom_types && Object.keys(document.custom_types).length ? { custom_types: document.custom_types } : {}),
     ...(document.sources?.length
       ? {
-          sources: document.sources.map((s) => ({
+          sources: byName(document.sources).map((s) => ({
             name: s.name,
             kind: s.kind,
             configuration: s.configuration,
-            tables: s.tables.map(exportEntry),
-            ...(s.functions?.length ? { functions: s.functions } : {}),
+            tables: exportTables(s.tables),
+            ...(s.functions?.length ? { functions: sortedBy(s.functions, (f) => f.function) } : {}),
           })),
         }
       : {}),
@@ -36,20 +47,24 @@ export function exportForm(document: MetadataDocument): MetadataDocument {
   };
 }
 
+const exportTables = (tables: readonly TableEntry[]) => sortedBy(tables, (t) => t.table).map(exportEntry);
+
 function exportEntry(t: TableEntry): TableEntry {
+  const byName = <T extends { name: string }>(items: readonly T[] | undefined) => sortedBy(items ?? [], (i) => i.name);
+  const byRole = <T extends { role: string }>(items: readonly T[] | undefined) => sortedBy(items ?? [], (i) => i.role);
   return {
     table: { schema: t.table.schema, name: t.table.name },
     ...(t.is_enum ? { is_enum: true } : {}),
     ...(t.configuration ? { configuration: t.configuration } : {}),
-    ...(t.object_relationships?.length ? { object_relationships: t.object_relationships } : {}),
-    ...(t.array_relationships?.length ? { array_relationships: t.array_relationships } : {}),
-    ...(t.computed_fields?.length ? { computed_fields: t.computed_fields } : {}),
-    ...(t.remote_relationships?.length ? { remote_relationships: t.remote_relationships } : {}),
-    ...(t.event_triggers?.length ? { event_triggers: t.event_triggers } : {}),
-    ...(t.insert_permissions?.length ? { insert_permissions: t.insert_permissions } : {}),
-    ...(t.select_permissions?.length ? { select_permissions: t.select_permissions } : {}),
-    ...(t.update_permissions?.length ? { update_permissions: t.update_permissions } : {}),
-    ...(t.delete_permissions?.length ? { delete_permissions: t.delete_permissions } : {}),
+    ...(t.object_relationships?.length ? { object_relationships: byName(t.object_relationships) } : {}),
+    ...(t.array_relationships?.length ? { array_relationships: byName(t.array_relationships) } : {}),
+    ...(t.computed_fields?.length ? { computed_fields: byName(t.computed_fields) } : {}),
+    ...(t.remote_relationships?.length ? { remote_relationships: byName(t.remote_relationships) } : {}),
+    ...(t.event_triggers?.length ? { event_triggers: byName(t.event_triggers) } : {}),
+    ...(t.insert_permissions?.length ? { insert_permissions: byRole(t.insert_permissions) } : {}),
+    ...(t.select_permissions?.length ? { select_permissions: byRole(t.select_permissions) } : {}),
+    ...(t.update_permissions?.length ? { update_permissions: byRole(t.update_permissions) } : {}),
+    ...(t.delete_permissions?.length ? { delete_permissions: byRole(t.delete_permissions) } : {}),
   };
 }
 
@@ -75,6 +90,9 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
   const badFunctions = objects.flatMap((o) => (o.type === 'function' ? [o.definition] : []));
   const badFields = objects.flatMap((o) => (o.type === 'computed_field' ? [o.definition] : []));
   const badRemote = objects.flatMap((o) => (o.type === 'remote_relationship' ? [o.definition] : []));
+  const badPermissions = objects.flatMap((o) =>
+    o.type === 'insert_permission' || o.type === 'select_permission' || o.type === 'update_permission' || o.type === 'delete_permission' ? [o] : [],
+  );
   const tables = document.tables
     .filter((t) => !missingTables.has(displayQualified(t.table)))
     .map((t) => {
@@ -88,10 +106,14 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
         object_relationships: o,
         array_relationships: a,
         ...rest
-      } = withoutRemoteRelationships(fields.length ? withoutComputedFields(t, fields, []) : t, remote);
+      } = withoutRemoteRelationships(fields.length ? withoutComputedFieldsCascading(t, fields) : t, remote);
       const objects = keep(o);
       const arrays = keep(a);
-      return { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };
+      const kept = { ...rest, ...(objects ? { object_relationships: objects } : {}), ...(arrays ? { array_relationships: arrays } : {}) };
+      return withoutPermissions(
+        kept,
+        badPermissions.filter((p) => sameQualified((p.definition as { table: TableEntry['table'] }).table, t.table)),
+      );
     });
   const badEndpoints = objects.flatMap((o) => (o.type === 'rest_endpoint' ? [o.definition.name] : []));
   const badRoles = new Set(objects.flatMap((o) => (o.type === 'inherited_role' ? [o.name] : [])));
@@ -105,6 +127,19 @@ export function withoutObjects(document: MetadataDocument, objects: readonly Inc
         endpointsOf(next).filter((e) => !badEndpoints.includes(e.name)),
       )
     : next;
+}
+
+/** The entry without the permissions of `objects` (each its kind's, of its role). */
+function withoutPermissions(entry: TableEntry, objects: readonly InconsistentObject[]): TableEntry {
+  let next = entry;
+  for (const o of objects) {
+    const key = o.type.replace('_permission', '_permissions') as `${PermissionType}_permissions`;
+    const role = ((o as { definition: unknown }).definition as { role: string }).role;
+    const left = (next[key] ?? []).filter((p) => p.role !== role);
+    const { [key]: _gone, ...rest } = next;
+    next = (left.length ? { ...rest, [key]: left } : rest) as TableEntry;
+  }
+  return next;
 }
 
 /** Every function the document names: tracked functions. */

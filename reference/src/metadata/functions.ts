@@ -126,12 +126,14 @@ export function functionProblem(document: MetadataDocument, db: Introspection, e
 export interface TrackFunctionArgs {
   function: QualifiedName;
   configuration?: FunctionConfiguration;
+  comment?: string | null;
 }
 
 export function trackFunction(document: MetadataDocument, db: Introspection, args: TrackFunctionArgs): MetadataDocument {
   if (findFunction(document, args.function)) throw engineError('already-tracked.function', '$.args', [quoteQualified(args.function)]);
   const entry: FunctionEntry = { function: { schema: args.function.schema, name: args.function.name } };
   if (args.configuration && Object.keys(args.configuration).length) entry.configuration = args.configuration;
+  if (typeof args.comment === 'string') entry.comment = args.comment;
   resolveFunction(document, db, entry);
   return { ...document, functions: [...functionsOf(document), entry] };
 }

@@ -12,6 +12,7 @@ import {
   type RemoteRelationship,
   type RestEndpoint,
   type QualifiedName,
+  type PermissionType,
 } from '../../../spec';
 import { computedFieldProblem, computedFieldsOf } from './computedFields';
 import { functionProblem, functionsOf } from './functions';
@@ -38,6 +39,7 @@ export type InconsistentObject =
       source?: string;
     }
   | { type: 'object_relation' | 'array_relation'; reason: string; definition: Record<string, unknown> }
+  | { type: `${PermissionType}_permission`; reason: string; definition: { table: QualifiedName; role: string; permission: unknown; comment?: string } }
   | { type: 'inherited_role'; reason: string; name: string; definition: InheritedRole }
   | {
       /** Informational, as the engine reports it: nothing can be dropped to resolve it (decision dec.inherited-roles). */
@@ -65,8 +67,10 @@ export function findInconsistencies(document: MetadataDocument, db: Introspectio
     }
     if (!db.tables.has(relationKey(entry.table))) continue; // details not loaded: nothing more to check
     for (const { rel, kind } of relationshipsOf(entry)) {
-      const reason = relationshipProblem(document, db, () => resolveRelationship(entry, rel, kind, db).remote);
-      if (reason) {
+      const problem = relationshipProblem(document, db, namedTarget(rel), () => resolveRelationship(entry, rel, kind, db).remote);
+      if (problem) {
+        // As the engine reports it: where it is, then what is wrong.
+        const reason = formatMessage('err.constraint-violation.relationship', quoteQualified(entry.table), JSON.stringify(rel.name), problem);
         out.push({ type: kind === 'object' ? 'object_relation' : 'array_relation', reason, definition: { table: entry.table, ...rel } });
       }
     }
@@ -90,12 +94,27 @@ export function findInconsistencies(document: MetadataDocument, db: Introspectio
   return out;
 }
 
-function relationshipProblem(document: MetadataDocument, db: Introspection, resolve: () => QualifiedName): string | undefined {
+/** The table a relationship names in its `using` (a manual mapping's, an array relationship's foreign key's). */
+function namedTarget(rel: { using: unknown }): QualifiedName | undefined {
+  const using = rel.using as { manual_configuration?: { remote_table: QualifiedName }; foreign_key_constraint_on?: unknown };
+  if (using.manual_configuration) return using.manual_configuration.remote_table;
+  const fk = using.foreign_key_constraint_on;
+  return typeof fk === 'object' && fk !== null && 'table' in fk ? (fk as { table: QualifiedName }).table : undefined;
+}
+
+const missing = (document: MetadataDocument, db: Introspection, table: QualifiedName) => !isTracked(document, table) || !db.relations.has(relationKey(table));
+
+function relationshipProblem(
+  document: MetadataDocument,
+  db: Introspection,
+  named: QualifiedName | undefined,
+  resolve: () => QualifiedName,
+): string | undefined {
+  // A table that is not tracked, or not in the database, is no table of the engine's.
+  if (named && missing(document, db, named)) return formatMessage('err.not-exists.table', quoteQualified(named));
   try {
     const remote = resolve();
-    if (!isTracked(document, remote)) return formatMessage('err.not-exists.table', quoteQualified(remote));
-    if (!db.relations.has(relationKey(remote))) return formatMessage('err.not-exists.table-in-postgres', quoteQualified(remote));
-    return undefined;
+    return missing(document, db, remote) ? formatMessage('err.not-exists.table', quoteQualified(remote)) : undefined;
   } catch (error) {
     if (error instanceof EngineError) return error.message;
     throw error;

@@ -12,6 +12,12 @@ export function tableGraphQLName(entry: TableEntry): string {
   return entry.table.schema === DEFAULT_SCHEMA ? entry.table.name : `${entry.table.schema}_${entry.table.name}`;
 }
 
+/**
+ * Whether the table has a GraphQL name: one whose own name makes none (and that has no custom
+ * name) is tracked but left out of the schema (decision dec.table.unserved-name).
+ */
+export const isServedTable = (entry: TableEntry): boolean => isGraphQLName(tableGraphQLName(entry));
+
 const DEFAULT_ROOT_FIELDS: Record<RootFieldKey, (n: string) => string> = {
   select: (n) => n,
   select_by_pk: (n) => `${n}_by_pk`,

@@ -14,7 +14,7 @@ import { engineError } from '../errors';
 import { checkComputedFieldNames } from './computedFields';
 import { functionGraphQLNames, functionsOf, functionsReturning, withoutFunctions } from './functions';
 import { BOOL_EXP_OPERATORS, leadsTo, relationshipsOf } from './relationships';
-import { columnGraphQLName, isGraphQLName, rootFieldName, tableGraphQLName } from './naming';
+import { columnGraphQLName, isGraphQLName, isServedTable, rootFieldName, tableGraphQLName } from './naming';
 import { checkRemoteRelationshipNames } from './remoteRelationships';
 
 import { databaseTable, findEntry, replaceEntry, trackedEntry } from './tableEntries';
@@ -24,15 +24,12 @@ export { databaseTable, findEntry, replaceEntry, trackedEntry };
 export function validateEntry(entry: TableEntry, table: DbTable): void {
   const where = `table ${quoteQualified(entry.table)}`;
   const name = tableGraphQLName(entry);
-  if (!isGraphQLName(name)) {
-    // A name the configuration gave is named as such; one taken from the database asks for a custom name.
-    const given = name === (entry.configuration?.custom_name ?? entry.configuration?.identifier);
-    const what = given ? `the custom_name of ${where}` : `the name of ${where}; give it a custom_name`;
-    throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(name)} (${what})`]);
-  }
+  const given = name === (entry.configuration?.custom_name ?? entry.configuration?.identifier);
+  // A name the configuration gave must be one; a table whose own name is none is tracked, not served.
+  if (given && !isGraphQLName(name)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(name)} (the custom_name of ${where})`]);
   // Query root fields (select…) and mutation root fields (the others) each need distinct names.
   const rootFields = new Map<string, string>();
-  for (const key of ROOT_FIELD_KEYS) {
+  for (const key of isServedTable(entry) ? ROOT_FIELD_KEYS : []) {
     const field = rootFieldName(entry, key);
     if (!isGraphQLName(field)) throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(field)} (root field ${key} of ${where})`]);
     const slot = `${key.startsWith('select') ? 'query' : 'mutation'} ${field}`;
@@ -58,7 +55,8 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
     if (fields.has(field)) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
     fields.add(field);
   }
-  for (const constraint of table.constraints) {
+  // Constraints name values of the schema's on_conflict: none for a table that is not served.
+  for (const constraint of isServedTable(entry) ? table.constraints : []) {
     if (!isGraphQLName(constraint.name)) {
       throw engineError('validation-failed.graphql-name', '$.args', [`${JSON.stringify(constraint.name)} (constraint of ${where})`]);
     }
@@ -84,7 +82,9 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
 const namesOfEntry = new WeakMap<TableEntry, readonly string[]>();
 function graphQLNamesOf(entry: TableEntry): readonly string[] {
   let names = namesOfEntry.get(entry);
-  if (!names) namesOfEntry.set(entry, (names = [...new Set([tableGraphQLName(entry), ...ROOT_FIELD_KEYS.map((k) => rootFieldName(entry, k))])]));
+  // A table without a GraphQL name takes none.
+  const taken = () => (isServedTable(entry) ? [...new Set([tableGraphQLName(entry), ...ROOT_FIELD_KEYS.map((k) => rootFieldName(entry, k))])] : []);
+  if (!names) namesOfEntry.set(entry, (names = taken()));
   return names;
 }
 

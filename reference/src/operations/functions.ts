@@ -7,16 +7,21 @@ import * as F from '../metadata/functions';
 import { checkNames } from '../metadata/tables';
 import { SUCCESS, type OperationContext } from './context';
 
-type TrackArgs = { function: QualifiedName; configuration?: FunctionConfiguration } | { schema?: string; name: string };
+type TrackArgs = { function: QualifiedName; configuration?: FunctionConfiguration; comment?: string | null } | { schema?: string; name: string };
 
 export async function trackFunction(ctx: OperationContext, args: TrackArgs): Promise<unknown> {
   // Version 1 names the function by schema and name at the top of args.
   const v2 = 'function' in args;
   const name = v2 ? args.function : { schema: args.schema ?? DEFAULT_SCHEMA, name: args.name };
   const configuration = v2 ? args.configuration : undefined;
+  const comment = v2 ? args.comment : undefined;
   // Introspect the document with the function in it, so that its overloads are read.
   const db = await introspectFor(ctx, { ...ctx.document, functions: [...F.functionsOf(ctx.document), { function: name }] });
-  const next = F.trackFunction(ctx.document, db, { function: name, ...(configuration ? { configuration } : {}) });
+  const next = F.trackFunction(ctx.document, db, {
+    function: name,
+    ...(configuration ? { configuration } : {}),
+    ...(comment !== undefined ? { comment } : {}),
+  });
   checkNames(next, db);
   ctx.document = next;
   return SUCCESS;

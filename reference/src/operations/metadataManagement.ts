@@ -20,6 +20,8 @@ import { endpointSchemaProblems } from './restEndpoints';
 import { introspectFor } from './functions';
 import { labelledParts, sourcesOf, sourceView, trackingParts, withSources, withSourceView } from '../metadata/sources';
 import type { InconsistentObject } from '../metadata/inconsistency';
+import { dependentRelationships, reportInconsistencies } from '../metadata/inconsistencyReport';
+import { permissionProblems } from './permissionProblems';
 import { checkPermissionValueList, type PermissionValue } from './permissionValues';
 import { orderedInheritedRoles } from '../metadata/inheritedRoles';
 
@@ -42,7 +44,7 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   checkActions(document, db, v2 ? '$.args.metadata' : '$.args');
   await ctx.remotes.loadAll(document, false, ctx.remoteLoading);
   const inSources = await checkSources(ctx, document, v2 ? '$.args.metadata' : '$.args');
-  const inconsistent = [
+  const found = [
     ...findInconsistencies(document, db),
     ...inSources,
     ...(await endpointSchemaProblems(ctx, document)),
@@ -50,6 +52,7 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
     ...(await ctx.schemaProblems(document)),
     ...(await ctx.sourceProblems(document)),
   ];
+  const inconsistent = reportInconsistencies([...found, ...dependentRelationships(document, db, found)]);
   if (inconsistent.length > 0 && !v2?.allow_inconsistent_metadata) {
     // Rule replace_metadata.1: the same 400 for v1 and v2.
     throw engineError('unexpected.inconsistent-metadata', '$.args', [], inconsistent);
@@ -85,7 +88,7 @@ export async function reloadMetadata(ctx: OperationContext, args: { reload_remot
     await ctx.remotes.loadAll(ctx.document, true, ctx.remoteLoading);
     ctx.remotesChanged = true;
   }
-  const inconsistent = await allInconsistencies(ctx);
+  const inconsistent = reportInconsistencies(await allInconsistencies(ctx));
   // Reloading reports what does not fit any more; it does not refuse it.
   ctx.acceptInconsistencies = true;
   return inconsistent.length === 0 ? { ...SUCCESS, is_consistent: true } : { ...SUCCESS, is_consistent: false, inconsistent_objects: inconsistent };
@@ -123,23 +126,45 @@ async function sourceInconsistencies(ctx: OperationContext, document: MetadataDo
   return out;
 }
 
-/** What does not fit the database, and the REST endpoints whose query no longer validates. */
-async function allInconsistencies(ctx: OperationContext) {
-  return [
-    ...findInconsistencies(ctx.document, await ctx.introspect()),
+/** What does not fit the database, the REST endpoints whose query no longer validates, and what depends on them. */
+async function allInconsistencies(ctx: OperationContext): Promise<InconsistentObject[]> {
+  const db = await ctx.introspect();
+  const found = [
+    ...findInconsistencies(ctx.document, db),
     ...(await sourceInconsistencies(ctx, ctx.document)),
     ...(await endpointSchemaProblems(ctx, ctx.document)),
     ...(await ctx.remoteProblems(ctx.document)),
     ...(await ctx.schemaProblems(ctx.document)),
     ...(await ctx.sourceProblems(ctx.document)),
   ];
+  const relationships = dependentRelationships(ctx.document, db, found);
+  // A permission that goes through an inconsistent relationship is checked without it.
+  const own = [...found, ...relationships].filter((o) => !('source' in o && o.source !== undefined));
+  const consistent = withoutObjects(ctx.document, own);
+  return [...found, ...relationships, ...permissionProblems(consistent, db)];
 }
 
 export async function getInconsistentMetadata(ctx: OperationContext): Promise<unknown> {
-  return allInconsistencies(ctx);
+  return reportInconsistencies(await allInconsistencies(ctx));
 }
 
+/**
+ * Drops every inconsistent object and, as the engine purges them, what becomes inconsistent
+ * without them (a relationship to a dropped table), until nothing is left to drop.
+ */
 export async function dropInconsistentMetadata(ctx: OperationContext): Promise<unknown> {
+  for (let round = 0; round < MAX_DROP_ROUNDS; round++) {
+    const before = JSON.stringify(ctx.document);
+    await dropInconsistentOnce(ctx);
+    if (JSON.stringify(ctx.document) === before || (await allInconsistencies(ctx)).length === 0) break;
+  }
+  return SUCCESS;
+}
+
+/** Each round drops at least one object, and what a dropped object leaves broken is found the round after. */
+const MAX_DROP_ROUNDS = 16;
+
+async function dropInconsistentOnce(ctx: OperationContext): Promise<void> {
   ctx.document = withoutInconsistent(ctx.document, await ctx.introspect());
   const invalidating = await ctx.schemaProblems(ctx.document);
   // An object of another source goes from that source's part, never from the server's own.
@@ -182,7 +207,9 @@ export async function dropInconsistentMetadata(ctx: OperationContext): Promise<u
   // Remote relationships to what is gone or cannot be served go with it.
   const stranded = (await ctx.remoteProblems(ctx.document)).filter((o) => o.type === 'remote_relationship');
   if (stranded.length > 0) ctx.document = withoutObjects(ctx.document, stranded);
-  return SUCCESS;
+  // Permissions that no longer fit what is left.
+  const broken = permissionProblems(ctx.document, await ctx.introspect());
+  if (broken.length > 0) ctx.document = withoutObjects(ctx.document, broken);
 }
 
 /** Custom types must be valid and every action must fit them. */
@@ -240,7 +267,7 @@ function checkDocument(document: MetadataDocument, db: Introspection, path: stri
         if (p.role === 'admin') throw engineError('constraint-violation.admin-role', '$.args', [quoteQualified(entry.table)]);
         const at = `${path}.tables[${i}].${permissionListKey(type)}[${j}].permission`;
         try {
-          validatePermission(models, table, type, p.permission, (key, column, value) => values.push({ column, value, path: `${at}.${key}` }), compat);
+          validatePermission(models, table, type, p.role, p.permission, (key, column, value) => values.push({ column, value, path: `${at}.${key}` }), compat);
         } catch (error) {
           // The checks of create_*_permission speak of $.args.permission; here it sits in the document.
           if (error instanceof EngineError && error.path.startsWith('$.args.permission')) throw error.at(at + error.path.slice('$.args.permission'.length));

@@ -38,6 +38,12 @@ function reachable(document: MetadataDocument, db: Introspection, start: Qualifi
       const target = targetOf(entry, rel, kind, db);
       if (target) queue.push(relationKey(target));
     }
+    // The table a computed field returns: whether it returns one decides what a permission may list.
+    for (const field of entry.computed_fields ?? []) {
+      const overloads = db.functions.get(relationKey(field.definition.function));
+      const returned = overloads?.length === 1 ? overloads[0]!.return_relation : null;
+      if (returned) queue.push(relationKey(returned));
+    }
   }
   return { ...document, tables: document.tables.filter((t) => seen.has(relationKey(t.table))) };
 }
@@ -48,7 +54,7 @@ export const createPermission = (type: PermissionType): OperationHandler =>
     const models = buildModels(reachable(ctx.document, db, [args.table, ...existsTables(args.permission)]), db, new Map());
     ctx.document = P.createPermission(ctx.document, type, args, (permission) => {
       const table = models.get(relationKey(args.table));
-      if (table) validatePermission(models, table, type, permission, undefined, ctx.config.compatHeaders);
+      if (table) validatePermission(models, table, type, args.role, permission, undefined, ctx.config.compatHeaders);
     });
     const table = models.get(relationKey(args.table));
     if (table) await checkPermissionValues(ctx, models, table, type, args.permission as unknown as Record<string, unknown>);

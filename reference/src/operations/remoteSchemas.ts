@@ -5,7 +5,7 @@
 import type { RemoteSchema, RemoteSchemaPermission } from '../../../spec';
 import { engineError } from '../errors';
 import * as R from '../metadata/remoteSchemas';
-import { reasonsText, roleRemote } from '../remote/rolePermission';
+import { reasonsText, roleRemote, sdlSyntaxProblem } from '../remote/rolePermission';
 import { SUCCESS, type OperationContext } from './context';
 
 export async function addRemoteSchema(ctx: OperationContext, args: RemoteSchema): Promise<unknown> {
@@ -40,6 +40,9 @@ export async function addRemoteSchemaPermissions(
   ctx: OperationContext,
   args: { remote_schema: string; role: string; definition: { schema: string }; comment?: string | null },
 ): Promise<unknown> {
+  // The engine reads the SDL with the arguments, before anything else.
+  const syntax = sdlSyntaxProblem(args.definition.schema);
+  if (syntax) throw engineError('parse-failed.schema-document', '$.args.definition.schema', [syntax]);
   if (!ctx.config.enableRemoteSchemaPermissions) throw engineError('constraint-violation.remote-schema-permissions-disabled', '$.args');
   const permission: RemoteSchemaPermission = {
     role: args.role,

@@ -18,6 +18,7 @@ import { runUserStatement } from '../sql';
 import type { OperationContext } from './context';
 import { checkTransactionControl, type SyntaxProblem } from './transactionControl';
 import { checksConsistency, problemsBefore, refuseNewInconsistencies } from './runSqlConsistency';
+import { followComputedFieldFunctions } from './runSqlComputedFields';
 
 interface RunSqlArgs {
   sql: string;
@@ -43,6 +44,7 @@ export async function runSql(ctx: OperationContext, args: RunSqlArgs): Promise<u
     const after = await ctx.introspect();
     ctx.document = followDatabase(ctx.document, before, after, args.cascade ?? false);
     ctx.document = followColumns(ctx.document, before, after, args.cascade ?? false);
+    ctx.document = followComputedFieldFunctions(ctx.document, before, after, args.cascade ?? false, '$.args');
     ctx.document = await dropBrokenRelationships(ctx, await ctx.introspect(), args.cascade ?? false);
   }
   if (problems) await refuseNewInconsistencies(ctx, problems);
@@ -79,12 +81,12 @@ async function dropBrokenRelationships(ctx: OperationContext, after: Introspecti
   if (!cascade && (functions.length > 0 || fields.length > 0)) {
     const names = [...functions.map((f) => f.function), ...fields.map((o) => o.definition.definition.function)];
     const overloaded = names.find((name) => (after.functions.get(relationKey(name))?.length ?? 0) > 1);
-    if (overloaded) throw engineError('not-supported.function-overloaded', '$', [quoteQualified(overloaded)]);
+    if (overloaded) throw engineError('not-supported.function-overloaded', '$.args', [quoteQualified(overloaded)]);
     const list = [
       ...functions.map((f) => `function ${displayQualified(f.function)}`),
       ...fields.map((o) => `computed field ${displayQualified(o.definition.table)}.${o.definition.name}`),
     ];
-    throw engineError('dependency-error.drop', '$', [list.join(', ')]);
+    throw engineError('dependency-error.drop', '$.args', [list.join(', ')]);
   }
   if (functions.length > 0) ctx.document = withoutFunctions(ctx.document, functions);
   if (fields.length > 0) ctx.document = withoutObjects(ctx.document, fields);
@@ -97,7 +99,7 @@ async function dropBrokenRelationships(ctx: OperationContext, after: Introspecti
       const d = o.definition as { table: QualifiedName; name: string };
       return `relationship ${displayQualified(d.table)}.${d.name}`;
     });
-    throw engineError('dependency-error.drop', '$', [list.join(', ')]);
+    throw engineError('dependency-error.drop', '$.args', [list.join(', ')]);
   }
   return withoutInconsistent(ctx.document, after);
 }
@@ -110,7 +112,7 @@ async function execute(db: PoolClient, text: string): Promise<unknown> {
     // What the request runs after it (its own statements, the next run_sql) is read as checked too.
     await q.run(db, q.textReadAsChecked);
   } catch (error) {
-    throw postgresError(error, text);
+    throw postgresError(error, text, '$.args');
   }
   const last = results[results.length - 1];
   if (!last || (last.fields.length === 0 && last.command !== 'SELECT')) return { result_type: 'CommandOk', result: null };
@@ -122,7 +124,7 @@ async function execute(db: PoolClient, text: string): Promise<unknown> {
 
 /** Text PostgreSQL's parser refuses: the answer PostgreSQL gives for it (SQLSTATE 42601), before anything runs. */
 function syntaxError(statement: string, problem: SyntaxProblem): EngineError {
-  return engineError('postgres-error.query-failed', '$', [], {
+  return engineError('postgres-error.query-failed', '$.args', [], {
     statement,
     prepared: false,
     arguments: [],
@@ -130,11 +132,11 @@ function syntaxError(statement: string, problem: SyntaxProblem): EngineError {
   });
 }
 
-/** PostgreSQL's refusal as the 400 of dec.run_sql.errors; anything else is a connection failure. */
-export function postgresError(error: unknown, statement: string): EngineError {
+/** PostgreSQL's refusal as the 400 of dec.run_sql.errors (at `path`); anything else is a connection failure. */
+export function postgresError(error: unknown, statement: string, path = '$'): EngineError {
   if (error instanceof EngineError) return error;
   if (error instanceof DatabaseError && !isConnectionLoss(error)) {
-    return engineError('postgres-error.query-failed', '$', [], {
+    return engineError('postgres-error.query-failed', path, [], {
       statement,
       prepared: false,
       arguments: [],
@@ -160,11 +162,11 @@ function followDatabase(document: MetadataDocument, before: Introspection, after
   for (const entry of document.tables) {
     const old = before.relations.get(relationKey(entry.table));
     if (!old || after.relations.has(relationKey(entry.table))) continue; // inconsistent before, or still there
-    if (byOid.get(old.oid)) throw engineError('not-supported.table-rename', '$', [quoteQualified(entry.table)]);
+    if (byOid.get(old.oid)) throw engineError('not-supported.table-rename', '$.args', [quoteQualified(entry.table)]);
     // Tables dropped together may lead to each other: only what stays depends on them.
     const dependents = dependentsOf(next, before, entry.table).filter((d) => after.relations.has(relationKey(d.table)));
     if (dependents.length > 0 && !cascade) {
-      throw engineError('dependency-error.drop', '$', [dependents.map((d) => `relationship ${displayQualified(d.table)}.${d.name}`).join(', ')]);
+      throw engineError('dependency-error.drop', '$.args', [dependents.map((d) => `relationship ${displayQualified(d.table)}.${d.name}`).join(', ')]);
     }
     next = untrackTable(next, before, { table: entry.table, cascade: true });
   }
@@ -185,7 +187,7 @@ function followColumns(document: MetadataDocument, before: Introspection, after:
     for (const column of now.columns) {
       const added = !old.columns.some((c) => c.position === column.position);
       if (added && relationshipsOf(entry).some(({ rel }) => rel.name === column.name)) {
-        throw engineError('already-exists.relationship-named-column', '$', [JSON.stringify(column.name), quoteQualified(entry.table)]);
+        throw engineError('already-exists.relationship-named-column', '$.args', [JSON.stringify(column.name), quoteQualified(entry.table)]);
       }
     }
     for (const column of old.columns) {
@@ -202,9 +204,9 @@ function followColumns(document: MetadataDocument, before: Introspection, after:
       if (dependents.length === 0) continue;
       if (!cascade) {
         const list = dependents.map(describeDependent).join(', ');
-        if (change === 'rename') throw engineError('not-supported.column-rename', '$', [quoteQualified(entry.table), JSON.stringify(column.name)]);
-        if (change === 'type') throw engineError('dependency-error.column-type', '$', [JSON.stringify(column.name), quoteQualified(entry.table), list]);
-        throw engineError('dependency-error.drop', '$', [list]);
+        if (change === 'rename') throw engineError('not-supported.column-rename', '$.args', [quoteQualified(entry.table), JSON.stringify(column.name)]);
+        if (change === 'type') throw engineError('dependency-error.column-type', '$.args', [JSON.stringify(column.name), quoteQualified(entry.table), list]);
+        throw engineError('dependency-error.drop', '$.args', [list]);
       }
       next = withoutDependents(next, dependents);
     }

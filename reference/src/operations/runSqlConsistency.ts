@@ -4,6 +4,7 @@
 // object that is inconsistent now and was not before refuses the request (the SQL is undone with it).
 import { engineError } from '../errors';
 import { findInconsistencies, introducedBy, type InconsistentObject } from '../metadata/inconsistency';
+import { reportInconsistencies } from '../metadata/inconsistencyReport';
 import type { OperationContext } from './context';
 
 /** Whether run_sql checks the metadata after its SQL: as asked, else when the SQL does more than read and change rows (as the engine decides). */
@@ -20,5 +21,5 @@ export async function problemsBefore(ctx: OperationContext): Promise<Inconsisten
 export async function refuseNewInconsistencies(ctx: OperationContext, before: readonly InconsistentObject[]): Promise<void> {
   const now = [...findInconsistencies(ctx.document, await ctx.introspect()), ...(await ctx.schemaProblems(ctx.document))];
   const introduced = introducedBy(before, now);
-  if (introduced.length > 0) throw engineError('unexpected.new-inconsistent-metadata', '$', [], introduced);
+  if (introduced.length > 0) throw engineError('unexpected.new-inconsistent-metadata', '$.args', [], reportInconsistencies(introduced));
 }

@@ -65,6 +65,18 @@ export function reasonsText(reasons: readonly string[]): string {
   return reasons.length === 1 ? `because ${reasons[0]}` : `for the following reasons:\n${reasons.map((r) => ` • ${r}`).join('\n')}`;
 }
 
+/** The parser's message when `sdl` is not GraphQL SDL (text nested past what the parser is given is left to roleRemote). */
+export function sdlSyntaxProblem(sdl: string): string | undefined {
+  if (documentNesting(sdl) > MAX_NESTING) return undefined;
+  try {
+    parse(sdl, { noLocation: true });
+    return undefined;
+  } catch (error) {
+    if (error instanceof GraphQLError) return error.message;
+    throw error;
+  }
+}
+
 function check(upstream: GraphQLSchema, sdl: string, compat?: CompatHeaders): RoleRemote | { reasons: string[] } {
   // The parser recurses per bracket: deeper nesting than any schema needs is refused before it.
   if (documentNesting(sdl) > MAX_NESTING) return { reasons: [`the schema nests brackets deeper than ${MAX_NESTING}`] };

@@ -205,7 +205,12 @@ export function buildSchema(
       into: f.exposedAs,
       name: f.field,
       field: { kind: 'function', table: t, fn: f },
-      config: () => ({ type: list(objectType(t)), args: args(f.field), description: withComment(f.db.comment, DESCRIBE.functionRoot(fn, t.entry.table)) }),
+      config: () => ({
+        type: list(objectType(t)),
+        args: args(f.field),
+        // Decision dec.functions.comment: the metadata's comment is the whole description.
+        description: f.entry.comment ?? withComment(f.db.comment, DESCRIBE.functionRoot(fn, t.entry.table)),
+      }),
     });
     if (f.exposedAs === 'query' && t.access.aggregate) {
       roots.push({
@@ -241,6 +246,7 @@ export function buildSchema(
         f.tableKey,
         classes.get(f.tableKey),
         f.db.comment,
+        f.entry.comment,
         f.arguments.map((a) => [a.field, a.column, a.hasDefault, a.session]),
       ]),
     ),

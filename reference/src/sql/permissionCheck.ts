@@ -16,6 +16,7 @@ export function validatePermission(
   models: Models,
   table: TableModel,
   type: PermissionType,
+  role: string,
   permission: AnyPermission,
   record?: RecordValue,
   /** On a compatible server x-hasura-… names are session variables too, not literal values. */
@@ -26,7 +27,7 @@ export function validatePermission(
     for (const c of columns) if (!table.byColumn.has(c)) throw engineError('not-exists.column', '$.args.permission.columns', [JSON.stringify(c)]);
   }
   const computed = 'computed_fields' in permission ? permission.computed_fields : undefined;
-  for (const [i, name] of (computed ?? []).entries()) {
+  for (const name of computed ?? []) {
     if (!(table.entry.computed_fields ?? []).some((f) => f.name === name)) {
       throw engineError('not-exists.computed-field', '$.args.permission.computed_fields', [JSON.stringify(name), quoteQualified(table.entry.table)]);
     }
@@ -34,7 +35,9 @@ export function validatePermission(
     const returned = table.computedFields.find((c) => c.field === name)?.targetKey;
     if (returned !== undefined) {
       const target = models.get(returned);
-      throw engineError('not-supported.computed-field-permission', `$.args.permission.computed_fields[${i}]`, [
+      throw engineError('constraint-violation.computed-field-permission', '$.args', [
+        quoteQualified(table.entry.table),
+        JSON.stringify(role),
         JSON.stringify(name),
         target ? quoteQualified(target.entry.table) : JSON.stringify(returned),
       ]);
