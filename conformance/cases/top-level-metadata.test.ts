@@ -18,8 +18,8 @@ const refused = (code: string, error: string, path = '$.args') => ({ path, error
 const artist = {
   table: musicTable('artist'),
   select_permissions: [
-    { role: 'fan', permission: { columns: ['id', 'name'], filter: {} } },
     { role: 'critic', permission: { columns: '*', filter: { country: { _eq: 'NO' } } } },
+    { role: 'fan', permission: { columns: ['id', 'name'], filter: {} } },
   ],
 };
 const TABLES = [artist];
