@@ -12,7 +12,7 @@ const runSql = (sql: string) => target.metadata({ type: 'run_sql', args: { sql }
 test(covers(['op.run_sql', 'dec.run_sql.errors'], "a statement's own connection-class error is a 400 of that statement, and the server goes on"), async () => {
   const sql = "do $$ begin raise exception using errcode = '08001', message = 'could not establish connection'; end $$";
   expectResponse(await runSql(sql), 400, {
-    path: '$',
+    path: '$.args',
     error: 'query execution failed',
     code: 'postgres-error',
     internal: {

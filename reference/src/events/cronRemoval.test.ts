@@ -48,15 +48,16 @@ function start(triggers: ReturnType<typeof cron>[], resourceVersion: number) {
   return counting;
 }
 
-/** Wait until `n` statements of this database wait for a lock. */
-async function waitingForLocks(n: number): Promise<void> {
+/** Wait until `n` statements of this database wait for a lock (at least `n`, and the backend `pid` among them when given). */
+async function waitingForLocks(n: number, pid?: number): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const { rows } = await db.client.query<{ n: number }>(
-      "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+    const { rows } = await db.client.query<{ n: number; own: boolean }>(
+      "select count(*)::int as n, coalesce(bool_or(pid = $1), false) as own from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+      [pid ?? null],
     );
-    if (rows[0]!.n === n) return;
-    if (Date.now() > deadline) throw new Error(`${rows[0]!.n} statements wait for a lock, ${n} expected`);
+    if (pid === undefined ? rows[0]!.n === n : rows[0]!.n >= n && rows[0]!.own) return;
+    if (Date.now() > deadline) throw new Error(`${rows[0]!.n} statements wait for a lock, ${n} expected${pid === undefined ? '' : ` with backend ${pid}'s`}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -80,12 +81,14 @@ test('an invocation whose delivery settles while its trigger is removed is archi
   answer();
   await waitingForLocks(1);
   const remover = await connection();
+  const removerPid = (await remover.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
   await remover.query('begin');
   const removal = (async () => {
     for (const step of q.removeCronInvocations(['racing'])) await q.run(remover, step);
     await remover.query('commit');
   })();
-  await waitingForLocks(2);
+  // The removal waits too (the scheduler's next look may wait beside it).
+  await waitingForLocks(2, removerPid);
   await holder.query('rollback');
   await removal;
   expect(await rowOf(id)).toEqual({ state: 'delivered', archived: true, locked_by: null });
