@@ -11,6 +11,7 @@ export * from './names';
 export * from './metadata-document';
 export * from './remote-relationships';
 export * from './sources';
+export * from './source-customization';
 export { RULES, DECISIONS } from './rules';
 export * as schema from './schema';
 export * as args from './arguments';

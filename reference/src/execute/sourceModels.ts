@@ -1,11 +1,12 @@
 // The table models and functions of every source in one map (decision dec.source.forms): the
 // server's own first, then each other source's, keyed apart; a table or function of another source
 // whose GraphQL names are taken is left out, reported as an inconsistent object of that source.
-import { formatMessage, quoteQualified, type MetadataDocument } from '../../../spec';
+import { customizedRootField, formatMessage, quoteQualified, type MetadataDocument, type SourceCustomization } from '../../../spec';
+import { sourcesOf } from '../metadata/sources';
 import type { Introspection } from '../db/introspection';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { buildFunctionModels, type FunctionModel } from '../schema/functions';
-import { buildModels, sourceModels, type EnumValue, type TableModel } from '../schema/model';
+import { buildModels, sourceModels, type EnumValue, type Models, type TableModel } from '../schema/model';
 import { resolveSourceRelationships } from '../schema/sourceRelationships';
 
 /** A source besides default as its schema is built: what is tracked in it, and its database. */
@@ -40,7 +41,8 @@ export function modelsOfSources(
   for (const f of functions) claim([f.field, f.aggregateField], `function ${quoteQualified(f.entry.function)}`);
   for (const source of sources) {
     const own = buildModels(source.document, source.db, source.enumValues);
-    const keyed = sourceModels(own, buildFunctionModels(source.document, source.db, own), source.name);
+    const customization = sourcesOf(document).find((s) => s.name === source.name)?.customization;
+    const keyed = customized(sourceModels(own, buildFunctionModels(source.document, source.db, own), source.name), customization);
     const of = ` of the source ${JSON.stringify(source.name)}`;
     for (const [key, model] of keyed.models) {
       const reason = claim(graphQLNamesOfModel(model), `table ${quoteQualified(model.entry.table)}${of}`);
@@ -59,7 +61,25 @@ export function modelsOfSources(
   return { models, functions, sourceConflicts };
 }
 
-/** The GraphQL names a table claims: its type and its root fields. */
+/** The GraphQL names a table claims: its type and its root fields (under a namespace, the namespace field). */
 function graphQLNamesOfModel(model: TableModel): string[] {
-  return [...new Set([model.name, ...Object.values(model.rootFields)])];
+  return [...new Set([model.name, ...(model.namespace === undefined ? Object.values(model.rootFields) : [model.namespace])])];
+}
+
+/**
+ * A source's models and functions under its customization (decision dec.source.customization): every
+ * root field, custom names included, between the prefix and the suffix; under the namespace, if any.
+ */
+function customized(keyed: { models: Models; functions: FunctionModel[] }, c: SourceCustomization | undefined) {
+  const rootFields = c?.root_fields;
+  if (!rootFields) return keyed;
+  const name = (n: string) => customizedRootField(c, n);
+  const namespace = rootFields.namespace === undefined ? {} : { namespace: rootFields.namespace };
+  const models = new Map(
+    [...keyed.models].map(([key, m]) => [
+      key,
+      { ...m, ...namespace, rootFields: Object.fromEntries(Object.entries(m.rootFields).map(([k, v]) => [k, name(v)])) as TableModel['rootFields'] },
+    ]),
+  );
+  return { models, functions: keyed.functions.map((f) => ({ ...f, field: name(f.field), aggregateField: name(f.aggregateField) })) };
 }

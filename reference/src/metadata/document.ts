@@ -29,6 +29,7 @@ export function exportForm(document: MetadataDocument): MetadataDocument {
             configuration: s.configuration,
             tables: s.tables.map(exportEntry),
             ...(s.functions?.length ? { functions: s.functions } : {}),
+            ...(s.customization ? { customization: s.customization } : {}),
           })),
         }
       : {}),
