@@ -16,6 +16,7 @@ const connection = () => ({ connection_info: { database_url: second.url } });
 afterEach(async () => {
   await target.reset();
   if (REQUIRES_SOURCE_DATABASE.met) await second.sql('drop table if exists public.ledger');
+  await target.sql('drop table if exists public.archive');
 });
 
 /** The names of a type's fields, sorted. */
@@ -110,6 +111,52 @@ caseNeeding(
     expect((await target.graphql('{ ledger { amount } }')).body).toEqual({
       errors: [{ message: 'Cannot query field "ledger" on type "query_root".', extensions: { path: '$', code: 'validation-failed' } }],
     });
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.source.customization', 'op.pg_add_source', 'op.pg_update_source'],
+  "a namespace is a root field: one another source's root field has is refused, and the names under it clash with none",
+  async () => {
+    await target.sql('create table public.archive (id int primary key)');
+    expectResponse(await run('pg_track_table', { table: 'archive' }), 200, ok);
+    // Under the namespace, ledger's root fields may be named as the server's own tables' are.
+    await target.sql('create table public.entries (id int primary key)');
+    try {
+      expectResponse(await run('pg_track_table', { table: 'entries', configuration: { custom_root_fields: { select_by_pk: 'ledger_by_pk' } } }), 200, ok);
+      await ledgerSource({ root_fields: { namespace: 'books' } });
+      expect(await rootFieldNames('query_root')).toEqual([
+        'archive',
+        'archive_aggregate',
+        'archive_by_pk',
+        'books',
+        'entries',
+        'entries_aggregate',
+        'ledger_by_pk',
+      ]);
+      expect((await target.graphql('{ ledger_by_pk(id: 2) { id } books { ledger_by_pk(id: 2) { amount } } }')).body).toEqual({
+        data: { ledger_by_pk: null, books: { ledger_by_pk: { amount: 7 } } },
+      });
+      const clash = await run('pg_update_source', { name: 'archive', customization: { root_fields: { namespace: 'archive' } } });
+      // As any change that leaves an object inconsistent: refused, with the object and why.
+      expectResponse(clash, 400, {
+        path: '$.args',
+        error: 'cannot continue due to inconsistent metadata',
+        code: 'unexpected',
+        internal: [
+          {
+            type: 'table',
+            reason: 'the GraphQL name "archive" of the namespace of the source "archive" conflicts with table "archive"',
+            definition: { schema: 'public', name: 'ledger' },
+            source: 'archive',
+          },
+        ],
+      });
+      expect(((await exported()).sources as { customization?: unknown }[])[0]!.customization).toEqual({ root_fields: { namespace: 'books' } });
+    } finally {
+      await target.sql('drop table if exists public.entries');
+    }
   },
 );
 

@@ -45,13 +45,17 @@ export function modelsOfSources(
     const keyed = customized(sourceModels(own, buildFunctionModels(source.document, source.db, own), source.name), customization);
     const of = ` of the source ${JSON.stringify(source.name)}`;
     for (const [key, model] of keyed.models) {
-      const reason = claim(graphQLNamesOfModel(model), `table ${quoteQualified(model.entry.table)}${of}`);
+      // The namespace field is the source's one root field (decision dec.source.customization).
+      const namespace = model.namespace === undefined ? undefined : claim([model.namespace], `the namespace${of}`);
+      const reason = namespace ?? claim(graphQLNamesOfModel(model), `table ${quoteQualified(model.entry.table)}${of}`);
       if (reason === undefined) models.set(key, model);
       else sourceConflicts.push({ type: 'table', reason, definition: { schema: model.entry.table.schema, name: model.entry.table.name }, source: source.name });
     }
     for (const f of keyed.functions) {
       if (!models.has(f.tableKey)) continue;
-      const reason = claim([f.field, f.aggregateField], `function ${quoteQualified(f.entry.function)}${of}`);
+      // Under a namespace its root fields are the namespace's, claimed with the tables.
+      const names = models.get(f.tableKey)!.namespace === undefined ? [f.field, f.aggregateField] : [];
+      const reason = claim(names, `function ${quoteQualified(f.entry.function)}${of}`);
       if (reason === undefined) functions.push(f);
       else sourceConflicts.push({ type: 'function', reason, definition: f.entry, source: source.name });
     }
@@ -61,9 +65,9 @@ export function modelsOfSources(
   return { models, functions, sourceConflicts };
 }
 
-/** The GraphQL names a table claims: its type and its root fields (under a namespace, the namespace field). */
+/** The GraphQL names a table claims: its type and its root fields (under a namespace, those are the source's). */
 function graphQLNamesOfModel(model: TableModel): string[] {
-  return [...new Set([model.name, ...(model.namespace === undefined ? Object.values(model.rootFields) : [model.namespace])])];
+  return [...new Set([model.name, ...(model.namespace === undefined ? Object.values(model.rootFields) : [])])];
 }
 
 /**

@@ -128,10 +128,14 @@ export function withSourceView(document: MetadataDocument, name: string, view: M
 }
 
 /** Every source's tables and functions, default first, each labelled for messages. */
-export function labelledParts(document: MetadataDocument): { label: string; document: MetadataDocument }[] {
+export function labelledParts(document: MetadataDocument): { label: string; document: MetadataDocument; customization?: SourceCustomization }[] {
   return [
     { label: '', document },
-    ...sourcesOf(document).map((s) => ({ label: ` of the source ${JSON.stringify(s.name)}`, document: sourceView(document, s.name) })),
+    ...sourcesOf(document).map((s) => ({
+      label: ` of the source ${JSON.stringify(s.name)}`,
+      document: sourceView(document, s.name),
+      ...(s.customization ? { customization: s.customization } : {}),
+    })),
   ];
 }
 
