@@ -5,6 +5,7 @@ import { caseNeeding } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { REQUIRES_SOURCE_DATABASE, useSourceDatabase } from '../harness/sourceDatabase';
 import { useTarget } from '../harness/target';
+import { openSocket } from '../harness/websocket';
 
 const target = useTarget();
 const second = useSourceDatabase();
@@ -209,5 +210,47 @@ caseNeeding(
     expect((await exported()).sources).toEqual([
       { name: 'archive', kind: 'postgres', configuration: connection(), tables: [], customization: { root_fields: { prefix: 'old_' } } },
     ]);
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.source.customization', 'op.pg_add_source', 'dec.graphql.subscriptions'],
+  'a role reads through the namespace as its permission allows; a live subscription follows the rows under it; a stream under it is refused',
+  async () => {
+    await ledgerSource({ root_fields: { namespace: 'books', prefix: 'b_' } });
+    const permission = { columns: ['id', 'amount'], filter: { amount: { _gt: 6 } } };
+    expectResponse(await run('pg_create_select_permission', { source: 'archive', table: 'ledger', role: 'clerk', permission }), 200, ok);
+    const clerk = { headers: { ...target.adminHeaders(), 'x-engine-role': 'clerk' } };
+    expect((await target.graphql('{ books { __typename b_ledger { amount } } }', undefined, clerk)).body).toEqual({
+      data: { books: { __typename: 'books_query', b_ledger: [{ amount: 7 }] } },
+    });
+    // Without a mutation of its own, the role has no namespace field in mutation_root (nor a mutation_root).
+    expect((await target.graphql('mutation { books { b_insert_ledger(objects: []) { affected_rows } } }', undefined, clerk)).body).toEqual({
+      errors: [{ message: 'the schema is not configured for mutation operations', extensions: { path: '$', code: 'validation-failed' } }],
+    });
+    const socket = openSocket(target);
+    try {
+      const live = socket.start('subscription { books { __typename b_ledger(order_by: {id: asc}) { amount } } }');
+      expect(await live.take()).toEqual({
+        type: 'next',
+        payload: { data: { books: { __typename: 'books_subscription', b_ledger: [{ amount: 5 }, { amount: 7 }] } } },
+      });
+      await second.sql('insert into public.ledger (amount) values (11)');
+      expect(await live.take(10_000)).toEqual({
+        type: 'next',
+        payload: { data: { books: { __typename: 'books_subscription', b_ledger: [{ amount: 5 }, { amount: 7 }, { amount: 11 }] } } },
+      });
+      live.stop();
+      const stream = socket.start('subscription { books { b_ledger_stream(batch_size: 1, cursor: {initial_value: {id: 0}}) { amount } } }');
+      expect(await stream.take()).toEqual({
+        type: 'error',
+        errors: [
+          { message: 'streaming subscriptions under a namespace are not supported by this server yet', extensions: { path: '$', code: 'not-supported' } },
+        ],
+      });
+    } finally {
+      await socket.close();
+    }
   },
 );
