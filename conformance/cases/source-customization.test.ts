@@ -35,8 +35,8 @@ async function ledgerSource(customization: unknown) {
 
 caseNeeding(
   REQUIRES_SOURCE_DATABASE,
-  ['dec.source.customization', 'op.pg_add_source', 'op.pg_update_source'],
-  "a source's root fields take its prefix and suffix, custom names too; the export keeps the customization as given",
+  ['dec.source.customization', 'op.pg_add_source', 'op.pg_update_source', 'op.replace_metadata.v2', 'dec.metadata.older-forms'],
+  "a source's root fields take its prefix and suffix, custom names too; the export keeps the customization as given, and replace_metadata takes it back",
   async () => {
     await ledgerSource({ root_fields: { prefix: 'old_', suffix: '_v1' }, naming_convention: 'hasura-default' });
     expect(await rootFieldNames('query_root')).toEqual(['old_ledger_aggregate_v1', 'old_ledger_by_pk_v1', 'old_ledger_v1']);
@@ -75,6 +75,24 @@ caseNeeding(
     expectResponse(await run('pg_update_source', { name: 'archive', customization: { root_fields: { suffix: '_x' } } }), 200, ok);
     expect(await rootFieldNames('query_root')).toEqual(['entries_x', 'ledger_aggregate_x', 'ledger_by_pk_x']);
     expect(((await exported()).sources as { customization?: unknown }[])[0]!.customization).toEqual({ root_fields: { suffix: '_x' } });
+    // replace_metadata takes it in version 3 form too; the default source's engine default is dropped.
+    const customization = { root_fields: { namespace: 'old', prefix: 'p_' }, naming_convention: 'hasura-default' };
+    const v3 = {
+      version: 3,
+      sources: [
+        { name: 'default', kind: 'postgres', configuration: connection(), tables: [], customization: { naming_convention: 'hasura-default' } },
+        { name: 'archive', kind: 'postgres', configuration: connection(), tables: [{ table: { schema: 'public', name: 'ledger' } }], customization },
+      ],
+    };
+    expectResponse(await run('replace_metadata', { metadata: v3 }), 200, { is_consistent: true, inconsistent_objects: [] });
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [],
+      sources: [{ name: 'archive', kind: 'postgres', configuration: connection(), tables: [{ table: { schema: 'public', name: 'ledger' } }], customization }],
+    });
+    expect((await target.graphql('{ old { p_ledger_aggregate { aggregate { count } } } }')).body).toEqual({
+      data: { old: { p_ledger_aggregate: { aggregate: { count: 3 } } } },
+    });
   },
 );
 
