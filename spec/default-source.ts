@@ -7,10 +7,10 @@ import { literal, nullable, object, parseFailure, parsed, refine, string, type P
 
 export interface DefaultSource {
   configuration?: SourceConfiguration;
-  customization?: SourceCustomization;
+  customization?: DefaultSourceCustomization;
 }
 
-export interface SourceCustomization {
+export interface DefaultSourceCustomization {
   root_fields?: { namespace?: string | null; prefix?: string | null; suffix?: string | null };
   type_names?: { prefix?: string | null; suffix?: string | null };
   naming_convention?: 'hasura-default' | 'graphql-default';
@@ -22,7 +22,7 @@ const given = (v: string | null | undefined) => typeof v === 'string' && v !== '
  * Whether a customization changes nothing: no namespace, prefix or suffix, and the engine's default
  * naming convention. Anything else is not served yet and is refused rather than kept unserved.
  */
-export function customizationChangesNothing(v: SourceCustomization): boolean {
+export function customizationChangesNothing(v: DefaultSourceCustomization): boolean {
   const { root_fields: roots, type_names: types, naming_convention: convention } = v;
   return (
     !given(roots?.namespace) &&
@@ -36,7 +36,7 @@ export function customizationChangesNothing(v: SourceCustomization): boolean {
 
 const affix = { prefix: nullable(string), suffix: nullable(string) };
 
-export const sourceCustomization: Schema<SourceCustomization> = refine(
+export const defaultSourceCustomization: Schema<DefaultSourceCustomization> = refine(
   object(
     {},
     {
@@ -45,10 +45,10 @@ export const sourceCustomization: Schema<SourceCustomization> = refine(
       naming_convention: literal('hasura-default', 'graphql-default'),
     },
   ),
-  (v, path): ParseResult<SourceCustomization> =>
+  (v, path): ParseResult<DefaultSourceCustomization> =>
     customizationChangesNothing(v)
-      ? parsed(v as SourceCustomization)
+      ? parsed(v as DefaultSourceCustomization)
       : parseFailure(path, formatMessage('err.not-supported.not-implemented', 'customization'), 'not-supported'),
 );
 
-export const defaultSource: Schema<DefaultSource> = object({}, { configuration: sourceConfiguration, customization: sourceCustomization });
+export const defaultSource: Schema<DefaultSource> = object({}, { configuration: sourceConfiguration, customization: defaultSourceCustomization });

@@ -13,6 +13,7 @@ export * from './remote-relationships';
 export * from './sources';
 export * from './top-level';
 export * from './default-source';
+export * from './source-customization';
 export { RULES, DECISIONS } from './rules';
 export * as schema from './schema';
 export * as args from './arguments';

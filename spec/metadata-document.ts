@@ -11,7 +11,7 @@ import {
   updatePermission,
 } from './table-schemas';
 import { upgradeDocument } from './document-forms';
-import { functionName, GRAPHQL_NAME, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
+import { functionName, graphqlName, nonEmptyName, roleName, tableName, type QualifiedName } from './names';
 import { remoteRelationship, type RemoteRelationship } from './remote-relationships';
 import { DEFAULT_SOURCE, sourceConfiguration, sourceName, type SourceConfiguration } from './sources';
 import { defaultSource, type DefaultSource } from './default-source';
@@ -34,6 +34,7 @@ import {
   type Network,
   type OpenTelemetryConfig,
 } from './top-level';
+import { sourceCustomization, type SourceCustomization } from './source-customization';
 import { formatMessage } from './errors';
 import {
   array,
@@ -41,7 +42,6 @@ import {
   childPath,
   integer,
   json,
-  jsonObject,
   literal,
   nullable,
   object,
@@ -368,6 +368,8 @@ export interface SourceEntry {
   configuration: SourceConfiguration;
   tables: TableEntry[];
   functions?: FunctionEntry[];
+  /** How its root fields and types are named (decision dec.source.customization); left out when empty. */
+  customization?: SourceCustomization;
 }
 
 /**
@@ -633,7 +635,6 @@ export const cronTrigger: Schema<CronTrigger> = refine(
 );
 
 const positive = refine(integer, (v, path) => (v < 1 ? parseFailure(path, 'expected an integer ≥ 1') : parsed(v)));
-const graphqlName = refine(string, (v, path) => (GRAPHQL_NAME.test(v) ? parsed(v) : parseFailure(path, `${JSON.stringify(v)} is not a GraphQL name`)));
 const nameSuffix = refine(string, (v, path) => (/^[_0-9A-Za-z]+$/.test(v) ? parsed(v) : parseFailure(path, `${JSON.stringify(v)} cannot end a GraphQL name`)));
 const nameCustomization = { prefix: graphqlName, suffix: nameSuffix, mapping: record(graphqlName) };
 const withoutEmpty = <T extends Record<string, unknown>>(v: T) =>
@@ -806,19 +807,18 @@ const remoteSchemaEntry: Schema<RemoteSchema> = refine(
 export const sourceEntry: Schema<SourceEntry> = refine(
   object(
     { name: sourceName, configuration: sourceConfiguration },
-    { kind: literal('postgres'), tables: array(tableEntry), functions: array(functionEntry), customization: jsonObject },
+    { kind: literal('postgres'), tables: array(tableEntry), functions: array(functionEntry), customization: sourceCustomization },
   ),
   (v, path) => {
     if (v.name === DEFAULT_SOURCE)
       return parseFailure(childPath(path, 'name'), formatMessage('err.not-supported.default-source', JSON.stringify(DEFAULT_SOURCE)), 'not-supported');
-    if (v.customization && Object.keys(v.customization).length > 0)
-      return parseFailure(childPath(path, 'customization'), 'customization is not supported by this server yet', 'not-supported');
     return parsed({
       name: v.name,
       kind: 'postgres' as const,
       configuration: v.configuration,
       tables: v.tables ?? [],
       ...(v.functions?.length ? { functions: v.functions } : {}),
+      ...(v.customization && Object.keys(v.customization).length ? { customization: v.customization } : {}),
     });
   },
 );

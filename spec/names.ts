@@ -49,3 +49,8 @@ export { isPlainObject };
 
 /** A GraphQL name (the spec's Name production). */
 export const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+
+/** A string that is a GraphQL name, refused (400 parse-failed) otherwise. */
+export const graphqlName: Schema<string> = refine(string, (v, path) =>
+  GRAPHQL_NAME.test(v) ? parsed(v) : parseFailure(path, `${JSON.stringify(v)} is not a GraphQL name`),
+);

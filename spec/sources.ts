@@ -2,7 +2,8 @@
 // server's own database is the source named `default`; others are added by pg_add_source with the
 // engine's configuration form and listed under `sources` in the export.
 import { nonEmptyName } from './names';
-import { array, boolean, integer, isPlainObject, literal, object, parseFailure, parsed, refine, string, union, type ParseResult, type Schema } from './schema';
+import { sourceCustomization } from './source-customization';
+import { array, boolean, integer, literal, object, parseFailure, parsed, refine, string, union, type ParseResult, type Schema } from './schema';
 
 /** The source every table, function and operation without a `source` argument belongs to. */
 export const DEFAULT_SOURCE = 'default';
@@ -77,10 +78,8 @@ export const sourceConfiguration: Schema<SourceConfiguration> = object(
 /** The name of a source: not empty; `default` is the server's own database. */
 export const sourceName = nonEmptyName;
 
-/** A source's customization is the engine's (root field namespace, prefixes); not taken yet. */
-const customization = refine({ description: { type: 'object-any' }, parse: (v) => parsed(v) }, (v, path) =>
-  isPlainObject(v) && Object.keys(v).length === 0 ? parsed(v) : parseFailure(path, 'customization is not supported by this server yet', 'not-supported'),
-);
+/** How the source's root fields and types are named (decision dec.source.customization). */
+const customization = sourceCustomization;
 
 export const addSource = object(
   { name: sourceName, configuration: sourceConfiguration },

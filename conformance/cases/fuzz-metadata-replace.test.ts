@@ -31,6 +31,7 @@ import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { topLevelInconsistencies, topLevelParts, topLevelRefusals } from '../harness/topLevelParts';
 import { useTarget } from '../harness/target';
 import { inEngineOrder } from '../harness/engineOrder';
+import { aggregateReads } from '../harness/sourceCustomizations';
 
 const target = useTarget();
 const remote = useMockServer();
@@ -121,9 +122,16 @@ test(
         const answer = await target.graphql(`{ ${fields.map((f, i) => `f${i}: ${f} { id ${remoteFields(document.tables[i]!)} }`).join(' ')} }`);
         expect(answer.body).toEqual({ data: Object.fromEntries(fields.map((_f, i) => [`f${i}`, []])) });
         if (inSources.length > 0) {
-          const ofSources = inSources.map((t) => selectRootField(t));
-          const read = await target.graphql(`{ ${ofSources.map((f, i) => `s${i}: ${f}_aggregate { aggregate { count } }`).join(' ')} }`);
-          expect(read.body).toEqual({ data: Object.fromEntries(ofSources.map((_f, i) => [`s${i}`, { aggregate: { count: 0 } }])) });
+          // Each source's root fields under its customization (decision dec.source.customization).
+          const reads = (document.sources ?? []).map((s, i) =>
+            aggregateReads(
+              s.customization as Parameters<typeof aggregateReads>[0],
+              (s.tables as unknown as TableEntry[]).map((t) => selectRootField(t)),
+              `s${i}_`,
+            ),
+          );
+          const read = await target.graphql(`{ ${reads.map((r) => r.text).join(' ')} }`);
+          expect(read.body).toEqual({ data: Object.assign({}, ...reads.map((r) => r.answer)) });
         }
 
         // Each role reads the tables it has a select permission on (their filters compile).

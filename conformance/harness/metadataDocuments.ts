@@ -6,6 +6,7 @@
 // document invalid: some the database lacks (inconsistencies), some the arguments refuse.
 import fc from 'fast-check';
 import type { TopLevelParts } from './topLevelParts';
+import { BAD_CUSTOMIZATION, sourceCustomization } from './sourceCustomizations';
 
 export const FUZZ_SCHEMA = 'fzmeta';
 
@@ -331,12 +332,14 @@ const sourcesAt = (url: string, tables: readonly FuzzTable[]): fc.Arbitrary<Reco
             ),
             // The same database's tables tracked again in the source, under names of the source's own.
             fc.shuffledSubarray([...tables], { maxLength: Math.min(3, tables.length) }),
+            sourceCustomization(name),
           )
-          .map(([extra, tracked]): Record<string, Json> => ({
+          .map(([extra, tracked, customization]): Record<string, Json> => ({
             name,
             kind: 'postgres',
             configuration: { connection_info: { database_url: url, ...extra } },
             tables: tracked.map((t) => ({ table: qualified(t.name), configuration: { custom_name: `${name}_${t.name}` } })),
+            ...(customization ? { customization } : {}),
           })),
       ),
     ),
@@ -619,6 +622,23 @@ export function refusals(): Refusal[] {
   const at = (d: Document, key: 'select_permissions' | 'insert_permissions') =>
     `$.args.metadata.tables[0].${key}[${d.tables[0]![key]?.length ?? 0}].permission`;
   return [
+    {
+      kind: 'a source whose customization has a prefix that is no GraphQL name',
+      apply: (d) => ({
+        ...d,
+        sources: [
+          ...(d.sources ?? []),
+          {
+            name: 'src_bad',
+            kind: 'postgres',
+            configuration: { connection_info: { database_url: 'postgres://x/y' } },
+            tables: [],
+            customization: BAD_CUSTOMIZATION.customization,
+          },
+        ],
+      }),
+      answer: (d) => BAD_CUSTOMIZATION.answer(`$.args.metadata.sources[${d.sources?.length ?? 0}]`),
+    },
     {
       kind: 'a source named default',
       apply: (d) => ({

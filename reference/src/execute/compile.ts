@@ -1,11 +1,12 @@
 // A validated operation compiled to SQL: one statement for a query (the whole JSON answer built
 // in PostgreSQL), one per root field for a mutation, each named so a connection prepares it once.
 import { createHash } from 'node:crypto';
-import type { OperationDefinitionNode } from 'graphql';
+import { getNamedType, type GraphQLObjectType, type OperationDefinitionNode } from 'graphql';
 import * as sql from 'pg-sql2';
 import type { BuiltSchema, RootField } from '../schema/build';
+import { namespacedKey } from '../schema/namespaces';
 import { CompileError, jsonObject, newCohort, type Fragment } from '../sql/graphql/context';
-import type { CollectedField } from '../sql/graphql/fields';
+import { collectFields, type CollectedField } from '../sql/graphql/fields';
 import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
 import { EarlierRows, insertsThroughRelationships, nestedInsertSteps, type InsertStep } from '../sql/graphql/nestedInsert';
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
@@ -36,12 +37,28 @@ export function compile(
     else tableFields.push(f);
   }
   if (operation.operation === 'mutation') {
+    // Fields under a namespace field run as root fields, answered under the namespace's alias.
+    const nested = new Map<string, string[]>();
+    const fields = tableFields.filter((f) => !built.namespaces.has(f.name));
+    for (const f of tableFields.filter((r) => built.namespaces.has(r.name))) {
+      const { typeName, members } = namespaceMembers(env, built, operation, f);
+      nested.set(
+        f.alias,
+        members.map((m) => m.alias),
+      );
+      for (const m of members) {
+        const alias = `${f.alias}\u0000${m.alias}`;
+        if (m.name === '__typename') literals.set(alias, JSON.stringify(typeName));
+        else fields.push({ ...m, alias });
+      }
+    }
+    const nesting = nested.size ? { nested } : {};
     // A mutation runs in one transaction: on one database (decision dec.source.forms).
-    const sources = new Set(tableFields.map((f) => built.mutationFields.get(f.name)?.table.source));
+    const sources = new Set(fields.map((f) => built.mutationFields.get(f.name)?.table.source));
     if (sources.size > 1) throw new CompileError('mutations on tables of more than one source in one request are not supported', 'not-supported');
     const [source] = sources;
     const statements: PlanStatement[] = [];
-    for (const f of tableFields) statements.push(...mutationStatements(env, built, f, literals, statements.length));
+    for (const f of fields) statements.push(...mutationStatements(env, built, f, literals, statements.length));
     if (source !== undefined) {
       // Wholly on another source: its statements run there, the literals here.
       const part: CompiledPlan = {
@@ -50,10 +67,10 @@ export function compile(
         operation: 'mutation',
         statements,
         literals: new Map(),
-        order: tableFields.map((f) => f.alias),
+        order: fields.map((f) => f.alias),
         ...(capturesEvents ? { sessionVariables: changedBy(env) } : {}),
       };
-      return { kind: 'mutation', bounded, operation: 'mutation', statements: [], literals, order, sourceParts: [{ source, plan: part }] };
+      return { kind: 'mutation', bounded, operation: 'mutation', statements: [], literals, order, sourceParts: [{ source, plan: part }], ...nesting };
     }
     // Only where event triggers capture changes does the transaction say who made them.
     return {
@@ -63,15 +80,33 @@ export function compile(
       statements,
       literals,
       order,
+      ...nesting,
       ...(capturesEvents ? { sessionVariables: changedBy(env) } : {}),
     };
   }
   // A streaming subscription has one root field (a subscription selects one), of its own kind.
   const stream = operation.operation === 'subscription' ? tableFields.find((f) => built.streamFields.has(f.name)) : undefined;
+  if (
+    operation.operation === 'subscription' &&
+    tableFields.some((f) => built.namespaces.has(f.name) && namespaceMembers(env, built, operation, f).members.some((m) => built.streamFields.has(m.name)))
+  )
+    throw new CompileError('streaming subscriptions under a namespace are not supported by this server yet', 'not-supported');
   if (stream) return compileStream(env, built.streamFields.get(stream.name)!, stream, bounded);
   // One statement per source (decision dec.source.forms): the server's own database, then the others.
   const bySource = new Map<string | undefined, [string, Fragment][]>();
   for (const f of tableFields) {
+    if (built.namespaces.has(f.name)) {
+      // A namespace field: one object of its fields, all of one source, built in the same statement.
+      const { typeName, members } = namespaceMembers(env, built, operation, f);
+      const source = members.map((m) => built.queryFields.get(m.name)?.table.source).find((s) => s !== undefined);
+      const inner = members.map((m): [string, Fragment] =>
+        m.name === '__typename' ? [m.alias, sql.query`${sql.value(typeName)}::text`] : rootPair(env, built, m),
+      );
+      const pairs = bySource.get(source) ?? [];
+      pairs.push([f.alias, jsonObject(inner)]);
+      bySource.set(source, pairs);
+      continue;
+    }
     const source = built.queryFields.get(f.name)?.table.source;
     const pairs = bySource.get(source) ?? [];
     pairs.push(rootPair(env, built, f));
@@ -224,6 +259,19 @@ function rootPair(env: SelectEnvironment, built: BuiltSchema, f: CollectedField)
         ? byPkJson(env, root.table, f.args, f.selectionSet)
         : aggregateJson(env, root.table, args, f.selectionSet, undefined, call);
   return [f.alias, value];
+}
+
+/** The fields under a namespace field, keyed as BuiltSchema's maps key them, and the namespace's type name. */
+function namespaceMembers(env: SelectEnvironment, built: BuiltSchema, operation: OperationDefinitionNode, f: CollectedField) {
+  const root =
+    operation.operation === 'mutation'
+      ? built.schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? built.schema.getSubscriptionType()
+        : built.schema.getQueryType();
+  const type = getNamedType(root!.getFields()[f.name]!.type) as GraphQLObjectType;
+  const members = collectFields(env.fields, type, f.selectionSet!).map((m) => (m.name === '__typename' ? m : { ...m, name: namespacedKey(f.name, m.name) }));
+  return { typeName: type.name, members };
 }
 
 /** A compiled statement, named so each connection prepares it once and then only binds values. */

@@ -39,6 +39,11 @@ export interface CompiledPlan {
   /** Root fields answered without the database (__typename), by alias. */
   literals: Map<string, string>;
   order: string[];
+  /**
+   * Namespace fields of a mutation (decision dec.source.customization): by alias, the aliases of the
+   * fields under it, each answered under the key `<alias>\u0000<inner alias>`.
+   */
+  nested?: ReadonlyMap<string, readonly string[]>;
   /** A mutation's session variables: event triggers record who made a change. */
   sessionVariables?: Readonly<Record<string, string>>;
   /** Root fields answered by remote schemas, one request per remote. */

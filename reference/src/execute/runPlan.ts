@@ -48,7 +48,12 @@ export interface PlanPools {
 
 /** Assemble `{"data": {...}}` from JSON texts without parsing them (with the remotes' errors, if any). */
 function assemble(plan: CompiledPlan, values: Map<string, string>, errors: readonly unknown[] = []): string {
-  const data = `{"data":{${plan.order.map((alias) => `${JSON.stringify(alias)}:${values.get(alias) ?? 'null'}`).join(',')}}`;
+  const value = (alias: string): string => {
+    const inner = plan.nested?.get(alias);
+    if (!inner) return values.get(alias) ?? 'null';
+    return `{${inner.map((a) => `${JSON.stringify(a)}:${values.get(`${alias}\u0000${a}`) ?? 'null'}`).join(',')}}`;
+  };
+  const data = `{"data":{${plan.order.map((alias) => `${JSON.stringify(alias)}:${value(alias)}`).join(',')}}`;
   return errors.length ? `${data},"errors":${JSON.stringify(errors)}}` : `${data}}`;
 }
 
@@ -153,7 +158,8 @@ async function runSourceParts(pools: PlanPools, plan: CompiledPlan, parts: NonNu
     own.statements.length ? runOwn(pools, own, caller) : Promise.resolve(assemble(own, new Map(own.literals))),
     ...parts.map((part) => onSource(pools, part.source, part.plan.kind === 'mutation', (where) => runOwn(where, part.plan, caller))),
   ]);
-  const values = new Map<string, string>();
+  // The literals under namespace fields are known only by their own keys (plan.nested).
+  const values = new Map<string, string>(plan.literals);
   for (const answer of answers) {
     const { data } = JSON.parse(answer) as { data: Record<string, unknown> };
     for (const [alias, value] of Object.entries(data)) if (value !== null || !values.has(alias)) values.set(alias, JSON.stringify(value));

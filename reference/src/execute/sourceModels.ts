@@ -1,12 +1,13 @@
 // The table models and functions of every source in one map (decision dec.source.forms): the
 // server's own first, then each other source's, keyed apart; a table or function of another source
 // whose GraphQL names are taken is left out, reported as an inconsistent object of that source.
-import { formatMessage, quoteQualified, type MetadataDocument } from '../../../spec';
+import { customizedRootField, formatMessage, quoteQualified, type MetadataDocument, type SourceCustomization } from '../../../spec';
+import { sourcesOf } from '../metadata/sources';
 import type { Introspection } from '../db/introspection';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { isServedTable } from '../metadata/naming';
 import { buildFunctionModels, type FunctionModel } from '../schema/functions';
-import { buildModels, sourceModels, type EnumValue, type TableModel } from '../schema/model';
+import { buildModels, sourceModels, type EnumValue, type Models, type TableModel } from '../schema/model';
 import { resolveSourceRelationships } from '../schema/sourceRelationships';
 
 /** A source besides default as its schema is built: what is tracked in it, and its database. */
@@ -41,16 +42,21 @@ export function modelsOfSources(
   for (const f of functions) claim([f.field, f.aggregateField], `function ${quoteQualified(f.entry.function)}`);
   for (const source of sources) {
     const own = buildModels(served(source.document), source.db, source.enumValues);
-    const keyed = sourceModels(own, buildFunctionModels(source.document, source.db, own), source.name);
+    const customization = sourcesOf(document).find((s) => s.name === source.name)?.customization;
+    const keyed = customized(sourceModels(own, buildFunctionModels(source.document, source.db, own), source.name), customization);
     const of = ` of the source ${JSON.stringify(source.name)}`;
     for (const [key, model] of keyed.models) {
-      const reason = claim(graphQLNamesOfModel(model), `table ${quoteQualified(model.entry.table)}${of}`);
+      // The namespace field is the source's one root field (decision dec.source.customization).
+      const namespace = model.namespace === undefined ? undefined : claim([model.namespace], `the namespace${of}`);
+      const reason = namespace ?? claim(graphQLNamesOfModel(model), `table ${quoteQualified(model.entry.table)}${of}`);
       if (reason === undefined) models.set(key, model);
       else sourceConflicts.push({ type: 'table', reason, definition: { schema: model.entry.table.schema, name: model.entry.table.name }, source: source.name });
     }
     for (const f of keyed.functions) {
       if (!models.has(f.tableKey)) continue;
-      const reason = claim([f.field, f.aggregateField], `function ${quoteQualified(f.entry.function)}${of}`);
+      // Under a namespace its root fields are the namespace's, claimed with the tables.
+      const names = models.get(f.tableKey)!.namespace === undefined ? [f.field, f.aggregateField] : [];
+      const reason = claim(names, `function ${quoteQualified(f.entry.function)}${of}`);
       if (reason === undefined) functions.push(f);
       else sourceConflicts.push({ type: 'function', reason, definition: f.entry, source: source.name });
     }
@@ -65,7 +71,25 @@ function served(document: MetadataDocument): MetadataDocument {
   return document.tables.every(isServedTable) ? document : { ...document, tables: document.tables.filter(isServedTable) };
 }
 
-/** The GraphQL names a table claims: its type and its root fields. */
+/** The GraphQL names a table claims: its type and its root fields (under a namespace, those are the source's). */
 function graphQLNamesOfModel(model: TableModel): string[] {
-  return [...new Set([model.name, ...Object.values(model.rootFields)])];
+  return [...new Set([model.name, ...(model.namespace === undefined ? Object.values(model.rootFields) : [])])];
+}
+
+/**
+ * A source's models and functions under its customization (decision dec.source.customization): every
+ * root field, custom names included, between the prefix and the suffix; under the namespace, if any.
+ */
+function customized(keyed: { models: Models; functions: FunctionModel[] }, c: SourceCustomization | undefined) {
+  const rootFields = c?.root_fields;
+  if (!rootFields) return keyed;
+  const name = (n: string) => customizedRootField(c, n);
+  const namespace = rootFields.namespace === undefined ? {} : { namespace: rootFields.namespace };
+  const models = new Map(
+    [...keyed.models].map(([key, m]) => [
+      key,
+      { ...m, ...namespace, rootFields: Object.fromEntries(Object.entries(m.rootFields).map(([k, v]) => [k, name(v)])) as TableModel['rootFields'] },
+    ]),
+  );
+  return { models, functions: keyed.functions.map((f) => ({ ...f, field: name(f.field), aggregateField: name(f.aggregateField) })) };
 }

@@ -40,6 +40,7 @@ export function exportForm(document: MetadataDocument): MetadataDocument {
             configuration: s.configuration,
             tables: exportTables(s.tables),
             ...(s.functions?.length ? { functions: sortedBy(s.functions, (f) => f.function) } : {}),
+            ...(s.customization ? { customization: s.customization } : {}),
           })),
         }
       : {}),

@@ -1,7 +1,7 @@
 // The sources of a document besides `default` (decision dec.source.forms): adding, changing,
 // renaming and dropping them. Whether a source's database answers is decided with its connection
 // (db/sourcePools.ts).
-import { DEFAULT_SOURCE, type MetadataDocument, type SourceConfiguration, type SourceEntry } from '../../../spec';
+import { DEFAULT_SOURCE, type MetadataDocument, type SourceConfiguration, type SourceCustomization, type SourceEntry } from '../../../spec';
 import { engineError, type EngineError } from '../errors';
 
 export const sourcesOf = (document: MetadataDocument): readonly SourceEntry[] => document.sources ?? [];
@@ -35,24 +35,45 @@ export function sourceArgumentProblem(document: MetadataDocument, operation: { s
   return undefined;
 }
 
-/** pg_add_source: a new source with nothing tracked; with replace_configuration, a new configuration for one there is. */
-export function addSource(document: MetadataDocument, name: string, configuration: SourceConfiguration, replaceConfiguration: boolean): MetadataDocument {
+/** A customization as the source keeps it: none when it names nothing (decision dec.source.customization). */
+const kept = (customization: SourceCustomization | undefined) => (customization && Object.keys(customization).length ? { customization } : {});
+
+/**
+ * pg_add_source: a new source with nothing tracked; with replace_configuration, a new configuration
+ * (and customization, as given) for one there is.
+ */
+export function addSource(
+  document: MetadataDocument,
+  name: string,
+  configuration: SourceConfiguration,
+  replaceConfiguration: boolean,
+  customization?: SourceCustomization,
+): MetadataDocument {
   notDefault(name);
   const sources = sourcesOf(document);
   if (sources.some((s) => s.name === name)) {
     if (!replaceConfiguration) throw engineError('already-exists.source', '$.args', [JSON.stringify(name)]);
-    return updateSource(document, name, configuration);
+    return updateSource(document, name, configuration, customization ?? {});
   }
-  return withSources(document, [...sources, { name, kind: 'postgres', configuration, tables: [] }]);
+  return withSources(document, [...sources, { name, kind: 'postgres', configuration, tables: [], ...kept(customization) }]);
 }
 
-/** pg_update_source: the configuration replaced, what is tracked kept. */
-export function updateSource(document: MetadataDocument, name: string, configuration: SourceConfiguration | undefined): MetadataDocument {
+/** pg_update_source: the configuration and the customization each replaced when given, what is tracked kept. */
+export function updateSource(
+  document: MetadataDocument,
+  name: string,
+  configuration: SourceConfiguration | undefined,
+  customization?: SourceCustomization,
+): MetadataDocument {
   const found = existing(document, name);
-  if (!configuration) return document;
+  if (!configuration && !customization) return document;
   return withSources(
     document,
-    sourcesOf(document).map((s) => (s === found ? { ...s, configuration } : s)),
+    sourcesOf(document).map((s) => {
+      if (s !== found) return s;
+      const { customization: _, ...rest } = s;
+      return { ...rest, ...(configuration ? { configuration } : {}), ...(customization ? kept(customization) : kept(s.customization)) };
+    }),
   );
 }
 
@@ -107,10 +128,14 @@ export function withSourceView(document: MetadataDocument, name: string, view: M
 }
 
 /** Every source's tables and functions, default first, each labelled for messages. */
-export function labelledParts(document: MetadataDocument): { label: string; document: MetadataDocument }[] {
+export function labelledParts(document: MetadataDocument): { label: string; document: MetadataDocument; customization?: SourceCustomization }[] {
   return [
     { label: '', document },
-    ...sourcesOf(document).map((s) => ({ label: ` of the source ${JSON.stringify(s.name)}`, document: sourceView(document, s.name) })),
+    ...sourcesOf(document).map((s) => ({
+      label: ` of the source ${JSON.stringify(s.name)}`,
+      document: sourceView(document, s.name),
+      ...(s.customization ? { customization: s.customization } : {}),
+    })),
   ];
 }
 

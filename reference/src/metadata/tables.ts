@@ -1,10 +1,12 @@
 // Table operations of SPEC.md §4.3 as pure functions: (document, database, args) → document,
 // or an EngineError with the §7.2 message.
 import {
+  customizedRootField,
   quoteQualified,
   sameQualified,
   ROOT_FIELD_KEYS,
   type MetadataDocument,
+  type SourceCustomization,
   type QualifiedName,
   type TableConfiguration,
   type TableEntry,
@@ -12,7 +14,7 @@ import {
 import { columnOf, relationKey, type DbTable, type Introspection } from '../db/introspection';
 import { engineError } from '../errors';
 import { checkComputedFieldNames } from './computedFields';
-import { functionGraphQLNames, functionsOf, functionsReturning, withoutFunctions } from './functions';
+import { functionGraphQLNames, functionNames, functionsOf, functionsReturning, withoutFunctions } from './functions';
 import { BOOL_EXP_OPERATORS, leadsTo, relationshipsOf } from './relationships';
 import { columnGraphQLName, isGraphQLName, isServedTable, rootFieldName, tableGraphQLName } from './naming';
 import { checkRemoteRelationshipNames } from './remoteRelationships';
@@ -108,9 +110,9 @@ export function checkNames(document: MetadataDocument, db: Introspection): void 
  * No table or function of one source may take a GraphQL name of another's (decision
  * dec.source.forms): each document's names are claimed in turn, `label` saying whose they are.
  */
-export function checkNamesAcross(parts: readonly { label: string; document: MetadataDocument }[]): void {
+export function checkNamesAcross(parts: readonly { label: string; document: MetadataDocument; customization?: SourceCustomization }[]): void {
   const owner = new Map<string, string>();
-  for (const { label, document } of parts) {
+  for (const { label, document, customization } of parts) {
     const claim = (names: readonly string[], what: string) => {
       for (const name of names) {
         const other = owner.get(name);
@@ -118,8 +120,17 @@ export function checkNamesAcross(parts: readonly { label: string; document: Meta
         owner.set(name, what);
       }
     };
-    for (const entry of document.tables) claim(graphQLNamesOf(entry), `table ${quoteQualified(entry.table)}${label}`);
-    for (const entry of functionsOf(document)) claim(functionGraphQLNames(entry), `function ${quoteQualified(entry.function)}${label}`);
+    // Decision dec.source.customization: root fields between the prefix and the suffix, or all under the namespace field.
+    const namespace = customization?.root_fields?.namespace;
+    const roots = (names: readonly string[]) => (namespace === undefined ? names.map((n) => customizedRootField(customization, n)) : []);
+    if (namespace !== undefined && document.tables.length > 0) claim([namespace], `the namespace${label}`);
+    for (const entry of document.tables) {
+      claim([tableGraphQLName(entry), ...roots(ROOT_FIELD_KEYS.map((k) => rootFieldName(entry, k)))], `table ${quoteQualified(entry.table)}${label}`);
+    }
+    for (const entry of functionsOf(document)) {
+      const { field, aggregateField, argsType } = functionNames(entry);
+      claim([...roots([field, aggregateField]), argsType], `function ${quoteQualified(entry.function)}${label}`);
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 // Handlers of pg_add_source, pg_update_source, rename_source and pg_drop_source (decision
 // dec.source.forms). Whether a new or changed connection answers is checked when the change is
 // committed (engine/metadataCommit.ts), so that a bulk is judged as a whole.
-import type { SourceConfiguration } from '../../../spec';
+import type { SourceConfiguration, SourceCustomization } from '../../../spec';
 import { relationKey } from '../db/introspection';
 import { databaseTriggersOf } from '../metadata/eventTriggers';
 import * as S from '../metadata/sources';
@@ -10,14 +10,17 @@ import { SUCCESS, type OperationContext } from './context';
 
 export async function addSource(
   ctx: OperationContext,
-  args: { name: string; configuration: SourceConfiguration; replace_configuration?: boolean },
+  args: { name: string; configuration: SourceConfiguration; replace_configuration?: boolean; customization?: SourceCustomization },
 ): Promise<unknown> {
-  ctx.document = S.addSource(ctx.document, args.name, args.configuration, args.replace_configuration === true);
+  ctx.document = S.addSource(ctx.document, args.name, args.configuration, args.replace_configuration === true, args.customization);
   return SUCCESS;
 }
 
-export async function updateSource(ctx: OperationContext, args: { name: string; configuration?: SourceConfiguration }): Promise<unknown> {
-  ctx.document = S.updateSource(ctx.document, args.name, args.configuration);
+export async function updateSource(
+  ctx: OperationContext,
+  args: { name: string; configuration?: SourceConfiguration; customization?: SourceCustomization },
+): Promise<unknown> {
+  ctx.document = S.updateSource(ctx.document, args.name, args.configuration, args.customization);
   return SUCCESS;
 }
 

@@ -21,6 +21,7 @@ import { mutationTypes } from './mutationTypes';
 import { objectTypes, type RemoteRelationshipFields } from './objectTypes';
 import { scalarName } from './scalars';
 import { makeSchema } from './schemaValidation';
+import { namespacedKey, namespaceFields, type SchemaRoot } from './namespaces';
 import { streamTypes } from './streamTypes';
 import { typeContext } from './typeContext';
 import { TypeShare } from './typeShare';
@@ -42,6 +43,8 @@ export interface BuiltSchema {
   mutationFields: ReadonlyMap<string, RootField>;
   /** The subscription root's own fields (streaming), beside those it shares with the query root. */
   streamFields: ReadonlyMap<string, RootField>;
+  /** The namespace fields of sources (decision dec.source.customization); their fields are in the maps above under namespacedKey. */
+  namespaces: ReadonlySet<string>;
   /** Root fields answered outside the database (remote schemas), by name: who answers them. */
   externalQueryFields: ReadonlyMap<string, string>;
   externalMutationFields: ReadonlyMap<string, string>;
@@ -112,11 +115,11 @@ export function buildSchema(
 
   // The root fields, each with its configuration made only when a schema is made of them: a role
   // whose roots a schema of the version before has (or another role's) takes that schema.
-  const roots: { into: 'query' | 'mutation' | 'subscription'; name: string; field: RootField; config: () => GraphQLFieldConfig<unknown, unknown> }[] = [];
+  const roots: SchemaRoot<RootField>[] = [];
   for (const t of models.values()) {
     const pk = t.primaryKey?.map((c) => t.byColumn.get(c)!);
     const add = (into: 'query' | 'mutation' | 'subscription', kind: RootFieldKey, config: () => GraphQLFieldConfig<unknown, unknown>) =>
-      roots.push({ into, name: t.rootFields[kind], field: { kind, table: t }, config });
+      roots.push({ into, name: t.rootFields[kind], namespace: t.namespace, field: { kind, table: t }, config });
     const pkArgs = () =>
       Object.fromEntries(pk!.map((c) => [c.field, { type: nonNull(columnType(c)), ...(c.column.comment ? { description: c.column.comment } : {}) }]));
     const table = t.entry.table;
@@ -204,6 +207,7 @@ export function buildSchema(
     roots.push({
       into: f.exposedAs,
       name: f.field,
+      namespace: t.namespace,
       field: { kind: 'function', table: t, fn: f },
       config: () => ({
         type: list(objectType(t)),
@@ -216,6 +220,7 @@ export function buildSchema(
       roots.push({
         into: 'query',
         name: f.aggregateField,
+        namespace: t.namespace,
         field: { kind: 'function_aggregate', table: t, fn: f },
         config: () => ({
           type: nonNull(aggregate(t)),
@@ -226,7 +231,8 @@ export function buildSchema(
     }
   }
   const fieldsOf = { query: new Map<string, RootField>(), mutation: new Map<string, RootField>(), subscription: new Map<string, RootField>() };
-  for (const root of roots) fieldsOf[root.into].set(root.name, root.field);
+  for (const root of roots) fieldsOf[root.into].set(namespacedKey(root.namespace, root.name), root.field);
+  const namespaces = new Set(roots.flatMap((root) => (root.namespace === undefined ? [] : [root.namespace])));
   const { query: queryFields, mutation: mutationFields, subscription: streamFields } = fieldsOf;
   if (external.tables) {
     external.tables.lookup = (name) => {
@@ -251,6 +257,7 @@ export function buildSchema(
       ]),
     ),
     external.key,
+    JSON.stringify([...models.values()].flatMap((t) => (t.namespace === undefined ? [] : [[t.key, t.namespace]]))),
   ]);
   // Only roots of the database are known whole by their key: those of remote schemas and actions
   // are made again with each version, and so is a schema that has them.
@@ -258,8 +265,14 @@ export function buildSchema(
   const schema = share.schema(rootKey, ownRootsOnly, () => {
     const query: GraphQLFieldConfigMap<unknown, unknown> = {};
     const mutation: GraphQLFieldConfigMap<unknown, unknown> = {};
-    const streams = () => Object.fromEntries(roots.filter((root) => root.into === 'subscription').map((root) => [root.name, root.config()]));
-    for (const root of roots) if (root.into !== 'subscription') (root.into === 'query' ? query : mutation)[root.name] = root.config();
+    const plain = roots.filter((root) => root.namespace === undefined);
+    const streams = () => ({
+      ...Object.fromEntries(plain.filter((root) => root.into === 'subscription').map((root) => [root.name, root.config()])),
+      ...namespaceFields(roots, 'subscription'),
+    });
+    for (const root of plain) if (root.into !== 'subscription') (root.into === 'query' ? query : mutation)[root.name] = root.config();
+    Object.assign(query, namespaceFields(roots, 'query'));
+    Object.assign(mutation, namespaceFields(roots, 'mutation'));
     Object.assign(query, external.query);
     Object.assign(mutation, external.mutation);
     if (Object.keys(query).length === 0) {
@@ -272,7 +285,7 @@ export function buildSchema(
         ...(Object.keys(mutation).length ? { mutation: makeObjectType({ name: 'mutation_root', description: DESCRIBE.mutationRoot, fields: mutation }) } : {}),
         // Remote fields are not subscribed to: a root with only those has no subscription type.
         ...(Object.keys(query).some((name) => !external.queryOwners.has(name))
-          ? { subscription: new SubscriptionRoot(queryRoot, external.queryOwners, streamFields.size, streams) }
+          ? { subscription: new SubscriptionRoot(queryRoot, external.queryOwners, streamFields.size + namespaces.size, streams) }
           : {}),
         types: [...[...enumTables.values()].map(enumType), ...external.types],
       },
@@ -284,6 +297,7 @@ export function buildSchema(
     queryFields,
     mutationFields,
     streamFields,
+    namespaces,
     externalQueryFields: external.queryOwners,
     externalMutationFields: external.mutationOwners,
     ...(external.remotePresets ? { remotePresets: external.remotePresets } : {}),

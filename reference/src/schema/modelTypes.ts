@@ -63,6 +63,8 @@ export interface TableModel {
   key: string;
   /** The source the table is in, when it is not the server's own database (decision dec.source.forms). */
   source?: string;
+  /** The field of query_root (and the other roots) its root fields are under (decision dec.source.customization). */
+  namespace?: string;
   entry: TableEntry;
   db: DbTable;
   name: string;

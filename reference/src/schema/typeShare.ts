@@ -158,6 +158,9 @@ function viewOf(t: TableModel, common: string, typeName: (c: ColumnModel) => str
   const columns = (cs: ColumnModel[]) => cs.map((c) => c.field);
   return JSON.stringify([
     common,
+    // A source's customization changes these without changing the entry commonView is kept by.
+    t.rootFields,
+    t.namespace ?? null,
     t.columns.map((c) => [c.field, typeName(c)]),
     t.primaryKey ?? null,
     t.constraints.map((c) => c.name),

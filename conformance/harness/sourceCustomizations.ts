@@ -1,0 +1,49 @@
+// Generators of a source's customization for the metadata-replacement fuzzer (decision
+// dec.source.customization): root field prefixes, suffixes and a namespace of the source's own,
+// and the naming convention written out or not; plus a customization the arguments refuse.
+import fc from 'fast-check';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A customization of the source `name` in export form (empty parts left out), or none. */
+export const sourceCustomization = (name: string): fc.Arbitrary<Record<string, Json> | undefined> =>
+  fc
+    .record(
+      {
+        root_fields: fc.record({ namespace: fc.constant(`ns_${name}`), prefix: fc.constant('p_'), suffix: fc.constant('_s') }, { requiredKeys: [] }),
+        naming_convention: fc.constant('hasura-default'),
+      },
+      { requiredKeys: [] },
+    )
+    .map((c) => {
+      const customization: Record<string, Json> = {};
+      if (c.root_fields && Object.keys(c.root_fields).length) customization.root_fields = c.root_fields as Record<string, Json>;
+      if (c.naming_convention) customization.naming_convention = c.naming_convention;
+      return Object.keys(customization).length ? customization : undefined;
+    });
+
+/** A source's customization whose root field prefix is no GraphQL name, and the engine's answer to it at `path`. */
+export const BAD_CUSTOMIZATION = {
+  customization: { root_fields: { prefix: '2nd-' } },
+  answer: (path: string) => ({ path: `${path}.customization.root_fields.prefix`, error: '"2nd-" is not a GraphQL name', code: 'parse-failed' }),
+};
+
+/**
+ * A query of the aggregate root field of each of a source's tables (by the name the table alone
+ * gives it), under the source's customization, and the answer it has when every table is empty.
+ */
+export function aggregateReads(
+  customization: Record<string, Json> | undefined,
+  selects: readonly string[],
+  alias: string,
+): { text: string; answer: Record<string, Json> } {
+  const rootFields = (customization?.root_fields ?? {}) as { namespace?: string; prefix?: string; suffix?: string };
+  const name = (select: string) => `${rootFields.prefix ?? ''}${select}_aggregate${rootFields.suffix ?? ''}`;
+  // A source that tracks nothing has no root fields, nor a namespace field.
+  if (selects.length === 0) return { text: '', answer: {} };
+  const empty = { aggregate: { count: 0 } };
+  const fields = selects.map((s, i) => `${alias}${i}: ${name(s)} { aggregate { count } }`).join(' ');
+  const answers = Object.fromEntries(selects.map((_s, i) => [`${alias}${i}`, empty]));
+  if (rootFields.namespace === undefined) return { text: fields, answer: answers };
+  return { text: `${alias}: ${rootFields.namespace} { ${fields} }`, answer: { [alias]: answers } };
+}
