@@ -75,7 +75,7 @@ caseNeeding(
     expectResponse(await run('pg_update_source', { name: 'archive', customization: { root_fields: { suffix: '_x' } } }), 200, ok);
     expect(await rootFieldNames('query_root')).toEqual(['entries_x', 'ledger_aggregate_x', 'ledger_by_pk_x']);
     expect(((await exported()).sources as { customization?: unknown }[])[0]!.customization).toEqual({ root_fields: { suffix: '_x' } });
-    // replace_metadata takes it in version 3 form too; the default source's engine default is dropped.
+    // replace_metadata takes it in version 3 form too; the default source's description is kept as given (dec.metadata.default-source).
     const customization = { root_fields: { namespace: 'old', prefix: 'p_' }, naming_convention: 'hasura-default' };
     const v3 = {
       version: 3,
@@ -88,6 +88,7 @@ caseNeeding(
     expect(await exported()).toEqual({
       version: 2,
       tables: [],
+      default_source: { configuration: connection(), customization: { naming_convention: 'hasura-default' } },
       sources: [{ name: 'archive', kind: 'postgres', configuration: connection(), tables: [{ table: { schema: 'public', name: 'ledger' } }], customization }],
     });
     expect((await target.graphql('{ old { p_ledger_aggregate { aggregate { count } } } }')).body).toEqual({
@@ -166,7 +167,8 @@ caseNeeding(
         internal: [
           {
             type: 'table',
-            reason: 'the GraphQL name "archive" of the namespace of the source "archive" conflicts with table "archive"',
+            name: 'table ledger in source archive',
+            reason: 'Inconsistent object: the GraphQL name "archive" of the namespace of the source "archive" conflicts with table "archive"',
             definition: { schema: 'public', name: 'ledger' },
             source: 'archive',
           },

@@ -25,7 +25,8 @@ import { namespacedKey, namespaceFields, type SchemaRoot } from './namespaces';
 import { streamTypes } from './streamTypes';
 import { typeContext } from './typeContext';
 import { TypeShare } from './typeShare';
-import { makeInputObjectType, makeObjectType, NO_EXTENSIONS, outputFields } from './types';
+import { SubscriptionRoot } from './subscriptionRoot';
+import { makeInputObjectType, makeObjectType } from './types';
 import { list, looseList, nonNull } from './wrappers';
 
 export type RootFieldKind = RootFieldKey | 'function' | 'function_aggregate';
@@ -72,31 +73,6 @@ export interface ExternalRoots {
 }
 
 const NO_EXTERNAL_ROOTS: ExternalRoots = { key: '', query: {}, mutation: {}, types: [], queryOwners: new Map(), mutationOwners: new Map() };
-
-/**
- * subscription_root: the fields of query_root, the same field objects rather than a copy (less those
- * answered elsewhere), and the streaming fields, its own.
- */
-class SubscriptionRoot extends GraphQLObjectType {
-  private own: ReturnType<GraphQLObjectType['getFields']> | undefined;
-
-  constructor(
-    private readonly queryRoot: GraphQLObjectType,
-    private readonly external: ReadonlyMap<string, string>,
-    private readonly streams: number,
-    streamFields: () => GraphQLFieldConfigMap<unknown, unknown>,
-  ) {
-    super({ name: 'subscription_root', fields: () => outputFields(streamFields()), extensions: NO_EXTENSIONS });
-  }
-
-  override getFields() {
-    if (this.external.size === 0 && this.streams === 0) return this.queryRoot.getFields();
-    return (this.own ??= {
-      ...Object.fromEntries(Object.entries(this.queryRoot.getFields()).filter(([name]) => !this.external.has(name))),
-      ...super.getFields(),
-    });
-  }
-}
 
 export function buildSchema(
   models: Models,
