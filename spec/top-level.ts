@@ -79,7 +79,8 @@ const uniqueParams: Schema<'IP' | string[]> = {
   description: { type: 'union', of: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
   parse(v, p) {
     if (typeof v === 'string' && v.toLowerCase() === 'ip') return parsed('IP' as const);
-    const variable = (s: unknown) => typeof s === 'string' && /^x-engine-/i.test(s) && s.toLowerCase() !== 'x-engine-role';
+    // The compatibility brand's names too (dec.compat.headers): they name the same session variables.
+    const variable = (s: unknown) => typeof s === 'string' && /^x-(?:engine|hasura)-/i.test(s) && !/^x-(?:engine|hasura)-role$/i.test(s);
     if (Array.isArray(v) && v.every(variable)) return parsed(v as string[]);
     return parseFailure(p, UNIQUE_PARAMS_PROBLEM);
   },

@@ -3,6 +3,7 @@
 // metrics, OpenTelemetry and backend configuration, and the configuration of the server's own
 // database (dec.metadata.default-source). Each is taken by replace_metadata in both forms, kept,
 // exported as it was set, changed by its operations; bad input is refused and changes nothing.
+import { branded } from '../harness/brand';
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql, musicTable } from '../harness/fixtures';
@@ -22,6 +23,9 @@ const artist = {
     { role: 'fan', permission: { columns: ['id', 'name'], filter: {} } },
   ],
 };
+/** The export as the target names session variables (the suite's brand). */
+const brandedExport = <T>(document: T): T => branded(document);
+
 const TABLES = [artist];
 
 /** Every part, in the form the export gives it back. */
@@ -68,9 +72,9 @@ test(
   async () => {
     const document = { version: 2, tables: TABLES, ...PARTS };
     expectResponse(await run('replace_metadata', { metadata: document }), 200, { is_consistent: true, inconsistent_objects: [] });
-    expect(await exported()).toEqual(document);
+    expect(await exported()).toEqual(brandedExport(document));
     expectResponse(await run('replace_metadata', { metadata: await exported() }), 200, { is_consistent: true, inconsistent_objects: [] });
-    expect(await exported()).toEqual(document);
+    expect(await exported()).toEqual(brandedExport(document));
     // The forms the engine also takes: a host alone, "ip", limits without per_role, disabled left out.
     const given = {
       ...document,
@@ -79,16 +83,18 @@ test(
       graphql_schema_introspection: { disabled_for_roles: ['fan', 'fan'] },
     };
     expectResponse(await run('replace_metadata', given), 200, ok);
-    expect(await exported()).toEqual({
-      ...document,
-      api_limits: {
-        rate_limit: { global: { max_reqs_per_min: 7, unique_params: 'IP' }, per_role: {} },
-        depth_limit: { global: 4, per_role: {} },
-        disabled: false,
-      },
-      network: { tls_allowlist: [{ host: 'example.org' }] },
-      graphql_schema_introspection: { disabled_for_roles: ['fan'] },
-    });
+    expect(await exported()).toEqual(
+      brandedExport({
+        ...document,
+        api_limits: {
+          rate_limit: { global: { max_reqs_per_min: 7, unique_params: 'IP' }, per_role: {} },
+          depth_limit: { global: 4, per_role: {} },
+          disabled: false,
+        },
+        network: { tls_allowlist: [{ host: 'example.org' }] },
+        graphql_schema_introspection: { disabled_for_roles: ['fan'] },
+      }),
+    );
   },
 );
 
@@ -101,7 +107,7 @@ test(
     const { default_source: own, ...parts } = PARTS;
     const v3 = { version: 3, sources: [{ name: 'default', kind: 'postgres', tables: TABLES, ...own }], ...parts };
     expectResponse(await run('replace_metadata', { metadata: v3 }), 200, { is_consistent: true, inconsistent_objects: [] });
-    expect(await exported()).toEqual({ version: 2, tables: TABLES, ...PARTS });
+    expect(await exported()).toEqual(brandedExport({ version: 2, tables: TABLES, ...PARTS }));
     const empty = {
       version: 3,
       sources: [{ name: 'default', kind: 'postgres', tables: TABLES }],
@@ -114,7 +120,7 @@ test(
       opentelemetry: {},
     };
     expectResponse(await run('replace_metadata', { metadata: empty }), 200, { is_consistent: true, inconsistent_objects: [] });
-    expect(await exported()).toEqual({ version: 2, tables: TABLES });
+    expect(await exported()).toEqual(brandedExport({ version: 2, tables: TABLES }));
   },
 );
 
@@ -127,11 +133,11 @@ test(
     expectResponse(await run('replace_metadata', { version: 2, tables: TABLES, ...PARTS }), 200, ok);
     expectResponse(await run('clear_metadata', {}), 200, ok);
     const { configuration } = PARTS.default_source;
-    expect(await exported()).toEqual({ version: 2, tables: [], default_source: { configuration } });
+    expect(await exported()).toEqual(brandedExport({ version: 2, tables: [], default_source: { configuration } }));
     expectResponse(await run('replace_metadata', { version: 2, tables: TABLES }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: TABLES, default_source: { configuration } });
+    expect(await exported()).toEqual(brandedExport({ version: 2, tables: TABLES, default_source: { configuration } }));
     expectResponse(await run('replace_metadata', { version: 2, tables: TABLES, default_source: {} }), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: TABLES });
+    expect(await exported()).toEqual(brandedExport({ version: 2, tables: TABLES }));
   },
 );
 
@@ -164,16 +170,18 @@ test(
       ['set_opentelemetry_status', 'enabled'],
     ];
     for (const [type, args] of steps) expectResponse(await run(type, args), 200, ok);
-    expect(await exported()).toEqual({
-      version: 2,
-      tables: TABLES,
-      api_limits: { depth_limit: { global: 5, per_role: { fan: 3 } }, disabled: false },
-      metrics_config: { analyze_query_variables: true, analyze_response_body: false },
-      inherited_roles: [{ role_name: 'audience', role_set: ['fan', 'critic'] }],
-      graphql_schema_introspection: { disabled_for_roles: ['fan'] },
-      network: { tls_allowlist: [{ host: 'localhost', suffix: '4183', permissions: ['self-signed'] }, { host: 'example.org' }] },
-      opentelemetry: { exporter_otlp: { otlp_traces_endpoint: 'http://localhost:4318/v1/traces' }, status: 'enabled' },
-    });
+    expect(await exported()).toEqual(
+      brandedExport({
+        version: 2,
+        tables: TABLES,
+        api_limits: { depth_limit: { global: 5, per_role: { fan: 3 } }, disabled: false },
+        metrics_config: { analyze_query_variables: true, analyze_response_body: false },
+        inherited_roles: [{ role_name: 'audience', role_set: ['fan', 'critic'] }],
+        graphql_schema_introspection: { disabled_for_roles: ['fan'] },
+        network: { tls_allowlist: [{ host: 'localhost', suffix: '4183', permissions: ['self-signed'] }, { host: 'example.org' }] },
+        opentelemetry: { exporter_otlp: { otlp_traces_endpoint: 'http://localhost:4318/v1/traces' }, status: 'enabled' },
+      }),
+    );
     // A role of the same name is replaced, as the engine replaces it.
     expectResponse(await run('add_inherited_role', { role_name: 'audience', role_set: ['critic'] }), 200, ok);
     const undo: [string, unknown][] = [
@@ -186,7 +194,7 @@ test(
       ['set_opentelemetry_config', {}],
     ];
     for (const [type, args] of undo) expectResponse(await run(type, args), 200, ok);
-    expect(await exported()).toEqual({ version: 2, tables: TABLES });
+    expect(await exported()).toEqual(brandedExport({ version: 2, tables: TABLES }));
   },
 );
 
@@ -285,7 +293,7 @@ test(
       refused('cyclic-dependency', 'found cycle(s) in roles: ["audience","crowd","audience"]'),
     );
     expectResponse(await run('drop_inherited_role', { role_name: 'crowd' }), 200, ok);
-    expect(await exported()).toEqual(before);
+    expect(await exported()).toEqual(brandedExport(before));
   },
 );
 
@@ -339,6 +347,6 @@ test(
     ];
     for (const [parts, body] of cases)
       expectResponse(await run('replace_metadata', { metadata: { version: 2, tables: TABLES, ...(parts as object) } }), 400, body);
-    expect(await exported()).toEqual(before);
+    expect(await exported()).toEqual(brandedExport(before));
   },
 );

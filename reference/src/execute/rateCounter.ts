@@ -2,6 +2,7 @@
 // dec.api-limits): a sliding window of their times, kept by this server alone.
 import type { RateLimit } from '../../../spec';
 import type { Session } from '../auth/session';
+import { sessionKey } from '../sessionNames';
 
 const WINDOW_MS = 60_000;
 
@@ -9,7 +10,7 @@ const WINDOW_MS = 60_000;
 export function rateKey(limit: RateLimit, session: Session, address: string | undefined): string {
   const role = session.role;
   if (limit.unique_params === 'IP') return JSON.stringify([role, address ?? '']);
-  if (Array.isArray(limit.unique_params)) return JSON.stringify([role, ...limit.unique_params.map((v) => session.variables[v.toLowerCase()] ?? null)]);
+  if (Array.isArray(limit.unique_params)) return JSON.stringify([role, ...limit.unique_params.map((v) => session.variables[sessionKey(v)] ?? null)]);
   return JSON.stringify([role]);
 }
 
