@@ -23,7 +23,6 @@ const artist = {
     { role: 'fan', permission: { columns: ['id', 'name'], filter: {} } },
   ],
 };
-/** The export as the target names session variables (the suite's brand). */
 const brandedExport = <T>(document: T): T => branded(document);
 
 const TABLES = [artist];
@@ -72,9 +71,9 @@ test(
   async () => {
     const document = { version: 2, tables: TABLES, ...PARTS };
     expectResponse(await run('replace_metadata', { metadata: document }), 200, { is_consistent: true, inconsistent_objects: [] });
-    expect(await exported()).toEqual(brandedExport(document));
+    expect(await exported()).toEqual(branded(document));
     expectResponse(await run('replace_metadata', { metadata: await exported() }), 200, { is_consistent: true, inconsistent_objects: [] });
-    expect(await exported()).toEqual(brandedExport(document));
+    expect(await exported()).toEqual(branded(document));
     // The forms the engine also takes: a host alone, "ip", limits without per_role, disabled left out.
     const given = {
       ...document,
@@ -84,7 +83,7 @@ test(
     };
     expectResponse(await run('replace_metadata', given), 200, ok);
     expect(await exported()).toEqual(
-      brandedExport({
+      branded({
         ...document,
         api_limits: {
           rate_limit: { global: { max_reqs_per_min: 7, unique_params: 'IP' }, per_role: {} },
@@ -107,7 +106,7 @@ test(
     const { default_source: own, ...parts } = PARTS;
     const v3 = { version: 3, sources: [{ name: 'default', kind: 'postgres', tables: TABLES, ...own }], ...parts };
     expectResponse(await run('replace_metadata', { metadata: v3 }), 200, { is_consistent: true, inconsistent_objects: [] });
-    expect(await exported()).toEqual(brandedExport({ version: 2, tables: TABLES, ...PARTS }));
+    expect(await exported()).toEqual(branded({ version: 2, tables: TABLES, ...PARTS }));
     const empty = {
       version: 3,
       sources: [{ name: 'default', kind: 'postgres', tables: TABLES }],
@@ -120,7 +119,7 @@ test(
       opentelemetry: {},
     };
     expectResponse(await run('replace_metadata', { metadata: empty }), 200, { is_consistent: true, inconsistent_objects: [] });
-    expect(await exported()).toEqual(brandedExport({ version: 2, tables: TABLES }));
+    expect(await exported()).toEqual(branded({ version: 2, tables: TABLES }));
   },
 );
 
@@ -133,11 +132,11 @@ test(
     expectResponse(await run('replace_metadata', { version: 2, tables: TABLES, ...PARTS }), 200, ok);
     expectResponse(await run('clear_metadata', {}), 200, ok);
     const { configuration } = PARTS.default_source;
-    expect(await exported()).toEqual(brandedExport({ version: 2, tables: [], default_source: { configuration } }));
+    expect(await exported()).toEqual(branded({ version: 2, tables: [], default_source: { configuration } }));
     expectResponse(await run('replace_metadata', { version: 2, tables: TABLES }), 200, ok);
-    expect(await exported()).toEqual(brandedExport({ version: 2, tables: TABLES, default_source: { configuration } }));
+    expect(await exported()).toEqual(branded({ version: 2, tables: TABLES, default_source: { configuration } }));
     expectResponse(await run('replace_metadata', { version: 2, tables: TABLES, default_source: {} }), 200, ok);
-    expect(await exported()).toEqual(brandedExport({ version: 2, tables: TABLES }));
+    expect(await exported()).toEqual(branded({ version: 2, tables: TABLES }));
   },
 );
 
@@ -171,7 +170,7 @@ test(
     ];
     for (const [type, args] of steps) expectResponse(await run(type, args), 200, ok);
     expect(await exported()).toEqual(
-      brandedExport({
+      branded({
         version: 2,
         tables: TABLES,
         api_limits: { depth_limit: { global: 5, per_role: { fan: 3 } }, disabled: false },
@@ -194,7 +193,7 @@ test(
       ['set_opentelemetry_config', {}],
     ];
     for (const [type, args] of undo) expectResponse(await run(type, args), 200, ok);
-    expect(await exported()).toEqual(brandedExport({ version: 2, tables: TABLES }));
+    expect(await exported()).toEqual(branded({ version: 2, tables: TABLES }));
   },
 );
 
@@ -293,7 +292,7 @@ test(
       refused('cyclic-dependency', 'found cycle(s) in roles: ["audience","crowd","audience"]'),
     );
     expectResponse(await run('drop_inherited_role', { role_name: 'crowd' }), 200, ok);
-    expect(await exported()).toEqual(brandedExport(before));
+    expect(await exported()).toEqual(branded(before));
   },
 );
 
@@ -347,6 +346,6 @@ test(
     ];
     for (const [parts, body] of cases)
       expectResponse(await run('replace_metadata', { metadata: { version: 2, tables: TABLES, ...(parts as object) } }), 400, body);
-    expect(await exported()).toEqual(brandedExport(before));
+    expect(await exported()).toEqual(branded(before));
   },
 );
