@@ -21,6 +21,8 @@ const ORDERED = new Set([...NUMERIC, ...STRING_LIKE, 'date', 'time', 'timetz', '
 export const isNumericType = (c: DbColumn) => NUMERIC.has(c.type);
 export const isStringType = (c: DbColumn) => STRING_LIKE.has(c.type);
 export const isJsonbType = (c: DbColumn) => c.type === 'jsonb';
+/** PostGIS's types, whose values are GeoJSON (decision dec.graphql.postgis). */
+export const isGeoType = (c: DbColumn) => c.type === 'geometry' || c.type === 'geography';
 /** Whether min/max apply: ordered base types. */
 export const isOrderedType = (c: DbColumn) => ORDERED.has(c.type) && c.type !== 'bool';
 

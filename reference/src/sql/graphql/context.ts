@@ -2,6 +2,7 @@
 import * as sql from 'pg-sql2';
 import type { DbColumn } from '../../db/introspection';
 import type { Models, TableModel } from '../../schema/model';
+import { GEO_TYPES, geoJsonProblem } from '../../schema/geoJson';
 
 export type Fragment = sql.SQLQuery | sql.SQLNode;
 
@@ -84,6 +85,7 @@ export const rowValue = (t: TableModel, alias: sql.SQLNode) =>
 
 /** A bound value cast to the column's type; JSON columns get JSON text. */
 export function typedValue(c: DbColumn, value: unknown): Fragment {
+  if (GEO_TYPES.has(c.type)) return geoValue(c, value);
   const json = c.type === 'json' || c.type === 'jsonb';
   if (value instanceof SessionRead) {
     const session = sql.query`${value.cohort.alias}.session`;
@@ -97,11 +99,31 @@ export function typedValue(c: DbColumn, value: unknown): Fragment {
 }
 
 /**
+ * A GeoJSON value of a PostGIS column, made a geometry by ST_GeomFromGeoJSON and cast to the column's
+ * type (decision dec.graphql.postgis); a value that is not GeoJSON is refused before the statement runs.
+ */
+function geoValue(c: DbColumn, value: unknown): Fragment {
+  const type = columnType(c);
+  if (value instanceof SessionRead) return sql.query`ST_GeomFromGeoJSON(${value.cohort.alias}.session ->> ${sql.value(value.name)})::${type}`;
+  const given = value instanceof VariableRead ? value.value : value;
+  const problem = geoJsonProblem(given);
+  if (problem !== undefined) throw new CompileError(problem, 'parse-failed');
+  if (given === null || given === undefined) return sql.query`null::${type}`;
+  if (value instanceof VariableRead) return sql.query`ST_GeomFromGeoJSON(${value.read(typeof given === 'string')}::text)::${type}`;
+  return sql.query`ST_GeomFromGeoJSON(${sql.value(typeof given === 'string' ? given : JSON.stringify(given))}::text)::${type}`;
+}
+
+/**
  * An array of bound values, cast to an array of the column's type. A list read from a cohort's row
  * is made of its elements, each cast; a null one is bound as null (`_nin: null` matches nothing,
  * where an empty list would match every row).
  */
 export function typedArray(c: DbColumn, given: unknown[] | null | VariableRead): Fragment {
+  if (GEO_TYPES.has(c.type) && Array.isArray(given) && given.length)
+    return sql.query`array[${sql.join(
+      given.map((v) => typedValue(c, v)),
+      ', ',
+    )}]`;
   const json = c.type === 'json' || c.type === 'jsonb';
   if (given instanceof VariableRead && Array.isArray(given.value)) {
     return json

@@ -1,5 +1,6 @@
 // Queries: a selection over a table as one SQL expression that builds its JSON inside PostgreSQL
 // (rows, by primary key, aggregates), with relationships as correlated subqueries.
+import { outputValue } from './geo';
 import type { GraphQLObjectType, GraphQLSchema, SelectionSetNode } from 'graphql';
 import { aggregateColumns, AGGREGATE_OPERATIONS } from '../../schema/aggregates';
 import type { RelationshipModel, TableModel } from '../../schema/model';
@@ -164,7 +165,7 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
     }
     const c = t.byField.get(f.name);
     if (c) {
-      pairs.push([f.alias, column(alias, c.column.name)]);
+      pairs.push([f.alias, outputValue(c.column, column(alias, c.column.name))]);
       continue;
     }
     const computed = t.computedFields.find((x) => x.field === f.name);
