@@ -398,6 +398,12 @@ export const DECISIONS: readonly SpecItem[] = [
     "Columns of PostGIS's geometry and geography types are the scalars geometry and geography. Their values are GeoJSON: read as ST_AsGeoJSON(column)::json, given as a GeoJSON object (or a string, handed to PostgreSQL as is) made a value by ST_GeomFromGeoJSON and cast to the column's type. An object that is not GeoJSON is refused before the statement runs with parse-failed and the engine's message (`unexpected geometry type: <type>`, `key \"type\" not found`, `A Position needs at least 2 elements`, `parsing Geometry failed, expected Object, but encountered Number`, …), at path `$` (the engine names the argument's path). geometry_comparison_exp has, besides _eq, _neq, _in, _nin, _gt, _lt, _gte, _lte and _is_null, the engine's _st_contains, _st_crosses, _st_equals, _st_overlaps, _st_touches, _st_within, _st_intersects, _st_3d_intersects (a geometry), _st_d_within and _st_3d_d_within (st_d_within_input {distance: Float!, from: geometry!}); geography_comparison_exp has _st_intersects and _st_d_within (st_d_within_geography_input {distance: Float!, from: geography!, use_spheroid: Boolean = true}); each has _cast (geometry_cast_exp {geography: geography_comparison_exp}, geography_cast_exp {geometry: geometry_comparison_exp}) comparing the column as the other type; descriptions as the engine's. Each operator is the PostGIS function of its name (ST_DWithin with use_spheroid for geography). Raster columns and their operators are not served.",
   ),
   decision(
+    'action.postgres-scalars',
+    '2.7',
+    "PostgreSQL's types as scalars in custom types",
+    "A field of a custom input or object type, and an action's argument or output type, may name a base type of the server's database as a scalar by the GraphQL name the engine gives it (uuid, timestamptz, date, numeric, jsonb, bigint for int8, smallint for int2, geography where PostGIS is installed, …; int4, float4, text, varchar and bool are Int, Float, String and Boolean), as the engine allows; the schema then has that scalar (the same one the tables' columns use). A name that is neither a custom type, a built-in scalar nor such a type is refused as before (`the type \"<name>\" is not defined`). Only the server's own database is consulted, not other sources.",
+  ),
+  decision(
     'permission.postgis',
     '2.1',
     'PostGIS operators in permissions',

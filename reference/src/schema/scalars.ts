@@ -37,6 +37,17 @@ export function scalarName(c: DbColumn): string {
   return RENAMED[c.type] ?? c.type;
 }
 
+/**
+ * The PostgreSQL type a GraphQL scalar name stands for, when a custom type names one (decision
+ * dec.action.postgres-scalars): `bigint` is int8, `uuid` is uuid; names that the engine gives
+ * another GraphQL name (int4 is Int) stand for none.
+ */
+export function postgresTypeOfScalar(name: string): string | undefined {
+  const renamed = Object.entries(RENAMED).find(([, graphql]) => graphql === name);
+  if (renamed) return renamed[0];
+  return BUILT_IN[name] || RENAMED[name] ? undefined : name;
+}
+
 function literalValue(node: ValueNode, variables?: Record<string, unknown> | null): unknown {
   switch (node.kind) {
     case Kind.INT:
