@@ -404,10 +404,16 @@ export const DECISIONS: readonly SpecItem[] = [
     "A field of a custom input or object type, and an action's argument or output type, may name a base type of the server's database as a scalar by the GraphQL name the engine gives it (uuid, timestamptz, date, numeric, jsonb, bigint for int8, smallint for int2, geography where PostGIS is installed, …; int4, float4, text, varchar and bool are Int, Float, String and Boolean), as the engine allows; the schema then has that scalar (the same one the tables' columns use). A name that is neither a custom type, a built-in scalar nor such a type is refused as before (`the type \"<name>\" is not defined`). Only the server's own database is consulted, not other sources.",
   ),
   decision(
+    'graphql.postgis-raster',
+    '2.1',
+    'PostGIS raster columns and operators',
+    "Columns of PostGIS's raster type are the scalar raster, whose values are hexadecimal well-known binary: read as PostgreSQL's text form of the raster, given as a string made a value by ST_RastFromHexWKB (anything else refused before the statement runs with parse-failed `expecting String for raster`, or `invalid hexadecimal representation of raster well known binary format`). raster_comparison_exp has _eq, _neq, _in, _nin and _is_null (no ordering), and the engine's _st_intersects_rast (a raster), _st_intersects_nband_geom (st_intersects_nband_geom_input {nband: Int!, geommin: geometry!}) and _st_intersects_geom_nband (st_intersects_geom_nband_input {geommin: geometry!, nband: Int}), each ST_Intersects with those arguments; none has a description, as in the engine. Permissions take them in either form ($st_intersects_rast, …) on raster columns only.",
+  ),
+  decision(
     'permission.postgis',
     '2.1',
     'PostGIS operators in permissions',
-    'A BoolExp in the metadata takes the same operators in either form ($st_d_within or _st_d_within, …, and _cast), with the same operands. An operator on a column of a type it does not apply to is refused with unexpected-payload `"<column>" is of type <type>; this operator works only on column of types [geometry]` (or [geometry, geography] for st_intersects and st_d_within); an operand that is not GeoJSON with parse-failed and the message of dec.graphql.postgis.',
+    'A BoolExp in the metadata takes the same operators in either form ($st_d_within or _st_d_within, …, and _cast), with the same operands. An operator on a column of a type it does not apply to is refused with unexpected-payload `"<column>" is of type <type>; this operator works only on column of types [geometry]` (or [geometry, geography] for st_intersects and st_d_within, [raster] for the raster operators); an operand that is not GeoJSON with parse-failed and the message of dec.graphql.postgis.',
   ),
   decision(
     'run_sql.text-settings',

@@ -5,8 +5,7 @@
 // that no point lies on an edge or at the distance exactly.
 import fc from 'fast-check';
 import { caseNeeding } from '../harness/cases';
-import { expectResponse } from '../harness/client';
-import { REQUIRES_POSTGIS, usePostgisDatabase } from '../harness/postgisCluster';
+import { REQUIRES_POSTGIS, trackOnGisSource, usePostgisDatabase } from '../harness/postgisCluster';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
@@ -97,8 +96,7 @@ caseNeeding(
   async () => {
     await gis.sql('drop table if exists public.place; create table public.place (id int primary key, location geometry)');
     for (const p of POINTS) await gis.sql('insert into public.place values ($1, ST_SetSRID(ST_MakePoint($2, $3), 4326))', [p.id, p.x, p.y]);
-    expectResponse(await target.metadata({ type: 'pg_add_source', args: { name: 'gis', configuration: { connection_info: { database_url: gis.url } } } }), 200);
-    expectResponse(await target.metadata({ type: 'pg_track_table', args: { source: 'gis', table: 'place' } }), 200);
+    await trackOnGisSource(target, gis.url, 'place');
     try {
       await fc.assert(
         fc.asyncProperty(expArb, async (e) => {

@@ -5,7 +5,7 @@
 // Places: 1 origin at (0 0), 2 near at (1 1), 3 far at (10 10); `spot` the same as geography.
 import { caseNeeding } from '../harness/cases';
 import { expectResponse } from '../harness/client';
-import { REQUIRES_POSTGIS, usePostgisDatabase } from '../harness/postgisCluster';
+import { REQUIRES_POSTGIS, useGisTable, usePostgisDatabase } from '../harness/postgisCluster';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
@@ -34,21 +34,17 @@ const ids = async (where: string, role?: string): Promise<unknown> => {
   return body.data ? body.data.place.map((p) => p.id) : body;
 };
 
-beforeEach(async () => {
-  if (!REQUIRES_POSTGIS.met) return;
-  await gis.sql(`drop table if exists public.place;
+useGisTable(
+  target,
+  gis,
+  `drop table if exists public.place;
     create table public.place (id int primary key, name text not null, location geometry, spot geography);
     insert into public.place values
       (1, 'origin', 'SRID=4326;POINT(0 0)', 'SRID=4326;POINT(0 0)'),
       (2, 'near', 'SRID=4326;POINT(1 1)', 'SRID=4326;POINT(1 1)'),
-      (3, 'far', 'SRID=4326;POINT(10 10)', 'SRID=4326;POINT(10 10)')`);
-  expectResponse(await run('pg_add_source', { name: 'gis', configuration: { connection_info: { database_url: gis.url } } }), 200, ok);
-  expectResponse(await run('pg_track_table', { source: 'gis', table: 'place' }), 200, ok);
-});
-
-afterEach(async () => {
-  await target.reset();
-});
+      (3, 'far', 'SRID=4326;POINT(10 10)', 'SRID=4326;POINT(10 10)')`,
+  'place',
+);
 
 caseNeeding(REQUIRES_POSTGIS, ['dec.graphql.postgis'], 'the operators of geometry and geography columns, as the engine names and describes them', async () => {
   const fields = '{ name description type { kind name ofType { kind name } } defaultValue }';

@@ -1,7 +1,8 @@
 // A PostgreSQL with PostGIS for the cases that need one: the embedded PostgreSQL has no PostGIS, so
 // a managed run starts Debian's PostgreSQL 15 (package postgresql-15-postgis-3) in a temporary
 // directory on a free port, once per test file; against another engine, the database given as
-// ENGINE_POSTGIS_DATABASE_URL (the suite drops what it creates there).
+// ENGINE_POSTGIS_DATABASE_URL, with the extensions postgis and postgis_raster (the suite drops what
+// it creates there).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -9,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { postgresUser } from '../../reference/src/db/postmaster';
-import { isManaged, type Requirement } from './target';
+import { expectResponse } from './client';
+import { isManaged, type Requirement, type Target } from './target';
 
 const BIN = process.env.ENGINE_POSTGIS_BIN ?? '/usr/lib/postgresql/15/bin';
 const CONTROL = '/usr/share/postgresql/15/extension/postgis.control';
@@ -67,7 +69,7 @@ async function startCluster(): Promise<{ url: string; stop: () => Promise<void> 
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const client = await connected(url, Date.now() + 30_000);
   try {
-    await client.query('create extension postgis');
+    await client.query('create extension postgis; create extension postgis_raster');
   } finally {
     await client.end();
   }
@@ -104,4 +106,23 @@ export function usePostgisDatabase(): PostgisDatabase {
       return (await client!.query(text, values)).rows;
     },
   };
+}
+
+/** Adds the PostGIS database to the target as the source `gis`, with `table` of its schema public tracked. */
+export async function trackOnGisSource(target: Target, url: string, table: string): Promise<void> {
+  const ok = { message: 'success' };
+  expectResponse(await target.metadata({ type: 'pg_add_source', args: { name: 'gis', configuration: { connection_info: { database_url: url } } } }), 200, ok);
+  expectResponse(await target.metadata({ type: 'pg_track_table', args: { source: 'gis', table } }), 200, ok);
+}
+
+/** Before each case, `setup` on the PostGIS database and the target given it as source `gis` with `table` tracked; after it, the target reset. */
+export function useGisTable(target: Target, gis: PostgisDatabase, setup: string, table: string): void {
+  beforeEach(async () => {
+    if (!REQUIRES_POSTGIS.met) return;
+    await gis.sql(setup);
+    await trackOnGisSource(target, gis.url, table);
+  });
+  afterEach(async () => {
+    await target.reset();
+  });
 }

@@ -1,4 +1,4 @@
-import { geoJsonProblem } from './geoJson';
+import { geoJsonProblem, rasterProblem } from './geoJson';
 
 const ring = [
   [0, 0],
@@ -83,4 +83,11 @@ test('what is not GeoJSON gets the message the engine gives', () => {
     [{ type: 'GeometryCollection', geometries: [{ type: 'Nope' }] }, 'unexpected geometry type: Nope'],
   ];
   for (const [value, message] of cases) expect([value, geoJsonProblem(value)]).toEqual([value, message]);
+});
+
+test('a raster is a string of hexadecimal digit pairs', () => {
+  expect([rasterProblem('0100ab'), rasterProblem(''), rasterProblem(null)]).toEqual([undefined, undefined, undefined]);
+  expect(rasterProblem(12)).toBe('expecting String for raster');
+  expect(rasterProblem('abc')).toBe('invalid hexadecimal representation of raster well known binary format');
+  expect(rasterProblem('zz')).toBe('invalid hexadecimal representation of raster well known binary format');
 });

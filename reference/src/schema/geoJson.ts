@@ -86,3 +86,10 @@ export function geoJsonProblem(value: unknown): string | undefined {
 
 /** The PostGIS types whose values are GeoJSON. */
 export const GEO_TYPES: ReadonlySet<string> = new Set(['geometry', 'geography']);
+
+/** Why `value` is not a raster the engine takes (hexadecimal well-known binary), or undefined when it is. */
+export function rasterProblem(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'string') return 'expecting String for raster';
+  return /^(?:[0-9a-fA-F]{2})*$/.test(value) ? undefined : 'invalid hexadecimal representation of raster well known binary format';
+}

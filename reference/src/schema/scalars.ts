@@ -23,6 +23,8 @@ export const isStringType = (c: DbColumn) => STRING_LIKE.has(c.type);
 export const isJsonbType = (c: DbColumn) => c.type === 'jsonb';
 /** PostGIS's types, whose values are GeoJSON (decision dec.graphql.postgis). */
 export const isGeoType = (c: DbColumn) => c.type === 'geometry' || c.type === 'geography';
+/** PostGIS's raster, compared for equality and by its own operators only (decision dec.graphql.postgis-raster). */
+export const isRasterType = (c: DbColumn) => c.type === 'raster';
 /** Whether min/max apply: ordered base types. */
 export const isOrderedType = (c: DbColumn) => ORDERED.has(c.type) && c.type !== 'bool';
 

@@ -26,7 +26,7 @@ import { permittedColumn, type DmlRole } from './dmlRole';
 import { aggregatePredicateField } from '../../schema/aggregatePredicates';
 import type { RelationshipModel } from '../../schema/model';
 import { aggregateOfRelated, predicateParts } from '../graphql/aggregatePredicate';
-import { castColumn, DISTANCE_OPERATORS, GEO_OPERATORS, geoCondition } from '../graphql/geo';
+import { castColumn, OBJECT_OPERATORS, GEO_OPERATORS, geoCondition } from '../graphql/geo';
 import { GEO_TYPES } from '../../schema/geoJson';
 
 const TEXT_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];
@@ -150,7 +150,7 @@ function operatorExpression(
   if (geoTypes) {
     if (!geoTypes.includes(c.type)) throw typeError(env, c, [...geoTypes]);
     const refuse = (message: string) => engineError('parse-failed.arguments', env.path, [message]);
-    return refusedAsMetadata(() => geoCondition(c, col, op, DISTANCE_OPERATORS.has(op) ? operand : value(operand), refuse), refuse);
+    return refusedAsMetadata(() => geoCondition(c, col, op, OBJECT_OPERATORS.has(op) ? operand : value(operand), refuse), refuse);
   }
   if (op === 'cast' && GEO_TYPES.has(c.type)) {
     // `_cast: {geography: {…}}`: the column compared as the other PostGIS type (dec.graphql.postgis).

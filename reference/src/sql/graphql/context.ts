@@ -2,7 +2,7 @@
 import * as sql from 'pg-sql2';
 import type { DbColumn } from '../../db/introspection';
 import type { Models, TableModel } from '../../schema/model';
-import { GEO_TYPES, geoJsonProblem } from '../../schema/geoJson';
+import { geoJsonProblem, rasterProblem } from '../../schema/geoJson';
 
 export type Fragment = sql.SQLQuery | sql.SQLNode;
 
@@ -85,7 +85,8 @@ export const rowValue = (t: TableModel, alias: sql.SQLNode) =>
 
 /** A bound value cast to the column's type; JSON columns get JSON text. */
 export function typedValue(c: DbColumn, value: unknown): Fragment {
-  if (GEO_TYPES.has(c.type)) return geoValue(c, value);
+  const constructed = CONSTRUCTED[c.type];
+  if (constructed) return constructedValue(c, value, constructed);
   const json = c.type === 'json' || c.type === 'jsonb';
   if (value instanceof SessionRead) {
     const session = sql.query`${value.cohort.alias}.session`;
@@ -99,18 +100,25 @@ export function typedValue(c: DbColumn, value: unknown): Fragment {
 }
 
 /**
- * A GeoJSON value of a PostGIS column, made a geometry by ST_GeomFromGeoJSON and cast to the column's
- * type (decision dec.graphql.postgis); a value that is not GeoJSON is refused before the statement runs.
+ * PostGIS's types, whose values the engine takes in another form and makes values with a function
+ * (decisions dec.graphql.postgis, dec.graphql.postgis-raster): GeoJSON, hexadecimal WKB.
  */
-function geoValue(c: DbColumn, value: unknown): Fragment {
+const CONSTRUCTED: Record<string, { fn: string; problem: (value: unknown) => string | undefined }> = {
+  geometry: { fn: 'ST_GeomFromGeoJSON', problem: geoJsonProblem },
+  geography: { fn: 'ST_GeomFromGeoJSON', problem: geoJsonProblem },
+  raster: { fn: 'ST_RastFromHexWKB', problem: rasterProblem },
+};
+
+/** A value of a PostGIS column, made by its function and cast to the column's type; a value not in its form is refused before the statement runs. */
+function constructedValue(c: DbColumn, value: unknown, { fn, problem }: (typeof CONSTRUCTED)[string]): Fragment {
   const type = columnType(c);
-  if (value instanceof SessionRead) return sql.query`ST_GeomFromGeoJSON(${value.cohort.alias}.session ->> ${sql.value(value.name)})::${type}`;
+  if (value instanceof SessionRead) return sql.query`${sql.raw(fn)}(${value.cohort.alias}.session ->> ${sql.value(value.name)})::${type}`;
   const given = value instanceof VariableRead ? value.value : value;
-  const problem = geoJsonProblem(given);
-  if (problem !== undefined) throw new CompileError(problem, 'parse-failed');
+  const refused = problem(given);
+  if (refused !== undefined) throw new CompileError(refused, 'parse-failed');
   if (given === null || given === undefined) return sql.query`null::${type}`;
-  if (value instanceof VariableRead) return sql.query`ST_GeomFromGeoJSON(${value.read(typeof given === 'string')}::text)::${type}`;
-  return sql.query`ST_GeomFromGeoJSON(${sql.value(typeof given === 'string' ? given : JSON.stringify(given))}::text)::${type}`;
+  const text = value instanceof VariableRead ? value.read(typeof given === 'string') : sql.value(typeof given === 'string' ? given : JSON.stringify(given));
+  return sql.query`${sql.raw(fn)}(${text}::text)::${type}`;
 }
 
 /**
@@ -119,7 +127,7 @@ function geoValue(c: DbColumn, value: unknown): Fragment {
  * where an empty list would match every row).
  */
 export function typedArray(c: DbColumn, given: unknown[] | null | VariableRead): Fragment {
-  if (GEO_TYPES.has(c.type) && Array.isArray(given) && given.length)
+  if (CONSTRUCTED[c.type] && Array.isArray(given) && given.length)
     return sql.query`array[${sql.join(
       given.map((v) => typedValue(c, v)),
       ', ',

@@ -19,22 +19,31 @@ const ONE_VALUE: Record<string, { fn: string; types: readonly string[] }> = {
   st_within: { fn: 'ST_Within', types: ['geometry'] },
   st_intersects: { fn: 'ST_Intersects', types: ['geometry', 'geography'] },
   st_3d_intersects: { fn: 'ST_3DIntersects', types: ['geometry'] },
+  st_intersects_rast: { fn: 'ST_Intersects', types: ['raster'] },
+};
+/** The raster operators with a geometry and a band: their fields, in the order ST_Intersects takes them after the raster. */
+const BANDED: Record<string, readonly ('nband' | 'geommin')[]> = {
+  st_intersects_nband_geom: ['nband', 'geommin'],
+  st_intersects_geom_nband: ['geommin', 'nband'],
 };
 const DISTANCE: Record<string, { fn: string; types: readonly string[] }> = {
   st_d_within: { fn: 'ST_DWithin', types: ['geometry', 'geography'] },
   st_3d_d_within: { fn: 'ST_3DDWithin', types: ['geometry'] },
 };
 
-/** The operators whose operand is `{distance, from, use_spheroid}`, not a geometry. */
-export const DISTANCE_OPERATORS: ReadonlySet<string> = new Set(Object.keys(DISTANCE));
+/** The operators whose operand is an object of fields (`{distance, from}`, `{nband, geommin}`), not a value of the column's type. */
+export const OBJECT_OPERATORS: ReadonlySet<string> = new Set([...Object.keys(DISTANCE), ...Object.keys(BANDED)]);
 
 /** The PostGIS operators (without their `_` or `$`), for the column types each applies to. */
 export const GEO_OPERATORS: ReadonlyMap<string, readonly string[]> = new Map(
-  [...Object.entries(ONE_VALUE), ...Object.entries(DISTANCE)].map(([op, { types }]) => [op, types]),
+  [...Object.entries(ONE_VALUE), ...Object.entries(DISTANCE), ...Object.keys(BANDED).map((op) => [op, { types: ['raster'] }] as const)].map(
+    ([op, { types }]) => [op, types],
+  ),
 );
 
 const FLOAT = { name: 'distance', type: 'float8', type_schema: 'pg_catalog' } as DbColumn;
 const BOOLEAN = { name: 'use_spheroid', type: 'bool', type_schema: 'pg_catalog' } as DbColumn;
+const INTEGER = { name: 'nband', type: 'int4', type_schema: 'pg_catalog' } as DbColumn;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -51,6 +60,18 @@ export function geoCondition(
 ): Fragment {
   const one = ONE_VALUE[op];
   if (one) return sql.query`${sql.raw(one.fn)}(${col}, ${typedValue(c, operand)})`;
+  const banded = BANDED[op];
+  if (banded) {
+    if (!isObject(operand)) throw refuse(`parsing ${op} failed, expected Object, but encountered ${jsonType(operand)}`);
+    if (!('geommin' in operand)) throw refuse('key "geommin" not found');
+    if (op === 'st_intersects_nband_geom' && !('nband' in operand)) throw refuse('key "nband" not found');
+    const geometry = { ...c, type: 'geometry' };
+    // The band is optional after the geometry: ST_Intersects(raster, geometry) then.
+    const args = banded
+      .filter((f) => f === 'geommin' || operand.nband !== undefined)
+      .map((f) => (f === 'geommin' ? typedValue(geometry, operand.geommin) : typedValue(INTEGER, operand.nband)));
+    return sql.query`ST_Intersects(${sql.join([col, ...args], ', ')})`;
+  }
   const distance = DISTANCE[op]!;
   if (!isObject(operand))
     throw refuse(`parsing ${c.type === 'geography' ? 'DWithinGeogOp' : 'DWithinGeomOp'} failed, expected Object, but encountered ${jsonType(operand)}`);
