@@ -94,7 +94,7 @@ caseNeeding(
   ['dec.graphql.postgis', 'dec.permission.postgis'],
   `generated PostGIS filters keep exactly the rows the model keeps, in where and in permissions (${RUNS} expressions)`,
   async () => {
-    await gis.sql('drop table if exists public.place; create table public.place (id int primary key, location geometry)');
+    await gis.sql('drop table if exists public.place cascade; create table public.place (id int primary key, location geometry)');
     for (const p of POINTS) await gis.sql('insert into public.place values ($1, ST_SetSRID(ST_MakePoint($2, $3), 4326))', [p.id, p.x, p.y]);
     await trackOnGisSource(target, gis.url, 'place');
     try {

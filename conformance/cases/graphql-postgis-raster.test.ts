@@ -24,7 +24,7 @@ const ids = async (where: unknown, role?: string): Promise<unknown> => {
 useGisTable(
   target,
   gis,
-  `drop table if exists public.tile; create table public.tile (id int primary key, rast raster);
+  `drop table if exists public.tile cascade; create table public.tile (id int primary key, rast raster);
     insert into public.tile values (1, ${TILE(0)}), (2, ${TILE(100)})`,
   'tile',
 );

@@ -37,7 +37,7 @@ const ids = async (where: string, role?: string): Promise<unknown> => {
 useGisTable(
   target,
   gis,
-  `drop table if exists public.place;
+  `drop table if exists public.place cascade;
     create table public.place (id int primary key, name text not null, location geometry, spot geography);
     insert into public.place values
       (1, 'origin', 'SRID=4326;POINT(0 0)', 'SRID=4326;POINT(0 0)'),
@@ -213,3 +213,14 @@ caseNeeding(
     expect(exported.sources[0]!.tables).toEqual([{ table: { schema: 'public', name: 'place' } }]);
   },
 );
+
+caseNeeding(REQUIRES_POSTGIS, ['dec.graphql.postgis', 'op.add_computed_field'], 'a computed field returning a geometry is read as GeoJSON', async () => {
+  await gis.sql(
+    'create or replace function public.place_moved(p public.place) returns geometry as $$ select ST_Translate(p.location, 1, 0) $$ language sql stable',
+  );
+  const definition = { function: { schema: 'public', name: 'place_moved' } };
+  expectResponse(await run('pg_add_computed_field', { source: 'gis', table: 'place', name: 'moved', definition }), 200, ok);
+  expectResponse(await target.graphql('{ place(where: {id: {_eq: 2}}) { moved } }'), 200, {
+    data: { place: [{ moved: { type: 'Point', coordinates: [2, 1] } }] },
+  });
+});

@@ -173,7 +173,9 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
       const call = functionCall(env, computed, f.args.args as Record<string, unknown> | undefined, rowValue(t, alias));
       pairs.push([
         f.alias,
-        computed.kind === 'scalar' ? call : listJson(env, env.models.get(computed.targetKey!)!, f.args as SelectArgs, f.selectionSet, undefined, call),
+        computed.kind === 'scalar'
+          ? outputValue(computed.returns.column, call)
+          : listJson(env, env.models.get(computed.targetKey!)!, f.args as SelectArgs, f.selectionSet, undefined, call),
       ]);
       continue;
     }
