@@ -31,8 +31,10 @@ test('GeoJSON geometries of every type are taken; strings and null are left to P
     { type: 'Polygon', coordinates: [ring] },
     { type: 'MultiPolygon', coordinates: [[ring]] },
     { type: 'GeometryCollection', geometries: [{ type: 'Point', coordinates: [0, 0] }] },
+    { type: 'Point', coordinates: [0, null] },
     'POINT(0 0)',
     null,
+    undefined,
   ])
     expect(geoJsonProblem(value)).toBeUndefined();
 });
@@ -81,12 +83,21 @@ test('what is not GeoJSON gets the message the engine gives', () => {
     ],
     [{ type: 'MultiPolygon', coordinates: [[[[0, 0]]]] }, 'A LinearRing needs at least 4 Positions'],
     [{ type: 'GeometryCollection', geometries: [{ type: 'Nope' }] }, 'unexpected geometry type: Nope'],
+    [{ type: 'GeometryCollection', geometries: [null] }, 'parsing Geometry failed, expected Object, but encountered Null'],
+    [{ type: 'GeometryCollection', geometries: 5 }, 'parsing [] failed, expected Array, but encountered Number'],
+    [{ type: 'Point', coordinates: null }, 'parsing Position failed, expected Array, but encountered Null'],
+    [{ type: 'LineString', coordinates: 5 }, 'parsing LineString failed, expected Array, but encountered Number'],
+    [{ type: 'MultiLineString', coordinates: 5 }, 'parsing [] failed, expected Array, but encountered Number'],
+    [{ type: 'Polygon', coordinates: 5 }, 'parsing [] failed, expected Array, but encountered Number'],
+    [{ type: 'Polygon', coordinates: [5] }, 'parsing LinearRing failed, expected Array, but encountered Number'],
+    [{ type: 'MultiPolygon', coordinates: 5 }, 'parsing [] failed, expected Array, but encountered Number'],
+    [{ type: 'MultiPolygon', coordinates: [5] }, 'parsing [] failed, expected Array, but encountered Number'],
   ];
   for (const [value, message] of cases) expect([value, geoJsonProblem(value)]).toEqual([value, message]);
 });
 
 test('a raster is a string of hexadecimal digit pairs', () => {
-  expect([rasterProblem('0100ab'), rasterProblem(''), rasterProblem(null)]).toEqual([undefined, undefined, undefined]);
+  expect([rasterProblem('0100ab'), rasterProblem(''), rasterProblem(null), rasterProblem(undefined)]).toEqual([undefined, undefined, undefined, undefined]);
   expect(rasterProblem(12)).toBe('expecting String for raster');
   expect(rasterProblem('abc')).toBe('invalid hexadecimal representation of raster well known binary format');
   expect(rasterProblem('zz')).toBe('invalid hexadecimal representation of raster well known binary format');
