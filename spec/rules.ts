@@ -453,6 +453,30 @@ export const DECISIONS: readonly SpecItem[] = [
     "A table's <table>_bool_exp has, for each array relationship whose target the role may aggregate (allow_aggregations), a field <relationship>_aggregate of type <target>_aggregate_bool_exp: {count: {arguments: [<target>_select_column!], distinct: Boolean, filter: <target>_bool_exp, predicate: Int_comparison_exp!}, bool_and and bool_or (where the target has boolean columns the role reads): {arguments: <target>_select_column_<target>_aggregate_bool_exp_bool_and_arguments_columns!, distinct, filter, predicate: Boolean_comparison_exp!}}, as the engine names them. It holds for a row when the function over its related rows that the role reads and filter keeps (count(*), count of the columns' non-null values, of distinct ones with distinct; bool_and/bool_or of the column, null over no rows) satisfies predicate. Exactly one function per <relationship>_aggregate (else validation-failed `exactly one predicate should be specified`). Permissions take the same form in the metadata's BoolExp (arguments by column name; bool_and and bool_or one column), checked when the permission is made.",
   ),
   decision(
+    'graphql.postgis',
+    '2.1',
+    'PostGIS columns and operators',
+    "Columns of PostGIS's geometry and geography types are the scalars geometry and geography. Their values are GeoJSON: read as ST_AsGeoJSON(column)::json, given as a GeoJSON object (or a string, handed to PostgreSQL as is) made a value by ST_GeomFromGeoJSON and cast to the column's type. An object that is not GeoJSON is refused before the statement runs with parse-failed and the engine's message (`unexpected geometry type: <type>`, `key \"type\" not found`, `A Position needs at least 2 elements`, `parsing Geometry failed, expected Object, but encountered Number`, …), at path `$` (the engine names the argument's path). geometry_comparison_exp has, besides _eq, _neq, _in, _nin, _gt, _lt, _gte, _lte and _is_null, the engine's _st_contains, _st_crosses, _st_equals, _st_overlaps, _st_touches, _st_within, _st_intersects, _st_3d_intersects (a geometry), _st_d_within and _st_3d_d_within (st_d_within_input {distance: Float!, from: geometry!}); geography_comparison_exp has _st_intersects and _st_d_within (st_d_within_geography_input {distance: Float!, from: geography!, use_spheroid: Boolean = true}); each has _cast (geometry_cast_exp {geography: geography_comparison_exp}, geography_cast_exp {geometry: geometry_comparison_exp}) comparing the column as the other type; descriptions as the engine's. Each operator is the PostGIS function of its name (ST_DWithin with use_spheroid for geography). Raster columns and their operators are not served.",
+  ),
+  decision(
+    'action.postgres-scalars',
+    '2.7',
+    "PostgreSQL's types as scalars in custom types",
+    "A field of a custom input or object type, and an action's argument or output type, may name a base type of the server's database as a scalar by the GraphQL name the engine gives it (uuid, timestamptz, date, numeric, jsonb, bigint for int8, smallint for int2, geography where PostGIS is installed, …; int4, float4, text, varchar and bool are Int, Float, String and Boolean), as the engine allows; the schema then has that scalar (the same one the tables' columns use). A name that is neither a custom type, a built-in scalar nor such a type is refused as before (`the type \"<name>\" is not defined`). Only the server's own database is consulted, not other sources.",
+  ),
+  decision(
+    'graphql.postgis-raster',
+    '2.1',
+    'PostGIS raster columns and operators',
+    "Columns of PostGIS's raster type are the scalar raster, whose values are hexadecimal well-known binary: read as PostgreSQL's text form of the raster, given as a string made a value by ST_RastFromHexWKB (anything else refused before the statement runs with parse-failed `expecting String for raster`, or `invalid hexadecimal representation of raster well known binary format`). raster_comparison_exp has _eq, _neq, _in, _nin and _is_null (no ordering), and the engine's _st_intersects_rast (a raster), _st_intersects_nband_geom (st_intersects_nband_geom_input {nband: Int!, geommin: geometry!}) and _st_intersects_geom_nband (st_intersects_geom_nband_input {geommin: geometry!, nband: Int}), each ST_Intersects with those arguments; none has a description, as in the engine. Permissions take them in either form ($st_intersects_rast, …) on raster columns only.",
+  ),
+  decision(
+    'permission.postgis',
+    '2.1',
+    'PostGIS operators in permissions',
+    'A BoolExp in the metadata takes the same operators in either form ($st_d_within or _st_d_within, …, and _cast), with the same operands. An operator on a column of a type it does not apply to is refused with unexpected-payload `"<column>" is of type <type>; this operator works only on column of types [geometry]` (or [geometry, geography] for st_intersects and st_d_within, [raster] for the raster operators); an operand that is not GeoJSON with parse-failed and the message of dec.graphql.postgis.',
+  ),
+  decision(
     'run_sql.text-settings',
     '4.3',
     "run_sql's text read as its check reads it",

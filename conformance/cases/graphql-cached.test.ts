@@ -78,3 +78,28 @@ test(covers(['dec.graphql.cached'], 'an answer with errors is not kept; @cached 
   expectResponse(await target.metadata({ type: 'reload_metadata', args: {} }), 200);
   expectResponse(await target.graphql(query), 200, { data: { store_customer_by_pk: { name: 'Bobby' } } });
 });
+
+test(
+  covers(
+    ['dec.graphql.cached', 'op.create_rest_endpoint', 'op.create_query_collection'],
+    'a REST endpoint whose document has @cached is made, and answers from the cache',
+  ),
+  async () => {
+    const query = 'query names @cached(ttl: 60) { store_customer(order_by: {id: asc}) { name } }';
+    const made = await target.metadata({
+      type: 'bulk',
+      args: [
+        { type: 'create_query_collection', args: { name: 'rest', definition: { queries: [{ name: 'names', query }] } } },
+        {
+          type: 'create_rest_endpoint',
+          args: { name: 'names', url: 'names', methods: ['GET'], definition: { query: { query_name: 'names', collection_name: 'rest' } } },
+        },
+      ],
+    });
+    expectResponse(made, 200, [{ message: 'success' }, { message: 'success' }]);
+    const names = { data: { store_customer: [{ name: 'Ann' }, { name: 'Bob' }, { name: 'Cy' }] } };
+    expectResponse(await target.request('GET', '/api/rest/names', { headers: target.adminHeaders() }), 200, names);
+    await rename(1, 'Anna');
+    expectResponse(await target.request('GET', '/api/rest/names', { headers: target.adminHeaders() }), 200, names);
+  },
+);

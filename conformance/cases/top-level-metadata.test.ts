@@ -23,7 +23,6 @@ const artist = {
     { role: 'fan', permission: { columns: ['id', 'name'], filter: {} } },
   ],
 };
-const brandedExport = <T>(document: T): T => branded(document);
 
 const TABLES = [artist];
 

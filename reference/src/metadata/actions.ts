@@ -26,8 +26,8 @@ export function findAction(document: MetadataDocument, name: string): Action {
 }
 
 /** Why an action's arguments or output type do not fit the custom types, or undefined. */
-export function actionProblem(action: Action, types: CustomTypes | undefined): string | undefined {
-  const kinds = customTypeKinds(types);
+export function actionProblem(action: Action, types: CustomTypes | undefined, postgresScalars: ReadonlySet<string> = new Set()): string | undefined {
+  const kinds = customTypeKinds(types, postgresScalars);
   const names = new Set<string>();
   for (const a of action.definition.arguments ?? []) {
     if (!isGraphQLName(a.name)) return `the argument name ${JSON.stringify(a.name)} is not a valid GraphQL name`;
@@ -41,26 +41,38 @@ export function actionProblem(action: Action, types: CustomTypes | undefined): s
   return undefined;
 }
 
-function checked(action: Action, document: MetadataDocument): Action {
+function checked(action: Action, document: MetadataDocument, postgresScalars: ReadonlySet<string>): Action {
   if (!isGraphQLName(action.name))
     throw engineError('validation-failed.action', '$.args', [JSON.stringify(action.name), 'the name is not a valid GraphQL name']);
-  const problem = actionProblem(action, document.custom_types);
+  const problem = actionProblem(action, document.custom_types, postgresScalars);
   if (problem) throw engineError('validation-failed.action', '$.args', [JSON.stringify(action.name), problem]);
   return action;
 }
 
-export function createAction(document: MetadataDocument, args: { name: string; definition: Action['definition']; comment?: string | null }): MetadataDocument {
+export function createAction(
+  document: MetadataDocument,
+  args: { name: string; definition: Action['definition']; comment?: string | null },
+  postgresScalars: ReadonlySet<string> = new Set(),
+): MetadataDocument {
   if (actionsOf(document).some((a) => a.name === args.name)) throw engineError('already-exists.action', '$.args', [JSON.stringify(args.name)]);
-  const action = checked({ name: args.name, definition: args.definition, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) }, document);
+  const action = checked(
+    { name: args.name, definition: args.definition, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) },
+    document,
+    postgresScalars,
+  );
   return withActions(document, [...actionsOf(document), action]);
 }
 
 /** A new definition (and comment, when given); the permissions stay. */
-export function updateAction(document: MetadataDocument, args: { name: string; definition: Action['definition']; comment?: string | null }): MetadataDocument {
+export function updateAction(
+  document: MetadataDocument,
+  args: { name: string; definition: Action['definition']; comment?: string | null },
+  postgresScalars: ReadonlySet<string> = new Set(),
+): MetadataDocument {
   const old = findAction(document, args.name);
   const { comment: oldComment, ...rest } = old;
   const comment = args.comment === undefined ? oldComment : (args.comment ?? undefined);
-  const action = checked({ ...rest, definition: args.definition, ...(typeof comment === 'string' ? { comment } : {}) }, document);
+  const action = checked({ ...rest, definition: args.definition, ...(typeof comment === 'string' ? { comment } : {}) }, document, postgresScalars);
   return withActions(
     document,
     actionsOf(document).map((a) => (a.name === args.name ? action : a)),
@@ -104,10 +116,15 @@ export function dropActionPermission(document: MetadataDocument, args: { action:
 }
 
 /** set_custom_types: the new types replace the old, unless an action uses a type they leave out. */
-export function setCustomTypes(document: MetadataDocument, db: Introspection, types: CustomTypes): MetadataDocument {
-  validateCustomTypes(types, document, db);
-  const kinds = customTypeKinds(types);
-  const broken = actionsOf(document).filter((a) => actionProblem(a, types) !== undefined);
+export function setCustomTypes(
+  document: MetadataDocument,
+  db: Introspection,
+  types: CustomTypes,
+  postgresScalars: ReadonlySet<string> = new Set(),
+): MetadataDocument {
+  validateCustomTypes(types, document, db, postgresScalars);
+  const kinds = customTypeKinds(types, postgresScalars);
+  const broken = actionsOf(document).filter((a) => actionProblem(a, types, postgresScalars) !== undefined);
   if (broken.length > 0) {
     const missing = broken.map((a) => {
       const used = [...(a.definition.arguments ?? []).map((x) => x.type), a.definition.output_type]

@@ -1,7 +1,7 @@
 // Custom GraphQL types (SPEC.md §2.7) as pure functions over the document: set_custom_types
 // replaces them all, after checking names, field types and relationships to tracked tables.
 import { Kind, parseType, type TypeNode } from 'graphql';
-import { quoteQualified, type CustomTypes, type MetadataDocument } from '../../../spec';
+import { quoteQualified, type Action, type CustomTypes, type MetadataDocument } from '../../../spec';
 import { relationKey, type Introspection } from '../db/introspection';
 import { engineError } from '../errors';
 import { isGraphQLName } from './naming';
@@ -11,14 +11,24 @@ export const BUILT_IN_SCALARS = ['Int', 'Float', 'String', 'Boolean', 'ID'] as c
 
 export type TypeKind = 'scalar' | 'enum' | 'input_object' | 'object';
 
-/** Every custom type by name, with its kind. */
-export function customTypeKinds(types: CustomTypes | undefined): Map<string, TypeKind> {
-  const kinds = new Map<string, TypeKind>(BUILT_IN_SCALARS.map((n) => [n, 'scalar']));
+/**
+ * Every custom type by name, with its kind; `postgresScalars`: the scalars of PostgreSQL's types that
+ * the types may name besides their own (decision dec.action.postgres-scalars).
+ */
+export function customTypeKinds(types: CustomTypes | undefined, postgresScalars: ReadonlySet<string> = new Set()): Map<string, TypeKind> {
+  const kinds = new Map<string, TypeKind>([...BUILT_IN_SCALARS, ...postgresScalars].map((n) => [n, 'scalar']));
   for (const s of types?.scalars ?? []) kinds.set(s.name, 'scalar');
   for (const e of types?.enums ?? []) kinds.set(e.name, 'enum');
   for (const i of types?.input_objects ?? []) kinds.set(i.name, 'input_object');
   for (const o of types?.objects ?? []) kinds.set(o.name, 'object');
   return kinds;
+}
+
+/** The named types that custom types and actions use, each once. */
+export function typeNamesUsed(types: CustomTypes | undefined, actions: readonly Pick<Action, 'definition'>[]): string[] {
+  const fields = [...(types?.input_objects ?? []), ...(types?.objects ?? [])].flatMap((t) => t.fields.map((f) => f.type));
+  const ofActions = actions.flatMap((a) => [...(a.definition.arguments ?? []).map((x) => x.type), a.definition.output_type]);
+  return [...new Set([...fields, ...ofActions].map(namedTypeOf).filter((n): n is string => n !== undefined))];
 }
 
 /** The named type at the bottom of a GraphQL type such as `[Int!]!`, or undefined when it does not parse. */
@@ -47,7 +57,7 @@ export function typeProblem(type: string, kinds: ReadonlyMap<string, TypeKind>, 
 const refuse = (reason: string) => engineError('validation-failed.custom-types', '$.args', [reason]);
 
 /** Custom types must have valid, distinct names, known field types and relationships to tracked tables. */
-export function validateCustomTypes(types: CustomTypes, document: MetadataDocument, db: Introspection): void {
+export function validateCustomTypes(types: CustomTypes, document: MetadataDocument, db: Introspection, postgresScalars: ReadonlySet<string> = new Set()): void {
   const seen = new Set<string>(BUILT_IN_SCALARS);
   const all = [...(types.scalars ?? []), ...(types.enums ?? []), ...(types.input_objects ?? []), ...(types.objects ?? [])];
   for (const t of all) {
@@ -55,7 +65,7 @@ export function validateCustomTypes(types: CustomTypes, document: MetadataDocume
     if (seen.has(t.name)) throw refuse(`the type name ${JSON.stringify(t.name)} is defined more than once`);
     seen.add(t.name);
   }
-  const kinds = customTypeKinds(types);
+  const kinds = customTypeKinds(types, postgresScalars);
   for (const e of types.enums ?? []) {
     const values = new Set<string>();
     for (const v of e.values) {

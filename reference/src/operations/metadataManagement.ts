@@ -6,7 +6,8 @@ import type { CompatHeaders } from '../sessionNames';
 import { buildModels } from '../schema/model';
 import { engineError, EngineError } from '../errors';
 import { actionProblem, actionsOf } from '../metadata/actions';
-import { validateCustomTypes } from '../metadata/customTypes';
+import { typeNamesUsed, validateCustomTypes } from '../metadata/customTypes';
+import { postgresScalars } from './actions';
 import { relationKey, type Introspection } from '../db/introspection';
 import { clearedDocument, exportForm, withoutInconsistent, withoutObjects } from '../metadata/document';
 import { checkNames, checkNamesAcross, validateEntry } from '../metadata/tables';
@@ -41,7 +42,7 @@ export async function replaceMetadata(ctx: OperationContext, args: ReplaceArgs, 
   orderedInheritedRoles(document);
   for (const [i, t] of (document.cron_triggers ?? []).entries()) checkSchedule(t.schedule, `${v2 ? '$.args.metadata' : '$.args'}.cron_triggers[${i}].schedule`);
   await checkPermissionValueList(ctx, values);
-  checkActions(document, db, v2 ? '$.args.metadata' : '$.args');
+  checkActions(document, db, v2 ? '$.args.metadata' : '$.args', await postgresScalars(ctx, typeNamesUsed(document.custom_types, actionsOf(document))));
   await ctx.remotes.loadAll(document, false, ctx.remoteLoading);
   const inSources = await checkSources(ctx, document, v2 ? '$.args.metadata' : '$.args');
   const found = [
@@ -213,14 +214,14 @@ async function dropInconsistentOnce(ctx: OperationContext): Promise<void> {
 }
 
 /** Custom types must be valid and every action must fit them. */
-function checkActions(document: MetadataDocument, db: Introspection, path: string): void {
+function checkActions(document: MetadataDocument, db: Introspection, path: string, postgresScalars: ReadonlySet<string>): void {
   try {
-    if (document.custom_types) validateCustomTypes(document.custom_types, document, db);
+    if (document.custom_types) validateCustomTypes(document.custom_types, document, db, postgresScalars);
   } catch (error) {
     throw error instanceof EngineError ? new EngineError(error.id, error.status, error.code, error.message, `${path}.custom_types`) : error;
   }
   for (const [i, action] of actionsOf(document).entries()) {
-    const problem = actionProblem(action, document.custom_types);
+    const problem = actionProblem(action, document.custom_types, postgresScalars);
     if (problem) throw engineError('validation-failed.action', `${path}.actions[${i}]`, [JSON.stringify(action.name), problem]);
   }
 }

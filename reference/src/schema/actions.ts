@@ -31,7 +31,7 @@ import { namedTypeOf } from '../metadata/customTypes';
 const BUILT_IN: Record<string, GraphQLScalarType> = { Int: GraphQLInt, Float: GraphQLFloat, String: GraphQLString, Boolean: GraphQLBoolean, ID: GraphQLID };
 
 /** Scalars the engine's own schema defines too (for the results of asynchronous actions): the same objects. */
-export type SharedScalar = (name: 'uuid' | 'timestamptz' | 'json') => GraphQLScalarType;
+export type SharedScalar = (name: string) => GraphQLScalarType;
 
 /** The scalars of the engine's schema that action types use; they are not the actions' to claim. */
 export const SHARED_SCALARS: ReadonlySet<string> = new Set(['uuid', 'timestamptz', 'json']);
@@ -66,7 +66,8 @@ export function buildActionTypes(
   const typeOf = (node: TypeNode): GraphQLOutputType & GraphQLInputType => {
     if (node.kind === Kind.NON_NULL_TYPE) return new GraphQLNonNull(typeOf(node.type)) as never;
     if (node.kind === Kind.LIST_TYPE) return new GraphQLList(typeOf(node.type)) as never;
-    return named.get(node.name.value) as never;
+    // A name the custom types do not define is a PostgreSQL type's scalar (checked when the types were set).
+    return (named.get(node.name.value) ?? shared(node.name.value)) as never;
   };
   const typeRef = (text: string) => typeOf(parseType(text));
   const described = (d: string | undefined) => (d ? { description: d } : {});

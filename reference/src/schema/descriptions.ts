@@ -127,6 +127,26 @@ export const COMPARISON_OPERATOR: Record<string, string> = {
   _has_keys_all: 'do all of these strings exist as top-level keys in the column',
 };
 
+/** The PostGIS operators of each type, as the engine describes them (decision dec.graphql.postgis). */
+export const GEO_OPERATOR: Record<'geometry' | 'geography', Record<string, string>> = {
+  geometry: {
+    _st_contains: 'does the column contain the given geometry value',
+    _st_crosses: 'does the column cross the given geometry value',
+    _st_equals: 'is the column equal to given geometry value (directionality is ignored)',
+    _st_overlaps: "does the column 'spatially overlap' (intersect but not completely contain) the given geometry value",
+    _st_touches: 'does the column have atleast one point in common with the given geometry value',
+    _st_within: 'is the column contained in the given geometry value',
+    _st_intersects: 'does the column spatially intersect the given geometry value',
+    _st_3d_intersects: 'does the column spatially intersect the given geometry value in 3D',
+    _st_d_within: 'is the column within a given distance from the given geometry value',
+    _st_3d_d_within: 'is the column within a given 3D distance from the given geometry value',
+  },
+  geography: {
+    _st_intersects: 'does the column spatially intersect the given geography value',
+    _st_d_within: 'is the column within a given distance from the given geography value',
+  },
+};
+
 export const ORDER_BY = {
   type: 'column ordering options',
   values: {

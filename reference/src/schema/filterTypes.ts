@@ -3,6 +3,7 @@
 import {
   GraphQLBoolean,
   GraphQLEnumType,
+  GraphQLFloat,
   GraphQLInt,
   GraphQLString,
   type GraphQLFieldConfigArgumentMap,
@@ -12,9 +13,9 @@ import {
 } from 'graphql';
 import { aggregateColumns, AGGREGATE_OPERATIONS, comparableComputed } from './aggregates';
 import { aggregatePredicateField, predicateColumns, predicateFunctions, predicateRelationships, type AggregatePredicateFunction } from './aggregatePredicates';
-import { COMPARISON_OPERATOR, described, DESCRIBE, ORDER_BY, SELECT_ARGUMENT } from './descriptions';
+import { COMPARISON_OPERATOR, described, DESCRIBE, GEO_OPERATOR, ORDER_BY, SELECT_ARGUMENT } from './descriptions';
 import type { ColumnModel, TableModel } from './model';
-import { isJsonbType, isStringType } from './scalars';
+import { isGeoType, isJsonbType, isRasterType, isStringType } from './scalars';
 import type { TypeContext } from './typeContext';
 import { makeEnumType, makeInputObjectType } from './types';
 import { listOf, nonNull } from './wrappers';
@@ -42,7 +43,7 @@ export interface FilterTypes {
 }
 
 export function filterTypes(cx: TypeContext): FilterTypes {
-  const { once, ownType, columnType, columnTypeKey, target } = cx;
+  const { once, ownType, columnType, columnTypeKey, target, scalar } = cx;
   const isEnumColumn = (c: ColumnModel) => columnType(c) instanceof GraphQLEnumType;
 
   const comparisonExp = (c: ColumnModel) => {
@@ -62,7 +63,7 @@ export function filterTypes(cx: TypeContext): FilterTypes {
           _nin: { type: listOf(base) },
           _is_null: { type: GraphQLBoolean },
         };
-        if (!isEnum) {
+        if (!isEnum && !isRasterType(c.column)) {
           Object.assign(fields, { _gt: { type: base }, _lt: { type: base }, _gte: { type: base }, _lte: { type: base } });
         }
         if (text) {
@@ -78,12 +79,52 @@ export function filterTypes(cx: TypeContext): FilterTypes {
           });
         }
         for (const [op, field] of Object.entries(fields)) Object.assign(field, described(COMPARISON_OPERATOR[op]));
+        if (!isEnum && isGeoType(c.column)) Object.assign(fields, geoFields(c));
+        if (!isEnum && isRasterType(c.column)) Object.assign(fields, rasterFields(c));
         const made = makeInputObjectType({ name, description: DESCRIBE.comparisonExp(base.name), fields });
         comparisonTypes.add(made);
         return made;
       },
       JSON.stringify([columnTypeKey(c), text, json]),
     );
+  };
+
+  /** `_cast` to the other PostGIS type and the type's `_st_*` operators (decision dec.graphql.postgis). */
+  const geoFields = (c: ColumnModel): GraphQLInputFieldConfigMap => {
+    const type = c.column.type as 'geometry' | 'geography';
+    const other = type === 'geometry' ? 'geography' : 'geometry';
+    const base = columnType(c);
+    const asOther: ColumnModel = { ...c, scalar: other, enumType: undefined, column: { ...c.column, type: other } };
+    const cast = once(`${type}_cast_exp`, () =>
+      makeInputObjectType({ name: `${type}_cast_exp`, fields: () => ({ [other]: { type: comparisonExp(asOther) } }) }),
+    );
+    const within = once(type === 'geometry' ? 'st_d_within_input' : 'st_d_within_geography_input', () =>
+      makeInputObjectType({
+        name: type === 'geometry' ? 'st_d_within_input' : 'st_d_within_geography_input',
+        fields: {
+          distance: { type: nonNull(GraphQLFloat) },
+          from: { type: nonNull(base) },
+          ...(type === 'geography' ? { use_spheroid: { type: GraphQLBoolean, defaultValue: true } } : {}),
+        },
+      }),
+    );
+    const fields: GraphQLInputFieldConfigMap = { _cast: { type: cast } };
+    for (const [op, description] of Object.entries(GEO_OPERATOR[type])) {
+      fields[op] = { type: op.endsWith('d_within') ? within : base, description };
+    }
+    return fields;
+  };
+
+  /** The engine's raster operators: with another raster, or with a geometry and a band. */
+  const rasterFields = (c: ColumnModel): GraphQLInputFieldConfigMap => {
+    const geometry = scalar('geometry');
+    const nbandGeom = once('st_intersects_nband_geom_input', () =>
+      makeInputObjectType({ name: 'st_intersects_nband_geom_input', fields: { nband: { type: nonNull(GraphQLInt) }, geommin: { type: nonNull(geometry) } } }),
+    );
+    const geomNband = once('st_intersects_geom_nband_input', () =>
+      makeInputObjectType({ name: 'st_intersects_geom_nband_input', fields: { geommin: { type: nonNull(geometry) }, nband: { type: GraphQLInt } } }),
+    );
+    return { _st_intersects_rast: { type: columnType(c) }, _st_intersects_nband_geom: { type: nbandGeom }, _st_intersects_geom_nband: { type: geomNband } };
   };
 
   const selectColumn = (t: TableModel) =>

@@ -21,6 +21,10 @@ const ORDERED = new Set([...NUMERIC, ...STRING_LIKE, 'date', 'time', 'timetz', '
 export const isNumericType = (c: DbColumn) => NUMERIC.has(c.type);
 export const isStringType = (c: DbColumn) => STRING_LIKE.has(c.type);
 export const isJsonbType = (c: DbColumn) => c.type === 'jsonb';
+/** PostGIS's types, whose values are GeoJSON (decision dec.graphql.postgis). */
+export const isGeoType = (c: DbColumn) => c.type === 'geometry' || c.type === 'geography';
+/** PostGIS's raster, compared for equality and by its own operators only (decision dec.graphql.postgis-raster). */
+export const isRasterType = (c: DbColumn) => c.type === 'raster';
 /** Whether min/max apply: ordered base types. */
 export const isOrderedType = (c: DbColumn) => ORDERED.has(c.type) && c.type !== 'bool';
 
@@ -33,6 +37,17 @@ export function scalarName(c: DbColumn): string {
   if (c.type_kind === 'c') return `${c.type}_scalar`;
   if (BUILT_IN[c.type]) return BUILT_IN[c.type]!.name;
   return RENAMED[c.type] ?? c.type;
+}
+
+/**
+ * The PostgreSQL type a GraphQL scalar name stands for, when a custom type names one (decision
+ * dec.action.postgres-scalars): `bigint` is int8, `uuid` is uuid; names that the engine gives
+ * another GraphQL name (int4 is Int) stand for none.
+ */
+export function postgresTypeOfScalar(name: string): string | undefined {
+  const renamed = Object.entries(RENAMED).find(([, graphql]) => graphql === name);
+  if (renamed) return renamed[0];
+  return BUILT_IN[name] || RENAMED[name] ? undefined : name;
 }
 
 function literalValue(node: ValueNode, variables?: Record<string, unknown> | null): unknown {

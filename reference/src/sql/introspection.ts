@@ -112,3 +112,9 @@ export const enumTableValues = (schema: string, table: string, valueColumn: stri
          ${commentColumn ? sql.query`${sql.identifier(commentColumn)}::text` : sql.query`null::text`} as comment
     from ${sql.identifier(schema, table)}
    order by 1`;
+
+/** Which of the named PostgreSQL types exist as base types (custom types may name them as scalars). */
+export const baseTypesNamed = (names: readonly string[]) => sql.query`
+  select distinct t.typname as name
+    from pg_catalog.pg_type t
+   where t.typtype = 'b' and t.typname = any(${sql.value([...names])}::text[])`;

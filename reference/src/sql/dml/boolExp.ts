@@ -10,6 +10,7 @@ import {
   and,
   alias as newAlias,
   column,
+  CompileError,
   condition,
   exists,
   joinCondition,
@@ -26,6 +27,8 @@ import { permittedColumn, type DmlRole } from './dmlRole';
 import { aggregatePredicateField } from '../../schema/aggregatePredicates';
 import type { RelationshipModel } from '../../schema/model';
 import { aggregateOfRelated, predicateParts } from '../graphql/aggregatePredicate';
+import { castColumn, OBJECT_OPERATORS, GEO_OPERATORS, geoCondition } from '../graphql/geo';
+import { GEO_TYPES } from '../../schema/geoJson';
 
 const TEXT_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];
 const JSONB_TYPES = ['jsonb'];
@@ -101,7 +104,7 @@ function operatorExpression(
   key: string,
   operand: unknown,
   col: Fragment = column(alias, c.name),
-) {
+): Fragment {
   const op = operatorName(key);
   const value = (v: unknown) => (env.resolveValue ? env.resolveValue(v, c) : v);
   if (op === undefined) throw engineError('unexpected-payload.unknown-operator', env.path, [key]);
@@ -145,7 +148,35 @@ function operatorExpression(
     if (other.type !== c.type) throw engineError('unexpected-payload.incompatible-columns', env.path, [c.name, other.name]);
     return sql.query`${col} ${sql.raw(COLUMN_COMPARISONS[op]!)} ${column(owner.alias, other.name)}`;
   }
+  const geoTypes = GEO_OPERATORS.get(op);
+  if (geoTypes) {
+    if (!geoTypes.includes(c.type)) throw typeError(env, c, [...geoTypes]);
+    const refuse = (message: string) => engineError('parse-failed.arguments', env.path, [message]);
+    return refusedAsMetadata(() => geoCondition(c, col, op, OBJECT_OPERATORS.has(op) ? operand : value(operand), refuse), refuse);
+  }
+  if (op === 'cast' && GEO_TYPES.has(c.type)) {
+    // `_cast: {geography: {…}}`: the column compared as the other PostGIS type (dec.graphql.postgis).
+    if (!isObject(operand)) throw engineError('parse-failed.arguments', env.path, [`expected Object for ${key}`]);
+    const parts = Object.entries(operand).map(([target, operators]): Condition => {
+      if (!GEO_TYPES.has(target) || target === c.type)
+        throw engineError('parse-failed.arguments', env.path, [`cannot cast column of type ${c.type} to ${target}`]);
+      const cast = castColumn(c, col, target);
+      if (!isObject(operators)) throw engineError('parse-failed.arguments', env.path, [`expected Object for ${target}`]);
+      return and(Object.entries(operators).map(([k, o]) => condition(operatorExpression(env, t, alias, cast.column, k, o, cast.value))));
+    });
+    return and(parts);
+  }
   throw engineError('unexpected-payload.unknown-operator', env.path, [key]);
+}
+
+/** A GeoJSON value refused by the GraphQL compiler, refused as a metadata argument instead. */
+function refusedAsMetadata<T>(make: () => T, refuse: (message: string) => Error): T {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof CompileError) throw refuse(error.message);
+    throw error;
+  }
 }
 
 /** The SQL condition of a metadata-form BoolExp over rows of `t` aliased `alias`. */

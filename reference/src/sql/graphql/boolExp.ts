@@ -23,6 +23,7 @@ import {
   type Fragment,
 } from './context';
 import { functionCall } from './functions';
+import { castColumn, GEO_OPERATORS, geoCondition } from './geo';
 import { aggregatePredicateField } from '../../schema/aggregatePredicates';
 import type { RelationshipModel } from '../../schema/model';
 import { aggregateOfRelated, predicateParts } from './aggregatePredicate';
@@ -57,6 +58,8 @@ const COMPARISONS: Record<string, string> = {
 export const COMPARISON_OPERATORS: ReadonlySet<string> = new Set([...Object.keys(COMPARISONS), '_in', '_nin']);
 
 function comparison(c: ColumnModel, col: Fragment, op: string, value: unknown): Condition {
+  if (op.startsWith('_st_') && GEO_OPERATORS.has(op.slice(1))) return value === null ? TRUE : condition(geoCondition(c.column, col, op.slice(1), value));
+  if (op === '_cast') return castComparison(c, col, value as Value | null);
   const operator = COMPARISONS[op];
   if (operator) return condition(sql.query`${col} ${sql.raw(operator)} ${typedValue(c.column, value)}`);
   switch (op) {
@@ -75,6 +78,17 @@ function comparison(c: ColumnModel, col: Fragment, op: string, value: unknown): 
     default:
       throw new CompileError(`Unknown operator : ${op}`);
   }
+}
+
+/** `_cast: {geography: {…}}` (or `geometry`): the column compared as the other PostGIS type. */
+function castComparison(c: ColumnModel, col: Fragment, value: Value | null): Condition {
+  const parts: Condition[] = [];
+  for (const [target, operators] of Object.entries(value ?? {})) {
+    const cast = castColumn(c.column, col, target);
+    for (const [op, operand] of Object.entries((operators as Value | null) ?? {}))
+      parts.push(comparison({ ...c, column: cast.column }, cast.value, op, operand));
+  }
+  return and(parts);
 }
 
 /** The condition on rows of `t` (aliased `alias`) that `value` expresses. */

@@ -3,6 +3,7 @@ import * as sql from 'pg-sql2';
 import type { DbColumn } from '../../db/introspection';
 import type { Models, TableModel } from '../../schema/model';
 import type { CompatHeaders } from '../../sessionNames';
+import { geoJsonProblem, rasterProblem } from '../../schema/geoJson';
 
 export type Fragment = sql.SQLQuery | sql.SQLNode;
 
@@ -87,6 +88,8 @@ export const rowValue = (t: TableModel, alias: sql.SQLNode) =>
 
 /** A bound value cast to the column's type; JSON columns get JSON text. */
 export function typedValue(c: DbColumn, value: unknown): Fragment {
+  const constructed = CONSTRUCTED[c.type];
+  if (constructed) return constructedValue(c, value, constructed);
   const json = c.type === 'json' || c.type === 'jsonb';
   if (value instanceof SessionRead) {
     const session = sql.query`${value.cohort.alias}.session`;
@@ -100,11 +103,38 @@ export function typedValue(c: DbColumn, value: unknown): Fragment {
 }
 
 /**
+ * PostGIS's types, whose values the engine takes in another form and makes values with a function
+ * (decisions dec.graphql.postgis, dec.graphql.postgis-raster): GeoJSON, hexadecimal WKB.
+ */
+const CONSTRUCTED: Record<string, { fn: string; problem: (value: unknown) => string | undefined }> = {
+  geometry: { fn: 'ST_GeomFromGeoJSON', problem: geoJsonProblem },
+  geography: { fn: 'ST_GeomFromGeoJSON', problem: geoJsonProblem },
+  raster: { fn: 'ST_RastFromHexWKB', problem: rasterProblem },
+};
+
+/** A value of a PostGIS column, made by its function and cast to the column's type; a value not in its form is refused before the statement runs. */
+function constructedValue(c: DbColumn, value: unknown, { fn, problem }: (typeof CONSTRUCTED)[string]): Fragment {
+  const type = columnType(c);
+  if (value instanceof SessionRead) return sql.query`${sql.raw(fn)}(${value.cohort.alias}.session ->> ${sql.value(value.name)})::${type}`;
+  const given = value instanceof VariableRead ? value.value : value;
+  const refused = problem(given);
+  if (refused !== undefined) throw new CompileError(refused, 'parse-failed');
+  if (given === null || given === undefined) return sql.query`null::${type}`;
+  const text = value instanceof VariableRead ? value.read(typeof given === 'string') : sql.value(typeof given === 'string' ? given : JSON.stringify(given));
+  return sql.query`${sql.raw(fn)}(${text}::text)::${type}`;
+}
+
+/**
  * An array of bound values, cast to an array of the column's type. A list read from a cohort's row
  * is made of its elements, each cast; a null one is bound as null (`_nin: null` matches nothing,
  * where an empty list would match every row).
  */
 export function typedArray(c: DbColumn, given: unknown[] | null | VariableRead): Fragment {
+  if (CONSTRUCTED[c.type] && Array.isArray(given) && given.length)
+    return sql.query`array[${sql.join(
+      given.map((v) => typedValue(c, v)),
+      ', ',
+    )}]`;
   const json = c.type === 'json' || c.type === 'jsonb';
   if (given instanceof VariableRead && Array.isArray(given.value)) {
     return json
