@@ -329,7 +329,7 @@ test(
 caseWithProfile(
   'tight-limits',
   ['dec.limits.query-cost', 'err.graphql.query-too-costly'],
-  "a role's operation that PostgreSQL expects to cost more than the limit is refused before it runs; one with limits, and admin's, are not",
+  "a role's operation that PostgreSQL expects to cost more than the limit is refused before it runs, every time it is sent; one with limits, and admin's, are not",
   async () => {
     const t = target.profileTarget('tight-limits')!;
     // 200 parents of 100 children each, with the statistics a database in use has.
@@ -375,6 +375,12 @@ caseWithProfile(
     });
     const asAdmin = await t.graphql(fanOut);
     expect((asAdmin.body as { data: { cost_parent: unknown[] } }).data.cost_parent).toHaveLength(200);
+    // Each time it is sent, also once the server keeps its plan and admin has run it: refused the same.
+    for (const query of [fanOut, fanOut, 'query Again { cost_parent { children { id } } }'])
+      expect((await t.graphql(query, undefined, { headers: asUser(t) })).body).toEqual(refused.body);
+    expectResponse(await t.graphql('{ cost_parent_by_pk(id: 7) { name } }', undefined, { headers: asUser(t) }), 200, {
+      data: { cost_parent_by_pk: { name: 'p7' } },
+    });
   },
 );
 
