@@ -392,6 +392,12 @@ export const DECISIONS: readonly SpecItem[] = [
     "A table's <table>_bool_exp has, for each array relationship whose target the role may aggregate (allow_aggregations), a field <relationship>_aggregate of type <target>_aggregate_bool_exp: {count: {arguments: [<target>_select_column!], distinct: Boolean, filter: <target>_bool_exp, predicate: Int_comparison_exp!}, bool_and and bool_or (where the target has boolean columns the role reads): {arguments: <target>_select_column_<target>_aggregate_bool_exp_bool_and_arguments_columns!, distinct, filter, predicate: Boolean_comparison_exp!}}, as the engine names them. It holds for a row when the function over its related rows that the role reads and filter keeps (count(*), count of the columns' non-null values, of distinct ones with distinct; bool_and/bool_or of the column, null over no rows) satisfies predicate. Exactly one function per <relationship>_aggregate (else validation-failed `exactly one predicate should be specified`). Permissions take the same form in the metadata's BoolExp (arguments by column name; bool_and and bool_or one column), checked when the permission is made.",
   ),
   decision(
+    'run_sql.session',
+    '4.3',
+    "what run_sql's text leaves in its session",
+    'What a run_sql text leaves in its database session (a setting made with SET or set_config(…, false) such as search_path, a temporary table, a PREPARE, a LISTEN, an advisory lock, a cursor WITH HOLD) holds for the rest of its request (the later members of a bulk see it) and reaches no other request: the next request, run_sql or GraphQL, starts from the session as the server opened it, whether the run_sql came alone or in a bulk, and whether it was read_only.',
+  ),
+  decision(
     'run_sql.text-settings',
     '4.3',
     "run_sql's text read as its check reads it",
