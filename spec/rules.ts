@@ -477,6 +477,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'A BoolExp in the metadata takes the same operators in either form ($st_d_within or _st_d_within, …, and _cast), with the same operands. An operator on a column of a type it does not apply to is refused with unexpected-payload `"<column>" is of type <type>; this operator works only on column of types [geometry]` (or [geometry, geography] for st_intersects and st_d_within, [raster] for the raster operators); an operand that is not GeoJSON with parse-failed and the message of dec.graphql.postgis.',
   ),
   decision(
+    'run_sql.session',
+    '4.3',
+    "what run_sql's text leaves in its session",
+    'What a run_sql text leaves in its database session (a setting made with SET or set_config(…, false) such as search_path, a temporary table, a PREPARE, a LISTEN, an advisory lock, a cursor WITH HOLD) holds for the rest of its request (the later members of a bulk see it) and reaches no other request: the next request, run_sql or GraphQL, starts from the session as the server opened it, whether the run_sql came alone or in a bulk, and whether it was read_only.',
+  ),
+  decision(
     'run_sql.text-settings',
     '4.3',
     "run_sql's text read as its check reads it",

@@ -293,6 +293,33 @@ caseWithProfile('no-admin-secret', ['dec.http.allowed-hosts'], 'without an admin
   expect(await upgradeStatus(socketUrl(t), `http://localhost:${port}`, `localhost:${port}`)).toBe(101);
 });
 
+caseWithProfile(
+  'no-admin-secret',
+  ['dec.http.allowed-hosts', 'err.access-denied.host'],
+  'without an admin secret, a name that only begins or ends like a loopback name is refused, and nothing runs',
+  async () => {
+    const t = target.profileTarget('no-admin-secret')!;
+    const port = new URL(t.url).port;
+    const insert = { type: 'run_sql', args: { sql: 'insert into public.csrf_probe values (8)' } };
+    for (const host of [
+      `localhost.evil.example:${port}`,
+      `localhostx:${port}`,
+      `localhost-evil.example:${port}`,
+      `127.0.0.1.evil.example:${port}`,
+      `127.0.0.10:${port}`,
+      `[::1:2]:${port}`,
+      `evil-localhost:${port}`,
+      `localhost.evil.example`,
+    ]) {
+      const r = await t.request('POST', '/v2/query', { body: insert, headers: { host } });
+      expectResponse(r, 403, refusedHost(host));
+    }
+    expect(await probeRows()).toBe(0);
+    const evil = `localhost.evil.example:${port}`;
+    expect(await upgradeStatus(socketUrl(t), `http://${evil}`, evil)).toBe(403);
+  },
+);
+
 caseNeeding(REQUIRES_ADMIN_SECRET, ['dec.http.allowed-hosts'], 'with an admin secret, any host name is served', async () => {
   const r = await target.request('POST', '/v1/metadata', {
     body: { type: 'export_metadata', args: {} },

@@ -7,6 +7,7 @@ import { expectResponse } from '../harness/client';
 import { fixtureSql, musicMetadata, musicTable } from '../harness/fixtures';
 import { useTarget, type Target } from '../harness/target';
 import { scaled, until } from '../harness/wait';
+import { openSocket } from '../harness/websocket';
 
 const target = useTarget({ profiles: ['tight-limits'] });
 const deepJson = (levels: number, leaf: unknown, wrap: (inner: unknown) => unknown) => {
@@ -328,8 +329,8 @@ test(
 
 caseWithProfile(
   'tight-limits',
-  ['dec.limits.query-cost', 'err.graphql.query-too-costly'],
-  "a role's operation that PostgreSQL expects to cost more than the limit is refused before it runs; one with limits, and admin's, are not",
+  ['dec.limits.query-cost', 'err.graphql.query-too-costly', 'dec.graphql.subscriptions'],
+  "a role's operation that PostgreSQL expects to cost more than the limit is refused before it runs, every time it is sent or subscribed to; one with limits, and admin's, are not",
   async () => {
     const t = target.profileTarget('tight-limits')!;
     // 200 parents of 100 children each, with the statistics a database in use has.
@@ -375,6 +376,26 @@ caseWithProfile(
     });
     const asAdmin = await t.graphql(fanOut);
     expect((asAdmin.body as { data: { cost_parent: unknown[] } }).data.cost_parent).toHaveLength(200);
+    // Each time it is sent, also once the server keeps its plan and admin has run it: refused the same.
+    for (const query of [fanOut, fanOut, 'query Again { cost_parent { children { id } } }'])
+      expect((await t.graphql(query, undefined, { headers: asUser(t) })).body).toEqual(refused.body);
+    expectResponse(await t.graphql('{ cost_parent_by_pk(id: 7) { name } }', undefined, { headers: asUser(t) }), 200, {
+      data: { cost_parent_by_pk: { name: 'p7' } },
+    });
+    // A subscription to it as well, each time it is started.
+    const socket = openSocket(t, asUser(t));
+    try {
+      for (let i = 0; i < 2; i++) {
+        const live = socket.start('subscription { cost_parent { children { id } } }');
+        expect(await live.take()).toEqual({ type: 'next', payload: refused.body });
+        expect(await live.take()).toEqual({ type: 'complete' });
+      }
+      const cheap = socket.start('subscription { cost_parent_by_pk(id: 7) { name } }');
+      expect(await cheap.take()).toEqual({ type: 'next', payload: { data: { cost_parent_by_pk: { name: 'p7' } } } });
+      cheap.stop();
+    } finally {
+      await socket.close();
+    }
   },
 );
 

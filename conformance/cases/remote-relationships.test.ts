@@ -291,6 +291,12 @@ caseWithProfile(
       data: { music_artist: [{ origin: { name: 'Norway', population: 5 } }] },
     });
     expect(sent()).toEqual([{ query: '{\n  r0: country(code: "NO") {\n    name\n    population(unit: "millions")\n  }\n}', variables: {} }]);
+    // Under an alias the field keeps its preset.
+    remote.requests.length = 0;
+    expect((await ask('{ music_artist(where: {id: {_eq: 1}}) { origin { people: population } } }', 'reader', { 'x-engine-unit': 'millions' })).body).toEqual({
+      data: { music_artist: [{ origin: { people: 5 } }] },
+    });
+    expect(sent()).toEqual([{ query: '{\n  r0: country(code: "NO") {\n    people: population(unit: "millions")\n  }\n}', variables: {} }]);
     // The preset's session variable is read when the rows are joined: without it, the request's error.
     expect((await ask('{ music_artist(where: {id: {_eq: 1}}) { origin { population } } }', 'reader')).body).toEqual({
       errors: [{ message: branded('missing header : x-engine-unit'), extensions: { path: '$', code: 'invalid-headers' } }],

@@ -188,6 +188,40 @@ caseWithProfile(
 
 caseWithProfile(
   'remote-schema-permissions',
+  ['dec.remote-schema.presets'],
+  "presets belong to the field, not to the name the client gives it: an aliased field gets its field's presets, a field aliased as another gets none of that one's",
+  async () => {
+    const on = strict();
+    expectResponse(await run('add_remote_schema', weather(), on), 200, ok);
+    expectResponse(await run('add_remote_schema_permissions', { remote_schema: 'weather', role: 'user', definition: { schema: PRESETS } }, on), 200, ok);
+    const user = asRole('user', { 'x-engine-city': 'Narvik', 'x-engine-min-celsius': '3' });
+    expect(await gql('query A { here: weather { city } }', user)).toEqual({ data: { here: { city: 'Narvik' } } });
+    expect(lastSent()).toEqual({ query: 'query A {\n  here: weather(city: "Narvik") {\n    city\n  }\n}', variables: {}, operationName: 'A' });
+    // The same field twice under two aliases: each gets the preset.
+    expect(await gql('query B { a: forecast(city: "A") { city } b: forecast(city: "B") { celsius } }', user)).toEqual({
+      data: { a: [{ city: 'A' }, { city: 'A' }], b: [{ celsius: 0 }, { celsius: 1 }] },
+    });
+    expect(lastSent()).toEqual({
+      query: 'query B {\n  a: forecast(city: "A", days: 2) {\n    city\n  }\n  b: forecast(city: "B", days: 2) {\n    celsius\n  }\n}',
+      variables: {},
+      operationName: 'B',
+    });
+    // Aliased as a field that has a preset argument: the field's own presets only (search has input field presets, no argument's).
+    expect(await gql('query C { weather: search(filter: {city: "Oslo"}) { city celsius } }', user)).toEqual({
+      data: { weather: [{ city: 'Oslo', celsius: 3 }] },
+    });
+    expect(lastSent()).toEqual({
+      query: 'query C {\n  weather: search(\n    filter: {city: "Oslo", min_celsius: 3, owner: "x-engine-user-id"}\n  ) {\n    city\n    celsius\n  }\n}',
+      variables: {},
+      operationName: 'C',
+    });
+    // An alias does not let the client give a preset argument itself.
+    expect(await gql('{ here: weather(city: "Rome") { city } }', user)).toEqual(validationError('Unknown argument "city" on field "query_root.weather".'));
+  },
+);
+
+caseWithProfile(
+  'remote-schema-permissions',
   [
     'err.validation-failed.remote-schema-permission',
     'err.parse-failed.schema-document',

@@ -121,3 +121,45 @@ test(covers(['dec.run_sql.consistency', 'err.parse-failed.arguments'], 'check_me
   expect(r.status).toBe(400);
   expect(r.body).toMatchObject({ code: 'parse-failed', path: '$.args.check_metadata_consistency' });
 });
+
+/** Tables beside t1 and pick: after a change to one, the schema is mostly the types the one before had, the changed table's made anew under the same names. */
+const wide = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'];
+const w3Fields = async () =>
+  (
+    (await gql('{ __type(name: "consistency_w3") { fields { name } } }')) as { data: { __type: { fields: { name: string }[] } | null } }
+  ).data.__type?.fields.map((f) => f.name);
+
+test(
+  covers(
+    ['dec.run_sql.consistency', 'dec.schema.always-valid', 'err.unexpected.new-inconsistent-metadata'],
+    'among many tables, the one DDL makes invalid is refused; one it changes validly is served as changed',
+  ),
+  async () => {
+    await target.sql(
+      wide.map((w) => `create table consistency.${w} (id int primary key, name text); insert into consistency.${w} values (1, '${w}');`).join('\n'),
+    );
+    expectResponse(
+      await run(
+        'bulk',
+        wide.map((name) => ({ type: 'track_table', args: { table: { schema: 'consistency', name } } })),
+      ),
+      200,
+    );
+    const w3 = { schema: 'consistency', name: 'w3' };
+    const invalidW3 = { ...underscoreTable, definition: w3 };
+    expectResponse(await runSql('alter table consistency.w3 add column "__x" int'), 400, refused([invalidW3]));
+    expect(await columnsOf('w3')).toEqual(['id', 'name']);
+    expect(await w3Fields()).toEqual(['id', 'name']);
+    // A valid change beside it is kept and served, with the tables it did not touch.
+    expectResponse(await runSql('alter table consistency.w3 add column x__y int default 7'), 200, COMMAND_OK);
+    expect(await gql('{ consistency_w3 { id name x__y } consistency_w4 { name } }')).toEqual({
+      data: { consistency_w3: [{ id: 1, name: 'w3', x__y: 7 }], consistency_w4: [{ name: 'w4' }] },
+    });
+    // Once again invalid after that valid one; kept without the check, it is left out of the schema and reported.
+    expectResponse(await runSql('alter table consistency.w3 add column "__x" int'), 400, refused([invalidW3]));
+    expectResponse(await runSql('alter table consistency.w3 add column "__x" int', { check_metadata_consistency: false }), 200, COMMAND_OK);
+    expectResponse(await run('get_inconsistent_metadata', {}), 200, [invalidW3]);
+    expect(await w3Fields()).toBeUndefined();
+    expect(await gql('{ consistency_w2 { name } }')).toEqual({ data: { consistency_w2: [{ name: 'w2' }] } });
+  },
+);

@@ -40,6 +40,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'rsv',
   'rv',
   'scale',
+  'session_probe',
   'shop',
   'store',
   'shopfn',

@@ -10,6 +10,16 @@ const runSql = async (sql: string, extra: Record<string, unknown> = {}) => {
   expect(r.status).toBe(200);
   return (r.body as { result: string[][] }).result;
 };
+/** run_sql as the last member of a bulk whose first member runs no SQL of the user's. */
+const inBulk = async (sql: string) => {
+  const members = [
+    { type: 'export_metadata', args: {} },
+    { type: 'run_sql', args: { sql } },
+  ];
+  const r = await target.request('POST', '/v1/query', { body: { type: 'bulk', args: members }, headers: target.adminHeaders() });
+  expect(r.status).toBe(200);
+  return (r.body as [unknown, { result: string[][] }])[1].result;
+};
 
 const LEAVE = `
   set work_mem = '7MB';
@@ -34,10 +44,10 @@ const LOOK = `select pg_backend_pid()::text,
  * Leaves state in a session, then looks at the session the next run_sql gets. Other work of the
  * server may take the connection in between: tried until the same connection comes back.
  */
-async function leaveThenLook(options: Record<string, unknown>): Promise<string[]> {
+async function leaveThenLook(options: Record<string, unknown>, leave: (sql: string) => Promise<string[][]> = (sql) => runSql(sql, options)): Promise<string[]> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const left = (
-      await runSql(LEAVE.replace('create temp table left_behind (x int);', options.read_only ? '' : 'create temp table left_behind (x int);'), options)
+      await leave(LEAVE.replace('create temp table left_behind (x int);', options.read_only ? '' : 'create temp table left_behind (x int);'))
     ).slice(1)[0]![0]!;
     const [seen] = (await runSql(LOOK, options)).slice(1);
     if (seen![0] === left) return seen!.slice(1);
@@ -51,6 +61,10 @@ test('after run_sql, its connection is used again with nothing the SQL left in t
 
 test('the same after a read-only run_sql', async () => {
   expect(await leaveThenLook({ read_only: true })).toEqual(['4MB', '', 'true', '0', '0', '0', '0']);
+});
+
+test('the same after a run_sql in a bulk with other operations', async () => {
+  expect(await leaveThenLook({}, inBulk)).toEqual(['4MB', '', 'true', '0', '0', '0', '0']);
 });
 
 test('connections are not opened anew for each run_sql', async () => {

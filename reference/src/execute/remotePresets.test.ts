@@ -51,6 +51,13 @@ test('an argument preset goes on every field that has it: at the root, nested, a
   );
 });
 
+test("a field's presets go on it by its name, whatever its alias: none for a field aliased as one that has presets", () => {
+  expect(sent('{ here: weather { f: forecast { city } } }').query).toBe(
+    '{\n  here: weather(city: "Oslo") {\n    f: forecast(days: 2) {\n      city\n    }\n  }\n}',
+  );
+  expect(sent('{ weather: search(range: {from: 1}) { forecast: city } }').query).toBe('{\n  weather: search(range: {from: 1}) {\n    forecast: city\n  }\n}');
+});
+
 test('an input field preset goes into every object of its type: in lists, nested objects and beside the fields given', () => {
   // An object of a type without presets is left as it is.
   expect(sent('{ search(range: {from: 1}) { city } }').query).toBe('{\n  search(range: {from: 1}) {\n    city\n  }\n}');

@@ -38,3 +38,19 @@ test('exact names and names below a *. entry are answered; others are refused wi
   expect(check({})).toBeUndefined();
   expect(hostCheck({ allowedHosts: ['*'] })({ host: 'anything.example' })).toBeUndefined();
 });
+
+test('an exact name covers itself only, not the names that begin like it', () => {
+  const check = hostCheck({ allowedHosts: ['localhost', '10.0.0.5', '::1', 'api.example.com', '*.a.example'] });
+  for (const host of ['localhost', 'LOCALHOST:80', '10.0.0.5:8080', '[::1]:80', 'api.example.com.', 'x.a.example']) expect(check({ host })).toBeUndefined();
+  for (const host of [
+    'localhost.evil.example',
+    'localhostx:80',
+    'localhost-evil.example',
+    '10.0.0.50',
+    '10.0.0.5.evil.example',
+    '[::1:2]',
+    'api.example.com.evil.example',
+    'x.a.example.evil.example',
+  ])
+    expect(check({ host })).toBe(host);
+});
