@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { eventsScale } from './events';
 import { memoryBound } from './memory';
 import { metadataScale } from './metadata-scale';
+import { mutationSpeed } from './mutations';
 import { querySpeed } from './query-speed';
 import { subscriptionsScale } from './subscriptions';
 
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   const only = process.argv[3];
   const sections: string[] = [`# Benchmark results\n\nProduced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.`];
   if (!only || only === 'queries') sections.push(`## Query speed\n\n${await querySpeed(log)}`);
+  if (!only || only === 'mutations') sections.push(`## Nested inserts and update_many\n\n${await mutationSpeed(log)}`);
   if (!only || only === 'metadata') sections.push(`## Metadata at scale\n\n${await metadataScale(log)}`);
   if (!only || only === 'events') sections.push(`## Event triggers at scale\n\n${await eventsScale(log)}`);
   if (!only || only === 'subscriptions') sections.push(`## Subscriptions at scale\n\n${await subscriptionsScale(log)}`);
