@@ -10,8 +10,9 @@ import { loadConfig } from '../reference/src/config';
 import { freePort, provisionDatabase } from '../reference/src/db/provision';
 import { Engine } from '../reference/src/engine/engine';
 import { prepareGraphQLRequest } from '../reference/src/execute/graphql';
-import { start, startReference, stop, waitFor } from './processes';
-import { ensureTools, TOOLS_DIR } from './tools';
+import { startReference, stop, waitFor } from './processes';
+import { trackBenchTables } from './query-speed';
+import { ensureTools, postGraphileUp, startPostGraphile } from './tools';
 
 /** Artists (each with 10 albums of 10 tracks) written in one request. */
 const BATCHES = [1, 100];
@@ -103,33 +104,11 @@ export async function mutationSpeed(log: (line: string) => void): Promise<string
     children.push(reference);
     const refUrl = `http://127.0.0.1:${refPort}`;
     await waitFor(`${refUrl}/healthz`);
-    const t = (name: string) => ({ schema: 'bench', name });
-    const rel = (table: string, name: string, other: string, column: string) => ({
-      type: 'create_array_relationship',
-      args: { table: t(table), name, using: { foreign_key_constraint_on: { table: t(other), column } } },
-    });
-    const setup = await fetch(`${refUrl}/v1/metadata`, {
-      method: 'POST',
-      headers: { 'x-engine-role': 'admin' },
-      body: JSON.stringify({
-        type: 'bulk',
-        args: [
-          ...['artist', 'album', 'track'].map((name) => ({ type: 'track_table', args: { table: t(name) } })),
-          rel('artist', 'albums', 'album', 'artist_id'),
-          rel('album', 'tracks', 'track', 'album_id'),
-        ],
-      }),
-    });
-    if (setup.status !== 200) throw new Error(`metadata setup failed: ${await setup.text()}`);
-    const pgl = start(
-      tools.node22,
-      [tools.postgraphile, '--preset', 'postgraphile/presets/amber', '-c', database.url, '-s', 'bench', '-p', String(pglPort), '-n', '127.0.0.1'],
-      { GRAPHILE_ENV: 'production' },
-      TOOLS_DIR,
-    );
+    await trackBenchTables(refUrl);
+    const pgl = startPostGraphile(tools, database.url, pglPort);
     children.push(pgl);
     const pglUrl = `http://127.0.0.1:${pglPort}/graphql`;
-    await waitFor(pglUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
+    await postGraphileUp(pglPort);
 
     // The statements of the reference's plans, compiled in this process as the server compiles them.
     const engine = await Engine.open(loadConfig({ ENGINE_GRAPHQL_LOG_LEVEL: 'silent' }), database.url);

@@ -14,7 +14,7 @@ import { prepareGraphQLRequest } from '../reference/src/execute/graphql';
 import { postmasterOf } from './cpu';
 import { load, type LoadResult, type LoadTarget } from './load';
 import { median, ROOT, start, stop, waitFor } from './processes';
-import { ensureTools, TOOLS_DIR } from './tools';
+import { ensureTools, postGraphileUp, startPostGraphile } from './tools';
 
 interface QueryCase {
   name: string;
@@ -78,8 +78,13 @@ const referenceEnvironment = (databaseUrl: string, port: number) => ({
   ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
 });
 
-async function trackBenchTables(url: string): Promise<void> {
+/** The bench's tables tracked on the reference at `url`, with the relationships the queries and the nested inserts follow. */
+export async function trackBenchTables(url: string): Promise<void> {
   const t = (name: string) => ({ schema: 'bench', name });
+  const array = (table: string, name: string, other: string, column: string) => ({
+    type: 'create_array_relationship',
+    args: { table: t(table), name, using: { foreign_key_constraint_on: { table: t(other), column } } },
+  });
   const setup = await fetch(`${url}/v1/metadata`, {
     method: 'POST',
     headers: { 'x-engine-role': 'admin' },
@@ -88,10 +93,8 @@ async function trackBenchTables(url: string): Promise<void> {
       args: [
         ...['artist', 'album', 'track'].map((name) => ({ type: 'track_table', args: { table: t(name) } })),
         { type: 'create_object_relationship', args: { table: t('album'), name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } } },
-        {
-          type: 'create_array_relationship',
-          args: { table: t('album'), name: 'tracks', using: { foreign_key_constraint_on: { table: t('track'), column: 'album_id' } } },
-        },
+        array('album', 'tracks', 'track', 'album_id'),
+        array('artist', 'albums', 'album', 'artist_id'),
       ],
     }),
   });
@@ -149,16 +152,11 @@ export async function querySpeed(
       BARE_PORT: String(barePort),
     });
     children.push(bare);
-    const pgl = start(
-      tools.node22,
-      [tools.postgraphile, '--preset', 'postgraphile/presets/amber', '-c', database.url, '-s', 'bench', '-p', String(pglPort), '-n', '127.0.0.1'],
-      { GRAPHILE_ENV: 'production' },
-      TOOLS_DIR,
-    );
+    const pgl = startPostGraphile(tools, database.url, pglPort);
     children.push(pgl);
     await waitFor(`http://127.0.0.1:${quietPort}/healthz`);
     await waitFor(`http://127.0.0.1:${barePort}/q0`);
-    await waitFor(`http://127.0.0.1:${pglPort}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
+    await postGraphileUp(pglPort);
 
     const targets = (c: QueryCase, i: number): Record<Server, LoadTarget> => ({
       reference: { url: `${refUrl}/v1/graphql`, body: JSON.stringify({ query: c.reference }), pid: reference.pid!, postmaster },
