@@ -79,3 +79,11 @@ test('many lines in one turn, then an exit: every one is written, in order', () 
   expect(r.status).toBe(0);
   expect(r.stdout.map((l) => Number(/"n":(\d+)/.exec(l)?.[1]))).toEqual(Array.from({ length: 20000 }, (_, i) => i + 1));
 });
+
+test('an error line of JSON text goes to stderr, the others to stdout', () => {
+  expect(run(`logger.logJson('error', 'fatal', '{"why":"y"}'); logger.logJson('warn', 'w', '{}'); process.exit(0);`)).toEqual({
+    status: 0,
+    stdout: [...FIRST_TWO, '{"level":"warn","timestamp":"T","type":"w","detail":{}}'],
+    stderr: [expect.stringMatching(/^\{"level":"error","timestamp":"[^"]+","type":"fatal","detail":\{"why":"y"\}\}$/)],
+  });
+});
