@@ -45,6 +45,9 @@ export function cpuOf(pids: number[]): Map<number, number> {
   return out;
 }
 
-/** CPU seconds spent between two readings by the processes present at both. */
+/**
+ * CPU seconds spent between two readings: by the processes present at both, and all of those that
+ * started in between (a pool's new connections). Those that ended in between are not counted.
+ */
 export const cpuBetween = (before: Map<number, number>, after: Map<number, number>) =>
-  [...after].reduce((sum, [pid, seconds]) => sum + (before.has(pid) ? seconds - before.get(pid)! : 0), 0);
+  [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0);

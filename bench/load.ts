@@ -27,11 +27,10 @@ export interface LoadResult {
 export function load(tools: ReturnType<typeof ensureTools>, target: LoadTarget, seconds: number, connections: number): LoadResult {
   const args = [tools.autocannon, '-c', String(connections), '-d', String(seconds), '-j', '--renderStatusCodes'];
   if (target.body !== undefined) args.push('-m', 'POST', '-H', 'content-type=application/json', '-b', target.body);
-  // The backends are read just before the run: the server's pool has opened them by then.
-  const pids = postgresPids(target.postmaster);
-  const before = { server: cpuSeconds(target.pid), postgres: cpuOf(pids) };
+  // PostgreSQL's processes are listed again after the run: a pool may open connections during it.
+  const before = { server: cpuSeconds(target.pid), postgres: cpuOf(postgresPids(target.postmaster)) };
   const out = execFileSync(tools.node22, [...args, target.url], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
-  const after = { server: cpuSeconds(target.pid), postgres: cpuOf(pids) };
+  const after = { server: cpuSeconds(target.pid), postgres: cpuOf(postgresPids(target.postmaster)) };
   const r = JSON.parse(out) as {
     requests: { average: number; total: number };
     latency: { p50: number; p99: number };

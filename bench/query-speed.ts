@@ -231,7 +231,7 @@ function queryTables(results: Record<Server, LoadResult>[], run: { seconds: numb
     '|---|---|---|---|---|---|---|',
     ...speed,
     '',
-    `CPU per request, from \`/proc/<pid>/stat\` before and after each run: the server's process, and PostgreSQL's (the postmaster and all its children: the backends of the server under load, and the cluster's own processes), in µs; medians of the rounds.`,
+    `CPU per request, from \`/proc/<pid>/stat\` before and after each run: the server's process, and PostgreSQL's (the postmaster and all its children, listed before and after each run: the backends of the server under load, those its pool opened during the run, and the cluster's own processes), in µs; medians of the rounds.`,
     '',
     '| query | server | server µs | PostgreSQL µs | total µs | total ÷ PostGraphile |',
     '|---|---|---|---|---|---|',
