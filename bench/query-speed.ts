@@ -24,7 +24,7 @@ interface QueryCase {
   count: (data: unknown) => number;
 }
 
-const CASES: QueryCase[] = [
+export const CASES: QueryCase[] = [
   {
     name: 'point lookup',
     reference: '{ bench_artist_by_pk(id: 421) { id name } }',
