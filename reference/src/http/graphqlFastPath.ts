@@ -10,14 +10,14 @@ import { EngineError } from '../errors';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { GRAPHQL_PATHS, refusedContentType } from './crossOrigin';
 import { nestsDeeperThan } from '../execute/operationLimits';
-import type { Logger } from '../log';
-import { graphqlErrorsOf, graphqlOperationLabel } from './graphqlLog';
+import type { ServerLogger } from '../log';
+import { graphqlErrorsOf, graphqlOperationLabel, graphqlRequestDetail } from './graphqlLog';
 import { bodyLimit } from './bodyLimit';
 import { clientGone } from './clientGone';
 
-export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logger: Logger) {
+export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logger: ServerLogger) {
   const enabled = config.enabledApis.has('graphql');
-  const logRequests = config.logLevel === 'debug' || config.logLevel === 'info';
+  const logRequests = logger.enabled('info');
   return function handle(req: IncomingMessage, res: ServerResponse, fallback: (body: Buffer) => void): boolean {
     if (!enabled || req.method !== 'POST' || !GRAPHQL_PATHS.has((req.url ?? '').split('?')[0]!)) return false;
     // Pages of other origins and bodies that are not JSON get the app's checks.
@@ -56,17 +56,12 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
         });
         res.end(text);
         if (logRequests) {
-          const errors = graphqlErrorsOf(text);
-          logger.log('info', 'http-log', {
-            request_id: requestId,
-            method: 'POST',
-            url: req.url,
-            status,
-            duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-            ...(role !== undefined ? { role } : {}),
-            operation: graphqlOperationLabel(request),
-            ...(errors ? { errors } : {}),
-          });
+          const duration = Number(process.hrtime.bigint() - started) / 1e6;
+          logger.logJson(
+            'info',
+            'http-log',
+            graphqlRequestDetail(requestId, req.url ?? '', status, duration, role, graphqlOperationLabel(request), graphqlErrorsOf(text)),
+          );
         }
       };
       authenticate(req.headers, config, request)

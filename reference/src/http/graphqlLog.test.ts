@@ -1,5 +1,5 @@
 // How the log names a GraphQL operation, and which errors of an answer it keeps.
-import { graphqlErrorsOf, graphqlOperationLabel } from './graphqlLog';
+import { graphqlErrorsOf, graphqlOperationLabel, graphqlRequestDetail } from './graphqlLog';
 
 test.each([
   ['{ a }', undefined, 'graphql:query'],
@@ -43,4 +43,18 @@ test('the errors of an answer: message and code; none for an answer without', ()
     { message: 'm', code: 'c' },
     { message: 'n', code: undefined },
   ]);
+});
+
+test('the fast path writes the detail of its request line as the JSON text of the app line’s members, in their order', () => {
+  expect(graphqlRequestDetail('id-1', '/v1/graphql', 200, 1.25, 'user', 'graphql:Q', undefined)).toBe(
+    '{"request_id":"id-1","method":"POST","url":"/v1/graphql","status":200,"duration_ms":1.25,"role":"user","operation":"graphql:Q"}',
+  );
+  // No role (the session failed), errors kept; what the client chose is escaped.
+  expect(graphqlRequestDetail('a"b\\c', '/v1/graphql?x="1"', 401, 0.5, undefined, 'graphql:Q"\n', [{ message: 'bad "one"', code: 'invalid-jwt' }])).toBe(
+    '{"request_id":"a\\"b\\\\c","method":"POST","url":"/v1/graphql?x=\\"1\\"","status":401,"duration_ms":0.5,"operation":"graphql:Q\\"\\n","errors":[{"message":"bad \\"one\\"","code":"invalid-jwt"}]}',
+  );
+  // A message the answer lacks is left out, as JSON leaves out what is undefined.
+  expect(graphqlRequestDetail('i', '/v1/graphql', 200, 2, 'admin', 'graphql:query', [{ message: undefined, code: 'x' }])).toBe(
+    '{"request_id":"i","method":"POST","url":"/v1/graphql","status":200,"duration_ms":2,"role":"admin","operation":"graphql:query","errors":[{"code":"x"}]}',
+  );
 });
