@@ -146,7 +146,7 @@ test(
       200,
     );
     const w3 = { schema: 'consistency', name: 'w3' };
-    const invalidW3 = { ...underscoreTable, definition: w3 };
+    const invalidW3 = { ...underscoreTable, name: 'table consistency.w3 in source default', definition: w3 };
     expectResponse(await runSql('alter table consistency.w3 add column "__x" int'), 400, refused([invalidW3]));
     expect(await columnsOf('w3')).toEqual(['id', 'name']);
     expect(await w3Fields()).toEqual(['id', 'name']);
