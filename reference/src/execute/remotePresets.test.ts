@@ -9,7 +9,7 @@ const upstream = buildSchema(`
   type Query { weather(city: String!): Weather, search(filters: [Filter!], one: Filter, range: Range, meta: JSON): [Weather!]!, at(x: Float, on: Boolean, sky: Sky, id: ID, note: String, n: Int): Int }
   input Range { from: Int }
   scalar JSON
-  type Weather { city: String!, forecast(days: Int!): [Weather!]! }
+  type Weather { city: String!, forecast(days: Int!, unit: String): [Weather!]! }
   input Filter { city: String, owner: String, inner: Filter }
   enum Sky { CLEAR CLOUDY }
 `);
@@ -19,7 +19,7 @@ const role = roleRemote(
      at(x: Float @preset(value: "x-engine-x"), on: Boolean @preset(value: "x-engine-on"), sky: Sky @preset(value: "x-engine-sky"), id: ID @preset(value: "x-engine-id"), note: String @preset(value: "x-engine-note"), n: Int @preset(value: "x-engine-n")): Int }
    input Range { from: Int }
    scalar JSON
-   type Weather { city: String!, forecast(days: Int! @preset(value: 2)): [Weather!]! }
+   type Weather { city: String!, forecast(days: Int! @preset(value: 2), unit: String): [Weather!]! }
    input Filter { city: String, owner: String @preset(value: "x-engine-user-id"), inner: Filter }
    enum Sky { CLEAR CLOUDY }`,
 ) as RoleRemote;
@@ -51,7 +51,10 @@ test('an argument preset goes on every field that has it: at the root, nested, a
   );
 });
 
-test("a field's presets go on it by its name, whatever its alias: none for a field aliased as one that has presets", () => {
+test("a field's presets go on it by its name, whatever its alias, after the client's own arguments: none for a field aliased as one that has presets", () => {
+  expect(sent('{ weather { f: forecast(unit: "C") { city } } }').query).toBe(
+    '{\n  weather(city: "Oslo") {\n    f: forecast(unit: "C", days: 2) {\n      city\n    }\n  }\n}',
+  );
   expect(sent('{ here: weather { f: forecast { city } } }').query).toBe(
     '{\n  here: weather(city: "Oslo") {\n    f: forecast(days: 2) {\n      city\n    }\n  }\n}',
   );
@@ -81,6 +84,9 @@ test('variables: objects, lists of them, nested ones; null and absent values sta
   // A single object where a list is expected is a list of one (input coercion).
   expect(sent(query, { fs: { city: 'c' }, one: null }).variables).toEqual({ fs: { city: 'c', owner: '7' }, one: null });
   expect(Object.keys(sent(query, {}).variables)).toEqual([]);
+  // An object of an input type without presets is left as it is; so is a value that is no object where one is expected.
+  expect(sent('query R($r: Range) { search(range: $r) { city } }', { r: { from: 1 } }).variables).toEqual({ r: { from: 1 } });
+  expect(sent(query, { one: 5, fs: ['x'] }).variables).toEqual({ one: 5, fs: ['x'] });
 });
 
 test('session variables are sent as the scalar or enum of their argument; strings and IDs as they are', () => {
@@ -92,7 +98,8 @@ test('session variables are sent as the scalar or enum of their argument; string
 });
 
 test('a session variable that is missing or not of its type is refused with the header it names', () => {
-  const refused = (values: Record<string, string>, message: string) => expect(() => sent('{ at }', {}, { ...session, ...values })).toThrow(message);
+  const refused = (values: Record<string, string>, message: string) =>
+    expect(() => sent('{ at }', {}, { ...session, ...values })).toThrow(expect.objectContaining({ message, code: 'invalid-headers' }));
   refused({ 'x-engine-x': 'warm' }, 'X-Engine-X should be a number');
   refused({ 'x-engine-n': '12a' }, 'X-Engine-N should be an integer');
   refused({ 'x-engine-n': 'a12' }, 'X-Engine-N should be an integer');
@@ -100,6 +107,6 @@ test('a session variable that is missing or not of its type is refused with the 
   refused({ 'x-engine-x': ' ' }, 'X-Engine-X should be a number');
   refused({ 'x-engine-on': 'yes' }, 'X-Engine-On should be true or false');
   refused({ 'x-engine-sky': 'FOGGY' }, 'X-Engine-Sky should be one of the values of Sky');
-  expect(() => sent('{ weather { city } }', {}, {})).toThrow('missing header : x-engine-city');
+  expect(() => sent('{ weather { city } }', {}, {})).toThrow(expect.objectContaining({ message: 'missing header : x-engine-city', code: 'invalid-headers' }));
   expect(() => sent('{ search(filters: [{city: "a"}]) { city } }', {}, {})).toThrow('missing header : x-engine-user-id');
 });
