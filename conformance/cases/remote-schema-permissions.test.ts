@@ -211,7 +211,9 @@ caseWithProfile(
       data: { weather: [{ city: 'Oslo', celsius: 3 }] },
     });
     expect(lastSent()).toEqual({
-      query: 'query C {\n  weather: search(\n    filter: {city: "Oslo", min_celsius: 3, owner: "x-engine-user-id"}\n  ) {\n    city\n    celsius\n  }\n}',
+      query: branded(
+        'query C {\n  weather: search(\n    filter: {city: "Oslo", min_celsius: 3, owner: "x-engine-user-id"}\n  ) {\n    city\n    celsius\n  }\n}',
+      ),
       variables: {},
       operationName: 'C',
     });
