@@ -40,6 +40,7 @@ import { SCHEDULED_ARCHIVE_MIGRATION, SCHEDULED_MIGRATION } from './scheduled';
 import { ACTIONS_MIGRATION } from './actions';
 import { CATALOG_STATE_MIGRATION } from './catalogState';
 import { PREPARED_COMMITS_MIGRATION } from './preparedCommits';
+import { refuseForeignCommit } from './sourceGuard';
 const catalog = (table: string) => sql.identifier(CATALOG_SCHEMA, table);
 
 /** Serialises metadata changes across all servers that share the database. */
@@ -185,17 +186,7 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   // Events of removed event and cron triggers are archived.
   [...EVENTS_ARCHIVE_MIGRATION, ...SCHEDULED_ARCHIVE_MIGRATION],
   // The guard compares the commit's token with the hash its row holds, not with the row itself.
-  [
-    sql.query`create or replace function ${catalog('engine_refuse_foreign_commit')}() returns trigger language plpgsql as $guard$
-      begin
-        if encode(sha256(convert_to(coalesce(current_setting('engine.commit_token', true), ''), 'UTF8')), 'hex') is distinct from new.token then
-          raise exception 'run_sql may not end the transaction of its request'
-            using errcode = 'EA001', hint = 'run_sql runs inside the transaction of the request; leave out COMMIT, ROLLBACK and BEGIN';
-        end if;
-        return null;
-      end
-    $guard$`,
-  ],
+  [refuseForeignCommit(catalog('engine_refuse_foreign_commit'), 'engine.commit_token')],
   // Holders of events, cron invocations and action requests beat a heartbeat; deliveries may be paused.
   [...INSTANCES_MIGRATION, ...EVENTS_PAUSE_MIGRATION],
   // New work is announced to the workers.

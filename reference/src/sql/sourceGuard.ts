@@ -7,6 +7,25 @@ import * as sql from 'pg-sql2';
 import { CATALOG_SCHEMA } from './catalog-schema';
 
 const own = (name: string) => sql.identifier(CATALOG_SCHEMA, name);
+
+/**
+ * The trigger function of a transaction guard: a commit whose transaction does not carry, in
+ * `setting`, the token whose SHA-256 the guard's row holds is refused (the server's own database's
+ * guard and the sources' share it).
+ */
+// The setting's name is part of the function's text (a function body takes no bound values).
+const SETTINGS = { 'engine.commit_token': sql.fragment`'engine.commit_token'`, 'engine.source_commit_token': sql.fragment`'engine.source_commit_token'` };
+
+export const refuseForeignCommit = (fn: sql.SQLNode, setting: keyof typeof SETTINGS) =>
+  sql.query`create or replace function ${fn}() returns trigger language plpgsql as $guard$
+    begin
+      if encode(sha256(convert_to(coalesce(current_setting(${SETTINGS[setting]}, true), ''), 'UTF8')), 'hex') is distinct from new.token then
+        raise exception 'run_sql may not end the transaction of its request'
+          using errcode = 'EA001', hint = 'run_sql runs inside the transaction of the request; leave out COMMIT, ROLLBACK and BEGIN';
+      end if;
+      return null;
+    end
+  $guard$`;
 const guardTable = own('source_transaction_guard');
 
 /** Whether the source's database has the guard. */
@@ -19,15 +38,7 @@ export const lockSourceGuardSetup = sql.query`select pg_advisory_xact_lock(hasht
 export const SOURCE_GUARD_SETUP: readonly sql.SQLQuery[] = [
   sql.query`create schema if not exists ${sql.identifier(CATALOG_SCHEMA)}`,
   sql.query`create table if not exists ${guardTable} (token text primary key)`,
-  sql.query`create or replace function ${own('refuse_foreign_source_commit')}() returns trigger language plpgsql as $guard$
-    begin
-      if encode(sha256(convert_to(coalesce(current_setting('engine.source_commit_token', true), ''), 'UTF8')), 'hex') is distinct from new.token then
-        raise exception 'run_sql may not end the transaction of its request'
-          using errcode = 'EA001', hint = 'run_sql runs inside the transaction of the request; leave out COMMIT, ROLLBACK and BEGIN';
-      end if;
-      return null;
-    end
-  $guard$`,
+  refuseForeignCommit(own('refuse_foreign_source_commit'), 'engine.source_commit_token'),
   sql.query`drop trigger if exists source_transaction_guard_commit on ${guardTable}`,
   sql.query`create constraint trigger source_transaction_guard_commit
     after insert on ${guardTable}
