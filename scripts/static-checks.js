@@ -2,22 +2,6 @@
 // `npm run check`: the type check, the linter, the format check and the layer check at once (each is mostly one
 // process on one core); every one's output is shown, and the exit code is 1 when any failed.
 const { spawn } = require('node:child_process');
-const { getPriority, setPriority } = require('node:os');
-
-// `--low-priority` (as `npm test` runs them beside jest): the checks yield the processor to anything
-// else that wants it, the type check and the linter (one chain of work in one process) less than
-// the others, so that it is not what is left to do, on one core, when jest has finished (measured on
-// 2 cores from a fresh clone, runs taken in turns: `npm test` 91.2 / 98.2 s against 94.8 / 100.8 s
-// with every check at nice 10).
-const lowPriority = process.argv.includes('--low-priority');
-const NICENESS = { 'types and lint': 7, other: 12 };
-function yieldProcessor(pid, name) {
-  try {
-    setPriority(pid, Math.min(19, getPriority() + (NICENESS[name] ?? NICENESS.other)));
-  } catch {
-    // The process has already ended, or the system refuses: it runs at this process's priority.
-  }
-}
 
 // Each keeps what it found in node_modules/.cache/engine, so that a second run looks again only at
 // what changed (a fresh clone, as in CI, checks everything).
@@ -51,7 +35,6 @@ const run = ([name, command, args, reportsItself]) =>
   new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    if (lowPriority && child.pid !== undefined) yieldProcessor(child.pid, name);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

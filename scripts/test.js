@@ -1,36 +1,18 @@
 #!/usr/bin/env node
-// `npm test`: the static checks (scripts/static-checks.js) and jest at once. Jest spends a good part
-// of its run waiting on timers, sockets and PostgreSQL; the checks run beside it at a lower priority,
-// in that spare time, and take from the tests only what is left over. The checks' report comes
-// after jest's; the exit code is jest's when it failed, otherwise the checks'. Arguments go to jest
-// (`npm test -- conformance/cases/dml.test.ts`).
+// `npm test`: jest, with its wall time printed at the end. The static checks are their own command
+// (`npm run check`), run by CI beside this one (docs/decisions/044-tests-and-checks-apart.md).
+// Arguments go to jest (`npm test -- conformance/cases/dml.test.ts`).
 const { spawn } = require('node:child_process');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const started = Date.now();
-const jestArgs = process.argv.slice(2);
+const jest = spawn(process.execPath, [require.resolve('jest/bin/jest', { paths: [root] }), ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 
-function exited(child) {
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
-}
+// Ctrl-C reaches jest through the terminal's process group; a kill of this process alone ends it too.
+for (const signal of ['SIGTERM', 'SIGHUP']) process.on(signal, () => jest.kill(signal));
 
-const checks = spawn(process.execPath, [join(__dirname, 'static-checks.js'), '--low-priority'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-let report = '';
-checks.stdout.on('data', (chunk) => (report += chunk));
-checks.stderr.on('data', (chunk) => (report += chunk));
-const jest = spawn(process.execPath, [require.resolve('jest/bin/jest', { paths: [root] }), ...jestArgs], { cwd: root, stdio: 'inherit' });
-
-// Ctrl-C reaches both through the terminal's process group; a kill of this process alone ends both.
-for (const signal of ['SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    checks.kill(signal);
-    jest.kill(signal);
-  });
-}
-
-Promise.all([exited(jest), exited(checks)]).then(([jestCode, checksCode]) => {
-  process.stdout.write(`\nStatic checks (npm run check):\n${report}`);
+jest.on('close', (code, signal) => {
   process.stdout.write(`\nnpm test: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  process.exit(jestCode !== 0 ? jestCode : checksCode);
+  process.exit(code ?? (signal ? 1 : 0));
 });

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { covers } from '../harness/cases';
 import { boolExpArbitraries, evaluateIn, fuzzRows, type BoolExp, type ModelEnvironment, type ModelRow, type TableShape } from '../harness/boolExpModel';
 import { useTarget } from '../harness/target';
+import { generatedRuns } from '../harness/generatedRuns';
 
 const target = useTarget();
 const item = { schema: 'fuzzrel', name: 'item' };
@@ -15,7 +16,7 @@ const person = { schema: 'fuzzrel', name: 'person' };
 const SESSION = { 'x-engine-user-id': '2' };
 const ROLES_PER_RUN = 4;
 const WHERES_PER_ROLE = 3;
-const RUNS = Number(process.env.ENGINE_FUZZ_RUNS ?? 20);
+const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 10, 80);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 const items: ModelRow[] = fuzzRows().map((r) => ({ ...r, mark: null }));

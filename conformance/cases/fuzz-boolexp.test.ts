@@ -7,13 +7,14 @@ import fc from 'fast-check';
 import { covers } from '../harness/cases';
 import { boolExpArbitrary, evaluate, fuzzRows, type BoolExp } from '../harness/boolExpModel';
 import { useTarget } from '../harness/target';
+import { generatedRuns } from '../harness/generatedRuns';
 
 const target = useTarget();
 const table = { schema: 'fuzz', name: 'item' };
 const rows = fuzzRows();
 const SESSION = { 'x-engine-user-id': '2' };
 const ROLES_PER_RUN = 20;
-const RUNS = Number(process.env.ENGINE_FUZZ_RUNS ?? 20);
+const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 10, 100);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 const checksum = async () => (await target.sql(`select md5(string_agg(i::text, ',' order by id)) as sum from fuzz.item i`))[0]!.sum;

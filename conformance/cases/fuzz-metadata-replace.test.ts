@@ -32,10 +32,11 @@ import { topLevelInconsistencies, topLevelParts, topLevelRefusals } from '../har
 import { useTarget } from '../harness/target';
 import { inEngineOrder } from '../harness/engineOrder';
 import { aggregateReads } from '../harness/sourceCustomizations';
+import { generatedRuns } from '../harness/generatedRuns';
 
 const target = useTarget();
 const remote = useMockServer();
-const RUNS = Number(process.env.ENGINE_FUZZ_RUNS ?? 12);
+const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 6, 40);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 const exported = async () => {

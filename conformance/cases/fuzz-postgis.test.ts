@@ -7,10 +7,11 @@ import fc from 'fast-check';
 import { caseNeeding } from '../harness/cases';
 import { REQUIRES_POSTGIS, trackOnGisSource, usePostgisDatabase } from '../harness/postgisCluster';
 import { useTarget } from '../harness/target';
+import { generatedRuns } from '../harness/generatedRuns';
 
 const target = useTarget();
 const gis = usePostgisDatabase();
-const RUNS = Number(process.env.ENGINE_FUZZ_RUNS ?? 20);
+const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 10, 60);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 type Point = { id: number; x: number; y: number };

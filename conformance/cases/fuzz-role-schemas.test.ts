@@ -12,10 +12,11 @@ import { covers } from '../harness/cases';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { useTarget } from '../harness/target';
 import { inEngineOrder } from '../harness/engineOrder';
+import { generatedRuns } from '../harness/generatedRuns';
 
 const target = useTarget();
 const remote = useMockServer();
-const RUNS = Number(process.env.ENGINE_ROLE_SCHEMA_RUNS ?? 25);
+const RUNS = generatedRuns('ENGINE_ROLE_SCHEMA_RUNS', 25, 100);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 const parent = { schema: 'fuzzrole', name: 'parent' };
 const child = { schema: 'fuzzrole', name: 'child' };

@@ -11,6 +11,7 @@ import { expectResponse } from '../harness/client';
 import { FUZZ_REMOTE_SDL, remoteRoleSdl } from '../harness/metadataDocuments';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { useTarget, type Target } from '../harness/target';
+import { generatedRuns } from '../harness/generatedRuns';
 
 const target = useTarget({ profiles: ['remote-schema-permissions'] });
 const remote = useMockServer();
@@ -401,7 +402,7 @@ caseWithProfile(
     const on = strict();
     remote.use(graphQLServer('/fuzz', FUZZ_REMOTE_SDL, { a: () => 1 }));
     expectResponse(await run('add_remote_schema', { name: 'rs0', definition: { url: `${remote.url}/fuzz` } }, on), 200, ok);
-    const runs = Number(process.env.ENGINE_FUZZ_RUNS ?? 12);
+    const runs = generatedRuns('ENGINE_FUZZ_RUNS', 6, 40);
     await fc.assert(
       fc.asyncProperty(remoteRoleSdl, async (sdl) => {
         expectResponse(await run('add_remote_schema_permissions', { remote_schema: 'rs0', role: 'r0', definition: { schema: sdl } }, on), 200, ok);
