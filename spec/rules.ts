@@ -992,4 +992,10 @@ export const DECISIONS: readonly SpecItem[] = [
     'With the compatibility setting every ENGINE_GRAPHQL_* setting may be given by its HASURA_GRAPHQL_* name; the ENGINE_GRAPHQL_* variable (or its flag) wins where both are set, and the start log names the HASURA_GRAPHQL_* variables read and, as a warning, each one not used. ENGINE_GRAPHQL_COMPAT_HEADERS itself has no HASURA_ name.',
   ),
   decision('delete-permission.filter', '2.3', 'requiredness of DeletePermission fields', 'DeletePermission.filter is required.'),
+  decision(
+    'source.isolation-level',
+    '2.1',
+    "a source's isolation level",
+    "A source's connection_info.isolation_level (read-committed, the default; repeatable-read; serializable) is the level every transaction on that source's database runs at, GraphQL queries and mutations, the legacy DML and run_sql alike (PostgreSQL's transaction_isolation shows it); pg_update_source with another level takes effect for the next request.",
+  ),
 ];

@@ -16,6 +16,9 @@ const CHECK_TIMEOUT_MS = 5_000;
  */
 export const COULD_NOT_CONNECT = 'could not connect to the database';
 
+/** PostgreSQL's names of the engine's isolation levels, a space escaped as the connection's `options` want it. */
+const ISOLATION = { 'read-committed': 'read\\ committed', 'repeatable-read': 'repeatable\\ read', serializable: 'serializable' } as const;
+
 /** Why a source has no pool settings: the problem answered, and the cause, only for the log. */
 export interface ConfigProblem {
   problem: string;
@@ -46,6 +49,9 @@ export function poolConfigOf(info: ConnectionInfo, env: NodeJS.ProcessEnv = proc
   const settings = info.pool_settings ?? {};
   return {
     ...where,
+    // The source's isolation level, as its connections' default (dec.source.isolation-level):
+    // PostgreSQL then runs every transaction on them, and every statement outside one, at that level.
+    ...(info.isolation_level ? { options: `-c default_transaction_isolation=${ISOLATION[info.isolation_level]}` } : {}),
     // The engine's defaults: 50 connections, closed after 180 s idle and 600 s after they opened (0: never).
     max: settings.max_connections ?? 50,
     idleTimeoutMillis: (settings.idle_timeout ?? 180) * 1000,
