@@ -30,6 +30,8 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/execute/roleGate.ts': [...cases('limits'), 'reference/src/execute/roleGate.test.ts'],
   'reference/src/execute/abandonment.ts': [...cases('limits'), 'reference/src/execute/abandonment.test.ts', 'reference/src/execute/roleGate.test.ts'],
   'reference/src/http/clientGone.ts': cases('limits'),
+  'reference/src/engine/sessionReset.ts': ['reference/src/engine/giveBack.test.ts', 'reference/src/engine/sessionReset.test.ts'],
+  'reference/src/http/bodyLimit.ts': ['reference/src/http/bodyLimit.test.ts', ...cases('errors')],
   'reference/src/execute/remote.ts': [...cases('remote-schemas'), ...cases('remote-schema-customization'), 'reference/src/execute/remote.test.ts'],
   'reference/src/actions/worker.ts': ['reference/src/actions/worker.test.ts', 'reference/src/events/staleCopy.test.ts'],
   'reference/src/events/scheduler.ts': ['reference/src/events/scheduler.test.ts', 'reference/src/events/staleCopy.test.ts'],
