@@ -1,0 +1,53 @@
+import { ConnectionLost, databaseErrorAnswer, SourceRemoved } from './answers';
+import { onSource } from './sourceReads';
+
+/** Pools handed out by name, each recording whether it was given back. */
+function poolsOf(names: Record<string, { unreachable?: boolean }>) {
+  const handed: { name: string; released: number }[] = [];
+  return {
+    handed,
+    sourcePools: (source: string, write: boolean) => {
+      const known = names[source];
+      if (!known) throw new SourceRemoved(source);
+      const entry = { name: write ? 'primary' : 'replica', released: 0 };
+      handed.push(entry);
+      return { name: entry.name, release: () => void entry.released++, ...(known.unreachable && !write ? { unreachable: () => {} } : {}) };
+    },
+  };
+}
+
+describe('onSource [dec.source.in-flight err.graphql.source-removed]', () => {
+  test("the source's pools are given back once the work is done, and once it failed", async () => {
+    const pools = poolsOf({ churned: {} });
+    expect(await onSource(pools, 'churned', true, async (where) => `ran on ${where.name}`)).toBe('ran on primary');
+    await expect(onSource(pools, 'churned', true, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    expect(pools.handed).toEqual([
+      { name: 'primary', released: 1 },
+      { name: 'primary', released: 1 },
+    ]);
+  });
+
+  test('a read a replica could not serve runs on the primary, and both are given back', async () => {
+    const pools = poolsOf({ churned: { unreachable: true } });
+    const answer = await onSource(pools, 'churned', false, async (where) => {
+      if (where.name === 'replica') throw new ConnectionLost();
+      return `ran on ${where.name}`;
+    });
+    expect(answer).toBe('ran on primary');
+    expect(pools.handed).toEqual([
+      { name: 'replica', released: 1 },
+      { name: 'primary', released: 1 },
+    ]);
+  });
+
+  test('a source gone from the metadata is answered 200 not-exists, nothing run', async () => {
+    let ran = false;
+    const refusal = await onSource(poolsOf({}), 'churned', true, async () => ((ran = true), '')).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(SourceRemoved);
+    expect(ran).toBe(false);
+    expect(databaseErrorAnswer(refusal)).toEqual({
+      status: 200,
+      body: '{"errors":[{"message":"the source \\"churned\\" was removed while the request ran","extensions":{"path":"$","code":"not-exists"}}]}',
+    });
+  });
+});
