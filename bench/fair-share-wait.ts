@@ -80,14 +80,16 @@ export async function fairShareWait(log: (line: string) => void): Promise<string
     const meanwhile = await quickFor(SECONDS * 1000);
     busy = false;
     await Promise.all(loops);
+    const after = await quickFor(Math.min(5_000, SECONDS * 250));
     log(`fair: quick alone p50 ${percentile(alone, 0.5).toFixed(1)} ms, meanwhile p50 ${percentile(meanwhile, 0.5).toFixed(1)} ms over ${meanwhile.length}`);
     return [
-      `Roles \`busy_a\` and \`busy_b\` keep ${SLOW} queries of one second each (a view over \`pg_sleep(1)\`) running for ${SECONDS} s, with the default ENGINE_GRAPHQL_PG_CONNECTIONS (10); role \`quick\` sends \`{ music_artist_by_pk(id: 1) { id } }\` one after another, timed from its sending to its answer (${slowDone} slow queries answered meanwhile).`,
+      `Roles \`busy_a\` and \`busy_b\` keep ${SLOW} queries of one second each (a view over \`pg_sleep(1)\`) running for ${SECONDS} s, with the default ENGINE_GRAPHQL_PG_CONNECTIONS (10); role \`quick\` sends \`{ music_artist_by_pk(id: 1) { id } }\` one after another, timed from its sending to its answer, alone for 5 s before and after (${slowDone} slow queries answered meanwhile).`,
       '',
       '| role `quick`, ms | queries | p50 | p99 | max |',
       '|---|---|---|---|---|',
       `| alone | ${alone.length} | ${spread(alone)} |`,
       `| while the two roles fill the pool | ${meanwhile.length} | ${spread(meanwhile)} |`,
+      `| alone, after | ${after.length} | ${spread(after)} |`,
     ].join('\n');
   } finally {
     await stop(server);

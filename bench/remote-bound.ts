@@ -2,7 +2,8 @@
 // dec.limits.remote-answers): a remote whose `blob` is a 30 MiB string, a query of three aliases of
 // it (90 MiB, past the default bound of 64 MiB a request) sent by 16 requests of role `user` at
 // once, again and again; the server's peak RSS, the answers, and another role's small query meanwhile.
-// `npm run bench -- remote` (BENCH_REMOTE_SECONDS, default 20; BENCH_REMOTE_CONCURRENCY, default 16).
+// `npm run bench -- remote` (BENCH_REMOTE_SECONDS, default 20; BENCH_REMOTE_CONCURRENCY, default 16;
+// BENCH_REMOTE_BLOB_MIB, default 30).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildSchema, graphql, Kind, parse, type FieldNode, type OperationDefinitionNode } from 'graphql';
@@ -14,7 +15,7 @@ import { rssMiB, startReference, stop, waitFor } from './processes';
 
 const SECONDS = Number(process.env.BENCH_REMOTE_SECONDS ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_REMOTE_CONCURRENCY ?? 16);
-const BLOB_MIB = 30;
+const BLOB_MIB = Number(process.env.BENCH_REMOTE_BLOB_MIB ?? 30);
 
 /** A remote whose every top-level field is answered with the same 30 MiB string, written from one buffer. */
 async function startRemote(): Promise<{ url: string; server: Server }> {

@@ -1,3 +1,4 @@
+import { DatabaseError } from 'pg';
 import { ConnectionLost, databaseErrorAnswer, SourceRemoved } from './answers';
 import { onSource } from './sourceReads';
 
@@ -49,5 +50,40 @@ describe('onSource [dec.source.in-flight err.graphql.source-removed]', () => {
       status: 200,
       body: '{"errors":[{"message":"the source \\"churned\\" was removed while the request ran","extensions":{"path":"$","code":"not-exists"}}]}',
     });
+  });
+
+  const refusal = (code: string) => Object.assign(new DatabaseError('refused', 0, 'error'), { code });
+
+  test.each([
+    ['a write', true, new ConnectionLost(), ['primary']],
+    ['a statement the replica refused (42P01)', false, refusal('42P01'), ['replica']],
+    ['an internal error of the replica (XX000)', false, refusal('XX000'), ['replica']],
+    ['a failure that is no DatabaseError', false, new Error('08006'), ['replica']],
+  ])('%s that failed is not sent to the primary again', async (_title, write, error, tried) => {
+    const pools = poolsOf({ churned: { unreachable: true } });
+    await expect(onSource(pools, 'churned', write, () => Promise.reject(error))).rejects.toBe(error);
+    expect(pools.handed.map((h) => h.name)).toEqual(tried);
+  });
+
+  test.each(['08006', '28P01', '3D000', '57P01', '53300'])('a replica that refused the session (%s) leaves the read to the primary', async (code) => {
+    const pools = poolsOf({ churned: { unreachable: true } });
+    expect(await onSource(pools, 'churned', false, async (where) => (where.name === 'replica' ? Promise.reject(refusal(code)) : 'primary'))).toBe('primary');
+  });
+
+  test('a replica without a way to be left aside, or no primary to fall back on: the failure stands', async () => {
+    const lost = new ConnectionLost();
+    const noAside = poolsOf({ churned: {} });
+    await expect(onSource(noAside, 'churned', false, () => Promise.reject(lost))).rejects.toBe(lost);
+    let asked = 0;
+    const noPrimary = {
+      sourcePools: (_source: string, write: boolean) => (asked++, write ? undefined : { unreachable: () => {}, release: () => {} }),
+    };
+    await expect(onSource(noPrimary, 'churned', false, () => Promise.reject(lost))).rejects.toBe(lost);
+    expect(asked).toBe(2);
+  });
+
+  test('no pools for the source, or none at all: connection error', async () => {
+    await expect(onSource({ sourcePools: () => undefined }, 'churned', true, async () => 'ran')).rejects.toBeInstanceOf(ConnectionLost);
+    await expect(onSource({}, 'churned', true, async () => 'ran')).rejects.toBeInstanceOf(ConnectionLost);
   });
 });
