@@ -58,6 +58,7 @@ describe('onSource [dec.source.in-flight err.graphql.source-removed]', () => {
     ['a write', true, new ConnectionLost(), ['primary']],
     ['a statement the replica refused (42P01)', false, refusal('42P01'), ['replica']],
     ['an internal error of the replica (XX000)', false, refusal('XX000'), ['replica']],
+    ['a statement refusal whose code holds 08 past its class (42808)', false, refusal('42808'), ['replica']],
     ['a failure that is no DatabaseError', false, new Error('08006'), ['replica']],
   ])('%s that failed is not sent to the primary again', async (_title, write, error, tried) => {
     const pools = poolsOf({ churned: { unreachable: true } });
