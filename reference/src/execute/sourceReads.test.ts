@@ -17,7 +17,7 @@ function poolsOf(names: Record<string, { unreachable?: boolean }>) {
   };
 }
 
-describe('onSource [dec.source.in-flight err.graphql.source-removed]', () => {
+describe('onSource [dec.source.in-flight]', () => {
   test("the source's pools are given back once the work is done, and once it failed", async () => {
     const pools = poolsOf({ churned: {} });
     expect(await onSource(pools, 'churned', true, async (where) => `ran on ${where.name}`)).toBe('ran on primary');
@@ -41,7 +41,7 @@ describe('onSource [dec.source.in-flight err.graphql.source-removed]', () => {
     ]);
   });
 
-  test('a source gone from the metadata is answered 200 not-exists, nothing run', async () => {
+  test('a source gone from the metadata is answered 200 not-exists, nothing run [err.graphql.source-removed]', async () => {
     let ran = false;
     const refusal = await onSource(poolsOf({}), 'churned', true, async () => ((ran = true), '')).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(SourceRemoved);
