@@ -2,10 +2,7 @@
 // queries (decision dec.limits.role-share; the case conformance/cases/limits-fair-share.test.ts,
 // held for seconds): the third role's quick query, sent one after another, alone and then meanwhile.
 // `npm run bench -- fair` (BENCH_FAIR_SECONDS, default 20; BENCH_FAIR_SLOW, default 24).
-import { Client } from 'pg';
-import { fixtureSql } from '../conformance/harness/fixtures';
-import { freePort, provisionDatabase } from '../reference/src/db/provision';
-import { startReference, stop, waitFor } from './processes';
+import { startMusicServer } from './musicServer';
 
 const SECONDS = Number(process.env.BENCH_FAIR_SECONDS ?? 20);
 const SLOW = Number(process.env.BENCH_FAIR_SLOW ?? 24);
@@ -25,23 +22,12 @@ export const spread = (ms: readonly number[]) =>
     .join(' | ');
 
 export async function fairShareWait(log: (line: string) => void): Promise<string> {
-  const database = await provisionDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL });
-  const port = await freePort();
-  const server = startReference(database.url, port);
+  const music = await startMusicServer('create or replace view music.slow_fair as select 1 as id, pg_sleep(1)::text as slept');
   try {
-    const client = new Client({ connectionString: database.url });
-    await client.connect();
-    await client.query(fixtureSql('music'));
-    await client.query('create or replace view music.slow_fair as select 1 as id, pg_sleep(1)::text as slept');
-    await client.end();
-    const url = `http://127.0.0.1:${port}`;
-    await waitFor(`${url}/healthz`);
-    const post = async (path: string, body: unknown, role = 'admin') => {
-      const started = process.hrtime.bigint();
-      const r = await fetch(url + path, { method: 'POST', headers: { 'x-engine-role': role, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const text = await r.text();
-      if (r.status !== 200 || !text.startsWith('{"data"')) throw new Error(`${role}: ${r.status} ${text.slice(0, 200)}`);
-      return Number(process.hrtime.bigint() - started) / 1e6;
+    const post = async (path: string, body: unknown, role: string) => {
+      const r = await music.post(path, body, role);
+      if (r.status !== 200 || !r.text.startsWith('{"data"')) throw new Error(`${role}: ${r.status} ${r.text.slice(0, 200)}`);
+      return r.ms;
     };
     const permissions = ['busy_a', 'busy_b', 'quick'].flatMap((role) =>
       ['slow_fair', 'artist'].map((name) => ({
@@ -49,15 +35,11 @@ export async function fairShareWait(log: (line: string) => void): Promise<string
         args: { table: table(name), role, permission: { columns: ['id'], filter: {} } },
       })),
     );
-    const setup = await fetch(`${url}/v1/metadata`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        type: 'bulk',
-        args: [{ type: 'track_table', args: { table: table('slow_fair') } }, { type: 'track_table', args: { table: table('artist') } }, ...permissions],
-      }),
+    const setup = await music.post('/v1/metadata', {
+      type: 'bulk',
+      args: [{ type: 'track_table', args: { table: table('slow_fair') } }, { type: 'track_table', args: { table: table('artist') } }, ...permissions],
     });
-    if (setup.status !== 200) throw new Error(await setup.text());
+    if (setup.status !== 200) throw new Error(setup.text);
     const quick = () => post('/v1/graphql', { query: '{ music_artist_by_pk(id: 1) { id } }' }, 'quick');
     const quickFor = async (ms: number) => {
       const waits: number[] = [];
@@ -92,7 +74,6 @@ export async function fairShareWait(log: (line: string) => void): Promise<string
       `| alone, after | ${after.length} | ${spread(after)} |`,
     ].join('\n');
   } finally {
-    await stop(server);
-    await database.stop();
+    await music.stop();
   }
 }

@@ -7,11 +7,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildSchema, graphql, Kind, parse, type FieldNode, type OperationDefinitionNode } from 'graphql';
-import { Client } from 'pg';
-import { fixtureSql } from '../conformance/harness/fixtures';
-import { freePort, provisionDatabase } from '../reference/src/db/provision';
 import { spread } from './fair-share-wait';
-import { rssMiB, startReference, stop, waitFor } from './processes';
+import { startMusicServer } from './musicServer';
+import { rssMiB } from './processes';
 
 const SECONDS = Number(process.env.BENCH_REMOTE_SECONDS ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_REMOTE_CONCURRENCY ?? 16);
@@ -48,22 +46,9 @@ async function startRemote(): Promise<{ url: string; server: Server }> {
 
 export async function remoteBound(log: (line: string) => void): Promise<string> {
   const remote = await startRemote();
-  const database = await provisionDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL });
-  const port = await freePort();
-  const server = startReference(database.url, port);
+  const music = await startMusicServer();
+  const { server, post: send } = music;
   try {
-    const client = new Client({ connectionString: database.url });
-    await client.connect();
-    await client.query(fixtureSql('music'));
-    await client.end();
-    const url = `http://127.0.0.1:${port}`;
-    await waitFor(`${url}/healthz`);
-    const send = async (path: string, body: unknown, role = 'admin') => {
-      const started = process.hrtime.bigint();
-      const r = await fetch(url + path, { method: 'POST', headers: { 'x-engine-role': role, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const text = await r.text();
-      return { status: r.status, text, ms: Number(process.hrtime.bigint() - started) / 1e6 };
-    };
     const artist = { schema: 'music', name: 'artist' };
     const setup = await send('/v1/metadata', {
       type: 'bulk',
@@ -121,8 +106,7 @@ export async function remoteBound(log: (line: string) => void): Promise<string> 
       `| meanwhile | ${meanwhile.length} | ${spread(meanwhile)} |`,
     ].join('\n');
   } finally {
-    await stop(server);
-    await database.stop();
+    await music.stop();
     remote.server.close();
   }
 }
