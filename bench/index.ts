@@ -2,12 +2,15 @@
 // operations at scale, event capture and delivery, subscriptions at scale; prints the tables and writes them to bench/RESULTS.md.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crashCommits } from './crash-commits';
 import { eventsScale } from './events';
+import { fairShareWait } from './fair-share-wait';
 import { memoryBound } from './memory';
 import { logLineCost } from './log-lines';
 import { metadataScale } from './metadata-scale';
 import { mutationSpeed } from './mutations';
 import { querySpeed } from './query-speed';
+import { remoteBound } from './remote-bound';
 import { subscriptionsScale } from './subscriptions';
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
@@ -22,6 +25,10 @@ async function main(): Promise<void> {
   if (!only || only === 'events') sections.push(`## Event triggers at scale\n\n${await eventsScale(log)}`);
   if (!only || only === 'subscriptions') sections.push(`## Subscriptions at scale\n\n${await subscriptionsScale(log)}`);
   if (!only || only === 'memory') sections.push(`## Memory under hostile queries\n\n${await memoryBound(log)}`);
+  // Reliability figures (docs/reliability.md): only when asked for by name.
+  if (only === 'fair') sections.push(`## A third role's wait while two roles fill the pool\n\n${await fairShareWait(log)}`);
+  if (only === 'remote') sections.push(`## Memory while roles ask a remote for large answers\n\n${await remoteBound(log)}`);
+  if (only === 'crash') sections.push(`## Commits over two databases under kill -9\n\n${await crashCommits(log)}`);
   const text = sections.join('\n\n') + '\n';
   process.stdout.write(text);
   if (!only) writeFileSync(join(__dirname, 'RESULTS.md'), text);

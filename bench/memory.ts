@@ -2,10 +2,8 @@
 // queries (each just inside the default field limit, so each is parsed, compiled and cached), the
 // answer time of a query far beyond the limits, and how long a small query waits while ten large
 // ones are compiled at once.
-import { Client } from 'pg';
-import { fixtureSql } from '../conformance/harness/fixtures';
-import { freePort, provisionDatabase } from '../reference/src/db/provision';
-import { rssMiB, startReference, stop, waitFor } from './processes';
+import { startMusicServer } from './musicServer';
+import { rssMiB } from './processes';
 
 const QUERIES = 1000;
 /** Aliases per query: each selects two fields, 1,500 fields in all (the default limit is 2,000). */
@@ -15,22 +13,9 @@ const largeQuery = (seed: number, aliases = ALIASES) =>
   `{ ${Array.from({ length: aliases }, (_, i) => `a${i}: music_artist(where: {id: {_eq: ${seed * 100_000 + i}}}) { id }`).join(' ')} }`;
 
 export async function memoryBound(log: (line: string) => void): Promise<string> {
-  const database = await provisionDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL });
-  const port = await freePort();
-  const server = startReference(database.url, port);
+  const music = await startMusicServer();
+  const { server, post } = music;
   try {
-    const client = new Client({ connectionString: database.url });
-    await client.connect();
-    await client.query(fixtureSql('music'));
-    await client.end();
-    const url = `http://127.0.0.1:${port}`;
-    await waitFor(`${url}/healthz`);
-    const post = async (path: string, body: unknown, role = 'admin') => {
-      const started = process.hrtime.bigint();
-      const r = await fetch(url + path, { method: 'POST', headers: { 'x-engine-role': role, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const text = await r.text();
-      return { status: r.status, text, ms: Number(process.hrtime.bigint() - started) / 1e6 };
-    };
     const setup = await post('/v1/metadata', {
       type: 'bulk',
       args: [
@@ -76,7 +61,6 @@ export async function memoryBound(log: (line: string) => void): Promise<string> 
       `A query of 20,000 aliases from the same role (${Math.round(largeQuery(0, 20_000).length / 1024)} KiB): ${hugeRefusal ? `refused ("${hugeRefusal}")` : 'answered'} in ${huge.ms.toFixed(0)} ms. A small query of the role: ${smallAlone.toFixed(1)} ms alone, ${smallDuring.toFixed(1)} ms while ten queries of 1,998 fields each are compiled and run at once.`,
     ].join('\n');
   } finally {
-    await stop(server);
-    await database.stop();
+    await music.stop();
   }
 }

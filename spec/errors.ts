@@ -805,6 +805,16 @@ export const ERRORS: readonly ErrorSpec[] = [
     'the query ran longer than <limit> ms and was cancelled',
     "The SQL of a role other than admin runs with statement_timeout ENGINE_GRAPHQL_STATEMENT_TIMEOUT_MS (default 10000; 0 for none), admin's GraphQL with ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS (default 60000); a statement cancelled by it answers this GraphQL error, and a mutation is undone.",
   ),
+  {
+    ...decided(
+      'graphql.source-removed',
+      200,
+      'not-exists',
+      'the source <source-name> was removed while the request ran',
+      'A GraphQL operation planned on a source that a metadata change dropped or renamed before the operation reached its database (a subscription polling it, a request waiting its turn for a connection) is answered with this error, nothing of it run there (decision dec.source.in-flight). A race of a few milliseconds: checked by the reference tests.',
+    ),
+    verifiedBy: 'reference' as const,
+  },
   decided(
     'conflict',
     409,

@@ -3,6 +3,7 @@
 import { Client, type Pool, type PoolConfig } from 'pg';
 import type { ConnectionInfo, SourceEntry } from '../../../spec';
 import { resilientPool } from './connectionLoss';
+import { PoolLeases } from './poolLeases';
 
 /** How long a check of a source waits for its database before calling it unreachable. */
 const CHECK_TIMEOUT_MS = 5_000;
@@ -74,6 +75,8 @@ export interface SourceGraphqlPools {
   adminGraphql: Pool;
   /** A read replica's: the read could not be had there; it is left aside for a while and the read goes to the primary. */
   unreachable?: () => void;
+  /** Gives the pools back: those a metadata change retired meanwhile are ended once no request holds them (decision dec.source.in-flight). */
+  release: () => void;
 }
 
 type TimedPools = { roles: Pool; adminGraphql: Pool };
@@ -86,10 +89,18 @@ export class SourcePools {
   onConnectionFailure: (source: string, cause: string) => void = () => {};
   private readonly pools = new Map<string, { key: string; pool: Pool }>();
   private readonly graphql = new Map<string, { key: string; primary: TimedPools; replicas: (TimedPools & { downUntil: number })[]; next: number }>();
+  /** The pools requests hold: one retired is ended when the last of them gives it back (decision dec.source.in-flight). */
+  private readonly leases = new PoolLeases<object>();
+
+  /** How many retired pools still wait for requests that hold them. */
+  get retiredInUse(): number {
+    return this.leases.waiting;
+  }
 
   /**
    * The GraphQL pools of a source (opened on first use), or undefined when its URL cannot be had.
    * Reads (`write` false) go to its read replicas in turn, when it has any (decision dec.source.forms).
+   * The caller holds them until it calls `release`.
    */
   graphqlPoolsOf(source: SourceEntry, timeouts: { statementTimeoutMs: number; adminStatementTimeoutMs: number }, write = true): SourceGraphqlPools | undefined {
     const admin = this.poolOf(source);
@@ -103,16 +114,20 @@ export class SourcePools {
         const pools = timedPools(info, timeouts);
         return pools ? [{ ...pools, downUntil: 0 }] : [];
       });
-      if (open) for (const set of [open.primary, ...open.replicas]) void endAll(set);
+      if (open) for (const set of [open.primary, ...open.replicas]) this.retire(set);
       this.graphql.set(source.name, (open = { key, primary, replicas, next: 0 }));
     }
     // Reads go to the replicas in turn, past those resting after a failure; none answering: the primary.
     const now = Date.now();
     const up = write ? [] : open.replicas.filter((r) => r.downUntil <= now);
-    if (up.length === 0) return { admin, ...open.primary };
-    const replica = up[open.next++ % up.length]!;
+    const set = up.length === 0 ? open.primary : up[open.next++ % up.length]!;
+    const leases = [this.leases.take(admin), this.leases.take(set)];
+    const release = () => leases.forEach((give) => give());
+    if (set === open.primary) return { admin, roles: set.roles, adminGraphql: set.adminGraphql, release };
+    const replica = set as TimedPools & { downUntil: number };
     return {
       admin,
+      release,
       roles: replica.roles,
       adminGraphql: replica.adminGraphql,
       unreachable: () => {
@@ -129,7 +144,7 @@ export class SourcePools {
     if (open?.key === key) return open.pool;
     const config = poolConfigOf(source.configuration.connection_info);
     if ('problem' in config) return config;
-    if (open) void open.pool.end().catch(() => {});
+    if (open) this.leases.retire(open.pool, () => open.pool.end());
     const pool = resilientPool(config);
     this.pools.set(source.name, { key, pool });
     return pool;
@@ -183,12 +198,12 @@ export class SourcePools {
     for (const [name, open] of this.pools) {
       if (names.has(name)) continue;
       this.pools.delete(name);
-      void open.pool.end().catch(() => {});
+      this.leases.retire(open.pool, () => open.pool.end());
     }
     for (const [name, open] of this.graphql) {
       if (names.has(name)) continue;
       this.graphql.delete(name);
-      for (const set of [open.primary, ...open.replicas]) void endAll(set);
+      for (const set of [open.primary, ...open.replicas]) this.retire(set);
     }
   }
 
@@ -197,7 +212,15 @@ export class SourcePools {
     const graphql = [...this.graphql.values()];
     this.pools.clear();
     this.graphql.clear();
-    await Promise.all([...open.map((o) => o.pool.end().catch(() => {})), ...graphql.flatMap((g) => [g.primary, ...g.replicas].map(endAll))]);
+    await Promise.all([
+      ...open.map((o) => o.pool.end().catch(() => {})),
+      ...graphql.flatMap((g) => [g.primary, ...g.replicas].map(endAll)),
+      this.leases.endAll(),
+    ]);
+  }
+
+  private retire(set: TimedPools): void {
+    this.leases.retire(set, () => endAll(set));
   }
 }
 

@@ -11,6 +11,7 @@ import { introspectionOf } from '../db/introspection';
 import { RoleGate } from '../execute/roleGate';
 import type { Abandonment } from '../execute/abandonment';
 import type { PlanPools } from '../execute/runPlan';
+import { SourceRemoved } from '../execute/answers';
 import { StatementGenerations } from '../execute/preparedStatements';
 import { loadEnumValues, type SchemaCache } from '../execute/schemaCache';
 import type { Session } from '../auth/session';
@@ -56,10 +57,12 @@ export class Engine {
       admin: pool,
       ...pools,
       statements: new StatementGenerations(),
-      // Plans of another source run on its pools, with the same limits (decision dec.source.forms).
+      // Plans of another source run on its pools, with the same limits (decision dec.source.forms);
+      // one planned before its source left the metadata is answered so (decision dec.source.in-flight).
       sourcePools: (name, write) => {
         const source = sourcesOf(this.served.snapshot?.document ?? { version: 2, tables: [] }).find((s) => s.name === name);
-        const own = source && this.sourcePools.graphqlPoolsOf(source, pools, write);
+        if (!source) throw new SourceRemoved(name);
+        const own = this.sourcePools.graphqlPoolsOf(source, pools, write);
         return own ? { ...this.pools, ...own, sourcePools: () => undefined } : undefined;
       },
     };

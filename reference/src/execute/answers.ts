@@ -32,6 +32,13 @@ export class StatementRefused extends Error {
   }
 }
 
+/** The source a plan was made for left the metadata before the plan reached its database (decision dec.source.in-flight). */
+export class SourceRemoved extends Error {
+  constructor(readonly source: string) {
+    super(`the source ${JSON.stringify(source)} was removed`);
+  }
+}
+
 /** The database did not answer (decision err.postgres-error.connection). */
 export class ConnectionLost extends Error {}
 
@@ -71,6 +78,7 @@ export function databaseErrorAnswer(error: unknown): GraphQLAnswer {
   // A refusal found while the plan runs (a remote relationship's presets read the session then).
   if (error instanceof CompileError) return errorAnswer(error.message, error.code);
   if (error instanceof ActionFailed) return { status: 200, body: JSON.stringify({ errors: [{ message: error.message, extensions: error.extensions }] }) };
+  if (error instanceof SourceRemoved) return errorAnswer(formatMessage('err.graphql.source-removed', JSON.stringify(error.source)), 'not-exists');
   if (error instanceof ConnectionLost) return errorAnswer(formatMessage('err.postgres-error.connection'), 'postgres-error', '$', 500);
   if (!(error instanceof DatabaseError)) throw error;
   const code = error.code ?? '';

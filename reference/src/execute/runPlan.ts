@@ -37,9 +37,13 @@ export interface PlanPools {
   logSql?: (statement: { text: string; values: unknown[] }) => void;
   /**
    * Where the plans of another source run (decision dec.source.forms): mutations (`write`) on its
-   * primary, reads on a read replica when it has any; undefined when it cannot be reached.
+   * primary, reads on a read replica when it has any; undefined when it cannot be reached. Throws
+   * SourceRemoved when the source is no longer in the metadata; the pools given are held until
+   * `release` (decision dec.source.in-flight).
    */
   sourcePools?: (source: string, write: boolean) => PlanPools | undefined;
+  /** A source's pools: given back once the plan's work on them is done (decision dec.source.in-flight). */
+  release?: () => void;
   /** The bytes of remote answers held per request and per role (decision dec.limits.remote-answers). */
   remoteAnswers?: RemoteAnswerBytes;
   /** A read replica's pools: called when a read could not be had there (it then runs on the primary). */

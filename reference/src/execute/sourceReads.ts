@@ -5,7 +5,7 @@ import { ConnectionLost } from './answers';
 
 /** What a source's pools need here: whether they are a read replica's, which is then left aside. */
 interface SourcePoolsOf<P> {
-  sourcePools?: (source: string, write: boolean) => (P & { unreachable?: () => void }) | undefined;
+  sourcePools?: (source: string, write: boolean) => (P & { unreachable?: () => void; release?: () => void }) | undefined;
 }
 
 /**
@@ -22,7 +22,14 @@ export async function onSource<P>(pools: SourcePoolsOf<P>, source: string, write
     where.unreachable();
     const primary = pools.sourcePools?.(source, true);
     if (!primary) throw error;
-    return run(primary);
+    try {
+      return await run(primary);
+    } finally {
+      primary.release?.();
+    }
+  } finally {
+    // Held until the work is done: a metadata change meanwhile ends them only then (decision dec.source.in-flight).
+    where.release?.();
   }
 }
 

@@ -6,7 +6,7 @@
 // alike but for those rows share a poller, whoever asks and from wherever they stream.
 import type { Session } from '../auth/session';
 import { prepareGraphQLRequest, type GraphQLRequest } from './graphql';
-import { ConnectionLost, databaseErrorAnswer } from './answers';
+import { ConnectionLost, databaseErrorAnswer, SourceRemoved } from './answers';
 import { cohortAnswers, cohortPlanOf, cohortRow, statementsKey, type CohortAnswer, type RowOfCohort } from './cohorts';
 import type { CohortRow } from '../sql/graphql/cohort';
 import { resultOf } from './liveQueries';
@@ -114,18 +114,30 @@ async function batchesOf(
   }
   const all: { member: Member; answer: CohortAnswer }[] = [];
   const source = plan.stream?.source;
-  const where = source === undefined ? pools : pools.sourcePools?.(source, false);
+  let where: PlanPools | undefined;
+  let gone: unknown = new ConnectionLost();
+  try {
+    where = source === undefined ? pools : pools.sourcePools?.(source, false);
+  } catch (error) {
+    // Its source left the metadata: the subscription ends with that error (decision dec.source.in-flight).
+    if (!(error instanceof SourceRemoved)) throw error;
+    gone = error;
+  }
   if (!where) {
-    const text = databaseErrorAnswer(new ConnectionLost()).body;
+    const text = databaseErrorAnswer(gone).body;
     const pairs = members.map((member) => ({ member, answer: { text, final: true } }));
     answered?.(pairs);
     return pairs;
   }
-  await cohortAnswers(where, plan, rows, batchSize, (answers) => {
-    const pairs = [...answers].flatMap(([key, answer]) => byRow.get(key)!.map((member) => ({ member, answer })));
-    all.push(...pairs);
-    answered?.(pairs);
-  });
+  try {
+    await cohortAnswers(where, plan, rows, batchSize, (answers) => {
+      const pairs = [...answers].flatMap(([key, answer]) => byRow.get(key)!.map((member) => ({ member, answer })));
+      all.push(...pairs);
+      answered?.(pairs);
+    });
+  } finally {
+    if (where !== pools) where.release?.();
+  }
   return all;
 }
 

@@ -6,6 +6,7 @@ import { DEFAULT_SOURCE, type MetadataDocument } from '../../../spec';
 import { sourceArgumentProblem } from '../metadata/sources';
 import { shareOf, type Session } from '../auth/session';
 import type { PlanPools } from '../execute/runPlan';
+import { SourceRemoved } from '../execute/answers';
 import type { Introspection } from '../db/introspection';
 import { engineError, EngineError } from '../errors';
 import * as q from '../sql';
@@ -52,9 +53,20 @@ export async function runAsRoleIn(pools: PlanPools, input: DmlInput, operation: 
   const problem = sourceArgumentProblem(input.document, { source, path: '$' });
   if (problem) throw problem;
   const part = input.sources?.find((s) => s.name === source);
-  const own = part && pools.sourcePools?.(source, true);
+  let own: PlanPools | undefined;
+  try {
+    own = part && pools.sourcePools?.(source, true);
+  } catch (error) {
+    // Gone from the metadata since this request read it (decision dec.source.in-flight).
+    if (error instanceof SourceRemoved) throw engineError('not-exists.source', '$', [source]);
+    throw error;
+  }
   if (!part || !own) throw engineError('postgres-error.connection', '$', [], { message: `the source ${JSON.stringify(source)} cannot be reached` });
-  return runAsRole(own, { document: part.document, introspection: part.db }, operation, session);
+  try {
+    return await runAsRole(own, { document: part.document, introspection: part.db }, operation, session);
+  } finally {
+    own.release?.();
+  }
 }
 
 /** Runs the operation in one transaction of `pool` against the metadata and database as last loaded. */
