@@ -126,7 +126,7 @@ test(
           const reads = (document.sources ?? []).map((s, i) =>
             aggregateReads(
               s.customization as Parameters<typeof aggregateReads>[0],
-              (s.tables as unknown as TableEntry[]).map((t) => selectRootField(t)),
+              (s.tables as unknown as TableEntry[]).map((t) => ({ select: selectRootField(t), type: String(t.configuration?.custom_name ?? t.table.name) })),
               `s${i}_`,
             ),
           );

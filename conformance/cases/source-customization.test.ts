@@ -202,9 +202,9 @@ caseNeeding(
       error: 'naming_convention can either be "hasura-default" or "graphql-default"',
       code: 'parse-failed',
     });
-    expectResponse(await add({ type_names: { prefix: 'Old' } }), 400, {
-      path: '$.args.customization.type_names',
-      error: 'type_names is not supported by this server yet',
+    expectResponse(await add({ naming_convention: 'graphql-default' }), 400, {
+      path: '$.args.customization.naming_convention',
+      error: 'graphql-default is not supported by this server yet',
       code: 'not-supported',
     });
     expect(await exported()).toEqual({ version: 2, tables: [] });

@@ -1,7 +1,7 @@
 // The table models and functions of every source in one map (decision dec.source.forms): the
 // server's own first, then each other source's, keyed apart; a table or function of another source
 // whose GraphQL names are taken is left out, reported as an inconsistent object of that source.
-import { customizedRootField, formatMessage, quoteQualified, type MetadataDocument, type SourceCustomization } from '../../../spec';
+import { customizedRootField, customizedTypeName, formatMessage, quoteQualified, type MetadataDocument, type SourceCustomization } from '../../../spec';
 import { sourcesOf } from '../metadata/sources';
 import type { Introspection } from '../db/introspection';
 import type { InconsistentObject } from '../metadata/inconsistency';
@@ -9,6 +9,7 @@ import { isServedTable } from '../metadata/naming';
 import { buildFunctionModels, type FunctionModel } from '../schema/functions';
 import { buildModels, sourceModels, type EnumValue, type Models, type TableModel } from '../schema/model';
 import { resolveSourceRelationships } from '../schema/sourceRelationships';
+import { typeName } from '../schema/typeNames';
 
 /** A source besides default as its schema is built: what is tracked in it, and its database. */
 export interface SourceSchemaInput {
@@ -73,23 +74,34 @@ function served(document: MetadataDocument): MetadataDocument {
 
 /** The GraphQL names a table claims: its type and its root fields (under a namespace, those are the source's). */
 function graphQLNamesOfModel(model: TableModel): string[] {
-  return [...new Set([model.name, ...(model.namespace === undefined ? Object.values(model.rootFields) : [])])];
+  return [...new Set([typeName(model), ...(model.namespace === undefined ? Object.values(model.rootFields) : [])])];
 }
 
 /**
  * A source's models and functions under its customization (decision dec.source.customization): every
- * root field, custom names included, between the prefix and the suffix; under the namespace, if any.
+ * root field, custom names included, between the prefix and the suffix; under the namespace, if any;
+ * every type generated for them between the type prefix and suffix.
  */
 function customized(keyed: { models: Models; functions: FunctionModel[] }, c: SourceCustomization | undefined) {
   const rootFields = c?.root_fields;
-  if (!rootFields) return keyed;
+  const typeNames = c?.type_names;
+  if (!rootFields && !typeNames) return keyed;
   const name = (n: string) => customizedRootField(c, n);
-  const namespace = rootFields.namespace === undefined ? {} : { namespace: rootFields.namespace };
-  const models = new Map(
-    [...keyed.models].map(([key, m]) => [
-      key,
-      { ...m, ...namespace, rootFields: Object.fromEntries(Object.entries(m.rootFields).map(([k, v]) => [k, name(v)])) as TableModel['rootFields'] },
-    ]),
-  );
-  return { models, functions: keyed.functions.map((f) => ({ ...f, field: name(f.field), aggregateField: name(f.aggregateField) })) };
+  const namespace = rootFields?.namespace === undefined ? {} : { namespace: rootFields.namespace };
+  const types = typeNames ? { typeNames } : {};
+  // Models are changed in place: relationships between them are found by key, and rows of the same object.
+  for (const m of keyed.models.values()) {
+    // A column of an enum table's type takes that table's type, of the same source.
+    if (typeNames) for (const col of m.columns) if (col.enumType !== undefined) col.enumType = customizedTypeName(c, col.enumType);
+    Object.assign(m, namespace, types, {
+      rootFields: Object.fromEntries(Object.entries(m.rootFields).map(([k, v]) => [k, name(v)])) as TableModel['rootFields'],
+    });
+  }
+  const functions = keyed.functions.map((f) => ({
+    ...f,
+    field: name(f.field),
+    aggregateField: name(f.aggregateField),
+    argsType: customizedTypeName(c, f.argsType),
+  }));
+  return { models: keyed.models, functions };
 }

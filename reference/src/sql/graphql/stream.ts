@@ -2,6 +2,7 @@
 // table's rows past the cursor of a cohort's row, under the role's permission and `where`, ordered
 // by the cursor column, and the cursor after that batch. Its arguments are checked here as the
 // engine checks them, with its messages.
+import { sourceTypeName, typeName } from '../../schema/typeNames';
 import { getNamedType, GraphQLEnumType, GraphQLInputObjectType, Kind, type SelectionSetNode } from 'graphql';
 import type { ColumnModel, TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
@@ -33,12 +34,12 @@ export function streamArguments(env: SelectEnvironment, t: TableModel, f: Collec
     cursor: ({ initial_value: Record<string, unknown>; ordering?: string | null } | null)[];
     where?: Record<string, unknown>;
   };
-  const valueType = env.schema.getType(`${t.name}_stream_cursor_value_input`) as GraphQLInputObjectType;
+  const valueType = env.schema.getType(typeName(t, '_stream_cursor_value_input')) as GraphQLInputObjectType;
   // Each column given in a cursor's initial value is a cursor of its own (omitted ones are not).
   const cursors: { field: string; value: unknown; descending: boolean }[] = [];
   for (const cursor of args.cursor) {
     if (cursor === null) continue;
-    if (cursor.ordering === null) throw new CompileError(mismatch('an enum value', 'cursor_ordering', 'null'));
+    if (cursor.ordering === null) throw new CompileError(mismatch('an enum value', sourceTypeName(t.typeNames, 'cursor_ordering'), 'null'));
     for (const [field, value] of Object.entries(cursor.initial_value)) {
       const c = t.byField.get(field)!;
       if (value === null && !c.column.nullable) {
