@@ -1,7 +1,15 @@
 // The table models and functions of every source in one map (decision dec.source.forms): the
 // server's own first, then each other source's, keyed apart; a table or function of another source
 // whose GraphQL names are taken is left out, reported as an inconsistent object of that source.
-import { customizedRootField, customizedTypeName, formatMessage, quoteQualified, type MetadataDocument, type SourceCustomization } from '../../../spec';
+import {
+  appliedCustomization,
+  customizedRootField,
+  customizedTypeName,
+  formatMessage,
+  quoteQualified,
+  type MetadataDocument,
+  type SourceCustomization,
+} from '../../../spec';
 import { sourcesOf } from '../metadata/sources';
 import type { Introspection } from '../db/introspection';
 import type { InconsistentObject } from '../metadata/inconsistency';
@@ -26,9 +34,14 @@ export function modelsOfSources(
   enumValues: ReadonlyMap<string, EnumValue[]>,
   sources: readonly SourceSchemaInput[],
 ): { models: Map<string, TableModel>; functions: FunctionModel[]; sourceConflicts: InconsistentObject[] } {
+  // The server's own tables under the default source's customization, as another source's are under theirs.
   const ownModels = buildModels(served(document), db, enumValues);
+  const own = customized(
+    { models: ownModels, functions: buildFunctionModels(document, db, ownModels) },
+    appliedCustomization(document.default_source?.customization),
+  );
   const models = new Map(ownModels);
-  const functions = buildFunctionModels(document, db, ownModels);
+  const functions = own.functions;
   // The names the server's own tables and functions take matter only to those of other sources.
   if (sources.length === 0) return { models, functions, sourceConflicts: resolveSourceRelationships(document, models) };
   const taken = new Map<string, string>();
@@ -39,8 +52,11 @@ export function modelsOfSources(
     for (const n of names) taken.set(n, what);
     return undefined;
   };
-  for (const m of ownModels.values()) claim(graphQLNamesOfModel(m), `table ${quoteQualified(m.entry.table)}`);
-  for (const f of functions) claim([f.field, f.aggregateField], `function ${quoteQualified(f.entry.function)}`);
+  for (const m of ownModels.values()) {
+    if (m.namespace !== undefined) claim([m.namespace], 'the namespace of the source "default"');
+    claim(graphQLNamesOfModel(m), `table ${quoteQualified(m.entry.table)}`);
+  }
+  for (const f of functions) claim(rootNamesOf(models, f), `function ${quoteQualified(f.entry.function)}`);
   for (const source of sources) {
     const own = buildModels(served(source.document), source.db, source.enumValues);
     const customization = sourcesOf(document).find((s) => s.name === source.name)?.customization;
@@ -55,9 +71,7 @@ export function modelsOfSources(
     }
     for (const f of keyed.functions) {
       if (!models.has(f.tableKey)) continue;
-      // Under a namespace its root fields are the namespace's, claimed with the tables.
-      const names = models.get(f.tableKey)!.namespace === undefined ? [f.field, f.aggregateField] : [];
-      const reason = claim(names, `function ${quoteQualified(f.entry.function)}${of}`);
+      const reason = claim(rootNamesOf(models, f), `function ${quoteQualified(f.entry.function)}${of}`);
       if (reason === undefined) functions.push(f);
       else sourceConflicts.push({ type: 'function', reason, definition: f.entry, source: source.name });
     }
@@ -71,6 +85,10 @@ export function modelsOfSources(
 function served(document: MetadataDocument): MetadataDocument {
   return document.tables.every(isServedTable) ? document : { ...document, tables: document.tables.filter(isServedTable) };
 }
+
+/** The root fields a function claims: under a namespace, none (they are the namespace's, claimed with the tables). */
+const rootNamesOf = (models: ReadonlyMap<string, TableModel>, f: FunctionModel) =>
+  models.get(f.tableKey)!.namespace === undefined ? [f.field, f.aggregateField] : [];
 
 /** The GraphQL names a table claims: its type and its root fields (under a namespace, those are the source's). */
 function graphQLNamesOfModel(model: TableModel): string[] {

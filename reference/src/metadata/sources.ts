@@ -1,7 +1,14 @@
 // The sources of a document besides `default` (decision dec.source.forms): adding, changing,
 // renaming and dropping them. Whether a source's database answers is decided with its connection
 // (db/sourcePools.ts).
-import { DEFAULT_SOURCE, type MetadataDocument, type SourceConfiguration, type SourceCustomization, type SourceEntry } from '../../../spec';
+import {
+  appliedCustomization,
+  DEFAULT_SOURCE,
+  type MetadataDocument,
+  type SourceConfiguration,
+  type SourceCustomization,
+  type SourceEntry,
+} from '../../../spec';
 import { engineError, type EngineError } from '../errors';
 
 export const sourcesOf = (document: MetadataDocument): readonly SourceEntry[] => document.sources ?? [];
@@ -129,8 +136,9 @@ export function withSourceView(document: MetadataDocument, name: string, view: M
 
 /** Every source's tables and functions, default first, each labelled for messages. */
 export function labelledParts(document: MetadataDocument): { label: string; document: MetadataDocument; customization?: SourceCustomization }[] {
+  const own = appliedCustomization(document.default_source?.customization);
   return [
-    { label: '', document },
+    { label: '', document, ...(own ? { customization: own } : {}) },
     ...sourcesOf(document).map((s) => ({
       label: ` of the source ${JSON.stringify(s.name)}`,
       document: sourceView(document, s.name),
