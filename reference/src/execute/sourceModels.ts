@@ -117,6 +117,7 @@ function customized(keyed: { models: Models; functions: FunctionModel[] }, c: So
   }
   const functions = keyed.functions.map((f) => ({
     ...f,
+    uncustomized: { field: f.field, aggregateField: f.aggregateField },
     field: name(f.field),
     aggregateField: name(f.aggregateField),
     argsType: customizedTypeName(c, f.argsType),

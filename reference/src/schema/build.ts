@@ -189,7 +189,7 @@ export function buildSchema(
       field: { kind: 'function', table: t, fn: f },
       config: () => ({
         type: list(objectType(t)),
-        args: args(f.field),
+        args: args(f.uncustomized?.field ?? f.field),
         // Decision dec.functions.comment: the metadata's comment is the whole description.
         description: f.entry.comment ?? withComment(f.db.comment, DESCRIBE.functionRoot(fn, t.entry.table)),
       }),
@@ -203,7 +203,7 @@ export function buildSchema(
         field: { kind: 'function_aggregate', table: t, fn: f },
         config: () => ({
           type: nonNull(aggregate(t)),
-          args: args(f.aggregateField),
+          args: args(f.uncustomized?.aggregateField ?? f.aggregateField),
           description: withComment(f.db.comment, DESCRIBE.functionAggregateRoot(fn, t.entry.table)),
         }),
       });
@@ -227,6 +227,7 @@ export function buildSchema(
         f.field,
         f.aggregateField,
         f.argsType,
+        f.uncustomized ?? null,
         f.exposedAs,
         f.tableKey,
         classes.get(f.tableKey),
