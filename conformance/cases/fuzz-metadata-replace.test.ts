@@ -31,7 +31,7 @@ import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { topLevelInconsistencies, topLevelParts, topLevelRefusals } from '../harness/topLevelParts';
 import { useTarget } from '../harness/target';
 import { inEngineOrder } from '../harness/engineOrder';
-import { aggregateReads } from '../harness/sourceCustomizations';
+import { aggregateReads, defaultSourceCustomization, ownTypeName } from '../harness/sourceCustomizations';
 
 const target = useTarget();
 const remote = useMockServer();
@@ -61,7 +61,11 @@ const generated = (remoteUrl: string, sourceUrl: string) =>
   fuzzSchema.chain((tables) =>
     fc.record({
       tables: fc.constant(tables),
-      document: fuzzDocument(tables, remoteUrl, sourceUrl).chain((d) => topLevelParts(d).map((parts): Document => ({ ...d, ...parts }))),
+      document: fuzzDocument(tables, remoteUrl, sourceUrl).chain((d) =>
+        fc
+          .tuple(topLevelParts(d), defaultSourceCustomization)
+          .map(([parts, own]): Document => ({ ...d, ...parts, ...(own ? { default_source: { customization: own } } : {}) })),
+      ),
       inconsistent: fc.integer({ min: 0, max: allInconsistencies({ version: 2, tables: [{ table: { schema: 's', name: 't' } }] }).length - 1 }),
       refused: fc.integer({ min: 0, max: allRefusals().length - 1 }),
     }),
@@ -90,6 +94,8 @@ test(
       'op.get_inconsistent_metadata',
       'dec.source.forms',
       'dec.metadata.top-level',
+      'dec.source.customization',
+      'dec.metadata.default-source',
     ],
     `generated documents over generated tables round-trip; one bad object is refused and changes nothing; allowed inconsistencies are kept and reported (${RUNS} runs)`,
   ),
@@ -110,6 +116,12 @@ test(
         // The tables tracked in sources too (decision dec.source.forms), each read from its source.
         const inSources = (document.sources ?? []).flatMap((s) => s.tables as unknown as TableEntry[]);
         const fields = document.tables.map((t) => selectRootField(t));
+        // The server's own tables' types under the default source's customization (decision dec.metadata.default-source).
+        const own = document.default_source?.customization as Parameters<typeof ownTypeName>[0];
+        const types = document.tables.map((t) => ownTypeName(own, t));
+        expect((await target.graphql(`{ ${types.map((n, i) => `t${i}: __type(name: "${n}") { name }`).join(' ')} }`)).body).toEqual({
+          data: Object.fromEntries(types.map((n, i) => [`t${i}`, { name: n }])),
+        });
         // With the table's remote relationships (decision dec.remote-relationship.execution): the rows are none, the plan is whole.
         const remoteFields = (t: (typeof document.tables)[number]) =>
           (t.remote_relationships ?? [])

@@ -25,6 +25,25 @@ export const sourceCustomization = (name: string): fc.Arbitrary<Record<string, J
       return Object.keys(customization).length ? customization : undefined;
     });
 
+/**
+ * A customization of the default source (decision dec.metadata.default-source), or none: type name
+ * prefixes and suffixes only, so that the server's own tables keep the root fields the cases read.
+ */
+export const defaultSourceCustomization: fc.Arbitrary<Record<string, Json> | undefined> = fc.option(
+  fc.record({ prefix: fc.constant('D_'), suffix: fc.constant('_d') }, { requiredKeys: ['prefix'] }).map((typeNames) => ({ type_names: typeNames })),
+  { nil: undefined },
+);
+
+/** The type of a table of the server's own under the default source's customization (by its custom name, or schema_name). */
+export function ownTypeName(
+  customization: Record<string, Json> | undefined,
+  entry: { table: { schema: string; name: string }; configuration?: unknown },
+): string {
+  const typeNames = (customization?.type_names ?? {}) as { prefix?: string; suffix?: string };
+  const name = (entry.configuration as { custom_name?: string } | undefined)?.custom_name ?? `${entry.table.schema}_${entry.table.name}`;
+  return `${typeNames.prefix ?? ''}${name}${typeNames.suffix ?? ''}`;
+}
+
 /** A source's customization whose root field prefix is no GraphQL name, and the engine's answer to it at `path`. */
 export const BAD_CUSTOMIZATION = {
   customization: { root_fields: { prefix: '2nd-' } },
