@@ -85,6 +85,42 @@ test(
 
 test(
   covers(
+    ['dec.source.customization', 'dec.metadata.default-source', 'op.pg_update_source'],
+    "pg_update_source replaces the default source's customization, and only that",
+  ),
+  async () => {
+    expectResponse(await replace({ version: 2, tables: [author], default_source: { configuration } }), 200, consistent);
+    const update = (args: unknown) => target.metadata({ type: 'pg_update_source', args });
+    expectResponse(await update({ name: 'default', customization: { root_fields: { suffix: '_v2' }, type_names: { prefix: 'A_' } } }), 200, {
+      message: 'success',
+    });
+    expect(await fieldNames('query_root')).toEqual(['library_author_aggregate_v2', 'library_author_by_pk_v2', 'library_author_v2']);
+    expect((await target.graphql('{ library_author_by_pk_v2(id: 2) { __typename name } }')).body).toEqual({
+      data: { library_author_by_pk_v2: { __typename: 'A_library_author', name: 'Stanisław' } },
+    });
+    const customized = { configuration, customization: { root_fields: { suffix: '_v2' }, type_names: { prefix: 'A_' } } };
+    expect(await exported()).toEqual({ version: 2, tables: [author], default_source: customized });
+    // The server's own database stays the one it was started with.
+    expectResponse(await update({ name: 'default', configuration, customization: {} }), 400, {
+      path: '$.args',
+      error: 'the source "default" is the server\'s own database: it cannot be added, dropped, renamed or changed',
+      code: 'not-supported',
+    });
+    expectResponse(await update({ name: 'default', customization: { naming_convention: 'graphql-default' } }), 400, {
+      path: '$.args.customization.naming_convention',
+      error: 'graphql-default is not supported by this server yet',
+      code: 'not-supported',
+    });
+    expect(await exported()).toEqual({ version: 2, tables: [author], default_source: customized });
+    // An empty customization takes it away.
+    expectResponse(await update({ name: 'default', customization: {} }), 200, { message: 'success' });
+    expect(await exported()).toEqual({ version: 2, tables: [author], default_source: { configuration } });
+    expect(await fieldNames('query_root')).toEqual(['library_author', 'library_author_aggregate', 'library_author_by_pk']);
+  },
+);
+
+test(
+  covers(
     ['dec.source.customization', 'dec.metadata.default-source', 'op.replace_metadata.v2'],
     "a name of the default source's customization that is not a GraphQL name is refused, nothing changed",
   ),

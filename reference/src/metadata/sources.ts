@@ -65,13 +65,22 @@ export function addSource(
   return withSources(document, [...sources, { name, kind: 'postgres', configuration, tables: [], ...kept(customization) }]);
 }
 
-/** pg_update_source: the configuration and the customization each replaced when given, what is tracked kept. */
+/**
+ * pg_update_source: the configuration and the customization each replaced when given, what is tracked
+ * kept. The default source's customization alone may be replaced (decision dec.metadata.default-source).
+ */
 export function updateSource(
   document: MetadataDocument,
   name: string,
   configuration: SourceConfiguration | undefined,
   customization?: SourceCustomization,
 ): MetadataDocument {
+  if (name === DEFAULT_SOURCE && configuration === undefined && customization !== undefined) {
+    const { customization: _, ...rest } = document.default_source ?? {};
+    const described = { ...rest, ...kept(customization) };
+    const { default_source: __, ...others } = document;
+    return Object.keys(described).length ? { ...others, default_source: described } : others;
+  }
   const found = existing(document, name);
   if (!configuration && !customization) return document;
   return withSources(
