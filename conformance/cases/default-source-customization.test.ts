@@ -149,9 +149,22 @@ caseNeeding(
     expectResponse(await target.metadata({ type: 'pg_add_source', args: add }), 200, { message: 'success' });
     expectResponse(await target.metadata({ type: 'pg_track_table', args: { source: 'archive', table: 'ledger' } }), 400, {
       path: '$.args',
-      error: 'the GraphQL name "ledger" of table "ledger" of the source "archive" conflicts with the namespace',
+      error: 'the GraphQL name "ledger" of table "ledger" of the source "archive" conflicts with the namespace of the source "default"',
       code: 'already-exists',
     });
     expect(((await exported()) as { sources: { tables: unknown[] }[] }).sources[0]!.tables).toEqual([]);
+    // A whole document with the clash is refused alike, nothing changed.
+    const archive = { ...add, kind: 'postgres', tables: [{ table: { schema: 'public', name: 'ledger' } }] };
+    const document = { version: 2, tables: [author], default_source: { customization: { root_fields: { namespace: 'ledger' } } }, sources: [archive] };
+    const before = await exported();
+    expectResponse(await target.metadata({ type: 'replace_metadata', args: { metadata: document, allow_inconsistent_metadata: true } }), 400, {
+      path: '$.args',
+      error: 'the GraphQL name "ledger" of table "ledger" of the source "archive" conflicts with the namespace of the source "default"',
+      code: 'already-exists',
+    });
+    expect(await exported()).toEqual(before);
+    expect((await target.graphql('{ ledger { library_author_by_pk(id: 1) { name } } }')).body).toEqual({
+      data: { ledger: { library_author_by_pk: { name: 'Ursula' } } },
+    });
   },
 );

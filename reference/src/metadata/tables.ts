@@ -124,7 +124,7 @@ export function checkNamesAcross(parts: readonly { label: string; document: Meta
     // Decision dec.source.customization: root fields between the prefix and the suffix, or all under the namespace field.
     const namespace = customization?.root_fields?.namespace;
     const roots = (names: readonly string[]) => (namespace === undefined ? names.map((n) => customizedRootField(customization, n)) : []);
-    if (namespace !== undefined && document.tables.length > 0) claim([namespace], `the namespace${label}`);
+    if (namespace !== undefined && document.tables.length > 0) claim([namespace], `the namespace${label || ' of the source "default"'}`);
     for (const entry of document.tables) {
       claim(
         [customizedTypeName(customization, tableGraphQLName(entry)), ...roots(ROOT_FIELD_KEYS.map((k) => rootFieldName(entry, k)))],
