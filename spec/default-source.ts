@@ -1,9 +1,11 @@
 // How a project describes the server's own database, the source `default` (decision
 // dec.metadata.default-source): its configuration and customization are kept and exported as
-// given; the database the server serves stays the one it was started with.
+// given, the customization applied; the database the server serves stays the one it was started with.
 import { formatMessage } from './errors';
 import { sourceConfiguration, type SourceConfiguration } from './sources';
+import { graphqlName } from './names';
 import { literal, nullable, object, parseFailure, parsed, refine, string, type ParseResult, type Schema } from './schema';
+import type { SourceCustomization } from './source-customization';
 
 export interface DefaultSource {
   configuration?: SourceConfiguration;
@@ -16,39 +18,44 @@ export interface DefaultSourceCustomization {
   naming_convention?: 'hasura-default' | 'graphql-default';
 }
 
-const given = (v: string | null | undefined) => typeof v === 'string' && v !== '';
+const given = (v: string | null | undefined): v is string => typeof v === 'string' && v !== '';
+
+/** A name of the customization: absent, null or empty as the CLI writes them, else a GraphQL name. */
+const name: Schema<string | null> = refine(nullable(string), (v, path) => (v === null || v === '' ? parsed(v) : graphqlName.parse(v, path)));
+
+const affix = { prefix: name, suffix: name };
 
 /**
- * Whether a customization changes nothing: no namespace, prefix or suffix, and the engine's default
- * naming convention. Anything else is not served yet and is refused rather than kept unserved.
+ * The default source's customization as the CLI writes it (null and empty parts said nothing),
+ * applied as another source's is (decision dec.source.customization); the graphql-default
+ * convention is not served yet, and so refused rather than kept unserved.
  */
-export function customizationChangesNothing(v: DefaultSourceCustomization): boolean {
-  const { root_fields: roots, type_names: types, naming_convention: convention } = v;
-  return (
-    !given(roots?.namespace) &&
-    !given(roots?.prefix) &&
-    !given(roots?.suffix) &&
-    !given(types?.prefix) &&
-    !given(types?.suffix) &&
-    convention !== 'graphql-default'
-  );
-}
-
-const affix = { prefix: nullable(string), suffix: nullable(string) };
-
 export const defaultSourceCustomization: Schema<DefaultSourceCustomization> = refine(
   object(
     {},
     {
-      root_fields: object({}, { namespace: nullable(string), ...affix }),
+      root_fields: object({}, { namespace: name, ...affix }),
       type_names: object({}, affix),
       naming_convention: literal('hasura-default', 'graphql-default'),
     },
   ),
   (v, path): ParseResult<DefaultSourceCustomization> =>
-    customizationChangesNothing(v)
+    v.naming_convention !== 'graphql-default'
       ? parsed(v as DefaultSourceCustomization)
       : parseFailure(path, formatMessage('err.not-supported.not-implemented', 'customization'), 'not-supported'),
 );
+
+/** What the default source's customization names, in the form of another source's (none when it names nothing). */
+export function appliedCustomization(v: DefaultSourceCustomization | undefined): SourceCustomization | undefined {
+  if (!v) return undefined;
+  const part = <K extends string>(o: Partial<Record<K, string | null>> | undefined, keys: readonly K[]) => {
+    const kept = Object.fromEntries(keys.flatMap((k) => (given(o?.[k]) ? [[k, o[k]]] : [])));
+    return Object.keys(kept).length ? kept : undefined;
+  };
+  const rootFields = part(v.root_fields, ['namespace', 'prefix', 'suffix'] as const);
+  const typeNames = part(v.type_names, ['prefix', 'suffix'] as const);
+  if (!rootFields && !typeNames) return undefined;
+  return { ...(rootFields ? { root_fields: rootFields } : {}), ...(typeNames ? { type_names: typeNames } : {}) };
+}
 
 export const defaultSource: Schema<DefaultSource> = object({}, { configuration: sourceConfiguration, customization: defaultSourceCustomization });

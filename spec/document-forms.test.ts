@@ -97,7 +97,7 @@ test('version 3: what this server cannot serve is refused at its path, with its 
   });
 });
 
-test('version 3: a customization of the default source is kept while it changes nothing; any other is refused at its place', () => {
+test('version 3: a customization of the default source is kept, renaming or not; graphql-default and a name that is no GraphQL name are refused at their place', () => {
   const source = (customization: unknown) => ({ name: 'default', kind: 'postgres', customization, tables: [{ table: 't' }] });
   const empty = { root_fields: { namespace: null, prefix: '', suffix: null }, type_names: {}, naming_convention: 'hasura-default' };
   expect(upgradeDocument({ version: 3, sources: [source(empty)] }, '$')).toEqual(
@@ -112,16 +112,22 @@ test('version 3: a customization of the default source is kept while it changes 
   ).toEqual(ok({ version: 2, sources: [{ name: 'other', kind: 'postgres', configuration: {} }] }));
   const other = { name: 'other', kind: 'postgres', configuration: {}, customization: { naming_convention: 'graphql-default' } };
   expect(upgradeDocument({ version: 3, sources: [other] }, '$')).toEqual(ok({ version: 2, sources: [other] }));
-  for (const refused of [
-    { naming_convention: 'graphql-default' },
+  for (const renaming of [
     { naming_convention: 'hasura-default', root_fields: { prefix: 'lib_' } },
     { root_fields: { namespace: 'lib' } },
     { type_names: { suffix: '_t' } },
   ]) {
-    expect(upgradeDocument({ version: 3, sources: [source(refused)] }, '$')).toEqual(
-      failure('$.sources[0].customization', 'customization is not supported by this server yet', 'not-supported'),
+    expect(upgradeDocument({ version: 3, sources: [source(renaming)] }, '$')).toEqual(
+      ok({ version: 2, tables: [{ table: 't' }], default_source: { customization: renaming } }),
     );
   }
+  expect(upgradeDocument({ version: 3, sources: [source({ naming_convention: 'graphql-default' })] }, '$')).toEqual(
+    failure('$.sources[0].customization', 'customization is not supported by this server yet', 'not-supported'),
+  );
+  expect(upgradeDocument({ version: 3, sources: [source({ type_names: { prefix: '9' } })] }, '$')).toEqual({
+    ok: false,
+    problem: { path: '$.sources[0].customization.type_names.prefix', message: '"9" is not a GraphQL name' },
+  });
   expect(upgradeDocument({ version: 3, sources: [source({ naming: 'x' })] }, '$')).toEqual({
     ok: false,
     problem: { path: '$.sources[0].customization', message: 'unexpected key "naming"' },

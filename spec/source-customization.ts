@@ -24,7 +24,7 @@ const withoutUndefined = <T extends Record<string, unknown>>(v: T): T => Object.
 
 /**
  * The customization as the document keeps it: empty parts left out. What this server cannot apply
- * yet (type name prefixes and suffixes, the graphql-default convention) is refused, never dropped.
+ * yet (the graphql-default convention) is refused, never dropped.
  */
 export const sourceCustomization: Schema<SourceCustomization> = refine(
   object(
@@ -37,14 +37,13 @@ export const sourceCustomization: Schema<SourceCustomization> = refine(
   ),
   (v, path) => {
     const typeNames = v.type_names && withoutUndefined(v.type_names);
-    if (typeNames && Object.keys(typeNames).length > 0)
-      return parseFailure(childPath(path, 'type_names'), formatMessage('err.not-supported.not-implemented', 'type_names'), 'not-supported');
     if (v.naming_convention === 'graphql-default')
       return parseFailure(childPath(path, 'naming_convention'), formatMessage('err.not-supported.not-implemented', 'graphql-default'), 'not-supported');
     const rootFields = v.root_fields && withoutUndefined(v.root_fields);
     return parsed(
       withoutUndefined({
         root_fields: rootFields && Object.keys(rootFields).length ? rootFields : undefined,
+        type_names: typeNames && Object.keys(typeNames).length ? typeNames : undefined,
         naming_convention: v.naming_convention,
       }) as SourceCustomization,
     );
@@ -57,3 +56,9 @@ export const namesNothing = (c: SourceCustomization | undefined) => !c?.root_fie
 /** A root field of the source under its customization (the engine's concatenation, hasura-default). */
 export const customizedRootField = (c: SourceCustomization | undefined, name: string) =>
   `${c?.root_fields?.prefix ?? ''}${name}${c?.root_fields?.suffix ?? ''}`;
+
+/**
+ * A type name of the source under its customization: the engine puts the type prefix and suffix
+ * around every name it generates for the source's tables and functions (hasura-default).
+ */
+export const customizedTypeName = (c: SourceCustomization | undefined, name: string) => `${c?.type_names?.prefix ?? ''}${name}${c?.type_names?.suffix ?? ''}`;

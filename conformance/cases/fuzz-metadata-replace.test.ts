@@ -31,7 +31,7 @@ import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { topLevelInconsistencies, topLevelParts, topLevelRefusals } from '../harness/topLevelParts';
 import { useTarget } from '../harness/target';
 import { inEngineOrder } from '../harness/engineOrder';
-import { aggregateReads } from '../harness/sourceCustomizations';
+import { aggregateReads, defaultSourceCustomization, ownTypeName } from '../harness/sourceCustomizations';
 import { generatedRuns } from '../harness/generatedRuns';
 
 const target = useTarget();
@@ -62,7 +62,11 @@ const generated = (remoteUrl: string, sourceUrl: string) =>
   fuzzSchema.chain((tables) =>
     fc.record({
       tables: fc.constant(tables),
-      document: fuzzDocument(tables, remoteUrl, sourceUrl).chain((d) => topLevelParts(d).map((parts): Document => ({ ...d, ...parts }))),
+      document: fuzzDocument(tables, remoteUrl, sourceUrl).chain((d) =>
+        fc
+          .tuple(topLevelParts(d), defaultSourceCustomization)
+          .map(([parts, own]): Document => ({ ...d, ...parts, ...(own ? { default_source: { customization: own } } : {}) })),
+      ),
       inconsistent: fc.integer({ min: 0, max: allInconsistencies({ version: 2, tables: [{ table: { schema: 's', name: 't' } }] }).length - 1 }),
       refused: fc.integer({ min: 0, max: allRefusals().length - 1 }),
     }),
@@ -91,6 +95,8 @@ test(
       'op.get_inconsistent_metadata',
       'dec.source.forms',
       'dec.metadata.top-level',
+      'dec.source.customization',
+      'dec.metadata.default-source',
     ],
     `generated documents over generated tables round-trip; one bad object is refused and changes nothing; allowed inconsistencies are kept and reported (${RUNS} runs)`,
   ),
@@ -102,6 +108,8 @@ test(
         await createSchema(tables);
         const context = (what: string) => `${what} (seed ${seed}) ${JSON.stringify(document)}`;
 
+        // A document without default_source keeps the server's (decision dec.metadata.default-source): an earlier run's goes first.
+        if (!document.default_source) await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [], default_source: null } });
         // The valid document round-trips.
         const accepted = await replace(document);
         if (accepted.status !== 200) throw new Error(context(`a valid document was refused: ${accepted.text.slice(0, 400)}`));
@@ -111,6 +119,12 @@ test(
         // The tables tracked in sources too (decision dec.source.forms), each read from its source.
         const inSources = (document.sources ?? []).flatMap((s) => s.tables as unknown as TableEntry[]);
         const fields = document.tables.map((t) => selectRootField(t));
+        // The server's own tables' types under the default source's customization (decision dec.metadata.default-source).
+        const own = document.default_source?.customization as Parameters<typeof ownTypeName>[0];
+        const types = document.tables.map((t) => ownTypeName(own, t));
+        expect((await target.graphql(`{ ${types.map((n, i) => `t${i}: __type(name: "${n}") { name }`).join(' ')} }`)).body).toEqual({
+          data: Object.fromEntries(types.map((n, i) => [`t${i}`, { name: n }])),
+        });
         // With the table's remote relationships (decision dec.remote-relationship.execution): the rows are none, the plan is whole.
         const remoteFields = (t: (typeof document.tables)[number]) =>
           (t.remote_relationships ?? [])
@@ -127,7 +141,7 @@ test(
           const reads = (document.sources ?? []).map((s, i) =>
             aggregateReads(
               s.customization as Parameters<typeof aggregateReads>[0],
-              (s.tables as unknown as TableEntry[]).map((t) => selectRootField(t)),
+              (s.tables as unknown as TableEntry[]).map((t) => ({ select: selectRootField(t), type: String(t.configuration?.custom_name ?? t.table.name) })),
               `s${i}_`,
             ),
           );

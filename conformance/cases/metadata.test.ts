@@ -333,7 +333,7 @@ test(
 test(
   covers(
     ['dec.metadata.older-forms', 'dec.metadata.default-source', 'op.replace_metadata.v2'],
-    "replace_metadata version 3: the engine's defaults written into every project (introspection for no role, the default naming convention) are kept and change nothing; another customization is refused",
+    "replace_metadata version 3: the engine's defaults written into every project (introspection for no role, the default naming convention) are kept and change nothing; the graphql-default convention and a name that is not a GraphQL name are refused",
   ),
   async () => {
     const configuration = { connection_info: { database_url: { from_env: 'ENGINE_GRAPHQL_DATABASE_URL' } } };
@@ -355,7 +355,14 @@ test(
           code: 'not-supported',
         });
       await refused(v3({ naming_convention: 'graphql-default' }, { disabled_for_roles: [] }, [author, book]));
-      await refused(v3({ naming_convention: 'hasura-default', root_fields: { prefix: 'lib_' } }, { disabled_for_roles: [] }, [author, book]));
+      expectResponse(
+        await target.metadata({
+          type: 'replace_metadata',
+          args: { metadata: v3({ root_fields: { prefix: '1st_' } }, { disabled_for_roles: [] }, [author, book]) },
+        }),
+        400,
+        { path: '$.args.metadata.sources[0].customization.root_fields.prefix', error: '"1st_" is not a GraphQL name', code: 'parse-failed' },
+      );
       expect(await exported()).toEqual(kept);
     } finally {
       await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [], default_source: null } });

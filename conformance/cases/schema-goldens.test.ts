@@ -16,7 +16,8 @@ const target = useTarget();
 const GOLDENS = join(PACKAGE_ROOT, 'fixtures', 'schema-goldens');
 const read = (...path: string[]) => readFileSync(join(GOLDENS, ...path), 'utf8');
 
-const FIXTURES: { name: string; roles: string[]; covers: string[] }[] = [
+/** Each fixture: its directory, the roles whose schemas are judged, and the fixture whose setup.sql it runs (its own by default). */
+const FIXTURES: { name: string; roles: string[]; covers: string[]; setup?: string }[] = [
   {
     name: 'articles',
     roles: ['admin', 'reader'],
@@ -30,9 +31,18 @@ const FIXTURES: { name: string; roles: string[]; covers: string[] }[] = [
       'dec.graphql.nested-inserts',
     ],
   },
+  {
+    // The same tables under the default source's customization: root field and type name prefixes and suffixes.
+    name: 'articles-customized',
+    roles: ['admin', 'reader'],
+    covers: ['dec.source.customization', 'dec.metadata.default-source'],
+    setup: 'articles',
+  },
 ];
 
 afterEach(async () => {
+  // clear_metadata keeps the default source's description: null takes it away.
+  await target.metadata({ type: 'replace_metadata', args: { version: 2, tables: [], default_source: null } });
   await target.reset();
   await target.sql('drop function if exists public.search_authors(text); drop table if exists public.rating, public.article, public.author cascade');
 });
@@ -40,7 +50,7 @@ afterEach(async () => {
 for (const fixture of FIXTURES) {
   for (const role of fixture.roles) {
     test(covers(fixture.covers, `the schema of role ${role} over fixture ${fixture.name} is the engine's, whole`), async () => {
-      await target.sql(read(fixture.name, 'setup.sql'));
+      await target.sql(read(fixture.setup ?? fixture.name, 'setup.sql'));
       expectResponse(await target.metadata({ type: 'replace_metadata', args: JSON.parse(read(fixture.name, 'metadata.json')) as unknown }), 200);
       const headers = { ...target.adminHeaders(), 'x-engine-role': role };
       const answer = await target.graphql(getIntrospectionQuery({ descriptions: true }), undefined, { headers });

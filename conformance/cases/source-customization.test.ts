@@ -202,9 +202,9 @@ caseNeeding(
       error: 'naming_convention can either be "hasura-default" or "graphql-default"',
       code: 'parse-failed',
     });
-    expectResponse(await add({ type_names: { prefix: 'Old' } }), 400, {
-      path: '$.args.customization.type_names',
-      error: 'type_names is not supported by this server yet',
+    expectResponse(await add({ naming_convention: 'graphql-default' }), 400, {
+      path: '$.args.customization.naming_convention',
+      error: 'graphql-default is not supported by this server yet',
       code: 'not-supported',
     });
     expect(await exported()).toEqual({ version: 2, tables: [] });
@@ -236,7 +236,7 @@ caseNeeding(
 caseNeeding(
   REQUIRES_SOURCE_DATABASE,
   ['dec.source.customization', 'op.pg_add_source', 'dec.graphql.subscriptions'],
-  'a role reads through the namespace as its permission allows; a live subscription follows the rows under it; a stream under it is refused',
+  'a role reads through the namespace as its permission allows; a live subscription follows the rows under it, and so does a stream, alone under it',
   async () => {
     await ledgerSource({ root_fields: { namespace: 'books', prefix: 'b_' } });
     const permission = { columns: ['id', 'amount'], filter: { amount: { _gt: 6 } } };
@@ -262,12 +262,18 @@ caseNeeding(
         payload: { data: { books: { __typename: 'books_subscription', b_ledger: [{ amount: 5 }, { amount: 7 }, { amount: 11 }] } } },
       });
       live.stop();
-      const stream = socket.start('subscription { books { b_ledger_stream(batch_size: 1, cursor: {initial_value: {id: 0}}) { amount } } }');
-      expect(await stream.take()).toEqual({
+      // Batch by batch, under the namespace field's alias; the namespace's __typename beside it.
+      const stream = socket.start('subscription { b: books { t: __typename s: b_ledger_stream(batch_size: 2, cursor: {initial_value: {id: 0}}) { amount } } }');
+      expect(await stream.take()).toEqual({ type: 'next', payload: { data: { b: { t: 'books_subscription', s: [{ amount: 5 }, { amount: 7 }] } } } });
+      expect(await stream.take()).toEqual({ type: 'next', payload: { data: { b: { t: 'books_subscription', s: [{ amount: 11 }] } } } });
+      await second.sql('insert into public.ledger (amount) values (13)');
+      expect(await stream.take(10_000)).toEqual({ type: 'next', payload: { data: { b: { t: 'books_subscription', s: [{ amount: 13 }] } } } });
+      stream.stop();
+      // A stream is the one field of its subscription, under a namespace too.
+      const mixed = socket.start('subscription { books { b_ledger { id } b_ledger_stream(batch_size: 1, cursor: {initial_value: {id: 0}}) { amount } } }');
+      expect(await mixed.take()).toEqual({
         type: 'error',
-        errors: [
-          { message: 'streaming subscriptions under a namespace are not supported by this server yet', extensions: { path: '$', code: 'not-supported' } },
-        ],
+        errors: [{ message: 'exactly one root field is allowed for streaming subscriptions', extensions: { path: '$', code: 'not-supported' } }],
       });
     } finally {
       await socket.close();

@@ -335,8 +335,8 @@ test(
         refused('not-supported', 'customization is not supported by this server yet', at('default_source.customization')),
       ],
       [
-        { default_source: { customization: { root_fields: { prefix: 'lib_' } } } },
-        refused('not-supported', 'customization is not supported by this server yet', at('default_source.customization')),
+        { default_source: { customization: { root_fields: { prefix: 'lib-' } } } },
+        refused('parse-failed', '"lib-" is not a GraphQL name', at('default_source.customization.root_fields.prefix')),
       ],
       [
         { default_source: { configuration: { connection_info: {} } } },

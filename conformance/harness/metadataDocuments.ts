@@ -65,6 +65,8 @@ export type Document = {
   cron_triggers?: Record<string, Json>[];
   remote_schemas?: Record<string, Json>[];
   sources?: Record<string, Json>[];
+  /** How the project describes the server's own database (decision dec.metadata.default-source). */
+  default_source?: { customization?: Record<string, Json> };
 } & TopLevelParts;
 export interface TableEntry {
   table: { schema: string; name: string };

@@ -1,6 +1,7 @@
 // Generators of a source's customization for the metadata-replacement fuzzer (decision
 // dec.source.customization): root field prefixes, suffixes and a namespace of the source's own,
-// and the naming convention written out or not; plus a customization the arguments refuse.
+// type name prefixes and suffixes, and the naming convention written out or not; plus a
+// customization the arguments refuse.
 import fc from 'fast-check';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -11,6 +12,7 @@ export const sourceCustomization = (name: string): fc.Arbitrary<Record<string, J
     .record(
       {
         root_fields: fc.record({ namespace: fc.constant(`ns_${name}`), prefix: fc.constant('p_'), suffix: fc.constant('_s') }, { requiredKeys: [] }),
+        type_names: fc.record({ prefix: fc.constant('T_'), suffix: fc.constant('_t') }, { requiredKeys: [] }),
         naming_convention: fc.constant('hasura-default'),
       },
       { requiredKeys: [] },
@@ -18,9 +20,29 @@ export const sourceCustomization = (name: string): fc.Arbitrary<Record<string, J
     .map((c) => {
       const customization: Record<string, Json> = {};
       if (c.root_fields && Object.keys(c.root_fields).length) customization.root_fields = c.root_fields as Record<string, Json>;
+      if (c.type_names && Object.keys(c.type_names).length) customization.type_names = c.type_names as Record<string, Json>;
       if (c.naming_convention) customization.naming_convention = c.naming_convention;
       return Object.keys(customization).length ? customization : undefined;
     });
+
+/**
+ * A customization of the default source (decision dec.metadata.default-source), or none: type name
+ * prefixes and suffixes only, so that the server's own tables keep the root fields the cases read.
+ */
+export const defaultSourceCustomization: fc.Arbitrary<Record<string, Json> | undefined> = fc.option(
+  fc.record({ prefix: fc.constant('D_'), suffix: fc.constant('_d') }, { requiredKeys: ['prefix'] }).map((typeNames) => ({ type_names: typeNames })),
+  { nil: undefined },
+);
+
+/** The type of a table of the server's own under the default source's customization (by its custom name, or schema_name). */
+export function ownTypeName(
+  customization: Record<string, Json> | undefined,
+  entry: { table: { schema: string; name: string }; configuration?: unknown },
+): string {
+  const typeNames = (customization?.type_names ?? {}) as { prefix?: string; suffix?: string };
+  const name = (entry.configuration as { custom_name?: string } | undefined)?.custom_name ?? `${entry.table.schema}_${entry.table.name}`;
+  return `${typeNames.prefix ?? ''}${name}${typeNames.suffix ?? ''}`;
+}
 
 /** A source's customization whose root field prefix is no GraphQL name, and the engine's answer to it at `path`. */
 export const BAD_CUSTOMIZATION = {
@@ -29,21 +51,24 @@ export const BAD_CUSTOMIZATION = {
 };
 
 /**
- * A query of the aggregate root field of each of a source's tables (by the name the table alone
- * gives it), under the source's customization, and the answer it has when every table is empty.
+ * A query of the aggregate root field of each of a source's tables (by the names the table alone
+ * gives its select field and its type), under the source's customization, and the answer it has
+ * when every table is empty: the aggregate's __typename under the type prefix and suffix.
  */
 export function aggregateReads(
   customization: Record<string, Json> | undefined,
-  selects: readonly string[],
+  tables: readonly { select: string; type: string }[],
   alias: string,
 ): { text: string; answer: Record<string, Json> } {
   const rootFields = (customization?.root_fields ?? {}) as { namespace?: string; prefix?: string; suffix?: string };
+  const typeNames = (customization?.type_names ?? {}) as { prefix?: string; suffix?: string };
   const name = (select: string) => `${rootFields.prefix ?? ''}${select}_aggregate${rootFields.suffix ?? ''}`;
   // A source that tracks nothing has no root fields, nor a namespace field.
-  if (selects.length === 0) return { text: '', answer: {} };
-  const empty = { aggregate: { count: 0 } };
-  const fields = selects.map((s, i) => `${alias}${i}: ${name(s)} { aggregate { count } }`).join(' ');
-  const answers = Object.fromEntries(selects.map((_s, i) => [`${alias}${i}`, empty]));
+  if (tables.length === 0) return { text: '', answer: {} };
+  const fields = tables.map((t, i) => `${alias}${i}: ${name(t.select)} { __typename aggregate { count } }`).join(' ');
+  const answers = Object.fromEntries(
+    tables.map((t, i) => [`${alias}${i}`, { __typename: `${typeNames.prefix ?? ''}${t.type}_aggregate${typeNames.suffix ?? ''}`, aggregate: { count: 0 } }]),
+  );
   if (rootFields.namespace === undefined) return { text: fields, answer: answers };
   return { text: `${alias}: ${rootFields.namespace} { ${fields} }`, answer: { [alias]: answers } };
 }

@@ -86,12 +86,23 @@ export function compile(
   }
   // A streaming subscription has one root field (a subscription selects one), of its own kind.
   const stream = operation.operation === 'subscription' ? tableFields.find((f) => built.streamFields.has(f.name)) : undefined;
-  if (
-    operation.operation === 'subscription' &&
-    tableFields.some((f) => built.namespaces.has(f.name) && namespaceMembers(env, built, operation, f).members.some((m) => built.streamFields.has(m.name)))
-  )
-    throw new CompileError('streaming subscriptions under a namespace are not supported by this server yet', 'not-supported');
   if (stream) return compileStream(env, built.streamFields.get(stream.name)!, stream, bounded);
+  const spaced = operation.operation === 'subscription' ? tableFields.find((f) => built.namespaces.has(f.name)) : undefined;
+  if (spaced) {
+    // A stream under a namespace (decision dec.source.customization): its batches under the namespace field's alias.
+    const { typeName, members } = namespaceMembers(env, built, operation, spaced);
+    const streams = members.filter((m) => built.streamFields.has(m.name));
+    if (streams.length > 1 || (streams.length && members.some((m) => m.name !== '__typename' && !built.streamFields.has(m.name))))
+      throw new CompileError('exactly one root field is allowed for streaming subscriptions', 'not-supported');
+    const [inner] = streams;
+    if (inner) {
+      const data = (batch: Fragment) =>
+        jsonObject([
+          [spaced.alias, jsonObject(members.map((m): [string, Fragment] => [m.alias, m === inner ? batch : sql.query`${sql.value(typeName)}::text`]))],
+        ]);
+      return compileStream(env, built.streamFields.get(inner.name)!, inner, bounded, { alias: spaced.alias, data });
+    }
+  }
   // One statement per source (decision dec.source.forms): the server's own database, then the others.
   const bySource = new Map<string | undefined, [string, Fragment][]>();
   for (const f of tableFields) {
@@ -157,11 +168,17 @@ export function compile(
  * Compiled for a cohort (execute/cohorts.ts), it reads the session and compared variables from the
  * rows too.
  */
-function compileStream(env: SelectEnvironment, root: RootField, f: CollectedField, bounded: boolean): CompiledPlan {
+function compileStream(
+  env: SelectEnvironment,
+  root: RootField,
+  f: CollectedField,
+  bounded: boolean,
+  answer = { alias: f.alias, data: (batch: Fragment) => jsonObject([[f.alias, batch]]) },
+): CompiledPlan {
   const cohort = env.cohort ?? newCohort();
   const t = root.table;
   const stream = streamArguments(env, t, f);
-  const statement = compiledStatement('', cohortStatement(cohort, streamStatement(env, t, f.alias, stream, cohort, f.selectionSet), true));
+  const statement = compiledStatement('', cohortStatement(cohort, streamStatement(env, t, answer.data, stream, cohort, f.selectionSet), true));
   const value = statement.values.indexOf(COHORT_ROWS);
   const row = { session: cohort.readsSession, variables: { ...cohort.variables }, cursor: stream.initial };
   statement.values[value] = JSON.stringify([cohortRowOf(0, env.sessionVariables, row)]);
@@ -171,7 +188,7 @@ function compileStream(env: SelectEnvironment, root: RootField, f: CollectedFiel
     operation: 'subscription',
     statements: [statement],
     literals: new Map(),
-    order: [f.alias],
+    order: [answer.alias],
     cohort: { value, ...row },
     stream: t.source === undefined ? {} : { source: t.source },
   };

@@ -2,6 +2,7 @@
 // dec.remote-relationship.to-source): found once per plan by following the operation's selections
 // through the role's schema, so that the rows' answer can be completed from the remotes and the
 // sources after the SQL has run.
+import { typeName } from '../schema/typeNames';
 import { getNamedType, isInputType, isObjectType, type GraphQLInputType, type GraphQLObjectType, type OperationDefinitionNode } from 'graphql';
 import { remoteFieldSteps } from '../../../spec';
 import type { RemoteRelationshipModel, SourceRelationshipModel } from '../schema/model';
@@ -31,7 +32,7 @@ export function remoteJoinsOf(
 ): Join[] {
   const byType = new Map<string, { remote: RemoteRelationshipModel[]; source: SourceRelationshipModel[] }>();
   for (const t of env.models.values())
-    if (t.remoteRelationships.length || t.sourceRelationships.length) byType.set(t.name, { remote: t.remoteRelationships, source: t.sourceRelationships });
+    if (t.remoteRelationships.length || t.sourceRelationships.length) byType.set(typeName(t), { remote: t.remoteRelationships, source: t.sourceRelationships });
   if (byType.size === 0) return [];
   const joins: Join[] = [];
   const toSources = new Map<string, { stage: number; source?: string; joins: SourceJoin[]; values: [string, Fragment][] }>();

@@ -1,7 +1,15 @@
 // The table models and functions of every source in one map (decision dec.source.forms): the
 // server's own first, then each other source's, keyed apart; a table or function of another source
 // whose GraphQL names are taken is left out, reported as an inconsistent object of that source.
-import { customizedRootField, formatMessage, quoteQualified, type MetadataDocument, type SourceCustomization } from '../../../spec';
+import {
+  appliedCustomization,
+  customizedRootField,
+  customizedTypeName,
+  formatMessage,
+  quoteQualified,
+  type MetadataDocument,
+  type SourceCustomization,
+} from '../../../spec';
 import { sourcesOf } from '../metadata/sources';
 import type { Introspection } from '../db/introspection';
 import type { InconsistentObject } from '../metadata/inconsistency';
@@ -9,6 +17,7 @@ import { isServedTable } from '../metadata/naming';
 import { buildFunctionModels, type FunctionModel } from '../schema/functions';
 import { buildModels, sourceModels, type EnumValue, type Models, type TableModel } from '../schema/model';
 import { resolveSourceRelationships } from '../schema/sourceRelationships';
+import { typeName } from '../schema/typeNames';
 
 /** A source besides default as its schema is built: what is tracked in it, and its database. */
 export interface SourceSchemaInput {
@@ -25,9 +34,14 @@ export function modelsOfSources(
   enumValues: ReadonlyMap<string, EnumValue[]>,
   sources: readonly SourceSchemaInput[],
 ): { models: Map<string, TableModel>; functions: FunctionModel[]; sourceConflicts: InconsistentObject[] } {
+  // The server's own tables under the default source's customization, as another source's are under theirs.
   const ownModels = buildModels(served(document), db, enumValues);
+  const own = customized(
+    { models: ownModels, functions: buildFunctionModels(document, db, ownModels) },
+    appliedCustomization(document.default_source?.customization),
+  );
   const models = new Map(ownModels);
-  const functions = buildFunctionModels(document, db, ownModels);
+  const functions = own.functions;
   // The names the server's own tables and functions take matter only to those of other sources.
   if (sources.length === 0) return { models, functions, sourceConflicts: resolveSourceRelationships(document, models) };
   const taken = new Map<string, string>();
@@ -38,8 +52,11 @@ export function modelsOfSources(
     for (const n of names) taken.set(n, what);
     return undefined;
   };
-  for (const m of ownModels.values()) claim(graphQLNamesOfModel(m), `table ${quoteQualified(m.entry.table)}`);
-  for (const f of functions) claim([f.field, f.aggregateField], `function ${quoteQualified(f.entry.function)}`);
+  for (const m of ownModels.values()) {
+    if (m.namespace !== undefined) claim([m.namespace], 'the namespace of the source "default"');
+    claim(graphQLNamesOfModel(m), `table ${quoteQualified(m.entry.table)}`);
+  }
+  for (const f of functions) claim(rootNamesOf(models, f), `function ${quoteQualified(f.entry.function)}`);
   for (const source of sources) {
     const own = buildModels(served(source.document), source.db, source.enumValues);
     const customization = sourcesOf(document).find((s) => s.name === source.name)?.customization;
@@ -54,9 +71,7 @@ export function modelsOfSources(
     }
     for (const f of keyed.functions) {
       if (!models.has(f.tableKey)) continue;
-      // Under a namespace its root fields are the namespace's, claimed with the tables.
-      const names = models.get(f.tableKey)!.namespace === undefined ? [f.field, f.aggregateField] : [];
-      const reason = claim(names, `function ${quoteQualified(f.entry.function)}${of}`);
+      const reason = claim(rootNamesOf(models, f), `function ${quoteQualified(f.entry.function)}${of}`);
       if (reason === undefined) functions.push(f);
       else sourceConflicts.push({ type: 'function', reason, definition: f.entry, source: source.name });
     }
@@ -71,25 +86,41 @@ function served(document: MetadataDocument): MetadataDocument {
   return document.tables.every(isServedTable) ? document : { ...document, tables: document.tables.filter(isServedTable) };
 }
 
+/** The root fields a function claims: under a namespace, none (they are the namespace's, claimed with the tables). */
+const rootNamesOf = (models: ReadonlyMap<string, TableModel>, f: FunctionModel) =>
+  models.get(f.tableKey)!.namespace === undefined ? [f.field, f.aggregateField] : [];
+
 /** The GraphQL names a table claims: its type and its root fields (under a namespace, those are the source's). */
 function graphQLNamesOfModel(model: TableModel): string[] {
-  return [...new Set([model.name, ...(model.namespace === undefined ? Object.values(model.rootFields) : [])])];
+  return [...new Set([typeName(model), ...(model.namespace === undefined ? Object.values(model.rootFields) : [])])];
 }
 
 /**
  * A source's models and functions under its customization (decision dec.source.customization): every
- * root field, custom names included, between the prefix and the suffix; under the namespace, if any.
+ * root field, custom names included, between the prefix and the suffix; under the namespace, if any;
+ * every type generated for them between the type prefix and suffix.
  */
 function customized(keyed: { models: Models; functions: FunctionModel[] }, c: SourceCustomization | undefined) {
   const rootFields = c?.root_fields;
-  if (!rootFields) return keyed;
+  const typeNames = c?.type_names;
+  if (!rootFields && !typeNames) return keyed;
   const name = (n: string) => customizedRootField(c, n);
-  const namespace = rootFields.namespace === undefined ? {} : { namespace: rootFields.namespace };
-  const models = new Map(
-    [...keyed.models].map(([key, m]) => [
-      key,
-      { ...m, ...namespace, rootFields: Object.fromEntries(Object.entries(m.rootFields).map(([k, v]) => [k, name(v)])) as TableModel['rootFields'] },
-    ]),
-  );
-  return { models, functions: keyed.functions.map((f) => ({ ...f, field: name(f.field), aggregateField: name(f.aggregateField) })) };
+  const namespace = rootFields?.namespace === undefined ? {} : { namespace: rootFields.namespace };
+  const types = typeNames ? { typeNames } : {};
+  // Models are changed in place: relationships between them are found by key, and rows of the same object.
+  for (const m of keyed.models.values()) {
+    // A column of an enum table's type takes that table's type, of the same source.
+    if (typeNames) for (const col of m.columns) if (col.enumType !== undefined) col.enumType = customizedTypeName(c, col.enumType);
+    Object.assign(m, namespace, types, {
+      rootFields: Object.fromEntries(Object.entries(m.rootFields).map(([k, v]) => [k, name(v)])) as TableModel['rootFields'],
+    });
+  }
+  const functions = keyed.functions.map((f) => ({
+    ...f,
+    uncustomized: { field: f.field, aggregateField: f.aggregateField },
+    field: name(f.field),
+    aggregateField: name(f.aggregateField),
+    argsType: customizedTypeName(c, f.argsType),
+  }));
+  return { models: keyed.models, functions };
 }

@@ -1,7 +1,14 @@
 // The sources of a document besides `default` (decision dec.source.forms): adding, changing,
 // renaming and dropping them. Whether a source's database answers is decided with its connection
 // (db/sourcePools.ts).
-import { DEFAULT_SOURCE, type MetadataDocument, type SourceConfiguration, type SourceCustomization, type SourceEntry } from '../../../spec';
+import {
+  appliedCustomization,
+  DEFAULT_SOURCE,
+  type MetadataDocument,
+  type SourceConfiguration,
+  type SourceCustomization,
+  type SourceEntry,
+} from '../../../spec';
 import { engineError, type EngineError } from '../errors';
 
 export const sourcesOf = (document: MetadataDocument): readonly SourceEntry[] => document.sources ?? [];
@@ -58,13 +65,22 @@ export function addSource(
   return withSources(document, [...sources, { name, kind: 'postgres', configuration, tables: [], ...kept(customization) }]);
 }
 
-/** pg_update_source: the configuration and the customization each replaced when given, what is tracked kept. */
+/**
+ * pg_update_source: the configuration and the customization each replaced when given, what is tracked
+ * kept. The default source's customization alone may be replaced (decision dec.metadata.default-source).
+ */
 export function updateSource(
   document: MetadataDocument,
   name: string,
   configuration: SourceConfiguration | undefined,
   customization?: SourceCustomization,
 ): MetadataDocument {
+  if (name === DEFAULT_SOURCE && configuration === undefined && customization !== undefined) {
+    const { customization: _, ...rest } = document.default_source ?? {};
+    const described = { ...rest, ...kept(customization) };
+    const { default_source: __, ...others } = document;
+    return Object.keys(described).length ? { ...others, default_source: described } : others;
+  }
   const found = existing(document, name);
   if (!configuration && !customization) return document;
   return withSources(
@@ -129,8 +145,9 @@ export function withSourceView(document: MetadataDocument, name: string, view: M
 
 /** Every source's tables and functions, default first, each labelled for messages. */
 export function labelledParts(document: MetadataDocument): { label: string; document: MetadataDocument; customization?: SourceCustomization }[] {
+  const own = appliedCustomization(document.default_source?.customization);
   return [
-    { label: '', document },
+    { label: '', document, ...(own ? { customization: own } : {}) },
     ...sourcesOf(document).map((s) => ({
       label: ` of the source ${JSON.stringify(s.name)}`,
       document: sourceView(document, s.name),

@@ -2,6 +2,7 @@
 // or an EngineError with the §7.2 message.
 import {
   customizedRootField,
+  customizedTypeName,
   quoteQualified,
   sameQualified,
   ROOT_FIELD_KEYS,
@@ -123,13 +124,16 @@ export function checkNamesAcross(parts: readonly { label: string; document: Meta
     // Decision dec.source.customization: root fields between the prefix and the suffix, or all under the namespace field.
     const namespace = customization?.root_fields?.namespace;
     const roots = (names: readonly string[]) => (namespace === undefined ? names.map((n) => customizedRootField(customization, n)) : []);
-    if (namespace !== undefined && document.tables.length > 0) claim([namespace], `the namespace${label}`);
+    if (namespace !== undefined && document.tables.length > 0) claim([namespace], `the namespace${label || ' of the source "default"'}`);
     for (const entry of document.tables) {
-      claim([tableGraphQLName(entry), ...roots(ROOT_FIELD_KEYS.map((k) => rootFieldName(entry, k)))], `table ${quoteQualified(entry.table)}${label}`);
+      claim(
+        [customizedTypeName(customization, tableGraphQLName(entry)), ...roots(ROOT_FIELD_KEYS.map((k) => rootFieldName(entry, k)))],
+        `table ${quoteQualified(entry.table)}${label}`,
+      );
     }
     for (const entry of functionsOf(document)) {
       const { field, aggregateField, argsType } = functionNames(entry);
-      claim([...roots([field, aggregateField]), argsType], `function ${quoteQualified(entry.function)}${label}`);
+      claim([...roots([field, aggregateField]), customizedTypeName(customization, argsType)], `function ${quoteQualified(entry.function)}${label}`);
     }
   }
 }

@@ -1,6 +1,7 @@
 // The GraphQL schema of the tracked tables (SPEC.md §1.2, §4.3): per table a query, by-primary-key
 // and aggregate root field, the mutations, and the input types they take. Execution does not use
 // resolvers: the compiler in sql/graphql turns a validated operation into one SQL statement.
+import { typeName } from './typeNames';
 import type { RolePresets } from './remoteRolePresets';
 import {
   GraphQLObjectType,
@@ -95,7 +96,7 @@ export function buildSchema(
   for (const t of models.values()) {
     const pk = t.primaryKey?.map((c) => t.byColumn.get(c)!);
     const add = (into: 'query' | 'mutation' | 'subscription', kind: RootFieldKey, config: () => GraphQLFieldConfig<unknown, unknown>) =>
-      roots.push({ into, name: t.rootFields[kind], namespace: t.namespace, field: { kind, table: t }, config });
+      roots.push({ into, name: t.rootFields[kind], namespace: t.namespace, typeNames: t.typeNames, field: { kind, table: t }, config });
     const pkArgs = () =>
       Object.fromEntries(pk!.map((c) => [c.field, { type: nonNull(columnType(c)), ...(c.column.comment ? { description: c.column.comment } : {}) }]));
     const table = t.entry.table;
@@ -136,7 +137,7 @@ export function buildSchema(
         add('mutation', 'update_by_pk', () => ({
           type: objectType(t),
           args: {
-            pk_columns: { type: nonNull(inputOf(t, `${t.name}_pk_columns_input`, pk, (c) => nonNull(columnType(c)), DESCRIBE.pkColumnsInput(table))) },
+            pk_columns: { type: nonNull(inputOf(t, typeName(t, '_pk_columns_input'), pk, (c) => nonNull(columnType(c)), DESCRIBE.pkColumnsInput(table))) },
             ...updateArgs(t),
           },
           description: DESCRIBE.updateByPkRoot(table),
@@ -184,10 +185,11 @@ export function buildSchema(
       into: f.exposedAs,
       name: f.field,
       namespace: t.namespace,
+      typeNames: t.typeNames,
       field: { kind: 'function', table: t, fn: f },
       config: () => ({
         type: list(objectType(t)),
-        args: args(f.field),
+        args: args(f.uncustomized?.field ?? f.field),
         // Decision dec.functions.comment: the metadata's comment is the whole description.
         description: f.entry.comment ?? withComment(f.db.comment, DESCRIBE.functionRoot(fn, t.entry.table)),
       }),
@@ -197,10 +199,11 @@ export function buildSchema(
         into: 'query',
         name: f.aggregateField,
         namespace: t.namespace,
+        typeNames: t.typeNames,
         field: { kind: 'function_aggregate', table: t, fn: f },
         config: () => ({
           type: nonNull(aggregate(t)),
-          args: args(f.aggregateField),
+          args: args(f.uncustomized?.aggregateField ?? f.aggregateField),
           description: withComment(f.db.comment, DESCRIBE.functionAggregateRoot(fn, t.entry.table)),
         }),
       });
@@ -224,6 +227,7 @@ export function buildSchema(
         f.field,
         f.aggregateField,
         f.argsType,
+        f.uncustomized ?? null,
         f.exposedAs,
         f.tableKey,
         classes.get(f.tableKey),
@@ -233,7 +237,7 @@ export function buildSchema(
       ]),
     ),
     external.key,
-    JSON.stringify([...models.values()].flatMap((t) => (t.namespace === undefined ? [] : [[t.key, t.namespace]]))),
+    JSON.stringify([...models.values()].flatMap((t) => (t.namespace === undefined ? [] : [[t.key, t.namespace, t.typeNames ?? null]]))),
   ]);
   // Only roots of the database are known whole by their key: those of remote schemas and actions
   // are made again with each version, and so is a schema that has them.

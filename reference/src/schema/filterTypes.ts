@@ -1,5 +1,6 @@
 // The input types that choose and order a table's rows: `<type>_comparison_exp`, `<table>_bool_exp`,
 // `<table>_order_by` (with the aggregates of array relationships) and the select arguments.
+import { typeName } from './typeNames';
 import {
   GraphQLBoolean,
   GraphQLEnumType,
@@ -128,18 +129,18 @@ export function filterTypes(cx: TypeContext): FilterTypes {
   };
 
   const selectColumn = (t: TableModel) =>
-    ownType(t, `${t.name}_select_column`, () =>
+    ownType(t, typeName(t, '_select_column'), () =>
       makeEnumType({
-        name: `${t.name}_select_column`,
+        name: typeName(t, '_select_column'),
         description: DESCRIBE.selectColumn(t.entry.table),
         values: Object.fromEntries(t.columns.map((c) => [c.field, { value: c.field, description: DESCRIBE.columnName }])),
       }),
     );
 
   const boolExp: (t: TableModel) => GraphQLInputObjectType = (t) =>
-    ownType(t, `${t.name}_bool_exp`, () =>
+    ownType(t, typeName(t, '_bool_exp'), () =>
       makeInputObjectType({
-        name: `${t.name}_bool_exp`,
+        name: typeName(t, '_bool_exp'),
         description: DESCRIBE.boolExp(t.entry.table),
         fields: () => ({
           _and: { type: listOf(boolExp(t)) },
@@ -157,15 +158,15 @@ export function filterTypes(cx: TypeContext): FilterTypes {
 
   /** `<table>_aggregate_bool_exp`: one field per function the role can call over the table's rows. */
   const aggregateBoolExp = (t: TableModel): GraphQLInputObjectType =>
-    ownType(t, `${t.name}_aggregate_bool_exp`, () =>
+    ownType(t, typeName(t, '_aggregate_bool_exp'), () =>
       makeInputObjectType({
-        name: `${t.name}_aggregate_bool_exp`,
+        name: typeName(t, '_aggregate_bool_exp'),
         fields: () => Object.fromEntries(predicateFunctions(t).map((fn) => [fn.name, { type: aggregatePredicate(t, fn) }])),
       }),
     );
 
   const aggregatePredicate = (t: TableModel, fn: AggregatePredicateFunction): GraphQLInputObjectType => {
-    const name = `${t.name}_aggregate_bool_exp_${fn.name}`;
+    const name = typeName(t, `_aggregate_bool_exp_${fn.name}`);
     return ownType(t, name, () =>
       makeInputObjectType({
         name,
@@ -181,8 +182,8 @@ export function filterTypes(cx: TypeContext): FilterTypes {
 
   /** The enum of the columns a one-column function takes, named as the engine names it. */
   const argumentColumns = (t: TableModel, fn: AggregatePredicateFunction) => {
-    const inner = `${t.name}_aggregate_bool_exp_${fn.name}_arguments_columns`;
-    const name = `${t.name}_select_column_${inner}`;
+    const inner = typeName(t, `_aggregate_bool_exp_${fn.name}_arguments_columns`);
+    const name = typeName(t, `_select_column_${inner}`);
     return ownType(t, name, () =>
       makeEnumType({
         name,
@@ -193,9 +194,9 @@ export function filterTypes(cx: TypeContext): FilterTypes {
   };
 
   const aggregateOrderBy: (t: TableModel) => GraphQLInputObjectType = (t) =>
-    ownType(t, `${t.name}_aggregate_order_by`, () =>
+    ownType(t, typeName(t, '_aggregate_order_by'), () =>
       makeInputObjectType({
-        name: `${t.name}_aggregate_order_by`,
+        name: typeName(t, '_aggregate_order_by'),
         description: DESCRIBE.aggregateOrderBy(t.entry.table),
         fields: () => {
           const fields: GraphQLInputFieldConfigMap = { count: { type: orderByEnum } };
@@ -203,9 +204,9 @@ export function filterTypes(cx: TypeContext): FilterTypes {
             const cols = aggregateColumns(t, op, isEnumColumn);
             if (cols.length === 0) continue;
             fields[op] = {
-              type: ownType(t, `${t.name}_${op}_order_by`, () =>
+              type: ownType(t, typeName(t, `_${op}_order_by`), () =>
                 makeInputObjectType({
-                  name: `${t.name}_${op}_order_by`,
+                  name: typeName(t, `_${op}_order_by`),
                   description: DESCRIBE.aggregateOperationOrderBy(t.entry.table, op),
                   fields: Object.fromEntries(cols.map((c) => [c.field, { type: orderByEnum, ...described(c.column.comment) }])),
                 }),
@@ -218,9 +219,9 @@ export function filterTypes(cx: TypeContext): FilterTypes {
     );
 
   const orderBy: (t: TableModel) => GraphQLInputObjectType = (t) =>
-    ownType(t, `${t.name}_order_by`, () =>
+    ownType(t, typeName(t, '_order_by'), () =>
       makeInputObjectType({
-        name: `${t.name}_order_by`,
+        name: typeName(t, '_order_by'),
         description: DESCRIBE.orderBy(t.entry.table),
         fields: () => ({
           ...Object.fromEntries(t.columns.map((c) => [c.field, { type: orderByEnum }])),

@@ -15,6 +15,8 @@ export interface FunctionModel extends Callee, FunctionNames {
   tableKey: string;
   exposedAs: 'query' | 'mutation';
   arguments: FunctionArgumentModel[];
+  /** Its root fields as named before its source's customization: the engine's descriptions name them so. */
+  uncustomized?: { field: string; aggregateField: string };
 }
 
 export const argumentColumn = (name: string, position: number, type: string, typeSchema: string, typeKind = 'b'): DbColumn => ({

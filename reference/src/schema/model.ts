@@ -1,5 +1,6 @@
 // The tracked tables as the GraphQL layer sees them: consistent tables only, with their GraphQL
 // names, columns, keys and the relationships that resolve to other tracked tables.
+import { typeName } from './typeNames';
 import { remoteTarget, ROOT_FIELD_KEYS, type MetadataDocument, type RootFieldKey } from '../../../spec';
 import { lhsProblem } from '../metadata/remoteRelationships';
 import { foreignKeysOf, primaryKeyOf, relationKey, sourceKey, uniqueConstraintsOf, type Introspection } from '../db/introspection';
@@ -24,7 +25,9 @@ export type {
   TablePermissions,
 } from './modelTypes';
 
-export const enumTypeName = (table: TableModel | { name: string }) => `${table.name}_enum`;
+export { typeName } from './typeNames';
+
+export const enumTypeName = (table: TableModel | { name: string }) => typeName(table, '_enum');
 
 export function buildModels(document: MetadataDocument, db: Introspection, enumValues: ReadonlyMap<string, EnumValue[]>): Models {
   const models = new Map<string, TableModel>();

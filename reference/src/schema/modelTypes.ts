@@ -65,6 +65,8 @@ export interface TableModel {
   source?: string;
   /** The field of query_root (and the other roots) its root fields are under (decision dec.source.customization). */
   namespace?: string;
+  /** The prefix and suffix of every type name generated for it (decision dec.source.customization). */
+  typeNames?: { prefix?: string; suffix?: string };
   entry: TableEntry;
   db: DbTable;
   name: string;

@@ -1,5 +1,6 @@
 // The types of a table's mutations: inputs for insert, update and the primary key, `on_conflict`,
 // and `<table>_mutation_response`.
+import { typeName } from './typeNames';
 import {
   GraphQLBoolean,
   GraphQLInt,
@@ -47,9 +48,9 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
     );
 
   const mutationResponse = (t: TableModel) =>
-    ownType(t, `${t.name}_mutation_response`, () =>
+    ownType(t, typeName(t, '_mutation_response'), () =>
       makeObjectType({
-        name: `${t.name}_mutation_response`,
+        name: typeName(t, '_mutation_response'),
         description: DESCRIBE.mutationResponse(t.entry.table),
         // A role that may not read the table learns how many rows, not which.
         fields: () => ({
@@ -71,23 +72,23 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
   const onConflict = (t: TableModel) =>
     t.constraints.length === 0
       ? undefined
-      : ownType(t, `${t.name}_on_conflict`, () =>
+      : ownType(t, typeName(t, '_on_conflict'), () =>
           makeInputObjectType({
-            name: `${t.name}_on_conflict`,
+            name: typeName(t, '_on_conflict'),
             description: DESCRIBE.onConflict(t.entry.table),
             fields: () => ({
               constraint: {
                 type: nonNull(
-                  ownType(t, `${t.name}_constraint`, () =>
+                  ownType(t, typeName(t, '_constraint'), () =>
                     makeEnumType({
-                      name: `${t.name}_constraint`,
+                      name: typeName(t, '_constraint'),
                       description: DESCRIBE.constraint(t.entry.table),
                       values: Object.fromEntries(t.constraints.map((c) => [c.name, { value: c.name, description: DESCRIBE.constraintValue(c.columns) }])),
                     }),
                   ),
                 ),
               },
-              update_columns: { type: list(columnEnum(t, `${t.name}_update_column`, t.access.updateColumns)), defaultValue: [] },
+              update_columns: { type: list(columnEnum(t, typeName(t, '_update_column'), t.access.updateColumns)), defaultValue: [] },
               where: { type: boolExp(t) },
             }),
           }),
@@ -98,7 +99,7 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
     const args: GraphQLFieldConfigArgumentMap = {};
     // An operator's argument and its input type share the engine's description of the operator.
     const add = (op: string, inputName: string, columns: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType, description = UPDATE_OPERATOR[op]) => {
-      args[op] = { type: inputOf(t, `${t.name}_${inputName}`, columns, type, description), description: UPDATE_OPERATOR[op] };
+      args[op] = { type: inputOf(t, typeName(t, `_${inputName}`), columns, type, description), description: UPDATE_OPERATOR[op] };
     };
     const table = t.entry.table;
     // Presets may cover every column the role may update: then there is nothing to _set.
@@ -121,9 +122,9 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
 
   // Decision dec.graphql.nested-inserts: the rows of a relationship's target, inserted with the row.
   const relationshipInput = (t: TableModel, kind: 'obj' | 'arr') =>
-    ownType(t, `${t.name}_${kind}_rel_insert_input`, () =>
+    ownType(t, typeName(t, `_${kind}_rel_insert_input`), () =>
       makeInputObjectType({
-        name: `${t.name}_${kind}_rel_insert_input`,
+        name: typeName(t, `_${kind}_rel_insert_input`),
         description: kind === 'obj' ? DESCRIBE.objRelInsertInput(t.entry.table) : DESCRIBE.arrRelInsertInput(t.entry.table),
         fields: () => {
           const conflict = upsert(t);
@@ -137,9 +138,9 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
 
   // Decision dec.schema.always-valid: presets may cover every column the role may insert.
   const insertInput = (t: TableModel): GraphQLInputObjectType =>
-    ownType(t, `${t.name}_insert_input`, () =>
+    ownType(t, typeName(t, '_insert_input'), () =>
       makeInputObjectType({
-        name: `${t.name}_insert_input`,
+        name: typeName(t, '_insert_input'),
         description: DESCRIBE.insertInput(t.entry.table),
         fields: () => {
           const fields: GraphQLInputFieldConfigMap = Object.fromEntries(
@@ -154,9 +155,9 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
     );
 
   const updates = (t: TableModel) =>
-    ownType(t, `${t.name}_updates`, () =>
+    ownType(t, typeName(t, '_updates'), () =>
       makeInputObjectType({
-        name: `${t.name}_updates`,
+        name: typeName(t, '_updates'),
         fields: () => ({ ...updateArgs(t), where: { type: nonNull(boolExp(t)), description: MUTATION_ARGUMENT.updateWhere } }),
       }),
     );

@@ -1,6 +1,7 @@
 // The namespace fields of customized sources (decision dec.source.customization): a source's root
 // fields under one field of each root, of a type the engine names after the namespace.
 import type { GraphQLFieldConfig, GraphQLFieldConfigMap } from 'graphql';
+import { sourceTypeName } from './typeNames';
 import { makeObjectType } from './types';
 import { nonNull } from './wrappers';
 
@@ -10,6 +11,8 @@ export interface SchemaRoot<F> {
   name: string;
   /** The namespace field it is under. */
   namespace?: string | undefined;
+  /** Its source's type name prefix and suffix, which the namespace's types take too. */
+  typeNames?: { prefix?: string; suffix?: string } | undefined;
   field: F;
   config: () => GraphQLFieldConfig<unknown, unknown>;
 }
@@ -25,14 +28,14 @@ export const NAMESPACE_TYPE_SUFFIX = { query: '_query', mutation: '_mutation_fro
  * type holding the source's root fields; under subscription_root its query fields and its streams.
  */
 export function namespaceFields(roots: readonly SchemaRoot<unknown>[], into: 'query' | 'mutation' | 'subscription'): GraphQLFieldConfigMap<unknown, unknown> {
-  const grouped = new Map<string, GraphQLFieldConfigMap<unknown, unknown>>();
+  const grouped = new Map<string, { typeName: string; fields: GraphQLFieldConfigMap<unknown, unknown> }>();
   for (const root of roots) {
     if (root.namespace === undefined || !(root.into === into || (into === 'subscription' && root.into === 'query'))) continue;
-    const fields = grouped.get(root.namespace) ?? {};
-    fields[root.name] = root.config();
-    grouped.set(root.namespace, fields);
+    const group = grouped.get(root.namespace) ?? { typeName: sourceTypeName(root.typeNames, `${root.namespace}${NAMESPACE_TYPE_SUFFIX[into]}`), fields: {} };
+    group.fields[root.name] = root.config();
+    grouped.set(root.namespace, group);
   }
   return Object.fromEntries(
-    [...grouped].map(([namespace, fields]) => [namespace, { type: nonNull(makeObjectType({ name: `${namespace}${NAMESPACE_TYPE_SUFFIX[into]}`, fields })) }]),
+    [...grouped].map(([namespace, { typeName, fields }]) => [namespace, { type: nonNull(makeObjectType({ name: typeName, fields })) }]),
   );
 }

@@ -1,5 +1,6 @@
 // The output types of a table: its object type (columns, computed fields, relationships) and
 // `<table>_aggregate` with its aggregate fields.
+import { typeName } from './typeNames';
 import {
   GraphQLBoolean,
   GraphQLEnumType,
@@ -36,7 +37,7 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
   const computedArgs = (t: TableModel, c: ComputedFieldModel): GraphQLFieldConfigArgumentMap => {
     const given = c.arguments.filter((a) => !a.session && !a.row);
     if (given.length === 0) return {};
-    const name = `${t.name}_${c.field}_args`;
+    const name = typeName(t, `_${c.field}_args`);
     const type = ownType(t, name, () =>
       makeInputObjectType({
         name,
@@ -47,7 +48,7 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
   };
 
   const aggregateFields = (t: TableModel) =>
-    ownType(t, `${t.name}_aggregate_fields`, () => {
+    ownType(t, typeName(t, '_aggregate_fields'), () => {
       const fields: GraphQLFieldConfigMap<unknown, unknown> = {
         count: { type: nonNull(GraphQLInt), args: { columns: { type: listOf(selectColumn(t)) }, distinct: { type: GraphQLBoolean } } },
       };
@@ -55,9 +56,9 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
         const cols = aggregateColumns(t, op, isEnumColumn);
         if (cols.length === 0) continue;
         fields[op] = {
-          type: ownType(t, `${t.name}_${op}_fields`, () =>
+          type: ownType(t, typeName(t, `_${op}_fields`), () =>
             makeObjectType({
-              name: `${t.name}_${op}_fields`,
+              name: typeName(t, `_${op}_fields`),
               description: DESCRIBE.aggregateOperationFields(op),
               fields: Object.fromEntries(
                 cols.map((c) => [
@@ -69,22 +70,22 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
           ),
         };
       }
-      return makeObjectType({ name: `${t.name}_aggregate_fields`, description: DESCRIBE.aggregateFields(t.entry.table), fields });
+      return makeObjectType({ name: typeName(t, '_aggregate_fields'), description: DESCRIBE.aggregateFields(t.entry.table), fields });
     });
 
   const aggregate = (t: TableModel) =>
-    ownType(t, `${t.name}_aggregate`, () =>
+    ownType(t, typeName(t, '_aggregate'), () =>
       makeObjectType({
-        name: `${t.name}_aggregate`,
+        name: typeName(t, '_aggregate'),
         description: DESCRIBE.aggregate(t.entry.table),
         fields: () => ({ aggregate: { type: aggregateFields(t) }, nodes: { type: list(objectType(t)) } }),
       }),
     );
 
   const objectType: (t: TableModel) => GraphQLObjectType = (t) =>
-    ownType(t, t.name, () =>
+    ownType(t, typeName(t), () =>
       makeObjectType({
-        name: t.name,
+        name: typeName(t),
         description: t.db.comment ?? DESCRIBE.tableObject(t.entry.table),
         fields: () => {
           const fields: GraphQLFieldConfigMap<unknown, unknown> = {};

@@ -161,6 +161,7 @@ function viewOf(t: TableModel, common: string, typeName: (c: ColumnModel) => str
     // A source's customization changes these without changing the entry commonView is kept by.
     t.rootFields,
     t.namespace ?? null,
+    t.typeNames ?? null,
     t.columns.map((c) => [c.field, typeName(c)]),
     t.primaryKey ?? null,
     t.constraints.map((c) => c.name),

@@ -1,4 +1,5 @@
 // A GraphQL `<table>_bool_exp` value as an SQL condition (SPEC.md §2.1 BoolExp, `where`).
+import { typeName } from '../../schema/typeNames';
 import type { TableModel } from '../../schema/model';
 import type { ColumnModel } from '../../schema/model';
 import { readColumn, readComputed, selectFilter } from './permissions';
@@ -120,7 +121,7 @@ export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQ
         continue;
       }
       const rel = t.relationships.find((r) => r.name === key);
-      if (!rel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${t.name}_bool_exp'`);
+      if (!rel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${typeName(t, '_bool_exp')}'`);
       const remote = ctx.models.get(rel.targetKey)!;
       const r = newAlias(remote.name);
       parts.push(

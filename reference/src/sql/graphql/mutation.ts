@@ -1,5 +1,6 @@
 // Mutations: insert (with on_conflict), update (_set, _inc, jsonb operators), delete, and their
 // by-primary-key forms, each one statement whose JSON answer is built inside PostgreSQL.
+import { typeName } from '../../schema/typeNames';
 import type { SelectionSetNode } from 'graphql';
 import type { DbColumn } from '../../db/introspection';
 import { INSERT_PLACEHOLDER, type ColumnModel, type TableModel } from '../../schema/model';
@@ -27,10 +28,10 @@ export function answer(
   // Rows come back only as far as the role may read them.
   const readable = selectFilter(env, t, r) ?? TRUE;
   if (single) return sql.query`(select ${rowJson(env, t, r, selectionSet)} from ${changed} as ${r} where ${readable} limit 1)`;
-  const type = env.schema.getType(`${t.name}_mutation_response`) as import('graphql').GraphQLObjectType;
+  const type = env.schema.getType(typeName(t, '_mutation_response')) as import('graphql').GraphQLObjectType;
   const pairs: [string, Fragment][] = [];
   for (const f of selectionSet ? collectFields(env.fields, type, selectionSet) : []) {
-    if (f.name === '__typename') pairs.push([f.alias, sql.literal(`${t.name}_mutation_response`)]);
+    if (f.name === '__typename') pairs.push([f.alias, sql.literal(typeName(t, '_mutation_response'))]);
     else if (f.name === 'affected_rows') pairs.push([f.alias, affected]);
     else
       pairs.push([
@@ -54,7 +55,7 @@ export const statementResult = (data: Fragment, ok: Fragment) => sql.query`selec
 /** A column the role may write, by GraphQL field name. */
 const writableColumn = (t: TableModel, columns: ColumnModel[], field: string): ColumnModel => {
   const c = columns.find((x) => x.field === field);
-  if (!c) throw new CompileError(`field ${JSON.stringify(field)} not found in type: '${t.name}'`);
+  if (!c) throw new CompileError(`field ${JSON.stringify(field)} not found in type: '${typeName(t)}'`);
   return c;
 };
 

@@ -3,7 +3,7 @@
 import { outputValue } from './geo';
 import type { GraphQLObjectType, GraphQLSchema, SelectionSetNode } from 'graphql';
 import { aggregateColumns, AGGREGATE_OPERATIONS } from '../../schema/aggregates';
-import type { RelationshipModel, TableModel } from '../../schema/model';
+import { typeName, type RelationshipModel, type TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
 import {
   alias as newAlias,
@@ -93,7 +93,7 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
         continue;
       }
       const arrayRel = t.relationships.find((r) => r.kind === 'array' && `${r.name}_aggregate` === key);
-      if (!arrayRel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${t.name}_order_by'`);
+      if (!arrayRel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${typeName(t, '_order_by')}'`);
       const remote = env.models.get(arrayRel.targetKey)!;
       const r = newAlias(remote.name);
       const from = sql.query`from ${table(remote)} as ${r} where ${and([joinCondition(arrayRel.mapping, alias, r), selectFilter(env, remote, r)])}`;
@@ -160,9 +160,9 @@ function rowSource(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, ar
 export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, selectionSet: SelectionSetNode | undefined): Fragment {
   if (!selectionSet) return sql.query`null`;
   const pairs: [string, Fragment][] = [];
-  for (const f of collectFields(env.fields, objectType(env, t.name), selectionSet)) {
+  for (const f of collectFields(env.fields, objectType(env, typeName(t)), selectionSet)) {
     if (f.name === '__typename') {
-      pairs.push([f.alias, sql.literal(t.name)]);
+      pairs.push([f.alias, sql.literal(typeName(t))]);
       continue;
     }
     const c = t.byField.get(f.name);
@@ -188,7 +188,7 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
       continue;
     }
     const rel = t.relationships.find((r) => r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name));
-    if (!rel) throw new CompileError(`field ${JSON.stringify(f.name)} not found in type: '${t.name}'`);
+    if (!rel) throw new CompileError(`field ${JSON.stringify(f.name)} not found in type: '${typeName(t)}'`);
     const remote = env.models.get(rel.targetKey)!;
     pairs.push([f.alias, relationshipJson(env, rel, remote, alias, f.name !== rel.name, f.args as SelectArgs, f.selectionSet)]);
   }
@@ -256,8 +256,8 @@ export function aggregateJson(
   const rows = newAlias(t.name);
   const s = rowSource(env, t, inner, args, join);
   const pairs: [string, Fragment][] = [];
-  for (const f of selectionSet ? collectFields(env.fields, objectType(env, `${t.name}_aggregate`), selectionSet) : []) {
-    if (f.name === '__typename') pairs.push([f.alias, sql.literal(`${t.name}_aggregate`)]);
+  for (const f of selectionSet ? collectFields(env.fields, objectType(env, typeName(t, '_aggregate')), selectionSet) : []) {
+    if (f.name === '__typename') pairs.push([f.alias, sql.literal(typeName(t, '_aggregate'))]);
     else if (f.name === 'nodes')
       pairs.push([f.alias, sql.query`coalesce(json_agg(${rowJson(env, t, rows, f.selectionSet)}${s.aggregateOrder(rows)}), '[]'::json)`]);
     else pairs.push([f.alias, aggregateFields(env, t, rows, f.selectionSet)]);
@@ -271,9 +271,9 @@ export function aggregateJson(
 
 function aggregateFields(env: SelectEnvironment, t: TableModel, rows: sql.SQLNode, selectionSet: SelectionSetNode | undefined): Fragment {
   const pairs: [string, Fragment][] = [];
-  for (const f of selectionSet ? collectFields(env.fields, objectType(env, `${t.name}_aggregate_fields`), selectionSet) : []) {
+  for (const f of selectionSet ? collectFields(env.fields, objectType(env, typeName(t, '_aggregate_fields')), selectionSet) : []) {
     if (f.name === '__typename') {
-      pairs.push([f.alias, sql.literal(`${t.name}_aggregate_fields`)]);
+      pairs.push([f.alias, sql.literal(typeName(t, '_aggregate_fields'))]);
     } else if (f.name === 'count') {
       const cols = ((f.args.columns as string[] | undefined) ?? []).map((field) => readColumn(env, t, rows, t.byField.get(field)!.column.name));
       const distinct = f.args.distinct ? sql.query`distinct ` : sql.blank;
@@ -289,8 +289,8 @@ function aggregateFields(env: SelectEnvironment, t: TableModel, rows: sql.SQLNod
       const op = f.name as (typeof AGGREGATE_OPERATIONS)[number];
       const allowed = new Set(aggregateColumns(t, op).map((c) => c.field));
       const inner: [string, Fragment][] = [];
-      for (const g of f.selectionSet ? collectFields(env.fields, objectType(env, `${t.name}_${op}_fields`), f.selectionSet) : []) {
-        if (g.name === '__typename') inner.push([g.alias, sql.literal(`${t.name}_${op}_fields`)]);
+      for (const g of f.selectionSet ? collectFields(env.fields, objectType(env, typeName(t, `_${op}_fields`)), f.selectionSet) : []) {
+        if (g.name === '__typename') inner.push([g.alias, sql.literal(typeName(t, `_${op}_fields`))]);
         else if (allowed.has(g.name)) inner.push([g.alias, sql.query`${sql.raw(op)}(${readColumn(env, t, rows, t.byField.get(g.name)!.column.name)})`]);
       }
       pairs.push([f.alias, jsonObject(inner)]);

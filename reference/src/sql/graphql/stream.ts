@@ -2,10 +2,11 @@
 // table's rows past the cursor of a cohort's row, under the role's permission and `where`, ordered
 // by the cursor column, and the cursor after that batch. Its arguments are checked here as the
 // engine checks them, with its messages.
+import { sourceTypeName, typeName } from '../../schema/typeNames';
 import { getNamedType, GraphQLEnumType, GraphQLInputObjectType, Kind, type SelectionSetNode } from 'graphql';
 import type { ColumnModel, TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
-import { alias as newAlias, and, column, columnType, CompileError, condition, jsonObject, sql, table, type CohortSession } from './context';
+import { alias as newAlias, and, column, columnType, CompileError, condition, sql, table, type CohortSession, type Fragment } from './context';
 import type { CollectedField } from './fields';
 import { effectiveLimit, selectFilter } from './permissions';
 import { rowJson, type SelectEnvironment } from './select';
@@ -33,12 +34,12 @@ export function streamArguments(env: SelectEnvironment, t: TableModel, f: Collec
     cursor: ({ initial_value: Record<string, unknown>; ordering?: string | null } | null)[];
     where?: Record<string, unknown>;
   };
-  const valueType = env.schema.getType(`${t.name}_stream_cursor_value_input`) as GraphQLInputObjectType;
+  const valueType = env.schema.getType(typeName(t, '_stream_cursor_value_input')) as GraphQLInputObjectType;
   // Each column given in a cursor's initial value is a cursor of its own (omitted ones are not).
   const cursors: { field: string; value: unknown; descending: boolean }[] = [];
   for (const cursor of args.cursor) {
     if (cursor === null) continue;
-    if (cursor.ordering === null) throw new CompileError(mismatch('an enum value', 'cursor_ordering', 'null'));
+    if (cursor.ordering === null) throw new CompileError(mismatch('an enum value', sourceTypeName(t.typeNames, 'cursor_ordering'), 'null'));
     for (const [field, value] of Object.entries(cursor.initial_value)) {
       const c = t.byField.get(field)!;
       if (value === null && !c.column.nullable) {
@@ -74,7 +75,8 @@ function cursorText(c: ColumnModel, value: unknown): string | null {
 export function streamStatement(
   env: SelectEnvironment,
   t: TableModel,
-  alias: string,
+  /** The answer's data made of the batch: the field's alias, or the namespace field's too. */
+  data: (batch: Fragment) => Fragment,
   stream: StreamArguments,
   cohort: CohortSession,
   selectionSet: SelectionSetNode | undefined,
@@ -86,7 +88,7 @@ export function streamStatement(
   const cursor = sql.query`(${cohort.alias}.cursor)::${columnType(stream.column.column)}`;
   const conditions = and([compileBoolExp(env, t, a, stream.where), selectFilter(env, t, a), condition(sql.query`${value} ${sql.raw(past!)} ${cursor}`)]);
   const batch = sql.query`coalesce(json_agg(${rows}.j order by ${rows}.c ${sql.raw(direction!)}), '[]'::json)`;
-  return sql.query`select ${jsonObject([[alias, batch]])}::text as data, (array_agg(${rows}.c order by ${rows}.c ${sql.raw(reverse!)}))[1]::text as cursor
+  return sql.query`select ${data(batch)}::text as data, (array_agg(${rows}.c order by ${rows}.c ${sql.raw(reverse!)}))[1]::text as cursor
   from (select ${rowJson(env, t, a, selectionSet)} as j, ${value} as c
           from ${table(t)} as ${a}
          where ${conditions}
