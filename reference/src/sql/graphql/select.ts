@@ -262,11 +262,12 @@ export function aggregateJson(
       pairs.push([f.alias, sql.query`coalesce(json_agg(${rowJson(env, t, rows, f.selectionSet)}${s.aggregateOrder(rows)}), '[]'::json)`]);
     else pairs.push([f.alias, aggregateFields(env, t, rows, f.selectionSet)]);
   }
+  // Grouped as one: one row even when nothing aggregates (only __typename is asked for).
   return sql.query`(select ${jsonObject(pairs)} from (
     select ${s.distinctClause} ${inner}.*${s.orderColumns}
       from ${source ?? table(t)} as ${inner}
      where ${s.conditions}
-     ${s.orderClause} ${s.limit} ${s.offset}) as ${rows})`;
+     ${s.orderClause} ${s.limit} ${s.offset}) as ${rows} group by ())`;
 }
 
 function aggregateFields(env: SelectEnvironment, t: TableModel, rows: sql.SQLNode, selectionSet: SelectionSetNode | undefined): Fragment {
