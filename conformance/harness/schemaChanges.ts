@@ -162,15 +162,24 @@ export const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.constantFrom('rs0', 'rs1').map((name) => ({ kind: 'remove_remote' as const, name })), weight: 1 },
 );
 
-/** A sequence that starts by tracking what it works on (most changes need it), then generated steps. */
+const metadata = (type: string, args: unknown): Step => ({ kind: 'metadata', body: { type, args } });
+/** What a sequence may start from besides the two tables: most later changes need some of it. */
+const START: Step[] = [
+  metadata('track_function', { function: fn('near') }),
+  metadata('track_function', { function: fn('like_a') }),
+  metadata('create_object_relationship', { table: table('b'), name: 'parent', using: { foreign_key_constraint_on: 'a_id' } }),
+  metadata('create_array_relationship', { table: table('a'), name: 'children', using: { foreign_key_constraint_on: { table: table('b'), column: 'a_id' } } }),
+  metadata('create_select_permission', { table: table('a'), role: 'r1', permission: { columns: '*', filter: {}, allow_aggregations: true } }),
+  metadata('create_select_permission', { table: table('b'), role: 'r1', permission: { columns: ['id', 'a_id'], filter: {} } }),
+  metadata('create_select_permission', { table: table('a'), role: 'r2', permission: { columns: ['id', 'w'], filter: { w: { _gt: 1 } } } }),
+  { kind: 'add_remote', remote: { name: 'rs0', interfaces: true, union: true, input: true, flaw: 'none' } },
+];
+
+/** A sequence: the tables tracked, some of START, then generated steps. */
 export const steps = (maxLength: number): fc.Arbitrary<Step[]> =>
   fc
-    .array(step, { minLength: 1, maxLength })
-    .map((generated) => [
-      { kind: 'metadata', body: { type: 'track_table', args: { table: table('a') } } },
-      { kind: 'metadata', body: { type: 'track_table', args: { table: table('b') } } },
-      ...generated,
-    ]);
+    .tuple(fc.subarray(START), fc.array(step, { minLength: 1, maxLength }))
+    .map(([start, generated]) => [metadata('track_table', { table: table('a') }), metadata('track_table', { table: table('b') }), ...start, ...generated]);
 
 /** Start a sequence: empty metadata and the database of SETUP_SQL. */
 export async function startSequence(target: Target): Promise<void> {

@@ -139,8 +139,13 @@ export async function probeRole(server: Server, role: string, queries?: string[]
   return { role, introspection, problems, answers };
 }
 
-/** What an answer must never be: a 5xx, or an error of code `unexpected` (the server's own failure). */
-export function brokenAnswer(a: Answer): boolean {
+/**
+ * What an answer must never be: a 5xx, or an error of code `unexpected` (the server's own failure);
+ * with `strict`, for databases whose functions never raise, neither a `postgres-error` (SQL that
+ * PostgreSQL refuses for a query the schema admits).
+ */
+export function brokenAnswer(a: Answer, strict = false): boolean {
+  const bad = (code: string | undefined) => code === 'unexpected' || (strict && code === 'postgres-error');
   const errors = (a.body as { errors?: { extensions?: { code?: string } }[] } | undefined)?.errors ?? [];
-  return a.status >= 500 || errors.some((e) => e.extensions?.code === 'unexpected') || (a.body as { code?: string } | undefined)?.code === 'unexpected';
+  return a.status >= 500 || errors.some((e) => bad(e.extensions?.code)) || bad((a.body as { code?: string } | undefined)?.code);
 }
