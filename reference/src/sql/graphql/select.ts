@@ -243,7 +243,7 @@ export function byPkJson(env: SelectEnvironment, t: TableModel, args: Record<str
   return sql.query`(select ${rowJson(env, t, a, selectionSet)} from ${table(t)} as ${a} where ${and([...conditions, selectFilter(env, t, a)])})`;
 }
 
-/** `<table>_aggregate`: {aggregate {count, sum…}, nodes […]} over the selected rows. */
+/** `<table>_aggregate`: {aggregate {count, sum…}, nodes […]} over the selected rows, grouped as one (one row when only __typename is asked). */
 export function aggregateJson(
   env: SelectEnvironment,
   t: TableModel,
@@ -262,7 +262,6 @@ export function aggregateJson(
       pairs.push([f.alias, sql.query`coalesce(json_agg(${rowJson(env, t, rows, f.selectionSet)}${s.aggregateOrder(rows)}), '[]'::json)`]);
     else pairs.push([f.alias, aggregateFields(env, t, rows, f.selectionSet)]);
   }
-  // Grouped as one: one row even when nothing aggregates (only __typename is asked for).
   return sql.query`(select ${jsonObject(pairs)} from (
     select ${s.distinctClause} ${inner}.*${s.orderColumns}
       from ${source ?? table(t)} as ${inner}
