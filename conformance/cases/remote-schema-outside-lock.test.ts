@@ -95,8 +95,14 @@ test(
     expectResponse(await target.metadata({ type: 'add_remote_schema', args: { name: 'taken', definition: { url: `${remote.url}/first` } } }), 200);
     const before = (await target.metadata({ type: 'export_metadata', args: {} })).body;
     // Each introspects the second remote before it is refused: the name is taken, the bulk fails later.
+    const add = (timeout: number) => ({
+      type: 'add_remote_schema',
+      args: { name: 'taken', definition: { url: `${remote.url}/second`, timeout_seconds: timeout } },
+    });
     const refusals = [
-      { type: 'add_remote_schema', args: { name: 'taken', definition: { url: `${remote.url}/second` } } },
+      add(60),
+      // Several other definitions in a row, none of them read in between.
+      { type: 'bulk', args: [add(1), add(2), add(3), add(4), add(5)] },
       {
         type: 'bulk',
         args: [

@@ -3,7 +3,7 @@
 // database introspects for itself (at start, on reload, and when another server adds one). A
 // request introspects the definition it brings before it takes the metadata lock, and may be
 // refused afterwards (the name is taken, a later part of its bulk fails): so a name keeps a few
-// definitions, and the one in use, read at every build of the schemas, is never the one let go.
+// definitions, and the one the served metadata uses is never the one let go.
 import type { GraphQLSchema } from 'graphql';
 import type { MetadataDocument, RemoteSchema } from '../../../spec';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
@@ -28,6 +28,8 @@ export const DEFINITIONS_PER_NAME = 4;
 export class RemoteSchemaStore {
   /** By name, then by definition, the least recently used first. */
   private readonly states = new Map<string, Map<string, RemoteState>>();
+  /** The definition of each name in the served metadata. */
+  private served = new Map<string, string>();
 
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
@@ -63,7 +65,7 @@ export class RemoteSchemaStore {
     const byKey = this.states.get(remote.name) ?? new Map<string, RemoteState>();
     byKey.delete(key);
     byKey.set(key, state);
-    if (byKey.size > DEFINITIONS_PER_NAME) byKey.delete(byKey.keys().next().value!);
+    if (byKey.size > DEFINITIONS_PER_NAME) byKey.delete([...byKey.keys()].find((k) => k !== this.served.get(remote.name))!);
     this.states.set(remote.name, byKey);
     return state;
   }
@@ -71,6 +73,11 @@ export class RemoteSchemaStore {
   /** Introspect every remote of the document that has no state yet (all of them when `force`). */
   async loadAll(document: MetadataDocument, force = false, options: LoadOptions = {}): Promise<void> {
     await Promise.all(remoteSchemasOf(document).map((r) => this.load(r, force, options)));
+  }
+
+  /** The metadata now served: its definitions stay kept. */
+  serving(document: MetadataDocument): void {
+    this.served = new Map(remoteSchemasOf(document).map((r) => [r.name, keyOf(r)]));
   }
 
   /** Whether some remote of the document has not been introspected in its current definition. */
