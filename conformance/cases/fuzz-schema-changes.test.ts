@@ -13,7 +13,7 @@ import type { RunningServer } from '../../reference/src/server';
 import { caseNeeding, covers } from '../harness/cases';
 import { httpRequest } from '../harness/client';
 import { useMockServer } from '../harness/mockServer';
-import { applyStep, describeStep, PROBED_ROLES, startSequence, steps, type Step } from '../harness/schemaChanges';
+import { applyStep, describeStep, PROBED_ROLES, ROW_LITERALS, startSequence, steps, type Step } from '../harness/schemaChanges';
 import { brokenAnswer, probeRole, type RoleProbe, type Server } from '../harness/schemaProbe';
 import { isManaged, useTarget, type Requirement } from '../harness/target';
 
@@ -29,7 +29,8 @@ const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 const FRESH_SERVER: Requirement = { met: isManaged, needs: 'a run that starts the reference server itself (the case starts a second one on its database)' };
 
 const running = (): Server => ({ url: target.url, adminSecret: target.adminSecret });
-const probeAll = (server: Server, queries?: Map<string, string[]>) => Promise.all(PROBED_ROLES.map((role) => probeRole(server, role, queries?.get(role))));
+const probeAll = (server: Server, queries?: Map<string, string[]>) =>
+  Promise.all(PROBED_ROLES.map((role) => probeRole(server, role, queries?.get(role), ROW_LITERALS)));
 
 /** What a step must answer, where the step alone says it: remotes, by their validity and what is there. */
 function expectedStatus(s: Step, remotes: Set<string>): { status: number; code?: string } | undefined {

@@ -1,6 +1,6 @@
-// Generated sequences of changes to the database and the metadata: run_sql DDL (columns added and
-// dropped, tables and the composite type of a function's argument dropped and made again, functions
-// altered) mixed with metadata changes (tables and functions tracked and untracked, relationships,
+// Generated sequences of changes to the database and the metadata: DDL through run_sql, or outside
+// the service followed by reload_metadata (columns added and dropped, tables and the composite type
+// of a function's argument dropped and made again, functions altered) mixed with metadata changes (tables and functions tracked and untracked, relationships,
 // select permissions, reloads) and remote schemas on the mock server (interfaces, unions, input
 // objects, and now and then one that is no valid GraphQL, which must be refused). Used by the cases
 // that check what every change leaves behind (fuzz-schema-changes.test.ts).
@@ -50,6 +50,8 @@ const ddl = fc.oneof(
 
 const ROLES = ['r1', 'r2'] as const;
 export const PROBED_ROLES = ['admin', ...ROLES] as const;
+/** Rows of the types functions take, as GraphQL string literals (the table a as first made). */
+export const ROW_LITERALS = { pt_scalar: '"(1,2)"', a_scalar: '"(1,one,1)"' };
 
 const permissionFilter = fc.constantFrom({}, { w: { _gt: 1 } }, { id: { _eq: 'X-Engine-User-Id' } });
 const selectPermission = fc.record({
@@ -151,12 +153,15 @@ function remoteHandler(path: string, r: RemoteSpec) {
 
 export type Step =
   | { readonly kind: 'sql'; readonly sql: string }
+  // The same DDL outside the service, then reload_metadata.
+  | { readonly kind: 'outside_sql'; readonly sql: string }
   | { readonly kind: 'metadata'; readonly body: { type: string; args: unknown } }
   | { readonly kind: 'add_remote'; readonly remote: RemoteSpec }
   | { readonly kind: 'remove_remote'; readonly name: string };
 
 export const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: ddl.map((sql) => ({ kind: 'sql' as const, sql })), weight: 3 },
+  { arbitrary: ddl.map((sql) => ({ kind: 'outside_sql' as const, sql })), weight: 1 },
   { arbitrary: metadataChange.map((body) => ({ kind: 'metadata' as const, body })), weight: 4 },
   { arbitrary: remoteSpec.map((remote) => ({ kind: 'add_remote' as const, remote })), weight: 1 },
   { arbitrary: fc.constantFrom('rs0', 'rs1').map((name) => ({ kind: 'remove_remote' as const, name })), weight: 1 },
@@ -195,6 +200,9 @@ export async function applyStep(target: Target, remote: MockServer, s: Step): Pr
   switch (s.kind) {
     case 'sql':
       return target.metadata({ type: 'run_sql', args: { sql: s.sql } }, { endpoint: '/v2/query' });
+    case 'outside_sql':
+      await target.sql(s.sql);
+      return target.metadata({ type: 'reload_metadata', args: {} });
     case 'metadata':
       return target.metadata(s.body);
     case 'add_remote': {
@@ -212,6 +220,8 @@ export function describeStep(s: Step): string {
   switch (s.kind) {
     case 'sql':
       return `run_sql ${JSON.stringify(s.sql)}`;
+    case 'outside_sql':
+      return `SQL outside, then reload_metadata: ${JSON.stringify(s.sql)}`;
     case 'metadata':
       return JSON.stringify(s.body);
     case 'add_remote':

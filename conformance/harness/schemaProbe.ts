@@ -46,6 +46,8 @@ const INTROSPECTION = getIntrospectionQuery({ descriptions: true, inputValueDepr
 /** Scalars of the database's own types (a composite, a table's row) take a record literal. */
 const SCALAR_VALUES: Record<string, string> = { Int: '1', Float: '1', String: '"x"', Boolean: 'true', ID: '"1"' };
 const RECORD = '"(1,2)"';
+/** Literals by scalar name, beside and before those above: the text of a row the database's type takes. */
+export type Literals = Readonly<Record<string, string>>;
 
 export const roleHeaders = (server: Server, role: string): Record<string, string> => ({
   ...(server.adminSecret ? { 'x-engine-admin-secret': server.adminSecret } : {}),
@@ -57,10 +59,10 @@ export async function ask(server: Server, role: string, query: string): Promise<
   return { query, status: r.status, body: r.body };
 }
 
-function literal(type: GraphQLInputType, depth: number): string | undefined {
-  if (isNonNullType(type)) return literal(type.ofType, depth);
+function literal(type: GraphQLInputType, depth: number, given: Literals): string | undefined {
+  if (isNonNullType(type)) return literal(type.ofType, depth, given);
   if (isListType(type)) {
-    const item = literal(type.ofType as GraphQLInputType, depth);
+    const item = literal(type.ofType as GraphQLInputType, depth, given);
     return item === undefined ? undefined : `[${item}]`;
   }
   if (isEnumType(type)) return type.getValues()[0]?.name;
@@ -68,29 +70,29 @@ function literal(type: GraphQLInputType, depth: number): string | undefined {
     if (depth === 0) return undefined;
     const fields: string[] = [];
     for (const field of Object.values(type.getFields())) {
-      const value = literal(field.type, depth - 1);
+      const value = literal(field.type, depth - 1, given);
       if (value !== undefined) fields.push(`${field.name}: ${value}`);
       else if (isNonNullType(field.type) && field.defaultValue === undefined) return undefined;
     }
     return `{${fields.join(', ')}}`;
   }
-  return SCALAR_VALUES[type.name] ?? RECORD;
+  return given[type.name] ?? SCALAR_VALUES[type.name] ?? RECORD;
 }
 
 /** The arguments of a field: the required ones and a function's `args`; undefined when one cannot be given. */
-function argumentsOf(field: GraphQLField<unknown, unknown>): string | undefined {
-  const given: string[] = [];
+function argumentsOf(field: GraphQLField<unknown, unknown>, given: Literals): string | undefined {
+  const parts: string[] = [];
   for (const arg of field.args) {
     const required = isNonNullType(arg.type) && arg.defaultValue === undefined;
     if (!required && arg.name !== 'args') continue;
-    const value = literal(arg.type, 2);
+    const value = literal(arg.type, 2, given);
     if (value === undefined) {
       if (required) return undefined;
       continue;
     }
-    given.push(`${arg.name}: ${value}`);
+    parts.push(`${arg.name}: ${value}`);
   }
-  return given.length ? `(${given.join(', ')})` : '';
+  return parts.length ? `(${parts.join(', ')})` : '';
 }
 
 function selectionOf(type: GraphQLOutputType, depth: number): string | undefined {
@@ -108,18 +110,18 @@ function selectionOf(type: GraphQLOutputType, depth: number): string | undefined
 }
 
 /** One query per root field of query_root that can be asked. */
-export function rootFieldQueries(schema: GraphQLSchema): string[] {
+export function rootFieldQueries(schema: GraphQLSchema, given: Literals = {}): string[] {
   const root = schema.getQueryType();
   if (!root) return [];
   return Object.values(root.getFields()).flatMap((field) => {
-    const args = argumentsOf(field);
+    const args = argumentsOf(field, given);
     const selection = selectionOf(field.type, 2);
     return args === undefined || selection === undefined ? [] : [`{ ${field.name}${args}${selection} }`];
   });
 }
 
 /** The role's schema, built and validated, and the answers of the given queries (or those its schema has). */
-export async function probeRole(server: Server, role: string, queries?: string[]): Promise<RoleProbe> {
+export async function probeRole(server: Server, role: string, queries?: string[], given: Literals = {}): Promise<RoleProbe> {
   const introspection = await ask(server, role, INTROSPECTION);
   const problems: string[] = [];
   let schema: GraphQLSchema | undefined;
@@ -134,7 +136,7 @@ export async function probeRole(server: Server, role: string, queries?: string[]
       problems.push(`buildClientSchema: ${(e as Error).message}`);
     }
   }
-  const asked = queries ?? (schema ? rootFieldQueries(schema) : []);
+  const asked = queries ?? (schema ? rootFieldQueries(schema, given) : []);
   const answers = await Promise.all(asked.map((query) => ask(server, role, query)));
   return { role, introspection, problems, answers };
 }
