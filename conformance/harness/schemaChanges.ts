@@ -1,10 +1,12 @@
 // Generated sequences of changes to the database and the metadata: DDL through run_sql, or outside
 // the service followed by reload_metadata (columns added and dropped, tables and the composite type
-// of a function's argument dropped and made again, functions altered) mixed with metadata changes (tables and functions tracked and untracked, relationships,
-// select permissions, reloads) and remote schemas on the mock server (interfaces, unions, input
-// objects, and now and then one that is no valid GraphQL, which must be refused). Used by the cases
-// that check what every change leaves behind (fuzz-schema-changes.test.ts).
+// of a function's argument dropped and made again, functions altered) mixed with metadata changes
+// (tables and functions tracked and untracked, relationships, select permissions, reloads, a query
+// action) and remote schemas on the mock server (interfaces, unions, input objects, and now and
+// then one that is no valid GraphQL, which must be refused). Used by the cases that check what
+// every change leaves behind (fuzz-schema-changes.test.ts).
 import fc from 'fast-check';
+import { HttpResponse, http } from 'msw';
 import type { HttpResult } from './client';
 import { graphQLServer, introspectionServer, type MockServer } from './mockServer';
 import type { Target } from './target';
@@ -151,13 +153,35 @@ function remoteHandler(path: string, r: RemoteSpec) {
   });
 }
 
+const ACTION_TYPES = {
+  objects: [
+    {
+      name: 'FzPicked',
+      fields: [
+        { name: 'id', type: 'Int!' },
+        { name: 'label', type: 'String' },
+      ],
+      relationships: [{ name: 'row', type: 'object', remote_table: table('a'), field_mapping: { id: 'id' } }],
+    },
+  ],
+};
+const actionOf = (base: string) => ({
+  type: 'create_action',
+  args: {
+    name: 'fz_pick',
+    definition: { type: 'query', handler: `${base}/schema-changes/action`, output_type: 'FzPicked', arguments: [{ name: 'n', type: 'Int' }] },
+  },
+});
+
 export type Step =
   | { readonly kind: 'sql'; readonly sql: string }
   // The same DDL outside the service, then reload_metadata.
   | { readonly kind: 'outside_sql'; readonly sql: string }
   | { readonly kind: 'metadata'; readonly body: { type: string; args: unknown } }
   | { readonly kind: 'add_remote'; readonly remote: RemoteSpec }
-  | { readonly kind: 'remove_remote'; readonly name: string };
+  | { readonly kind: 'remove_remote'; readonly name: string }
+  // A query action (on the mock server) whose output has a relationship to the table a.
+  | { readonly kind: 'add_action' };
 
 export const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: ddl.map((sql) => ({ kind: 'sql' as const, sql })), weight: 3 },
@@ -178,6 +202,7 @@ const START: Step[] = [
   metadata('create_select_permission', { table: table('b'), role: 'r1', permission: { columns: ['id', 'a_id'], filter: {} } }),
   metadata('create_select_permission', { table: table('a'), role: 'r2', permission: { columns: ['id', 'w'], filter: { w: { _gt: 1 } } } }),
   { kind: 'add_remote', remote: { name: 'rs0', interfaces: true, union: true, input: true, flaw: 'none' } },
+  { kind: 'add_action' },
 ];
 
 /** A sequence: the tables tracked, some of START, then generated steps. */
@@ -212,6 +237,9 @@ export async function applyStep(target: Target, remote: MockServer, s: Step): Pr
     }
     case 'remove_remote':
       return target.metadata({ type: 'remove_remote_schema', args: { name: s.name } });
+    case 'add_action':
+      remote.use(http.post('/schema-changes/action', () => HttpResponse.json({ id: 1, label: 'one' })));
+      return target.metadata({ type: 'bulk', args: [{ type: 'set_custom_types', args: ACTION_TYPES }, actionOf(remote.url)] });
   }
 }
 
@@ -228,5 +256,7 @@ export function describeStep(s: Step): string {
       return `add_remote_schema ${s.remote.name} (${s.remote.flaw}): ${remoteSdl(s.remote).replace(/\n/g, ' ')}`;
     case 'remove_remote':
       return `remove_remote_schema ${s.name}`;
+    case 'add_action':
+      return `set_custom_types and create_action fz_pick: ${JSON.stringify(ACTION_TYPES)}`;
   }
 }
