@@ -492,7 +492,7 @@ export const DECISIONS: readonly SpecItem[] = [
     'remote-schema.outside-the-lock',
     '4.3',
     'introspecting a remote does not hold other metadata requests',
-    "A metadata request introspects the remote schemas it needs (add_remote_schema, update_remote_schema, reload_remote_schema, reload_metadata with reload_remote_schemas, replace_metadata's remotes) before it takes the lock every metadata change holds: while a remote is slow, up to its timeout_seconds, other metadata requests, exports and run_sql are answered. Under the lock the request takes what it introspected when the definition is still the same, and introspects again only what changed meanwhile. When its client goes away the introspection stops (the remote's request is closed) and the request changes nothing.",
+    "A metadata request introspects the remote schemas it needs (add_remote_schema, update_remote_schema, reload_remote_schema, reload_metadata with reload_remote_schemas, replace_metadata's remotes) before it takes the lock every metadata change holds: while a remote is slow, up to its timeout_seconds, other metadata requests, exports and run_sql are answered. Under the lock the request takes what it introspected when the definition is still the same, and introspects again only what changed meanwhile. When its client goes away the introspection stops (the remote's request is closed) and the request changes nothing; a request refused after it introspected (a taken name, a later part of its bulk) leaves the remote stored under that name served and consistent as before.",
   ),
   {
     ...decision(

@@ -195,6 +195,21 @@ test(covers(['dec.graphql.root-fields'], 'aggregates of an array relationship'),
   });
 });
 
+test(covers(['dec.graphql.root-fields'], 'an aggregate asked for its __typename alone, at the root and through a relationship'), async () => {
+  expect(
+    await data(`{ music_artist(order_by: {id: asc}, limit: 2) { id albums_aggregate { __typename } }
+      music_artist_aggregate { __typename aggregate { __typename } }
+      music_album(where: {id: {_eq: 10}}) { tracks_aggregate { __typename nodes { __typename } } } }`),
+  ).toEqual({
+    music_artist: [
+      { id: 1, albums_aggregate: { __typename: 'music_album_aggregate' } },
+      { id: 2, albums_aggregate: { __typename: 'music_album_aggregate' } },
+    ],
+    music_artist_aggregate: { __typename: 'music_artist_aggregate', aggregate: { __typename: 'music_artist_aggregate_fields' } },
+    music_album: [{ tracks_aggregate: { __typename: 'music_track_aggregate', nodes: [{ __typename: 'music_track' }, { __typename: 'music_track' }] } }],
+  });
+});
+
 test(covers(['dec.graphql.enum-tables', 'op.set_table_is_enum'], 'an enum table is a GraphQL enum, and columns referencing it take its type'), async () => {
   expect(await data('{ __type(name: "music_genre_enum") { kind enumValues { name description } } }')).toEqual({
     __type: {

@@ -5,10 +5,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
+import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { until } from '../harness/wait';
 import { useTarget } from '../harness/target';
 
 const target = useTarget();
+const remote = useMockServer();
 let silent: Server;
 let silentUrl = '';
 /** Requests the silent remote holds, and those whose client closed them. */
@@ -72,5 +74,52 @@ test(
     ).toBe(1);
     expectResponse(await target.metadata({ type: 'drop_query_collection', args: { collection: 'meanwhile' } }), 200);
     expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(before);
+  },
+);
+
+test(
+  covers(
+    [
+      'dec.remote-schema.outside-the-lock',
+      'op.add_remote_schema',
+      'op.update_remote_schema',
+      'err.already-exists.remote-schema',
+      'op.get_inconsistent_metadata',
+    ],
+    'a refused change that introspected another definition under a taken name leaves the stored remote served and consistent',
+  ),
+  async () => {
+    remote.use(graphQLServer('/first', 'type Query { first: String }', { first: () => 'one' }));
+    remote.use(graphQLServer('/second', 'type Query { second: String }', { second: () => 'two' }));
+    const answer = { data: { first: 'one' } };
+    expectResponse(await target.metadata({ type: 'add_remote_schema', args: { name: 'taken', definition: { url: `${remote.url}/first` } } }), 200);
+    const before = (await target.metadata({ type: 'export_metadata', args: {} })).body;
+    // Each introspects the second remote before it is refused: the name is taken, the bulk fails later.
+    const add = (timeout: number) => ({
+      type: 'add_remote_schema',
+      args: { name: 'taken', definition: { url: `${remote.url}/second`, timeout_seconds: timeout } },
+    });
+    const refusals = [
+      add(60),
+      // Several other definitions in a row, none of them read in between.
+      { type: 'bulk', args: [add(1), add(2), add(3), add(4), add(5)] },
+      {
+        type: 'bulk',
+        args: [
+          { type: 'update_remote_schema', args: { name: 'taken', definition: { url: `${remote.url}/second` } } },
+          { type: 'track_table', args: { table: { schema: 'public', name: 'no_such_table' } } },
+        ],
+      },
+    ];
+    for (const refusal of refusals) {
+      expect((await target.metadata(refusal)).status).toBe(400);
+      expect(remote.requestsTo('/second').length).toBeGreaterThan(0);
+      expectResponse(await target.metadata({ type: 'get_inconsistent_metadata', args: {} }), 200, []);
+      expect((await target.graphql('{ first }')).body).toEqual(answer);
+      // A later change builds the schemas again from the stored remote.
+      expectResponse(await target.metadata({ type: 'reload_metadata', args: {} }), 200, { message: 'success', is_consistent: true });
+      expect((await target.graphql('{ first }')).body).toEqual(answer);
+      expect((await target.metadata({ type: 'export_metadata', args: {} })).body).toEqual(before);
+    }
   },
 );

@@ -58,6 +58,7 @@ export class ServedState {
    */
   adopt(snapshot: MetadataSnapshot, loaded: ReadonlyMap<string, DbTable>, databaseChanged: boolean, input: SchemaInput | undefined): void {
     this.snapshot = snapshot;
+    this.remotes.serving(snapshot.document);
     if (databaseChanged) {
       this.tableDetails = new Map();
       this.databaseChanged();

@@ -1,6 +1,9 @@
 // The schemas of the remote servers, as this server last introspected them. Kept in memory by
 // name and definition: a changed definition is introspected again, and every server of a
-// database introspects for itself (at start, on reload, and when another server adds one).
+// database introspects for itself (at start, on reload, and when another server adds one). A
+// request introspects the definition it brings before it takes the metadata lock, and may be
+// refused afterwards (the name is taken, a later part of its bulk fails): so a name keeps a few
+// definitions, and the one the served metadata uses is never the one let go.
 import type { GraphQLSchema } from 'graphql';
 import type { MetadataDocument, RemoteSchema } from '../../../spec';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
@@ -19,16 +22,28 @@ export interface LoadOptions {
 }
 
 const keyOf = (remote: RemoteSchema) => JSON.stringify(remote.definition);
+/** Definitions kept per name: the one in use and those of requests in flight or refused. */
+export const DEFINITIONS_PER_NAME = 4;
 
 export class RemoteSchemaStore {
-  private readonly states = new Map<string, RemoteState>();
+  /** By name, then by definition, the least recently used first. */
+  private readonly states = new Map<string, Map<string, RemoteState>>();
+  /** The definition of each name in the served metadata. */
+  private served = new Map<string, string>();
 
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   /** The state of this remote schema as defined now, if it was introspected. */
   state(remote: RemoteSchema): RemoteState | undefined {
-    const found = this.states.get(remote.name);
-    return found?.key === keyOf(remote) ? found : undefined;
+    const byKey = this.states.get(remote.name);
+    const key = keyOf(remote);
+    const found = byKey?.get(key);
+    if (found) {
+      // Used now: last to be let go.
+      byKey!.delete(key);
+      byKey!.set(key, found);
+    }
+    return found;
   }
 
   /** Introspect a remote (again when `force`, or when its definition changed). */
@@ -47,13 +62,22 @@ export class RemoteSchemaStore {
     }
     // A request that went away leaves no state behind: the next one asks the remote again.
     if (options.cancelled?.aborted) return state;
-    this.states.set(remote.name, state);
+    const byKey = this.states.get(remote.name) ?? new Map<string, RemoteState>();
+    byKey.delete(key);
+    byKey.set(key, state);
+    if (byKey.size > DEFINITIONS_PER_NAME) byKey.delete([...byKey.keys()].find((k) => k !== this.served.get(remote.name))!);
+    this.states.set(remote.name, byKey);
     return state;
   }
 
   /** Introspect every remote of the document that has no state yet (all of them when `force`). */
   async loadAll(document: MetadataDocument, force = false, options: LoadOptions = {}): Promise<void> {
     await Promise.all(remoteSchemasOf(document).map((r) => this.load(r, force, options)));
+  }
+
+  /** The metadata now served: its definitions stay kept. */
+  serving(document: MetadataDocument): void {
+    this.served = new Map(remoteSchemasOf(document).map((r) => [r.name, keyOf(r)]));
   }
 
   /** Whether some remote of the document has not been introspected in its current definition. */

@@ -243,7 +243,7 @@ export function byPkJson(env: SelectEnvironment, t: TableModel, args: Record<str
   return sql.query`(select ${rowJson(env, t, a, selectionSet)} from ${table(t)} as ${a} where ${and([...conditions, selectFilter(env, t, a)])})`;
 }
 
-/** `<table>_aggregate`: {aggregate {count, sum…}, nodes […]} over the selected rows. */
+/** `<table>_aggregate`: {aggregate {count, sum…}, nodes […]} over the selected rows, grouped as one (one row when only __typename is asked). */
 export function aggregateJson(
   env: SelectEnvironment,
   t: TableModel,
@@ -266,7 +266,7 @@ export function aggregateJson(
     select ${s.distinctClause} ${inner}.*${s.orderColumns}
       from ${source ?? table(t)} as ${inner}
      where ${s.conditions}
-     ${s.orderClause} ${s.limit} ${s.offset}) as ${rows})`;
+     ${s.orderClause} ${s.limit} ${s.offset}) as ${rows} group by ())`;
 }
 
 function aggregateFields(env: SelectEnvironment, t: TableModel, rows: sql.SQLNode, selectionSet: SelectionSetNode | undefined): Fragment {

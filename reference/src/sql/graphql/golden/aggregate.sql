@@ -2,5 +2,5 @@ select json_build_object('music_track_aggregate', (select json_build_object('agg
     select  __local_1__.*
       from "music"."track" as __local_1__
      where (__local_1__."album_id" = any($1::"pg_catalog"."int4"[]))
-       ) as __local_0__))::text as data;
+       ) as __local_0__ group by ()))::text as data;
 -- values: [[10,20]]

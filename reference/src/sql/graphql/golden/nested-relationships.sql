@@ -4,7 +4,7 @@ select json_build_object('music_artist', (select coalesce(json_agg(__local_0__.j
     select  __local_4__.*
       from "music"."track" as __local_4__
      where ((true) and (__local_3__."id" = __local_4__."album_id"))
-       ) as __local_5__), 'tracks', (select coalesce(json_agg(__local_6__.j order by __local_6__."__o0" asc nulls last), '[]'::json) from (
+       ) as __local_5__ group by ()), 'tracks', (select coalesce(json_agg(__local_6__.j order by __local_6__."__o0" asc nulls last), '[]'::json) from (
     select  json_build_object('name', __local_7__."name", 'album', (select json_build_object('artist', (select json_build_object('name', __local_8__."name") from "music"."artist" as __local_8__ where (__local_9__."artist_id" = __local_8__."id") limit 1)) from "music"."album" as __local_9__ where (__local_7__."album_id" = __local_9__."id") limit 1)) as j, __local_7__."name" as "__o0"
       from "music"."track" as __local_7__
      where ((true) and (__local_3__."id" = __local_7__."album_id"))

@@ -3,7 +3,7 @@ select json_build_object('music_artist', (select coalesce(json_agg(__local_0__.j
     select  __local_2__.*
       from "music"."album" as __local_2__
      where ((true) and (true) and (__local_1__."id" = __local_2__."artist_id"))
-       ) as __local_3__)) as j, __local_1__."id" as "__o0"
+       ) as __local_3__ group by ())) as j, __local_1__."id" as "__o0"
       from "music"."artist" as __local_1__
      where ((true) and (__local_1__."country" = $1::"pg_catalog"."text"))
      order by __local_1__."id" asc nulls last limit $2 ) as __local_0__))::text as data;

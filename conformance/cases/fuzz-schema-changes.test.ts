@@ -1,0 +1,146 @@
+// Generated sequences of run_sql DDL, metadata changes and remote schemas (schemaChanges.ts), with
+// two invariants:
+// - after every change, accepted or not, every role's introspected schema builds and is valid
+//   GraphQL, and a query of every root field it has answers without a 5xx or an `unexpected` error
+//   (decision dec.schema.always-valid); a remote that is no valid GraphQL is refused as
+//   remote-schema-error (dec.remote-schema.valid-schema);
+// - at the end, a server started afresh on the same database has the same metadata, the same
+//   schemas and the same answers as the one that went through the changes: nothing it prepared or
+//   cached on the way makes a difference (dec.run_sql.recreated-objects).
+// A few sequences in npm test; ENGINE_TEST_LONG=1 (npm run test:long) or ENGINE_FUZZ_RUNS for more.
+import fc from 'fast-check';
+import type { RunningServer } from '../../reference/src/server';
+import { caseNeeding, covers } from '../harness/cases';
+import { httpRequest } from '../harness/client';
+import { useMockServer } from '../harness/mockServer';
+import { applyStep, describeStep, PROBED_ROLES, ROW_LITERALS, startSequence, steps, type Step } from '../harness/schemaChanges';
+import { brokenAnswer, probeRole, type RoleProbe, type Server } from '../harness/schemaProbe';
+import { isManaged, useTarget, type Requirement } from '../harness/target';
+import { generatedRuns } from '../harness/generatedRuns';
+
+const target = useTarget();
+const remote = useMockServer();
+const long = process.env.ENGINE_TEST_LONG === '1';
+// npm test: two short sequences for the first invariant, one for the second (which checks the first on its way).
+const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 2, 40);
+const FRESH_RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 1, 40);
+const STEPS = long ? 12 : 4;
+const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
+
+const FRESH_SERVER: Requirement = { met: isManaged, needs: 'a run that starts the reference server itself (the case starts a second one on its database)' };
+
+const running = (): Server => ({ url: target.url, adminSecret: target.adminSecret });
+const probeAll = (server: Server, queries?: Map<string, string[]>) =>
+  Promise.all(PROBED_ROLES.map((role) => probeRole(server, role, queries?.get(role), ROW_LITERALS)));
+
+/** What a step must answer, where the step alone says it: remotes, by their validity and what is there. */
+function expectedStatus(s: Step, remotes: Set<string>): { status: number; code?: string } | undefined {
+  if (s.kind === 'add_remote') {
+    // A taken name is refused first, as the engine checks it before it introspects.
+    if (remotes.has(s.remote.name)) return { status: 400, code: 'already-exists' };
+    return s.remote.flaw === 'none' ? { status: 200 } : { status: 400, code: 'remote-schema-error' };
+  }
+  if (s.kind === 'remove_remote') return remotes.has(s.name) ? { status: 200 } : { status: 400, code: 'not-exists' };
+  return undefined;
+}
+
+/** Apply the steps; after each, `check` with what it answered. Failures name the steps so far. */
+async function runSequence(sequence: Step[], check: (done: string[], probes: RoleProbe[]) => void): Promise<void> {
+  await startSequence(target);
+  const remotes = new Set<string>();
+  const done: string[] = [];
+  for (const s of sequence) {
+    const r = await applyStep(target, remote, s);
+    done.push(`${describeStep(s)} -> ${r.status} ${r.status === 200 ? '' : r.text.slice(0, 200)}`);
+    const expected = expectedStatus(s, remotes);
+    const code = (r.body as { code?: string } | undefined)?.code;
+    if (r.status >= 500 || (expected && (expected.status !== r.status || expected.code !== (r.status === 200 ? undefined : code))))
+      throw new Error(`a change answered ${r.status} (expected ${JSON.stringify(expected ?? '< 500')}) after:\n${done.join('\n')}\n${r.curl}`);
+    if (r.status === 200 && s.kind === 'add_remote') remotes.add(s.remote.name);
+    if (r.status === 200 && s.kind === 'remove_remote') remotes.delete(s.name);
+    const probes = await probeAll(running());
+    if (process.env.ENGINE_FUZZ_DEBUG) process.stdout.write(`step ${done.at(-1)}\n`);
+    if (process.env.ENGINE_FUZZ_DEBUG)
+      for (const p of probes) for (const a of p.answers) process.stdout.write(`${p.role} ${a.query} -> ${a.status} ${JSON.stringify(a.body).slice(0, 160)}\n`);
+    check(done, probes);
+  }
+}
+
+/** The first invariant: every role's schema builds and is valid, and no root field answers as a failure of the server. */
+function everySchemaWorks(done: string[], probes: RoleProbe[]): void {
+  for (const p of probes) {
+    if (p.problems.length) throw new Error(`role ${p.role}'s schema is not valid: ${p.problems.join('; ')}\nafter:\n${done.join('\n')}`);
+    // The functions of the generated database never raise: a postgres-error is SQL the server got wrong.
+    const broken = p.answers.filter((a) => brokenAnswer(a, true));
+    if (broken.length)
+      throw new Error(
+        `role ${p.role}: ${broken.map((a) => `${a.query} answered ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`).join('\n')}\nafter:\n${done.join('\n')}`,
+      );
+  }
+}
+
+test(
+  covers(
+    ['dec.schema.always-valid', 'dec.remote-schema.valid-schema', 'err.remote-schema-error.unusable', 'op.run_sql', 'op.add_remote_schema'],
+    `after every generated DDL, metadata change and remote schema, every role's schema is valid and every root field answers (${RUNS} sequences)`,
+  ),
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(steps(STEPS), async (sequence) => {
+        await runSequence(sequence, everySchemaWorks);
+      }),
+      { numRuns: RUNS, seed },
+    );
+    process.stdout.write(`schema changes: ${RUNS} generated sequences, every schema valid after every change, seed ${seed}\n`);
+  },
+  120_000,
+);
+
+caseNeeding(
+  FRESH_SERVER,
+  ['dec.run_sql.recreated-objects', 'dec.schema.always-valid'],
+  `after generated DDL and metadata changes, a server started afresh on the database answers as the running one (${FRESH_RUNS} sequences)`,
+  async () => {
+    const { startOwnServer } = require('../harness/ownServer') as typeof import('../harness/ownServer');
+    await fc.assert(
+      fc.asyncProperty(steps(STEPS), async (sequence) => {
+        // The running server asks every query after every change: what it prepares and keeps is in use.
+        const done: string[] = [];
+        await runSequence(sequence, (sofar, probes) => {
+          done.splice(0, done.length, ...sofar);
+          everySchemaWorks(sofar, probes);
+        });
+        const before = await probeAll(running());
+        const queries = new Map(before.map((p) => [p.role, p.answers.map((a) => a.query)]));
+        const parts = async (server: Server) => {
+          const admin = { 'x-engine-admin-secret': server.adminSecret! };
+          const metadata = async (type: string) => (await httpRequest(server.url, 'POST', '/v1/metadata', { body: { type, args: {} }, headers: admin })).body;
+          return { metadata: await metadata('export_metadata'), inconsistent: await metadata('get_inconsistent_metadata') };
+        };
+        const fresh: RunningServer = await startOwnServer(target.databaseUrl, { ENGINE_GRAPHQL_ADMIN_SECRET: target.adminSecret! });
+        try {
+          const other: Server = { url: fresh.url, adminSecret: target.adminSecret };
+          const [mine, theirs] = [
+            { ...(await parts(running())), probes: before },
+            { ...(await parts(other)), probes: await probeAll(other, queries) },
+          ];
+          const context = `after:\n${done.join('\n')}`;
+          expect({ context, metadata: theirs.metadata, inconsistent: theirs.inconsistent }).toEqual({
+            context,
+            metadata: mine.metadata,
+            inconsistent: mine.inconsistent,
+          });
+          for (const [i, p] of mine.probes.entries()) {
+            const q = theirs.probes[i]!;
+            expect({ context, role: p.role, introspection: q.introspection }).toEqual({ context, role: p.role, introspection: p.introspection });
+            expect({ context, role: p.role, answers: q.answers }).toEqual({ context, role: p.role, answers: p.answers });
+          }
+        } finally {
+          await fresh.close();
+        }
+      }),
+      { numRuns: FRESH_RUNS, seed },
+    );
+  },
+  180_000,
+);

@@ -1,0 +1,262 @@
+// Generated sequences of changes to the database and the metadata: DDL through run_sql, or outside
+// the service followed by reload_metadata (columns added and dropped, tables and the composite type
+// of a function's argument dropped and made again, functions altered) mixed with metadata changes
+// (tables and functions tracked and untracked, relationships, select permissions, reloads, a query
+// action) and remote schemas on the mock server (interfaces, unions, input objects, and now and
+// then one that is no valid GraphQL, which must be refused). Used by the cases that check what
+// every change leaves behind (fuzz-schema-changes.test.ts).
+import fc from 'fast-check';
+import { HttpResponse, http } from 'msw';
+import type { HttpResult } from './client';
+import { graphQLServer, introspectionServer, type MockServer } from './mockServer';
+import type { Target } from './target';
+
+export const SCHEMA = 'fzinv';
+const table = (name: string) => ({ schema: SCHEMA, name });
+const fn = (name: string) => ({ schema: SCHEMA, name });
+
+/** The composite type of near's argument: its fields' order and types change when it is made again. */
+const POINT_SHAPES = ['x int, y int', 'x bigint, y int', 'y int, x int', 'x int, y int, z text'] as const;
+const NEAR_BODIES = ['w = (p).x', 'w >= (p).x', 'id = (p).y'] as const;
+
+const near = (body: string = NEAR_BODIES[0]) =>
+  `create or replace function ${SCHEMA}.near(p ${SCHEMA}.pt) returns setof ${SCHEMA}.a language sql stable as $$ select * from ${SCHEMA}.a where ${body} $$;`;
+// Takes a row of the table a (its row type changes with the table's columns).
+const LIKE_A = `create or replace function ${SCHEMA}.like_a(r ${SCHEMA}.a) returns setof ${SCHEMA}.b language sql stable as $$ select * from ${SCHEMA}.b where a_id = (r).id $$;`;
+const TABLE_A = `create table ${SCHEMA}.a (id int primary key, v text, w int); insert into ${SCHEMA}.a values (1, 'one', 1), (2, 'two', 2), (3, null, 2);`;
+const TABLE_B = `create table ${SCHEMA}.b (id int primary key, a_id int, note text); insert into ${SCHEMA}.b values (1, 1, 'n1'), (2, 2, null), (3, 1, 'n3');`;
+const B_FOREIGN_KEY = `alter table ${SCHEMA}.b add constraint b_a_id_fkey foreign key (a_id) references ${SCHEMA}.a (id);`;
+
+/** The database every sequence starts from. */
+export const SETUP_SQL = `drop schema if exists ${SCHEMA} cascade; create schema ${SCHEMA};
+  create type ${SCHEMA}.pt as (${POINT_SHAPES[0]}); ${TABLE_A} ${TABLE_B} ${B_FOREIGN_KEY} ${near()} ${LIKE_A}`;
+
+/** DDL through run_sql: every text is valid SQL whatever came before; the metadata may refuse it. */
+const ddl = fc.oneof(
+  fc.constantFrom(
+    `alter table ${SCHEMA}.a add column if not exists extra int default 3`,
+    `alter table ${SCHEMA}.a drop column if exists extra`,
+    `alter table ${SCHEMA}.b drop column if exists note`,
+    `alter table ${SCHEMA}.b add column if not exists note text`,
+    // The same shape again; what depends on the table goes with it and comes back.
+    `drop table ${SCHEMA}.b cascade; ${TABLE_B} ${B_FOREIGN_KEY} ${LIKE_A}`,
+    `drop table ${SCHEMA}.a cascade; ${TABLE_A} ${B_FOREIGN_KEY} ${near()} ${LIKE_A}`,
+    `alter function ${SCHEMA}.near(${SCHEMA}.pt) volatile`,
+    `alter function ${SCHEMA}.near(${SCHEMA}.pt) stable`,
+    // Another result type: the old function must go first.
+    `drop function ${SCHEMA}.like_a(${SCHEMA}.a); create function ${SCHEMA}.like_a(r ${SCHEMA}.a) returns setof ${SCHEMA}.a language sql stable as $$ select * from ${SCHEMA}.a where id = (r).id $$`,
+  ),
+  fc.constantFrom(...POINT_SHAPES).map((shape) => `drop type ${SCHEMA}.pt cascade; create type ${SCHEMA}.pt as (${shape}); ${near()}`),
+  fc.constantFrom(...NEAR_BODIES).map((body) => near(body)),
+);
+
+const ROLES = ['r1', 'r2'] as const;
+export const PROBED_ROLES = ['admin', ...ROLES] as const;
+/** Rows of the types functions take, as GraphQL string literals (the table a as first made). */
+export const ROW_LITERALS = { pt_scalar: '"(1,2)"', a_scalar: '"(1,one,1)"' };
+
+const permissionFilter = fc.constantFrom({}, { w: { _gt: 1 } }, { id: { _eq: 'X-Engine-User-Id' } });
+const selectPermission = fc.record({
+  table: fc.constantFrom('a', 'b'),
+  role: fc.constantFrom(...ROLES),
+  columns: fc.oneof(fc.constant('*' as const), fc.subarray(['id', 'v', 'w', 'a_id', 'note'], { minLength: 1 })),
+  filter: permissionFilter,
+  allow_aggregations: fc.boolean(),
+});
+
+const metadataChange = fc.oneof(
+  fc.constantFrom('a', 'b').map((name) => ({ type: 'track_table', args: { table: table(name) } })),
+  fc.constantFrom('a', 'b').map((name) => ({ type: 'untrack_table', args: { table: table(name), cascade: true } })),
+  fc.constantFrom('near', 'like_a').map((name) => ({ type: 'track_function', args: { function: fn(name) } })),
+  fc.constantFrom('near', 'like_a').map((name) => ({ type: 'untrack_function', args: { function: fn(name) } })),
+  fc.constant({ type: 'create_object_relationship', args: { table: table('b'), name: 'parent', using: { foreign_key_constraint_on: 'a_id' } } }),
+  fc.constant({
+    type: 'create_array_relationship',
+    args: { table: table('a'), name: 'children', using: { foreign_key_constraint_on: { table: table('b'), column: 'a_id' } } },
+  }),
+  fc.constantFrom(['b', 'parent'], ['a', 'children']).map(([t, name]) => ({ type: 'drop_relationship', args: { table: table(t!), relationship: name } })),
+  selectPermission.map(({ table: t, role, columns, filter, allow_aggregations }) => ({
+    type: 'create_select_permission',
+    // The columns a table does not have make a refused change now and then.
+    args: {
+      table: table(t),
+      role,
+      permission: { columns: columns === '*' ? '*' : columns.filter((c) => t === 'b' || !['a_id', 'note'].includes(c)), filter, allow_aggregations },
+    },
+  })),
+  fc
+    .record({ t: fc.constantFrom('a', 'b'), role: fc.constantFrom(...ROLES) })
+    .map(({ t, role }) => ({ type: 'drop_select_permission', args: { table: table(t), role } })),
+  fc.constantFrom({ type: 'reload_metadata', args: {} }, { type: 'reload_metadata', args: { reload_remote_schemas: true } }),
+);
+
+/** How a generated remote schema breaks the rules of GraphQL, if it does. */
+export const REMOTE_FLAWS = ['none', 'missing-interface-field', 'wrong-interface-field-type', 'input-with-object-field', 'union-of-scalar'] as const;
+export type RemoteFlaw = (typeof REMOTE_FLAWS)[number];
+
+export interface RemoteSpec {
+  readonly name: string;
+  readonly interfaces: boolean;
+  readonly union: boolean;
+  readonly input: boolean;
+  readonly flaw: RemoteFlaw;
+}
+
+const remoteSpec = fc
+  .record({
+    name: fc.constantFrom('rs0', 'rs1'),
+    interfaces: fc.boolean(),
+    union: fc.boolean(),
+    input: fc.boolean(),
+    flaw: fc.oneof({ arbitrary: fc.constant('none' as const), weight: 3 }, { arbitrary: fc.constantFrom(...REMOTE_FLAWS.slice(1)), weight: 1 }),
+  })
+  // A flaw needs the part it breaks.
+  .map((r) => ({
+    ...r,
+    interfaces: r.interfaces || r.flaw === 'missing-interface-field' || r.flaw === 'wrong-interface-field-type',
+    union: r.union || r.flaw === 'union-of-scalar',
+    input: r.input || r.flaw === 'input-with-object-field',
+  }));
+
+/** The SDL of a generated remote: its types carry its name, so that two remotes never share one. */
+export function remoteSdl(r: RemoteSpec): string {
+  const p = r.name.toUpperCase();
+  const implementsNode = r.interfaces ? ` implements ${p}Node` : '';
+  const catId = r.flaw === 'missing-interface-field' ? '' : r.flaw === 'wrong-interface-field-type' ? 'id: Int' : 'id: ID!';
+  const parts = [
+    `type ${p}Cat${implementsNode} { ${catId} meow: String }`,
+    `type ${p}Dog${implementsNode} { id: ID! bark: Int }`,
+    r.interfaces ? `interface ${p}Node { id: ID! }` : '',
+    r.union ? `union ${p}Pet = ${p}Cat | ${r.flaw === 'union-of-scalar' ? 'String' : `${p}Dog`}` : '',
+    r.input ? `input ${p}Filter { name: String, limit: Int = 2${r.flaw === 'input-with-object-field' ? `, cat: ${p}Cat` : ''} }` : '',
+  ];
+  const roots = [
+    `${r.name}_hello(greeting: String = "hi"): String`,
+    `${r.name}_cats${r.input ? `(filter: ${p}Filter)` : ''}: [${p}Cat!]!`,
+    r.union ? `${r.name}_pets: [${p}Pet!]!` : '',
+    r.interfaces ? `${r.name}_node(id: ID!): ${p}Node` : '',
+  ];
+  return `${parts.filter(Boolean).join('\n')}\ntype Query { ${roots.filter(Boolean).join(' ')} }`;
+}
+
+function remoteHandler(path: string, r: RemoteSpec) {
+  const sdl = remoteSdl(r);
+  // A schema that is no valid GraphQL cannot be executed: its introspection is all it answers.
+  if (r.flaw !== 'none') return introspectionServer(path, sdl);
+  const p = r.name.toUpperCase();
+  const cat = { __typename: `${p}Cat`, id: '1', meow: 'purr' };
+  return graphQLServer(path, sdl, {
+    [`${r.name}_hello`]: (args) => args.greeting,
+    [`${r.name}_cats`]: () => [cat],
+    [`${r.name}_pets`]: () => [cat, { __typename: `${p}Dog`, id: '2', bark: 3 }],
+    [`${r.name}_node`]: (args) => ({ ...cat, id: args.id }),
+  });
+}
+
+const ACTION_TYPES = {
+  objects: [
+    {
+      name: 'FzPicked',
+      fields: [
+        { name: 'id', type: 'Int!' },
+        { name: 'label', type: 'String' },
+      ],
+      relationships: [{ name: 'row', type: 'object', remote_table: table('a'), field_mapping: { id: 'id' } }],
+    },
+  ],
+};
+const actionOf = (base: string) => ({
+  type: 'create_action',
+  args: {
+    name: 'fz_pick',
+    definition: { type: 'query', handler: `${base}/schema-changes/action`, output_type: 'FzPicked', arguments: [{ name: 'n', type: 'Int' }] },
+  },
+});
+
+export type Step =
+  | { readonly kind: 'sql'; readonly sql: string }
+  // The same DDL outside the service, then reload_metadata.
+  | { readonly kind: 'outside_sql'; readonly sql: string }
+  | { readonly kind: 'metadata'; readonly body: { type: string; args: unknown } }
+  | { readonly kind: 'add_remote'; readonly remote: RemoteSpec }
+  | { readonly kind: 'remove_remote'; readonly name: string }
+  // A query action (on the mock server) whose output has a relationship to the table a.
+  | { readonly kind: 'add_action' };
+
+export const step: fc.Arbitrary<Step> = fc.oneof(
+  { arbitrary: ddl.map((sql) => ({ kind: 'sql' as const, sql })), weight: 3 },
+  { arbitrary: ddl.map((sql) => ({ kind: 'outside_sql' as const, sql })), weight: 1 },
+  { arbitrary: metadataChange.map((body) => ({ kind: 'metadata' as const, body })), weight: 4 },
+  { arbitrary: remoteSpec.map((remote) => ({ kind: 'add_remote' as const, remote })), weight: 1 },
+  { arbitrary: fc.constantFrom('rs0', 'rs1').map((name) => ({ kind: 'remove_remote' as const, name })), weight: 1 },
+);
+
+const metadata = (type: string, args: unknown): Step => ({ kind: 'metadata', body: { type, args } });
+/** What a sequence may start from besides the two tables: most later changes need some of it. */
+const START: Step[] = [
+  metadata('track_function', { function: fn('near') }),
+  metadata('track_function', { function: fn('like_a') }),
+  metadata('create_object_relationship', { table: table('b'), name: 'parent', using: { foreign_key_constraint_on: 'a_id' } }),
+  metadata('create_array_relationship', { table: table('a'), name: 'children', using: { foreign_key_constraint_on: { table: table('b'), column: 'a_id' } } }),
+  metadata('create_select_permission', { table: table('a'), role: 'r1', permission: { columns: '*', filter: {}, allow_aggregations: true } }),
+  metadata('create_select_permission', { table: table('b'), role: 'r1', permission: { columns: ['id', 'a_id'], filter: {} } }),
+  metadata('create_select_permission', { table: table('a'), role: 'r2', permission: { columns: ['id', 'w'], filter: { w: { _gt: 1 } } } }),
+  { kind: 'add_remote', remote: { name: 'rs0', interfaces: true, union: true, input: true, flaw: 'none' } },
+  { kind: 'add_action' },
+];
+
+/** A sequence: the tables tracked, some of START, then generated steps. */
+export const steps = (maxLength: number): fc.Arbitrary<Step[]> =>
+  fc
+    .tuple(fc.subarray(START), fc.array(step, { minLength: 1, maxLength }))
+    .map(([start, generated]) => [metadata('track_table', { table: table('a') }), metadata('track_table', { table: table('b') }), ...start, ...generated]);
+
+/** Start a sequence: empty metadata and the database of SETUP_SQL. */
+export async function startSequence(target: Target): Promise<void> {
+  await target.reset();
+  await target.sql(SETUP_SQL);
+}
+
+// Each remote added gets a path of its own, so that no earlier handler answers for it.
+let remotesServed = 0;
+
+/** Apply one step. */
+export async function applyStep(target: Target, remote: MockServer, s: Step): Promise<HttpResult> {
+  switch (s.kind) {
+    case 'sql':
+      return target.metadata({ type: 'run_sql', args: { sql: s.sql } }, { endpoint: '/v2/query' });
+    case 'outside_sql':
+      await target.sql(s.sql);
+      return target.metadata({ type: 'reload_metadata', args: {} });
+    case 'metadata':
+      return target.metadata(s.body);
+    case 'add_remote': {
+      const path = `/schema-changes/${++remotesServed}/${s.remote.name}`;
+      remote.use(remoteHandler(path, s.remote));
+      return target.metadata({ type: 'add_remote_schema', args: { name: s.remote.name, definition: { url: `${remote.url}${path}`, timeout_seconds: 10 } } });
+    }
+    case 'remove_remote':
+      return target.metadata({ type: 'remove_remote_schema', args: { name: s.name } });
+    case 'add_action':
+      remote.use(http.post('/schema-changes/action', () => HttpResponse.json({ id: 1, label: 'one' })));
+      return target.metadata({ type: 'bulk', args: [{ type: 'set_custom_types', args: ACTION_TYPES }, actionOf(remote.url)] });
+  }
+}
+
+/** One line for a step in a failure's report. */
+export function describeStep(s: Step): string {
+  switch (s.kind) {
+    case 'sql':
+      return `run_sql ${JSON.stringify(s.sql)}`;
+    case 'outside_sql':
+      return `SQL outside, then reload_metadata: ${JSON.stringify(s.sql)}`;
+    case 'metadata':
+      return JSON.stringify(s.body);
+    case 'add_remote':
+      return `add_remote_schema ${s.remote.name} (${s.remote.flaw}): ${remoteSdl(s.remote).replace(/\n/g, ' ')}`;
+    case 'remove_remote':
+      return `remove_remote_schema ${s.name}`;
+    case 'add_action':
+      return `set_custom_types and create_action fz_pick: ${JSON.stringify(ACTION_TYPES)}`;
+  }
+}
