@@ -22,7 +22,8 @@ const NEAR_BODIES = ['w = (p).x', 'w >= (p).x', 'id = (p).y'] as const;
 const near = (body: string = NEAR_BODIES[0]) =>
   `create or replace function ${SCHEMA}.near(p ${SCHEMA}.pt) returns setof ${SCHEMA}.a language sql stable as $$ select * from ${SCHEMA}.a where ${body} $$;`;
 // Takes a row of the table a (its row type changes with the table's columns).
-const LIKE_A = `create or replace function ${SCHEMA}.like_a(r ${SCHEMA}.a) returns setof ${SCHEMA}.b language sql stable as $$ select * from ${SCHEMA}.b where a_id = (r).id $$;`;
+// Dropped first: after the step that gives it another result type, `create or replace` could not change it back.
+const LIKE_A = `drop function if exists ${SCHEMA}.like_a(${SCHEMA}.a); create function ${SCHEMA}.like_a(r ${SCHEMA}.a) returns setof ${SCHEMA}.b language sql stable as $$ select * from ${SCHEMA}.b where a_id = (r).id $$;`;
 const TABLE_A = `create table ${SCHEMA}.a (id int primary key, v text, w int); insert into ${SCHEMA}.a values (1, 'one', 1), (2, 'two', 2), (3, null, 2);`;
 const TABLE_B = `create table ${SCHEMA}.b (id int primary key, a_id int, note text); insert into ${SCHEMA}.b values (1, 1, 'n1'), (2, 2, null), (3, 1, 'n3');`;
 const B_FOREIGN_KEY = `alter table ${SCHEMA}.b add constraint b_a_id_fkey foreign key (a_id) references ${SCHEMA}.a (id);`;
