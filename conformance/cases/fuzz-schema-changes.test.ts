@@ -99,7 +99,7 @@ test(
 caseNeeding(
   FRESH_SERVER,
   ['dec.run_sql.recreated-objects', 'dec.schema.always-valid'],
-  `after generated DDL and metadata changes, a server started afresh on the database answers as the running one (${FRESH_RUNS} sequences)`,
+  `after generated DDL and metadata changes, a server started afresh on the database answers as the running one (${FRESH_RUNS} sequence${FRESH_RUNS === 1 ? '' : 's'})`,
   async () => {
     const { startOwnServer } = require('../harness/ownServer') as typeof import('../harness/ownServer');
     await fc.assert(
