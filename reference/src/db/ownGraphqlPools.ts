@@ -1,12 +1,14 @@
-// The GraphQL pools of the server's own database (roles' and admin's), opened at the isolation level
-// the default source's configuration names (decision dec.source.isolation-level). The level is a
-// startup option of their connections, so a query costs no statement more; when the metadata names
-// another level, new pools are opened for the next request and the old ones closed.
+// The GraphQL pools of the server's own database (roles' and admin's), opened as the default
+// source's configuration says (decision dec.source.isolation-level, dec.metadata.default-source):
+// at its isolation level, a startup option of their connections so that a query costs no statement
+// more, and with at most its max_connections each. When the metadata says otherwise, new pools are
+// opened for the next request and the old ones closed.
 import type { Pool } from 'pg';
 import type { ConnectionInfo } from '../../../spec';
 import { isolationOptions } from './sourcePools';
 
-export type IsolationLevel = ConnectionInfo['isolation_level'];
+/** What of the default source's connection_info the pools follow. */
+export type OwnPoolSettings = Pick<ConnectionInfo, 'isolation_level' | 'pool_settings'> | undefined;
 
 /** The roles' and admin's GraphQL pools of one level. */
 export interface GraphqlPoolPair {
@@ -14,29 +16,44 @@ export interface GraphqlPoolPair {
   adminGraphql: Pool;
 }
 
+/** How the pools of a pair are opened: the level's startup option (none: the database's default), their size (none: the server's setting). */
+export interface PoolShape {
+  options?: string;
+  max?: number;
+}
+
 /** How often a retired pool is looked at until no request waits for one of its connections. */
 const RETIRE_POLL_MS = 50;
 
+const shapeOf = (settings: OwnPoolSettings): PoolShape => ({
+  ...isolationOptions(settings?.isolation_level),
+  ...(settings?.pool_settings?.max_connections !== undefined ? { max: settings.pool_settings.max_connections } : {}),
+});
+const keyOf = (shape: PoolShape) => `${shape.options ?? ''}\u0000${shape.max ?? ''}`;
+
 export class OwnGraphqlPools {
-  private level: IsolationLevel;
+  private key: string;
   private current: GraphqlPoolPair;
   private readonly retiring = new Set<Pool>();
 
-  /** `open` makes the pair with the given connection options (the level's, or none). */
+  /** `open` makes the pair of a shape. */
   constructor(
-    private readonly open: (extra: { options?: string }) => GraphqlPoolPair,
-    level: IsolationLevel = undefined,
+    private readonly open: (shape: PoolShape) => GraphqlPoolPair,
+    settings: OwnPoolSettings = undefined,
   ) {
-    this.level = level;
-    this.current = open(isolationOptions(level));
+    const shape = shapeOf(settings);
+    this.key = keyOf(shape);
+    this.current = open(shape);
   }
 
-  /** The pools of `level`: the open ones when it is theirs, else new ones, the old ones retired. */
-  at(level: IsolationLevel): GraphqlPoolPair {
-    if (level === this.level) return this.current;
+  /** The pools of `settings`: the open ones when they are theirs, else new ones, the old ones retired. */
+  at(settings: OwnPoolSettings): GraphqlPoolPair {
+    const shape = shapeOf(settings);
+    const key = keyOf(shape);
+    if (key === this.key) return this.current;
     const old = this.current;
-    this.current = this.open(isolationOptions(level));
-    this.level = level;
+    this.current = this.open(shape);
+    this.key = key;
     for (const pool of [old.roles, old.adminGraphql]) this.retire(pool);
     return this.current;
   }

@@ -21,7 +21,7 @@ import { runAsRoleIn } from '../operations/roleDml';
 import { RemoteSchemaStore } from '../remote/store';
 import { RemoteAnswerBytes } from '../remote/answerBytes';
 import { SourcePools } from '../db/sourcePools';
-import { OwnGraphqlPools } from '../db/ownGraphqlPools';
+import { OwnGraphqlPools, type PoolShape } from '../db/ownGraphqlPools';
 import { sourcesOf } from '../metadata/sources';
 import { loadSourceInputs } from './sourceInputs';
 import * as q from '../sql';
@@ -59,7 +59,7 @@ export class Engine {
   ) {
     this.ownGraphql = ownGraphql;
     // The level is read from the metadata served when a plan takes its pool: a new one holds for the next request.
-    const own = () => ownGraphql.at(this.served.snapshot?.document.default_source?.configuration?.connection_info.isolation_level);
+    const own = () => ownGraphql.at(this.served.snapshot?.document.default_source?.configuration?.connection_info);
     this.pools = {
       admin: pool,
       ...pools,
@@ -100,17 +100,22 @@ export class Engine {
     const shape = { connectionString: databaseUrl, max: config.pgConnections, idleTimeoutMillis: config.pgTimeoutSeconds * 1000 };
     const pool = resilientPool({ ...shape, application_name: 'engine-reference' });
     const { statementTimeoutMs, adminStatementTimeoutMs } = config.limits;
-    const timed = (name: string, timeout: number, extra: { options?: string }) =>
+    const timed = (name: string, timeout: number, extra: PoolShape) =>
       resilientPool({ ...shape, ...extra, application_name: name, ...(timeout > 0 ? { statement_timeout: timeout } : {}) });
-    const ownGraphql = new OwnGraphqlPools((extra) => ({
-      roles: timed('engine-reference-roles', statementTimeoutMs, extra),
-      adminGraphql: timed('engine-reference-admin-graphql', adminStatementTimeoutMs, extra),
-    }));
+    const gate = new RoleGate(config.maxConnectionsPerRole, config.pgConnections);
+    const ownGraphql = new OwnGraphqlPools((extra) => {
+      // The roles' statements at once are held to the connections their pool has.
+      gate.resize(extra.max ?? config.pgConnections);
+      return {
+        roles: timed('engine-reference-roles', statementTimeoutMs, extra),
+        adminGraphql: timed('engine-reference-admin-graphql', adminStatementTimeoutMs, extra),
+      };
+    });
     const engine = new Engine(
       pool,
       config,
       {
-        gate: new RoleGate(config.maxConnectionsPerRole, config.pgConnections),
+        gate,
         remoteAnswers: new RemoteAnswerBytes(config.limits.remoteAnswerMaxBytes, config.limits.remoteAnswerRoleMaxBytes),
         statementTimeoutMs,
         adminStatementTimeoutMs,
