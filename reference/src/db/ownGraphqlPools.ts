@@ -33,6 +33,8 @@ const keyOf = (shape: PoolShape) => `${shape.options ?? ''}\u0000${shape.max ?? 
 
 export class OwnGraphqlPools {
   private key: string;
+  /** The settings last asked for (documents are never changed in place). */
+  private seen: OwnPoolSettings | null = null;
   private current: GraphqlPoolPair;
   private readonly retiring = new Set<Pool>();
 
@@ -48,6 +50,9 @@ export class OwnGraphqlPools {
 
   /** The pools of `settings`: the open ones when they are theirs, else new ones, the old ones retired. */
   at(settings: OwnPoolSettings): GraphqlPoolPair {
+    // Asked on every plan: the metadata's own object, unchanged, is answered without building its key.
+    if (settings === this.seen) return this.current;
+    this.seen = settings;
     const shape = shapeOf(settings);
     const key = keyOf(shape);
     if (key === this.key) return this.current;
