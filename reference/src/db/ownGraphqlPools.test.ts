@@ -87,12 +87,15 @@ test('max_connections sizes the pools: another size opens new ones, pool setting
   const two = pools.at({ isolation_level: 'serializable', pool_settings: { max_connections: 2 } });
   expect(two).not.toBe(first);
   expect(pools.at({ isolation_level: 'serializable', pool_settings: { max_connections: 2, idle_timeout: 5 } })).toBe(two);
+  expect(pools.at({ isolation_level: 'serializable', pool_settings: { max_connections: 3 } })).not.toBe(two);
   pools.at(undefined);
   expect(made.map((p) => [p.options, p.max, p.ended])).toEqual([
     ['-c default_transaction_isolation=serializable', undefined, 1],
     ['-c default_transaction_isolation=serializable', undefined, 1],
     ['-c default_transaction_isolation=serializable', 2, 1],
     ['-c default_transaction_isolation=serializable', 2, 1],
+    ['-c default_transaction_isolation=serializable', 3, 1],
+    ['-c default_transaction_isolation=serializable', 3, 1],
     [undefined, undefined, 0],
     [undefined, undefined, 0],
   ]);
