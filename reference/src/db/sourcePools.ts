@@ -20,6 +20,15 @@ export const COULD_NOT_CONNECT = 'could not connect to the database';
 /** PostgreSQL's names of the engine's isolation levels, a space escaped as the connection's `options` want it. */
 const ISOLATION = { 'read-committed': 'read\\ committed', 'repeatable-read': 'repeatable\\ read', serializable: 'serializable' } as const;
 
+/**
+ * A connection's startup options that make `level` the default of its transactions
+ * (dec.source.isolation-level): PostgreSQL then runs every transaction on it, and every statement
+ * outside one, at that level, at no cost per statement. None when no level is given.
+ */
+export function isolationOptions(level: ConnectionInfo['isolation_level']): { options?: string } {
+  return level ? { options: `-c default_transaction_isolation=${ISOLATION[level]}` } : {};
+}
+
 /** Why a source has no pool settings: the problem answered, and the cause, only for the log. */
 export interface ConfigProblem {
   problem: string;
@@ -50,9 +59,7 @@ export function poolConfigOf(info: ConnectionInfo, env: NodeJS.ProcessEnv = proc
   const settings = info.pool_settings ?? {};
   return {
     ...where,
-    // The source's isolation level, as its connections' default (dec.source.isolation-level):
-    // PostgreSQL then runs every transaction on them, and every statement outside one, at that level.
-    ...(info.isolation_level ? { options: `-c default_transaction_isolation=${ISOLATION[info.isolation_level]}` } : {}),
+    ...isolationOptions(info.isolation_level),
     // The engine's defaults: 50 connections, closed after 180 s idle and 600 s after they opened (0: never).
     max: settings.max_connections ?? 50,
     idleTimeoutMillis: (settings.idle_timeout ?? 180) * 1000,

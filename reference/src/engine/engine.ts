@@ -21,6 +21,7 @@ import { runAsRoleIn } from '../operations/roleDml';
 import { RemoteSchemaStore } from '../remote/store';
 import { RemoteAnswerBytes } from '../remote/answerBytes';
 import { SourcePools } from '../db/sourcePools';
+import { OwnGraphqlPools, type PoolShape } from '../db/ownGraphqlPools';
 import { sourcesOf } from '../metadata/sources';
 import { loadSourceInputs } from './sourceInputs';
 import * as q from '../sql';
@@ -41,6 +42,8 @@ export class Engine {
   /** The connections of the sources besides the server's own database. */
   readonly sourcePools = new SourcePools();
   private readonly served: ServedState;
+  /** The server's own GraphQL pools, at the default source's isolation level (dec.source.isolation-level). */
+  private readonly ownGraphql: OwnGraphqlPools;
   private readonly sources: CommitSources;
   private readonly sync: ClusterSync;
   /** Settles the prepared transactions a commit over several databases left behind. */
@@ -49,13 +52,23 @@ export class Engine {
   private constructor(
     readonly pool: Pool,
     readonly config: EngineConfig,
-    pools: Omit<PlanPools, 'admin' | 'statements'>,
+    pools: Omit<PlanPools, 'admin' | 'statements' | 'roles' | 'adminGraphql'>,
+    ownGraphql: OwnGraphqlPools,
     databaseUrl: string,
     logger: Logger,
   ) {
+    this.ownGraphql = ownGraphql;
+    // The level is read from the metadata served when a plan takes its pool: a new one holds for the next request.
+    const own = () => ownGraphql.at(this.served.snapshot?.document.default_source?.configuration?.connection_info);
     this.pools = {
       admin: pool,
       ...pools,
+      get roles() {
+        return own().roles;
+      },
+      get adminGraphql() {
+        return own().adminGraphql;
+      },
       statements: new StatementGenerations(),
       // Plans of another source run on its pools, with the same limits (decision dec.source.forms);
       // one planned before its source left the metadata is answered so (decision dec.source.in-flight).
@@ -86,21 +99,29 @@ export class Engine {
     // A connection idle for pgTimeoutSeconds is closed (0: never; pg's idleTimeoutMillis 0 means the same).
     const shape = { connectionString: databaseUrl, max: config.pgConnections, idleTimeoutMillis: config.pgTimeoutSeconds * 1000 };
     const pool = resilientPool({ ...shape, application_name: 'engine-reference' });
-    const timed = (name: string, timeout: number) =>
-      resilientPool({ ...shape, application_name: name, ...(timeout > 0 ? { statement_timeout: timeout } : {}) });
     const { statementTimeoutMs, adminStatementTimeoutMs } = config.limits;
+    const timed = (name: string, timeout: number, extra: PoolShape) =>
+      resilientPool({ ...shape, ...extra, application_name: name, ...(timeout > 0 ? { statement_timeout: timeout } : {}) });
+    const gate = new RoleGate(config.maxConnectionsPerRole, config.pgConnections);
+    const ownGraphql = new OwnGraphqlPools((extra) => {
+      // The roles' statements at once are held to the connections their pool has.
+      gate.resize(extra.max ?? config.pgConnections);
+      return {
+        roles: timed('engine-reference-roles', statementTimeoutMs, extra),
+        adminGraphql: timed('engine-reference-admin-graphql', adminStatementTimeoutMs, extra),
+      };
+    });
     const engine = new Engine(
       pool,
       config,
       {
-        roles: timed('engine-reference-roles', statementTimeoutMs),
-        adminGraphql: timed('engine-reference-admin-graphql', adminStatementTimeoutMs),
-        gate: new RoleGate(config.maxConnectionsPerRole, config.pgConnections),
+        gate,
         remoteAnswers: new RemoteAnswerBytes(config.limits.remoteAnswerMaxBytes, config.limits.remoteAnswerRoleMaxBytes),
         statementTimeoutMs,
         adminStatementTimeoutMs,
         maxQueryCost: config.limits.maxQueryCost,
       },
+      ownGraphql,
       databaseUrl,
       logger,
     );
@@ -139,8 +160,7 @@ export class Engine {
     await this.recovery.stop();
     await this.sync.close();
     await this.pool.end();
-    await this.pools.roles.end();
-    await this.pools.adminGraphql.end();
+    await this.ownGraphql.close();
     await this.sourcePools.close();
   }
 

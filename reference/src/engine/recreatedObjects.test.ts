@@ -1,25 +1,12 @@
 // Two servers on one database: objects that run_sql on one server drops and makes again alike are
 // answered from as they are now on the other too (decision dec.run_sql.recreated-objects).
-import { httpRequest } from '../../../conformance/harness/client';
+import { useFixtureServers, waitFor } from '../../test-support/fixtureServers';
 import { useWorkerDatabase } from '../../test-support/workerDatabase';
-import { createLogger } from '../log';
-import { startServer, type RunningServer } from '../server';
+import type { RunningServer } from '../server';
 
 const MOOD = "create type mood as enum ('calm', 'glad'); create table rm (id int primary key, m mood); insert into rm values (1, 'glad')";
 const fixture = useWorkerDatabase('recreated', MOOD);
-const servers: RunningServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-const start = async () => {
-  const server = await startServer(fixture.config, fixture.db.url, createLogger('silent'));
-  servers.push(server);
-  return server;
-};
-const post = async (server: RunningServer, path: string, body: unknown) =>
-  httpRequest(server.url, 'POST', path, { body, headers: { 'x-engine-admin-secret': fixture.secret } });
+const { start, post } = useFixtureServers(fixture);
 const ask = async (server: RunningServer) =>
   (await post(server, '/v1/graphql', { query: 'query ($m: mood) { rm(where: {m: {_eq: $m}}) { id m } }', variables: { m: 'glad' } })).body;
 
@@ -40,11 +27,3 @@ test("a table and its column's type made again by run_sql on one server are answ
   });
   for (let i = 0; i < 2; i++) expect(await ask(b)).toEqual(both);
 });
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

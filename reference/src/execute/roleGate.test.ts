@@ -158,4 +158,27 @@ describe('within a capacity shared by every share', () => {
     (await next[0]!)();
     expect(admitted).toEqual(['b', 'a']);
   }, 2_000);
+
+  test('a larger capacity lets those waiting in at once; a smaller one admits no one until enough have left', async () => {
+    const gate = new RoleGate(5, 2);
+    const admitted: string[] = [];
+    const held = [await gate.enter('a'), await gate.enter('b')];
+    const next = [entering(gate, 'c', admitted), entering(gate, 'd', admitted)];
+    await settle();
+    expect(admitted).toEqual([]);
+    gate.resize(4);
+    await settle();
+    expect(admitted).toEqual(['c', 'd']);
+    gate.resize(2);
+    const late = entering(gate, 'e', admitted);
+    for (const leave of held) leave();
+    await settle();
+    expect(admitted).toEqual(['c', 'd']);
+    (await next[0]!)();
+    await settle();
+    expect(admitted).toEqual(['c', 'd', 'e']);
+    (await next[1]!)();
+    (await late)();
+    expect(gate.rolesHeld()).toBe(0);
+  }, 2_000);
 });

@@ -20,8 +20,14 @@ export class RoleGate {
 
   constructor(
     readonly perShare: number,
-    readonly capacity = Number.POSITIVE_INFINITY,
+    private capacity = Number.POSITIVE_INFINITY,
   ) {}
+
+  /** All shares together may now run `capacity` statements: more places go to those waiting at once; fewer are taken back as statements end. */
+  resize(capacity: number): void {
+    this.capacity = capacity;
+    this.admitWaiting();
+  }
 
   /** Wait for a place of `share`; the function it gives back frees it (once). */
   async enter(share: string, gone?: Abandonment): Promise<() => void> {

@@ -18,6 +18,6 @@ test('the parts kept but not acted on are named, the empty ones not', () => {
     'opentelemetry',
     'backend_configs',
     'network.tls_allowlist',
-    'the configuration of the default source',
+    'the configuration of the default source (but its isolation_level and max_connections)',
   ]);
 });

@@ -1,0 +1,90 @@
+// The GraphQL pools of the server's own database (roles' and admin's), opened as the default
+// source's configuration says (decision dec.source.isolation-level, dec.metadata.default-source):
+// at its isolation level, a startup option of their connections so that a query costs no statement
+// more, and with at most its max_connections each. When the metadata says otherwise, new pools are
+// opened for the next request and the old ones closed.
+import type { Pool } from 'pg';
+import type { ConnectionInfo } from '../../../spec';
+import { isolationOptions } from './sourcePools';
+
+/** What of the default source's connection_info the pools follow. */
+export type OwnPoolSettings = Pick<ConnectionInfo, 'isolation_level' | 'pool_settings'> | undefined;
+
+/** The roles' and admin's GraphQL pools of one level. */
+export interface GraphqlPoolPair {
+  roles: Pool;
+  adminGraphql: Pool;
+}
+
+/** How the pools of a pair are opened: the level's startup option (none: the database's default), their size (none: the server's setting). */
+export interface PoolShape {
+  options?: string;
+  max?: number;
+}
+
+/** How often a retired pool is looked at until no request waits for one of its connections. */
+const RETIRE_POLL_MS = 50;
+
+const shapeOf = (settings: OwnPoolSettings): PoolShape => ({
+  ...isolationOptions(settings?.isolation_level),
+  ...(settings?.pool_settings?.max_connections !== undefined ? { max: settings.pool_settings.max_connections } : {}),
+});
+const keyOf = (shape: PoolShape) => `${shape.options ?? ''}\u0000${shape.max ?? ''}`;
+
+export class OwnGraphqlPools {
+  private key: string;
+  /** The settings last asked for (documents are never changed in place). */
+  private seen: OwnPoolSettings | null = null;
+  private current: GraphqlPoolPair;
+  private readonly retiring = new Set<Pool>();
+
+  /** `open` makes the pair of a shape. */
+  constructor(
+    private readonly open: (shape: PoolShape) => GraphqlPoolPair,
+    settings: OwnPoolSettings = undefined,
+  ) {
+    const shape = shapeOf(settings);
+    this.key = keyOf(shape);
+    this.current = open(shape);
+  }
+
+  /** The pools of `settings`: the open ones when they are theirs, else new ones, the old ones retired. */
+  at(settings: OwnPoolSettings): GraphqlPoolPair {
+    // Asked on every plan: the metadata's own object, unchanged, is answered without building its key.
+    if (settings === this.seen) return this.current;
+    this.seen = settings;
+    const shape = shapeOf(settings);
+    const key = keyOf(shape);
+    if (key === this.key) return this.current;
+    const old = this.current;
+    this.current = this.open(shape);
+    this.key = key;
+    for (const pool of [old.roles, old.adminGraphql]) this.retire(pool);
+    return this.current;
+  }
+
+  /** End the open pools and those still retiring. */
+  async close(): Promise<void> {
+    const pools = [this.current.roles, this.current.adminGraphql, ...this.retiring];
+    this.retiring.clear();
+    await Promise.all(pools.map((pool) => pool.end().catch(() => {})));
+  }
+
+  /**
+   * Ended once no request waits for one of its connections: node-postgres serves no waiter of a
+   * pool being ended, while the connections requests hold are closed when given back.
+   */
+  private retire(pool: Pool): void {
+    this.retiring.add(pool);
+    const attempt = () => {
+      if (!this.retiring.has(pool)) return;
+      if (pool.waitingCount > 0) {
+        setTimeout(attempt, RETIRE_POLL_MS).unref();
+        return;
+      }
+      this.retiring.delete(pool);
+      void pool.end().catch(() => {});
+    };
+    attempt();
+  }
+}
