@@ -129,7 +129,7 @@ test("the engine's commit passes when it prepares: two sources and the server's 
     second: await ledger(second.url),
     own: await rowsOf(own.url, 'select id from note'),
     guards: [...(await guardRows(source.url)), ...(await guardRows(second.url))],
-    prepared: await rowsOf(source.url, 'select gid from pg_prepared_xacts'),
+    prepared: await rowsOf(source.url, 'select gid from pg_prepared_xacts where database = current_database()'),
   }).toEqual({ source: [{ id: 5 }], second: [{ id: 6 }], own: [{ id: 7 }], guards: [], prepared: [] });
 });
 
