@@ -4,7 +4,9 @@
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import { fixtureSql, musicTable } from '../harness/fixtures';
+import { legacySocket } from '../harness/legacySocket';
 import { useTarget } from '../harness/target';
+import { openSocket } from '../harness/websocket';
 
 const target = useTarget();
 const ok = { message: 'success' };
@@ -93,6 +95,44 @@ test(
     expect(await gql(query, 'critic', { 'x-engine-user-id': '1' })).toEqual(refusal('rate limit of 1 exceeded', 'rate-limit-exceeded'));
     expect(await gql(query, 'critic', { 'x-engine-user-id': '2' })).toEqual(answer);
     for (let i = 0; i < 3; i++) expect(await gql(query, 'admin')).toEqual(answer);
+  },
+);
+
+test(
+  covers(
+    ['dec.api-limits', 'err.graphql.rate-limit', 'dec.graphql.subscriptions', 'dec.graphql.legacy-ws'],
+    'a rate limit counts the operations a role starts over WebSocket, with either protocol, together with its requests over HTTP',
+  ),
+  async () => {
+    expectResponse(await withLimits({ rate_limit: { global: { max_reqs_per_min: 3 }, per_role: {} } }), 200, ok);
+    const query = '{ music_artist(where: {id: {_eq: 1}}) { name } }';
+    const answer = { data: { music_artist: [{ name: 'Aurora Lane' }] } };
+    const socket = openSocket(target, as('fan'));
+    const admin = openSocket(target);
+    try {
+      const live = socket.start(`subscription ${query}`);
+      expect(await live.take()).toEqual({ type: 'next', payload: answer });
+      const once = socket.start(`query ${query}`);
+      expect([await once.take(), await once.take()]).toEqual([{ type: 'next', payload: answer }, { type: 'complete' }]);
+      expect(await gql(query, 'fan')).toEqual(answer);
+      // The fourth operation of the minute: refused over either protocol and over HTTP; admin is not bound.
+      const refused = [{ message: 'rate limit of 3 exceeded', extensions: { path: '$', code: 'rate-limit-exceeded' } }];
+      expect(await socket.start(`subscription ${query}`).take()).toEqual({ type: 'error', errors: refused });
+      const legacy = await legacySocket(target);
+      legacy.send({ type: 'connection_init', payload: { headers: as('fan') } });
+      expect(await legacy.next()).toEqual({ type: 'connection_ack' });
+      legacy.send({ id: '1', type: 'start', payload: { query: `subscription ${query}` } });
+      expect([await legacy.next(), await legacy.next()]).toEqual([
+        { type: 'data', id: '1', payload: { errors: refused } },
+        { type: 'complete', id: '1' },
+      ]);
+      legacy.ws.close();
+      expect(await gql(query, 'fan')).toEqual(refusal('rate limit of 3 exceeded', 'rate-limit-exceeded'));
+      for (let i = 0; i < 4; i++) expect(await admin.start(`subscription ${query}`).take()).toEqual({ type: 'next', payload: answer });
+      live.stop();
+    } finally {
+      await Promise.all([socket.close(), admin.close()]);
+    }
   },
 );
 

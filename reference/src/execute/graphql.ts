@@ -69,7 +69,7 @@ export async function executeGraphQLRequest(
   options: RequestOptions = {},
 ): Promise<GraphQLAnswer> {
   // Every request of a role counts against its rate limit, answered or refused (decision dec.api-limits).
-  const limited = isAdmin(session) ? undefined : rateLimitAnswer(cache, session, options.clientAddress);
+  const limited = rateLimitAnswer(cache, session, options.clientAddress);
   if (limited) return limited;
   const prepared = prepareGraphQLRequest(cache, session, request, options);
   // Decision dec.graphql.get-mutation: a link or an image must not change data.

@@ -2,14 +2,18 @@
 // too many requests in a minute, an operation too deep or with too many nodes. Admin is never bound.
 import { Kind, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { formatMessage } from '../../../spec';
-import type { Session } from '../auth/session';
+import { isAdmin, type Session } from '../auth/session';
 import { limitsForRole } from '../metadata/apiLimits';
 import { errorAnswer, type GraphQLAnswer } from './answers';
 import { rateKey } from './rateCounter';
 import type { SchemaCache } from './schemaCache';
 
-/** The request counted against the role's rate limit; its refusal when the minute's count is reached. */
+/**
+ * The request counted against the role's rate limit; its refusal when the minute's count is reached.
+ * Every operation counts, over HTTP or started over WebSocket; admin's are not counted.
+ */
 export function rateLimitAnswer(cache: SchemaCache, session: Session, address: string | undefined): GraphQLAnswer | undefined {
+  if (isAdmin(session)) return undefined;
   const { rate } = limitsForRole(cache.apiLimits, session.role);
   if (!rate || cache.rates.admit(rateKey(rate, session, address), rate.max_reqs_per_min)) return undefined;
   return errorAnswer(formatMessage('err.graphql.rate-limit', String(rate.max_reqs_per_min)), 'rate-limit-exceeded');

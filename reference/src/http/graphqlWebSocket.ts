@@ -15,6 +15,7 @@ import { GRAPHQL_PATHS, originPolicy } from './crossOrigin';
 import { hostCheck } from './allowedHosts';
 import { prepareGraphQLRequest, schemaFor, type GraphQLRequest } from '../execute/graphql';
 import { answerOf, LiveQueries, resultOf, type LiveResult } from '../execute/liveQueries';
+import { rateLimitAnswer } from '../execute/roleLimits';
 import { StreamingQueries } from '../execute/streamingQueries';
 import { subscribe } from '../execute/subscriptions';
 import type { CompiledPlan, SchemaCache } from '../execute/schemaCache';
@@ -98,7 +99,9 @@ export function attachGraphQLWebSocket(server: Server, engine: Engine, config: E
         const request: GraphQLRequest = { query: payload.query, variables: payload.variables ?? undefined, operationName: payload.operationName ?? undefined };
         logger.log('info', 'websocket-log', { event: 'subscribe', id, role: session.role, operation: graphqlOperationLabel(request) });
         const cache = engine.graphql();
-        const prepared = prepareGraphQLRequest(cache, session, request);
+        // Each operation started counts against the role's rate limit, as a request over HTTP does.
+        const limited = rateLimitAnswer(cache, session, ctx.extra.request.socket.remoteAddress);
+        const prepared = limited ? { answer: limited } : prepareGraphQLRequest(cache, session, request);
         if ('answer' in prepared) {
           const body = resultOf(prepared.answer.body);
           if (body.errors && !('data' in body)) return body.errors;

@@ -12,6 +12,7 @@ import type { Engine } from '../engine/engine';
 import { EngineError } from '../errors';
 import { prepareGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { answerOf, type LiveResult } from '../execute/liveQueries';
+import { rateLimitAnswer } from '../execute/roleLimits';
 import type { Logger } from '../log';
 import { graphqlOperationLabel } from './graphqlLog';
 import { socketSession } from './socketSession';
@@ -62,7 +63,9 @@ export function serveLegacyProtocol(
       };
       logger.log('info', 'websocket-log', { event: 'subscribe', id, role: who.role, operation: graphqlOperationLabel(graphqlRequest) });
       const cache = engine.graphql();
-      const prepared = prepareGraphQLRequest(cache, who, graphqlRequest);
+      // Each operation started counts against the role's rate limit, as a request over HTTP does.
+      const limited = rateLimitAnswer(cache, who, request.socket.remoteAddress);
+      const prepared = limited ? { answer: limited } : prepareGraphQLRequest(cache, who, graphqlRequest);
       const finish = (result: unknown) => {
         if (!operations.has(id)) return;
         operations.delete(id);
