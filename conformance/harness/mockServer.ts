@@ -3,6 +3,7 @@
 // answers next to its assertions, and the engine under test reaches it like any other server.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import express from 'express';
 import { createMiddleware } from '@mswjs/http-middleware';
 import { buildSchema, graphql as runGraphQL, introspectionFromSchema } from 'graphql';
@@ -16,7 +17,7 @@ export interface RecordedRequest {
 }
 
 export interface MockServer {
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port> (https: with a certificate) */
   readonly url: string;
   /** Every request since the last reset, in order. */
   readonly requests: RecordedRequest[];
@@ -32,7 +33,13 @@ export interface RunningMockServer extends MockServer {
   close(): Promise<void>;
 }
 
-export async function startMockServer(base: RequestHandler[] = [], port = 0): Promise<RunningMockServer> {
+/** A certificate and its key, for a mock server that speaks HTTPS. */
+export interface MockTls {
+  key: string;
+  cert: string;
+}
+
+export async function startMockServer(base: RequestHandler[] = [], port = 0, tls?: MockTls): Promise<RunningMockServer> {
   let handlers: RequestHandler[] = [...base];
   let middleware = createMiddleware(...handlers);
   const requests: RecordedRequest[] = [];
@@ -48,10 +55,11 @@ export async function startMockServer(base: RequestHandler[] = [], port = 0): Pr
     res.status(404).json({ error: 'no handler for this request' });
   });
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(port, '127.0.0.1', () => resolve(s));
+    const s: Server = tls ? createTlsServer(tls, app) : app.listen(port, '127.0.0.1', () => resolve(s));
+    if (tls) s.listen(port, '127.0.0.1', () => resolve(s));
   });
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
     use(...more: RequestHandler[]) {
       handlers = [...more, ...handlers];

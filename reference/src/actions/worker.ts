@@ -6,6 +6,7 @@ import { ActionFailed, callHandler } from '../execute/actions';
 import { actionsOf } from '../metadata/actions';
 import * as q from '../sql';
 import type { MetadataDocument } from '../../../spec';
+import { tlsAllowlistOf } from '../metadata/network';
 
 export class ActionWorker extends PollingWorker {
   protected readonly name = 'action-delivery';
@@ -38,7 +39,12 @@ export class ActionWorker extends PollingWorker {
       outcome = { errors: { message: `the action ${JSON.stringify(row.action_name)} no longer exists`, extensions: { path: '$', code: 'not-exists' } } };
     } else {
       try {
-        const answer = await callHandler(action, { input: row.input, session: row.session_variables, headers: {}, requestQuery: row.request_query }, this.env);
+        const answer = await callHandler(
+          action,
+          { input: row.input, session: row.session_variables, headers: {}, requestQuery: row.request_query },
+          this.env,
+          tlsAllowlistOf(document),
+        );
         outcome = 'output' in answer ? { output: answer.output } : { errors: answer.errors };
       } catch (error) {
         if (!(error instanceof ActionFailed)) throw error;

@@ -8,6 +8,7 @@ import { cronTriggersOf } from '../metadata/cronTriggers';
 import * as q from '../sql';
 import { occurrences, parseCron } from '../metadata/cron';
 import { resolveAddress } from '../metadata/environmentTemplate';
+import { tlsAllowlistOf } from '../metadata/network';
 import { PollingWorker } from './polling';
 import { attempt, resolveHeaders, retryDelay, type Attempt } from './worker';
 
@@ -111,7 +112,7 @@ export class Scheduler extends PollingWorker {
     const problem = typeof url !== 'string' ? url.problem : 'problem' in headers ? (headers.problem as string) : undefined;
     const result: Attempt = problem
       ? { status: null, headers: {}, body: '', error: problem, retryAfter: null, durationMs: 0 }
-      : await attempt(url as string, headers as Record<string, string>, body, retry.timeout_seconds);
+      : await attempt(url as string, headers as Record<string, string>, body, retry.timeout_seconds, tlsAllowlistOf(document));
     const number = row.tries + 1;
     const outcome: { state: 'delivered' | 'dead' } | { retryInSeconds: number } =
       result.error === null

@@ -4,10 +4,12 @@
 // webhook's Retry-After says, or doubling with exponential backoff), and then dead: a visible
 // dead letter. Events are taken with SKIP LOCKED and held until a deadline, so several servers
 // share the work and the events of a server that died are taken again: at least once.
-import type { EventTrigger } from '../../../spec';
+import type { EventTrigger, TlsAllow } from '../../../spec';
 import type { EventSettings } from '../config';
 import { addressFromVariable, resolveAddress, resolveHeaderValues, type Resolved } from '../metadata/environmentTemplate';
 import { everyEventTriggerOf } from '../metadata/eventTriggers';
+import { tlsAllowlistOf } from '../metadata/network';
+import { outgoingFetch } from '../remote/outgoingTls';
 import * as q from '../sql';
 import { Batches } from './batches';
 import { PollingWorker } from './polling';
@@ -86,18 +88,31 @@ export interface Attempt {
   durationMs: number;
 }
 
-/** One POST of a JSON body, ended after `timeoutSeconds` (0: no limit), its answer read up to 64 KiB. */
-export async function attempt(url: string, headers: Record<string, string>, body: unknown, timeoutSeconds: number): Promise<Attempt> {
+/**
+ * One POST of a JSON body, ended after `timeoutSeconds` (0: no limit), its answer read up to 64 KiB;
+ * a self-signed certificate accepted where the metadata's TLS allow-list says so.
+ */
+export async function attempt(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  timeoutSeconds: number,
+  allowlist: readonly TlsAllow[] = [],
+): Promise<Attempt> {
   const started = Date.now();
   const out: Attempt = { status: null, headers: {}, body: '', error: null, retryAfter: null, durationMs: 0 };
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-      redirect: 'manual',
-      ...(timeoutSeconds > 0 ? { signal: AbortSignal.timeout(timeoutSeconds * 1000) } : {}),
-    });
+    const response = await outgoingFetch(
+      url,
+      {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        redirect: 'manual',
+        ...(timeoutSeconds > 0 ? { signal: AbortSignal.timeout(timeoutSeconds * 1000) } : {}),
+      },
+      allowlist,
+    );
     out.status = response.status;
     out.headers = Object.fromEntries(response.headers.entries());
     out.retryAfter = response.headers.get('retry-after');
@@ -142,8 +157,9 @@ export class EventWorker extends PollingWorker {
       );
       taken = rows.length;
       if (taken > 0) {
-        const byName = new Map(everyEventTriggerOf(await this.currentDocument()).map((t) => [t.trigger.name, t.trigger]));
-        for (const row of rows) this.track(row.id, this.deliver(row, byName.get(row.trigger_name)));
+        const document = await this.currentDocument();
+        const byName = new Map(everyEventTriggerOf(document).map((t) => [t.trigger.name, t.trigger]));
+        for (const row of rows) this.track(row.id, this.deliver(row, byName.get(row.trigger_name), tlsAllowlistOf(document)));
       }
     }
     if (this.settings.retentionSeconds > 0 && Date.now() - this.lastCleanup > CLEANUP_EVERY_MS) {
@@ -153,7 +169,7 @@ export class EventWorker extends PollingWorker {
     return taken;
   }
 
-  private async deliver(row: q.EventRow, trigger: EventTrigger | undefined): Promise<void> {
+  private async deliver(row: q.EventRow, trigger: EventTrigger | undefined, allowlist: readonly TlsAllow[]): Promise<void> {
     if (!trigger) {
       await q.run(this.pool, q.orphanEvent(row.id, this.instance, `the event trigger ${JSON.stringify(row.trigger_name)} no longer exists`));
       return;
@@ -164,7 +180,7 @@ export class EventWorker extends PollingWorker {
     const result: Attempt =
       'problem' in resolved
         ? { status: null, headers: {}, body: '', error: resolved.problem, retryAfter: null, durationMs: 0 }
-        : await attempt(resolved.url, resolved.headers, payload, trigger.retry_conf.timeout_sec);
+        : await attempt(resolved.url, resolved.headers, payload, trigger.retry_conf.timeout_sec, allowlist);
     const { status, body, error, retryAfter, durationMs } = result;
     const responseHeaders = result.headers;
     const outcome: q.Outcome =

@@ -13,7 +13,7 @@ import {
 } from 'graphql';
 import * as sql from 'pg-sql2';
 import type { Pool } from 'pg';
-import { formatMessage, type Action, type CustomObjectRelationship, type CustomTypes } from '../../../spec';
+import { formatMessage, type Action, type CustomObjectRelationship, type CustomTypes, type TlsAllow } from '../../../spec';
 import { relationKey } from '../db/introspection';
 import { listJson, type SelectEnvironment } from '../sql/graphql/select';
 import type { Session } from '../auth/session';
@@ -38,6 +38,8 @@ export interface ActionPart {
   /** For relationships from the output to tables: the role's tables, and the relationships by `Type.field`. */
   env: SelectEnvironment;
   relationships: ReadonlyMap<string, CustomObjectRelationship>;
+  /** The metadata's TLS allow-list, for the handler. */
+  allowlist: readonly TlsAllow[];
 }
 
 export function actionParts(
@@ -51,6 +53,7 @@ export function actionParts(
   requestQuery: string,
   env: SelectEnvironment,
   types: CustomTypes | undefined,
+  allowlist: readonly TlsAllow[] = [],
 ): ActionPart[] {
   const relationships = new Map(
     (types?.objects ?? []).flatMap((o) => (o.relationships ?? []).map((r): [string, CustomObjectRelationship] => [`${o.name}.${r.name}`, r])),
@@ -68,6 +71,7 @@ export function actionParts(
     variables,
     schema,
     requestQuery,
+    allowlist,
   }));
 }
 
@@ -123,6 +127,7 @@ async function runAction(part: ActionPart, caller: ActionCaller): Promise<string
     part.action,
     { input: part.args, session: caller.session, headers: caller.headers, requestQuery: part.requestQuery },
     caller.env ?? process.env,
+    part.allowlist,
   );
   if ('errors' in answer) throw new ActionFailed(answer.errors.message, answer.errors.extensions);
   return complete(part, answer.output, caller.rowsPool);
@@ -153,6 +158,8 @@ export async function callHandler(
     requestQuery: string;
   },
   env: NodeJS.ProcessEnv,
+  /** The metadata's TLS allow-list. */
+  allowlist: readonly TlsAllow[] = [],
 ): Promise<HandlerAnswer> {
   const d = action.definition;
   const fail = (reason: string) => new ActionFailed(formatMessage('err.graphql.action-failed', JSON.stringify(action.name), reason));
@@ -171,7 +178,7 @@ export async function callHandler(
   let status: number;
   let json: unknown;
   try {
-    ({ status, json } = await postJson(url, headers, body, d.timeout * 1000));
+    ({ status, json } = await postJson(url, headers, body, d.timeout * 1000, undefined, undefined, allowlist));
   } catch (error) {
     if (error instanceof RemoteFailure) throw fail(error.message);
     throw error;

@@ -245,6 +245,7 @@ export function prepareGraphQLRequest(
           request.query,
           env,
           cache.customTypes,
+          cache.tlsAllowlist,
         );
       }
     }

@@ -5,7 +5,7 @@ import type { RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from '../remote/client';
 import type { CompiledPlan } from './plan';
 export type { CompiledPlan } from './plan';
-import { PERMISSION_TYPES, permissionListKey, type Action, type ApiLimits, type CustomTypes, type MetadataDocument } from '../../../spec';
+import { PERMISSION_TYPES, permissionListKey, type Action, type ApiLimits, type CustomTypes, type MetadataDocument, type TlsAllow } from '../../../spec';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import type { RequestLimits } from '../config';
 import { relationKey, type Introspection } from '../db/introspection';
@@ -20,6 +20,7 @@ import { namingOf, type CustomizedRemote } from '../remote/customization';
 import { sharedScalar } from '../schema/typeContext';
 import { buildActionTypes, hasRelationships } from '../schema/actions';
 import { actionsOf } from '../metadata/actions';
+import { tlsAllowlistOf } from '../metadata/network';
 import { everyEventTriggerOf } from '../metadata/eventTriggers';
 import { modelsForRole } from '../schema/roles';
 import { withInheritedPermissions } from '../metadata/inheritedPermissions';
@@ -62,6 +63,8 @@ export interface SchemaCache {
   /** The actions, by name, and the custom types. */
   readonly actions: ReadonlyMap<string, Action>;
   readonly customTypes: CustomTypes | undefined;
+  /** The metadata's TLS allow-list, for the handlers of actions (decision dec.network.tls-allowlist). */
+  readonly tlsAllowlist: readonly TlsAllow[];
   /** Schemas of the other roles, built when a role first asks. */
   roles: Map<string, RoleSchema>;
   /** Types and schemas the roles' schemas share. */
@@ -163,6 +166,7 @@ export function buildSchemaCache(
     externalFor,
     actions: new Map(options.withActions ? actionsOf(document).map((a) => [a.name, a]) : []),
     customTypes: document.custom_types,
+    tlsAllowlist: tlsAllowlistOf(given),
     remotes: new Map(remotes.map((r) => [r.contribution.name, r.endpoint])),
     remoteNames: new Map(remotes.flatMap((r) => (r.names ? [[r.contribution.name, r.names] as const] : []))),
     roles: new Map(),

@@ -1,6 +1,6 @@
 // The network's TLS allow-list (decision dec.network.tls-allowlist): hosts whose certificates the
-// engine's outgoing HTTPS requests accept when they are self-signed, kept and exported here (this
-// server checks every certificate as always). Pure functions over the document.
+// engine's outgoing HTTPS requests accept when they are self-signed (followed by
+// remote/outgoingTls.ts). Pure functions over the document.
 import type { MetadataDocument, TlsAllow } from '../../../spec';
 import { engineError } from '../errors';
 import { withPart } from './topLevel';

@@ -1,7 +1,7 @@
 import type { MetadataDocument } from '../../../spec';
 import { keptNotServed } from './topLevel';
 
-test('the parts kept but not acted on are named, the empty ones not', () => {
+test('the parts kept but not acted on are named, the empty ones not, and the TLS allow-list (followed) not', () => {
   expect(keptNotServed({ version: 2, tables: [] })).toEqual([]);
   expect(keptNotServed({ version: 2, tables: [], network: {}, default_source: { customization: {} } } as MetadataDocument)).toEqual([]);
   const document = {
@@ -17,7 +17,6 @@ test('the parts kept but not acted on are named, the empty ones not', () => {
     'metrics_config',
     'opentelemetry',
     'backend_configs',
-    'network.tls_allowlist',
     'the configuration of the default source (but its isolation_level and max_connections)',
   ]);
 });

@@ -30,8 +30,7 @@ export const setOpenTelemetryStatus = (document: MetadataDocument, status: 'enab
 
 /**
  * The parts of a document this server keeps and exports but does not act on (decision
- * dec.metadata.top-level): no metrics, traces or data connectors here, outgoing certificates are
- * checked as always, and the server's own database is the one it was started with (only the
+ * dec.metadata.top-level): no metrics, traces or data connectors here, and the server's own database is the one it was started with (only the
  * isolation level and the size of the GraphQL pools of its configuration are followed).
  */
 export function keptNotServed(document: MetadataDocument): string[] {
@@ -39,7 +38,6 @@ export function keptNotServed(document: MetadataDocument): string[] {
     ...(document.metrics_config ? ['metrics_config'] : []),
     ...(document.opentelemetry ? ['opentelemetry'] : []),
     ...(document.backend_configs ? ['backend_configs'] : []),
-    ...(document.network?.tls_allowlist?.length ? ['network.tls_allowlist'] : []),
     ...(document.default_source?.configuration ? ['the configuration of the default source (but its isolation_level and max_connections)'] : []),
   ];
 }

@@ -7,6 +7,7 @@ import { engineError } from '../errors';
 import * as R from '../metadata/remoteSchemas';
 import { reasonsText, roleRemote, sdlSyntaxProblem } from '../remote/rolePermission';
 import { SUCCESS, type OperationContext } from './context';
+import { tlsAllowlistOf } from '../metadata/network';
 
 export async function addRemoteSchema(ctx: OperationContext, args: RemoteSchema): Promise<unknown> {
   ctx.document = R.addRemoteSchema(ctx.document, args);
@@ -31,7 +32,7 @@ export async function reloadRemoteSchema(ctx: OperationContext, args: { name: st
 }
 
 async function introspectOrRefuse(ctx: OperationContext, remote: RemoteSchema): Promise<void> {
-  const state = await ctx.remotes.load(remote, true, ctx.remoteLoading);
+  const state = await ctx.remotes.load(remote, true, { ...ctx.remoteLoading, allowlist: tlsAllowlistOf(ctx.document) });
   ctx.remotesChanged = true;
   if ('problem' in state) throw engineError('remote-schema-error.unusable', '$.args', [JSON.stringify(remote.name), state.problem]);
 }
@@ -51,7 +52,7 @@ export async function addRemoteSchemaPermissions(
   };
   ctx.document = R.addRemoteSchemaPermission(ctx.document, args.remote_schema, permission);
   const remote = R.findRemoteSchema(ctx.document, args.remote_schema);
-  const state = await ctx.remotes.load(remote);
+  const state = await ctx.remotes.load(remote, false, { allowlist: tlsAllowlistOf(ctx.document) });
   if ('problem' in state) throw engineError('remote-schema-error.unusable', '$.args', [JSON.stringify(remote.name), state.problem]);
   const role = roleRemote(state.schema, permission.definition.schema, ctx.config.compatHeaders);
   if ('reasons' in role) throw engineError('validation-failed.remote-schema-permission', '$.args.definition.schema', [reasonsText(role.reasons)]);

@@ -1,12 +1,13 @@
 // Talking to remote GraphQL servers: where a remote schema's definition points, its schema
 // (by introspection), and one request sent on, each bounded in time and in the size of the answer.
 import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
-import type { RemoteSchema } from '../../../spec';
+import type { RemoteSchema, TlsAllow } from '../../../spec';
 import type { Session } from '../auth/session';
 import { addressFromVariable, resolveAddress, resolveHeaderValues } from '../metadata/environmentTemplate';
 import { nestsDeeperThan } from '../schema/documentNesting';
 import { spokenName } from '../sessionNames';
 import type { AnswerBudget } from './answerBytes';
+import { allowanceFor, outgoingFetch } from './outgoingTls';
 import { remoteSchemaProblem } from './validity';
 
 /** A remote server's answer may not be larger than this; a bigger one is a failure, not a crash. */
@@ -19,19 +20,22 @@ export interface RemoteEndpoint {
   headers: Record<string, string>;
   forwardClientHeaders: boolean;
   timeoutMs: number;
+  /** The entries of the metadata's TLS allow-list for its address (decision dec.network.tls-allowlist). */
+  allowlist?: readonly TlsAllow[];
 }
 
 /** Why a remote server could not be used, in words for the client. */
 export class RemoteFailure extends Error {}
 
 /** The definition with the environment's values, or why it cannot be used. */
-export function remoteEndpoint(remote: RemoteSchema, env: NodeJS.ProcessEnv): RemoteEndpoint {
+export function remoteEndpoint(remote: RemoteSchema, env: NodeJS.ProcessEnv, allowlist: readonly TlsAllow[] = []): RemoteEndpoint {
   const d = remote.definition;
   const url = d.url !== undefined ? resolveAddress(d.url, env) : addressFromVariable(d.url_from_env!, 'url_from_env', env);
   if (typeof url !== 'string') throw new RemoteFailure(url.problem);
   const headers = resolveHeaderValues(d.headers, env);
   if ('problem' in headers) throw new RemoteFailure(headers.problem as string);
-  return { name: remote.name, url, headers, forwardClientHeaders: d.forward_client_headers, timeoutMs: d.timeout_seconds * 1000 };
+  const allowance = allowanceFor(allowlist, url);
+  return { name: remote.name, url, headers, forwardClientHeaders: d.forward_client_headers, timeoutMs: d.timeout_seconds * 1000, allowlist: allowance };
 }
 
 /** Client headers never sent on: the connection's own, and the engine's credentials. */
@@ -98,13 +102,15 @@ export async function postJson(
   cancelled?: AbortSignal,
   /** The request's bound on the bytes of remote answers it holds. */
   budget?: AnswerBudget,
+  /** The metadata's TLS allow-list. */
+  allowlist: readonly TlsAllow[] = [],
 ): Promise<{ status: number; json: unknown }> {
   let response: Response;
   let text: string;
   const timeout = AbortSignal.timeout(timeoutMs);
   try {
     const signal = cancelled ? AbortSignal.any([timeout, cancelled]) : timeout;
-    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'error' });
+    response = await outgoingFetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'error' }, allowlist);
     text = await boundedText(response, budget);
   } catch (error) {
     if (cancelled?.aborted && !timeout.aborted) throw new RemoteFailure('the request that asked for it went away');
@@ -129,7 +135,7 @@ export async function postGraphQL(
   cancelled?: AbortSignal,
   budget?: AnswerBudget,
 ): Promise<{ data?: unknown; errors?: unknown }> {
-  const { status, json } = await postJson(endpoint.url, headers, body, endpoint.timeoutMs, cancelled, budget);
+  const { status, json } = await postJson(endpoint.url, headers, body, endpoint.timeoutMs, cancelled, budget, endpoint.allowlist);
   if (typeof json !== 'object' || json === null || Array.isArray(json) || !('data' in json || 'errors' in json)) {
     throw new RemoteFailure(`it answered ${status} without "data" or "errors"`);
   }
@@ -163,7 +169,10 @@ function failure(error: unknown, timeoutMs: number): RemoteFailure {
   if (error instanceof RemoteFailure) return error;
   const e = error as { name?: string; cause?: { code?: string; message?: string }; message?: string };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return new RemoteFailure(`it did not answer within ${timeoutMs / 1000} s`);
-  return new RemoteFailure(e.cause?.code ?? e.cause?.message ?? e.message ?? String(error));
+  const code = e.cause?.code;
+  // A certificate refused says so: the TLS allow-list may be what the administrator needs (dec.network.tls-allowlist).
+  if (code && /CERT|SIGNATURE/.test(code)) return new RemoteFailure(`its TLS certificate was refused (${code})`);
+  return new RemoteFailure(code ?? e.cause?.message ?? e.message ?? String(error));
 }
 
 async function boundedText(response: Response, budget: AnswerBudget | undefined): Promise<string> {

@@ -5,7 +5,8 @@
 // refused afterwards (the name is taken, a later part of its bulk fails): so a name keeps a few
 // definitions, and the one the served metadata uses is never the one let go.
 import type { GraphQLSchema } from 'graphql';
-import type { MetadataDocument, RemoteSchema } from '../../../spec';
+import type { MetadataDocument, RemoteSchema, TlsAllow } from '../../../spec';
+import { tlsAllowlistOf } from '../metadata/network';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
 import { introspectRemote, remoteEndpoint, RemoteFailure, type RemoteEndpoint } from './client';
 
@@ -19,9 +20,13 @@ export interface LoadOptions {
   notBefore?: number;
   /** Aborted when the request that asks goes away: the introspection stops. */
   cancelled?: AbortSignal;
+  /** The TLS allow-list of the metadata the remote is introspected for. */
+  allowlist?: readonly TlsAllow[];
 }
 
-const keyOf = (remote: RemoteSchema) => JSON.stringify(remote.definition);
+/** A definition is introspected again under another allow-list: a certificate refused before may pass now, or the reverse. */
+const keyOf = (remote: RemoteSchema, allowlist: readonly TlsAllow[] = []) =>
+  allowlist.length === 0 ? JSON.stringify(remote.definition) : JSON.stringify([remote.definition, allowlist]);
 /** Definitions kept per name: the one in use and those of requests in flight or refused. */
 export const DEFINITIONS_PER_NAME = 4;
 
@@ -33,10 +38,10 @@ export class RemoteSchemaStore {
 
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
-  /** The state of this remote schema as defined now, if it was introspected. */
-  state(remote: RemoteSchema): RemoteState | undefined {
+  /** The state of this remote schema as defined now, under the allow-list given, if it was introspected. */
+  state(remote: RemoteSchema, allowlist: readonly TlsAllow[] = []): RemoteState | undefined {
     const byKey = this.states.get(remote.name);
-    const key = keyOf(remote);
+    const key = keyOf(remote, allowlist);
     const found = byKey?.get(key);
     if (found) {
       // Used now: last to be let go.
@@ -48,13 +53,13 @@ export class RemoteSchemaStore {
 
   /** Introspect a remote (again when `force`, or when its definition changed). */
   async load(remote: RemoteSchema, force = false, options: LoadOptions = {}): Promise<RemoteState> {
-    const known = this.state(remote);
+    const known = this.state(remote, options.allowlist);
     if (known && (!force || (options.notBefore !== undefined && known.loadedAt >= options.notBefore))) return known;
-    const key = keyOf(remote);
+    const key = keyOf(remote, options.allowlist);
     const loadedAt = Date.now();
     let state: RemoteState;
     try {
-      const endpoint = remoteEndpoint(remote, this.env);
+      const endpoint = remoteEndpoint(remote, this.env, options.allowlist);
       state = { key, endpoint, schema: await introspectRemote(endpoint, options.cancelled), loadedAt };
     } catch (error) {
       if (!(error instanceof RemoteFailure)) throw error;
@@ -72,16 +77,17 @@ export class RemoteSchemaStore {
 
   /** Introspect every remote of the document that has no state yet (all of them when `force`). */
   async loadAll(document: MetadataDocument, force = false, options: LoadOptions = {}): Promise<void> {
-    await Promise.all(remoteSchemasOf(document).map((r) => this.load(r, force, options)));
+    const allowlist = tlsAllowlistOf(document);
+    await Promise.all(remoteSchemasOf(document).map((r) => this.load(r, force, { ...options, allowlist })));
   }
 
   /** The metadata now served: its definitions stay kept. */
   serving(document: MetadataDocument): void {
-    this.served = new Map(remoteSchemasOf(document).map((r) => [r.name, keyOf(r)]));
+    this.served = new Map(remoteSchemasOf(document).map((r) => [r.name, keyOf(r, tlsAllowlistOf(document))]));
   }
 
   /** Whether some remote of the document has not been introspected in its current definition. */
   missing(document: MetadataDocument): boolean {
-    return remoteSchemasOf(document).some((r) => !this.state(r));
+    return remoteSchemasOf(document).some((r) => !this.state(r, tlsAllowlistOf(document)));
   }
 }

@@ -16,6 +16,7 @@ import { customizedContribution, customizedRemote, type CustomizedRemote } from 
 import { reasonsText, roleRemote, type RolePresets, type RoleRemote } from './rolePermission';
 import { remoteRelationshipProblems } from './relationshipProblems';
 import type { CompatHeaders } from '../sessionNames';
+import { tlsAllowlistOf } from '../metadata/network';
 
 /** A remote schema that can be served: where it is and what it brings. */
 export interface UsableRemote {
@@ -75,7 +76,7 @@ export function remoteView(
   }
   const claimed = actionConflict ? [] : fromActions;
   for (const remote of remotes) {
-    const state = store.state(remote);
+    const state = store.state(remote, tlsAllowlistOf(document));
     const name = JSON.stringify(remote.name);
     if (!state || 'problem' in state) {
       const reason = state ? state.problem : 'it has not been introspected yet';
