@@ -499,7 +499,7 @@ export const DECISIONS: readonly SpecItem[] = [
       'limits.remote-answers',
       '8',
       "the bytes of remote schemas' answers a request and a role may hold",
-      "Each answer of a remote schema is read up to 64 MiB; all the answers one GraphQL request gathers from remote schemas (root fields and remote relationships) together up to ENGINE_GRAPHQL_REMOTE_ANSWER_MAX_BYTES (64 MiB), and those of one role's requests in flight together (a share, as dec.limits.role-share counts it) up to ENGINE_GRAPHQL_REMOTE_ANSWER_ROLE_MAX_BYTES (256 MiB). An answer past a bound stops being read and its field fails with err.graphql.remote-failed, naming the bound; the bytes are given back when the request's answer is made.",
+      "Each answer of a remote schema is read up to 64 MiB; all the answers one GraphQL request gathers from remote schemas (root fields and remote relationships) together up to ENGINE_GRAPHQL_REMOTE_ANSWER_MAX_BYTES (64 MiB), and what one role's requests in flight hold of them together (a share, as dec.limits.role-share counts it) up to ENGINE_GRAPHQL_REMOTE_ANSWER_ROLE_MAX_BYTES (256 MiB), each byte read counted four times (as read, as text, as parsed values, in the answer written out). An answer whose length is declared is counted before it is read. An answer past a bound stops being read and its field fails with err.graphql.remote-failed, naming the bound; but when the role's bound is reached, the request of the role that began reading first waits for the others' bytes to be given back (it is refused only when its own would not fit alone). The bytes are given back when the request's answer has been written to its client, or the client has gone.",
     ),
     verifiedBy: 'reference' as const,
   },

@@ -40,7 +40,8 @@ export const FLAG_HELP: Readonly<Record<string, string>> = {
   'cache-max-bytes': '67108864 (parsed documents and compiled plans together)',
   'response-cache-max-bytes': '33554432 (answers of @cached queries; 0: none kept)',
   'remote-answer-max-bytes': "67108864 (remote schemas' answers one request holds together)",
-  'remote-answer-role-max-bytes': "268435456 (remote schemas' answers one role's requests in flight hold together)",
+  'remote-answer-role-max-bytes':
+    "268435456 (what one role's requests in flight hold of remote schemas' answers: 4 × the bytes read, until each answer is written)",
   'log-level': 'info (debug, info, warn, error, silent)',
   'data-dir': '.engine',
   'graceful-shutdown-timeout': '60',

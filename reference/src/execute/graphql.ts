@@ -58,6 +58,8 @@ export interface RequestOptions {
   cohort?: boolean;
   /** The client's IP address, for rate limits counted per address. */
   clientAddress?: string;
+  /** Takes what to do once the answer has been written (runPlan.ts's PlanCaller). */
+  whenWritten?: (done: () => void) => void;
 }
 
 export async function executeGraphQLRequest(
@@ -83,7 +85,12 @@ export async function executeGraphQLRequest(
     if (kept) return { status: 200, body: kept.body, headers: { 'cache-control': `max-age=${kept.secondsLeft}` } };
   }
   try {
-    const caller = { session, headers: options.clientHeaders ?? {}, ...(options.gone ? { gone: options.gone } : {}) };
+    const caller = {
+      session,
+      headers: options.clientHeaders ?? {},
+      ...(options.gone ? { gone: options.gone } : {}),
+      ...(options.whenWritten ? { whenWritten: options.whenWritten } : {}),
+    };
     const body = await runPlan(pools, plan, caller);
     // Only an answer without errors is kept: a failure is asked again.
     if (plan.cached && (JSON.parse(body) as { errors?: unknown }).errors === undefined) {

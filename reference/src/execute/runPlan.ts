@@ -69,18 +69,26 @@ export interface PlanCaller {
   gone?: Abandonment;
   /** The request's bound on the bytes of remote answers it holds. */
   budget?: AnswerBudget;
+  /** Takes what to do once the answer is written (or the client gone): remote answers' bytes stay counted until then, else until it is made. */
+  whenWritten?: (done: () => void) => void;
 }
 
 /** Run a compiled plan: the JSON text of the answer. */
 export async function runPlan(pools: PlanPools, plan: CompiledPlan, caller?: PlanCaller): Promise<string> {
-  // A request that asks remotes holds their answers within its role's and its own bounds until its answer is made.
+  // A request that asks remotes holds their answers within its role's and its own bounds until its
+  // answer is written (the answer made from them is held until then too).
   if (caller && !caller.budget && pools.remoteAnswers && (plan.remote || plan.remoteJoins)) {
     const budget = pools.remoteAnswers.forRequest(shareOf(caller.session));
+    let answer: string;
     try {
-      return await runPlan(pools, plan, { ...caller, budget });
-    } finally {
+      answer = await runPlan(pools, plan, { ...caller, budget });
+    } catch (error) {
       budget.release();
+      throw error;
     }
+    if (caller.whenWritten) caller.whenWritten(() => budget.release());
+    else budget.release();
+    return answer;
   }
   const answer = await runOwn(pools, plan, caller);
   const joins = plan.remoteJoins;

@@ -9,3 +9,11 @@ export function clientGone(res: { on(event: 'close', listener: () => void): unkn
   });
   return gone;
 }
+
+/** Calls `done` once the answer has been written, or the client has gone: at once when that is already so. */
+export function whenWritten(res: { once(event: 'close', listener: () => void): unknown; closed: boolean }): (done: () => void) => void {
+  return (done) => {
+    if (res.closed) done();
+    else res.once('close', done);
+  };
+}

@@ -13,7 +13,7 @@ import { nestsDeeperThan } from '../execute/operationLimits';
 import type { ServerLogger } from '../log';
 import { graphqlErrorsOf, graphqlOperationLabel, graphqlRequestDetail } from './graphqlLog';
 import { bodyLimit } from './bodyLimit';
-import { clientGone } from './clientGone';
+import { clientGone, whenWritten } from './clientGone';
 
 export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logger: ServerLogger) {
   const enabled = config.enabledApis.has('graphql');
@@ -71,6 +71,7 @@ export function createGraphQLFastPath(engine: Engine, config: EngineConfig, logg
           const answer = await executeGraphQLRequest(engine.pools, engine.graphql(), session, request, 'POST', {
             clientHeaders: req.headers,
             gone: clientGone(res),
+            whenWritten: whenWritten(res),
             ...clientAddress(req),
           });
           send(answer.status, answer.body, answer.headers);

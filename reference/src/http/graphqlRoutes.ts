@@ -9,7 +9,7 @@ import { isAdmin } from '../auth/session';
 import { executeGraphQLRequest, type GraphQLRequest } from '../execute/graphql';
 import { batchLimitAnswer } from '../execute/roleLimits';
 import { nestsDeeperThan } from '../execute/operationLimits';
-import { clientGone } from './clientGone';
+import { clientGone, whenWritten } from './clientGone';
 import { GRAPHQL_PATHS } from './crossOrigin';
 import { clientAddress, graphqlErrorBody } from './graphqlFastPath';
 import { graphqlErrorsOf, graphqlOperationLabel } from './graphqlLog';
@@ -36,6 +36,7 @@ export function mountGraphQLRoutes(app: Express, engine: Engine, config: EngineC
       trusted: rest?.trusted === true,
       clientHeaders: req.headers,
       gone: clientGone(res),
+      whenWritten: whenWritten(res),
       ...clientAddress(req),
     });
     if (answer.headers) res.set(answer.headers);
@@ -86,7 +87,7 @@ export function mountGraphQLRoutes(app: Express, engine: Engine, config: EngineC
           answers.push(JSON.stringify(notAnObject));
           continue;
         }
-        const options = { clientHeaders: req.headers, ...clientAddress(req) };
+        const options = { clientHeaders: req.headers, whenWritten: whenWritten(res), ...clientAddress(req) };
         answers.push((await executeGraphQLRequest(engine.pools, engine.graphql(), who, item as GraphQLRequest, 'POST', options)).body);
       }
       return res

@@ -1,4 +1,5 @@
-// The bytes of remote answers held: per request and per role, given back when a request's answer is made.
+// The bytes of remote answers held: per request (as read) and per role (each byte read counted as
+// the copies made of it), given back when a request's answer has been written.
 import { RemoteAnswerBytes } from './answerBytes';
 
 test('a request holds its answers up to its bound; past it, the bytes are refused and nothing more is counted', () => {
@@ -7,7 +8,8 @@ test('a request holds its answers up to its bound; past it, the bytes are refuse
   expect(request.take(60)).toBeUndefined();
   expect(request.take(40)).toBeUndefined();
   expect(request.take(1)).toBe('the remote answers of this request are larger than 100 bytes together');
-  expect(bytes.heldBy('user')).toBe(100);
+  // Four copies of each byte read are held for the role: as read, as text, as values, in the answer.
+  expect(bytes.heldBy('user')).toBe(400);
   request.release();
   request.release();
   expect(bytes.heldBy('user')).toBe(0);
@@ -16,20 +18,66 @@ test('a request holds its answers up to its bound; past it, the bytes are refuse
   expect(bytes.heldBy('user')).toBe(0);
 });
 
-test("a role's requests in flight share the role's bound; other roles have their own [dec.limits.remote-answers]", () => {
-  const bytes = new RemoteAnswerBytes(100, 150);
+test("a role's requests in flight share the role's bound, counted as the copies held; other roles have their own [dec.limits.remote-answers]", () => {
+  const bytes = new RemoteAnswerBytes(100, 600);
   const first = bytes.forRequest('user');
   const second = bytes.forRequest('user');
   const other = bytes.forRequest('guest');
   expect(first.take(100)).toBeUndefined();
-  expect(second.take(51)).toBe("the remote answers of the role's requests in flight are larger than 150 bytes together");
+  expect(second.take(51)).toBe("the remote answers of the role's requests in flight would hold more than 600 bytes (4 copies of each byte read)");
   expect(second.take(50)).toBeUndefined();
   expect(other.take(100)).toBeUndefined();
-  expect([bytes.heldBy('user'), bytes.heldBy('guest')]).toEqual([150, 100]);
+  expect([bytes.heldBy('user'), bytes.heldBy('guest')]).toEqual([600, 400]);
   first.release();
   expect(second.take(50)).toBeUndefined();
-  expect(bytes.heldBy('user')).toBe(100);
+  expect(bytes.heldBy('user')).toBe(400);
   second.release();
   other.release();
   expect([bytes.heldBy('user'), bytes.heldBy('guest')]).toEqual([0, 0]);
+});
+
+test("at the role's bound the role's first reader waits for bytes given back; the others are refused and give theirs back", async () => {
+  const bytes = new RemoteAnswerBytes(100, 400);
+  const first = bytes.forRequest('user');
+  const second = bytes.forRequest('user');
+  expect(first.take(50)).toBeUndefined();
+  expect(second.take(50)).toBeUndefined();
+  expect(bytes.heldBy('user')).toBe(400);
+  const refusal = "the remote answers of the role's requests in flight would hold more than 400 bytes (4 copies of each byte read)";
+  expect(await second.takeOrWait(1)).toBe(refusal);
+  let waited: string | undefined | 'pending' = 'pending';
+  const waiting = first.takeOrWait(10).then((r) => (waited = r));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(waited).toBe('pending');
+  second.release();
+  await waiting;
+  expect([waited, bytes.heldBy('user')]).toEqual([undefined, 240]);
+  // Another reader is refused while the first reads; once the first is gone, it is first and waits in turn.
+  const third = bytes.forRequest('user');
+  expect(third.take(40)).toBeUndefined();
+  expect(await third.takeOrWait(5)).toBe(refusal);
+  first.release();
+  const fourth = bytes.forRequest('user');
+  expect(fourth.take(60)).toBeUndefined();
+  expect(bytes.heldBy('user')).toBe(400);
+  let next: string | undefined | 'pending' = 'pending';
+  const nextWaiting = third.takeOrWait(5).then((r) => (next = r));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(next).toBe('pending');
+  expect(await fourth.takeOrWait(1)).toBe(refusal);
+  fourth.release();
+  await nextWaiting;
+  expect([next, bytes.heldBy('user')]).toEqual([undefined, 180]);
+  third.release();
+  expect(bytes.heldBy('user')).toBe(0);
+});
+
+test('the first reader is refused at once when its bytes would not fit the role alone', async () => {
+  const bytes = new RemoteAnswerBytes(200, 400);
+  const only = bytes.forRequest('user');
+  expect(only.take(90)).toBeUndefined();
+  expect(await only.takeOrWait(11)).toBe("the remote answers of the role's requests in flight would hold more than 400 bytes (4 copies of each byte read)");
+  expect(await only.takeOrWait(10)).toBeUndefined();
+  only.release();
+  expect(bytes.heldBy('user')).toBe(0);
 });

@@ -179,14 +179,29 @@ async function boundedText(response: Response, budget: AnswerBudget | undefined)
   const declared = Number(response.headers.get('content-length') ?? '0');
   if (declared > MAX_REMOTE_ANSWER_BYTES) throw new RemoteFailure(`its answer is larger than ${MAX_REMOTE_ANSWER_BYTES} bytes`);
   if (!response.body) return '';
+  // Counted before it is read when its length is declared: a request the role's bound cannot hold is
+  // refused before it reads anything, rather than reading a part that crowds out the others; what
+  // arrives past the declared length (a compressed answer) is counted as it comes. The bytes stay
+  // counted until the request's answer has been written.
+  let counted = 0;
+  if (budget && declared > 0) {
+    const over = await budget.takeOrWait(declared);
+    if (over) {
+      await response.body.cancel().catch(() => undefined);
+      throw new RemoteFailure(over);
+    }
+    counted = declared;
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
     if (size > MAX_REMOTE_ANSWER_BYTES) throw new RemoteFailure(`its answer is larger than ${MAX_REMOTE_ANSWER_BYTES} bytes`);
-    // Counted as it arrives: the text and the value parsed from it stay held until the request's answer is made.
-    const over = budget?.take(chunk.byteLength);
-    if (over) throw new RemoteFailure(over);
+    if (size > counted) {
+      const over = await budget?.takeOrWait(size - counted);
+      if (over) throw new RemoteFailure(over);
+      counted = size;
+    }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
