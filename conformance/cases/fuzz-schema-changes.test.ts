@@ -1,8 +1,9 @@
 // Generated sequences of run_sql DDL, metadata changes and remote schemas (schemaChanges.ts), with
 // two invariants:
 // - after every change, accepted or not, every role's introspected schema builds and is valid
-//   GraphQL, and a query of every root field it has answers without a 5xx or an `unexpected` error
-//   (decision dec.schema.always-valid); a remote that is no valid GraphQL is refused as
+//   GraphQL, a query of every root field it has answers without a 5xx or an `unexpected` error, and
+//   so does a mutation of every root field of its mutation_root (decision dec.schema.always-valid);
+//   a remote that is no valid GraphQL is refused as
 //   remote-schema-error (dec.remote-schema.valid-schema);
 // - at the end, a server started afresh on the same database has the same metadata, the same
 //   schemas and the same answers as the one that went through the changes: nothing it prepared or
@@ -14,7 +15,7 @@ import { caseNeeding, covers } from '../harness/cases';
 import { httpRequest } from '../harness/client';
 import { useMockServer } from '../harness/mockServer';
 import { applyStep, describeStep, PROBED_ROLES, ROW_LITERALS, startSequence, steps, type Step } from '../harness/schemaChanges';
-import { brokenAnswer, probeRole, type RoleProbe, type Server } from '../harness/schemaProbe';
+import { askMutations, brokenAnswer, probeRole, type Answer, type RoleProbe, type Server } from '../harness/schemaProbe';
 import { isManaged, useTarget, type Requirement } from '../harness/target';
 import { generatedRuns } from '../harness/generatedRuns';
 
@@ -44,8 +45,8 @@ function expectedStatus(s: Step, remotes: Set<string>): { status: number; code?:
   return undefined;
 }
 
-/** Apply the steps; after each, `check` with what it answered. Failures name the steps so far. */
-async function runSequence(sequence: Step[], check: (done: string[], probes: RoleProbe[]) => void): Promise<void> {
+/** Apply the steps; after each, `check` with what it answered (the mutations after the queries). Failures name the steps so far. */
+async function runSequence(sequence: Step[], check: (done: string[], probes: RoleProbe[], mutations: Answer[][]) => void): Promise<void> {
   await startSequence(target);
   const remotes = new Set<string>();
   const done: string[] = [];
@@ -62,16 +63,22 @@ async function runSequence(sequence: Step[], check: (done: string[], probes: Rol
     if (process.env.ENGINE_FUZZ_DEBUG) process.stdout.write(`step ${done.at(-1)}\n`);
     if (process.env.ENGINE_FUZZ_DEBUG)
       for (const p of probes) for (const a of p.answers) process.stdout.write(`${p.role} ${a.query} -> ${a.status} ${JSON.stringify(a.body).slice(0, 160)}\n`);
-    check(done, probes);
+    const mutations = [];
+    for (const p of probes) mutations.push(await askMutations(running(), p, ROW_LITERALS));
+    if (process.env.ENGINE_FUZZ_DEBUG)
+      for (const [i, m] of mutations.entries())
+        for (const a of m) process.stdout.write(`${probes[i]!.role} ${a.query} -> ${a.status} ${JSON.stringify(a.body).slice(0, 160)}\n`);
+    check(done, probes, mutations);
   }
 }
 
 /** The first invariant: every role's schema builds and is valid, and no root field answers as a failure of the server. */
-function everySchemaWorks(done: string[], probes: RoleProbe[]): void {
-  for (const p of probes) {
+function everySchemaWorks(done: string[], probes: RoleProbe[], mutations: Answer[][]): void {
+  for (const [i, p] of probes.entries()) {
     if (p.problems.length) throw new Error(`role ${p.role}'s schema is not valid: ${p.problems.join('; ')}\nafter:\n${done.join('\n')}`);
     // The functions of the generated database never raise: a postgres-error is SQL the server got wrong.
-    const broken = p.answers.filter((a) => brokenAnswer(a, true));
+    // A mutation may be refused by the rows (a key taken, a check failed), never by the server or by PostgreSQL.
+    const broken = [...p.answers.filter((a) => brokenAnswer(a, true)), ...mutations[i]!.filter((a) => brokenAnswer(a, true))];
     if (broken.length)
       throw new Error(
         `role ${p.role}: ${broken.map((a) => `${a.query} answered ${a.status} ${JSON.stringify(a.body).slice(0, 300)}`).join('\n')}\nafter:\n${done.join('\n')}`,
@@ -106,9 +113,9 @@ caseNeeding(
       fc.asyncProperty(steps(STEPS), async (sequence) => {
         // The running server asks every query after every change: what it prepares and keeps is in use.
         const done: string[] = [];
-        await runSequence(sequence, (sofar, probes) => {
+        await runSequence(sequence, (sofar, probes, mutations) => {
           done.splice(0, done.length, ...sofar);
-          everySchemaWorks(sofar, probes);
+          everySchemaWorks(sofar, probes, mutations);
         });
         const before = await probeAll(running());
         const queries = new Map(before.map((p) => [p.role, p.answers.map((a) => a.query)]));

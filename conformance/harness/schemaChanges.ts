@@ -1,10 +1,10 @@
 // Generated sequences of changes to the database and the metadata: DDL through run_sql, or outside
 // the service followed by reload_metadata (columns added and dropped, tables and the composite type
 // of a function's argument dropped and made again, functions altered) mixed with metadata changes
-// (tables and functions tracked and untracked, relationships, select permissions, reloads, a query
-// action) and remote schemas on the mock server (interfaces, unions, input objects, and now and
-// then one that is no valid GraphQL, which must be refused). Used by the cases that check what
-// every change leaves behind (fuzz-schema-changes.test.ts).
+// (tables and functions tracked and untracked, relationships, select, insert, update and delete
+// permissions, reloads, a query action) and remote schemas on the mock server (interfaces, unions,
+// input objects, and now and then one that is no valid GraphQL, which must be refused). Used by the
+// cases that check what every change leaves behind (fuzz-schema-changes.test.ts).
 import fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
 import type { HttpResult } from './client';
@@ -65,6 +65,19 @@ const selectPermission = fc.record({
   allow_aggregations: fc.boolean(),
 });
 
+const WRITES = ['insert', 'update', 'delete'] as const;
+/** A role's insert, update or delete permission: its mutations join the role's schema, and are asked after each change. */
+const writePermission = fc
+  .record({ t: fc.constantFrom('a', 'b'), role: fc.constantFrom(...ROLES), kind: fc.constantFrom(...WRITES), filter: permissionFilter })
+  .map(({ t, role, kind, filter }) => ({
+    type: `create_${kind}_permission`,
+    args: {
+      table: table(t),
+      role,
+      permission: kind === 'insert' ? { columns: '*', check: filter } : kind === 'update' ? { columns: '*', filter, check: filter } : { filter },
+    },
+  }));
+
 const metadataChange = fc.oneof(
   fc.constantFrom('a', 'b').map((name) => ({ type: 'track_table', args: { table: table(name) } })),
   fc.constantFrom('a', 'b').map((name) => ({ type: 'untrack_table', args: { table: table(name), cascade: true } })),
@@ -88,6 +101,10 @@ const metadataChange = fc.oneof(
   fc
     .record({ t: fc.constantFrom('a', 'b'), role: fc.constantFrom(...ROLES) })
     .map(({ t, role }) => ({ type: 'drop_select_permission', args: { table: table(t), role } })),
+  writePermission,
+  fc
+    .record({ t: fc.constantFrom('a', 'b'), role: fc.constantFrom(...ROLES), kind: fc.constantFrom(...WRITES) })
+    .map(({ t, role, kind }) => ({ type: `drop_${kind}_permission`, args: { table: table(t), role } })),
   fc.constantFrom({ type: 'reload_metadata', args: {} }, { type: 'reload_metadata', args: { reload_remote_schemas: true } }),
 );
 
@@ -202,6 +219,8 @@ const START: Step[] = [
   metadata('create_select_permission', { table: table('a'), role: 'r1', permission: { columns: '*', filter: {}, allow_aggregations: true } }),
   metadata('create_select_permission', { table: table('b'), role: 'r1', permission: { columns: ['id', 'a_id'], filter: {} } }),
   metadata('create_select_permission', { table: table('a'), role: 'r2', permission: { columns: ['id', 'w'], filter: { w: { _gt: 1 } } } }),
+  metadata('create_insert_permission', { table: table('b'), role: 'r1', permission: { columns: '*', check: {} } }),
+  metadata('create_update_permission', { table: table('a'), role: 'r2', permission: { columns: ['w'], filter: { w: { _gt: 1 } }, check: {} } }),
   { kind: 'add_remote', remote: { name: 'rs0', interfaces: true, union: true, input: true, flaw: 'none' } },
   { kind: 'add_action' },
 ];

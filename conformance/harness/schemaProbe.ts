@@ -79,12 +79,12 @@ function literal(type: GraphQLInputType, depth: number, given: Literals): string
   return given[type.name] ?? SCALAR_VALUES[type.name] ?? RECORD;
 }
 
-/** The arguments of a field: the required ones and a function's `args`; undefined when one cannot be given. */
+/** The arguments of a field: the required ones, a function's `args` and an update's `_set`; undefined when one cannot be given. */
 function argumentsOf(field: GraphQLField<unknown, unknown>, given: Literals): string | undefined {
   const parts: string[] = [];
   for (const arg of field.args) {
     const required = isNonNullType(arg.type) && arg.defaultValue === undefined;
-    if (!required && arg.name !== 'args') continue;
+    if (!required && arg.name !== 'args' && arg.name !== '_set') continue;
     const value = literal(arg.type, 2, given);
     if (value === undefined) {
       if (required) return undefined;
@@ -109,15 +109,30 @@ function selectionOf(type: GraphQLOutputType, depth: number): string | undefined
   return ` { ${parts.join(' ')} }`;
 }
 
-/** One query per root field of query_root that can be asked. */
-export function rootFieldQueries(schema: GraphQLSchema, given: Literals = {}): string[] {
-  const root = schema.getQueryType();
+/** One operation per root field of query_root (or mutation_root) that can be asked. */
+export function rootFieldQueries(schema: GraphQLSchema, given: Literals = {}, kind: 'query' | 'mutation' = 'query'): string[] {
+  const root = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
   if (!root) return [];
   return Object.values(root.getFields()).flatMap((field) => {
     const args = argumentsOf(field, given);
     const selection = selectionOf(field.type, 2);
-    return args === undefined || selection === undefined ? [] : [`{ ${field.name}${args}${selection} }`];
+    return args === undefined || selection === undefined ? [] : [`${kind === 'query' ? '' : 'mutation '}{ ${field.name}${args}${selection} }`];
   });
+}
+
+/**
+ * One mutation per root field of the role's mutation_root, with the arguments it requires (objects
+ * with every field they take, nested inserts included): what a change left of the role's mutations,
+ * asked. Their answers depend on the rows, so they are asked, not compared.
+ */
+export async function askMutations(server: Server, probe: RoleProbe, given: Literals = {}): Promise<Answer[]> {
+  const data = (probe.introspection.body as { data?: IntrospectionQuery }).data;
+  if (probe.problems.length || !data) return [];
+  const mutations = rootFieldQueries(buildClientSchema(data), given, 'mutation');
+  const answers: Answer[] = [];
+  // One after another: they write, and the order of the writes is the order asked.
+  for (const mutation of mutations) answers.push(await ask(server, probe.role, mutation));
+  return answers;
 }
 
 /** The role's schema, built and validated, and the answers of the given queries (or those its schema has). */
