@@ -1,7 +1,8 @@
 // `npm run bench`: query speed against PostGraphile and the bare-server ceiling, and metadata
-// operations at scale, event capture and delivery, subscriptions at scale; prints the tables and writes them to bench/RESULTS.md.
+// operations at scale, event capture and delivery, subscriptions at scale, @cached; prints the tables and writes them to bench/RESULTS.md.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cachedSpeed } from './cached';
 import { crashCommits } from './crash-commits';
 import { eventsScale } from './events';
 import { fairShareWait } from './fair-share-wait';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   if (!only || only === 'queries') sections.push(`## Query speed\n\n${await querySpeed(log)}`);
   if (!only || only === 'log') sections.push(`## The request log line\n\n${await logLineCost(log)}`);
   if (!only || only === 'mutations') sections.push(`## Nested inserts and update_many\n\n${await mutationSpeed(log)}`);
+  if (!only || only === 'cached') sections.push(`## @cached\n\n${await cachedSpeed(log)}`);
   if (!only || only === 'metadata') sections.push(`## Metadata at scale\n\n${await metadataScale(log)}`);
   if (!only || only === 'events') sections.push(`## Event triggers at scale\n\n${await eventsScale(log)}`);
   if (!only || only === 'subscriptions') sections.push(`## Subscriptions at scale\n\n${await subscriptionsScale(log)}`);
