@@ -1,5 +1,5 @@
 // `npm run bench`: query speed against PostGraphile and the bare-server ceiling, and metadata
-// operations at scale, event capture and delivery, subscriptions at scale, @cached; prints the tables and writes them to bench/RESULTS.md.
+// operations at scale, event capture and delivery, subscriptions and streams at scale, @cached; prints the tables and writes them to bench/RESULTS.md.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachedSpeed } from './cached';
@@ -12,6 +12,7 @@ import { metadataScale } from './metadata-scale';
 import { mutationSpeed } from './mutations';
 import { querySpeed } from './query-speed';
 import { remoteBound } from './remote-bound';
+import { streamsScale } from './streams';
 import { subscriptionsScale } from './subscriptions';
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   if (!only || only === 'metadata') sections.push(`## Metadata at scale\n\n${await metadataScale(log)}`);
   if (!only || only === 'events') sections.push(`## Event triggers at scale\n\n${await eventsScale(log)}`);
   if (!only || only === 'subscriptions') sections.push(`## Subscriptions at scale\n\n${await subscriptionsScale(log)}`);
+  if (!only || only === 'streams') sections.push(`## Streaming subscriptions at scale\n\n${await streamsScale(log)}`);
   if (!only || only === 'memory') sections.push(`## Memory under hostile queries\n\n${await memoryBound(log)}`);
   // Reliability figures (docs/reliability.md): only when asked for by name.
   if (only === 'fair') sections.push(`## A third role's wait while two roles fill the pool\n\n${await fairShareWait(log)}`);
