@@ -1,7 +1,7 @@
 // Generators of a source's customization for the metadata-replacement fuzzer (decision
 // dec.source.customization): root field prefixes, suffixes and a namespace of the source's own,
-// type name prefixes and suffixes, and the naming convention written out or not; plus a
-// customization the arguments refuse.
+// type name prefixes and suffixes, and the naming convention written out or not; plus
+// customizations the arguments refuse.
 import fc from 'fast-check';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -49,6 +49,51 @@ export const BAD_CUSTOMIZATION = {
   customization: { root_fields: { prefix: '2nd-' } },
   answer: (path: string) => ({ path: `${path}.customization.root_fields.prefix`, error: '"2nd-" is not a GraphQL name', code: 'parse-failed' }),
 };
+
+/**
+ * The graphql-default naming convention, on an added source and on the default source: not served
+ * by the reference (decision dec.source.customization), so refused at its place, nothing changed,
+ * never kept and ignored.
+ */
+export function namingConventionRefusals<D extends { sources?: Record<string, Json>[]; default_source?: { customization?: Record<string, Json> } }>(): {
+  kind: string;
+  apply: (d: D) => D;
+  answer: (d: D) => { path: string; error: string; code: string };
+}[] {
+  const sources = (d: D) => d.sources ?? [];
+  return [
+    {
+      kind: 'a source with the graphql-default naming convention',
+      apply: (d) => ({
+        ...d,
+        sources: [
+          ...sources(d),
+          {
+            name: 'src_camel',
+            kind: 'postgres',
+            configuration: { connection_info: { database_url: 'postgres://x/y' } },
+            tables: [],
+            customization: { naming_convention: 'graphql-default' },
+          },
+        ],
+      }),
+      answer: (d) => ({
+        path: `$.args.metadata.sources[${sources(d).length}].customization.naming_convention`,
+        error: 'graphql-default is not supported by this server yet',
+        code: 'not-supported',
+      }),
+    },
+    {
+      kind: 'the default source with the graphql-default naming convention',
+      apply: (d) => ({ ...d, default_source: { customization: { ...d.default_source?.customization, naming_convention: 'graphql-default' } } }),
+      answer: () => ({
+        path: '$.args.metadata.default_source.customization',
+        error: 'customization is not supported by this server yet',
+        code: 'not-supported',
+      }),
+    },
+  ];
+}
 
 /**
  * A query of the aggregate root field of each of a source's tables (by the names the table alone

@@ -158,6 +158,7 @@ export const FLAGS: Record<string, string> = {
   'remote-answer-role-max-bytes': 'ENGINE_GRAPHQL_REMOTE_ANSWER_ROLE_MAX_BYTES',
   'graceful-shutdown-timeout': 'ENGINE_GRAPHQL_GRACEFUL_SHUTDOWN_TIMEOUT',
   'compat-headers': 'ENGINE_GRAPHQL_COMPAT_HEADERS',
+  'default-naming-convention': 'ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION',
 };
 
 /** The name a setting has in the engine this API comes from: ENGINE_GRAPHQL_X → HASURA_GRAPHQL_X. */
@@ -169,6 +170,17 @@ function compatHeaders(value: string | undefined): CompatHeaders | undefined {
     throw new ConfigError(`ENGINE_GRAPHQL_COMPAT_HEADERS must be ${COMPAT_HEADERS.join(' or ')} (or empty: off), got ${JSON.stringify(value)}`);
   }
   return value as CompatHeaders;
+}
+
+/**
+ * The naming convention of sources whose customization names none: hasura-default, the names every
+ * source has. graphql-default is not served (decision dec.source.customization), so it is refused at
+ * start rather than ignored.
+ */
+function defaultNamingConvention(value: string | undefined): void {
+  if (value === undefined || value === 'hasura-default') return;
+  if (value === 'graphql-default') throw new ConfigError('ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION: graphql-default is not supported by this server yet');
+  throw new ConfigError(`ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION must be hasura-default or graphql-default, got ${JSON.stringify(value)}`);
 }
 
 /** Build the configuration from environment variables and command-line flags. */
@@ -195,6 +207,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
     throw new ConfigError('ENGINE_GRAPHQL_LOG_LEVEL must be one of debug, info, warn, error, silent');
   }
+  defaultNamingConvention(get('ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION'));
   const adminSecret = get('ENGINE_GRAPHQL_ADMIN_SECRET');
   const unauthorizedRole = get('ENGINE_GRAPHQL_UNAUTHORIZED_ROLE');
   const databaseUrl = get('ENGINE_GRAPHQL_DATABASE_URL') ?? env.DATABASE_URL;
