@@ -2,7 +2,9 @@
 // two invariants:
 // - after every change, accepted or not, every role's introspected schema builds and is valid
 //   GraphQL, a query of every root field it has answers without a 5xx or an `unexpected` error, and
-//   so does a mutation of every root field of its mutation_root (decision dec.schema.always-valid);
+//   so do a mutation of every root field of its mutation_root and the first result of a
+//   subscription (live or streaming) of every root field of its subscription_root (decision
+//   dec.schema.always-valid);
 //   a remote that is no valid GraphQL is refused as
 //   remote-schema-error (dec.remote-schema.valid-schema);
 // - at the end, a server started afresh on the same database has the same metadata, the same
@@ -15,7 +17,7 @@ import { caseNeeding, covers } from '../harness/cases';
 import { httpRequest } from '../harness/client';
 import { useMockServer } from '../harness/mockServer';
 import { applyStep, describeStep, PROBED_ROLES, ROW_LITERALS, startSequence, steps, type Step } from '../harness/schemaChanges';
-import { askMutations, brokenAnswer, probeRole, type Answer, type RoleProbe, type Server } from '../harness/schemaProbe';
+import { askMutations, askSubscriptions, brokenAnswer, probeRole, type Answer, type RoleProbe, type Server } from '../harness/schemaProbe';
 import { isManaged, useTarget, type Requirement } from '../harness/target';
 import { generatedRuns } from '../harness/generatedRuns';
 
@@ -65,6 +67,8 @@ async function runSequence(sequence: Step[], check: (done: string[], probes: Rol
       for (const p of probes) for (const a of p.answers) process.stdout.write(`${p.role} ${a.query} -> ${a.status} ${JSON.stringify(a.body).slice(0, 160)}\n`);
     const mutations = [];
     for (const p of probes) mutations.push(await askMutations(running(), p, ROW_LITERALS));
+    // The subscriptions after the mutations: their first results are of the rows the mutations left.
+    for (const [i, p] of probes.entries()) mutations[i]!.push(...(await askSubscriptions(running(), p, ROW_LITERALS)));
     if (process.env.ENGINE_FUZZ_DEBUG)
       for (const [i, m] of mutations.entries())
         for (const a of m) process.stdout.write(`${probes[i]!.role} ${a.query} -> ${a.status} ${JSON.stringify(a.body).slice(0, 160)}\n`);

@@ -22,6 +22,8 @@ import {
   type IntrospectionQuery,
 } from 'graphql';
 import { httpRequest } from './client';
+import type { Target } from './target';
+import { openSocket } from './websocket';
 
 export interface Answer {
   readonly query: string;
@@ -69,10 +71,13 @@ function literal(type: GraphQLInputType, depth: number, given: Literals): string
   if (isInputObjectType(type)) {
     if (depth === 0) return undefined;
     const fields: string[] = [];
+    // A stream's cursor takes one column (the engine refuses more).
+    const one = type.name.endsWith('_stream_cursor_value_input');
     for (const field of Object.values(type.getFields())) {
       const value = literal(field.type, depth - 1, given);
       if (value !== undefined) fields.push(`${field.name}: ${value}`);
       else if (isNonNullType(field.type) && field.defaultValue === undefined) return undefined;
+      if (one && fields.length === 1) break;
     }
     return `{${fields.join(', ')}}`;
   }
@@ -109,14 +114,14 @@ function selectionOf(type: GraphQLOutputType, depth: number): string | undefined
   return ` { ${parts.join(' ')} }`;
 }
 
-/** One operation per root field of query_root (or mutation_root) that can be asked. */
-export function rootFieldQueries(schema: GraphQLSchema, given: Literals = {}, kind: 'query' | 'mutation' = 'query'): string[] {
-  const root = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
+/** One operation per root field of query_root (or mutation_root, or subscription_root) that can be asked. */
+export function rootFieldQueries(schema: GraphQLSchema, given: Literals = {}, kind: 'query' | 'mutation' | 'subscription' = 'query'): string[] {
+  const root = kind === 'query' ? schema.getQueryType() : kind === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
   if (!root) return [];
   return Object.values(root.getFields()).flatMap((field) => {
     const args = argumentsOf(field, given);
     const selection = selectionOf(field.type, 2);
-    return args === undefined || selection === undefined ? [] : [`${kind === 'query' ? '' : 'mutation '}{ ${field.name}${args}${selection} }`];
+    return args === undefined || selection === undefined ? [] : [`${kind === 'query' ? '' : `${kind} `}{ ${field.name}${args}${selection} }`];
   });
 }
 
@@ -165,4 +170,33 @@ export function brokenAnswer(a: Answer, strict = false): boolean {
   const bad = (code: string | undefined) => code === 'unexpected' || (strict && code === 'postgres-error');
   const errors = (a.body as { errors?: { extensions?: { code?: string } }[] } | undefined)?.errors ?? [];
   return a.status >= 500 || errors.some((e) => bad(e.extensions?.code)) || bad((a.body as { code?: string } | undefined)?.code);
+}
+
+/**
+ * One subscription per root field of the role's subscription_root (live queries and streams, with
+ * the arguments they require), over graphql-transport-ws: each one's first event. A stream with no
+ * row past its cursor sends nothing: after `waitMs` it counts as answered with nothing (status 204).
+ * An error event is answered with its errors; a closed connection is a 5xx.
+ */
+export async function askSubscriptions(server: Server, probe: RoleProbe, given: Literals = {}, waitMs = 1500): Promise<Answer[]> {
+  const data = (probe.introspection.body as { data?: IntrospectionQuery }).data;
+  if (probe.problems.length || !data) return [];
+  const subscriptions = rootFieldQueries(buildClientSchema(data), given, 'subscription');
+  if (subscriptions.length === 0) return [];
+  const socket = openSocket({ url: server.url } as Target, roleHeaders(server, probe.role));
+  try {
+    return await Promise.all(
+      subscriptions.map(async (query): Promise<Answer> => {
+        const operation = socket.start(query);
+        const event = await operation.take(waitMs).catch(() => undefined);
+        operation.stop();
+        if (!event) return { query, status: 204, body: null };
+        if (event.type === 'next') return { query, status: 200, body: event.payload };
+        if (event.type === 'error') return { query, status: 200, body: { errors: event.errors } };
+        return { query, status: 599, body: event };
+      }),
+    );
+  } finally {
+    await socket.close();
+  }
 }
