@@ -3,6 +3,7 @@
 import { allowedHosts, bool, ConfigError, corsDomains, enabledApis, int, jwt, port, type ApiName, type JwtSettings } from './configValues';
 import { parseFlags, UsageError } from './flags';
 import { COMPAT_HEADERS, type CompatHeaders } from './sessionNames';
+import type { TlsAllow } from '../../spec';
 
 export { API_NAMES, ConfigError, LOOPBACK_HOSTS, type ApiName, type JwtSettings } from './configValues';
 
@@ -12,7 +13,8 @@ export interface EngineConfig {
   host: string;
   adminSecret?: string;
   jwt?: JwtSettings;
-  authHook?: { url: string; mode: 'GET' | 'POST' };
+  /** `allowlist`: the served metadata's TLS allow-list, which the hook's requests follow (set by the server). */
+  authHook?: { url: string; mode: 'GET' | 'POST'; allowlist?: () => readonly TlsAllow[] };
   unauthorizedRole?: string;
   enabledApis: ReadonlySet<ApiName>;
   enableAllowList: boolean;

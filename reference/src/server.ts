@@ -15,6 +15,7 @@ import { createLogger, type ServerLogger } from './log';
 import { engineError } from './errors';
 import { hostCheck } from './http/allowedHosts';
 import { adoptHeaderNames } from './http/headerNames';
+import { tlsAllowlistOf } from './metadata/network';
 
 export const SERVER_VERSION = `v${pkg.version}`;
 
@@ -33,8 +34,12 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function startServer(config: EngineConfig, databaseUrl: string, logger: ServerLogger = createLogger(config.logLevel)): Promise<RunningServer> {
-  const engine = await Engine.open(config, databaseUrl, logger);
+export async function startServer(given: EngineConfig, databaseUrl: string, logger: ServerLogger = createLogger(given.logLevel)): Promise<RunningServer> {
+  const engine = await Engine.open(given, databaseUrl, logger);
+  // The auth webhook's requests follow the served metadata's TLS allow-list (dec.network.tls-allowlist).
+  const config: EngineConfig = given.authHook
+    ? { ...given, authHook: { ...given.authHook, allowlist: () => tlsAllowlistOf(engine.current().document) } }
+    : given;
   engine.sourcePools.onConnectionFailure = (source, cause) => logger.log('warn', 'source-connection', { source, error: cause });
   if (config.logLevel === 'debug') engine.pools.logSql = (statement) => logger.log('debug', 'sql', statement);
   const app = createApp({ engine, config, logger, version: SERVER_VERSION });

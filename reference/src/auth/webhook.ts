@@ -3,6 +3,7 @@
 // session variables admits it, 401 refuses it.
 import type { EngineConfig } from '../config';
 import { engineError, type EngineError } from '../errors';
+import { outgoingFetch } from '../remote/outgoingTls';
 import { engineNamed, spokenName, type CompatHeaders } from '../sessionNames';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
@@ -25,15 +26,21 @@ export async function authenticateWebhook(
   }
   let response: Response;
   try {
+    // A hook on a host of the metadata's TLS allow-list may present a self-signed certificate (dec.network.tls-allowlist).
+    const allowlist = hook.allowlist?.() ?? [];
     response =
       hook.mode === 'GET'
-        ? await fetch(hook.url, { method: 'GET', headers: forwarded, signal: AbortSignal.timeout(TIMEOUT_MS) })
-        : await fetch(hook.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ headers: forwarded, request: request ?? null }),
-            signal: AbortSignal.timeout(TIMEOUT_MS),
-          });
+        ? await outgoingFetch(hook.url, { method: 'GET', headers: forwarded, signal: AbortSignal.timeout(TIMEOUT_MS) }, allowlist)
+        : await outgoingFetch(
+            hook.url,
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ headers: forwarded, request: request ?? null }),
+              signal: AbortSignal.timeout(TIMEOUT_MS),
+            },
+            allowlist,
+          );
   } catch {
     return engineError('webhook.unreachable', '$');
   }
