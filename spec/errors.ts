@@ -431,8 +431,8 @@ export const ERRORS: readonly ErrorSpec[] = [
     'not-exists.computed-field',
     400,
     'not-exists',
-    'computed field <name> does not exist in table <table-name>',
-    'drop_computed_field of a name the table does not have is refused at $.args; a select permission naming one in computed_fields is refused at its path.',
+    'computed field <name> does not exist',
+    'drop_computed_field of a name the table does not have is refused at $.args.name, as the engine does; a permission naming one in computed_fields is err.constraint-violation.permission with this reason.',
   ),
   decided(
     'not-supported.computed-field-table-argument',
@@ -460,7 +460,7 @@ export const ERRORS: readonly ErrorSpec[] = [
     400,
     'constraint-violation',
     'in table <table-name>: in permission for role <role-name>: <reason>',
-    'The reason of an inconsistent <type>_permission (its columns, presets, filter or check no longer fit the table or its relationships), as the engine frames it.',
+    'The reason of an inconsistent <type>_permission (its columns, presets, filter or check no longer fit the table or its relationships), as the engine frames it; create_select_permission listing a computed field the table does not have is refused so at $.args (reason err.not-exists.computed-field), as the engine does.',
   ),
   decided(
     'constraint-violation.computed-field',

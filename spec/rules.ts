@@ -232,6 +232,12 @@ export const DECISIONS: readonly SpecItem[] = [
     "A scalar computed field is a field of a role's type when the role's select permission lists it in computed_fields. A table-returning one is never listed there (400 constraint-violation, err.constraint-violation.computed-field-permission): a role sees it whenever it may select from the table it belongs to and from the table it returns, and the rows it returns pass through the role's permission on that table, as the engine derives them.",
   ),
   decision(
+    'computed_fields.table-path',
+    '4.3',
+    'where add_computed_field and drop_computed_field refuse an untracked table',
+    'add_computed_field and drop_computed_field of a table that is not tracked are refused with err.not-exists.table at $.args.table, as the engine does (the other table operations answer at $.args).',
+  ),
+  decision(
     'permission.column-comparison',
     '2.1',
     'column comparison operators in a BoolExp',
