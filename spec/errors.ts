@@ -258,11 +258,11 @@ export const ERRORS: readonly ErrorSpec[] = [
     'A custom name of a table, or a column, constraint or relationship, whose GraphQL name would not be a valid GraphQL name (/[_A-Za-z][_0-9A-Za-z]*/, not starting with __) is refused; a custom name makes a column trackable. A table whose own name makes no GraphQL name is tracked and not served (decision dec.table.unserved-name).',
   ),
   decided(
-    'validation-failed.enum-table',
+    'constraint-violation.enum-table',
     400,
-    'validation-failed',
+    'constraint-violation',
     'the table <table-name> cannot be used as an enum because <reason>',
-    'An enum table has a single-column text primary key, at most one other column (a text comment), at least one row, and values that are valid GraphQL enum values.',
+    'An enum table has a single-column text primary key, at most one other column (a text comment), at least one row, and values that are valid GraphQL enum values; track_table and set_table_is_enum refuse another at $.args with code constraint-violation, as the engine does (the first reason found is given).',
   ),
   decided(
     'already-exists.graphql-name',

@@ -515,10 +515,10 @@ caseInBulk(['err.constraint-violation.computed-field-permission'], {
   path: '$.args',
 });
 
-caseInBulk(['err.validation-failed.enum-table'], {
+caseInBulk(['err.constraint-violation.enum-table'], {
   setup: [{ type: 'track_table', args: { table: item } }],
   member: { type: 'set_table_is_enum', args: { table: item, is_enum: true } },
-  code: 'validation-failed',
+  code: 'constraint-violation',
   error: 'the table "bulk_refusals.item" cannot be used as an enum because its primary key column "id" is not of a text type',
   path: '$.args',
 });
