@@ -253,18 +253,18 @@ caseInBulk(['err.already-exists.event-trigger'], {
   path: '$.args',
 });
 
-caseInBulk(['err.validation-failed.event-trigger-name'], {
+caseInBulk(['err.parse-failed.event-trigger-name'], {
   setup: [{ type: 'track_table', args: { table: item } }],
   member: { type: 'create_event_trigger', args: trigger('bad name!') },
-  code: 'validation-failed',
+  code: 'parse-failed',
   error: 'event trigger name "bad name!" must be 1 to 42 letters, digits, _ or -',
-  path: '$.args.name',
+  path: '$',
 });
 
-caseInBulk(['err.bad-request.event-trigger-operations'], {
+caseInBulk(['err.parse-failed.event-trigger-operations'], {
   setup: [{ type: 'track_table', args: { table: item } }],
   member: { type: 'create_event_trigger', args: { name: 'nothing', table: item, webhook: hook } },
-  code: 'bad-request',
+  code: 'parse-failed',
   error: 'event trigger "nothing" has no operation: give insert, update, delete or enable_manual',
   path: '$',
 });

@@ -65,7 +65,8 @@ function withoutTrigger(document: MetadataDocument, name: string): MetadataDocum
 }
 
 export function createEventTrigger(document: MetadataDocument, db: Introspection, args: CreateEventTriggerArgs): MetadataDocument {
-  if (!NAME.test(args.name)) throw engineError('validation-failed.event-trigger-name', '$.args.name', [JSON.stringify(args.name)]);
+  // At $ with parse-failed, as the engine answers it.
+  if (!NAME.test(args.name)) throw engineError('parse-failed.event-trigger-name', '$', [JSON.stringify(args.name)]);
   if ((args.webhook === undefined) === (args.webhook_from_env === undefined)) {
     throw engineError('parse-failed.arguments', '$.args', ['exactly one of "webhook" and "webhook_from_env" is expected']);
   }
@@ -86,7 +87,7 @@ export function createEventTrigger(document: MetadataDocument, db: Introspection
   }
   if (!definition.insert && !definition.update && !definition.delete && !definition.enable_manual) {
     // At $, as the engine answers it.
-    throw engineError('bad-request.event-trigger-operations', '$', [JSON.stringify(args.name)]);
+    throw engineError('parse-failed.event-trigger-operations', '$', [JSON.stringify(args.name)]);
   }
   const trigger: EventTrigger = {
     name: args.name,
