@@ -946,7 +946,21 @@ export const ERRORS: readonly ErrorSpec[] = [
     400,
     'validation-failed',
     'invalid custom types: <reason>',
-    'set_custom_types refuses, changing nothing: a name that is not a GraphQL name, a type or field or enum value defined twice, a field type that is not defined or of the wrong kind (an object as an input, an input object as an output), and an object relationship whose name is taken, whose remote_table is not tracked, or whose field_mapping names a field that is not a scalar field of the object or a column that the table lacks.',
+    'set_custom_types refuses, changing nothing, a name that is not a GraphQL name (a type, field, enum value or object relationship) and a field type that is not a GraphQL type.',
+  ),
+  decided(
+    'constraint-violation.custom-types',
+    400,
+    'constraint-violation',
+    'invalid custom types: <reason>',
+    'set_custom_types refuses, changing nothing, with code constraint-violation as the engine does: a type or field or enum value defined twice, a field type that is not defined or of the wrong kind (an object as an input, an input object as an output), and an object relationship whose name is taken, whose remote_table is not tracked, or whose field_mapping names a field that is not a scalar field of the object or a column that the table lacks.',
+  ),
+  decided(
+    'invalid-configuration.custom-types',
+    400,
+    'invalid-configuration',
+    'invalid custom types: <reason>',
+    'set_custom_types refuses a relationship (object or array) whose field_mapping names a field of a list type with code invalid-configuration, as the engine does (it finds such types inconsistent); nothing changes.',
   ),
   decided(
     'validation-failed.action',

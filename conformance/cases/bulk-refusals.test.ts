@@ -449,10 +449,10 @@ caseInBulk(['err.not-exists.scheduled-event'], {
   path: '$.args',
 });
 
-caseInBulk(['err.validation-failed.custom-types'], {
+caseInBulk(['err.constraint-violation.custom-types'], {
   setup: [],
   member: { type: 'set_custom_types', args: { objects: [{ name: 'O', fields: [{ name: 'f', type: 'Nope' }] }] } },
-  code: 'validation-failed',
+  code: 'constraint-violation',
   error: 'invalid custom types: field "f" of "O": the type "Nope" is not defined',
   path: '$.args',
 });
