@@ -624,14 +624,14 @@ export const ERRORS: readonly ErrorSpec[] = [
     400,
     'parse-failed',
     'event trigger name <name> must be 1 to 42 letters, digits, _ or -',
-    "The name becomes part of the database triggers' names, which PostgreSQL limits. Refused when the arguments are read, with code parse-failed at $, as the engine answers it.",
+    "The name becomes part of the database triggers' names, which PostgreSQL limits. Refused when the arguments are read, with code parse-failed at the arguments' path (dec.envelope.argument-paths: $.args on /v1/metadata, $ on /v1/query), as the engine answers it.",
   ),
   decided(
     'parse-failed.event-trigger-operations',
     400,
     'parse-failed',
     'event trigger <name> has no operation: give insert, update, delete or enable_manual',
-    'A trigger that nothing can fire is refused when the arguments are read, with code parse-failed at $, as the engine answers it.',
+    "A trigger that nothing can fire is refused when the arguments are read, with code parse-failed at the arguments' path (dec.envelope.argument-paths: $.args on /v1/metadata, $ on /v1/query), as the engine answers it.",
   ),
   decided(
     'not-supported.manual-invocation',

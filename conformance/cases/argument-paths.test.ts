@@ -70,3 +70,29 @@ test(covers(['dec.envelope.argument-paths', 'err.not-exists.table'], 'an error f
     code: 'not-exists',
   });
 });
+
+test(
+  covers(
+    ['dec.envelope.argument-paths', 'err.parse-failed.event-trigger-name', 'err.parse-failed.event-trigger-operations'],
+    'create_event_trigger: a name it cannot take and a trigger without an operation are refused with the arguments',
+  ),
+  async () => {
+    const trigger = (name: string, extra: Record<string, unknown>) => ({
+      type: 'create_event_trigger',
+      args: { name, table: orders, webhook: 'http://127.0.0.1:9/hook', ...extra },
+    });
+    const badName = trigger("bad'name", { enable_manual: true });
+    const nameRefused = (path: string) => ({ path, error: 'event trigger name "bad\'name" must be 1 to 42 letters, digits, _ or -', code: 'parse-failed' });
+    expectResponse(await target.metadata(badName, { endpoint: '/v1/query' }), 400, nameRefused('$'));
+    expectResponse(await target.metadata(badName), 400, nameRefused('$.args'));
+    const nothing = trigger('t1_1', {});
+    const nothingRefused = (path: string) => ({
+      path,
+      error: 'event trigger "t1_1" has no operation: give insert, update, delete or enable_manual',
+      code: 'parse-failed',
+    });
+    expectResponse(await target.metadata(nothing, { endpoint: '/v1/query' }), 400, nothingRefused('$'));
+    expectResponse(await target.metadata(nothing), 400, nothingRefused('$.args'));
+    expect(await exported()).toEqual({ version: 2, tables: [{ table: orders }] });
+  },
+);

@@ -258,7 +258,7 @@ caseInBulk(['err.parse-failed.event-trigger-name'], {
   member: { type: 'create_event_trigger', args: trigger('bad name!') },
   code: 'parse-failed',
   error: 'event trigger name "bad name!" must be 1 to 42 letters, digits, _ or -',
-  path: '$',
+  path: '$.args',
 });
 
 caseInBulk(['err.parse-failed.event-trigger-operations'], {
@@ -266,7 +266,7 @@ caseInBulk(['err.parse-failed.event-trigger-operations'], {
   member: { type: 'create_event_trigger', args: { name: 'nothing', table: item, webhook: hook } },
   code: 'parse-failed',
   error: 'event trigger "nothing" has no operation: give insert, update, delete or enable_manual',
-  path: '$',
+  path: '$.args',
 });
 
 caseInBulk(['err.parse-failed.cron-schedule'], {
