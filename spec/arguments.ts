@@ -1,4 +1,5 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
+import { formatMessage } from './errors';
 import { functionName, nonEmptyName, roleName, tableName } from './names';
 import { LEGACY_DEFINITION_KEYS, remoteRelationshipDefinition } from './remote-relationships';
 import {
@@ -135,19 +136,31 @@ export const dropAction = object({ name: nonEmptyName }, { clear_data: boolean }
 export const actionPermission = object({ action: nonEmptyName, role: roleName }, { ...comment, definition: json });
 export const dropActionPermission = object({ action: nonEmptyName, role: roleName });
 
-export const createEventTrigger = object(
-  { name: nonEmptyName, table: tableName },
-  {
-    webhook: string,
-    webhook_from_env: string,
-    insert: eventOperation,
-    update: eventOperation,
-    delete: eventOperation,
-    enable_manual: boolean,
-    retry_conf: eventRetryConf,
-    headers: array(eventHeader),
-    replace: boolean,
-    ...source,
+/** The name becomes part of the database triggers' names, which PostgreSQL limits. */
+export const EVENT_TRIGGER_NAME = /^[A-Za-z0-9_-]{1,42}$/;
+/** A name the engine cannot take and a trigger nothing can fire are refused with the arguments, as the engine reads them. */
+export const createEventTrigger = refine(
+  object(
+    { name: nonEmptyName, table: tableName },
+    {
+      webhook: string,
+      webhook_from_env: string,
+      insert: eventOperation,
+      update: eventOperation,
+      delete: eventOperation,
+      enable_manual: boolean,
+      retry_conf: eventRetryConf,
+      headers: array(eventHeader),
+      replace: boolean,
+      ...source,
+    },
+  ),
+  (v, path) => {
+    if (!EVENT_TRIGGER_NAME.test(v.name)) return parseFailure(path, formatMessage('err.parse-failed.event-trigger-name', JSON.stringify(v.name)));
+    if (!v.insert && !v.update && !v.delete && v.enable_manual !== true) {
+      return parseFailure(path, formatMessage('err.parse-failed.event-trigger-operations', JSON.stringify(v.name)));
+    }
+    return parsed(v);
   },
 );
 // Deleting, redelivering and invoking event triggers, and reading the event log: not shown by

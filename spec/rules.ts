@@ -232,6 +232,18 @@ export const DECISIONS: readonly SpecItem[] = [
     "A scalar computed field is a field of a role's type when the role's select permission lists it in computed_fields. A table-returning one is never listed there (400 constraint-violation, err.constraint-violation.computed-field-permission): a role sees it whenever it may select from the table it belongs to and from the table it returns, and the rows it returns pass through the role's permission on that table, as the engine derives them.",
   ),
   decision(
+    'envelope.argument-paths',
+    '4.2',
+    'where a problem with the arguments is reported on each endpoint',
+    "An envelope whose arguments cannot be read (a key missing, a value of the wrong type, an empty name) is refused with parse-failed at the arguments' path: below $.args on /v1/metadata, and below the envelope itself on /v1/query and /v2/query, as the engine reads them there ($.name, $.sql, $ for the whole args; in a bulk $[1].name on those endpoints, $.args[1].args.name on /v1/metadata). The envelope's own keys (type, version) and every error found after the arguments are read keep their paths ($.type, $.args…) on every endpoint.",
+  ),
+  decision(
+    'computed_fields.table-path',
+    '4.3',
+    'where add_computed_field and drop_computed_field refuse an untracked table',
+    'add_computed_field and drop_computed_field of a table that is not tracked are refused with err.not-exists.table at $.args.table, as the engine does (the other table operations answer at $.args).',
+  ),
+  decision(
     'permission.column-comparison',
     '2.1',
     'column comparison operators in a BoolExp',

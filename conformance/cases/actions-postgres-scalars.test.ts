@@ -75,18 +75,22 @@ test(
 
 test(
   covers(
-    ['dec.action.postgres-scalars', 'err.validation-failed.custom-types', 'err.validation-failed.action'],
+    ['dec.action.postgres-scalars', 'err.constraint-violation.custom-types', 'err.validation-failed.action'],
     'a name that is no PostgreSQL type of the database is still refused',
   ),
   async () => {
-    const refused = (error: string) => ({ path: '$.args', error, code: 'validation-failed' });
+    const refused = (error: string, code = 'validation-failed') => ({ path: '$.args', error, code });
     const objects = (type: string) => ({ objects: [{ name: 'Visit', fields: [{ name: 'id', type }] }] });
     expectResponse(
       await run('set_custom_types', objects('no_such_type')),
       400,
-      refused('invalid custom types: field "id" of "Visit": the type "no_such_type" is not defined'),
+      refused('invalid custom types: field "id" of "Visit": the type "no_such_type" is not defined', 'constraint-violation'),
     );
-    expectResponse(await run('set_custom_types', objects('int4')), 400, refused('invalid custom types: field "id" of "Visit": the type "int4" is not defined'));
+    expectResponse(
+      await run('set_custom_types', objects('int4')),
+      400,
+      refused('invalid custom types: field "id" of "Visit": the type "int4" is not defined', 'constraint-violation'),
+    );
     expectResponse(await run('set_custom_types', objects('uuid')), 200, ok);
     expectResponse(
       await run('create_action', visit([{ name: 'n', type: 'int8' }])),

@@ -231,27 +231,34 @@ test(
 
 test(
   covers(
-    ['op.set_custom_types', 'err.validation-failed.custom-types', 'err.dependency-error.drop'],
+    [
+      'op.set_custom_types',
+      'err.constraint-violation.custom-types',
+      'err.validation-failed.custom-types',
+      'err.invalid-configuration.custom-types',
+      'err.dependency-error.drop',
+    ],
     'set_custom_types refuses bad types and types an action still uses, changing nothing',
   ),
   async () => {
     expectResponse(await run('create_action', action('quote', { arguments: quoteArgs })), 200, ok);
     const before = await exported();
-    const bad = async (types: unknown, error: string) =>
-      expectResponse(await run('set_custom_types', types), 400, refused('validation-failed', `invalid custom types: ${error}`));
-    await bad({ scalars: [{ name: 'not valid' }] }, '"not valid" is not a valid GraphQL name');
+    const bad = async (types: unknown, error: string, code = 'constraint-violation') =>
+      expectResponse(await run('set_custom_types', types), 400, refused(code, `invalid custom types: ${error}`));
+    const unreadable = (types: unknown, error: string) => bad(types, error, 'validation-failed');
+    await unreadable({ scalars: [{ name: 'not valid' }] }, '"not valid" is not a valid GraphQL name');
     await bad({ scalars: [{ name: 'Money' }], enums: [{ name: 'Money', values: [{ value: 'A' }] }] }, 'the type name "Money" is defined more than once');
     await bad({ scalars: [{ name: 'String' }] }, 'the type name "String" is defined more than once');
     await bad({ objects: [{ name: 'O', fields: [{ name: 'f', type: 'Nope' }] }] }, 'field "f" of "O": the type "Nope" is not defined');
-    await bad({ objects: [{ name: 'O', fields: [{ name: 'f', type: '[Int' }] }] }, 'field "f" of "O": "[Int" is not a GraphQL type');
+    await unreadable({ objects: [{ name: 'O', fields: [{ name: 'f', type: '[Int' }] }] }, 'field "f" of "O": "[Int" is not a GraphQL type');
     await bad(
       { objects: [{ name: 'O', fields: [{ name: 'f', type: 'Int' }] }], input_objects: [{ name: 'I', fields: [{ name: 'o', type: 'O' }] }] },
       'field "o" of "I": "O" is an object type, which cannot be an input',
     );
     await bad({ enums: [{ name: 'E', values: [{ value: 'A' }, { value: 'A' }] }] }, 'the value "A" of enum "E" is defined more than once');
     for (const value of ['true', 'false', 'null', 'not-a-name'])
-      await bad({ enums: [{ name: 'E', values: [{ value }] }] }, `"${value}" (a value of enum "E") is not a valid enum value`);
-    await bad({ objects: [{ name: 'O', fields: [{ name: 'bad name', type: 'Int' }] }] }, '"bad name" (a field of "O") is not a valid GraphQL name');
+      await unreadable({ enums: [{ name: 'E', values: [{ value }] }] }, `"${value}" (a value of enum "E") is not a valid enum value`);
+    await unreadable({ objects: [{ name: 'O', fields: [{ name: 'bad name', type: 'Int' }] }] }, '"bad name" (a field of "O") is not a valid GraphQL name');
     await bad(
       {
         input_objects: [
@@ -287,8 +294,11 @@ test(
     await bad(rel({ field_mapping: { missing: 'id' } }), 'relationship "artist" of "O": "missing" is not a field of "O"');
     await bad(rel({ field_mapping: { o: 'id' } }), 'relationship "artist" of "O": the field "o" is an object, not a scalar');
     await bad(rel({ name: 'o' }), 'relationship "o" of "O": the name is taken by a field or another relationship');
-    await bad(rel({ name: 'two words' }), 'relationship "two words" of "O": the name is not a valid GraphQL name');
+    await unreadable(rel({ name: 'two words' }), 'relationship "two words" of "O": the name is not a valid GraphQL name');
     await bad(rel({ field_mapping: {} }), 'relationship "artist" of "O": field_mapping is empty');
+    const listed = { name: 'artists', type: 'array', remote_table: { schema: 'music', name: 'artist' }, field_mapping: { ids: 'id' } };
+    const withList = { objects: [{ name: 'O', fields: [{ name: 'ids', type: '[Int!]' }], relationships: [listed] }] };
+    await bad(withList, 'relationship "artists" of "O": the field "ids" is a list', 'invalid-configuration');
     // A tracked table that the database no longer has.
     await target.sql('create table music.vanishing (id int primary key)');
     expectResponse(await run('track_table', { table: { schema: 'music', name: 'vanishing' } }), 200, ok);

@@ -184,8 +184,8 @@ caseInBulk(['err.not-exists.computed-field'], {
   setup: [{ type: 'track_table', args: { table: item } }],
   member: { type: 'drop_computed_field', args: { table: item, name: 'ghost' } },
   code: 'not-exists',
-  error: 'computed field "ghost" does not exist in table "bulk_refusals.item"',
-  path: '$.args',
+  error: 'computed field "ghost" does not exist',
+  path: '$.args.name',
 });
 
 caseInBulk(['err.already-exists.computed-field-name'], {
@@ -253,20 +253,20 @@ caseInBulk(['err.already-exists.event-trigger'], {
   path: '$.args',
 });
 
-caseInBulk(['err.validation-failed.event-trigger-name'], {
+caseInBulk(['err.parse-failed.event-trigger-name'], {
   setup: [{ type: 'track_table', args: { table: item } }],
   member: { type: 'create_event_trigger', args: trigger('bad name!') },
-  code: 'validation-failed',
+  code: 'parse-failed',
   error: 'event trigger name "bad name!" must be 1 to 42 letters, digits, _ or -',
-  path: '$.args.name',
+  path: '$.args',
 });
 
-caseInBulk(['err.bad-request.event-trigger-operations'], {
+caseInBulk(['err.parse-failed.event-trigger-operations'], {
   setup: [{ type: 'track_table', args: { table: item } }],
   member: { type: 'create_event_trigger', args: { name: 'nothing', table: item, webhook: hook } },
-  code: 'bad-request',
+  code: 'parse-failed',
   error: 'event trigger "nothing" has no operation: give insert, update, delete or enable_manual',
-  path: '$',
+  path: '$.args',
 });
 
 caseInBulk(['err.parse-failed.cron-schedule'], {
@@ -449,10 +449,10 @@ caseInBulk(['err.not-exists.scheduled-event'], {
   path: '$.args',
 });
 
-caseInBulk(['err.validation-failed.custom-types'], {
+caseInBulk(['err.constraint-violation.custom-types'], {
   setup: [],
   member: { type: 'set_custom_types', args: { objects: [{ name: 'O', fields: [{ name: 'f', type: 'Nope' }] }] } },
-  code: 'validation-failed',
+  code: 'constraint-violation',
   error: 'invalid custom types: field "f" of "O": the type "Nope" is not defined',
   path: '$.args',
 });
@@ -515,10 +515,10 @@ caseInBulk(['err.constraint-violation.computed-field-permission'], {
   path: '$.args',
 });
 
-caseInBulk(['err.validation-failed.enum-table'], {
+caseInBulk(['err.constraint-violation.enum-table'], {
   setup: [{ type: 'track_table', args: { table: item } }],
   member: { type: 'set_table_is_enum', args: { table: item, is_enum: true } },
-  code: 'validation-failed',
+  code: 'constraint-violation',
   error: 'the table "bulk_refusals.item" cannot be used as an enum because its primary key column "id" is not of a text type',
   path: '$.args',
 });

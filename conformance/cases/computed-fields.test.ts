@@ -126,9 +126,9 @@ test(
       await run('create_select_permission', { table: item, role: 'other', permission: { columns: ['id'], computed_fields: ['ghost'], filter: {} } }),
       400,
       {
-        path: '$.args.permission.computed_fields',
-        error: 'computed field "ghost" does not exist in table "shopfn.item"',
-        code: 'not-exists',
+        path: '$.args',
+        error: 'in table "shopfn.item": in permission for role "other": computed field "ghost" does not exist',
+        code: 'constraint-violation',
       },
     );
   },
@@ -207,11 +207,11 @@ test(
     });
     expectResponse(await run('drop_computed_field', { table: item, name: 'label', cascade: true }), 200, ok);
     expect((await exported()).tables[0]).toEqual({ table: item, select_permissions: [{ role: 'guest', permission: { columns: ['id'], filter: {} } }] });
-    expectResponse(
-      await run('drop_computed_field', { table: item, name: 'label' }),
-      400,
-      refused('not-exists', 'computed field "label" does not exist in table "shopfn.item"'),
-    );
+    expectResponse(await run('drop_computed_field', { table: item, name: 'label' }), 400, {
+      path: '$.args.name',
+      error: 'computed field "label" does not exist',
+      code: 'not-exists',
+    });
   },
 );
 
@@ -243,11 +243,11 @@ test(
     );
     expectResponse(await add('n', { function: fn('missing') }), 400, unfit('n', 'no such function exists in postgres : "shopfn.missing"'));
     expectResponse(await add('n', { function: fn('twice') }), 400, unfit('n', 'function "shopfn.twice" is overloaded. Overloaded functions are not supported'));
-    expectResponse(
-      await run('add_computed_field', { table: note, name: 'n', definition: { function: fn('note_label') } }),
-      400,
-      refused('not-exists', 'table "shopfn.note" does not exist'),
-    );
+    expectResponse(await run('add_computed_field', { table: note, name: 'n', definition: { function: fn('note_label') } }), 400, {
+      path: '$.args.table',
+      error: 'table "shopfn.note" does not exist',
+      code: 'not-exists',
+    });
     expect(await exported()).toEqual({ version: 2, tables: [{ table: item }] });
   },
 );
@@ -496,11 +496,11 @@ test(
       200,
       [ok, ok, ok, ok, ok],
     );
-    expectResponse(
-      await run('drop_computed_field', { table, name: 'ghost' }),
-      400,
-      refused('not-exists', 'computed field "ghost" does not exist in table "cf_item"'),
-    );
+    expectResponse(await run('drop_computed_field', { table, name: 'ghost' }), 400, {
+      path: '$.args.name',
+      error: 'computed field "ghost" does not exist',
+      code: 'not-exists',
+    });
     expectResponse(
       await run('drop_computed_field', { table, name: 'double' }),
       400,

@@ -123,7 +123,8 @@ test(covers(['err.unexpected-payload.unknown-operator', 'err.parse-failed.argume
   const cases: [unknown, Record<string, unknown>][] = [
     [{ id: { eq: 10 } }, payloadError('$.args.where', 'Unknown operator : eq')],
     [{ id: { in: [10] } }, payloadError('$.args.where', 'Unknown operator : in')],
-    [[{ id: 10 }], parseFailed('$.args.where', 'expected Object, but encountered Array')],
+    // Read with the arguments: below the envelope on /v1/query (dec.envelope.argument-paths).
+    [[{ id: 10 }], parseFailed('$.where', 'expected Object, but encountered Array')],
     [{ $and: [{ id: 10 }, 'x'] }, parseFailed('$.args.where', 'expected Object for a boolean expression')],
     [{ $and: { id: 10 } }, parseFailed('$.args.where', 'expected Array for $and')],
     [{ _or: { id: 10 } }, parseFailed('$.args.where', 'expected Array for _or')],

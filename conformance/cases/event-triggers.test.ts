@@ -350,8 +350,8 @@ test(
       'op.delete_event_trigger',
       'err.already-exists.event-trigger',
       'err.not-exists.event-trigger',
-      'err.validation-failed.event-trigger-name',
-      'err.bad-request.event-trigger-operations',
+      'err.parse-failed.event-trigger-name',
+      'err.parse-failed.event-trigger-operations',
       'err.not-exists.column',
       'dec.events.replace',
     ],
@@ -367,12 +367,12 @@ test(
     expectResponse(
       await run('create_event_trigger', trigger('bad name!', '/x', { insert: { columns: '*' } })),
       400,
-      refused('validation-failed', 'event trigger name "bad name!" must be 1 to 42 letters, digits, _ or -', '$.args.name'),
+      refused('parse-failed', 'event trigger name "bad name!" must be 1 to 42 letters, digits, _ or -'),
     );
     expectResponse(
       await run('create_event_trigger', trigger('nothing', '/x')),
       400,
-      refused('bad-request', 'event trigger "nothing" has no operation: give insert, update, delete or enable_manual', '$'),
+      refused('parse-failed', 'event trigger "nothing" has no operation: give insert, update, delete or enable_manual'),
     );
     expectResponse(
       await run('create_event_trigger', trigger('cols', '/x', { update: { columns: ['price', 'ghost'] } })),

@@ -119,7 +119,8 @@ test(covers(['dec.run_sql.consistency'], 'what was inconsistent before the SQL d
 test(covers(['dec.run_sql.consistency', 'err.parse-failed.arguments'], 'check_metadata_consistency must be a boolean'), async () => {
   const r = await runSql('select 1', { check_metadata_consistency: 'yes' });
   expect(r.status).toBe(400);
-  expect(r.body).toMatchObject({ code: 'parse-failed', path: '$.args.check_metadata_consistency' });
+  // Read with the arguments: below the envelope on the query endpoints (dec.envelope.argument-paths).
+  expect(r.body).toMatchObject({ code: 'parse-failed', path: '$.check_metadata_consistency' });
 });
 
 /** Tables beside t1 and pick: after a change to one, the schema is mostly the types the one before had, the changed table's made anew under the same names. */

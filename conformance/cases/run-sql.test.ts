@@ -76,9 +76,10 @@ test(covers(['dec.run_sql.errors', 'err.postgres-error.query-failed'], 'when a l
   expect(await target.sql(`select to_regclass('library.half_made') as t`)).toEqual([{ t: null }]);
 });
 
-test(covers(['err.parse-failed.arguments', 'op.run_sql'], 'sql is required and must be a string'), async () => {
-  expectResponse(await runSql({}), 400, { path: '$.args', error: 'key "sql" not found', code: 'parse-failed' });
-  expectResponse(await runSql({ sql: ['select 1'] }), 400, { path: '$.args.sql', error: 'expected String, but encountered Array', code: 'parse-failed' });
+test(covers(['err.parse-failed.arguments', 'op.run_sql', 'dec.envelope.argument-paths'], 'sql is required and must be a string'), async () => {
+  // On /v2/query the arguments are read below the envelope itself.
+  expectResponse(await runSql({}), 400, { path: '$', error: 'key "sql" not found', code: 'parse-failed' });
+  expectResponse(await runSql({ sql: ['select 1'] }), 400, { path: '$.sql', error: 'expected String, but encountered Array', code: 'parse-failed' });
 });
 
 test(covers(['err.access-denied.admin-only', 'rule.auth.1'], 'run_sql is admin only'), async () => {

@@ -349,7 +349,7 @@ test(covers(['op.set_table_is_enum', 'op.track_table.v1'], 'an enum table: by tr
   expect(await exported()).toEqual({ version: 2, tables: [{ table: status, is_enum: true }] });
 });
 
-test(covers(['op.set_table_is_enum', 'err.validation-failed.enum-table'], 'tables that cannot be enums are refused, with the reason'), async () => {
+test(covers(['op.set_table_is_enum', 'err.constraint-violation.enum-table'], 'tables that cannot be enums are refused, with the reason'), async () => {
   for (const [name, reason] of [
     ['wide_enum', 'it has more than one column besides its primary key'],
     ['empty_enum', 'it has no rows'],
@@ -361,7 +361,7 @@ test(covers(['op.set_table_is_enum', 'err.validation-failed.enum-table'], 'table
     expectResponse(await run('set_table_is_enum', { table, is_enum: true }), 400, {
       path: '$.args',
       error: `the table "shop.${name}" cannot be used as an enum because ${reason}`,
-      code: 'validation-failed',
+      code: 'constraint-violation',
     });
   }
 });

@@ -43,7 +43,7 @@ export function enumProblems(document: MetadataDocument, db: Introspection, enum
     try {
       enumShape(table, entry.table);
       const problem = enumValuesProblem((enumValues.get(relationKey(entry.table)) ?? []).map((v) => v.value));
-      if (problem) reason = formatMessage('err.validation-failed.enum-table', quoteQualified(entry.table), problem);
+      if (problem) reason = formatMessage('err.constraint-violation.enum-table', quoteQualified(entry.table), problem);
     } catch (error) {
       if (!(error instanceof EngineError)) throw error;
       reason = error.message;

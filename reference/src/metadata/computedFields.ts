@@ -97,7 +97,7 @@ export interface AddComputedFieldArgs {
 }
 
 export function addComputedField(document: MetadataDocument, db: Introspection, args: AddComputedFieldArgs): MetadataDocument {
-  const entry = trackedEntry(document, args.table);
+  const entry = trackedEntry(document, args.table, '$.args.table');
   const table = databaseTable(db, args.table);
   const field: ComputedField = { name: args.name, definition: args.definition, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) };
   const next: TableEntry = { ...entry, computed_fields: [...computedFieldsOf(entry), field] };
@@ -127,9 +127,8 @@ export function withoutComputedFieldsCascading(entry: TableEntry, names: readonl
 }
 
 export function dropComputedField(document: MetadataDocument, args: { table: QualifiedName; name: string; cascade?: boolean }): MetadataDocument {
-  const entry = trackedEntry(document, args.table);
-  if (!computedFieldsOf(entry).some((f) => f.name === args.name))
-    throw engineError('not-exists.computed-field', '$.args', [JSON.stringify(args.name), quoteQualified(args.table)]);
+  const entry = trackedEntry(document, args.table, '$.args.table');
+  if (!computedFieldsOf(entry).some((f) => f.name === args.name)) throw engineError('not-exists.computed-field', '$.args.name', [JSON.stringify(args.name)]);
   const roles = dependentPermissions(entry, args.name);
   if (roles.length > 0 && !args.cascade) {
     const display = args.table.schema === 'public' ? args.table.name : `${args.table.schema}.${args.table.name}`;

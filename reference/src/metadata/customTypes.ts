@@ -54,14 +54,16 @@ export function typeProblem(type: string, kinds: ReadonlyMap<string, TypeKind>, 
   return undefined;
 }
 
-const refuse = (reason: string) => engineError('validation-failed.custom-types', '$.args', [reason]);
+const refuse = (reason: string) => engineError('constraint-violation.custom-types', '$.args', [reason]);
+/** A name or type that cannot be read at all, before the types are checked against each other and the tables. */
+const refuseName = (reason: string) => engineError('validation-failed.custom-types', '$.args', [reason]);
 
 /** Custom types must have valid, distinct names, known field types and relationships to tracked tables. */
 export function validateCustomTypes(types: CustomTypes, document: MetadataDocument, db: Introspection, postgresScalars: ReadonlySet<string> = new Set()): void {
   const seen = new Set<string>(BUILT_IN_SCALARS);
   const all = [...(types.scalars ?? []), ...(types.enums ?? []), ...(types.input_objects ?? []), ...(types.objects ?? [])];
   for (const t of all) {
-    if (!isGraphQLName(t.name)) throw refuse(`${JSON.stringify(t.name)} is not a valid GraphQL name`);
+    if (!isGraphQLName(t.name)) throw refuseName(`${JSON.stringify(t.name)} is not a valid GraphQL name`);
     if (seen.has(t.name)) throw refuse(`the type name ${JSON.stringify(t.name)} is defined more than once`);
     seen.add(t.name);
   }
@@ -70,7 +72,7 @@ export function validateCustomTypes(types: CustomTypes, document: MetadataDocume
     const values = new Set<string>();
     for (const v of e.values) {
       if (!isGraphQLName(v.value) || ['true', 'false', 'null'].includes(v.value))
-        throw refuse(`${JSON.stringify(v.value)} (a value of enum ${JSON.stringify(e.name)}) is not a valid enum value`);
+        throw refuseName(`${JSON.stringify(v.value)} (a value of enum ${JSON.stringify(e.name)}) is not a valid enum value`);
       if (values.has(v.value)) throw refuse(`the value ${JSON.stringify(v.value)} of enum ${JSON.stringify(e.name)} is defined more than once`);
       values.add(v.value);
     }
@@ -78,9 +80,11 @@ export function validateCustomTypes(types: CustomTypes, document: MetadataDocume
   const checkFields = (owner: string, fields: readonly { name: string; type: string }[], use: 'input' | 'output') => {
     const names = new Set<string>();
     for (const f of fields) {
-      if (!isGraphQLName(f.name)) throw refuse(`${JSON.stringify(f.name)} (a field of ${JSON.stringify(owner)}) is not a valid GraphQL name`);
+      if (!isGraphQLName(f.name)) throw refuseName(`${JSON.stringify(f.name)} (a field of ${JSON.stringify(owner)}) is not a valid GraphQL name`);
       if (names.has(f.name)) throw refuse(`the field ${JSON.stringify(f.name)} of ${JSON.stringify(owner)} is defined more than once`);
       names.add(f.name);
+      if (namedTypeOf(f.type) === undefined)
+        throw refuseName(`field ${JSON.stringify(f.name)} of ${JSON.stringify(owner)}: ${JSON.stringify(f.type)} is not a GraphQL type`);
       const problem = typeProblem(f.type, kinds, use);
       if (problem) throw refuse(`field ${JSON.stringify(f.name)} of ${JSON.stringify(owner)}: ${problem}`);
     }
@@ -92,7 +96,7 @@ export function validateCustomTypes(types: CustomTypes, document: MetadataDocume
     const relationshipNames = new Set<string>();
     for (const r of o.relationships ?? []) {
       const where = `relationship ${JSON.stringify(r.name)} of ${JSON.stringify(o.name)}`;
-      if (!isGraphQLName(r.name)) throw refuse(`${where}: the name is not a valid GraphQL name`);
+      if (!isGraphQLName(r.name)) throw refuseName(`${where}: the name is not a valid GraphQL name`);
       if (fields.has(r.name) || relationshipNames.has(r.name)) throw refuse(`${where}: the name is taken by a field or another relationship`);
       relationshipNames.add(r.name);
       if (!findEntry(document, r.remote_table)) throw refuse(`${where}: the table ${quoteQualified(r.remote_table)} is not tracked`);
@@ -104,6 +108,8 @@ export function validateCustomTypes(types: CustomTypes, document: MetadataDocume
         const f = o.fields.find((x) => x.name === field);
         if (!f) throw refuse(`${where}: ${JSON.stringify(field)} is not a field of ${JSON.stringify(o.name)}`);
         if (kinds.get(namedTypeOf(f.type)!) === 'object') throw refuse(`${where}: the field ${JSON.stringify(field)} is an object, not a scalar`);
+        // The engine takes such types and then finds them inconsistent: refused with its code.
+        if (f.type.includes('[')) throw engineError('invalid-configuration.custom-types', '$.args', [`${where}: the field ${JSON.stringify(field)} is a list`]);
         if (!table.columns.some((c) => c.name === column))
           throw refuse(`${where}: ${JSON.stringify(column)} is not a column of ${quoteQualified(r.remote_table)}`);
       }

@@ -12,7 +12,7 @@ export interface EnumShape {
 
 /** The columns of an enum table, or the refusal that says why the table cannot be one. */
 export function enumShape(table: DbTable, name: QualifiedName): EnumShape {
-  const refuse = (reason: string) => engineError('validation-failed.enum-table', '$.args', [quoteQualified(name), reason]);
+  const refuse = (reason: string) => engineError('constraint-violation.enum-table', '$.args', [quoteQualified(name), reason]);
   const pk = primaryKeyOf(table);
   if (!pk) throw refuse('it has no primary key');
   if (pk.columns.length !== 1) throw refuse('its primary key is not a single column');
@@ -38,5 +38,5 @@ export function enumValuesProblem(values: readonly string[]): string | undefined
 /** Enum values must be GraphQL enum value names, and there must be some. */
 export function checkEnumValues(name: QualifiedName, values: readonly string[]): void {
   const problem = enumValuesProblem(values);
-  if (problem) throw engineError('validation-failed.enum-table', '$.args', [quoteQualified(name), problem]);
+  if (problem) throw engineError('constraint-violation.enum-table', '$.args', [quoteQualified(name), problem]);
 }

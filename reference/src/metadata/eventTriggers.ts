@@ -9,8 +9,6 @@ import { replaceEntry, trackedEntry } from './tables';
 export const OPERATIONS = ['insert', 'update', 'delete'] as const;
 export type EventOperation = (typeof OPERATIONS)[number];
 
-const NAME = /^[A-Za-z0-9_-]{1,42}$/;
-
 /** Every event trigger of the document's own tables (one source's part) with its table. */
 export function eventTriggersOf(document: MetadataDocument): { table: QualifiedName; trigger: EventTrigger }[] {
   return document.tables.flatMap((t) => (t.event_triggers ?? []).map((trigger) => ({ table: t.table, trigger })));
@@ -65,7 +63,7 @@ function withoutTrigger(document: MetadataDocument, name: string): MetadataDocum
 }
 
 export function createEventTrigger(document: MetadataDocument, db: Introspection, args: CreateEventTriggerArgs): MetadataDocument {
-  if (!NAME.test(args.name)) throw engineError('validation-failed.event-trigger-name', '$.args.name', [JSON.stringify(args.name)]);
+  // The name and the operations were checked with the arguments (spec/arguments.ts createEventTrigger).
   if ((args.webhook === undefined) === (args.webhook_from_env === undefined)) {
     throw engineError('parse-failed.arguments', '$.args', ['exactly one of "webhook" and "webhook_from_env" is expected']);
   }
@@ -83,10 +81,6 @@ export function createEventTrigger(document: MetadataDocument, db: Introspection
         if (table && !table.columns.some((x) => x.name === c)) throw engineError('not-exists.column', `$.args.${op}.columns`, [JSON.stringify(c)]);
     }
     definition[op] = { columns: Array.isArray(spec.columns) ? [...spec.columns] : '*' };
-  }
-  if (!definition.insert && !definition.update && !definition.delete && !definition.enable_manual) {
-    // At $, as the engine answers it.
-    throw engineError('bad-request.event-trigger-operations', '$', [JSON.stringify(args.name)]);
   }
   const trigger: EventTrigger = {
     name: args.name,

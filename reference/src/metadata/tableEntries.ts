@@ -7,9 +7,10 @@ import { engineError } from '../errors';
 export const findEntry = (document: MetadataDocument, table: QualifiedName) => document.tables.find((t) => sameQualified(t.table, table));
 
 /** The tracked entry of a table, or the §7.2 "table ... does not exist". */
-export function trackedEntry(document: MetadataDocument, table: QualifiedName): TableEntry {
+/** The table's entry, or the §7.2 "table does not exist" at `path` (most operations answer at $.args). */
+export function trackedEntry(document: MetadataDocument, table: QualifiedName, path = '$.args'): TableEntry {
   const entry = findEntry(document, table);
-  if (!entry) throw engineError('not-exists.table', '$.args', [quoteQualified(table)]);
+  if (!entry) throw engineError('not-exists.table', path, [quoteQualified(table)]);
   return entry;
 }
 

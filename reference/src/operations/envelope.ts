@@ -12,9 +12,16 @@ export type EnvelopeResult = { ok: true; operation: ParsedOperation } | { ok: fa
 
 const failed = (error: EngineError): EnvelopeResult => ({ ok: false, error });
 
-export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): EnvelopeResult {
+/**
+ * Where a problem with the arguments of the envelope at `path` is reported: below `args` on
+ * /v1/metadata, and on the query endpoints below the envelope itself, as the engine reports it
+ * there (decision dec.envelope.argument-paths). Runtime errors keep `.args` everywhere.
+ */
+const argumentsPath = (endpoint: Endpoint, path: string) => (endpoint === '/v1/metadata' ? `${path}.args` : path);
+
+export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$', readAt = path): EnvelopeResult {
   if (!schema.isPlainObject(body)) {
-    return failed(parseError({ path, message: `expected Object, but encountered ${schema.jsonTypeName(body)}` }));
+    return failed(parseError({ path: readAt, message: `expected Object, but encountered ${schema.jsonTypeName(body)}` }));
   }
   const topLevel = path === '$';
   // Decision dec.envelope.extra-keys: other keys beside these are ignored, as the engine ignores them.
@@ -24,20 +31,20 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
     if (!r.ok) return failed(parseError(r.problem));
     resourceVersion = r.value;
   }
-  if (!('type' in body)) return failed(parseError({ path, message: 'key "type" not found' }));
-  const typeResult = schema.string.parse(body.type, `${path}.type`);
+  if (!('type' in body)) return failed(parseError({ path: readAt, message: 'key "type" not found' }));
+  const typeResult = schema.string.parse(body.type, `${readAt}.type`);
   if (!typeResult.ok) return failed(parseError(typeResult.problem));
   const type = typeResult.value;
   const spec = OPERATIONS_BY_TYPE.get(type);
-  if (!spec || !spec.endpoints.includes(endpoint)) return failed(unknownOperation(type, endpoint, `${path}.type`));
-  if (!('args' in body)) return failed(parseError({ path, message: 'key "args" not found' }));
+  if (!spec || !spec.endpoints.includes(endpoint)) return failed(unknownOperation(type, endpoint, `${readAt}.type`));
+  if (!('args' in body)) return failed(parseError({ path: readAt, message: 'key "args" not found' }));
   let version: number;
   if (body.version !== undefined) {
-    const v = schema.integer.parse(body.version, `${path}.version`);
+    const v = schema.integer.parse(body.version, `${readAt}.version`);
     if (!v.ok) return failed(parseError(v.problem));
     if (!spec.versions.some((x) => x.version === v.value)) {
       return failed(
-        engineError('parse-failed.unsupported-operation-version', `${path}.version`, [String(v.value), type, spec.versions.map((x) => x.version).join(', ')]),
+        engineError('parse-failed.unsupported-operation-version', `${readAt}.version`, [String(v.value), type, spec.versions.map((x) => x.version).join(', ')]),
       );
     }
     version = v.value;
@@ -45,7 +52,7 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
     version = spec.inferVersion ? spec.inferVersion(body.args) : spec.versions[0]!.version;
   }
   const argsSchema = spec.versions.find((x) => x.version === version)!.args;
-  const parsed = argsSchema.parse(body.args, `${path}.args`);
+  const parsed = argsSchema.parse(body.args, argumentsPath(endpoint, readAt));
   if (!parsed.ok) return failed(parseError(parsed.problem));
   const source = schema.isPlainObject(body.args) && typeof body.args.source === 'string' ? body.args.source : undefined;
   const operation: ParsedOperation = {
@@ -59,7 +66,7 @@ export function parseEnvelope(body: unknown, endpoint: Endpoint, path = '$'): En
   if (type === 'bulk') {
     const children: ParsedOperation[] = [];
     for (const [i, child] of (parsed.value as unknown[]).entries()) {
-      const r = parseEnvelope(child, endpoint, `${path}.args[${i}]`);
+      const r = parseEnvelope(child, endpoint, `${path}.args[${i}]`, `${argumentsPath(endpoint, readAt)}[${i}]`);
       if (!r.ok) return r;
       children.push(r.operation);
     }

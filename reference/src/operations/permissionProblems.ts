@@ -21,7 +21,7 @@ export function permissionProblems(document: MetadataDocument, db: Introspection
         } catch (error) {
           if (!(error instanceof EngineError)) throw error;
           // That refusal speaks of the table and the role already.
-          const framed = error.id === 'err.constraint-violation.computed-field-permission';
+          const framed = error.id === 'err.constraint-violation.computed-field-permission' || error.id === 'err.constraint-violation.permission';
           out.push({
             type: `${type}_permission`,
             reason: framed

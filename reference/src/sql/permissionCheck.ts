@@ -1,6 +1,6 @@
 // A permission must fit its table: its columns and computed fields exist, its presets name columns,
 // and its expressions compile against the tables they reach (what they reach is the caller's models).
-import { quoteQualified, type PermissionType } from '../../../spec';
+import { formatMessage, quoteQualified, type PermissionType } from '../../../spec';
 import type { DbColumn } from '../db/introspection';
 import { engineError } from '../errors';
 import type { AnyPermission } from '../metadata/permissions';
@@ -29,7 +29,8 @@ export function validatePermission(
   const computed = 'computed_fields' in permission ? permission.computed_fields : undefined;
   for (const name of computed ?? []) {
     if (!(table.entry.computed_fields ?? []).some((f) => f.name === name)) {
-      throw engineError('not-exists.computed-field', '$.args.permission.computed_fields', [JSON.stringify(name), quoteQualified(table.entry.table)]);
+      const missing = formatMessage('err.not-exists.computed-field', JSON.stringify(name));
+      throw engineError('constraint-violation.permission', '$.args', [quoteQualified(table.entry.table), JSON.stringify(role), missing]);
     }
     // Decision dec.computed_fields.permissions: a table-returning one follows its table's permissions.
     const returned = table.computedFields.find((c) => c.field === name)?.targetKey;
