@@ -104,7 +104,7 @@ test(
     );
     process.stdout.write(`schema changes: ${RUNS} generated sequences, every schema valid after every change, seed ${seed}\n`);
   },
-  120_000,
+  long ? 1_200_000 : 120_000,
 );
 
 caseNeeding(
@@ -153,5 +153,5 @@ caseNeeding(
       { numRuns: FRESH_RUNS, seed },
     );
   },
-  180_000,
+  long ? 1_200_000 : 180_000,
 );

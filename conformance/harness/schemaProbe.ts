@@ -178,7 +178,7 @@ export function brokenAnswer(a: Answer, strict = false): boolean {
  * row past its cursor sends nothing: after `waitMs` it counts as answered with nothing (status 204).
  * An error event is answered with its errors; a closed connection is a 5xx.
  */
-export async function askSubscriptions(server: Server, probe: RoleProbe, given: Literals = {}, waitMs = 1500): Promise<Answer[]> {
+export async function askSubscriptions(server: Server, probe: RoleProbe, given: Literals = {}, waitMs = 500): Promise<Answer[]> {
   const data = (probe.introspection.body as { data?: IntrospectionQuery }).data;
   if (probe.problems.length || !data) return [];
   const subscriptions = rootFieldQueries(buildClientSchema(data), given, 'subscription');
