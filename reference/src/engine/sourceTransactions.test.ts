@@ -126,6 +126,8 @@ test('SQL run through the transaction arms the guard once, and a transaction tha
     ),
   ).toBe('second');
   expect(fake.sent.filter((t) => t === HAS_GUARD)).toHaveLength(1);
+  // The guard is there: nothing is made (a user who may not make it could not arm it otherwise).
+  expect(fake.sent.filter((t) => t.startsWith('create') || t.startsWith('savepoint'))).toEqual([]);
   expect(fake.sent.filter((t) => t.startsWith('insert into'))).toHaveLength(1);
   started = 'T2';
   await expect(
@@ -137,6 +139,7 @@ test('SQL run through the transaction arms the guard once, and a transaction tha
   ).rejects.toMatchObject({
     id: 'err.bad-request.transaction-control',
     path: '$.args.sql',
+    message: 'run_sql runs inside the transaction of its request and may not end it: ROLLBACK',
   });
   const [participant] = tx.participants();
   expect(participant).toMatchObject({
