@@ -86,6 +86,13 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/schema/remoteRelationshipField.ts': ['reference/src/schema/remoteRelationshipField.test.ts', ...cases('remote-relationships')],
   'reference/src/metadata/remoteRelationships.ts': ['reference/src/schema/remoteRelationshipField.test.ts', ...cases('remote-relationships')],
   'spec/remote-relationships.ts': ['reference/src/schema/remoteRelationshipField.test.ts', ...cases('remote-relationships')],
+  'reference/src/engine/sourceTransactions.ts': [
+    'reference/src/engine/sourceTransactions.test.ts',
+    'reference/src/engine/sourceConnections.test.ts',
+    'reference/src/engine/sourceGuard.test.ts',
+    'reference/src/engine/atomicCommit.test.ts',
+  ],
+  'reference/src/schema/typeShare.ts': ['reference/src/schema/typeShare.test.ts', 'reference/src/schema/schemaValidation.test.ts'],
 };
 
 const USAGE = `Usage: npm run mutation [-- MODULE[:LINES]... [--tests FILE,FILE]]

@@ -15,6 +15,7 @@ import { buildSchemaCache, roleSchema } from '../execute/schemaCache';
 import { adminSchemaOf, validSchemaCache } from '../execute/schemaValidity';
 import { schemaErrors } from './schemaValidation';
 import { typeContext } from './typeContext';
+import { TypeShare } from './typeShare';
 
 const column = (name: string, type: string): DbColumn => ({
   name,
@@ -525,5 +526,93 @@ describe('validated by its new types, a version is found valid exactly when vali
       // A short run in npm test; ENGINE_FUZZ_RUNS=500 for a long one.
       { numRuns: Number(process.env.ENGINE_FUZZ_RUNS ?? 20) },
     );
+  });
+});
+
+describe("the share's memo of one version, and what it takes from the version before", () => {
+  const limits = loadConfig({}).limits;
+  const schemaNamed = (name: string) => ({ name }) as unknown as GraphQLSchema;
+
+  test('a named type is taken from the version before only when made of the same; one without content is always made again', () => {
+    const first = new TypeShare();
+    const made: string[] = [];
+    const make = (label: string) => () => {
+      made.push(label);
+      return { label };
+    };
+    const a = first.named('A', make('A1'), 'a');
+    expect(first.named('A', make('A again'), 'a')).toBe(a);
+    const b = first.named('B', make('B1'), 'b');
+    const c = first.named('C', make('C1'));
+    const second = new TypeShare(first);
+    expect(second.named('A', make('A2'), 'a')).toBe(a);
+    expect(second.named('B', make('B2'), 'b changed')).not.toBe(b);
+    expect(second.named('C', make('C2'))).not.toBe(c);
+    expect(made).toEqual(['A1', 'B1', 'C1', 'B2', 'C2']);
+  });
+
+  test('once the version before is forgotten, its named types stay known and its classes are taken no more', () => {
+    const first = new TypeShare();
+    const a = first.named('A', () => ({ a: 1 }), 'a');
+    const firstTypes = first.typesOfClass('class of a table');
+    const firstOther = first.typesOfClass('another class');
+    const second = new TypeShare(first);
+    expect(second.typesOfClass('class of a table')).toBe(firstTypes);
+    second.forgetPrevious();
+    expect(second.typesOfClass('another class')).not.toBe(firstOther);
+    expect(second.named('A', () => ({ a: 2 }), 'a')).toBe(a);
+    // And the version after that still finds it.
+    const third = new TypeShare(second);
+    third.forgetPrevious();
+    expect(third.named('A', () => ({ a: 3 }), 'a')).toBe(a);
+  });
+
+  test("a schema of the same roots: this version's own first, the version before's only when its schemas are carried", () => {
+    const first = new TypeShare();
+    const one = schemaNamed('one');
+    expect(first.schema('roots', false, () => one)).toBe(one);
+    expect(first.schema('roots', false, () => schemaNamed('again'))).toBe(one);
+    const notCarried = new TypeShare(first);
+    const two = schemaNamed('two');
+    expect(notCarried.schema('roots', false, () => two)).toBe(two);
+    const carried = new TypeShare(first);
+    expect(carried.schema('roots', true, () => schemaNamed('three'))).toBe(one);
+    expect(carried.schema('other roots', true, () => two)).toBe(two);
+    expect([...carried.schemas]).toEqual([
+      ['roots', one],
+      ['other roots', two],
+    ]);
+  });
+
+  test("the schemas a version mostly taken is validated against: the version before's and its own", () => {
+    const before = buildSchemaCache(
+      { ...document, tables: document.tables.filter((t) => t.table.name !== 'note') } as MetadataDocument,
+      introspectionOf(tables, tables),
+      new Map(),
+      limits,
+    );
+    const previous = before.admin.schema;
+    const after = buildSchemaCache(document, introspectionOf(tables, tables), new Map(), limits, { previous: before.share });
+    const own = after.admin.schema;
+    expect(after.share.schemasBefore()!()).toEqual([previous, own]);
+  });
+
+  test("the roots' key tells the functions apart", () => {
+    const share = new TypeShare();
+    expect(share.rootKey(new Map(), new Map(), ['f'])).not.toBe(share.rootKey(new Map(), new Map()));
+    expect(share.rootKey(new Map(), new Map(), [])).toBe(share.rootKey(new Map(), new Map()));
+  });
+
+  test('a scalar of the database has one object in a version and the versions after: a table made again refers to the one the tables taken have', () => {
+    const withUuid = tables.map((t) => (t.name === 'note' || t.name === 'artist' ? { ...t, columns: [...t.columns, column('ref', 'uuid')] } : t));
+    const before = buildSchemaCache(document, introspectionOf(withUuid, withUuid), new Map(), limits);
+    expect(schemaErrors(before.admin.schema)).toEqual([]);
+    const changed = withUuid.map((t) => (t.name === 'note' ? { ...t, comment: 'changed' } : t));
+    const after = buildSchemaCache(document, introspectionOf(changed, changed), new Map(), limits, { previous: before.share });
+    expect(schemaErrors(after.admin.schema)).toEqual([]);
+    const uuid = (schema: GraphQLSchema, type: string) => (schema.getType(type) as GraphQLObjectType).getFields().ref!.type;
+    expect(after.admin.schema.getType('artist')).toBe(before.admin.schema.getType('artist'));
+    expect(after.admin.schema.getType('note')).not.toBe(before.admin.schema.getType('note'));
+    expect(uuid(after.admin.schema, 'note')).toBe(uuid(before.admin.schema, 'artist'));
   });
 });
