@@ -7,16 +7,13 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
-import { fixtureSql } from '../conformance/harness/fixtures';
 import { loadConfig } from '../reference/src/config';
 import { freePort, provisionDatabase } from '../reference/src/db/provision';
 import { Engine } from '../reference/src/engine/engine';
 import { prepareGraphQLRequest } from '../reference/src/execute/graphql';
-import { postmasterOf } from './cpu';
 import { load, type LoadResult, type LoadTarget } from './load';
 import { median, ROOT, rssMiB, start, stop, waitFor } from './processes';
-import { CASES, trackBenchTables } from './query-speed';
+import { CASES, seedBenchDatabase, trackBenchTables } from './query-speed';
 import { ensureTools } from './tools';
 
 const NESTED = CASES[1]!.reference;
@@ -63,14 +60,7 @@ export async function cachedSpeed(
   const database = await provisionDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL });
   const children = [];
   try {
-    log('seeding 1k artists, 10k albums, 100k tracks');
-    const client = new Client({ connectionString: database.url });
-    await client.connect();
-    await client.query(fixtureSql('bench'));
-    await client.query('vacuum (analyze) bench.artist, bench.album, bench.track');
-    await client.query('checkpoint');
-    const postmaster = await postmasterOf(client);
-    await client.end();
+    const postmaster = await seedBenchDatabase(database.url, log);
     const [refPort, barePort] = [await freePort(), await freePort()];
     const reference = start(process.execPath, [join(ROOT, 'bin', 'engine-reference.js')], {
       ENGINE_GRAPHQL_DATABASE_URL: database.url,

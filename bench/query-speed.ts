@@ -101,6 +101,23 @@ export async function trackBenchTables(url: string): Promise<void> {
   if (setup.status !== 200) throw new Error(`metadata setup failed: ${await setup.text()}`);
 }
 
+/** The bench's artists, albums and tracks on `url`, vacuumed and checkpointed; the postmaster's pid. */
+export async function seedBenchDatabase(url: string, log: (line: string) => void): Promise<number> {
+  log('seeding 1k artists, 10k albums, 100k tracks');
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(fixtureSql('bench'));
+    // Vacuumed and checkpointed now, so that neither autovacuum nor a checkpoint after the bulk
+    // inserts falls into a run and onto the CPU counted for one server.
+    await client.query('vacuum (analyze) bench.artist, bench.album, bench.track');
+    await client.query('checkpoint');
+    return await postmasterOf(client);
+  } finally {
+    await client.end();
+  }
+}
+
 export async function querySpeed(
   log: (line: string) => void,
   seconds = Number(process.env.BENCH_SECONDS ?? 10),
@@ -111,16 +128,7 @@ export async function querySpeed(
   const database = await provisionDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL });
   const children = [];
   try {
-    log('seeding 1k artists, 10k albums, 100k tracks');
-    const client = new Client({ connectionString: database.url });
-    await client.connect();
-    await client.query(fixtureSql('bench'));
-    // Vacuumed and checkpointed now, so that neither autovacuum nor a checkpoint after the bulk
-    // inserts falls into a run and onto the CPU counted for one server.
-    await client.query('vacuum (analyze) bench.artist, bench.album, bench.track');
-    await client.query('checkpoint');
-    const postmaster = await postmasterOf(client);
-    await client.end();
+    const postmaster = await seedBenchDatabase(database.url, log);
 
     const [refPort, quietPort, barePort, pglPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const reference = start(process.execPath, [join(ROOT, 'bin', 'engine-reference.js')], referenceEnvironment(database.url, refPort));
