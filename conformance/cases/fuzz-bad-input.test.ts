@@ -13,7 +13,7 @@ import { useTarget } from '../harness/target';
 import { generatedRuns } from '../harness/generatedRuns';
 
 const target = useTarget();
-const RUNS = generatedRuns('ENGINE_BAD_INPUT_RUNS', 3, 12);
+const RUNS = generatedRuns('ENGINE_BAD_INPUT_RUNS', 2, 12);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 const exportV2 = async () => (await target.metadata({ type: 'export_metadata', version: 2, args: {} })).body;

@@ -14,7 +14,7 @@ const table = { schema: 'fuzz', name: 'item' };
 const rows = fuzzRows();
 const SESSION = { 'x-engine-user-id': '2' };
 const ROLES_PER_RUN = 20;
-const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 10, 100);
+const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 6, 100);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 const checksum = async () => (await target.sql(`select md5(string_agg(i::text, ',' order by id)) as sum from fuzz.item i`))[0]!.sum;
