@@ -157,6 +157,16 @@ export class SourcePools {
     return pool;
   }
 
+  /**
+   * The pool of a source with a lease on it, for work that keeps using it over several steps (a
+   * recovery pass): retired meanwhile, it is ended only once `release` is called (dec.source.in-flight).
+   */
+  leasedPoolOf(source: SourceEntry): { pool: Pool; release: () => void } | ConfigProblem {
+    const pool = this.poolOf(source);
+    if ('problem' in pool) return pool;
+    return { pool, release: this.leases.take(pool) };
+  }
+
   /** The pool open for the source's present configuration, if there is one (none is opened). */
   openPoolOf(source: SourceEntry): Pool | undefined {
     const open = this.pools.get(source.name);

@@ -182,3 +182,30 @@ test('several sources: a database named twice has each transaction settled once;
   expect(logged).toHaveLength(2);
   expect([await ledger(), await preparedNow(), await records()]).toEqual([[8], [], []]);
 });
+
+test('a source dropped while a pass settles its transactions keeps its pool until the pass ends (dec.source.in-flight)', async () => {
+  const first = await prepared(ours(), 10);
+  const second = await prepared(ours(), 11);
+  await Promise.all([record(first), record(second)]);
+  const dropping = new SourcePools();
+  const told: unknown[] = [];
+  const recovered = await new PreparedRecovery(
+    pool,
+    dropping,
+    () => document,
+    () => tag,
+    {
+      log: (...line) => {
+        told.push(line);
+        // A metadata change that drops the source commits between the pass's two commits.
+        if (told.length === 1) dropping.keepOnly([]);
+      },
+    },
+  ).recover(false);
+  expect([recovered.committed.sort(), recovered.rolledBack]).toEqual([[first, second].sort(), []]);
+  expect(told.map((line) => (line as [string, string, { message?: string }])[2].message)).toEqual(['committed by recovery', 'committed by recovery']);
+  expect([await ledger(), await preparedNow(), await records()]).toEqual([[10, 11], [], []]);
+  // Given back at the end of the pass: the retired pool is ended.
+  expect(dropping.retiredInUse).toBe(0);
+  await dropping.close();
+});

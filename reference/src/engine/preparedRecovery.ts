@@ -17,7 +17,9 @@ const LOOK_SOON_MS = 1_000;
 
 interface Found {
   source: SourceEntry;
+  /** Leased for the pass: a source dropped or changed meanwhile keeps its pool until the pass gives it back. */
   pool: Pool;
+  release: () => void;
   gids: string[];
 }
 
@@ -65,12 +67,22 @@ export class PreparedRecovery {
     // Records first: a transaction recorded before the sources are asked, and gone from its source
     // then, was committed.
     const records = await q.run<PreparedRecord>(this.pool, q.readPreparedRecords);
-    const found = await this.preparedOnEach(sourcesOf(this.document()));
-    if (found.every((f) => f.gids.length === 0)) {
-      const gone = finished(records, found);
-      if (gone.length > 0) await q.run(this.pool, q.forgetPrepared(gone));
-      return recovered;
+    const leased: Found[] = [];
+    try {
+      const found = await this.preparedOnEach(sourcesOf(this.document()), leased);
+      if (found.every((f) => f.gids.length === 0)) {
+        const gone = finished(records, found);
+        if (gone.length > 0) await q.run(this.pool, q.forgetPrepared(gone));
+        return recovered;
+      }
+      return await this.settle(found, wait, recovered, leased);
+    } finally {
+      for (const f of leased) f.release();
     }
+  }
+
+  /** Under the catalog lock: commit what the catalog records, roll back the rest. */
+  private async settle(found: readonly Found[], wait: boolean, recovered: Recovered, leased: Found[]): Promise<Recovered> {
     const client = await this.pool.connect();
     let ended = false;
     try {
@@ -79,7 +91,10 @@ export class PreparedRecovery {
       else if (!(await q.run<{ locked: boolean }>(client, q.tryLockCatalog))[0]?.locked) return recovered;
       const decided = await q.run<PreparedRecord>(client, q.readPreparedRecords);
       const recorded = new Set(decided.map((r) => r.gid));
-      const now = await this.preparedOnEach(found.map((f) => f.source));
+      const now = await this.preparedOnEach(
+        found.map((f) => f.source),
+        leased,
+      );
       const settled = new Set<string>();
       for (const { source, pool, gids } of now) {
         // Two sources may name one database: each transaction is settled once.
@@ -147,17 +162,20 @@ export class PreparedRecovery {
     this.timer.unref();
   }
 
-  private async preparedOnEach(sources: readonly SourceEntry[]): Promise<Found[]> {
-    return (await Promise.all(sources.map((source) => this.preparedOn(source)))).flatMap((f) => (f ? [f] : []));
+  /** Each source's prepared transactions of this catalog; every pool asked joins `leased`, to be given back by the caller. */
+  private async preparedOnEach(sources: readonly SourceEntry[], leased: Found[]): Promise<Found[]> {
+    return (await Promise.all(sources.map((source) => this.preparedOn(source, leased)))).flatMap((f) => (f ? [f] : []));
   }
 
   /** This catalog's prepared transactions on the source, or undefined when it does not answer. */
-  private async preparedOn(source: SourceEntry): Promise<Found | undefined> {
-    const pool = this.sourcePools.poolOf(source);
-    if ('problem' in pool) return undefined;
+  private async preparedOn(source: SourceEntry, leased: Found[]): Promise<Found | undefined> {
+    const lease = this.sourcePools.leasedPoolOf(source);
+    if ('problem' in lease) return undefined;
+    const found: Found = { source, pool: lease.pool, release: lease.release, gids: [] };
+    leased.push(found);
     try {
-      const rows = await q.run<{ gid: string }>(pool, q.preparedHere(this.catalogTag()));
-      return { source, pool, gids: rows.map((r) => r.gid) };
+      found.gids = (await q.run<{ gid: string }>(lease.pool, q.preparedHere(this.catalogTag()))).map((r) => r.gid);
+      return found;
     } catch {
       return undefined;
     }
