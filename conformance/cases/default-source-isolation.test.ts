@@ -87,3 +87,59 @@ test(
     expect(((await run('export_metadata', {})).body as { default_source: unknown }).default_source).toEqual(own('serializable'));
   },
 );
+
+const runSql = (sql: string, extra: Record<string, unknown> = {}) => target.metadata({ type: 'run_sql', args: { sql, ...extra } }, { endpoint: '/v2/query' });
+const sqlLevel = async (extra: Record<string, unknown> = {}) => (await runSql("select current_setting('transaction_isolation') as level", extra)).body;
+const sqlAnswer = (name: string) => ({ result_type: 'TuplesOk', result: [['level'], [name]] });
+
+test(
+  covers(['dec.source.isolation-level', 'op.run_sql'], "run_sql on the server's own database runs at the default source's isolation level, read_only too"),
+  async () => {
+    await replace(own('repeatable-read'));
+    expect(await sqlLevel()).toEqual(sqlAnswer('repeatable read'));
+    expect(await sqlLevel({ read_only: true })).toEqual(sqlAnswer('repeatable read'));
+    await replace(own('serializable'));
+    expect(await sqlLevel()).toEqual(sqlAnswer('serializable'));
+    const inBulk = await target.metadata(
+      { type: 'bulk', args: [{ type: 'run_sql', args: { sql: 'insert into iso_note default values returning level' } }] },
+      { endpoint: '/v1/query' },
+    );
+    expect(inBulk.body).toEqual([{ result_type: 'TuplesOk', result: [['level'], ['serializable']] }]);
+    await replace(null);
+    expect(await sqlLevel()).toEqual(sqlAnswer('read committed'));
+    expect(await sqlLevel({ read_only: true })).toEqual(sqlAnswer('read committed'));
+  },
+);
+
+test(
+  covers(
+    ['dec.source.isolation-level', 'op.bulk', 'dec.bulk.atomic'],
+    'at repeatable read, run_sql requests that wait for one another each read the metadata the one before wrote: every table they track stays tracked',
+  ),
+  async () => {
+    await replace(own('repeatable-read'));
+    const names = ['iso_c0', 'iso_c1', 'iso_c2', 'iso_c3', 'iso_c4', 'iso_c5'];
+    try {
+      const answers = await Promise.all(
+        names.map((name) =>
+          target.metadata(
+            {
+              type: 'bulk',
+              args: [
+                { type: 'run_sql', args: { sql: `create table ${name} (id int primary key)` } },
+                { type: 'track_table', args: { table: { schema: 'public', name } } },
+              ],
+            },
+            { endpoint: '/v1/query' },
+          ),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(names.map(() => 200));
+      const exported = (await run('export_metadata', {})).body as { tables: { table: { name: string } }[] };
+      expect(exported.tables.map((t) => t.table.name).sort()).toEqual([...names, 'iso_level', 'iso_note']);
+    } finally {
+      await replace(null);
+      await target.sql(names.map((name) => `drop table if exists ${name};`).join(' '));
+    }
+  },
+);

@@ -22,7 +22,7 @@ import { loadSourceInputs } from './sourceInputs';
 import { giveBack } from './sessionReset';
 import { commitTogether, type Coordinator } from './atomicCommit';
 import { DEFAULT_SOURCE } from '../../../spec';
-import { connectionsChanged, sourceArgumentProblem, sourcesOf } from '../metadata/sources';
+import { connectionsChanged, ownIsolationLevel, sourceArgumentProblem, sourcesOf } from '../metadata/sources';
 import { settleSourceDependents } from '../metadata/sourceRelationshipDependents';
 import type { SchemaInput } from './served';
 import type { Abandonment } from '../execute/abandonment';
@@ -50,8 +50,11 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
   let rollbackSources = async () => {};
   try {
     if (userSql) await q.run(client, q.defaultReadOnly);
-    await q.run(client, userSql ? q.beginReadWrite : q.begin);
+    // User SQL runs at the default source's isolation level, as the served metadata names it
+    // (dec.source.isolation-level); the engine's own changes at the database's default.
+    await q.run(client, userSql ? q.beginAt(ownIsolationLevel(served.snapshot?.document), 'read write') : q.begin);
     open = true;
+    await q.run(client, q.lockMetadataAnchor);
     await q.run(client, q.lockCatalog);
     await assertCatalogVersion(client);
     const stored = await readMetadataSince(client, served.snapshot);

@@ -19,7 +19,7 @@ import type { MetadataSnapshot, ServedState } from './served';
 import type { SourcePools } from '../db/sourcePools';
 import { sourceProblemsOf } from './sourceProblems';
 import { SourceTransactions } from './sourceTransactions';
-import { sourcesOf, trackingParts } from '../metadata/sources';
+import { ownIsolationLevel, sourcesOf, trackingParts } from '../metadata/sources';
 import { loadSourceInput } from './sourceInputs';
 import { giveBack } from './sessionReset';
 import type { SourceSchemaInput } from '../execute/schemaCache';
@@ -185,7 +185,7 @@ export function requestContext(
       let ended = false;
       try {
         await q.run(db, q.defaultReadOnly);
-        await q.run(db, q.beginReadOnly);
+        await q.run(db, q.beginAt(ownIsolationLevel(ctx.document), 'read only'));
         try {
           await q.run(db, q.takeSnapshot);
           const [before] = await q.run<{ started: string }>(db, q.transactionStart);

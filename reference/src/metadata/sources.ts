@@ -13,6 +13,9 @@ import { engineError, type EngineError } from '../errors';
 
 export const sourcesOf = (document: MetadataDocument): readonly SourceEntry[] => document.sources ?? [];
 
+/** The isolation level the default source's configuration names for the server's own database (dec.source.isolation-level). */
+export const ownIsolationLevel = (document: MetadataDocument | undefined) => document?.default_source?.configuration?.connection_info?.isolation_level;
+
 export function withSources(document: MetadataDocument, sources: readonly SourceEntry[]): MetadataDocument {
   const { sources: _, ...rest } = document;
   return sources.length ? { ...rest, sources: [...sources] } : rest;

@@ -2,6 +2,7 @@
 // always bound parameters; the single exception is run_sql, whose text *is* the request.
 import * as sql from 'pg-sql2';
 import type { QueryResultRow } from 'pg';
+import type { ConnectionInfo } from '../../../spec';
 
 export type Fragment = sql.SQLQuery | sql.SQLNode;
 
@@ -48,6 +49,24 @@ const CATALOG_LOCK_KEY = 7_301_517_263;
 
 export const begin = sql.query`begin`;
 export const beginReadWrite = sql.query`begin read write`;
+type IsolationLevel = NonNullable<ConnectionInfo['isolation_level']>;
+/** PostgreSQL's words for the engine's isolation levels. */
+const ISOLATION_LEVELS: Readonly<Record<IsolationLevel, Fragment>> = {
+  'read-committed': sql.fragment`read committed`,
+  'repeatable-read': sql.fragment`repeatable read`,
+  serializable: sql.fragment`serializable`,
+};
+/** A transaction at `level` (none: the database's default), read-write or read only. */
+export const beginAt = (level: IsolationLevel | undefined, access: 'read write' | 'read only') => {
+  const mode = access === 'read write' ? sql.fragment`read write` : sql.fragment`read only`;
+  return level ? sql.query`begin isolation level ${ISOLATION_LEVELS[level]} ${mode}` : sql.query`begin ${mode}`;
+};
+/**
+ * Taken by every metadata transaction before the catalog lock, in its first statement: LOCK takes no
+ * snapshot, so a transaction at repeatable read or serializable takes its snapshot after the one
+ * before it committed, and reads the metadata that one wrote. The table is never written.
+ */
+export const lockMetadataAnchor = sql.query`lock table ${catalog('engine_metadata_lock')} in exclusive mode`;
 /** On a connection that will run user SQL: a transaction that this server did not begin is read
  *  only, and strings are read as run_sql's check reads them (operations/transactionControl.ts). */
 export const defaultReadOnly = sql.query`select set_config('default_transaction_read_only', 'on', false),
@@ -203,6 +222,8 @@ export const CATALOG_MIGRATIONS: readonly (readonly Fragment[])[] = [
   CATALOG_STATE_MIGRATION,
   // Transactions prepared on other sources by a request that writes to several databases.
   PREPARED_COMMITS_MIGRATION,
+  // Metadata transactions lock this table before anything takes their snapshot (lockMetadataAnchor).
+  [sql.query`create table ${catalog('engine_metadata_lock')} ()`],
 ];
 
 export const setCatalogVersion = (version: string) => sql.query`update ${catalog('engine_version')} set version = ${sql.value(version)}, upgraded_on = now()`;
