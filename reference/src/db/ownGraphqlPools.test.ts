@@ -2,7 +2,7 @@
 // the pools open, another opens new ones with the level's startup option, and the old ones are
 // ended only once no request waits for one of their connections.
 import type { Pool } from 'pg';
-import { OwnGraphqlPools, type GraphqlPoolPair, type PoolShape } from './ownGraphqlPools';
+import { OwnGraphqlPools, shapeOf, type GraphqlPoolPair, type PoolShape } from './ownGraphqlPools';
 
 interface FakePool {
   waitingCount: number;
@@ -79,14 +79,14 @@ test('a retired pool with a request waiting for a connection is ended once none 
   expect(made.map((p) => p.ended)).toEqual([1, 1, 1, 1]);
 });
 
-test('max_connections sizes the pools: another size opens new ones, pool settings without it keep them', () => {
+test('max_connections sizes the pools: another size opens new ones, the same settings keep them', () => {
   const { made, open } = fakes();
-  const pools = new OwnGraphqlPools(open, { isolation_level: 'serializable', pool_settings: { idle_timeout: 9 } });
+  const pools = new OwnGraphqlPools(open, { isolation_level: 'serializable', pool_settings: {} });
   const first = pools.at({ isolation_level: 'serializable' });
   expect(made).toHaveLength(2);
   const two = pools.at({ isolation_level: 'serializable', pool_settings: { max_connections: 2 } });
   expect(two).not.toBe(first);
-  expect(pools.at({ isolation_level: 'serializable', pool_settings: { max_connections: 2, idle_timeout: 5 } })).toBe(two);
+  expect(pools.at({ isolation_level: 'serializable', pool_settings: { max_connections: 2 } })).toBe(two);
   expect(pools.at({ isolation_level: 'serializable', pool_settings: { max_connections: 3 } })).not.toBe(two);
   pools.at(undefined);
   expect(made.map((p) => [p.options, p.max, p.ended])).toEqual([
@@ -99,4 +99,31 @@ test('max_connections sizes the pools: another size opens new ones, pool setting
     [undefined, undefined, 0],
     [undefined, undefined, 0],
   ]);
+});
+
+test("the default source's pool_settings as node-postgres takes them: seconds as milliseconds, a pool_timeout of 0 as no bound", () => {
+  expect(shapeOf(undefined)).toEqual({});
+  expect(
+    shapeOf({ isolation_level: 'repeatable-read', pool_settings: { max_connections: 4, idle_timeout: 7, connection_lifetime: 90, pool_timeout: 3 } }),
+  ).toEqual({
+    options: '-c default_transaction_isolation=repeatable\\ read',
+    max: 4,
+    idleTimeoutMillis: 7_000,
+    maxLifetimeSeconds: 90,
+    connectionTimeoutMillis: 3_000,
+  });
+  expect(shapeOf({ pool_settings: { idle_timeout: 0, connection_lifetime: 0, pool_timeout: 0 } })).toEqual({ idleTimeoutMillis: 0, maxLifetimeSeconds: 0 });
+});
+
+test('another idle timeout, lifetime or wait opens new pools; the same settings keep them', () => {
+  const { made, open } = fakes();
+  const pools = new OwnGraphqlPools(open);
+  const first = pools.at({ pool_settings: { idle_timeout: 5 } });
+  expect(pools.at({ pool_settings: { idle_timeout: 5 } })).toBe(first);
+  const lifetime = pools.at({ pool_settings: { idle_timeout: 5, connection_lifetime: 60 } });
+  expect(lifetime).not.toBe(first);
+  const waiting = pools.at({ pool_settings: { idle_timeout: 5, connection_lifetime: 60, pool_timeout: 2 } });
+  expect(waiting).not.toBe(lifetime);
+  expect(pools.at({ pool_settings: { idle_timeout: 6, connection_lifetime: 60, pool_timeout: 2 } })).not.toBe(waiting);
+  expect(made).toHaveLength(10);
 });

@@ -8,7 +8,7 @@ import type { ConnectionInfo } from '../../../spec';
 import { isolationOptions } from './sourcePools';
 
 /** What of the default source's connection_info the pools follow. */
-export type OwnPoolSettings = Pick<ConnectionInfo, 'isolation_level' | 'pool_settings'> | undefined;
+export type OwnPoolSettings = Pick<ConnectionInfo, 'isolation_level' | 'pool_settings' | 'use_prepared_statements'> | undefined;
 
 /** The roles' and admin's GraphQL pools of one level. */
 export interface GraphqlPoolPair {
@@ -16,20 +16,48 @@ export interface GraphqlPoolPair {
   adminGraphql: Pool;
 }
 
-/** How the pools of a pair are opened: the level's startup option (none: the database's default), their size (none: the server's setting). */
+/**
+ * How the pools of a pair are opened: the level's startup option (none: the database's default),
+ * their size, idle timeout and connection lifetime (none: the server's settings), and how long a
+ * request waits for a connection (none: as long as it takes).
+ */
 export interface PoolShape {
   options?: string;
   max?: number;
+  idleTimeoutMillis?: number;
+  maxLifetimeSeconds?: number;
+  connectionTimeoutMillis?: number;
 }
 
 /** How often a retired pool is looked at until no request waits for one of its connections. */
 const RETIRE_POLL_MS = 50;
 
-const shapeOf = (settings: OwnPoolSettings): PoolShape => ({
-  ...isolationOptions(settings?.isolation_level),
-  ...(settings?.pool_settings?.max_connections !== undefined ? { max: settings.pool_settings.max_connections } : {}),
-});
-const keyOf = (shape: PoolShape) => `${shape.options ?? ''}\u0000${shape.max ?? ''}`;
+/** The default source's pool_settings as node-postgres takes them (the engine's 0 pool_timeout: no bound). */
+export function shapeOf(settings: OwnPoolSettings): PoolShape {
+  const pool = settings?.pool_settings;
+  return {
+    ...isolationOptions(settings?.isolation_level),
+    ...(pool?.max_connections !== undefined ? { max: pool.max_connections } : {}),
+    ...(pool?.idle_timeout !== undefined ? { idleTimeoutMillis: pool.idle_timeout * 1000 } : {}),
+    ...(pool?.connection_lifetime !== undefined ? { maxLifetimeSeconds: pool.connection_lifetime } : {}),
+    ...(pool?.pool_timeout ? { connectionTimeoutMillis: pool.pool_timeout * 1000 } : {}),
+  };
+}
+/**
+ * Whether the server's own GraphQL statements are prepared: as the server is set up when the metadata
+ * gives the default source no configuration, else as its use_prepared_statements says (the engine's
+ * default for a configuration: false).
+ */
+export const ownPreparesStatements = (settings: OwnPoolSettings) => settings === undefined || settings.use_prepared_statements === true;
+
+/**
+ * What tells pools apart: their shape, and whether statements are prepared on them (pools opened
+ * anew when that changes hold no statement prepared before, for a pooler that keeps no session).
+ */
+const keyOf = (shape: PoolShape, settings: OwnPoolSettings) =>
+  [shape.options, shape.max, shape.idleTimeoutMillis, shape.maxLifetimeSeconds, shape.connectionTimeoutMillis, ownPreparesStatements(settings)]
+    .map((v) => v ?? '')
+    .join('\u0000');
 
 export class OwnGraphqlPools {
   private key: string;
@@ -44,7 +72,7 @@ export class OwnGraphqlPools {
     settings: OwnPoolSettings = undefined,
   ) {
     const shape = shapeOf(settings);
-    this.key = keyOf(shape);
+    this.key = keyOf(shape, settings);
     this.current = open(shape);
   }
 
@@ -54,7 +82,7 @@ export class OwnGraphqlPools {
     if (settings === this.seen) return this.current;
     this.seen = settings;
     const shape = shapeOf(settings);
-    const key = keyOf(shape);
+    const key = keyOf(shape, settings);
     if (key === this.key) return this.current;
     const old = this.current;
     this.current = this.open(shape);

@@ -43,11 +43,28 @@ async function adminGraphqlConnections(): Promise<number> {
   return r.rows[0].n as number;
 }
 
-/** Starts a server with the settings, sends admin three GraphQL requests at once, and watches its pool for `seconds`. */
-async function watchPool(settings: Record<string, string>, seconds: number): Promise<number[]> {
+/**
+ * Starts a server with the settings (and the default source's `poolSettings`, given by
+ * replace_metadata), sends admin three GraphQL requests at once, and watches its pool for `seconds`.
+ */
+async function watchPool(settings: Record<string, string>, seconds: number, poolSettings?: Record<string, number>): Promise<number[]> {
   const config = loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0', ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1', ENGINE_GRAPHQL_ADMIN_SECRET: 'idle', ...settings });
   const server = await startServer(config, database.url, createLogger('silent'));
   try {
+    const connection_info = { database_url: { from_env: 'ENGINE_GRAPHQL_DATABASE_URL' }, use_prepared_statements: true, pool_settings: poolSettings };
+    const replaced = await fetch(`${server.url}/v1/metadata`, {
+      method: 'POST',
+      headers: { 'x-engine-admin-secret': 'idle', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'replace_metadata',
+        args: {
+          version: 2,
+          tables: [{ table: { schema: 'public', name: 'engine_idle' } }],
+          default_source: poolSettings ? { configuration: { connection_info } } : null,
+        },
+      }),
+    });
+    expect(replaced.status).toBe(200);
     const ask = () =>
       fetch(`${server.url}/v1/graphql`, {
         method: 'POST',
@@ -79,4 +96,10 @@ test('by default (180 s) and with 0 the connections stay open', async () => {
     const seen = await watchPool(settings, 1.5);
     expect(seen.every((n) => n > 0)).toBe(true);
   }
+});
+
+test("the default source's pool_settings.idle_timeout closes them in place of ENGINE_GRAPHQL_PG_TIMEOUT", async () => {
+  const seen = await watchPool({ ENGINE_GRAPHQL_PG_TIMEOUT: '0' }, 2.5, { idle_timeout: 1 });
+  expect(seen.slice(0, 2).every((n) => n > 0)).toBe(true);
+  expect(seen[seen.length - 1]).toBe(0);
 });

@@ -21,7 +21,7 @@ import { runAsRoleIn } from '../operations/roleDml';
 import { RemoteSchemaStore } from '../remote/store';
 import { RemoteAnswerBytes } from '../remote/answerBytes';
 import { SourcePools } from '../db/sourcePools';
-import { OwnGraphqlPools, type PoolShape } from '../db/ownGraphqlPools';
+import { OwnGraphqlPools, ownPreparesStatements, type PoolShape } from '../db/ownGraphqlPools';
 import { sourcesOf } from '../metadata/sources';
 import { loadSourceInputs } from './sourceInputs';
 import * as q from '../sql';
@@ -59,7 +59,8 @@ export class Engine {
   ) {
     this.ownGraphql = ownGraphql;
     // The level is read from the metadata served when a plan takes its pool: a new one holds for the next request.
-    const own = () => ownGraphql.at(this.served.snapshot?.document.default_source?.configuration?.connection_info);
+    const ownInfo = () => this.served.snapshot?.document.default_source?.configuration?.connection_info;
+    const own = () => ownGraphql.at(ownInfo());
     this.pools = {
       admin: pool,
       ...pools,
@@ -69,6 +70,9 @@ export class Engine {
       get adminGraphql() {
         return own().adminGraphql;
       },
+      get preparedStatements() {
+        return ownPreparesStatements(ownInfo());
+      },
       statements: new StatementGenerations(),
       // Plans of another source run on its pools, with the same limits (decision dec.source.forms);
       // one planned before its source left the metadata is answered so (decision dec.source.in-flight).
@@ -76,7 +80,9 @@ export class Engine {
         const source = sourcesOf(this.served.snapshot?.document ?? { version: 2, tables: [] }).find((s) => s.name === name);
         if (!source) throw new SourceRemoved(name);
         const own = this.sourcePools.graphqlPoolsOf(source, pools, write);
-        return own ? { ...this.pools, ...own, sourcePools: () => undefined } : undefined;
+        // The engine's default for a source: statements not prepared.
+        const prepared = source.configuration.connection_info.use_prepared_statements === true;
+        return own ? { ...this.pools, ...own, preparedStatements: prepared, sourcePools: () => undefined } : undefined;
       },
     };
     // What the GraphQL pools' connections prepared is not run again once the database changed.

@@ -92,7 +92,11 @@ async function runCohort(pools: PlanPools, plan: CompiledPlan, rows: readonly Ro
   const answered = await guarded(pools, plan, undefined, async (pool) => {
     const client = await pools.statements.connect(pool);
     try {
-      return await pools.statements.query<{ i: number; data: string; cursor?: string | null }>(client, { ...statement, values });
+      return await pools.statements.query<{ i: number; data: string; cursor?: string | null }>(
+        client,
+        { ...statement, values },
+        pools.preparedStatements !== false,
+      );
     } finally {
       client.release();
     }

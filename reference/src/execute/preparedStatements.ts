@@ -35,8 +35,12 @@ export class StatementGenerations {
     }
   }
 
-  /** Run a statement by name on a connection taken with `connect`. */
-  async query<R extends QueryResultRow>(client: PoolClient, statement: NamedStatement): Promise<R[]> {
+  /**
+   * Run a statement by name on a connection taken with `connect`; unnamed when its source's
+   * configuration says use_prepared_statements: false (for a pooler that keeps no session).
+   */
+  async query<R extends QueryResultRow>(client: PoolClient, statement: NamedStatement, prepared = true): Promise<R[]> {
+    if (!prepared) return (await client.query<R>({ text: statement.text, values: statement.values })).rows;
     if (!this.preparedIn.has(client)) this.preparedIn.set(client, this.current);
     return (await client.query<R>({ name: statement.name, text: statement.text, values: statement.values })).rows;
   }

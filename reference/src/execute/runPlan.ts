@@ -33,13 +33,14 @@ export interface PlanPools {
   maxQueryCost: number;
   /** The generations of the statements prepared on these pools' connections (preparedStatements.ts). */
   statements: StatementGenerations;
+  /** False: statements are sent unnamed (decision dec.source.prepared-statements). */
+  preparedStatements?: boolean;
   /** At log level debug: each statement a plan sends, with its bound values. */
   logSql?: (statement: { text: string; values: unknown[] }) => void;
   /**
-   * Where the plans of another source run (decision dec.source.forms): mutations (`write`) on its
-   * primary, reads on a read replica when it has any; undefined when it cannot be reached. Throws
-   * SourceRemoved when the source is no longer in the metadata; the pools given are held until
-   * `release` (decision dec.source.in-flight).
+   * Where the plans of another source run (decision dec.source.forms): mutations (`write`) on its primary, reads on a
+   * read replica when it has any; undefined when it cannot be reached. Throws SourceRemoved when the source is no longer
+   * in the metadata; the pools given are held until `release` (decision dec.source.in-flight).
    */
   sourcePools?: (source: string, write: boolean) => PlanPools | undefined;
   /** A source's pools: given back once the plan's work on them is done (decision dec.source.in-flight). */
@@ -258,6 +259,7 @@ function boundValues(statement: PlanStatement, answered: readonly string[]): unk
 async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone: Abandonment | undefined): Promise<string> {
   const values = new Map(plan.literals);
   const { statements } = pools;
+  const prepared = pools.preparedStatements !== false;
   const client = await statements.connect(pool);
   const done = cancelOnAbort(gone, client, pools.admin);
   // A connection whose statement was cancelled is not reused: the cancel might reach its next one.
@@ -265,7 +267,7 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone:
   try {
     if (plan.kind === 'query') {
       const statement = plan.statements[0]!;
-      const [row] = await statements.query<{ data: string }>(client, statement);
+      const [row] = await statements.query<{ data: string }>(client, statement, prepared);
       return answerOfData(plan, row!.data);
     }
     await q.run(client, q.begin);
@@ -274,7 +276,7 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone:
       const elements = new Map<string, string[]>();
       const answered: string[] = [];
       for (const statement of plan.statements) {
-        const [row] = await statements.query<{ data: string; ok: boolean }>(client, { ...statement, values: boundValues(statement, answered) });
+        const [row] = await statements.query<{ data: string; ok: boolean }>(client, { ...statement, values: boundValues(statement, answered) }, prepared);
         const { data, ok } = row!;
         if (ok === false) throw new CheckFailed();
         if (statement.refusedWhenEmpty && data === '[]') throw new StatementRefused(statement.refusedWhenEmpty.message, statement.refusedWhenEmpty.code);
