@@ -31,6 +31,8 @@ export interface EngineConfig {
   pgConnections: number;
   /** Seconds a pooled connection may sit idle before it is closed; 0 keeps it open. */
   pgTimeoutSeconds: number;
+  /** Whether the server's own GraphQL statements are prepared while the default source has no configuration. */
+  usePreparedStatements: boolean;
   /** Statements one role (all its users together) runs at once; its further requests wait their turn. */
   maxConnectionsPerRole: number;
   /** The body limit of a request without the admin secret (decompressed), where an admin secret or other auth is set. */
@@ -153,6 +155,7 @@ export const FLAGS: Record<string, string> = {
   'admin-statement-timeout-ms': 'ENGINE_GRAPHQL_ADMIN_STATEMENT_TIMEOUT_MS',
   'pg-connections': 'ENGINE_GRAPHQL_PG_CONNECTIONS',
   'pg-timeout': 'ENGINE_GRAPHQL_PG_TIMEOUT',
+  'use-prepared-statements': 'ENGINE_GRAPHQL_USE_PREPARED_STATEMENTS',
   'max-connections-per-role': 'ENGINE_GRAPHQL_MAX_CONNECTIONS_PER_ROLE',
   'cache-max-bytes': 'ENGINE_GRAPHQL_CACHE_MAX_BYTES',
   'response-cache-max-bytes': 'ENGINE_GRAPHQL_RESPONSE_CACHE_MAX_BYTES',
@@ -249,6 +252,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
       return { pgConnections, maxConnectionsPerRole: Math.min(perRole, pgConnections) };
     })(),
     pgTimeoutSeconds: int('ENGINE_GRAPHQL_PG_TIMEOUT', get('ENGINE_GRAPHQL_PG_TIMEOUT'), 180, 0),
+    usePreparedStatements: bool('ENGINE_GRAPHQL_USE_PREPARED_STATEMENTS', get('ENGINE_GRAPHQL_USE_PREPARED_STATEMENTS'), true),
     maxRoleRequestBodyBytes: int('ENGINE_GRAPHQL_MAX_ROLE_REQUEST_BODY_BYTES', get('ENGINE_GRAPHQL_MAX_ROLE_REQUEST_BODY_BYTES'), 1024 * 1024, 1),
     logLevel: logLevel as EngineConfig['logLevel'],
     dataDir: get('ENGINE_GRAPHQL_DATA_DIR') ?? '.engine',

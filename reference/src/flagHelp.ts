@@ -36,6 +36,7 @@ export const FLAG_HELP: Readonly<Record<string, string>> = {
   'admin-statement-timeout-ms': "60000 (admin's GraphQL; metadata operations and run_sql have none; 0: none)",
   'pg-connections': '10 (connections of each pool: metadata, admin GraphQL, roles)',
   'pg-timeout': '180 (seconds a pooled connection may sit idle before it is closed; 0: kept open)',
+  'use-prepared-statements': "true (GraphQL statements prepared on the server's own database while the default source has no configuration)",
   'max-connections-per-role': 'half of the pool (statements one role runs at once; the rest wait their turn, so no role starves another)',
   'cache-max-bytes': '67108864 (parsed documents and compiled plans together)',
   'response-cache-max-bytes': '33554432 (answers of @cached queries; 0: none kept)',

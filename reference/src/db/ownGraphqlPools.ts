@@ -48,16 +48,15 @@ export function shapeOf(settings: OwnPoolSettings): PoolShape {
  * gives the default source no configuration, else as its use_prepared_statements says (the engine's
  * default for a configuration: false).
  */
-export const ownPreparesStatements = (settings: OwnPoolSettings) => settings === undefined || settings.use_prepared_statements === true;
+export const ownPreparesStatements = (settings: OwnPoolSettings, serverSetting = true) =>
+  settings === undefined ? serverSetting : settings.use_prepared_statements === true;
 
 /**
  * What tells pools apart: their shape, and whether statements are prepared on them (pools opened
  * anew when that changes hold no statement prepared before, for a pooler that keeps no session).
  */
-const keyOf = (shape: PoolShape, settings: OwnPoolSettings) =>
-  [shape.options, shape.max, shape.idleTimeoutMillis, shape.maxLifetimeSeconds, shape.connectionTimeoutMillis, ownPreparesStatements(settings)]
-    .map((v) => v ?? '')
-    .join('\u0000');
+const keyOf = (shape: PoolShape, prepares: boolean) =>
+  [shape.options, shape.max, shape.idleTimeoutMillis, shape.maxLifetimeSeconds, shape.connectionTimeoutMillis, prepares].map((v) => v ?? '').join('\u0000');
 
 export class OwnGraphqlPools {
   private key: string;
@@ -66,13 +65,14 @@ export class OwnGraphqlPools {
   private current: GraphqlPoolPair;
   private readonly retiring = new Set<Pool>();
 
-  /** `open` makes the pair of a shape. */
+  /** `open` makes the pair of a shape; `serverPrepares`: ENGINE_GRAPHQL_USE_PREPARED_STATEMENTS. */
   constructor(
     private readonly open: (shape: PoolShape) => GraphqlPoolPair,
     settings: OwnPoolSettings = undefined,
+    private readonly serverPrepares = true,
   ) {
     const shape = shapeOf(settings);
-    this.key = keyOf(shape, settings);
+    this.key = keyOf(shape, ownPreparesStatements(settings, serverPrepares));
     this.current = open(shape);
   }
 
@@ -82,13 +82,18 @@ export class OwnGraphqlPools {
     if (settings === this.seen) return this.current;
     this.seen = settings;
     const shape = shapeOf(settings);
-    const key = keyOf(shape, settings);
+    const key = keyOf(shape, this.prepares(settings));
     if (key === this.key) return this.current;
     const old = this.current;
     this.current = this.open(shape);
     this.key = key;
     for (const pool of [old.roles, old.adminGraphql]) this.retire(pool);
     return this.current;
+  }
+
+  /** Whether statements are prepared on the pools of `settings`. */
+  prepares(settings: OwnPoolSettings): boolean {
+    return ownPreparesStatements(settings, this.serverPrepares);
   }
 
   /** End the open pools and those still retiring. */

@@ -21,7 +21,7 @@ import { runAsRoleIn } from '../operations/roleDml';
 import { RemoteSchemaStore } from '../remote/store';
 import { RemoteAnswerBytes } from '../remote/answerBytes';
 import { SourcePools } from '../db/sourcePools';
-import { OwnGraphqlPools, ownPreparesStatements, type PoolShape } from '../db/ownGraphqlPools';
+import { OwnGraphqlPools, type PoolShape } from '../db/ownGraphqlPools';
 import { sourcesOf } from '../metadata/sources';
 import { loadSourceInputs } from './sourceInputs';
 import * as q from '../sql';
@@ -71,7 +71,7 @@ export class Engine {
         return own().adminGraphql;
       },
       get preparedStatements() {
-        return ownPreparesStatements(ownInfo());
+        return ownGraphql.prepares(ownInfo());
       },
       statements: new StatementGenerations(),
       // Plans of another source run on its pools, with the same limits (decision dec.source.forms);
@@ -109,14 +109,18 @@ export class Engine {
     const timed = (name: string, timeout: number, extra: PoolShape) =>
       resilientPool({ ...shape, ...extra, application_name: name, ...(timeout > 0 ? { statement_timeout: timeout } : {}) });
     const gate = new RoleGate(config.maxConnectionsPerRole, config.pgConnections);
-    const ownGraphql = new OwnGraphqlPools((extra) => {
-      // The roles' statements at once are held to the connections their pool has.
-      gate.resize(extra.max ?? config.pgConnections);
-      return {
-        roles: timed('engine-reference-roles', statementTimeoutMs, extra),
-        adminGraphql: timed('engine-reference-admin-graphql', adminStatementTimeoutMs, extra),
-      };
-    });
+    const ownGraphql = new OwnGraphqlPools(
+      (extra) => {
+        // The roles' statements at once are held to the connections their pool has.
+        gate.resize(extra.max ?? config.pgConnections);
+        return {
+          roles: timed('engine-reference-roles', statementTimeoutMs, extra),
+          adminGraphql: timed('engine-reference-admin-graphql', adminStatementTimeoutMs, extra),
+        };
+      },
+      undefined,
+      config.usePreparedStatements,
+    );
     const engine = new Engine(
       pool,
       config,
