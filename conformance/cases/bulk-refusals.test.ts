@@ -519,7 +519,10 @@ caseInBulk(['err.constraint-violation.enum-table'], {
   setup: [{ type: 'track_table', args: { table: item } }],
   member: { type: 'set_table_is_enum', args: { table: item, is_enum: true } },
   code: 'constraint-violation',
-  error: 'the table "bulk_refusals.item" cannot be used as an enum because its primary key column "id" is not of a text type',
+  error:
+    'the table "bulk_refusals.item" cannot be used as an enum for the following reasons:\n' +
+    '  • the table’s primary key ("id") must have type "text", not type "integer"\n' +
+    '  • the table must have exactly one primary key and optionally one comment column, not 2 columns (id, name)\n',
   path: '$.args',
 });
 

@@ -64,7 +64,7 @@ test(
 
 test(covers(['dec.schema.always-valid', 'op.reload_metadata'], 'an enum table emptied by SQL is inconsistent until it has rows again'), async () => {
   await target.sql('delete from validity.paint; delete from validity.color');
-  const inconsistent = enumInconsistency('it has no rows');
+  const inconsistent = enumInconsistency('the table must have at least one row');
   expectResponse(await run('reload_metadata', {}), 200, { message: 'success', is_consistent: false, inconsistent_objects: [inconsistent] });
   expect(await gql('{ validity_paint { id } }')).toEqual({ data: { validity_paint: [] } });
   await target.sql("insert into validity.color values ('green', null)");

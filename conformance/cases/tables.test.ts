@@ -349,22 +349,39 @@ test(covers(['op.set_table_is_enum', 'op.track_table.v1'], 'an enum table: by tr
   expect(await exported()).toEqual({ version: 2, tables: [{ table: status, is_enum: true }] });
 });
 
-test(covers(['op.set_table_is_enum', 'err.constraint-violation.enum-table'], 'tables that cannot be enums are refused, with the reason'), async () => {
-  for (const [name, reason] of [
-    ['wide_enum', 'it has more than one column besides its primary key'],
-    ['empty_enum', 'it has no rows'],
-    ['bad_enum', 'the value "not valid" is not a valid GraphQL enum value name'],
-    ['orders', 'its primary key column "id" is not of a text type'],
-  ]) {
-    const table = { schema: 'shop', name };
-    await run('track_table', { table });
-    expectResponse(await run('set_table_is_enum', { table, is_enum: true }), 400, {
-      path: '$.args',
-      error: `the table "shop.${name}" cannot be used as an enum because ${reason}`,
-      code: 'constraint-violation',
-    });
-  }
-});
+test(
+  covers(['op.set_table_is_enum', 'err.constraint-violation.enum-table'], "tables that cannot be enums are refused, with every reason in the engine's words"),
+  async () => {
+    await target.sql(`create table shop.coded (value text primary key, rank int); insert into shop.coded values ('a', 1);
+    create table shop.pair (a text, b text, primary key (b, a));
+    create table shop.bad_three (value text primary key); insert into shop.bad_three values ('x y'), ('true'), ('1a'), ('fine')`);
+    for (const [name, reason] of [
+      ['wide_enum', 'because the table must have exactly one primary key and optionally one comment column, not 2 columns (extra, label)'],
+      ['empty_enum', 'because the table must have at least one row'],
+      ['bad_enum', 'because the value "not valid" is not a valid GraphQL enum value name'],
+      ['bad_three', 'because the values 1a, true, and "x y" are not valid GraphQL enum value names'],
+      ['coded', 'because the table’s comment column ("rank") must have type "text", not type "integer"'],
+      [
+        'orders',
+        'for the following reasons:\n  • the table’s primary key ("id") must have type "text", not type "integer"\n' +
+          '  • the table must have exactly one primary key and optionally one comment column, not 4 columns (customer_id, id, placed_by, total)\n',
+      ],
+      [
+        'pair',
+        'for the following reasons:\n  • the table’s primary key must not span multiple columns (a, b)\n' +
+          '  • the table must have exactly one primary key and optionally one comment column, not 2 columns (a, b)\n',
+      ],
+    ]) {
+      const table = { schema: 'shop', name };
+      await run('track_table', { table });
+      expectResponse(await run('set_table_is_enum', { table, is_enum: true }), 400, {
+        path: '$.args',
+        error: `the table "shop.${name}" cannot be used as an enum ${reason}`,
+        code: 'constraint-violation',
+      });
+    }
+  },
+);
 
 test(covers(['op.set_table_is_enum', 'err.not-exists.table'], 'set_table_is_enum needs a tracked table'), async () => {
   expectResponse(await run('set_table_is_enum', { table: status, is_enum: true }), 400, {

@@ -9,7 +9,7 @@ import { PERMISSION_TYPES, permissionListKey, type Action, type ApiLimits, type 
 import type { InconsistentObject } from '../metadata/inconsistency';
 import type { RequestLimits } from '../config';
 import { relationKey, type Introspection } from '../db/introspection';
-import { enumShape } from '../metadata/enumTable';
+import { enumFindings } from '../metadata/enumTable';
 import { type EnumValue, type Models } from '../schema/model';
 import { modelsOfSources, type SourceSchemaInput } from './sourceModels';
 export type { SourceSchemaInput } from './sourceModels';
@@ -252,11 +252,13 @@ export async function loadEnumValues(db: q.Queryable, document: MetadataDocument
     if (!entry.is_enum) continue;
     const table = introspection.tables.get(relationKey(entry.table));
     if (!table) continue;
+    // Read whenever the key can hold values, so that an inconsistency names every reason (enumReasons).
+    const found = enumFindings(table);
+    if (found.valueColumn === undefined) continue;
     try {
-      const shape = enumShape(table, entry.table);
       out.set(
         relationKey(entry.table),
-        await q.run<EnumValue>(db, q.enumTableValues(entry.table.schema, entry.table.name, shape.valueColumn, shape.commentColumn)),
+        await q.run<EnumValue>(db, q.enumTableValues(entry.table.schema, entry.table.name, found.valueColumn, found.commentColumn)),
       );
     } catch {
       // no longer an enum table: it stays a plain table in the schema

@@ -9,7 +9,7 @@ import { relationKey, type Introspection } from '../db/introspection';
 import { EngineError } from '../errors';
 import { computedFieldsOf } from '../metadata/computedFields';
 import { withoutObjects } from '../metadata/document';
-import { enumShape, enumValuesProblem } from '../metadata/enumTable';
+import { enumFindings, enumReasons, enumReasonsText } from '../metadata/enumTable';
 import { functionsOf } from '../metadata/functions';
 import { inheritedRoleInconsistencies } from '../metadata/inheritedPermissions';
 import type { InconsistentObject } from '../metadata/inconsistency';
@@ -39,16 +39,14 @@ export function enumProblems(document: MetadataDocument, db: Introspection, enum
     if (!entry.is_enum) continue;
     const table = db.tables.get(relationKey(entry.table));
     if (!table) continue; // a missing table is reported as such
-    let reason: string | undefined;
-    try {
-      enumShape(table, entry.table);
-      const problem = enumValuesProblem((enumValues.get(relationKey(entry.table)) ?? []).map((v) => v.value));
-      if (problem) reason = formatMessage('err.constraint-violation.enum-table', quoteQualified(entry.table), problem);
-    } catch (error) {
-      if (!(error instanceof EngineError)) throw error;
-      reason = error.message;
-    }
-    if (reason) out.push({ type: 'table', reason, definition: { schema: entry.table.schema, name: entry.table.name } });
+    const found = enumFindings(table);
+    const reasons = enumReasons(
+      found,
+      (enumValues.get(relationKey(entry.table)) ?? []).map((v) => v.value),
+    );
+    if (reasons.length === 0) continue;
+    const reason = formatMessage('err.constraint-violation.enum-table', quoteQualified(entry.table), enumReasonsText(reasons));
+    out.push({ type: 'table', reason, definition: { schema: entry.table.schema, name: entry.table.name } });
   }
   return out;
 }

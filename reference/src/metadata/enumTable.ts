@@ -1,42 +1,90 @@
 // Enum tables (SPEC.md §2.3 "is_enum"): which tables can be one, checked against their rows.
 import { quoteQualified, type QualifiedName } from '../../../spec';
-import { primaryKeyOf, type DbTable } from '../db/introspection';
+import { primaryKeyOf, type DbColumn, type DbTable } from '../db/introspection';
 import { engineError } from '../errors';
 
 const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar', 'citext', 'name']);
 
-export interface EnumShape {
-  valueColumn: string;
+/** What a table's columns say of it as an enum table: its value and comment columns where they can be, and what keeps it from being one. */
+export interface EnumFindings {
+  /** The engine's reasons, in its order: the primary key, then the other columns. */
+  reasons: string[];
+  /** The primary key column, when it can hold the values (its rows are then read). */
+  valueColumn: string | undefined;
   commentColumn: string | undefined;
 }
 
-/** The columns of an enum table, or the refusal that says why the table cannot be one. */
-export function enumShape(table: DbTable, name: QualifiedName): EnumShape {
-  const refuse = (reason: string) => engineError('constraint-violation.enum-table', '$.args', [quoteQualified(name), reason]);
+/** PostgreSQL's own names of the types it lists under other names in pg_type (format_type's). */
+const SQL_TYPE_NAMES: Readonly<Record<string, string>> = {
+  int2: 'smallint',
+  int4: 'integer',
+  int8: 'bigint',
+  float4: 'real',
+  float8: 'double precision',
+  bool: 'boolean',
+  bpchar: 'character',
+  varchar: 'character varying',
+  timestamp: 'timestamp without time zone',
+  timestamptz: 'timestamp with time zone',
+  time: 'time without time zone',
+  timetz: 'time with time zone',
+};
+
+const typeMismatch = (what: string, column: DbColumn) =>
+  `the table’s ${what} (${JSON.stringify(column.name)}) must have type "text", not type ${JSON.stringify(SQL_TYPE_NAMES[column.type] ?? column.type)}`;
+const listed = (names: readonly string[]) => [...names].sort().join(', ');
+
+/** The engine's checks of an enum table's columns (all of them, not the first that fails). */
+export function enumFindings(table: DbTable): EnumFindings {
+  const reasons: string[] = [];
   const pk = primaryKeyOf(table);
-  if (!pk) throw refuse('it has no primary key');
-  if (pk.columns.length !== 1) throw refuse('its primary key is not a single column');
-  const valueColumn = pk.columns[0]!;
-  const value = table.columns.find((c) => c.name === valueColumn)!;
-  if (!TEXT_TYPES.has(value.type)) throw refuse(`its primary key column ${JSON.stringify(valueColumn)} is not of a text type`);
+  let valueColumn: string | undefined;
+  if (!pk) reasons.push('the table must have a primary key');
+  else if (pk.columns.length > 1) reasons.push(`the table’s primary key must not span multiple columns (${listed(pk.columns)})`);
+  else {
+    const key = table.columns.find((c) => c.name === pk.columns[0])!;
+    if (TEXT_TYPES.has(key.type)) valueColumn = key.name;
+    else reasons.push(typeMismatch('primary key', key));
+  }
+  // Without a usable key every column counts as one besides it, as the engine counts them.
   const others = table.columns.filter((c) => c.name !== valueColumn);
-  if (others.length > 1) throw refuse('it has more than one column besides its primary key');
-  const comment = others[0];
-  if (comment && !TEXT_TYPES.has(comment.type)) throw refuse(`its column ${JSON.stringify(comment.name)} is not of a text type`);
-  return { valueColumn, commentColumn: comment?.name };
+  let commentColumn: string | undefined;
+  if (others.length > 1) {
+    reasons.push(
+      `the table must have exactly one primary key and optionally one comment column, not ${others.length} columns (${listed(others.map((c) => c.name))})`,
+    );
+  } else if (others.length === 1) {
+    if (TEXT_TYPES.has(others[0]!.type)) commentColumn = others[0]!.name;
+    else reasons.push(typeMismatch('comment column', others[0]!));
+  }
+  return { reasons, valueColumn, commentColumn };
 }
 
-/** Why these values cannot be an enum's (none, or some that are no GraphQL enum value names); undefined when they can. */
+/** Why these values cannot be an enum's (none, or some that are no GraphQL enum value names), in the engine's words; undefined when they can. */
 export function enumValuesProblem(values: readonly string[]): string | undefined {
-  if (values.length === 0) return 'it has no rows';
-  const bad = values.filter((v) => !/^[_A-Za-z][_0-9A-Za-z]*$/.test(v) || ['true', 'false', 'null'].includes(v)).map((v) => JSON.stringify(v));
+  if (values.length === 0) return 'the table must have at least one row';
+  const bad = values.filter((v) => !/^[_A-Za-z][_0-9A-Za-z]*$/.test(v) || ['true', 'false', 'null'].includes(v)).sort();
   if (bad.length === 0) return undefined;
-  if (bad.length === 1) return `the value ${bad[0]} is not a valid GraphQL enum value name`;
-  return `the values ${bad.slice(0, -1).join(', ')} and ${bad[bad.length - 1]} are not valid GraphQL enum value names`;
+  const last = JSON.stringify(bad[bad.length - 1]);
+  if (bad.length === 1) return `the value ${last} is not a valid GraphQL enum value name`;
+  // The engine quotes the first of two, and none but the last of more.
+  const before = bad.length === 2 ? JSON.stringify(bad[0]) : `${bad.slice(0, -1).join(', ')},`;
+  return `the values ${before} and ${last} are not valid GraphQL enum value names`;
 }
 
-/** Enum values must be GraphQL enum value names, and there must be some. */
-export function checkEnumValues(name: QualifiedName, values: readonly string[]): void {
-  const problem = enumValuesProblem(values);
-  if (problem) throw engineError('constraint-violation.enum-table', '$.args', [quoteQualified(name), problem]);
+/** What follows "cannot be used as an enum": one reason, or a list of them, as the engine writes them. */
+export function enumReasonsText(reasons: readonly string[]): string {
+  if (reasons.length === 1) return `because ${reasons[0]}`;
+  return `for the following reasons:\n${reasons.map((r) => `  • ${r}\n`).join('')}`;
+}
+
+/** The refusal of a table that cannot be an enum, for every reason found. */
+export function enumRefusal(name: QualifiedName, reasons: readonly string[]) {
+  return engineError('constraint-violation.enum-table', '$.args', [quoteQualified(name), enumReasonsText(reasons)]);
+}
+
+/** Every reason a table cannot be an enum: its columns' and, when its key can hold values, its rows'. */
+export function enumReasons(found: EnumFindings, values: readonly string[] | undefined): string[] {
+  const problem = found.valueColumn !== undefined && values !== undefined ? enumValuesProblem(values) : undefined;
+  return problem ? [...found.reasons, problem] : found.reasons;
 }

@@ -3,7 +3,7 @@
 import { DEFAULT_SOURCE, normaliseConfiguration, type QualifiedName, type TableConfiguration, type TableEntry } from '../../../spec';
 import type { Infer } from '../../../spec/schema';
 import type { tableConfig } from '../../../spec/table-schemas';
-import { checkEnumValues, enumShape } from '../metadata/enumTable';
+import { enumFindings, enumReasons, enumRefusal } from '../metadata/enumTable';
 import { dependentName, leadingTo } from '../metadata/sourceRelationshipDependents';
 import { withSourceView } from '../metadata/sources';
 import { databaseTable, replaceEntry, setConfiguration, trackedEntry, trackTable as track, untrackTable as untrack } from '../metadata/tables';
@@ -12,14 +12,16 @@ import { SUCCESS, type OperationContext } from './context';
 
 type RawConfiguration = Infer<typeof tableConfig>;
 
+/** An enum table is refused with every reason the engine gives: its columns', then its rows' when its key can hold them. */
 async function checkEnumTable(ctx: OperationContext, table: QualifiedName): Promise<void> {
   const db = await ctx.introspect([table]);
-  const shape = enumShape(databaseTable(db, table), table);
-  const rows = await q.run<{ value: string }>(ctx.db, q.enumTableValues(table.schema, table.name, shape.valueColumn, shape.commentColumn));
-  checkEnumValues(
-    table,
-    rows.map((r) => r.value),
-  );
+  const found = enumFindings(databaseTable(db, table));
+  const values =
+    found.valueColumn === undefined
+      ? undefined
+      : (await q.run<{ value: string }>(ctx.db, q.enumTableValues(table.schema, table.name, found.valueColumn, found.commentColumn))).map((r) => r.value);
+  const reasons = enumReasons(found, values);
+  if (reasons.length > 0) throw enumRefusal(table, reasons);
 }
 
 export async function trackTable(ctx: OperationContext, args: { table: QualifiedName; is_enum?: boolean; configuration?: RawConfiguration }): Promise<unknown> {

@@ -16,32 +16,11 @@ import { adminSchemaOf, validSchemaCache } from '../execute/schemaValidity';
 import { schemaErrors } from './schemaValidation';
 import { typeContext } from './typeContext';
 import { TypeShare } from './typeShare';
+import { dbColumn, dbTable } from '../../test-support/introspectionRows';
 
-const column = (name: string, type: string): DbColumn => ({
-  name,
-  position: 0,
-  type,
-  type_schema: 'pg_catalog',
-  type_kind: 'b',
-  type_category: type === 'int4' ? 'N' : 'S',
-  element_type: null,
-  nullable: false,
-  has_default: false,
-  generated: false,
-  enum_values: null,
-  comment: null,
-});
-const table = (name: string, oid: number, columns: DbColumn[], constraints: DbTable['constraints']): DbTable => ({
-  schema: 'public',
-  name,
-  kind: 'r',
-  oid: String(oid),
-  updatable: 28,
-  comment: null,
-  columns,
-  constraints: [{ name: `${name}_pkey`, type: 'p', columns: ['id'], ref_schema: null, ref_table: null, ref_columns: null }, ...constraints],
-  unique_indexes: [],
-});
+const column = dbColumn;
+const table = (name: string, oid: number, columns: DbColumn[], constraints: DbTable['constraints']): DbTable =>
+  dbTable(name, oid, columns, ['id'], constraints);
 // artist <-> album (a cycle through two relationships), and an unrelated note table.
 const tables = [
   table('artist', 1, [column('id', 'int4'), column('name', 'text'), column('secret', 'text')], []),
