@@ -195,3 +195,18 @@ test('a required argument or input field with a default may be left out; an inpu
   );
   expect([...(two as RoleRemote).presets.inputFields.get('Where')!.keys()]).toEqual(['name', 'tag']);
 });
+
+test('the role’s schema keeps an argument whose only directive is @deprecated, and drops the remote’s directives on unions and scalars', () => {
+  const role = roleRemote(
+    upstream,
+    `type Query { thing(id: ID!, kind: Kind @deprecated(reason: "old")): Thing, any: Any } ${THING} type Other { name: String } enum Kind { BIG }
+     union Any @cached(ttl: 1) = Thing | Other
+     scalar Stamp @cached(ttl: 2)`,
+  ) as RoleRemote;
+  expect(printSchema(role.schema)).toBe(
+    'type Query {\n  thing(id: ID!, kind: Kind @deprecated(reason: "old")): Thing\n  any: Any\n}\n\ntype Thing {\n  id: ID!\n}\n\ntype Other {\n  name: String\n}\n\nenum Kind {\n  BIG\n}\n\nunion Any = Thing | Other\n\nscalar Stamp',
+  );
+  expect(reasons(`type Query { thing(id: ID! @preset(val: "1", other: 2)): Thing } ${THING}`)).toEqual([
+    'the @preset of the argument "id" of field "thing" of object "Query" takes "value" and, optionally, "static", not "val", "other"',
+  ]);
+});
