@@ -129,3 +129,39 @@ test('a remote that answers something other than GraphQL fails the request, nami
     new RemoteCallFailed('the remote schema "geo" did not answer: it answered 502 with a body that is not JSON'),
   );
 });
+
+test('a join of a later stage reads what a join of an earlier stage placed; each join runs in its own stage only', async () => {
+  reply = (body) => (body.query.includes('country') ? { data: { r0: { name: 'Norway', capital: { c: 'OSL' } } } } : { data: { r0: { name: 'Oslo' } } });
+  const city = { name: 'city', arguments: { code: '$c' }, argumentTypes: { code: GraphQLString } };
+  const joins = [
+    { ...join(['a', 'x', 'capital'], [city], '{ f { name } }'), stage: 1 },
+    { ...join(['a', 'x'], [country], '{ f { name capital { c } } }'), stage: 0 },
+  ];
+  const answer = await withRemoteJoins(JSON.stringify({ data: { a: [{ x: { c: 'NO' } }] } }), joins, caller());
+  expect(answer).toBe('{"data":{"a":[{"x":{"name":"Norway","capital":{"name":"Oslo"}}}]}}');
+  expect(received.map((r) => r.query)).toEqual([
+    '{\n  r0: country(code: "NO") {\n    name\n    capital {\n      c\n    }\n  }\n}',
+    '{\n  r0: city(code: "OSL") {\n    name\n  }\n}',
+  ]);
+});
+
+test('an answer without data, or without the row’s field, is null there; errors that are not a list are left out', async () => {
+  const text = JSON.stringify({ data: { a: { x: { c: 'NO' } } } });
+  for (const answer of [{ data: null }, { errors: [] }, { data: {} }, { data: { r1: { name: 'Chad' } }, errors: { message: 'not a list' } }]) {
+    reply = () => answer;
+    expect(await withRemoteJoins(text, [join(['a', 'x'], [country])], caller())).toBe('{"data":{"a":{"x":null}}}');
+  }
+});
+
+test("an error's path past a path of steps keeps only what follows the last step; errors that are not objects, or whose path is not a row's, stay as they are", async () => {
+  reply = () => ({
+    data: { r0: { capital: null } },
+    errors: [{ message: 'deep', path: ['r0', 'capital', 'city'] }, null, 'text', { message: 'n', path: [0] }],
+  });
+  const steps: RemoteJoin['steps'] = [country, { name: 'capital', arguments: {}, argumentTypes: {} }];
+  const answer = await withRemoteJoins(JSON.stringify({ data: { t: [{ j: { c: 'NO' } }] } }), [join(['t', 'j'], steps, '{ f { city } }')], caller());
+  expect(JSON.parse(answer)).toEqual({
+    data: { t: [{ j: null }] },
+    errors: [{ message: 'deep', path: ['t', 0, 'j', 'city'] }, null, 'text', { message: 'n', path: [0] }],
+  });
+});
