@@ -210,3 +210,25 @@ test('the role’s schema keeps an argument whose only directive is @deprecated,
     'the @preset of the argument "id" of field "thing" of object "Query" takes "value" and, optionally, "static", not "val", "other"',
   ]);
 });
+
+test('roots: none named, a subscription root in the schema definition, the remote’s own mutation root', () => {
+  expect(reasons(THING)).toEqual(['query root does not exist in the schema definition']);
+  expect(reasons('schema { query: Query, subscription: Query } type Query { old: Int }')).toEqual(["a remote schema's subscriptions are not served"]);
+  expect('schema' in roleRemote(upstream, `type Query { old: Int } type Mutation { touch(id: ID!): Thing } ${THING}`)).toBe(true);
+});
+
+test('an interface’s fields are checked as an object’s; an input object whose fields carry only the remote’s directives is not preset', () => {
+  expect(reasons(`type Query { old: Int } interface Node { id: ID!, nope: Int }`)).toEqual([
+    'field "nope" of interface "Node" does not exist in the upstream remote schema',
+  ]);
+  expect(
+    'schema' in roleRemote(upstream, `type Query { things(where: Where): [Thing!]! } ${THING} enum Kind { BIG } input Where { kind: Kind! @cached(ttl: 1) }`),
+  ).toBe(true);
+});
+
+test('on a compatible server a preset naming x-hasura-… is a session variable', () => {
+  const role = roleRemote(upstream, `type Query { thing(id: ID! @preset(value: "X-Hasura-User-Id")): Thing } ${THING}`, 'hasura') as RoleRemote;
+  expect([...role.presets.args.get('Query.thing')!].map(([n, p]) => [n, p.kind, p.kind === 'session' ? [p.variable, p.header] : null])).toEqual([
+    ['id', 'session', ['x-engine-user-id', 'x-hasura-user-id']],
+  ]);
+});
