@@ -5,7 +5,7 @@
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
 import type { Models } from '../schema/model';
 import { collectFields } from '../sql/graphql/fields';
-import { remoteJoinsOf, type SourceJoinGroup } from './remoteJoinPlan';
+import { isSourceJoinGroup, remoteJoinsOf, type SourceJoinGroup } from './remoteJoinPlan';
 
 jest.mock('../sql/graphql/sourceJoin', () => {
   const { sql } = jest.requireActual<typeof import('../sql/graphql/context')>('../sql/graphql/context');
@@ -17,7 +17,7 @@ jest.mock('../sql/graphql/sourceJoin', () => {
 
 const schema = buildSchema(`
   type Query { t: [T!]! }
-  type T { id: Int!, n: Int!, reviews: [R!]!, reviews_aggregate: RA!, label: L, scene: S, maker: A }
+  type T { id: Int!, n: Int!, label_aggregate: Int, reviews: [R!]!, reviews_aggregate: RA!, label: L, scene: S, maker: A }
   type A { id: Int!, label: L }
   type R { id: Int! }
   type RA { count: Int! }
@@ -71,10 +71,12 @@ const summary = (groups: SourceJoinGroup[]) =>
     joins: g.joins.map((j) => [j.path.join('.'), j.lhs.join(','), j.keys.joinKeys.replace(/\u0001/g, '|')]),
     statement: [g.plan.statements[0]!.text, g.plan.statements[0]!.values],
     bounded: g.plan.bounded,
+    // A read of its own: one statement whose data is the answer's, nothing else to order or bind.
+    plan: [g.plan.kind, g.plan.operation, g.plan.statements.length, g.plan.statements[0]!.alias, g.plan.literals.size, g.plan.order],
   }));
 
 test('one statement per stage and source; the own database apart; a join under a joined field a stage later', () => {
-  const groups = plan('{ t { id reviews { id } reviews_aggregate { count } scene { x } label { x } maker { id label { x } } } }');
+  const groups = plan('{ t { id label_aggregate reviews { id } reviews_aggregate { count } scene { x } label { x } maker { id label { x } } } }');
   expect(summary(groups)).toEqual([
     {
       stage: 0,
@@ -89,6 +91,7 @@ test('one statement per stage and source; the own database apart; a join under a
         ['0|books|0 reviews→R', '0|books|1 reviews→R aggregate', '0|books|2 label→L'],
       ],
       bounded: false,
+      plan: ['query', 'query', 1, '', 0, []],
     },
     {
       stage: 0,
@@ -96,6 +99,7 @@ test('one statement per stage and source; the own database apart; a join under a
       joins: [['t.scene', 'id,n', '0|other|0']],
       statement: ["select json_build_object('0', $1)::text as data", ['0|other|0 scene→S']],
       bounded: false,
+      plan: ['query', 'query', 1, '', 0, []],
     },
     {
       stage: 0,
@@ -103,6 +107,7 @@ test('one statement per stage and source; the own database apart; a join under a
       joins: [['t.maker', 'id', '0||0']],
       statement: ["select json_build_object('0', $1)::text as data", ['0||0 maker→A']],
       bounded: false,
+      plan: ['query', 'query', 1, '', 0, []],
     },
     {
       stage: 1,
@@ -110,6 +115,7 @@ test('one statement per stage and source; the own database apart; a join under a
       joins: [['t.maker.label', 'id', '1|books|0']],
       statement: ["select json_build_object('0', $1)::text as data", ['1|books|0 label→L']],
       bounded: false,
+      plan: ['query', 'query', 1, '', 0, []],
     },
   ]);
 });
@@ -117,4 +123,5 @@ test('one statement per stage and source; the own database apart; a join under a
 test("a bounded request's statements are bounded; a field that is not a relationship asks for none", () => {
   expect(summary(plan('{ t { scene { x } } }', true)).map((g) => g.bounded)).toEqual([true]);
   expect(plan('{ t { id n } }')).toEqual([]);
+  expect(plan('{ t { scene { x } } }').map(isSourceJoinGroup)).toEqual([true]);
 });
