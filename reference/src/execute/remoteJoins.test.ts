@@ -16,6 +16,7 @@ import {
 } from 'graphql';
 import type { RemoteEndpoint } from '../remote/client';
 import { customizedRemote, type CustomizedRemote } from '../remote/customization';
+import { roleRemote, type RoleRemote } from '../remote/rolePermission';
 import { RemoteCallFailed } from './remote';
 import type { RemoteJoin } from './remoteJoinPlan';
 import { withRemoteJoins } from './remoteJoins';
@@ -209,4 +210,17 @@ test('constant arguments go as they are; a row missing one of its lhs values, or
   const answer = await withRemoteJoins(JSON.stringify({ data }), [join(['a', 'x'], [constants], '{ f { name } }', ['c', 'n'])], caller());
   expect(answer).toBe('{"data":{"a":[{"x":{"name":"Norway"}},{"x":null},{"x":null}]}}');
   expect(received.map((r) => r.query)).toEqual(['{\n  r0: country(code: "NO", lang: "en", region: null) {\n    name\n  }\n}']);
+});
+
+test("the role's presets go into the request the join sends", async () => {
+  reply = () => ({ data: { r0: { name: 'Norway' } } });
+  const upstream = buildSchema('type Query { country(code: String!, lang: String): Country } type Country { name: String! }');
+  const role = roleRemote(
+    upstream,
+    'type Query { country(code: String!, lang: String @preset(value: "nb")): Country } type Country { name: String! }',
+  ) as RoleRemote;
+  const withRole = { ...caller(), presets: new Map([['geo', role.presets]]) };
+  const answer = await withRemoteJoins(JSON.stringify({ data: { a: { x: { c: 'NO' } } } }), [join(['a', 'x'], [country])], withRole);
+  expect(answer).toBe('{"data":{"a":{"x":{"name":"Norway"}}}}');
+  expect(received.map((r) => r.query)).toEqual(['{\n  r0: country(code: "NO", lang: "nb") {\n    name\n  }\n}']);
 });
