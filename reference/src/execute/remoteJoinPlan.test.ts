@@ -10,7 +10,7 @@ import { remoteJoinsOf, type RemoteJoin } from './remoteJoinPlan';
 const schema = buildSchema(`
   type Query { t: [T!]!, one: T, country(code: String!, lang: String): Country, geo: GeoRoot! }
   type Subscription { t: [T!]! }
-  type T { id: Int!, rr: Country, child: T, kids: [T!]!, n: Int, far: Country }
+  type T { id: Int!, rr(lang: String): Country, child: T, kids: [T!]!, n: Int, far: Country, pop: Int }
   type Country { name: String!, capital: City, population(unit: String): Int }
   type City { name: String! }
   type GeoRoot { land(code: String!): Country }
@@ -88,6 +88,7 @@ test("under a namespace, the steps are found in the namespace field's type by th
 
 test('subscriptions do not answer remote relationships', () => {
   expect(() => plan('subscription { t { rr { name } } }')).toThrow(new CompileError('Remote relationships are not allowed in subscriptions', 'not-supported'));
+  expect(() => plan('subscription { t { rr { name } } }')).toThrow(expect.objectContaining({ code: 'not-supported' }));
   expect(plan('subscription { t { id } }')).toEqual([]);
 });
 
@@ -113,4 +114,46 @@ test("without a namespace, a renamed root field is found under the remote root's
     new Map([['geo', names]]),
   );
   expect((joins[0] as RemoteJoin).steps.map((s) => s.name)).toEqual(['land']);
+});
+
+test("the client's own arguments on the relationship take their variables along; a relationship to a scalar has no selections", () => {
+  const [join] = plan('query ($l: String, $o: Int) { t { rr(lang: $l) { name } } }', { l: 'nb', o: 1 });
+  expect(join!.variableDefinitions.map((d) => d.variable.name.value)).toEqual(['l']);
+  expect(join!.variables).toEqual({ l: 'nb' });
+  const [scalar] = plan('{ t { pop } }', {}, models([rel('pop', { country: { arguments: { code: '$id' }, field: { population: { arguments: {} } } } })]));
+  expect([scalar!.steps.map((s) => s.name), scalar!.selectionSet, scalar!.fragments, scalar!.variableDefinitions]).toEqual([
+    ['country', 'population'],
+    undefined,
+    [],
+    [],
+  ]);
+});
+
+test("without a namespace, a step past the root is found under its own type's engine names; a namespace the role's schema lacks cannot be answered", () => {
+  const engine = buildSchema(
+    'schema { query: query_root } type query_root { t: [T!]!, country(code: String!): Country } type T { id: Int!, rr: City } type Country { seat: City } type City { name: String! }',
+  );
+  const names = (namespace?: string) =>
+    ({
+      ...(namespace ? { namespace } : {}),
+      schema: buildSchema('type Query { country(code: String!): Country } type Country { seat: City } type City { name: String! }'),
+      fieldToRemote: new Map([['Country', new Map([['seat', 'capital']])]]),
+      typeToRemote: new Map(),
+      typeFromRemote: new Map(),
+    }) as unknown as CustomizedRemote;
+  const operation = parse('{ t { rr { name } } }').definitions[0] as OperationDefinitionNode;
+  const fields = { fragments: {}, variables: {} };
+  const root = engine.getQueryType()!;
+  const m = models([rel('rr', { country: { arguments: { code: '$id' }, field: { capital: { arguments: {} } } } })]);
+  const joinsWith = (n: CustomizedRemote) =>
+    remoteJoinsOf(
+      { models: m, allModels: m, sessionVariables: {}, schema: engine, fields },
+      operation,
+      root,
+      collectFields(fields, root, operation.selectionSet),
+      {},
+      new Map([['geo', n]]),
+    );
+  expect((joinsWith(names())[0] as RemoteJoin).steps.map((s) => s.name)).toEqual(['country', 'seat']);
+  expect(() => joinsWith(names('geo'))).toThrow(new CompileError('the remote relationship "rr" cannot be answered'));
 });

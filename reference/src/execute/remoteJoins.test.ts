@@ -10,10 +10,13 @@ import {
   Kind,
   parse,
   type FieldNode,
+  type FragmentDefinitionNode,
   type GraphQLInputObjectType,
   type OperationDefinitionNode,
 } from 'graphql';
 import type { RemoteEndpoint } from '../remote/client';
+import { customizedRemote, type CustomizedRemote } from '../remote/customization';
+import { roleRemote, type RoleRemote } from '../remote/rolePermission';
 import { RemoteCallFailed } from './remote';
 import type { RemoteJoin } from './remoteJoinPlan';
 import { withRemoteJoins } from './remoteJoins';
@@ -128,4 +131,96 @@ test('a remote that answers something other than GraphQL fails the request, nami
   await expect(withRemoteJoins(JSON.stringify({ data: { a: { x: { c: 'NO' } } } }), [join(['a', 'x'], [country])], caller())).rejects.toEqual(
     new RemoteCallFailed('the remote schema "geo" did not answer: it answered 502 with a body that is not JSON'),
   );
+});
+
+test('a join of a later stage reads what a join of an earlier stage placed; each join runs in its own stage only', async () => {
+  reply = (body) => (body.query.includes('country') ? { data: { r0: { name: 'Norway', capital: { c: 'OSL' } } } } : { data: { r0: { name: 'Oslo' } } });
+  const city = { name: 'city', arguments: { code: '$c' }, argumentTypes: { code: GraphQLString } };
+  const joins = [
+    { ...join(['a', 'x', 'capital'], [city], '{ f { name } }'), stage: 1 },
+    { ...join(['a', 'x'], [country], '{ f { name capital { c } } }'), stage: 0 },
+  ];
+  const answer = await withRemoteJoins(JSON.stringify({ data: { a: [{ x: { c: 'NO' } }] } }), joins, caller());
+  expect(answer).toBe('{"data":{"a":[{"x":{"name":"Norway","capital":{"name":"Oslo"}}}]}}');
+  expect(received.map((r) => r.query)).toEqual([
+    '{\n  r0: country(code: "NO") {\n    name\n    capital {\n      c\n    }\n  }\n}',
+    '{\n  r0: city(code: "OSL") {\n    name\n  }\n}',
+  ]);
+});
+
+test('an answer without data, or without the row’s field, is null there; errors that are not a list are left out', async () => {
+  const text = JSON.stringify({ data: { a: { x: { c: 'NO' } } } });
+  for (const answer of [{ data: null }, { errors: [] }, { data: {} }, { data: { r1: { name: 'Chad' } }, errors: { message: 'not a list' } }]) {
+    reply = () => answer;
+    expect(await withRemoteJoins(text, [join(['a', 'x'], [country])], caller())).toBe('{"data":{"a":{"x":null}}}');
+  }
+});
+
+test("an error's path past a path of steps keeps only what follows the last step; errors that are not objects, or whose path is not a row's, stay as they are", async () => {
+  reply = () => ({
+    data: { r0: { capital: null } },
+    errors: [{ message: 'deep', path: ['r0', 'capital', 'city'] }, null, 'text', { message: 'n', path: [0] }],
+  });
+  const steps: RemoteJoin['steps'] = [country, { name: 'capital', arguments: {}, argumentTypes: {} }];
+  const answer = await withRemoteJoins(JSON.stringify({ data: { t: [{ j: { c: 'NO' } }] } }), [join(['t', 'j'], steps, '{ f { city } }')], caller());
+  expect(JSON.parse(answer)).toEqual({
+    data: { t: [{ j: null }] },
+    errors: [{ message: 'deep', path: ['t', 0, 'j', 'city'] }, null, 'text', { message: 'n', path: [0] }],
+  });
+});
+
+test("a customized remote is asked in its own names, fragments included, and its __typename comes back in the engine's", async () => {
+  const names = customizedRemote(buildSchema('type Query { country(code: String!): Country } type Country { name: String! }'), {
+    type_names: { prefix: 'geo_' },
+    field_names: [{ parent_type: 'Country', mapping: { name: 'title' } }],
+  }) as CustomizedRemote;
+  const document = parse('{ f { title ...C } } fragment C on geo_Country { __typename }');
+  const customized: RemoteJoin = {
+    ...join(['a', 'x'], [country], '{ f { title ...C } }'),
+    fragments: [document.definitions[1] as FragmentDefinitionNode],
+    names,
+  };
+  reply = () => ({ data: { r0: { title: 'Norway', __typename: 'Country' } } });
+  const answer = await withRemoteJoins(JSON.stringify({ data: { a: { x: { c: 'NO' } } } }), [customized], caller());
+  expect(received[0]!.query).toBe('{\n  r0: country(code: "NO") {\n    title: name\n    ...C\n  }\n}\n\nfragment C on Country {\n  __typename\n}');
+  expect(answer).toBe('{"data":{"a":{"x":{"title":"Norway","__typename":"geo_Country"}}}}');
+});
+
+test("a row's value the argument's type cannot take fails the request, naming the relationship, the argument and the field", async () => {
+  const sized = { name: 'country', arguments: { size: '$c' }, argumentTypes: { size: GraphQLInt } };
+  await expect(withRemoteJoins(JSON.stringify({ data: { a: { x: { c: 'NO' } } } }), [join(['a', 'x'], [sized])], caller())).rejects.toEqual(
+    new RemoteCallFailed(
+      'the remote relationship "rel" cannot send the value of the row as the argument "size" of "country": Int cannot represent non-integer value: "NO"',
+    ),
+  );
+  await expect(withRemoteJoins(JSON.stringify({ data: { a: { x: { c: 'NO' } } } }), [join(['a', 'x'], [sized])], caller())).rejects.toBeInstanceOf(
+    RemoteCallFailed,
+  );
+  expect(received).toEqual([]);
+});
+
+test('constant arguments go as they are; a row missing one of its lhs values, or without the column, asks nothing', async () => {
+  reply = () => ({ data: { r0: { name: 'Norway' } } });
+  const constants = {
+    name: 'country',
+    arguments: { code: '$c', lang: 'en', region: null },
+    argumentTypes: { code: GraphQLString, lang: GraphQLString, region: GraphQLString },
+  };
+  const data = { a: [{ x: { c: 'NO', n: 1 } }, { x: { c: 'TD', n: null } }, { x: { n: 2 } }] };
+  const answer = await withRemoteJoins(JSON.stringify({ data }), [join(['a', 'x'], [constants], '{ f { name } }', ['c', 'n'])], caller());
+  expect(answer).toBe('{"data":{"a":[{"x":{"name":"Norway"}},{"x":null},{"x":null}]}}');
+  expect(received.map((r) => r.query)).toEqual(['{\n  r0: country(code: "NO", lang: "en", region: null) {\n    name\n  }\n}']);
+});
+
+test("the role's presets go into the request the join sends", async () => {
+  reply = () => ({ data: { r0: { name: 'Norway' } } });
+  const upstream = buildSchema('type Query { country(code: String!, lang: String): Country } type Country { name: String! }');
+  const role = roleRemote(
+    upstream,
+    'type Query { country(code: String!, lang: String @preset(value: "nb")): Country } type Country { name: String! }',
+  ) as RoleRemote;
+  const withRole = { ...caller(), presets: new Map([['geo', role.presets]]) };
+  const answer = await withRemoteJoins(JSON.stringify({ data: { a: { x: { c: 'NO' } } } }), [join(['a', 'x'], [country])], withRole);
+  expect(answer).toBe('{"data":{"a":{"x":{"name":"Norway"}}}}');
+  expect(received.map((r) => r.query)).toEqual(['{\n  r0: country(code: "NO", lang: "nb") {\n    name\n  }\n}']);
 });

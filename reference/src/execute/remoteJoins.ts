@@ -148,8 +148,10 @@ async function runJoin(data: Record<string, unknown>, join: RemoteJoin, caller: 
   });
   if (!Array.isArray(answer.errors)) return [];
   return answer.errors.map((e: unknown) => {
+    // A remote may list anything there (null, a string): only an object's path is read.
+    if (typeof e !== 'object' || e === null) return e;
     const path = (e as { path?: unknown }).path;
-    if (typeof e !== 'object' || e === null || !Array.isArray(path) || typeof path[0] !== 'string' || !/^r\d+$/.test(path[0])) return e;
+    if (!Array.isArray(path) || typeof path[0] !== 'string' || !/^r\d+$/.test(path[0])) return e;
     const group = groups[Number(path[0].slice(1))];
     return group ? { ...e, path: [...group.holders[0]!.trail, ...path.slice(join.steps.length)] } : e;
   });

@@ -2,7 +2,7 @@
 // namespace, and what cannot be customized.
 import { buildSchema, printSchema, type GraphQLSchema } from 'graphql';
 import type { RemoteSchemaCustomization } from '../../../spec';
-import { customizedContribution, customizedRemote, type CustomizedRemote } from './customization';
+import { customizedContribution, customizedRemote, namingOf, type CustomizedRemote } from './customization';
 
 const SDL = `
   schema { query: RootQ, mutation: RootM, subscription: RootS }
@@ -128,6 +128,16 @@ test('what does not give a valid schema is refused with the reason graphql-js gi
     'its customization does not give a valid schema: Interface field Node.id expected but Thing does not provide it.',
   );
   expect(problem({ field_names: [{ parent_type: 'Thing', mapping: { name: 'id' } }] })).toMatch(/^its customization does not give a valid schema: /);
+  // Every problem of the schema built, one after another.
+  const twoFields = buildSchema('type Query { n: Node } interface Node { id: ID!, name: String } type Thing implements Node { id: ID!, name: String }');
+  expect(customizedRemote(twoFields, { field_names: [{ parent_type: 'Thing', suffix: '_x' }] })).toEqual({
+    problem:
+      'its customization does not give a valid schema: Interface field Node.id expected but Thing does not provide it.; Interface field Node.name expected but Thing does not provide it.',
+  });
+  // A remote without a query root is refused, whatever the customization.
+  expect(customizedRemote(buildSchema('schema { mutation: M } type M { a: Int }'), { type_names: { prefix: 'P' } })).toEqual({
+    problem: 'its customization does not give a valid schema: Query root type must be provided.',
+  });
 });
 
 test('roots named Query and Mutation (printed without a schema definition) stay the query and the mutation root under a namespace', () => {
@@ -148,4 +158,11 @@ test("an interface's fields are renamed by its own entry, not by the type printe
   });
   expect(printSchema(r.schema)).toContain('interface Node {\n  n_id: ID!\n}');
   expect(printSchema(r.schema)).toContain('type Thing implements Node {\n  n_id: ID!\n  name: String\n  other: Other\n}');
+});
+
+test('the naming a path in the remote’s names is followed by: the namespace if any, the query root’s engine name, the renamed fields', () => {
+  const r = customized({ root_fields_namespace: 'ns', field_names: [{ parent_type: 'RootQ', mapping: { pick: 'choose' } }] });
+  expect(namingOf(r)).toEqual({ namespace: 'ns', queryRoot: 'nsRootQ', fieldToRemote: r.fieldToRemote });
+  expect([...namingOf(r).fieldToRemote.get('nsRootQ')!].find(([, to]) => to === 'pick')).toEqual(['choose', 'pick']);
+  expect(namingOf(customized({ type_names: { mapping: { RootQ: 'Top' } } }))).toStrictEqual({ queryRoot: 'Top', fieldToRemote: new Map() });
 });

@@ -1,7 +1,7 @@
 // A role's SDL against the remote's schema: every reason it is not a subset, word for word, and
 // the role's schema and presets when it is.
 import { buildSchema, printSchema } from 'graphql';
-import { reasonsText, roleRemote, type RoleRemote } from './rolePermission';
+import { reasonsText, roleRemote, sdlSyntaxProblem, type RoleRemote } from './rolePermission';
 
 const upstream = buildSchema(`
   directive @cached(ttl: Int) on FIELD_DEFINITION
@@ -170,4 +170,65 @@ test('presets: only a string that begins with x-engine- is a session variable; @
 test('reasons read as one sentence, or one line each', () => {
   expect(reasonsText(['a'])).toBe('because a');
   expect(reasonsText(['a', 'b'])).toBe('for the following reasons:\n • a\n • b');
+});
+
+test('the syntax of a role’s SDL: the parser’s message, nothing when it parses, and text nested past 128 left to the check', () => {
+  expect(sdlSyntaxProblem('type Query { old: Int }')).toBeUndefined();
+  expect(sdlSyntaxProblem('type Query { old: Int')).toBe('Syntax Error: Expected Name, found <EOF>.');
+  expect(sdlSyntaxProblem(`type Query { old: ${'['.repeat(128)}Int }`)).toBeUndefined();
+  expect(sdlSyntaxProblem(`type Query { old: ${'['.repeat(127)}Int }`)).toBe('Syntax Error: Expected "]", found "}".');
+});
+
+test('a required argument or input field with a default may be left out; an input object left without fields is not all preset', () => {
+  const withDefaults = buildSchema('type Query { page(size: Int! = 10, after: ID!): Int, find(w: W): Int } input W { a: Int, b: Int! = 1 }');
+  expect(roleRemote(withDefaults, 'type Query { page: Int }')).toEqual({
+    reasons: ['field "page" of object "Query" expects the following non-nullable arguments to be present: "after"'],
+  });
+  expect(printSchema((roleRemote(withDefaults, 'type Query { page(after: ID!): Int, find(w: W): Int } input W { a: Int }') as RoleRemote).schema)).toBe(
+    'type Query {\n  page(after: ID!): Int\n  find(w: W): Int\n}\n\ninput W {\n  a: Int\n}',
+  );
+  expect(roleRemote(withDefaults, 'type Query { find(w: W): Int } input W')).toEqual({ reasons: ['Input Object type W must define one or more fields.'] });
+  // Two preset fields of one input object: both kept.
+  const two = roleRemote(
+    upstream,
+    `type Query { things(where: Where): [Thing!]! } ${THING} enum Kind { BIG } input Where { name: String @preset(value: "n"), kind: Kind!, tag: String! @preset(value: "t") }`,
+  );
+  expect([...(two as RoleRemote).presets.inputFields.get('Where')!.keys()]).toEqual(['name', 'tag']);
+});
+
+test('the role’s schema keeps an argument whose only directive is @deprecated, and drops the remote’s directives on unions and scalars', () => {
+  const role = roleRemote(
+    upstream,
+    `type Query { thing(id: ID!, kind: Kind @deprecated(reason: "old")): Thing, any: Any } ${THING} type Other { name: String } enum Kind { BIG }
+     union Any @cached(ttl: 1) = Thing | Other
+     scalar Stamp @cached(ttl: 2)`,
+  ) as RoleRemote;
+  expect(printSchema(role.schema)).toBe(
+    'type Query {\n  thing(id: ID!, kind: Kind @deprecated(reason: "old")): Thing\n  any: Any\n}\n\ntype Thing {\n  id: ID!\n}\n\ntype Other {\n  name: String\n}\n\nenum Kind {\n  BIG\n}\n\nunion Any = Thing | Other\n\nscalar Stamp',
+  );
+  expect(reasons(`type Query { thing(id: ID! @preset(val: "1", other: 2)): Thing } ${THING}`)).toEqual([
+    'the @preset of the argument "id" of field "thing" of object "Query" takes "value" and, optionally, "static", not "val", "other"',
+  ]);
+});
+
+test('roots: none named, a subscription root in the schema definition, the remote’s own mutation root', () => {
+  expect(reasons(THING)).toEqual(['query root does not exist in the schema definition']);
+  expect(reasons('schema { query: Query, subscription: Query } type Query { old: Int }')).toEqual(["a remote schema's subscriptions are not served"]);
+  expect('schema' in roleRemote(upstream, `type Query { old: Int } type Mutation { touch(id: ID!): Thing } ${THING}`)).toBe(true);
+});
+
+test('an interface’s fields are checked as an object’s; an input object whose fields carry only the remote’s directives is not preset', () => {
+  expect(reasons(`type Query { old: Int } interface Node { id: ID!, nope: Int }`)).toEqual([
+    'field "nope" of interface "Node" does not exist in the upstream remote schema',
+  ]);
+  expect(
+    'schema' in roleRemote(upstream, `type Query { things(where: Where): [Thing!]! } ${THING} enum Kind { BIG } input Where { kind: Kind! @cached(ttl: 1) }`),
+  ).toBe(true);
+});
+
+test('on a compatible server a preset naming x-hasura-… is a session variable', () => {
+  const role = roleRemote(upstream, `type Query { thing(id: ID! @preset(value: "X-Hasura-User-Id")): Thing } ${THING}`, 'hasura') as RoleRemote;
+  expect([...role.presets.args.get('Query.thing')!].map(([n, p]) => [n, p.kind, p.kind === 'session' ? [p.variable, p.header] : null])).toEqual([
+    ['id', 'session', ['x-engine-user-id', 'x-hasura-user-id']],
+  ]);
 });
