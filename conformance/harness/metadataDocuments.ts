@@ -5,6 +5,7 @@
 // permissions: generated subsets of a remote's SDL with presets, and customizations), plus the objects that make such a
 // document invalid: some the database lacks (inconsistencies), some the arguments refuse.
 import fc from 'fast-check';
+import type { FunctionEntry } from './fuzzFunctions';
 import type { TopLevelParts } from './topLevelParts';
 import { BAD_CUSTOMIZATION, sourceCustomization } from './sourceCustomizations';
 
@@ -62,6 +63,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Document = {
   version: 2;
   tables: TableEntry[];
+  functions?: FunctionEntry[];
   cron_triggers?: Record<string, Json>[];
   remote_schemas?: Record<string, Json>[];
   sources?: Record<string, Json>[];
