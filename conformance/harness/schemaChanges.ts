@@ -3,13 +3,15 @@
 // of a function's argument dropped and made again, functions altered) mixed with metadata changes
 // (tables and functions tracked and untracked, relationships, select, insert, update and delete
 // permissions, reloads, a query action) and remote schemas on the mock server (interfaces, unions,
-// input objects, and now and then one that is no valid GraphQL, which must be refused). Used by the
+// input objects, and now and then one that is no valid GraphQL, which must be refused), function
+// permissions, and the same kinds of changes on a second source (sourceSteps.ts). Used by the
 // cases that check what every change leaves behind (fuzz-schema-changes.test.ts).
 import fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
 import type { HttpResult } from './client';
 import { remoteHandler, remoteSdl, remoteSpec, type RemoteSpec } from './generatedRemotes';
 import type { MockServer } from './mockServer';
+import { functionPermissionChange, SIDE, SIDE_SETUP_SQL, sideChange, sideDdl, sideStart } from './sourceSteps';
 import type { Target } from './target';
 
 export const SCHEMA = 'fzinv';
@@ -137,15 +139,30 @@ export type Step =
   | { readonly kind: 'add_remote'; readonly remote: RemoteSpec }
   | { readonly kind: 'remove_remote'; readonly name: string }
   // A query action (on the mock server) whose output has a relationship to the table a.
-  | { readonly kind: 'add_action' };
+  | { readonly kind: 'add_action' }
+  // DDL on the side source's database: through run_sql with its source, or outside then reload_metadata.
+  | { readonly kind: 'side_sql'; readonly sql: string }
+  | { readonly kind: 'side_outside_sql'; readonly sql: string };
 
-export const step: fc.Arbitrary<Step> = fc.oneof(
-  { arbitrary: ddl.map((sql) => ({ kind: 'sql' as const, sql })), weight: 3 },
-  { arbitrary: ddl.map((sql) => ({ kind: 'outside_sql' as const, sql })), weight: 1 },
-  { arbitrary: metadataChange.map((body) => ({ kind: 'metadata' as const, body })), weight: 4 },
-  { arbitrary: remoteSpec.map((remote) => ({ kind: 'add_remote' as const, remote })), weight: 1 },
-  { arbitrary: fc.constantFrom('rs0', 'rs1').map((name) => ({ kind: 'remove_remote' as const, name })), weight: 1 },
-);
+const OWN_FUNCTIONS = [fn('near'), fn('like_a')];
+
+/** One generated step; with `sideUrl`, steps on the side source (on the database there) too. */
+const step = (sideUrl: string | undefined): fc.Arbitrary<Step> =>
+  fc.oneof(
+    { arbitrary: ddl.map((sql) => ({ kind: 'sql' as const, sql })), weight: 3 },
+    { arbitrary: ddl.map((sql) => ({ kind: 'outside_sql' as const, sql })), weight: 1 },
+    { arbitrary: metadataChange.map((body) => ({ kind: 'metadata' as const, body })), weight: 4 },
+    { arbitrary: functionPermissionChange(OWN_FUNCTIONS, sideUrl !== undefined).map((body) => ({ kind: 'metadata' as const, body })), weight: 1 },
+    { arbitrary: remoteSpec.map((remote) => ({ kind: 'add_remote' as const, remote })), weight: 1 },
+    { arbitrary: fc.constantFrom('rs0', 'rs1').map((name) => ({ kind: 'remove_remote' as const, name })), weight: 1 },
+    ...(sideUrl
+      ? [
+          { arbitrary: sideDdl.map((sql) => ({ kind: 'side_sql' as const, sql })), weight: 2 },
+          { arbitrary: sideDdl.map((sql) => ({ kind: 'side_outside_sql' as const, sql })), weight: 1 },
+          { arbitrary: sideChange(sideUrl).map((body) => ({ kind: 'metadata' as const, body })), weight: 3 },
+        ]
+      : []),
+  );
 
 const metadata = (type: string, args: unknown): Step => ({ kind: 'metadata', body: { type, args } });
 /** What a sequence may start from besides the two tables: most later changes need some of it. */
@@ -159,27 +176,43 @@ const START: Step[] = [
   metadata('create_select_permission', { table: table('a'), role: 'r2', permission: { columns: ['id', 'w'], filter: { w: { _gt: 1 } } } }),
   metadata('create_insert_permission', { table: table('b'), role: 'r1', permission: { columns: '*', check: {} } }),
   metadata('create_update_permission', { table: table('a'), role: 'r2', permission: { columns: ['w'], filter: { w: { _gt: 1 } }, check: {} } }),
+  metadata('pg_create_function_permission', { function: fn('near'), role: 'r1' }),
+  metadata('pg_create_function_permission', { function: fn('like_a'), role: 'r2' }),
   { kind: 'add_remote', remote: { name: 'rs0', interfaces: true, union: true, input: true, flaw: 'none' } },
   { kind: 'add_action' },
 ];
 
-/** A sequence: the tables tracked, some of START, then generated steps. */
-export const steps = (maxLength: number): fc.Arbitrary<Step[]> =>
-  fc
-    .tuple(fc.subarray(START), fc.array(step, { minLength: 1, maxLength }))
-    .map(([start, generated]) => [metadata('track_table', { table: table('a') }), metadata('track_table', { table: table('b') }), ...start, ...generated]);
+/** A sequence: the tables tracked, some of START, the side source with some of its start, then generated steps. */
+export const steps = (maxLength: number, sideUrl?: string): fc.Arbitrary<Step[]> => {
+  const [add, ...side] = sideUrl ? sideStart(sideUrl).map((body): Step => ({ kind: 'metadata', body })) : [];
+  return fc
+    .tuple(fc.subarray(START), fc.subarray(side), fc.array(step(sideUrl), { minLength: 1, maxLength }))
+    .map(([start, onSide, generated]) => [
+      metadata('track_table', { table: table('a') }),
+      metadata('track_table', { table: table('b') }),
+      ...start,
+      ...(add ? [add, ...onSide] : []),
+      ...generated,
+    ]);
+};
 
-/** Start a sequence: empty metadata and the database of SETUP_SQL. */
-export async function startSequence(target: Target): Promise<void> {
+/** The side source's database, where a run has one. */
+export interface SideDatabase {
+  sql(text: string): Promise<unknown>;
+}
+
+/** Start a sequence: empty metadata, the database of SETUP_SQL and the side database of SIDE_SETUP_SQL. */
+export async function startSequence(target: Target, side?: SideDatabase): Promise<void> {
   await target.reset();
   await target.sql(SETUP_SQL);
+  await side?.sql(SIDE_SETUP_SQL);
 }
 
 // Each remote added gets a path of its own, so that no earlier handler answers for it.
 let remotesServed = 0;
 
 /** Apply one step. */
-export async function applyStep(target: Target, remote: MockServer, s: Step): Promise<HttpResult> {
+export async function applyStep(target: Target, remote: MockServer, s: Step, side?: SideDatabase): Promise<HttpResult> {
   switch (s.kind) {
     case 'sql':
       return target.metadata({ type: 'run_sql', args: { sql: s.sql } }, { endpoint: '/v2/query' });
@@ -198,6 +231,11 @@ export async function applyStep(target: Target, remote: MockServer, s: Step): Pr
     case 'add_action':
       remote.use(http.post('/schema-changes/action', () => HttpResponse.json({ id: 1, label: 'one' })));
       return target.metadata({ type: 'bulk', args: [{ type: 'set_custom_types', args: ACTION_TYPES }, actionOf(remote.url)] });
+    case 'side_sql':
+      return target.metadata({ type: 'run_sql', args: { source: SIDE, sql: s.sql } }, { endpoint: '/v2/query' });
+    case 'side_outside_sql':
+      await side!.sql(s.sql);
+      return target.metadata({ type: 'reload_metadata', args: {} });
   }
 }
 
@@ -216,5 +254,9 @@ export function describeStep(s: Step): string {
       return `remove_remote_schema ${s.name}`;
     case 'add_action':
       return `set_custom_types and create_action fz_pick: ${JSON.stringify(ACTION_TYPES)}`;
+    case 'side_sql':
+      return `run_sql on ${SIDE} ${JSON.stringify(s.sql)}`;
+    case 'side_outside_sql':
+      return `SQL outside on ${SIDE}'s database, then reload_metadata: ${JSON.stringify(s.sql)}`;
   }
 }
