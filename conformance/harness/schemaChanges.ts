@@ -152,7 +152,7 @@ const step = (sideUrl: string | undefined): fc.Arbitrary<Step> =>
     { arbitrary: ddl.map((sql) => ({ kind: 'sql' as const, sql })), weight: 3 },
     { arbitrary: ddl.map((sql) => ({ kind: 'outside_sql' as const, sql })), weight: 1 },
     { arbitrary: metadataChange.map((body) => ({ kind: 'metadata' as const, body })), weight: 4 },
-    { arbitrary: functionPermissionChange(OWN_FUNCTIONS, sideUrl !== undefined).map((body) => ({ kind: 'metadata' as const, body })), weight: 1 },
+    { arbitrary: functionPermissionChange(OWN_FUNCTIONS, sideUrl !== undefined).map((body) => ({ kind: 'metadata' as const, body })), weight: 2 },
     { arbitrary: remoteSpec.map((remote) => ({ kind: 'add_remote' as const, remote })), weight: 1 },
     { arbitrary: fc.constantFrom('rs0', 'rs1').map((name) => ({ kind: 'remove_remote' as const, name })), weight: 1 },
     ...(sideUrl
