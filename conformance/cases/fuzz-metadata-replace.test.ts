@@ -20,16 +20,14 @@ import {
   FUZZ_REMOTE_SDL,
   fuzzDocument,
   fuzzSchema,
-  inconsistencies,
-  refusals,
   schemaSql,
   selectRootField,
   type Document,
   type FuzzTable,
-  type Inconsistency,
-  type Refusal,
   type TableEntry,
 } from '../harness/metadataDocuments';
+import { inconsistencies, type Inconsistency } from '../harness/metadataInconsistencies';
+import { refusals, type Refusal } from '../harness/metadataRefusals';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { topLevelInconsistencies, topLevelParts, topLevelRefusals } from '../harness/topLevelParts';
 import { useTarget, type Target } from '../harness/target';
