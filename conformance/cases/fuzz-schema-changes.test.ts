@@ -11,8 +11,9 @@
 // - at the end, a server started afresh on the same database has the same metadata, the same
 //   schemas and the same answers as the one that went through the changes: nothing it prepared or
 //   cached on the way makes a difference (dec.run_sql.recreated-objects).
-// A few sequences in npm test; ENGINE_TEST_LONG=1 (npm run test:long) or ENGINE_FUZZ_RUNS for more,
-// the long form on a server that does not infer function permissions (where they decide what a role sees).
+// A few sequences in npm test; ENGINE_TEST_LONG=1 (npm run test:long) or ENGINE_FUZZ_RUNS for more:
+// the long form with the second source, on a server that does not infer function permissions (where
+// they decide what a role sees).
 import fc from 'fast-check';
 import type { RunningServer } from '../../reference/src/server';
 import { caseNeeding, covers } from '../harness/cases';
@@ -27,8 +28,9 @@ import { generatedRuns } from '../harness/generatedRuns';
 const long = process.env.ENGINE_TEST_LONG === '1';
 const handle = useTarget(long ? { profiles: ['no-function-inference'] } : {});
 const remote = useMockServer();
-const side = useSourceDatabase();
-const withSide = REQUIRES_SOURCE_DATABASE.met;
+// The second source's steps are the long form's (their root fields make every probe longer).
+const withSide = long && REQUIRES_SOURCE_DATABASE.met;
+const side = withSide ? useSourceDatabase() : undefined;
 let target: Target;
 let inferred = true;
 beforeAll(async () => {
@@ -69,7 +71,7 @@ const accepted = { side: 0, functionPermissions: 0 };
 
 /** Apply the steps; after each, `check` with what it answered (the mutations after the queries). Failures name the steps so far. */
 async function runSequence(sequence: Step[], check: (done: string[], probes: RoleProbe[], mutations: Answer[][]) => void): Promise<void> {
-  await startSequence(target, withSide ? side : undefined);
+  await startSequence(target, side);
   const remotes = new Set<string>();
   const done: string[] = [];
   for (const s of sequence) {
@@ -127,7 +129,7 @@ test(
   ),
   async () => {
     await fc.assert(
-      fc.asyncProperty(steps(STEPS, withSide ? side.url : undefined), async (sequence) => {
+      fc.asyncProperty(steps(STEPS, side?.url), async (sequence) => {
         await runSequence(sequence, everySchemaWorks);
       }),
       { numRuns: RUNS, seed },
@@ -146,7 +148,7 @@ caseNeeding(
   async () => {
     const { startOwnServer } = require('../harness/ownServer') as typeof import('../harness/ownServer');
     await fc.assert(
-      fc.asyncProperty(steps(STEPS, withSide ? side.url : undefined), async (sequence) => {
+      fc.asyncProperty(steps(STEPS, side?.url), async (sequence) => {
         // The running server asks every query after every change: what it prepares and keeps is in use.
         const done: string[] = [];
         await runSequence(sequence, (sofar, probes, mutations) => {

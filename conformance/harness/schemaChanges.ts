@@ -182,16 +182,16 @@ const START: Step[] = [
   { kind: 'add_action' },
 ];
 
-/** A sequence: the tables tracked, some of START, the side source with some of its start, then generated steps. */
+/** A sequence: the tables tracked, some of START, the side source with its tables and some of the rest of its start, then generated steps. */
 export const steps = (maxLength: number, sideUrl?: string): fc.Arbitrary<Step[]> => {
-  const [add, ...side] = sideUrl ? sideStart(sideUrl).map((body): Step => ({ kind: 'metadata', body })) : [];
+  const [add, trackC, trackD, ...side] = sideUrl ? sideStart(sideUrl).map((body): Step => ({ kind: 'metadata', body })) : [];
   return fc
     .tuple(fc.subarray(START), fc.subarray(side), fc.array(step(sideUrl), { minLength: 1, maxLength }))
     .map(([start, onSide, generated]) => [
       metadata('track_table', { table: table('a') }),
       metadata('track_table', { table: table('b') }),
       ...start,
-      ...(add ? [add, ...onSide] : []),
+      ...(add ? [add, trackC!, trackD!, ...onSide] : []),
       ...generated,
     ]);
 };
