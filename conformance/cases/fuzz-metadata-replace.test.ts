@@ -2,8 +2,10 @@
 // Each run creates two to four tables with foreign keys, generates a valid document over them
 // (harness/metadataDocuments.ts) and requires:
 // - replace_metadata then export_metadata gives the same document (the export form of
-//   decision dec.export.form), remote schemas with their role permissions included; every tracked
-//   table answers under its root field;
+//   decision dec.export.form), remote schemas with their role permissions and tracked functions with
+//   their function permissions included; every tracked table and function answers under its root
+//   field, and each role reads the functions it may (§4.4: by its select permission on the
+//   function's table while the engine infers function permissions, else by its function permission too);
 // - replace(export()) changes nothing but the resource version, which increases;
 // - the document with one object the arguments refuse, or one the database lacks, is refused and
 //   changes nothing, resource version included;
@@ -14,27 +16,33 @@ import fc from 'fast-check';
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
 import {
+  FUZZ_SCHEMA,
   FUZZ_REMOTE_SDL,
   fuzzDocument,
   fuzzSchema,
-  inconsistencies,
-  refusals,
   schemaSql,
   selectRootField,
   type Document,
   type FuzzTable,
-  type Inconsistency,
-  type Refusal,
   type TableEntry,
 } from '../harness/metadataDocuments';
+import { inconsistencies, type Inconsistency } from '../harness/metadataInconsistencies';
+import { refusals, type Refusal } from '../harness/metadataRefusals';
 import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { topLevelInconsistencies, topLevelParts, topLevelRefusals } from '../harness/topLevelParts';
-import { useTarget } from '../harness/target';
+import { useTarget, type Target } from '../harness/target';
 import { inEngineOrder } from '../harness/engineOrder';
 import { aggregateReads, defaultSourceCustomization, namingConventionRefusals, ownTypeName } from '../harness/sourceCustomizations';
 import { generatedRuns } from '../harness/generatedRuns';
+import { functionCall, functionInconsistencies, functionRefusals, functionSql, returnedTable, trackedFunctions } from '../harness/fuzzFunctions';
 
-const target = useTarget();
+// The long form replaces on a server that does not infer function permissions, where they decide what a role sees.
+const long = process.env.ENGINE_TEST_LONG === '1';
+const handle = useTarget(long ? { profiles: ['no-function-inference'] } : {});
+let target: Target;
+beforeAll(() => {
+  target = handle.profileTarget('no-function-inference') ?? handle;
+});
 const remote = useMockServer();
 const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 6, 40);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
@@ -53,21 +61,24 @@ const replace = (document: unknown, allowInconsistent?: boolean) =>
 
 // With the top-level parts (decision dec.metadata.top-level): their objects refused and inconsistent too; and the
 // naming convention not served (decision dec.source.customization) refused.
-const allRefusals = (): Refusal[] => [...refusals(), ...topLevelRefusals<Document>(), ...namingConventionRefusals<Document>()];
+const allRefusals = (): Refusal[] => [...refusals(), ...topLevelRefusals<Document>(), ...namingConventionRefusals<Document>(), ...functionRefusals<Document>()];
 const allInconsistencies = (document: Document, sourceUrl?: string): Inconsistency[] => [
   ...inconsistencies(document, sourceUrl),
   ...topLevelInconsistencies<Document>(),
+  ...functionInconsistencies<Document>(FUZZ_SCHEMA),
 ];
 
 const generated = (remoteUrl: string, sourceUrl: string) =>
   fuzzSchema.chain((tables) =>
     fc.record({
       tables: fc.constant(tables),
-      document: fuzzDocument(tables, remoteUrl, sourceUrl).chain((d) =>
-        fc
-          .tuple(topLevelParts(d), defaultSourceCustomization)
-          .map(([parts, own]): Document => ({ ...d, ...parts, ...(own ? { default_source: { customization: own } } : {}) })),
-      ),
+      document: fuzzDocument(tables, remoteUrl, sourceUrl)
+        .chain((d) => trackedFunctions(d).map((functions): Document => (functions.length ? { ...d, functions } : d)))
+        .chain((d) =>
+          fc
+            .tuple(topLevelParts(d), defaultSourceCustomization)
+            .map(([parts, own]): Document => ({ ...d, ...parts, ...(own ? { default_source: { customization: own } } : {}) })),
+        ),
       inconsistent: fc.integer({ min: 0, max: allInconsistencies({ version: 2, tables: [{ table: { schema: 's', name: 't' } }] }).length - 1 }),
       refused: fc.integer({ min: 0, max: allRefusals().length - 1 }),
     }),
@@ -75,7 +86,7 @@ const generated = (remoteUrl: string, sourceUrl: string) =>
 
 let schemaSeen: string | undefined;
 async function createSchema(tables: readonly FuzzTable[]) {
-  const text = schemaSql(tables);
+  const text = `${schemaSql(tables)}\n${functionSql(FUZZ_SCHEMA, tables)}`;
   if (text === schemaSeen) return;
   await target.reset();
   await target.sql(text);
@@ -98,12 +109,20 @@ test(
       'dec.metadata.top-level',
       'dec.source.customization',
       'dec.metadata.default-source',
+      'dec.function_permission.replace-metadata',
+      'dec.functions.graphql',
+      'err.parse-failed.empty-name',
+      'err.parse-failed.role-name',
+      'err.not-exists.function-in-postgres',
+      'err.not-supported.function-untracked-table',
     ],
     `generated documents over generated tables round-trip; one bad object is refused and changes nothing; allowed inconsistencies are kept and reported (${RUNS} runs)`,
   ),
   async () => {
-    const counts = { documents: 0, refusals: 0, inconsistencies: 0, remoteRelationships: 0, sources: 0, toSource: 0 };
+    const counts = { documents: 0, refusals: 0, inconsistencies: 0, remoteRelationships: 0, sources: 0, toSource: 0, functionPermissions: 0 };
     remote.use(graphQLServer('/fuzz', FUZZ_REMOTE_SDL, { a: () => 1 }));
+    const config = await target.request('GET', '/v1alpha1/config', { headers: target.adminHeaders() });
+    const inferred = (config.body as { is_function_permissions_inferred: boolean }).is_function_permissions_inferred;
     await fc.assert(
       fc.asyncProperty(generated(`${remote.url}/fuzz`, target.databaseUrl), async ({ tables, document, inconsistent, refused }) => {
         await createSchema(tables);
@@ -135,8 +154,12 @@ test(
               return name.startsWith('ts_') ? `${name} { id }` : { rr_b: 'rr_b', rr_c: 'rr_c { __typename }', rr_old: 'rr_old' }[name];
             })
             .join(' ');
-        const answer = await target.graphql(`{ ${fields.map((f, i) => `f${i}: ${f} { id ${remoteFields(document.tables[i]!)} }`).join(' ')} }`);
-        expect(answer.body).toEqual({ data: Object.fromEntries(fields.map((_f, i) => [`f${i}`, []])) });
+        const functions = document.functions ?? [];
+        const calls = functions.map((f, i) => `g${i}: ${functionCall(f)} { id }`);
+        const answer = await target.graphql(
+          `{ ${fields.map((f, i) => `f${i}: ${f} { id ${remoteFields(document.tables[i]!)} }`).join(' ')} ${calls.join(' ')} }`,
+        );
+        expect(answer.body).toEqual({ data: Object.fromEntries([...fields.map((_f, i) => `f${i}`), ...calls.map((_c, i) => `g${i}`)].map((k) => [k, []])) });
         if (inSources.length > 0) {
           // Each source's root fields under its customization (decision dec.source.customization).
           const reads = (document.sources ?? []).map((s, i) =>
@@ -153,9 +176,16 @@ test(
         // Each role reads the tables it has a select permission on (their filters compile).
         for (const role of ['r0', 'r1']) {
           // A permission without columns shows no table (decision dec.schema.always-valid).
-          const readable = document.tables
-            .filter((t) => t.select_permissions?.some((p) => p.role === role && (p.permission.columns as unknown[] | '*').length > 0))
-            .map((t) => selectRootField(t));
+          const readableTables = document.tables.filter((t) =>
+            t.select_permissions?.some((p) => p.role === role && (p.permission.columns as unknown[] | '*').length > 0),
+          );
+          const readable = [
+            ...readableTables.map((t) => selectRootField(t)),
+            // Its functions: those of the tables it reads, where it has a function permission unless they are inferred.
+            ...functions
+              .filter((f) => readableTables.some((t) => t.table.name === returnedTable(f)) && (inferred || f.permissions?.some((p) => p.role === role)))
+              .map(functionCall),
+          ];
           const query = `{ __typename ${readable.map((f, i) => `f${i}: ${f} { __typename }`).join(' ')} }`;
           const headers = { ...target.adminHeaders(), 'x-engine-role': role, 'x-engine-user-id': '1', 'x-engine-user-name': 'fuzz' };
           expect([role, (await target.graphql(query, undefined, { headers })).body]).toEqual([
@@ -211,19 +241,21 @@ test(
         if (document.tables.some((t) => t.remote_relationships?.length)) counts.remoteRelationships++;
         if (document.sources?.length) counts.sources++;
         if (document.tables.some((t) => JSON.stringify(t.remote_relationships ?? []).includes('"to_source"'))) counts.toSource++;
+        if (document.functions?.some((f) => f.permissions)) counts.functionPermissions++;
       }),
       { numRuns: RUNS, seed },
     );
     process.stdout.write(
-      `metadata replacement fuzz: ${counts.documents} documents round-tripped (${counts.remoteRelationships} with remote relationships, ${counts.toSource} of them to tables of sources, ${counts.sources} with sources), ${counts.refusals} refused objects and ${counts.inconsistencies} inconsistencies checked, seed ${seed}\n`,
+      `metadata replacement fuzz: ${counts.documents} documents round-tripped (${counts.remoteRelationships} with remote relationships, ${counts.toSource} of them to tables of sources, ${counts.sources} with sources, ${counts.functionPermissions} with function permissions, ${inferred ? '' : 'not '}inferred), ${counts.refusals} refused objects and ${counts.inconsistencies} inconsistencies checked, seed ${seed}\n`,
     );
-    expect({ ...counts, remoteRelationships: 0, sources: 0, toSource: 0 }).toEqual({
+    expect({ ...counts, remoteRelationships: 0, sources: 0, toSource: 0, functionPermissions: 0 }).toEqual({
       documents: RUNS,
       refusals: RUNS,
       inconsistencies: RUNS,
       remoteRelationships: 0,
       sources: 0,
       toSource: 0,
+      functionPermissions: 0,
     });
   },
   600_000,

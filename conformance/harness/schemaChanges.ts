@@ -3,12 +3,15 @@
 // of a function's argument dropped and made again, functions altered) mixed with metadata changes
 // (tables and functions tracked and untracked, relationships, select, insert, update and delete
 // permissions, reloads, a query action) and remote schemas on the mock server (interfaces, unions,
-// input objects, and now and then one that is no valid GraphQL, which must be refused). Used by the
+// input objects, and now and then one that is no valid GraphQL, which must be refused), function
+// permissions, and the same kinds of changes on a second source (sourceSteps.ts). Used by the
 // cases that check what every change leaves behind (fuzz-schema-changes.test.ts).
 import fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
 import type { HttpResult } from './client';
-import { graphQLServer, introspectionServer, type MockServer } from './mockServer';
+import { remoteHandler, remoteSdl, remoteSpec, type RemoteSpec } from './generatedRemotes';
+import type { MockServer } from './mockServer';
+import { functionPermissionChange, SIDE, SIDE_SETUP_SQL, sideChange, sideDdl, sideStart } from './sourceSteps';
 import type { Target } from './target';
 
 export const SCHEMA = 'fzinv';
@@ -108,69 +111,6 @@ const metadataChange = fc.oneof(
   fc.constantFrom({ type: 'reload_metadata', args: {} }, { type: 'reload_metadata', args: { reload_remote_schemas: true } }),
 );
 
-/** How a generated remote schema breaks the rules of GraphQL, if it does. */
-export const REMOTE_FLAWS = ['none', 'missing-interface-field', 'wrong-interface-field-type', 'input-with-object-field', 'union-of-scalar'] as const;
-export type RemoteFlaw = (typeof REMOTE_FLAWS)[number];
-
-export interface RemoteSpec {
-  readonly name: string;
-  readonly interfaces: boolean;
-  readonly union: boolean;
-  readonly input: boolean;
-  readonly flaw: RemoteFlaw;
-}
-
-const remoteSpec = fc
-  .record({
-    name: fc.constantFrom('rs0', 'rs1'),
-    interfaces: fc.boolean(),
-    union: fc.boolean(),
-    input: fc.boolean(),
-    flaw: fc.oneof({ arbitrary: fc.constant('none' as const), weight: 3 }, { arbitrary: fc.constantFrom(...REMOTE_FLAWS.slice(1)), weight: 1 }),
-  })
-  // A flaw needs the part it breaks.
-  .map((r) => ({
-    ...r,
-    interfaces: r.interfaces || r.flaw === 'missing-interface-field' || r.flaw === 'wrong-interface-field-type',
-    union: r.union || r.flaw === 'union-of-scalar',
-    input: r.input || r.flaw === 'input-with-object-field',
-  }));
-
-/** The SDL of a generated remote: its types carry its name, so that two remotes never share one. */
-export function remoteSdl(r: RemoteSpec): string {
-  const p = r.name.toUpperCase();
-  const implementsNode = r.interfaces ? ` implements ${p}Node` : '';
-  const catId = r.flaw === 'missing-interface-field' ? '' : r.flaw === 'wrong-interface-field-type' ? 'id: Int' : 'id: ID!';
-  const parts = [
-    `type ${p}Cat${implementsNode} { ${catId} meow: String }`,
-    `type ${p}Dog${implementsNode} { id: ID! bark: Int }`,
-    r.interfaces ? `interface ${p}Node { id: ID! }` : '',
-    r.union ? `union ${p}Pet = ${p}Cat | ${r.flaw === 'union-of-scalar' ? 'String' : `${p}Dog`}` : '',
-    r.input ? `input ${p}Filter { name: String, limit: Int = 2${r.flaw === 'input-with-object-field' ? `, cat: ${p}Cat` : ''} }` : '',
-  ];
-  const roots = [
-    `${r.name}_hello(greeting: String = "hi"): String`,
-    `${r.name}_cats${r.input ? `(filter: ${p}Filter)` : ''}: [${p}Cat!]!`,
-    r.union ? `${r.name}_pets: [${p}Pet!]!` : '',
-    r.interfaces ? `${r.name}_node(id: ID!): ${p}Node` : '',
-  ];
-  return `${parts.filter(Boolean).join('\n')}\ntype Query { ${roots.filter(Boolean).join(' ')} }`;
-}
-
-function remoteHandler(path: string, r: RemoteSpec) {
-  const sdl = remoteSdl(r);
-  // A schema that is no valid GraphQL cannot be executed: its introspection is all it answers.
-  if (r.flaw !== 'none') return introspectionServer(path, sdl);
-  const p = r.name.toUpperCase();
-  const cat = { __typename: `${p}Cat`, id: '1', meow: 'purr' };
-  return graphQLServer(path, sdl, {
-    [`${r.name}_hello`]: (args) => args.greeting,
-    [`${r.name}_cats`]: () => [cat],
-    [`${r.name}_pets`]: () => [cat, { __typename: `${p}Dog`, id: '2', bark: 3 }],
-    [`${r.name}_node`]: (args) => ({ ...cat, id: args.id }),
-  });
-}
-
 const ACTION_TYPES = {
   objects: [
     {
@@ -199,15 +139,30 @@ export type Step =
   | { readonly kind: 'add_remote'; readonly remote: RemoteSpec }
   | { readonly kind: 'remove_remote'; readonly name: string }
   // A query action (on the mock server) whose output has a relationship to the table a.
-  | { readonly kind: 'add_action' };
+  | { readonly kind: 'add_action' }
+  // DDL on the side source's database: through run_sql with its source, or outside then reload_metadata.
+  | { readonly kind: 'side_sql'; readonly sql: string }
+  | { readonly kind: 'side_outside_sql'; readonly sql: string };
 
-export const step: fc.Arbitrary<Step> = fc.oneof(
-  { arbitrary: ddl.map((sql) => ({ kind: 'sql' as const, sql })), weight: 3 },
-  { arbitrary: ddl.map((sql) => ({ kind: 'outside_sql' as const, sql })), weight: 1 },
-  { arbitrary: metadataChange.map((body) => ({ kind: 'metadata' as const, body })), weight: 4 },
-  { arbitrary: remoteSpec.map((remote) => ({ kind: 'add_remote' as const, remote })), weight: 1 },
-  { arbitrary: fc.constantFrom('rs0', 'rs1').map((name) => ({ kind: 'remove_remote' as const, name })), weight: 1 },
-);
+const OWN_FUNCTIONS = [fn('near'), fn('like_a')];
+
+/** One generated step; with `sideUrl`, steps on the side source (on the database there) too. */
+const step = (sideUrl: string | undefined): fc.Arbitrary<Step> =>
+  fc.oneof(
+    { arbitrary: ddl.map((sql) => ({ kind: 'sql' as const, sql })), weight: 3 },
+    { arbitrary: ddl.map((sql) => ({ kind: 'outside_sql' as const, sql })), weight: 1 },
+    { arbitrary: metadataChange.map((body) => ({ kind: 'metadata' as const, body })), weight: 4 },
+    { arbitrary: functionPermissionChange(OWN_FUNCTIONS, sideUrl !== undefined).map((body) => ({ kind: 'metadata' as const, body })), weight: 2 },
+    { arbitrary: remoteSpec.map((remote) => ({ kind: 'add_remote' as const, remote })), weight: 1 },
+    { arbitrary: fc.constantFrom('rs0', 'rs1').map((name) => ({ kind: 'remove_remote' as const, name })), weight: 1 },
+    ...(sideUrl
+      ? [
+          { arbitrary: sideDdl.map((sql) => ({ kind: 'side_sql' as const, sql })), weight: 2 },
+          { arbitrary: sideDdl.map((sql) => ({ kind: 'side_outside_sql' as const, sql })), weight: 1 },
+          { arbitrary: sideChange(sideUrl).map((body) => ({ kind: 'metadata' as const, body })), weight: 3 },
+        ]
+      : []),
+  );
 
 const metadata = (type: string, args: unknown): Step => ({ kind: 'metadata', body: { type, args } });
 /** What a sequence may start from besides the two tables: most later changes need some of it. */
@@ -221,27 +176,43 @@ const START: Step[] = [
   metadata('create_select_permission', { table: table('a'), role: 'r2', permission: { columns: ['id', 'w'], filter: { w: { _gt: 1 } } } }),
   metadata('create_insert_permission', { table: table('b'), role: 'r1', permission: { columns: '*', check: {} } }),
   metadata('create_update_permission', { table: table('a'), role: 'r2', permission: { columns: ['w'], filter: { w: { _gt: 1 } }, check: {} } }),
+  metadata('pg_create_function_permission', { function: fn('near'), role: 'r1' }),
+  metadata('pg_create_function_permission', { function: fn('like_a'), role: 'r2' }),
   { kind: 'add_remote', remote: { name: 'rs0', interfaces: true, union: true, input: true, flaw: 'none' } },
   { kind: 'add_action' },
 ];
 
-/** A sequence: the tables tracked, some of START, then generated steps. */
-export const steps = (maxLength: number): fc.Arbitrary<Step[]> =>
-  fc
-    .tuple(fc.subarray(START), fc.array(step, { minLength: 1, maxLength }))
-    .map(([start, generated]) => [metadata('track_table', { table: table('a') }), metadata('track_table', { table: table('b') }), ...start, ...generated]);
+/** A sequence: the tables tracked, some of START, the side source with its tables and some of the rest of its start, then generated steps. */
+export const steps = (maxLength: number, sideUrl?: string): fc.Arbitrary<Step[]> => {
+  const [add, trackC, trackD, ...side] = sideUrl ? sideStart(sideUrl).map((body): Step => ({ kind: 'metadata', body })) : [];
+  return fc
+    .tuple(fc.subarray(START), fc.subarray(side), fc.array(step(sideUrl), { minLength: 1, maxLength }))
+    .map(([start, onSide, generated]) => [
+      metadata('track_table', { table: table('a') }),
+      metadata('track_table', { table: table('b') }),
+      ...start,
+      ...(add ? [add, trackC!, trackD!, ...onSide] : []),
+      ...generated,
+    ]);
+};
 
-/** Start a sequence: empty metadata and the database of SETUP_SQL. */
-export async function startSequence(target: Target): Promise<void> {
+/** The side source's database, where a run has one. */
+export interface SideDatabase {
+  sql(text: string): Promise<unknown>;
+}
+
+/** Start a sequence: empty metadata, the database of SETUP_SQL and the side database of SIDE_SETUP_SQL. */
+export async function startSequence(target: Target, side?: SideDatabase): Promise<void> {
   await target.reset();
   await target.sql(SETUP_SQL);
+  await side?.sql(SIDE_SETUP_SQL);
 }
 
 // Each remote added gets a path of its own, so that no earlier handler answers for it.
 let remotesServed = 0;
 
 /** Apply one step. */
-export async function applyStep(target: Target, remote: MockServer, s: Step): Promise<HttpResult> {
+export async function applyStep(target: Target, remote: MockServer, s: Step, side?: SideDatabase): Promise<HttpResult> {
   switch (s.kind) {
     case 'sql':
       return target.metadata({ type: 'run_sql', args: { sql: s.sql } }, { endpoint: '/v2/query' });
@@ -260,6 +231,11 @@ export async function applyStep(target: Target, remote: MockServer, s: Step): Pr
     case 'add_action':
       remote.use(http.post('/schema-changes/action', () => HttpResponse.json({ id: 1, label: 'one' })));
       return target.metadata({ type: 'bulk', args: [{ type: 'set_custom_types', args: ACTION_TYPES }, actionOf(remote.url)] });
+    case 'side_sql':
+      return target.metadata({ type: 'run_sql', args: { source: SIDE, sql: s.sql } }, { endpoint: '/v2/query' });
+    case 'side_outside_sql':
+      await side!.sql(s.sql);
+      return target.metadata({ type: 'reload_metadata', args: {} });
   }
 }
 
@@ -278,5 +254,9 @@ export function describeStep(s: Step): string {
       return `remove_remote_schema ${s.name}`;
     case 'add_action':
       return `set_custom_types and create_action fz_pick: ${JSON.stringify(ACTION_TYPES)}`;
+    case 'side_sql':
+      return `run_sql on ${SIDE} ${JSON.stringify(s.sql)}`;
+    case 'side_outside_sql':
+      return `SQL outside on ${SIDE}'s database, then reload_metadata: ${JSON.stringify(s.sql)}`;
   }
 }

@@ -15,9 +15,10 @@ export type TopLevelParts = {
   backend_configs?: Record<string, Json>;
 };
 
-/** What of a document names roles: its tables' and remote schemas' permissions. */
+/** What of a document names roles: its tables', functions' and remote schemas' permissions. */
 interface Permissioned {
   tables: readonly object[];
+  functions?: readonly object[];
   remote_schemas?: readonly object[];
 }
 
@@ -29,6 +30,7 @@ export function rolesOf(document: Permissioned): string[] {
     for (const key of ['insert_permissions', 'select_permissions', 'update_permissions', 'delete_permissions'])
       for (const p of listed(t, key)) roles.add(p.role);
   }
+  for (const f of document.functions ?? []) for (const p of listed(f, 'permissions')) roles.add(p.role);
   for (const r of document.remote_schemas ?? []) for (const p of listed(r, 'permissions')) roles.add(p.role);
   return [...roles].sort();
 }
