@@ -16,7 +16,7 @@ const person = { schema: 'fuzzrel', name: 'person' };
 const SESSION = { 'x-engine-user-id': '2' };
 const ROLES_PER_RUN = 4;
 const WHERES_PER_ROLE = 3;
-const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 10, 80);
+const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 5, 80);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 const items: ModelRow[] = fuzzRows().map((r) => ({ ...r, mark: null }));

@@ -44,7 +44,7 @@ beforeAll(() => {
   target = handle.profileTarget('no-function-inference') ?? handle;
 });
 const remote = useMockServer();
-const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 6, 40);
+const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 4, 40);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 const exported = async () => {

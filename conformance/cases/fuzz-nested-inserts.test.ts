@@ -11,7 +11,7 @@ import { useTarget } from '../harness/target';
 import { generatedRuns } from '../harness/generatedRuns';
 
 const target = useTarget();
-const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 10, 80);
+const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 5, 80);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 const USER = '7';
 const table = (name: string) => ({ schema: 'fuzznest', name });

@@ -11,7 +11,7 @@ import { generatedRuns } from '../harness/generatedRuns';
 
 const target = useTarget();
 const gis = usePostgisDatabase();
-const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 10, 60);
+const RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 5, 60);
 const seed = Number(process.env.ENGINE_FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 type Point = { id: number; x: number; y: number };

@@ -402,7 +402,7 @@ caseWithProfile(
     const on = strict();
     remote.use(graphQLServer('/fuzz', FUZZ_REMOTE_SDL, { a: () => 1 }));
     expectResponse(await run('add_remote_schema', { name: 'rs0', definition: { url: `${remote.url}/fuzz` } }, on), 200, ok);
-    const runs = generatedRuns('ENGINE_FUZZ_RUNS', 6, 40);
+    const runs = generatedRuns('ENGINE_FUZZ_RUNS', 3, 40);
     await fc.assert(
       fc.asyncProperty(remoteRoleSdl, async (sdl) => {
         expectResponse(await run('add_remote_schema_permissions', { remote_schema: 'rs0', role: 'r0', definition: { schema: sdl } }, on), 200, ok);

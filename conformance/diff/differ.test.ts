@@ -19,7 +19,7 @@ import { plantedProxy } from './plantedProxy';
 import { AREAS, type Area } from './scenario';
 import { generatedRuns } from '../harness/generatedRuns';
 
-const RUNS = generatedRuns('ENGINE_DIFF_RUNS', 12, 100);
+const RUNS = generatedRuns('ENGINE_DIFF_RUNS', 6, 100);
 const seed = Number(process.env.ENGINE_DIFF_SEED ?? Date.now() % 2 ** 31);
 // A seed whose scenarios reach the planted difference early (20 scenarios, about 15 s in all);
 // ENGINE_DIFF_SEED tries others (found after 20 to 450 scenarios, 15 to 70 s, in the runs measured).
