@@ -20,7 +20,11 @@ import { AREAS, type Area } from './scenario';
 import { generatedRuns } from '../harness/generatedRuns';
 
 const RUNS = generatedRuns('ENGINE_DIFF_RUNS', 6, 100);
-const seed = Number(process.env.ENGINE_DIFF_SEED ?? Date.now() % 2 ** 31);
+// The long form draws a new seed each run. The short form's 6 scenarios are too few for every
+// seed to reach rows and role data (about half the seeds do not), so it takes one that does (seed
+// 2: 6 accepted, 4 answers to roles, 3 with rows, 6 refusals).
+const SHORT_SEED = 2;
+const seed = Number(process.env.ENGINE_DIFF_SEED ?? (process.env.ENGINE_TEST_LONG === '1' ? Date.now() % 2 ** 31 : SHORT_SEED));
 // A seed whose scenarios reach the planted difference early (20 scenarios, about 15 s in all);
 // ENGINE_DIFF_SEED tries others (found after 20 to 450 scenarios, 15 to 70 s, in the runs measured).
 const PLANTED_SEED = Number(process.env.ENGINE_DIFF_SEED ?? 8);
