@@ -418,7 +418,21 @@ export const ERRORS: readonly ErrorSpec[] = [
     400,
     'constraint-violation',
     'the name <name> is already used by a column, relationship or computed field of table <table-name>',
-    'add_computed_field (and a computed field of replace_metadata): the name must not equal a column (or its custom name), a relationship or another computed field of the table; the engine answers constraint-violation.',
+    'A computed field of replace_metadata may not take the name of a column (or its custom name); add_computed_field may not take that of a relationship or another computed field of the table (for a column, err.constraint-violation.computed-field-column). The engine answers constraint-violation.',
+  ),
+  decided(
+    'constraint-violation.computed-field-column',
+    400,
+    'constraint-violation',
+    'field definition conflicts with postgres column',
+    "add_computed_field whose name is a column of the table, its function fit to define the field (else that refusal, err.constraint-violation.computed-field, comes first), is refused at $.args as the engine refuses it: this message, and `internal` listing the field as an inconsistent object {type: computed_field, reason: this message, definition: {definition: {function, table_argument (null when not given), session_argument (when given)}, name, comment (null when not given), table}}, the form of the engine's own test of this case.",
+  ),
+  decided(
+    'constraint-violation.computed-field-custom-column',
+    400,
+    'constraint-violation',
+    'field definition conflicts with custom field name for postgres column <column-name>',
+    'add_computed_field whose name is the custom name of another column is refused in the same way as err.constraint-violation.computed-field-column, with this message as its error and reason.',
   ),
   decided(
     'already-exists.computed-field-name',

@@ -100,11 +100,6 @@ export function addComputedField(document: MetadataDocument, db: Introspection, 
   const entry = trackedEntry(document, args.table, '$.args.table');
   const table = databaseTable(db, args.table);
   const field: ComputedField = { name: args.name, definition: args.definition, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) };
-  const next: TableEntry = { ...entry, computed_fields: [...computedFieldsOf(entry), field] };
-  checkComputedFieldNames(
-    next,
-    table.columns.map((c) => c.name),
-  );
   try {
     resolveComputedField(document, db, args.table, args.definition);
   } catch (error) {
@@ -113,7 +108,33 @@ export function addComputedField(document: MetadataDocument, db: Introspection, 
       throw engineError('constraint-violation.computed-field', '$.args', [quoteQualified(args.table), JSON.stringify(args.name), error.message]);
     throw error;
   }
+  const columns = table.columns.map((c) => c.name);
+  checkColumnConflict(entry, columns, args);
+  const next: TableEntry = { ...entry, computed_fields: [...computedFieldsOf(entry), field] };
+  checkComputedFieldNames(next, columns);
   return replaceEntry(document, next);
+}
+
+/**
+ * A field named like a column, or like another column's custom name: the engine builds it and
+ * finds it inconsistent, so it reports the field as such (in the form of its own test of the case).
+ */
+function checkColumnConflict(entry: TableEntry, columns: readonly string[], args: AddComputedFieldArgs): void {
+  const custom = columns.find((c) => c !== args.name && columnGraphQLName(entry, c) === args.name);
+  const error = columns.includes(args.name)
+    ? engineError('constraint-violation.computed-field-column', '$.args')
+    : custom !== undefined
+      ? engineError('constraint-violation.computed-field-custom-column', '$.args', [JSON.stringify(custom)])
+      : undefined;
+  if (!error) return;
+  const { function: fn, table_argument, session_argument } = args.definition;
+  const definition = {
+    definition: { function: fn, table_argument: table_argument ?? null, ...(session_argument !== undefined ? { session_argument } : {}) },
+    name: args.name,
+    comment: args.comment ?? null,
+    table: args.table,
+  };
+  throw new EngineError(error.id, error.status, error.code, error.message, error.path, [{ definition, reason: error.message, type: 'computed_field' }]);
 }
 
 /** Select permissions that list the computed field: they depend on it. */
