@@ -339,6 +339,12 @@ export const DECISIONS: readonly SpecItem[] = [
     'At /v1/query and /v2/query a role other than admin may send select, insert, update, delete and count (and bulks of only these), as the engine allows: the role\'s permissions apply as in GraphQL (rows of its filters, also through relationships and _exists; its columns, presets, checks and limit). Refusals use §7.2: 400 permission-denied "select on \"<schema>.<table>\" for role \"<role>\" is not allowed." for a table it may not read, "<type> on \"<schema>.<table>\" for role \"<role>\" is not allowed" for a write it may not make, "role \"<role>\" does not have permission to <type> column \"<column>\"" for a column, 400 unexpected-payload "upsert is not allowed for role \"<role>\"" for on_conflict update without an update permission, and 400 permission-error when a changed row fails the check. Any other operation, and anything at /v1/metadata, stays admin only.',
   ),
   decision(
+    'dml.where-paths',
+    '4.3',
+    'where the legacy DML reports a problem with its where',
+    'The where of select, count, update and delete is read as the engine reads it. Its shape (the keys $and/_and, $or/_or, $not/_not, $exists/_exists, and the _table and _where of an _exists) is read with the arguments: a problem with it is parse-failed at the arguments\' path (dec.envelope.argument-paths; $.where["$and"], $.where._or, $.where._exists._table on /v1/query; the items of a list at the list\'s path). What a column or relationship holds is read with the table: a problem is reported below $.args.where by the column and operator it is in ($.args.where.id.eq, $.args.where.year["$ceq"]) and below _exists._where, the keys of and/or/not and the names of relationships adding nothing; an unknown column, a json column, a role\'s column or table it may not read, at $.args.where (below _exists._where for the first two). Keys that are not identifiers are written ["key"].',
+  ),
+  decision(
     'functions.graphql',
     '4.3',
     'the GraphQL fields of a tracked function',
