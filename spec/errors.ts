@@ -872,6 +872,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     'add_remote_schema and reload_remote_schema introspect the remote server at once; when it cannot be reached, answers late, answers something other than a valid introspection result, or its URL or a header comes from an environment variable that is not set, the operation is refused with the reason and changes nothing.',
   ),
   decided(
+    'remote-schema-error.invalid-schema',
+    400,
+    'remote-schema-error',
+    '<reason>',
+    "add_remote_schema and reload_remote_schema of a remote whose introspected schema the engine cannot build (decision dec.remote-schema.valid-schema) are refused at $.args with the engine's reason alone, as the engine refuses them; a stored remote that became so is an inconsistent remote_schema with that reason.",
+  ),
+  decided(
     'remote-schema-conflicts.graphql-name',
     400,
     'remote-schema-conflicts',

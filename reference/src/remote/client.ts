@@ -8,7 +8,7 @@ import { nestsDeeperThan } from '../schema/documentNesting';
 import { spokenName } from '../sessionNames';
 import type { AnswerBudget } from './answerBytes';
 import { allowanceFor, outgoingFetch } from './outgoingTls';
-import { remoteSchemaProblem } from './validity';
+import { introspectionProblem, remoteSchemaProblem } from './validity';
 
 /** A remote server's answer may not be larger than this; a bigger one is a failure, not a crash. */
 export const MAX_REMOTE_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -26,6 +26,9 @@ export interface RemoteEndpoint {
 
 /** Why a remote server could not be used, in words for the client. */
 export class RemoteFailure extends Error {}
+
+/** A remote whose schema the engine cannot build: said in the engine's words alone (decision dec.remote-schema.valid-schema). */
+export class InvalidRemoteSchema extends RemoteFailure {}
 
 /** The definition with the environment's values, or why it cannot be used. */
 export function remoteEndpoint(remote: RemoteSchema, env: NodeJS.ProcessEnv, allowlist: readonly TlsAllow[] = []): RemoteEndpoint {
@@ -154,6 +157,9 @@ export async function introspectRemote(endpoint: RemoteEndpoint, cancelled?: Abo
     const first = answer.errors[0] as { message?: unknown };
     throw new RemoteFailure(`introspection failed: ${typeof first.message === 'string' ? first.message : JSON.stringify(first)}`);
   }
+  const data = answer.data as IntrospectionQuery | undefined;
+  const unreadable = data && typeof data === 'object' && data.__schema ? introspectionProblem(data.__schema) : undefined;
+  if (unreadable) throw new InvalidRemoteSchema(unreadable);
   let schema: GraphQLSchema;
   try {
     schema = buildClientSchema(answer.data as IntrospectionQuery);
@@ -161,7 +167,7 @@ export async function introspectRemote(endpoint: RemoteEndpoint, cancelled?: Abo
     throw new RemoteFailure(`its introspection answer is not a valid schema: ${error instanceof Error ? error.message : String(error)}`);
   }
   const problem = remoteSchemaProblem(schema);
-  if (problem) throw new RemoteFailure(problem);
+  if (problem) throw new InvalidRemoteSchema(problem);
   return schema;
 }
 

@@ -6,14 +6,29 @@
 // definitions, and the one the served metadata uses is never the one let go.
 import type { GraphQLSchema } from 'graphql';
 import type { MetadataDocument, RemoteSchema, TlsAllow } from '../../../spec';
+import { engineError, type EngineError } from '../errors';
 import { tlsAllowlistOf } from '../metadata/network';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
-import { introspectRemote, remoteEndpoint, RemoteFailure, type RemoteEndpoint } from './client';
+import { introspectRemote, InvalidRemoteSchema, remoteEndpoint, RemoteFailure, type RemoteEndpoint } from './client';
 
-export type RemoteState = ({ key: string; endpoint: RemoteEndpoint; schema: GraphQLSchema } | { key: string; problem: string }) & {
+export type RemoteState = (
+  | { key: string; endpoint: RemoteEndpoint; schema: GraphQLSchema }
+  /** `invalidSchema`: the remote answered a schema the engine cannot build (said without naming the remote). */
+  | { key: string; problem: string; invalidSchema?: true }
+) & {
   /** When it was introspected (ms since the epoch). */
   loadedAt: number;
 };
+
+/**
+ * The refusal of a remote that cannot be used: a schema the engine cannot build in the engine's words
+ * alone (decision dec.remote-schema.valid-schema), anything else naming the remote.
+ */
+export function remoteRefusal(name: string, state: { problem: string; invalidSchema?: true }): EngineError {
+  return state.invalidSchema
+    ? engineError('remote-schema-error.invalid-schema', '$.args', [state.problem])
+    : engineError('remote-schema-error.unusable', '$.args', [JSON.stringify(name), state.problem]);
+}
 
 export interface LoadOptions {
   /** With `force`: a state introspected at or after this time is fresh enough (a request's own, made before it took the metadata lock). */
@@ -63,7 +78,7 @@ export class RemoteSchemaStore {
       state = { key, endpoint, schema: await introspectRemote(endpoint, options.cancelled), loadedAt };
     } catch (error) {
       if (!(error instanceof RemoteFailure)) throw error;
-      state = { key, problem: error.message, loadedAt };
+      state = { key, problem: error.message, ...(error instanceof InvalidRemoteSchema ? { invalidSchema: true as const } : {}), loadedAt };
     }
     // A request that went away leaves no state behind: the next one asks the remote again.
     if (options.cancelled?.aborted) return state;

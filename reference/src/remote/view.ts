@@ -7,7 +7,7 @@ import { engineError, type EngineError } from '../errors';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { firstConflict, remoteSchemasOf, type RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from './client';
-import type { RemoteSchemaStore } from './store';
+import { remoteRefusal, type RemoteSchemaStore } from './store';
 import type { Introspection } from '../db/introspection';
 import { actionsOf } from '../metadata/actions';
 import { buildActionTypes } from '../schema/actions';
@@ -79,11 +79,8 @@ export function remoteView(
     const state = store.state(remote, tlsAllowlistOf(document));
     const name = JSON.stringify(remote.name);
     if (!state || 'problem' in state) {
-      const reason = state ? state.problem : 'it has not been introspected yet';
-      problems.push({
-        object: { type: 'remote_schema', reason: formatMessage('err.remote-schema-error.unusable', name, reason), definition: remote },
-        error: engineError('remote-schema-error.unusable', '$.args', [name, reason]),
-      });
+      const error = remoteRefusal(remote.name, state ?? { problem: 'it has not been introspected yet' });
+      problems.push({ object: { type: 'remote_schema', reason: error.message, definition: remote }, error });
       continue;
     }
     const customization = remote.definition.customization;
