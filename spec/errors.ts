@@ -879,6 +879,13 @@ export const ERRORS: readonly ErrorSpec[] = [
     "add_remote_schema and reload_remote_schema of a remote whose introspected schema the engine cannot build (decision dec.remote-schema.valid-schema) are refused at $.args with the engine's reason alone, as the engine refuses them; a stored remote that became so is an inconsistent remote_schema with that reason.",
   ),
   decided(
+    'invalid-configuration.remote-schema',
+    400,
+    'invalid-configuration',
+    'Inconsistent object: <reason>',
+    'add_remote_schema (or update_remote_schema) whose remote would define a GraphQL name that the tracked tables and functions or another remote schema define (err.remote-schema-conflicts.graphql-name is the reason) is refused at $.args as the engine refuses a metadata object it finds inconsistent: this message, and `internal` listing the remote as an inconsistent remote_schema; nothing changes. A table tracked after the remote that defines its names is refused with err.remote-schema-conflicts.graphql-name itself.',
+  ),
+  decided(
     'remote-schema-conflicts.graphql-name',
     400,
     'remote-schema-conflicts',

@@ -110,7 +110,7 @@ test(
     // The same schema again clashes…
     const clash = await run('add_remote_schema', { name: 'second', definition: definition('/b') });
     expect(clash.status).toBe(400);
-    expect(clash.body).toEqual(expect.objectContaining({ code: 'remote-schema-conflicts' }));
+    expect(clash.body).toEqual(expect.objectContaining({ code: 'invalid-configuration' }));
     // …unless it is renamed.
     const customization = { root_fields_namespace: 'two', type_names: { suffix: '_2' } };
     expectResponse(await run('add_remote_schema', { name: 'second', definition: definition('/b', customization) }), 200, ok);

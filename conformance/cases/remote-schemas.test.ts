@@ -160,8 +160,8 @@ test(
 
 test(
   covers(
-    ['op.add_remote_schema', 'err.already-exists.remote-schema', 'err.remote-schema-error.unusable', 'err.remote-schema-conflicts.graphql-name'],
-    'add_remote_schema refuses a taken name, an unusable remote and clashing names, changing nothing',
+    ['op.add_remote_schema', 'err.already-exists.remote-schema', 'err.remote-schema-error.unusable', 'err.invalid-configuration.remote-schema'],
+    'add_remote_schema refuses a taken name, an unusable remote and clashing names (the remote an inconsistent object), changing nothing',
   ),
   async () => {
     expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition() }), 200, ok);
@@ -187,20 +187,29 @@ test(
     );
     // The same schema again under another name: its root field and types are taken.
     remote.use(weather('/weather2'));
+    // The remote added is an inconsistent object, as the engine reports it.
+    const inconsistent = (name: string, reason: string) => ({
+      ...refused('invalid-configuration', `Inconsistent object: ${reason}`),
+      internal: [
+        {
+          type: 'remote_schema',
+          name: `remote_schema ${name}`,
+          reason: `Inconsistent object: ${reason}`,
+          definition: { name, definition: { ...definition(`/${name}`), forward_client_headers: false, timeout_seconds: 60 } },
+        },
+      ],
+    });
     expectResponse(
       await run('add_remote_schema', { name: 'weather2', definition: definition('/weather2') }),
       400,
-      refused('remote-schema-conflicts', 'the GraphQL name "Weather" of remote schema "weather2" conflicts with remote schema "weather"'),
+      inconsistent('weather2', 'the GraphQL name "Weather" of remote schema "weather2" conflicts with remote schema "weather"'),
     );
     // A root field named like a table's.
     remote.use(graphQLServer('/clash', 'type Query { music_artist: String }', { music_artist: () => 'x' }));
     expectResponse(
       await run('add_remote_schema', { name: 'clash', definition: definition('/clash') }),
       400,
-      refused(
-        'remote-schema-conflicts',
-        'the GraphQL name "music_artist" of remote schema "clash" conflicts with the schema of the tracked tables and functions',
-      ),
+      inconsistent('clash', 'the GraphQL name "music_artist" of remote schema "clash" conflicts with the schema of the tracked tables and functions'),
     );
     expect(await exported()).toEqual(before);
   },

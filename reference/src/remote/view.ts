@@ -5,6 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import { formatMessage, type MetadataDocument } from '../../../spec';
 import { engineError, type EngineError } from '../errors';
 import type { InconsistentObject } from '../metadata/inconsistency';
+import { reportInconsistencies } from '../metadata/inconsistencyReport';
 import { firstConflict, remoteSchemasOf, type RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from './client';
 import { remoteRefusal, type RemoteSchemaStore } from './store';
@@ -130,4 +131,17 @@ export function remoteView(
   }
   problems.push(...remoteRelationshipProblems(document, usable, db));
   return { usable, actionsUsable: actionTypes !== undefined && !actionConflict, problems };
+}
+
+/**
+ * What a change that brings `problem` is refused with. A remote that the change adds or redefines
+ * and that clashes is refused as the engine refuses a metadata object it finds inconsistent
+ * (err.invalid-configuration.remote-schema); anything else with the problem's own error.
+ */
+export function introducedRemoteError(problem: RemoteProblem, before: MetadataDocument): EngineError {
+  const o = problem.object;
+  if (o.type !== 'remote_schema' || problem.error.id !== 'err.remote-schema-conflicts.graphql-name') return problem.error;
+  const previous = remoteSchemasOf(before).find((r) => r.name === o.definition.name);
+  if (previous && JSON.stringify(previous.definition) === JSON.stringify(o.definition.definition)) return problem.error;
+  return engineError('invalid-configuration.remote-schema', '$.args', [o.reason], reportInconsistencies([o]));
 }
