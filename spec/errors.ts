@@ -883,7 +883,7 @@ export const ERRORS: readonly ErrorSpec[] = [
     400,
     'invalid-configuration',
     'Inconsistent object: <reason>',
-    'add_remote_schema (or update_remote_schema) whose remote would define a GraphQL name that the tracked tables and functions or another remote schema define (err.remote-schema-conflicts.graphql-name is the reason) is refused at $.args as the engine refuses a metadata object it finds inconsistent: this message, and `internal` listing the remote as an inconsistent remote_schema; nothing changes. A table tracked after the remote that defines its names is refused with err.remote-schema-conflicts.graphql-name itself.',
+    'add_remote_schema (or update_remote_schema) whose remote would define a GraphQL name that the tracked tables and functions or another remote schema define (err.remote-schema-conflicts.graphql-name is the reason), or whose customization does not give a schema (dec.remote-schema.customization), is refused at $.args as the engine refuses a metadata object it finds inconsistent: this message, and `internal` listing the remote as an inconsistent remote_schema; nothing changes. A table tracked after the remote that defines its names is refused with err.remote-schema-conflicts.graphql-name itself.',
   ),
   decided(
     'remote-schema-conflicts.graphql-name',

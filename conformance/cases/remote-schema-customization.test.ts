@@ -148,8 +148,8 @@ test(
 
 test(
   covers(
-    ['dec.remote-schema.customization'],
-    'names that are not GraphQL names are refused; a customization giving two types one name makes the remote unusable',
+    ['dec.remote-schema.customization', 'err.invalid-configuration.remote-schema'],
+    'names that are not GraphQL names are refused; a customization giving two types one name makes the remote an inconsistent object',
   ),
   async () => {
     const refusedAt = async (customization: unknown, path: string) => {
@@ -162,8 +162,16 @@ test(
     await refusedAt({ field_names: [{ prefix: 'x' }] }, '$.args.definition.customization.field_names[0]');
     expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition('/a', { type_names: { mapping: { Weather: 'Sky' } } }) }), 400, {
       path: '$.args',
-      code: 'remote-schema-error',
-      error: 'the remote schema "weather" cannot be used: its customization does not give a valid schema: There can be only one type named "Sky".',
+      code: 'invalid-configuration',
+      error: 'Inconsistent object: Type name mappings are not distinct; the following types appear more than once: "Sky"',
+      internal: [
+        {
+          type: 'remote_schema',
+          name: 'remote_schema weather',
+          reason: 'Inconsistent object: Type name mappings are not distinct; the following types appear more than once: "Sky"',
+          definition: { name: 'weather', definition: definition('/a', { type_names: { mapping: { Weather: 'Sky' } } }) },
+        },
+      ],
     });
     expect((await exported()).remote_schemas).toBeUndefined();
     // An empty customization is no customization.
@@ -174,8 +182,14 @@ test(
 
 test(
   covers(
-    ['op.update_remote_schema', 'dec.remote-schema.customization', 'err.not-exists.remote-schema', 'err.remote-schema-error.unusable'],
-    'update_remote_schema changes the definition (a customization too) and comment; an unknown or unreachable one changes nothing',
+    [
+      'op.update_remote_schema',
+      'dec.remote-schema.customization',
+      'err.not-exists.remote-schema',
+      'err.remote-schema-error.unusable',
+      'err.invalid-configuration.remote-schema',
+    ],
+    'update_remote_schema changes the definition (a customization too) and comment; an unknown, unreachable or inconsistent one changes nothing',
   ),
   async () => {
     expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition('/a'), comment: 'first' }), 200, ok);
@@ -187,6 +201,15 @@ test(
       path: '$.args',
       code: 'not-exists',
       error: 'remote schema with name "nowhere" does not exist',
+    });
+    // Two types under one name, a built-in scalar too (the engine's own case): the remote is an inconsistent object.
+    const clashing = definition('/a', { type_names: { mapping: { String: 'Foo', Weather: 'Foo' } } });
+    const reason = 'Inconsistent object: Type name mappings are not distinct; the following types appear more than once: "Foo"';
+    expectResponse(await run('update_remote_schema', { name: 'weather', definition: clashing }), 400, {
+      path: '$.args',
+      code: 'invalid-configuration',
+      error: reason,
+      internal: [{ type: 'remote_schema', name: 'remote_schema weather', reason, definition: { name: 'weather', definition: clashing } }],
     });
     const down = { url: 'http://127.0.0.1:9/graphql', forward_client_headers: false, timeout_seconds: 60 };
     const r = await run('update_remote_schema', { name: 'weather', definition: down });

@@ -78,7 +78,6 @@ export function remoteView(
   const claimed = actionConflict ? [] : fromActions;
   for (const remote of remotes) {
     const state = store.state(remote, tlsAllowlistOf(document));
-    const name = JSON.stringify(remote.name);
     if (!state || 'problem' in state) {
       const error = remoteRefusal(remote.name, state ?? { problem: 'it has not been introspected yet' });
       problems.push({ object: { type: 'remote_schema', reason: error.message, definition: remote }, error });
@@ -87,10 +86,9 @@ export function remoteView(
     const customization = remote.definition.customization;
     const names = customizedRemote(state.schema, customization);
     if ('problem' in names) {
-      problems.push({
-        object: { type: 'remote_schema', reason: formatMessage('err.remote-schema-error.unusable', name, names.problem), definition: remote },
-        error: engineError('remote-schema-error.unusable', '$.args', [name, names.problem]),
-      });
+      // The engine finds the customized remote inconsistent, for the reason alone.
+      const object: InconsistentObject = { type: 'remote_schema', reason: names.problem, definition: remote };
+      problems.push({ object, error: engineError('invalid-configuration.remote-schema', '$.args', [names.problem], reportInconsistencies([object])) });
       continue;
     }
     const contribution = customizedContribution(remote.name, names);
