@@ -869,7 +869,7 @@ export const ERRORS: readonly ErrorSpec[] = [
     400,
     'remote-schema-error',
     'the remote schema <name> cannot be used: <reason>',
-    'add_remote_schema and reload_remote_schema introspect the remote server at once; when it cannot be reached, answers late, answers something other than a valid introspection result, or its URL or a header comes from an environment variable that is not set, the operation is refused with the reason and changes nothing.',
+    'add_remote_schema and reload_remote_schema introspect the remote server at once; when it answers something other than a valid introspection result, or its URL or a header comes from an environment variable that is not set, the operation is refused with the reason and changes nothing (one that cannot be reached or answers late: err.remote-schema-error.http-exception; a schema the engine cannot build: err.remote-schema-error.invalid-schema).',
   ),
   decided(
     'remote-schema-error.invalid-schema',
@@ -935,11 +935,25 @@ export const ERRORS: readonly ErrorSpec[] = [
     "A row's value that the remote argument's type cannot take (text for an Int, say) is the request's GraphQL error, naming the relationship, the argument and graphql-js's reason; the remote is not asked.",
   ),
   decided(
+    'remote-schema-error.http-exception',
+    400,
+    'remote-schema-error',
+    'HTTP exception occurred while sending the request to <url>',
+    "add_remote_schema and reload_remote_schema of a remote that cannot be reached or does not answer within timeout_seconds are refused at $.args in the engine's words alone, <url> being the definition's url as written (url_from_env: the variable's name) in double quotes; nothing changes. A stored remote that stops answering so is an inconsistent remote_schema with this reason. (A certificate refused is err.remote-schema-error.unusable, naming the TLS allow-list.)",
+  ),
+  decided(
+    'graphql.remote-http-exception',
+    200,
+    'remote-schema-error',
+    'HTTP exception occurred while sending the request to <url>',
+    "A request whose remote part cannot reach the remote, or gets no answer within its timeout_seconds, answers this GraphQL error (HTTP 200, path $) and no data, in the engine's words, <url> as in err.remote-schema-error.http-exception.",
+  ),
+  decided(
     'graphql.remote-failed',
     200,
     'remote-schema-error',
     'the remote schema <name> did not answer: <reason>',
-    'When a remote server cannot be reached, answers later than its timeout_seconds, or answers something other than a GraphQL result, the request answers this GraphQL error (HTTP 200) and no data.',
+    'When a remote server answers something other than a GraphQL result (one that cannot be reached or answers late: err.graphql.remote-http-exception), the request answers this GraphQL error (HTTP 200) and no data.',
   ),
   decided(
     'constraint-violation.remote-schema-permissions-disabled',
