@@ -245,3 +245,20 @@ test(covers(['dec.remote-schema.customization'], "a remote's errors under a name
   expect(body.data).toEqual({ mine: { fine: 1, broken: null } });
   expect(body.errors.map((e) => [e.message, e.path])).toEqual([['it broke', ['mine', 'broken']]]);
 });
+
+test(
+  covers(['dec.remote-schema.customization', 'err.invalid-configuration.remote-schema'], "an interface's field named otherwise in an object implementing it"),
+  async () => {
+    remote.use(graphQLServer('/nodes', 'type Query { node: Node } interface Node { id: ID! } type Thing implements Node { id: ID! }', { node: () => null }));
+    const customized = definition('/nodes', { field_names: [{ parent_type: 'Thing', suffix: '_x' }] });
+    const reason =
+      'Inconsistent object: Remote schema customization inconsistency: field name mapping for field "id" of interface "Node" is inconsistent with mapping for type "Thing". Interface field name maps to "id". Type field name maps to "id_x".';
+    expectResponse(await run('add_remote_schema', { name: 'nodes', definition: customized }), 400, {
+      path: '$.args',
+      code: 'invalid-configuration',
+      error: reason,
+      internal: [{ type: 'remote_schema', name: 'remote_schema nodes', reason, definition: { name: 'nodes', definition: customized } }],
+    });
+    expect((await exported()).remote_schemas).toBeUndefined();
+  },
+);

@@ -131,8 +131,9 @@ function repeated(names: readonly string[]): string | undefined {
 }
 
 /**
- * The engine's own check of a customization, before anything is built: no two types, and no two
- * fields of a type, customized to one name (a built-in scalar takes its mapping too), in its words.
+ * The engine's own checks of a customization, before anything is built, in its words: an
+ * interface's fields named as in the objects implementing it; no two types, and no two fields of a
+ * type, customized to one name (a built-in scalar takes its mapping too).
  */
 function mappingsProblem(
   schema: GraphQLSchema,
@@ -141,6 +142,18 @@ function mappingsProblem(
   c: RemoteSchemaCustomization,
 ): string | undefined {
   const types = Object.values(schema.getTypeMap()).filter((t) => !isIntrospectionType(t));
+  // An interface's field and the same field of an object implementing it must take one name.
+  const fieldOf = (type: string, field: string) => fieldName.get(type)?.get(field) ?? field;
+  for (const iface of types) {
+    if (!isInterfaceType(iface)) continue;
+    for (const object of schema.getPossibleTypes(iface)) {
+      for (const field of Object.keys(iface.getFields())) {
+        const [mine, theirs] = [fieldOf(iface.name, field), fieldOf(object.name, field)];
+        if (mine !== theirs)
+          return `Remote schema customization inconsistency: field name mapping for field ${JSON.stringify(field)} of interface ${JSON.stringify(iface.name)} is inconsistent with mapping for type ${JSON.stringify(object.name)}. Interface field name maps to ${JSON.stringify(mine)}. Type field name maps to ${JSON.stringify(theirs)}.`;
+      }
+    }
+  }
   const types2 = repeated(types.map((t) => typeName.get(t.name) ?? mapped(c.type_names, t.name) ?? t.name));
   if (types2) return `Type name mappings are not distinct; the following types appear more than once: ${types2}`;
   for (const [type, fields] of fieldName) {
