@@ -1,7 +1,7 @@
 // Talking to remote GraphQL servers: where a remote schema's definition points, its schema
 // (by introspection), and one request sent on, each bounded in time and in the size of the answer.
 import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
-import type { RemoteSchema, TlsAllow } from '../../../spec';
+import { formatMessage, type RemoteSchema, type TlsAllow } from '../../../spec';
 import type { Session } from '../auth/session';
 import { addressFromVariable, resolveAddress, resolveHeaderValues } from '../metadata/environmentTemplate';
 import { nestsDeeperThan } from '../schema/documentNesting';
@@ -160,7 +160,7 @@ export async function postGraphQL(
     answer = await postJson(endpoint.url, headers, body, endpoint.timeoutMs, cancelled, budget, endpoint.allowlist);
   } catch (error) {
     if (error instanceof HttpException)
-      throw new UnframedRemoteFailure(`HTTP exception occurred while sending the request to ${JSON.stringify(endpoint.shown)}`, 'http-exception');
+      throw new UnframedRemoteFailure(formatMessage('err.remote-schema-error.http-exception', JSON.stringify(endpoint.shown)), 'http-exception');
     throw error;
   }
   const { status, json } = answer;
