@@ -1,5 +1,5 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
-import { dmlWhere } from './dml-where';
+import { dmlColumns, dmlWhere } from './dml-where';
 import { formatMessage } from './errors';
 import { functionName, nonEmptyName, roleName, tableName } from './names';
 import { LEGACY_DEFINITION_KEYS, remoteRelationshipDefinition } from './remote-relationships';
@@ -202,7 +202,6 @@ export const queryObject = jsonObject;
 export const bulk = array(queryObject);
 
 // Legacy DML of /v1/query (issue: the engine's v1 argument forms).
-const dmlColumns = array(json);
 const orderBy = union<[unknown[], string, Record<string, unknown>]>([array(json), string, jsonObject], 'Array, String or Object');
 export const dmlSelect = object({ table: tableName, columns: dmlColumns }, { where: dmlWhere, order_by: orderBy, limit: integer, offset: integer, ...source });
 export const dmlInsert = object(

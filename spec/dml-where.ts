@@ -3,7 +3,7 @@
 // arguments' problems are (decision dec.envelope.argument-paths); what a column or relationship
 // holds is read with the table (decision dec.dml.where-paths).
 import { tableName } from './names';
-import { childPath, isPlainObject, jsonObject, type ParseProblem, type Schema } from './schema';
+import { array, childPath, isPlainObject, json, jsonObject, type ParseProblem, type Schema } from './schema';
 
 /** The words of a boolean expression of the wrong shape, wherever it is read. */
 export const BOOL_EXP_SHAPE = {
@@ -51,5 +51,23 @@ export const dmlWhere: Schema<Record<string, unknown>> = {
     if (!object.ok) return object;
     const problem = shapeProblem(object.value, path);
     return problem ? { ok: false, problem } : object;
+  },
+};
+
+/** The columns of a select: the where of a relationship's nested select is read with the arguments too. */
+export const dmlColumns: Schema<unknown[]> = {
+  description: array(json).description,
+  parse(value, path) {
+    const list = array(json).parse(value, path);
+    if (!list.ok) return list;
+    for (const [i, item] of list.value.entries()) {
+      if (!isPlainObject(item)) continue;
+      const at = childPath(path, i);
+      const where = item.where === undefined ? undefined : dmlWhere.parse(item.where, childPath(at, 'where'));
+      if (where && !where.ok) return where;
+      const columns = Array.isArray(item.columns) ? dmlColumns.parse(item.columns, childPath(at, 'columns')) : undefined;
+      if (columns && !columns.ok) return columns;
+    }
+    return list;
   },
 };

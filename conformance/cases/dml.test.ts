@@ -156,6 +156,17 @@ test(
       const r = await dml('count', { table: album, where });
       expect([where, r.status, r.body]).toEqual([where, 400, error]);
     }
+    // So is the where of a relationship's nested select, at its place among the columns.
+    expectResponse(
+      await dml('select', { table: artist, columns: ['id', { name: 'albums', columns: ['title'], where: { _or: {} } }] }),
+      400,
+      parseFailed('$.columns[1].where._or', 'expected Array for _or'),
+    );
+    expectResponse(
+      await dml('select', { table: artist, columns: [{ name: 'albums', columns: [{ name: 'artist', columns: ['name'], where: { $and: 1 } }] }] }),
+      400,
+      parseFailed('$.columns[0].columns[0].where["$and"]', 'expected Array for $and'),
+    );
     // update and delete read their where alike.
     expectResponse(await dml('delete', { table: album, where: { _or: {} } }), 400, parseFailed('$.where._or', 'expected Array for _or'));
     expectResponse(
