@@ -418,14 +418,14 @@ export const ERRORS: readonly ErrorSpec[] = [
     400,
     'constraint-violation',
     'the name <name> is already used by a column, relationship or computed field of table <table-name>',
-    'A computed field of replace_metadata may not take the name of a column (or its custom name); add_computed_field may not take that of a relationship or another computed field of the table (for a column, err.constraint-violation.computed-field-column). The engine answers constraint-violation.',
+    "add_computed_field (and a computed field of replace_metadata) may not take the name of a relationship, a remote relationship or another computed field of the table; the engine answers constraint-violation. A column's name (or custom name) is err.constraint-violation.computed-field-column.",
   ),
   decided(
     'constraint-violation.computed-field-column',
     400,
     'constraint-violation',
     'field definition conflicts with postgres column',
-    "add_computed_field whose name is a column of the table, its function fit to define the field (else that refusal, err.constraint-violation.computed-field, comes first), is refused at $.args as the engine refuses it: this message, and `internal` listing the field as an inconsistent object {type: computed_field, reason: this message, definition: {definition: {function, table_argument (null when not given), session_argument (when given)}, name, comment (null when not given), table}}, the form of the engine's own test of this case.",
+    "add_computed_field whose name is a column of the table, its function fit to define the field (else that refusal, err.constraint-violation.computed-field, comes first), is refused at $.args as the engine refuses it: this message, and `internal` listing the field as an inconsistent object {type: computed_field, reason: this message, definition: {definition: {function, table_argument (null when not given), session_argument (when given)}, name, comment (null when not given), table}}, the form of the engine's own test of this case. A computed field of a document (replace_metadata, or a column added or renamed after it) named so is an inconsistent computed_field with this message as its reason, found after its function's own problems: refused as any inconsistency, or with allow_inconsistent_metadata kept and left out of the schema.",
   ),
   decided(
     'constraint-violation.computed-field-custom-column',

@@ -74,14 +74,29 @@ export function computedFieldProblem(document: MetadataDocument, db: Introspecti
   }
 }
 
-/** The names a computed field may not take: columns (and their GraphQL names), relationships, computed fields. */
-export function checkComputedFieldNames(entry: TableEntry, columns: readonly string[]): void {
-  const taken = new Set([
-    ...columns,
-    ...columns.map((c) => columnGraphQLName(entry, c)),
-    ...relationshipsOf(entry).map(({ rel }) => rel.name),
-    ...(entry.remote_relationships ?? []).map((r) => r.name),
-  ]);
+/**
+ * Why a computed field named `name` conflicts with a column of its table (its name, or another
+ * column's custom name), in the engine's words, or undefined. The engine builds such a field and
+ * finds it inconsistent: add_computed_field refuses it, and a document keeping it has it
+ * inconsistent, left out of the schema.
+ */
+export function columnConflict(entry: TableEntry, columns: readonly string[], name: string): ColumnConflict | undefined {
+  if (columns.includes(name)) return { id: 'constraint-violation.computed-field-column', params: [] };
+  const custom = columns.find((c) => columnGraphQLName(entry, c) === name);
+  return custom === undefined ? undefined : { id: 'constraint-violation.computed-field-custom-column', params: [JSON.stringify(custom)] };
+}
+
+export interface ColumnConflict {
+  id: 'constraint-violation.computed-field-column' | 'constraint-violation.computed-field-custom-column';
+  params: string[];
+}
+
+/** The conflict in the engine's words. */
+export const conflictReason = (conflict: ColumnConflict) => formatMessage(`err.${conflict.id}`, ...conflict.params);
+
+/** The names a computed field may not take besides columns: relationships, remote relationships, other computed fields. */
+export function checkComputedFieldNames(entry: TableEntry): void {
+  const taken = new Set([...relationshipsOf(entry).map(({ rel }) => rel.name), ...(entry.remote_relationships ?? []).map((r) => r.name)]);
   for (const field of computedFieldsOf(entry)) {
     if (taken.has(field.name))
       throw engineError('constraint-violation.computed-field-name', '$.args', [JSON.stringify(field.name), quoteQualified(entry.table)]);
@@ -108,25 +123,19 @@ export function addComputedField(document: MetadataDocument, db: Introspection, 
       throw engineError('constraint-violation.computed-field', '$.args', [quoteQualified(args.table), JSON.stringify(args.name), error.message]);
     throw error;
   }
-  const columns = table.columns.map((c) => c.name);
-  checkColumnConflict(entry, columns, args);
+  const conflict = columnConflict(
+    entry,
+    table.columns.map((c) => c.name),
+    args.name,
+  );
+  if (conflict) throw conflictError(args, conflict);
   const next: TableEntry = { ...entry, computed_fields: [...computedFieldsOf(entry), field] };
-  checkComputedFieldNames(next, columns);
+  checkComputedFieldNames(next);
   return replaceEntry(document, next);
 }
 
-/**
- * A field named like a column, or like another column's custom name: the engine builds it and
- * finds it inconsistent, so it reports the field as such (in the form of its own test of the case).
- */
-function checkColumnConflict(entry: TableEntry, columns: readonly string[], args: AddComputedFieldArgs): void {
-  const custom = columns.find((c) => c !== args.name && columnGraphQLName(entry, c) === args.name);
-  const error = columns.includes(args.name)
-    ? engineError('constraint-violation.computed-field-column', '$.args')
-    : custom !== undefined
-      ? engineError('constraint-violation.computed-field-custom-column', '$.args', [JSON.stringify(custom)])
-      : undefined;
-  if (!error) return;
+/** The refusal of a field whose name conflicts with a column: the field listed as inconsistent, in the form of the engine's own test of the case. */
+function conflictError(args: AddComputedFieldArgs, conflict: ColumnConflict): EngineError {
   const { function: fn, table_argument, session_argument } = args.definition;
   const definition = {
     definition: { function: fn, table_argument: table_argument ?? null, ...(session_argument !== undefined ? { session_argument } : {}) },
@@ -134,7 +143,7 @@ function checkColumnConflict(entry: TableEntry, columns: readonly string[], args
     comment: args.comment ?? null,
     table: args.table,
   };
-  throw new EngineError(error.id, error.status, error.code, error.message, error.path, [{ definition, reason: error.message, type: 'computed_field' }]);
+  return engineError(conflict.id, '$.args', conflict.params, [{ definition, reason: conflictReason(conflict), type: 'computed_field' }]);
 }
 
 /** Select permissions that list the computed field: they depend on it. */
