@@ -1,4 +1,5 @@
 // Argument schemas of the operations of SPEC.md §4.3 and §4.4.
+import { dmlColumns, dmlWhere } from './dml-where';
 import { formatMessage } from './errors';
 import { functionName, nonEmptyName, roleName, tableName } from './names';
 import { LEGACY_DEFINITION_KEYS, remoteRelationshipDefinition } from './remote-relationships';
@@ -201,9 +202,8 @@ export const queryObject = jsonObject;
 export const bulk = array(queryObject);
 
 // Legacy DML of /v1/query (issue: the engine's v1 argument forms).
-const dmlColumns = array(json);
 const orderBy = union<[unknown[], string, Record<string, unknown>]>([array(json), string, jsonObject], 'Array, String or Object');
-export const dmlSelect = object({ table: tableName, columns: dmlColumns }, { where: boolExp, order_by: orderBy, limit: integer, offset: integer, ...source });
+export const dmlSelect = object({ table: tableName, columns: dmlColumns }, { where: dmlWhere, order_by: orderBy, limit: integer, offset: integer, ...source });
 export const dmlInsert = object(
   { table: tableName, objects: array(jsonObject) },
   {
@@ -213,11 +213,11 @@ export const dmlInsert = object(
   },
 );
 export const dmlUpdate = object(
-  { table: tableName, where: boolExp },
+  { table: tableName, where: dmlWhere },
   { $set: jsonObject, $inc: jsonObject, $mul: jsonObject, $default: array(string), returning: array(string), ...source },
 );
-export const dmlDelete = object({ table: tableName, where: boolExp }, { returning: array(string), ...source });
-export const dmlCount = object({ table: tableName }, { where: boolExp, distinct: array(string), ...source });
+export const dmlDelete = object({ table: tableName, where: dmlWhere }, { returning: array(string), ...source });
+export const dmlCount = object({ table: tableName }, { where: dmlWhere, distinct: array(string), ...source });
 
 /**
  * create_remote_relationship / update_remote_relationship: {name, table, definition} (or, in the

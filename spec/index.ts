@@ -8,6 +8,7 @@ export * from './item';
 export * from './errors';
 export * from './operations';
 export * from './names';
+export { BOOL_EXP_SHAPE, connectiveOf } from './dml-where';
 export * from './metadata-document';
 export * from './remote-relationships';
 export * from './sources';

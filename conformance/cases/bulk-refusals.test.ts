@@ -48,6 +48,7 @@ interface Row {
   error: string;
   /** Where the member's own request is refused, from its own `$`. */
   path: string;
+  internal?: unknown;
 }
 
 /** `$.args` → `$.args[1].args`: the member's path under its place in the bulk. */
@@ -75,10 +76,20 @@ function caseInBulk(ids: [string], row: Row): void {
       for (const step of row.setup) expectResponse(await target.metadata(step), 200);
       const before = await exported();
       const probe = { type: 'create_query_collection', args: collection('bulk_probe') };
-      expectResponse(await target.metadata({ type: 'bulk', args: [probe, row.member] }), 400, { code: row.code, error: row.error, path: under(1, row.path) });
+      expectResponse(await target.metadata({ type: 'bulk', args: [probe, row.member] }), 400, {
+        code: row.code,
+        error: row.error,
+        path: under(1, row.path),
+        ...(row.internal === undefined ? {} : { internal: row.internal }),
+      });
       expect(await exported()).toEqual(before);
       // The member alone is refused alike, at its own path.
-      expectResponse(await target.metadata(row.member), 400, { code: row.code, error: row.error, path: row.path });
+      expectResponse(await target.metadata(row.member), 400, {
+        code: row.code,
+        error: row.error,
+        path: row.path,
+        ...(row.internal === undefined ? {} : { internal: row.internal }),
+      });
     },
   );
 }
@@ -188,15 +199,22 @@ caseInBulk(['err.not-exists.computed-field'], {
   path: '$.args.name',
 });
 
-caseInBulk(['err.already-exists.computed-field-name'], {
+caseInBulk(['err.constraint-violation.computed-field-column'], {
   setup: [{ type: 'track_table', args: { table: item } }],
   member: {
     type: 'add_computed_field',
     args: { table: item, name: 'name', definition: { function: { schema: 'bulk_refusals', name: 'item_label' } } },
   },
   code: 'constraint-violation',
-  error: 'the name "name" is already used by a column, relationship or computed field of table "bulk_refusals.item"',
+  error: 'field definition conflicts with postgres column',
   path: '$.args',
+  internal: [
+    {
+      type: 'computed_field',
+      reason: 'field definition conflicts with postgres column',
+      definition: { definition: { function: { schema: 'bulk_refusals', name: 'item_label' }, table_argument: null }, name: 'name', comment: null, table: item },
+    },
+  ],
 });
 
 caseInBulk(['err.already-exists.query-collection'], {

@@ -127,3 +127,19 @@ test(
     expect(await exported()).toEqual(withLabel);
   },
 );
+
+test(covers(['op.add_computed_field'], 'one function may define several computed fields of a table, added one by one or in one document'), async () => {
+  const second = { name: 'caption', definition: { function: fn('item_label') } };
+  expectResponse(await run('add_computed_field', { table: item, ...second }), 200, ok);
+  expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { label caption } }')).toEqual({
+    data: { shopfn_item: [{ label: 'APPLE PIE (3.50)', caption: 'APPLE PIE (3.50)' }] },
+  });
+  // Exported in the order of their names.
+  const [entry] = withLabel.tables;
+  const both = { ...withLabel, tables: [{ ...entry!, computed_fields: [second, ...entry!.computed_fields] }] };
+  expect(await exported()).toEqual(both);
+  // And so does a whole document that names the function twice.
+  expectResponse(await run('clear_metadata', {}), 200, ok);
+  expectResponse(await run('replace_metadata', both), 200, ok);
+  expect(await exported()).toEqual(both);
+});

@@ -57,3 +57,45 @@ test(
     expect(await exported()).toEqual(unchanged);
   },
 );
+
+test(
+  covers(
+    ['rule.computed_field.name:refused', 'err.constraint-violation.computed-field-column', 'err.constraint-violation.computed-field-custom-column'],
+    "a computed field named like a column (or its custom name) is an inconsistent object, reported as the engine reports it; the function's own problems come first",
+  ),
+  async () => {
+    const conflicting = (name: string, reason: string) => ({
+      path: '$.args',
+      error: reason,
+      code: 'constraint-violation',
+      internal: [
+        {
+          type: 'computed_field',
+          reason,
+          definition: { definition: { function: label.function, table_argument: null }, name, comment: null, table: item },
+        },
+      ],
+    });
+    expectResponse(
+      await run('add_computed_field', { table: item, name: 'title', definition: label }),
+      400,
+      conflicting('title', 'field definition conflicts with postgres column'),
+    );
+    // A function that cannot define the field is what the engine reports, whatever the name.
+    expectResponse(await run('add_computed_field', { table: item, name: 'price', definition: { function: { schema: 'shopfn', name: 'tags' } } }), 400, {
+      path: '$.args',
+      error:
+        'in table "shopfn.item": in computed field "price": function "shopfn.tags" cannot define a computed field: it must return a base type or SETOF a tracked table, but returns SETOF text',
+      code: 'constraint-violation',
+    });
+    expect(await exported()).toEqual(unchanged);
+    const customised = { custom_column_names: { title: 'heading' } };
+    expectResponse(await run('set_table_customization', { table: item, configuration: customised }), 200, { message: 'success' });
+    expectResponse(
+      await run('add_computed_field', { table: item, name: 'heading', definition: label }),
+      400,
+      conflicting('heading', 'field definition conflicts with custom field name for postgres column "title"'),
+    );
+    expect(await exported()).toEqual({ ...unchanged, tables: [{ ...unchanged.tables[0], configuration: customised }] });
+  },
+);

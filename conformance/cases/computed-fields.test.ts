@@ -142,12 +142,11 @@ test(
       'err.constraint-violation.computed-field-name',
       'err.already-exists.computed-field-name',
     ],
-    'a computed field may not take the name of a column, relationship or computed field (constraint-violation), nor a relationship that of a computed field (already-exists)',
+    'a computed field may not take the name of a relationship or computed field (constraint-violation; a column: computed-field-refusals), nor a relationship that of a computed field (already-exists)',
   ),
   async () => {
     const message = (name: string) => `the name "${name}" is already used by a column, relationship or computed field of table "shopfn.item"`;
     const taken = (name: string) => refused('constraint-violation', message(name));
-    expectResponse(await add('title', { function: fn('item_label') }), 400, taken('title'));
     expectResponse(await add('label', { function: fn('item_label') }), 200, ok);
     expectResponse(await add('label', { function: fn('price_with_tax') }), 400, taken('label'));
     await target.sql('alter table shopfn.item add column if not exists note_id integer references shopfn.note (id)');
@@ -294,26 +293,52 @@ test(
 
 test(
   covers(
-    ['op.replace_metadata.v1', 'err.constraint-violation.computed-field-name'],
-    'replace_metadata refuses a computed field named like a column, by its own name or its custom name, and changes nothing',
+    [
+      'op.replace_metadata.v1',
+      'op.replace_metadata.v2',
+      'err.constraint-violation.computed-field-column',
+      'err.constraint-violation.computed-field-custom-column',
+    ],
+    'a computed field named like a column, by its own name or its custom name, is an inconsistent object: refused, or kept and left out',
   ),
   async () => {
     const withField = (name: string, configuration?: unknown) => ({
       version: 2,
       tables: [{ table: item, ...(configuration ? { configuration } : {}), computed_fields: [{ name, definition: { function: fn('item_label') } }] }],
     });
+    const inconsistent = (name: string, reason: string) => ({
+      type: 'computed_field',
+      name: `computed_field ${name} in table shopfn.item in source default`,
+      reason: `Inconsistent object: ${reason}`,
+      definition: { table: item, name, definition: { function: fn('item_label') } },
+    });
     expectResponse(await run('replace_metadata', withField('label')), 200, ok);
-    for (const [document, name] of [
-      [withField('title'), 'title'],
-      [withField('heading', { custom_column_names: { title: 'heading' } }), 'heading'],
+    for (const [document, object] of [
+      [withField('title'), inconsistent('title', 'field definition conflicts with postgres column')],
+      [
+        withField('heading', { custom_column_names: { title: 'heading' } }),
+        inconsistent('heading', 'field definition conflicts with custom field name for postgres column "title"'),
+      ],
     ] as const) {
       expectResponse(await run('replace_metadata', document), 400, {
         path: '$.args',
-        error: `the name "${name}" is already used by a column, relationship or computed field of table "shopfn.item"`,
-        code: 'constraint-violation',
+        error: 'cannot continue due to inconsistent metadata',
+        code: 'unexpected',
+        internal: [object],
       });
     }
     expect(await exported()).toEqual(withField('label'));
+    // Kept when asked: the column is served, the field is not.
+    expectResponse(
+      await target.metadata({ type: 'replace_metadata', version: 2, args: { allow_inconsistent_metadata: true, metadata: withField('title') } }),
+      200,
+      {
+        is_consistent: false,
+        inconsistent_objects: [inconsistent('title', 'field definition conflicts with postgres column')],
+      },
+    );
+    expect(await exported()).toEqual(withField('title'));
+    expect(await gql('{ shopfn_item(where: {id: {_eq: 1}}) { title } }')).toEqual({ data: { shopfn_item: [{ title: 'apple pie' }] } });
   },
 );
 

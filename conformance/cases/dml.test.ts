@@ -114,36 +114,74 @@ test(covers(['err.unexpected-payload.unknown-operator'], 'an unknown operator is
   expectResponse(
     await dml('select', { table: artist, columns: ['id'], where: { id: { $approx: 1 } } }),
     400,
-    payloadError('$.args.where', 'Unknown operator : $approx'),
+    payloadError('$.args.where.id["$approx"]', 'Unknown operator : $approx'),
   );
 });
 
-test(covers(['err.unexpected-payload.unknown-operator', 'err.parse-failed.arguments'], 'a where of the wrong shape is refused, naming the shape'), async () => {
-  const parseFailed = (path: string, error: string) => ({ path, error, code: 'parse-failed' });
-  const cases: [unknown, Record<string, unknown>][] = [
-    [{ id: { eq: 10 } }, payloadError('$.args.where', 'Unknown operator : eq')],
-    [{ id: { in: [10] } }, payloadError('$.args.where', 'Unknown operator : in')],
-    // Read with the arguments: below the envelope on /v1/query (dec.envelope.argument-paths).
-    [[{ id: 10 }], parseFailed('$.where', 'expected Object, but encountered Array')],
-    [{ $and: [{ id: 10 }, 'x'] }, parseFailed('$.args.where', 'expected Object for a boolean expression')],
-    [{ $and: { id: 10 } }, parseFailed('$.args.where', 'expected Array for $and')],
-    [{ _or: { id: 10 } }, parseFailed('$.args.where', 'expected Array for _or')],
-    [{ $exists: { _table: artist } }, parseFailed('$.args.where', '_exists expects {_table, _where}')],
-    [{ $exists: { _where: {} } }, parseFailed('$.args.where', '_exists expects {_table, _where}')],
-    [{ $exists: [artist, {}] }, parseFailed('$.args.where', '_exists expects {_table, _where}')],
-    [{ $exists: { _table: 5, _where: {} } }, parseFailed('$.args.where._exists._table', 'expected String or Object (table), but encountered Number')],
-  ];
-  for (const [where, error] of cases) {
-    const r = await dml('count', { table: album, where });
-    expect([where, r.status, r.body]).toEqual([where, 400, error]);
-  }
-});
+test(
+  covers(
+    ['err.unexpected-payload.unknown-operator', 'err.parse-failed.arguments', 'dec.envelope.argument-paths', 'dec.dml.where-paths'],
+    'a where of the wrong shape is refused, naming the shape where it is: its and/or/not/exists read with the arguments, its columns and operators after',
+  ),
+  async () => {
+    const parseFailed = (path: string, error: string) => ({ path, error, code: 'parse-failed' });
+    const cases: [unknown, Record<string, unknown>][] = [
+      // The operators of a column are read with the table: below `$.args.where`, by column and operator.
+      [{ id: { eq: 10 } }, payloadError('$.args.where.id.eq', 'Unknown operator : eq')],
+      [{ id: { in: [10] } }, payloadError('$.args.where.id.in', 'Unknown operator : in')],
+      [{ _and: [{ id: 10 }, { id: { $gt: 1, eq: 10 } }] }, payloadError('$.args.where.id.eq', 'Unknown operator : eq')],
+      [{ id: { $in: 10 } }, parseFailed('$.args.where.id["$in"]', 'expected Array for $in')],
+      // Inside a relationship, its name is not part of the path; its own and/or/not are.
+      [{ artist: { name: { eq: 'x' } } }, payloadError('$.args.where.name.eq', 'Unknown operator : eq')],
+      [{ artist: { _not: { _or: { id: 1 } } } }, parseFailed('$.args.where._not._or', 'expected Array for _or')],
+      // _exists: its table and its where, below `_exists`.
+      [
+        { $exists: { _table: music('ghost'), _where: {} } },
+        { path: '$.args.where._exists._table', error: 'table "music.ghost" does not exist', code: 'not-exists' },
+      ],
+      [{ $exists: { _table: artist, _where: { id: { eq: 1 } } } }, payloadError('$.args.where._exists._where.id.eq', 'Unknown operator : eq')],
+      // The expression's own shape is read with the arguments: below the envelope on /v1/query (dec.envelope.argument-paths).
+      [[{ id: 10 }], parseFailed('$.where', 'expected Object, but encountered Array')],
+      [{ $and: [{ id: 10 }, 'x'] }, parseFailed('$.where["$and"]', 'expected Object for a boolean expression')],
+      [{ $and: { id: 10 } }, parseFailed('$.where["$and"]', 'expected Array for $and')],
+      [{ _or: { id: 10 } }, parseFailed('$.where._or', 'expected Array for _or')],
+      [{ _not: { _and: [{ _or: 5 }] } }, parseFailed('$.where._not._and._or', 'expected Array for _or')],
+      [{ $exists: { _table: artist } }, parseFailed('$.where["$exists"]', '_exists expects {_table, _where}')],
+      [{ $exists: { _where: {} } }, parseFailed('$.where["$exists"]', '_exists expects {_table, _where}')],
+      [{ $exists: [artist, {}] }, parseFailed('$.where["$exists"]', '_exists expects {_table, _where}')],
+      [{ $exists: { _table: 5, _where: {} } }, parseFailed('$.where["$exists"]._table', 'expected String or Object (table), but encountered Number')],
+      [{ _exists: { _table: artist, _where: { _or: 1 } } }, parseFailed('$.where._exists._where._or', 'expected Array for _or')],
+    ];
+    for (const [where, error] of cases) {
+      const r = await dml('count', { table: album, where });
+      expect([where, r.status, r.body]).toEqual([where, 400, error]);
+    }
+    // So is the where of a relationship's nested select, at its place among the columns.
+    expectResponse(
+      await dml('select', { table: artist, columns: ['id', { name: 'albums', columns: ['title'], where: { _or: {} } }] }),
+      400,
+      parseFailed('$.columns[1].where._or', 'expected Array for _or'),
+    );
+    expectResponse(
+      await dml('select', { table: artist, columns: [{ name: 'albums', columns: [{ name: 'artist', columns: ['name'], where: { $and: 1 } }] }] }),
+      400,
+      parseFailed('$.columns[0].columns[0].where["$and"]', 'expected Array for $and'),
+    );
+    // update and delete read their where alike.
+    expectResponse(await dml('delete', { table: album, where: { _or: {} } }), 400, parseFailed('$.where._or', 'expected Array for _or'));
+    expectResponse(
+      await dml('update', { table: album, where: { id: { eq: 1 } }, $set: { year: 1 } }),
+      400,
+      payloadError('$.args.where.id.eq', 'Unknown operator : eq'),
+    );
+  },
+);
 
 test(covers(['err.unexpected-payload.operator-column-type'], 'a text operator on a number column is refused'), async () => {
   expectResponse(
     await dml('select', { table: artist, columns: ['id'], where: { formed: { $like: '19%' } } }),
     400,
-    payloadError('$.args.where', '"formed" is of type int4; this operator works only on column of types [text, varchar, bpchar, citext, name]'),
+    payloadError('$.args.where.formed["$like"]', '"formed" is of type int4; this operator works only on column of types [text, varchar, bpchar, citext, name]'),
   );
 });
 
@@ -156,15 +194,15 @@ test(
     expectResponse(
       await dml('count', { table: album, where: { year: { $cgt: 5 } } }),
       400,
-      payloadError('$.args.where', 'expecting a string for column operator'),
+      payloadError('$.args.where.year["$cgt"]', 'expecting a string for column operator'),
     );
     expectResponse(
       await dml('count', { table: album, where: { year: { $ceq: 'title' } } }),
       400,
-      payloadError('$.args.where', 'incompatible column types : year, title'),
+      payloadError('$.args.where.year["$ceq"]', 'incompatible column types : year, title'),
     );
     expectResponse(await dml('count', { table: album, where: { year: { $ceq: 'nope' } } }), 400, {
-      path: '$.args.where',
+      path: '$.args.where.year["$ceq"]',
       error: 'no such column exists : "nope"',
       code: 'not-exists',
     });
@@ -187,7 +225,7 @@ test(covers(['err.unexpected-payload.json-in-where'], 'a json column cannot be c
       payloadError('$.args.where', 'JSON column can not be part of where clause'),
     );
     // An operator without $ or _ is no operator, whatever the column.
-    expectResponse(await dml('count', { table: artist, where: { notes: { eq: '{}' } } }), 400, payloadError('$.args.where', 'Unknown operator : eq'));
+    expectResponse(await dml('count', { table: artist, where: { notes: { eq: '{}' } } }), 400, payloadError('$.args.where.notes.eq', 'Unknown operator : eq'));
   } finally {
     await target.sql('alter table music.artist drop column notes');
     await target.metadata({ type: 'reload_metadata', args: {} });
@@ -442,7 +480,7 @@ test(covers(['op.select', 'op.count'], 'every operator of a where, in both spell
     expectResponse(
       await dml('count', { table: pairs, where: { v: { _contains: { a: 1 } } } }),
       400,
-      payloadError('$.args.where', '"v" is of type varchar; this operator works only on column of types [jsonb]'),
+      payloadError('$.args.where.v._contains', '"v" is of type varchar; this operator works only on column of types [jsonb]'),
     );
   } finally {
     await target.metadata({ type: 'untrack_table', args: { table: pairs } });
@@ -493,17 +531,17 @@ caseInQueryBulk(['err.unexpected-payload.empty'], { type: 'select', args: { tabl
 caseInQueryBulk(
   ['err.unexpected-payload.operator-column-type'],
   { type: 'select', args: { table: artist, columns: ['id'], where: { formed: { $like: '19%' } } } },
-  payloadError('$.args.where', '"formed" is of type int4; this operator works only on column of types [text, varchar, bpchar, citext, name]'),
+  payloadError('$.args.where.formed["$like"]', '"formed" is of type int4; this operator works only on column of types [text, varchar, bpchar, citext, name]'),
 );
 caseInQueryBulk(
   ['err.unexpected-payload.expecting-string'],
   { type: 'count', args: { table: album, where: { year: { $cgt: 5 } } } },
-  payloadError('$.args.where', 'expecting a string for column operator'),
+  payloadError('$.args.where.year["$cgt"]', 'expecting a string for column operator'),
 );
 caseInQueryBulk(
   ['err.unexpected-payload.incompatible-columns'],
   { type: 'count', args: { table: album, where: { year: { $ceq: 'title' } } } },
-  payloadError('$.args.where', 'incompatible column types : year, title'),
+  payloadError('$.args.where.year["$ceq"]', 'incompatible column types : year, title'),
 );
 caseInQueryBulk(
   ['err.unexpected-payload.objects-empty'],

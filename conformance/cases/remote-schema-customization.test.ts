@@ -110,7 +110,7 @@ test(
     // The same schema again clashes…
     const clash = await run('add_remote_schema', { name: 'second', definition: definition('/b') });
     expect(clash.status).toBe(400);
-    expect(clash.body).toEqual(expect.objectContaining({ code: 'remote-schema-conflicts' }));
+    expect(clash.body).toEqual(expect.objectContaining({ code: 'invalid-configuration' }));
     // …unless it is renamed.
     const customization = { root_fields_namespace: 'two', type_names: { suffix: '_2' } };
     expectResponse(await run('add_remote_schema', { name: 'second', definition: definition('/b', customization) }), 200, ok);
@@ -148,8 +148,8 @@ test(
 
 test(
   covers(
-    ['dec.remote-schema.customization'],
-    'names that are not GraphQL names are refused; a customization giving two types one name makes the remote unusable',
+    ['dec.remote-schema.customization', 'err.invalid-configuration.remote-schema'],
+    'names that are not GraphQL names are refused; a customization giving two types one name makes the remote an inconsistent object',
   ),
   async () => {
     const refusedAt = async (customization: unknown, path: string) => {
@@ -162,8 +162,16 @@ test(
     await refusedAt({ field_names: [{ prefix: 'x' }] }, '$.args.definition.customization.field_names[0]');
     expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition('/a', { type_names: { mapping: { Weather: 'Sky' } } }) }), 400, {
       path: '$.args',
-      code: 'remote-schema-error',
-      error: 'the remote schema "weather" cannot be used: its customization does not give a valid schema: There can be only one type named "Sky".',
+      code: 'invalid-configuration',
+      error: 'Inconsistent object: Type name mappings are not distinct; the following types appear more than once: "Sky"',
+      internal: [
+        {
+          type: 'remote_schema',
+          name: 'remote_schema weather',
+          reason: 'Inconsistent object: Type name mappings are not distinct; the following types appear more than once: "Sky"',
+          definition: { name: 'weather', definition: definition('/a', { type_names: { mapping: { Weather: 'Sky' } } }) },
+        },
+      ],
     });
     expect((await exported()).remote_schemas).toBeUndefined();
     // An empty customization is no customization.
@@ -174,8 +182,14 @@ test(
 
 test(
   covers(
-    ['op.update_remote_schema', 'dec.remote-schema.customization', 'err.not-exists.remote-schema', 'err.remote-schema-error.unusable'],
-    'update_remote_schema changes the definition (a customization too) and comment; an unknown or unreachable one changes nothing',
+    [
+      'op.update_remote_schema',
+      'dec.remote-schema.customization',
+      'err.not-exists.remote-schema',
+      'err.remote-schema-error.unusable',
+      'err.invalid-configuration.remote-schema',
+    ],
+    'update_remote_schema changes the definition (a customization too) and comment; an unknown, unreachable or inconsistent one changes nothing',
   ),
   async () => {
     expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition('/a'), comment: 'first' }), 200, ok);
@@ -187,6 +201,15 @@ test(
       path: '$.args',
       code: 'not-exists',
       error: 'remote schema with name "nowhere" does not exist',
+    });
+    // Two types under one name, a built-in scalar too (the engine's own case): the remote is an inconsistent object.
+    const clashing = definition('/a', { type_names: { mapping: { String: 'Foo', Weather: 'Foo' } } });
+    const reason = 'Inconsistent object: Type name mappings are not distinct; the following types appear more than once: "Foo"';
+    expectResponse(await run('update_remote_schema', { name: 'weather', definition: clashing }), 400, {
+      path: '$.args',
+      code: 'invalid-configuration',
+      error: reason,
+      internal: [{ type: 'remote_schema', name: 'remote_schema weather', reason, definition: { name: 'weather', definition: clashing } }],
     });
     const down = { url: 'http://127.0.0.1:9/graphql', forward_client_headers: false, timeout_seconds: 60 };
     const r = await run('update_remote_schema', { name: 'weather', definition: down });
@@ -222,3 +245,20 @@ test(covers(['dec.remote-schema.customization'], "a remote's errors under a name
   expect(body.data).toEqual({ mine: { fine: 1, broken: null } });
   expect(body.errors.map((e) => [e.message, e.path])).toEqual([['it broke', ['mine', 'broken']]]);
 });
+
+test(
+  covers(['dec.remote-schema.customization', 'err.invalid-configuration.remote-schema'], "an interface's field named otherwise in an object implementing it"),
+  async () => {
+    remote.use(graphQLServer('/nodes', 'type Query { node: Node } interface Node { id: ID! } type Thing implements Node { id: ID! }', { node: () => null }));
+    const customized = definition('/nodes', { field_names: [{ parent_type: 'Thing', suffix: '_x' }] });
+    const reason =
+      'Inconsistent object: Remote schema customization inconsistency: field name mapping for field "id" of interface "Node" is inconsistent with mapping for type "Thing". Interface field name maps to "id". Type field name maps to "id_x".';
+    expectResponse(await run('add_remote_schema', { name: 'nodes', definition: customized }), 400, {
+      path: '$.args',
+      code: 'invalid-configuration',
+      error: reason,
+      internal: [{ type: 'remote_schema', name: 'remote_schema nodes', reason, definition: { name: 'nodes', definition: customized } }],
+    });
+    expect((await exported()).remote_schemas).toBeUndefined();
+  },
+);

@@ -160,8 +160,14 @@ test(
 
 test(
   covers(
-    ['op.add_remote_schema', 'err.already-exists.remote-schema', 'err.remote-schema-error.unusable', 'err.remote-schema-conflicts.graphql-name'],
-    'add_remote_schema refuses a taken name, an unusable remote and clashing names, changing nothing',
+    [
+      'op.add_remote_schema',
+      'err.already-exists.remote-schema',
+      'err.remote-schema-error.unusable',
+      'err.remote-schema-error.http-exception',
+      'err.invalid-configuration.remote-schema',
+    ],
+    'add_remote_schema refuses a taken name, an unusable remote and clashing names (the remote an inconsistent object), changing nothing',
   ),
   async () => {
     expectResponse(await run('add_remote_schema', { name: 'weather', definition: definition() }), 200, ok);
@@ -173,7 +179,7 @@ test(
     );
     // Nothing listens on port 9 of loopback.
     const down = await run('add_remote_schema', { name: 'down', definition: { url: 'http://127.0.0.1:9/graphql' } });
-    expectResponse(down, 400, refused('remote-schema-error', expect.stringMatching(/^the remote schema "down" cannot be used: /)));
+    expectResponse(down, 400, refused('remote-schema-error', 'HTTP exception occurred while sending the request to "http://127.0.0.1:9/graphql"'));
     expectResponse(
       await run('add_remote_schema', { name: 'env', definition: { url_from_env: 'ENGINE_TEST_NO_SUCH_VARIABLE' } }),
       400,
@@ -187,20 +193,29 @@ test(
     );
     // The same schema again under another name: its root field and types are taken.
     remote.use(weather('/weather2'));
+    // The remote added is an inconsistent object, as the engine reports it.
+    const inconsistent = (name: string, reason: string) => ({
+      ...refused('invalid-configuration', `Inconsistent object: ${reason}`),
+      internal: [
+        {
+          type: 'remote_schema',
+          name: `remote_schema ${name}`,
+          reason: `Inconsistent object: ${reason}`,
+          definition: { name, definition: { ...definition(`/${name}`), forward_client_headers: false, timeout_seconds: 60 } },
+        },
+      ],
+    });
     expectResponse(
       await run('add_remote_schema', { name: 'weather2', definition: definition('/weather2') }),
       400,
-      refused('remote-schema-conflicts', 'the GraphQL name "Weather" of remote schema "weather2" conflicts with remote schema "weather"'),
+      inconsistent('weather2', 'the GraphQL name "Weather" of remote schema "weather2" conflicts with remote schema "weather"'),
     );
     // A root field named like a table's.
     remote.use(graphQLServer('/clash', 'type Query { music_artist: String }', { music_artist: () => 'x' }));
     expectResponse(
       await run('add_remote_schema', { name: 'clash', definition: definition('/clash') }),
       400,
-      refused(
-        'remote-schema-conflicts',
-        'the GraphQL name "music_artist" of remote schema "clash" conflicts with the schema of the tracked tables and functions',
-      ),
+      inconsistent('clash', 'the GraphQL name "music_artist" of remote schema "clash" conflicts with the schema of the tracked tables and functions'),
     );
     expect(await exported()).toEqual(before);
   },
@@ -321,8 +336,8 @@ test(
 
 test(
   covers(
-    ['op.add_remote_schema', 'err.graphql.remote-failed'],
-    'a remote slower than its timeout_seconds fails the request with a clear error, not a hung request',
+    ['op.add_remote_schema', 'err.graphql.remote-http-exception'],
+    "a remote slower than its timeout_seconds fails the request with the engine's error, not a hung request",
   ),
   async () => {
     remote.use(graphQLServer('/slow', 'type Query { slow: Int }', { slow: () => 1 }));
@@ -333,7 +348,12 @@ test(
     const r = await target.graphql('{ slow music_artist(limit: 1, order_by: {id: asc}) { id } }');
     expect(Date.now() - started).toBeLessThan(scaled(3500));
     expectResponse(r, 200, {
-      errors: [{ message: 'the remote schema "slow" did not answer: it did not answer within 1 s', extensions: { path: '$', code: 'remote-schema-error' } }],
+      errors: [
+        {
+          message: `HTTP exception occurred while sending the request to ${JSON.stringify(`${remote.url}/slow`)}`,
+          extensions: { path: '$', code: 'remote-schema-error' },
+        },
+      ],
     });
   },
 );

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import express from 'express';
 import { createMiddleware } from '@mswjs/http-middleware';
-import { buildSchema, graphql as runGraphQL, introspectionFromSchema } from 'graphql';
+import { buildSchema, graphql as runGraphQL, introspectionFromSchema, type IntrospectionSchema } from 'graphql';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 
 export interface RecordedRequest {
@@ -127,9 +127,10 @@ export function graphQLServer(path: string, sdl: string, resolvers: RootResolver
 /**
  * A server that answers every request with the introspection of `sdl` as written, valid or not
  * (graphql-js would refuse to execute against a schema that is not valid): a remote whose schema
- * breaks the rules of GraphQL.
+ * breaks the rules of GraphQL. `edit` changes the answer further, to what no SDL can say.
  */
-export function introspectionServer(path: string, sdl: string): RequestHandler {
+export function introspectionServer(path: string, sdl: string, edit?: (schema: IntrospectionSchema) => unknown): RequestHandler {
   const data = introspectionFromSchema(buildSchema(sdl, { assumeValid: true, assumeValidSDL: true }));
-  return http.post(path, () => HttpResponse.json({ data }));
+  const answer = edit ? { __schema: edit(data.__schema) } : data;
+  return http.post(path, () => HttpResponse.json({ data: answer }));
 }

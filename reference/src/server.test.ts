@@ -195,7 +195,7 @@ describe('reference server', () => {
         {
           type: 'remote_schema',
           name: 'remote_schema sw',
-          reason: 'Inconsistent object: the remote schema "sw" cannot be used: Interface field \'Character\'."id" expected, but \'Droid\' does not provide it',
+          reason: "Inconsistent object: Interface field 'Character'.\"id\" expected, but 'Droid' does not provide it",
           definition: { name: 'sw', definition },
         },
       ],

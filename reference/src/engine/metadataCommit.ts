@@ -6,6 +6,7 @@ import { engineError, EngineError } from '../errors';
 import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
 import { reportInconsistencies } from '../metadata/inconsistencyReport';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
+import { introducedRemoteError } from '../remote/view';
 import { hasRemoteRelationships } from '../metadata/remoteRelationships';
 import type { OperationContext, OperationHandler } from '../operations/context';
 import { syncCronTriggers } from '../operations/cronTriggers';
@@ -75,7 +76,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
         if (!ctx.acceptInconsistencies) {
           const before = new Set((await ctx.remoteProblems(stored.document)).map((o) => o.reason));
           const introduced = served.remoteViewOf(ctx.document, await ctx.introspect()).problems.filter((p) => !before.has(p.object.reason));
-          if (introduced.length > 0) throw introduced[0]!.error;
+          if (introduced.length > 0) throw introducedRemoteError(introduced[0]!, stored.document);
         }
       }
       // A source added or given another connection must answer (decision dec.source.forms).

@@ -28,6 +28,7 @@ const endpoint = (name: string, url = 'http://127.0.0.1:9/graphql'): RemoteEndpo
   headers: {},
   forwardClientHeaders: false,
   timeoutMs: 2000,
+  shown: url,
 });
 const ENDPOINTS = new Map([
   ['one', endpoint('one')],
@@ -183,11 +184,13 @@ describe('runRemoteParts', () => {
     );
   });
 
-  test('a remote that cannot be reached fails the request, naming the remote', async () => {
+  test("a remote that cannot be reached fails the request, naming its address in the engine's words", async () => {
     const gone = await serve({});
     const url = gone.url;
     await servers.pop()!.close();
-    await expect(runRemoteParts([part('gone', url, ['a'])], undefined, {})).rejects.toThrow('the remote schema "gone" did not answer: ECONNREFUSED');
+    await expect(runRemoteParts([part('gone', url, ['a'])], undefined, {})).rejects.toThrow(
+      new RemoteCallFailed(`HTTP exception occurred while sending the request to ${JSON.stringify(url)}`),
+    );
   });
 
   test("the answers of one request are bounded together: a part past the request's bound fails it, naming the remote [dec.limits.remote-answers]", async () => {

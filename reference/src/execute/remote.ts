@@ -4,7 +4,7 @@
 import { Kind, print, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { formatMessage } from '../../../spec';
 import type { Session } from '../auth/session';
-import { postGraphQL, remoteHeaders, RemoteFailure, type RemoteEndpoint } from '../remote/client';
+import { postGraphQL, remoteHeaders, RemoteFailure, UnframedRemoteFailure, type RemoteEndpoint } from '../remote/client';
 import type { AnswerBudget } from '../remote/answerBytes';
 import type { RolePresets } from '../remote/rolePermission';
 import type { CollectedField } from '../sql/graphql/fields';
@@ -99,6 +99,12 @@ function answerShape(document: DocumentNode, names: CustomizedRemote, namespace:
 /** A remote schema did not answer (decision err.graphql.remote-failed). */
 export class RemoteCallFailed extends Error {}
 
+/** The request's error for a remote that did not answer: in the engine's words alone when they are its (err.graphql.remote-http-exception). */
+export const remoteCallFailed = (name: string, error: RemoteFailure) =>
+  new RemoteCallFailed(
+    error instanceof UnframedRemoteFailure ? error.message : formatMessage('err.graphql.remote-failed', JSON.stringify(name), error.message),
+  );
+
 /** What the remote parts answered: JSON text by alias, and the remotes' own errors. */
 export async function runRemoteParts(
   parts: readonly RemotePart[],
@@ -111,8 +117,7 @@ export async function runRemoteParts(
       try {
         return { part, answer: await postGraphQL(part.endpoint, part.body, remoteHeaders(part.endpoint, session, clientHeaders), undefined, budget) };
       } catch (error) {
-        if (error instanceof RemoteFailure)
-          throw new RemoteCallFailed(formatMessage('err.graphql.remote-failed', JSON.stringify(part.endpoint.name), error.message));
+        if (error instanceof RemoteFailure) throw remoteCallFailed(part.endpoint.name, error);
         throw error;
       }
     }),

@@ -46,7 +46,7 @@ beforeEach(() => {
   received.length = 0;
 });
 
-const endpoint = (): RemoteEndpoint => ({ name: 'geo', url, headers: {}, forwardClientHeaders: false, timeoutMs: 2000 });
+const endpoint = (): RemoteEndpoint => ({ name: 'geo', url, headers: {}, forwardClientHeaders: false, timeoutMs: 2000, shown: url });
 const caller = () => ({ session: { role: 'admin', variables: {} }, headers: {}, endpoints: new Map([['geo', endpoint()]]) });
 
 /** A join at `path` of `steps` (the last with the client's field `field`). */

@@ -17,7 +17,7 @@ import type { Session } from '../auth/session';
 import { postGraphQL, remoteHeaders, RemoteFailure, type RemoteEndpoint } from '../remote/client';
 import type { AnswerBudget } from '../remote/answerBytes';
 import type { RolePresets } from '../remote/rolePermission';
-import { RemoteCallFailed } from './remote';
+import { RemoteCallFailed, remoteCallFailed } from './remote';
 import { holdersOf, type Holder } from './answerHolders';
 import { isSourceJoinGroup, type Join, type JoinStep, type RemoteJoin } from './remoteJoinPlan';
 import { runSourceJoins, type SourceRunner } from './sourceJoins';
@@ -135,7 +135,7 @@ async function runJoin(data: Record<string, unknown>, join: RemoteJoin, caller: 
       caller.budget,
     );
   } catch (error) {
-    if (error instanceof RemoteFailure) throw new RemoteCallFailed(formatMessage('err.graphql.remote-failed', JSON.stringify(endpoint.name), error.message));
+    if (error instanceof RemoteFailure) throw remoteCallFailed(endpoint.name, error);
     throw error;
   }
   let answered = typeof answer.data === 'object' && answer.data !== null ? (answer.data as Record<string, unknown>) : {};

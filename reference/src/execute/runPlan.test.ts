@@ -26,7 +26,11 @@ const plan = (): CompiledPlan => ({
   literals: new Map(),
   order: ['a'],
   remote: [
-    { endpoint: { name: 'r', url, headers: {}, forwardClientHeaders: false, timeoutMs: 2000 }, aliases: ['a'], body: { query: '{ a }', variables: {} } },
+    {
+      endpoint: { name: 'r', url, headers: {}, forwardClientHeaders: false, timeoutMs: 2000, shown: url },
+      aliases: ['a'],
+      body: { query: '{ a }', variables: {} },
+    },
   ],
 });
 const session = { role: 'user', variables: {} };

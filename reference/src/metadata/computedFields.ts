@@ -74,14 +74,29 @@ export function computedFieldProblem(document: MetadataDocument, db: Introspecti
   }
 }
 
-/** The names a computed field may not take: columns (and their GraphQL names), relationships, computed fields. */
-export function checkComputedFieldNames(entry: TableEntry, columns: readonly string[]): void {
-  const taken = new Set([
-    ...columns,
-    ...columns.map((c) => columnGraphQLName(entry, c)),
-    ...relationshipsOf(entry).map(({ rel }) => rel.name),
-    ...(entry.remote_relationships ?? []).map((r) => r.name),
-  ]);
+/**
+ * Why a computed field named `name` conflicts with a column of its table (its name, or another
+ * column's custom name), in the engine's words, or undefined. The engine builds such a field and
+ * finds it inconsistent: add_computed_field refuses it, and a document keeping it has it
+ * inconsistent, left out of the schema.
+ */
+export function columnConflict(entry: TableEntry, columns: readonly string[], name: string): ColumnConflict | undefined {
+  if (columns.includes(name)) return { id: 'constraint-violation.computed-field-column', params: [] };
+  const custom = columns.find((c) => columnGraphQLName(entry, c) === name);
+  return custom === undefined ? undefined : { id: 'constraint-violation.computed-field-custom-column', params: [JSON.stringify(custom)] };
+}
+
+export interface ColumnConflict {
+  id: 'constraint-violation.computed-field-column' | 'constraint-violation.computed-field-custom-column';
+  params: string[];
+}
+
+/** The conflict in the engine's words. */
+export const conflictReason = (conflict: ColumnConflict) => formatMessage(`err.${conflict.id}`, ...conflict.params);
+
+/** The names a computed field may not take besides columns: relationships, remote relationships, other computed fields. */
+export function checkComputedFieldNames(entry: TableEntry): void {
+  const taken = new Set([...relationshipsOf(entry).map(({ rel }) => rel.name), ...(entry.remote_relationships ?? []).map((r) => r.name)]);
   for (const field of computedFieldsOf(entry)) {
     if (taken.has(field.name))
       throw engineError('constraint-violation.computed-field-name', '$.args', [JSON.stringify(field.name), quoteQualified(entry.table)]);
@@ -100,11 +115,6 @@ export function addComputedField(document: MetadataDocument, db: Introspection, 
   const entry = trackedEntry(document, args.table, '$.args.table');
   const table = databaseTable(db, args.table);
   const field: ComputedField = { name: args.name, definition: args.definition, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) };
-  const next: TableEntry = { ...entry, computed_fields: [...computedFieldsOf(entry), field] };
-  checkComputedFieldNames(
-    next,
-    table.columns.map((c) => c.name),
-  );
   try {
     resolveComputedField(document, db, args.table, args.definition);
   } catch (error) {
@@ -113,7 +123,27 @@ export function addComputedField(document: MetadataDocument, db: Introspection, 
       throw engineError('constraint-violation.computed-field', '$.args', [quoteQualified(args.table), JSON.stringify(args.name), error.message]);
     throw error;
   }
+  const conflict = columnConflict(
+    entry,
+    table.columns.map((c) => c.name),
+    args.name,
+  );
+  if (conflict) throw conflictError(args, conflict);
+  const next: TableEntry = { ...entry, computed_fields: [...computedFieldsOf(entry), field] };
+  checkComputedFieldNames(next);
   return replaceEntry(document, next);
+}
+
+/** The refusal of a field whose name conflicts with a column: the field listed as inconsistent, in the form of the engine's own test of the case. */
+function conflictError(args: AddComputedFieldArgs, conflict: ColumnConflict): EngineError {
+  const { function: fn, table_argument, session_argument } = args.definition;
+  const definition = {
+    definition: { function: fn, table_argument: table_argument ?? null, ...(session_argument !== undefined ? { session_argument } : {}) },
+    name: args.name,
+    comment: args.comment ?? null,
+    table: args.table,
+  };
+  return engineError(conflict.id, '$.args', conflict.params, [{ definition, reason: conflictReason(conflict), type: 'computed_field' }]);
 }
 
 /** Select permissions that list the computed field: they depend on it. */

@@ -14,7 +14,7 @@ import {
   type QualifiedName,
   type PermissionType,
 } from '../../../spec';
-import { computedFieldProblem, computedFieldsOf } from './computedFields';
+import { columnConflict, computedFieldProblem, computedFieldsOf, conflictReason } from './computedFields';
 import { functionProblem, functionsOf } from './functions';
 import { endpointsOf } from './collections';
 import { endpointProblem } from './restEndpoints';
@@ -74,8 +74,11 @@ export function findInconsistencies(document: MetadataDocument, db: Introspectio
         out.push({ type: kind === 'object' ? 'object_relation' : 'array_relation', reason, definition: { table: entry.table, ...rel } });
       }
     }
+    const columns = db.tables.get(relationKey(entry.table))!.columns.map((c) => c.name);
     for (const field of computedFieldsOf(entry)) {
-      const reason = computedFieldProblem(document, db, entry.table, field);
+      // The function first, then the name, as the engine finds them.
+      const conflict = columnConflict(entry, columns, field.name);
+      const reason = computedFieldProblem(document, db, entry.table, field) ?? (conflict && conflictReason(conflict));
       if (reason) out.push({ type: 'computed_field', reason, definition: { table: entry.table, ...field } });
     }
     for (const rel of remoteRelationshipsOf(entry)) {

@@ -74,10 +74,8 @@ export function validateEntry(entry: TableEntry, table: DbTable): void {
     if (fields.has(rel.name) || columnNames.has(rel.name)) throw engineError('already-exists.column-or-relationship', '$.args', [quoteQualified(entry.table)]);
     fields.add(rel.name);
   }
-  checkComputedFieldNames(
-    entry,
-    table.columns.map((c) => c.name),
-  );
+  // A computed field named like a column is an inconsistent object, not a refusal (columnConflict).
+  checkComputedFieldNames(entry);
   checkRemoteRelationshipNames(entry, table);
 }
 

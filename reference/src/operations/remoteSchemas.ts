@@ -6,6 +6,7 @@ import type { RemoteSchema, RemoteSchemaPermission } from '../../../spec';
 import { engineError } from '../errors';
 import * as R from '../metadata/remoteSchemas';
 import { reasonsText, roleRemote, sdlSyntaxProblem } from '../remote/rolePermission';
+import { remoteRefusal } from '../remote/store';
 import { SUCCESS, type OperationContext } from './context';
 import { tlsAllowlistOf } from '../metadata/network';
 
@@ -34,7 +35,7 @@ export async function reloadRemoteSchema(ctx: OperationContext, args: { name: st
 async function introspectOrRefuse(ctx: OperationContext, remote: RemoteSchema): Promise<void> {
   const state = await ctx.remotes.load(remote, true, { ...ctx.remoteLoading, allowlist: tlsAllowlistOf(ctx.document) });
   ctx.remotesChanged = true;
-  if ('problem' in state) throw engineError('remote-schema-error.unusable', '$.args', [JSON.stringify(remote.name), state.problem]);
+  if ('problem' in state) throw remoteRefusal(remote.name, state);
 }
 
 export async function addRemoteSchemaPermissions(
@@ -53,7 +54,7 @@ export async function addRemoteSchemaPermissions(
   ctx.document = R.addRemoteSchemaPermission(ctx.document, args.remote_schema, permission);
   const remote = R.findRemoteSchema(ctx.document, args.remote_schema);
   const state = await ctx.remotes.load(remote, false, { allowlist: tlsAllowlistOf(ctx.document) });
-  if ('problem' in state) throw engineError('remote-schema-error.unusable', '$.args', [JSON.stringify(remote.name), state.problem]);
+  if ('problem' in state) throw remoteRefusal(remote.name, state);
   const role = roleRemote(state.schema, permission.definition.schema, ctx.config.compatHeaders);
   if ('reasons' in role) throw engineError('validation-failed.remote-schema-permission', '$.args.definition.schema', [reasonsText(role.reasons)]);
   return SUCCESS;

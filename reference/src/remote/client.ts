@@ -1,14 +1,14 @@
 // Talking to remote GraphQL servers: where a remote schema's definition points, its schema
 // (by introspection), and one request sent on, each bounded in time and in the size of the answer.
 import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
-import type { RemoteSchema, TlsAllow } from '../../../spec';
+import { formatMessage, type RemoteSchema, type TlsAllow } from '../../../spec';
 import type { Session } from '../auth/session';
 import { addressFromVariable, resolveAddress, resolveHeaderValues } from '../metadata/environmentTemplate';
 import { nestsDeeperThan } from '../schema/documentNesting';
 import { spokenName } from '../sessionNames';
 import type { AnswerBudget } from './answerBytes';
 import { allowanceFor, outgoingFetch } from './outgoingTls';
-import { remoteSchemaProblem } from './validity';
+import { introspectionProblem, remoteSchemaProblem } from './validity';
 
 /** A remote server's answer may not be larger than this; a bigger one is a failure, not a crash. */
 export const MAX_REMOTE_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -22,10 +22,29 @@ export interface RemoteEndpoint {
   timeoutMs: number;
   /** The entries of the metadata's TLS allow-list for its address (decision dec.network.tls-allowlist). */
   allowlist?: readonly TlsAllow[];
+  /** The address as the definition gives it (url_from_env: the variable's name), as errors name it. */
+  shown: string;
 }
 
 /** Why a remote server could not be used, in words for the client. */
 export class RemoteFailure extends Error {}
+
+/**
+ * A failure said in the engine's words alone, naming no remote: a schema it cannot build (decision
+ * dec.remote-schema.valid-schema), a request that did not get through (err.remote-schema-error.http-exception).
+ */
+export class UnframedRemoteFailure extends RemoteFailure {
+  constructor(
+    message: string,
+    /** Which of the catalogue's remote-schema-error entries it is. */
+    readonly kind: 'invalid-schema' | 'http-exception',
+  ) {
+    super(message);
+  }
+}
+
+/** The request did not get through: the remote could not be reached or did not answer in time. */
+class HttpException extends RemoteFailure {}
 
 /** The definition with the environment's values, or why it cannot be used. */
 export function remoteEndpoint(remote: RemoteSchema, env: NodeJS.ProcessEnv, allowlist: readonly TlsAllow[] = []): RemoteEndpoint {
@@ -35,7 +54,8 @@ export function remoteEndpoint(remote: RemoteSchema, env: NodeJS.ProcessEnv, all
   const headers = resolveHeaderValues(d.headers, env);
   if ('problem' in headers) throw new RemoteFailure(headers.problem as string);
   const allowance = allowanceFor(allowlist, url);
-  return { name: remote.name, url, headers, forwardClientHeaders: d.forward_client_headers, timeoutMs: d.timeout_seconds * 1000, allowlist: allowance };
+  const shown = d.url ?? d.url_from_env!;
+  return { name: remote.name, url, headers, forwardClientHeaders: d.forward_client_headers, timeoutMs: d.timeout_seconds * 1000, allowlist: allowance, shown };
 }
 
 /** Client headers never sent on: the connection's own, and the engine's credentials. */
@@ -135,7 +155,15 @@ export async function postGraphQL(
   cancelled?: AbortSignal,
   budget?: AnswerBudget,
 ): Promise<{ data?: unknown; errors?: unknown }> {
-  const { status, json } = await postJson(endpoint.url, headers, body, endpoint.timeoutMs, cancelled, budget, endpoint.allowlist);
+  let answer: { status: number; json: unknown };
+  try {
+    answer = await postJson(endpoint.url, headers, body, endpoint.timeoutMs, cancelled, budget, endpoint.allowlist);
+  } catch (error) {
+    if (error instanceof HttpException)
+      throw new UnframedRemoteFailure(formatMessage('err.remote-schema-error.http-exception', JSON.stringify(endpoint.shown)), 'http-exception');
+    throw error;
+  }
+  const { status, json } = answer;
   if (typeof json !== 'object' || json === null || Array.isArray(json) || !('data' in json || 'errors' in json)) {
     throw new RemoteFailure(`it answered ${status} without "data" or "errors"`);
   }
@@ -154,6 +182,9 @@ export async function introspectRemote(endpoint: RemoteEndpoint, cancelled?: Abo
     const first = answer.errors[0] as { message?: unknown };
     throw new RemoteFailure(`introspection failed: ${typeof first.message === 'string' ? first.message : JSON.stringify(first)}`);
   }
+  const data = answer.data as IntrospectionQuery | undefined;
+  const unreadable = data && typeof data === 'object' && data.__schema ? introspectionProblem(data.__schema) : undefined;
+  if (unreadable) throw new UnframedRemoteFailure(unreadable, 'invalid-schema');
   let schema: GraphQLSchema;
   try {
     schema = buildClientSchema(answer.data as IntrospectionQuery);
@@ -161,18 +192,18 @@ export async function introspectRemote(endpoint: RemoteEndpoint, cancelled?: Abo
     throw new RemoteFailure(`its introspection answer is not a valid schema: ${error instanceof Error ? error.message : String(error)}`);
   }
   const problem = remoteSchemaProblem(schema);
-  if (problem) throw new RemoteFailure(problem);
+  if (problem) throw new UnframedRemoteFailure(problem, 'invalid-schema');
   return schema;
 }
 
 function failure(error: unknown, timeoutMs: number): RemoteFailure {
   if (error instanceof RemoteFailure) return error;
   const e = error as { name?: string; cause?: { code?: string; message?: string }; message?: string };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return new RemoteFailure(`it did not answer within ${timeoutMs / 1000} s`);
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return new HttpException(`it did not answer within ${timeoutMs / 1000} s`);
   const code = e.cause?.code;
   // A certificate refused says so: the TLS allow-list may be what the administrator needs (dec.network.tls-allowlist).
   if (code && /CERT|SIGNATURE/.test(code)) return new RemoteFailure(`its TLS certificate was refused (${code})`);
-  return new RemoteFailure(code ?? e.cause?.message ?? e.message ?? String(error));
+  return new HttpException(code ?? e.cause?.message ?? e.message ?? String(error));
 }
 
 async function boundedText(response: Response, budget: AnswerBudget | undefined): Promise<string> {

@@ -119,21 +119,42 @@ test("fields: of objects and interfaces by their remote name, a mapping before p
   expect([...r.fieldToRemote.keys()].sort()).toEqual(['P_Node', 'P_Thing', 'RootQ']);
 });
 
-test('what does not give a valid schema is refused with the reason graphql-js gives', () => {
+test("two types or two fields of a type under one name are refused first, in the engine's words", () => {
   const problem = (c: RemoteSchemaCustomization) => (customizedRemote(upstream, c) as { problem: string }).problem;
   expect(problem({ type_names: { mapping: { Thing: 'Other' } } })).toBe(
-    'its customization does not give a valid schema: There can be only one type named "Other".; Field "Other.name" can only be defined once.',
+    'Type name mappings are not distinct; the following types appear more than once: "Other"',
   );
-  expect(problem({ field_names: [{ parent_type: 'Thing', suffix: '_x' }] })).toBe(
-    'its customization does not give a valid schema: Interface field Node.id expected but Thing does not provide it.',
+  // A built-in scalar takes its mapping too; the names are listed sorted.
+  expect(problem({ type_names: { mapping: { String: 'Other', Where: 'Kind', Thing: 'Other' } } })).toBe(
+    'Type name mappings are not distinct; the following types appear more than once: "Kind", "Other"',
   );
-  expect(problem({ field_names: [{ parent_type: 'Thing', mapping: { name: 'id' } }] })).toMatch(/^its customization does not give a valid schema: /);
-  // Every problem of the schema built, one after another.
-  const twoFields = buildSchema('type Query { n: Node } interface Node { id: ID!, name: String } type Thing implements Node { id: ID!, name: String }');
-  expect(customizedRemote(twoFields, { field_names: [{ parent_type: 'Thing', suffix: '_x' }] })).toEqual({
-    problem:
-      'its customization does not give a valid schema: Interface field Node.id expected but Thing does not provide it.; Interface field Node.name expected but Thing does not provide it.',
+  expect(problem({ field_names: [{ parent_type: 'Thing', mapping: { name: 'id' } }] })).toBe(
+    'Field name mappings for object type "Thing" are not distinct; the following fields appear more than once: "id"',
+  );
+  // An interface no object implements (one that does is checked for consistency first).
+  const named = buildSchema('type Query { n: Node } interface Node { id: ID!, name: String }');
+  expect(customizedRemote(named, { field_names: [{ parent_type: 'Node', prefix: 'x_', mapping: { id: 'x_name' } }] })).toEqual({
+    problem: 'Field name mappings for interface type "Node" are not distinct; the following fields appear more than once: "x_name"',
   });
+});
+
+test("an interface's field named otherwise in an object implementing it is refused first, in the engine's words", () => {
+  const problem = (c: RemoteSchemaCustomization) => (customizedRemote(upstream, c) as { problem: string }).problem;
+  expect(problem({ field_names: [{ parent_type: 'Thing', suffix: '_x' }] })).toBe(
+    'Remote schema customization inconsistency: field name mapping for field "id" of interface "Node" is inconsistent with mapping for type "Thing". Interface field name maps to "id". Type field name maps to "id_x".',
+  );
+  // Renamed alike on both sides, they are consistent.
+  expect(
+    customized({
+      field_names: [
+        { parent_type: 'Thing', mapping: { id: 'key' } },
+        { parent_type: 'Node', mapping: { id: 'key' } },
+      ],
+    }).schema.getType('Thing'),
+  ).toBeDefined();
+});
+
+test('what else does not give a valid schema is refused with the reason graphql-js gives', () => {
   // A remote without a query root is refused, whatever the customization.
   expect(customizedRemote(buildSchema('schema { mutation: M } type M { a: Int }'), { type_names: { prefix: 'P' } })).toEqual({
     problem: 'its customization does not give a valid schema: Query root type must be provided.',

@@ -76,6 +76,8 @@ function customize(schema: GraphQLSchema, c: RemoteSchemaCustomization): Customi
     if (!type || !(isObjectType(type) || isInterfaceType(type))) continue;
     fieldName.set(f.parent_type, new Map(Object.keys(type.getFields()).map((n) => [n, renamed(n, f)])));
   }
+  const indistinct = mappingsProblem(schema, typeName, fieldName, c);
+  if (indistinct) return { problem: indistinct };
   // The remote's SDL with every name changed, built again: graphql-js checks what it gives.
   let parent: string | undefined;
   // printSchema leaves out the schema definition of roots named Query and Mutation: renamed, they need it.
@@ -114,6 +116,52 @@ function customize(schema: GraphQLSchema, c: RemoteSchemaCustomization): Customi
   const typeToRemote = new Map([...typeName].map(([from, to]) => [to, from]));
   const fieldToRemote = new Map([...fieldName].map(([type, fields]) => [typeName.get(type) ?? type, new Map([...fields].map(([from, to]) => [to, from]))]));
   return { schema: customized, ...(ns ? { namespace: ns } : {}), typeToRemote, typeFromRemote: typeName, fieldToRemote };
+}
+
+/** The names that occur more than once, sorted, each in double quotes, as the engine lists them. */
+function repeated(names: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  const twice = new Set(names.filter((n) => seen.has(n) || !seen.add(n)));
+  return twice.size
+    ? [...twice]
+        .sort()
+        .map((n) => JSON.stringify(n))
+        .join(', ')
+    : undefined;
+}
+
+/**
+ * The engine's own checks of a customization, before anything is built, in its words: an
+ * interface's fields named as in the objects implementing it; no two types, and no two fields of a
+ * type, customized to one name (a built-in scalar takes its mapping too).
+ */
+function mappingsProblem(
+  schema: GraphQLSchema,
+  typeName: ReadonlyMap<string, string>,
+  fieldName: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  c: RemoteSchemaCustomization,
+): string | undefined {
+  const types = Object.values(schema.getTypeMap()).filter((t) => !isIntrospectionType(t));
+  // An interface's field and the same field of an object implementing it must take one name.
+  const fieldOf = (type: string, field: string) => fieldName.get(type)?.get(field) ?? field;
+  for (const iface of types) {
+    if (!isInterfaceType(iface)) continue;
+    for (const object of schema.getPossibleTypes(iface)) {
+      for (const field of Object.keys(iface.getFields())) {
+        const [mine, theirs] = [fieldOf(iface.name, field), fieldOf(object.name, field)];
+        if (mine !== theirs)
+          return `Remote schema customization inconsistency: field name mapping for field ${JSON.stringify(field)} of interface ${JSON.stringify(iface.name)} is inconsistent with mapping for type ${JSON.stringify(object.name)}. Interface field name maps to ${JSON.stringify(mine)}. Type field name maps to ${JSON.stringify(theirs)}.`;
+      }
+    }
+  }
+  const types2 = repeated(types.map((t) => typeName.get(t.name) ?? mapped(c.type_names, t.name) ?? t.name));
+  if (types2) return `Type name mappings are not distinct; the following types appear more than once: ${types2}`;
+  for (const [type, fields] of fieldName) {
+    const fields2 = repeated([...fields.values()]);
+    const kind = isInterfaceType(schema.getType(type)) ? 'interface' : 'object';
+    if (fields2) return `Field name mappings for ${kind} type ${JSON.stringify(type)} are not distinct; the following fields appear more than once: ${fields2}`;
+  }
+  return undefined;
 }
 
 const contributions = new WeakMap<CustomizedRemote, RemoteContribution>();

@@ -6,14 +6,30 @@
 // definitions, and the one the served metadata uses is never the one let go.
 import type { GraphQLSchema } from 'graphql';
 import type { MetadataDocument, RemoteSchema, TlsAllow } from '../../../spec';
+import { engineError, EngineError } from '../errors';
 import { tlsAllowlistOf } from '../metadata/network';
 import { remoteSchemasOf } from '../metadata/remoteSchemas';
-import { introspectRemote, remoteEndpoint, RemoteFailure, type RemoteEndpoint } from './client';
+import { introspectRemote, UnframedRemoteFailure, remoteEndpoint, RemoteFailure, type RemoteEndpoint } from './client';
 
-export type RemoteState = ({ key: string; endpoint: RemoteEndpoint; schema: GraphQLSchema } | { key: string; problem: string }) & {
+export type RemoteState = (
+  | { key: string; endpoint: RemoteEndpoint; schema: GraphQLSchema }
+  /** `unframed`: the problem is said in the engine's words alone, naming no remote (which entry of the catalogue it is). */
+  | { key: string; problem: string; unframed?: UnframedRemoteFailure['kind'] }
+) & {
   /** When it was introspected (ms since the epoch). */
   loadedAt: number;
 };
+
+/**
+ * The refusal of a remote that cannot be used: a schema the engine cannot build, or a request that
+ * did not get through, in the engine's words alone (decision dec.remote-schema.valid-schema,
+ * err.remote-schema-error.http-exception); anything else naming the remote.
+ */
+export function remoteRefusal(name: string, state: { problem: string; unframed?: UnframedRemoteFailure['kind'] }): EngineError {
+  if (!state.unframed) return engineError('remote-schema-error.unusable', '$.args', [JSON.stringify(name), state.problem]);
+  const entry = engineError(`remote-schema-error.${state.unframed}`, '$.args', ['']);
+  return new EngineError(entry.id, entry.status, entry.code, state.problem, '$.args');
+}
 
 export interface LoadOptions {
   /** With `force`: a state introspected at or after this time is fresh enough (a request's own, made before it took the metadata lock). */
@@ -63,7 +79,7 @@ export class RemoteSchemaStore {
       state = { key, endpoint, schema: await introspectRemote(endpoint, options.cancelled), loadedAt };
     } catch (error) {
       if (!(error instanceof RemoteFailure)) throw error;
-      state = { key, problem: error.message, loadedAt };
+      state = { key, problem: error.message, ...(error instanceof UnframedRemoteFailure ? { unframed: error.kind } : {}), loadedAt };
     }
     // A request that went away leaves no state behind: the next one asks the remote again.
     if (options.cancelled?.aborted) return state;

@@ -1,7 +1,8 @@
 // Whether a remote's introspected schema is valid GraphQL (decision dec.remote-schema.valid-schema).
 // buildClientSchema takes any introspection answer; a schema that graphql-js would refuse to serve
 // must not reach the engine's schema, where it would make every request fail. An object type that
-// does not implement its interfaces is refused in the engine's words, anything else in graphql-js's.
+// does not implement its interfaces is refused in the engine's words, anything else in graphql-js's;
+// what the engine finds before (introspectionProblem) in its words too.
 import {
   isEqualType,
   isObjectType,
@@ -13,6 +14,44 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
+
+type RawType = { kind?: unknown; name?: unknown; fields?: unknown; interfaces?: unknown; possibleTypes?: unknown };
+type RawRef = { name?: unknown } | null | undefined;
+const refs = (list: unknown): RawRef[] => (Array.isArray(list) ? (list as RawRef[]) : []);
+
+/**
+ * Why the engine cannot build the introspected schema, in its words, before graphql-js reads it: a
+ * member or interface that is no name (the answer cannot be read), an interface without fields, a
+ * union without member types, and members and interfaces that are not there or of another kind.
+ */
+export function introspectionProblem(schema: { types?: unknown }): string | undefined {
+  const types = refs(schema.types) as RawType[];
+  for (const [i, type] of types.entries()) {
+    for (const key of ['interfaces', 'possibleTypes'] as const) {
+      const j = refs(type?.[key]).findIndex((ref) => typeof ref?.name !== 'string');
+      if (j >= 0) return `Error in $.types[${i}].${key}[${j}].name: parsing Name failed, expected String, but encountered Null`;
+    }
+  }
+  const kindOf = new Map(types.map((t) => [t?.name, t?.kind]));
+  for (const type of types) {
+    const name = String(type?.name);
+    if (type?.kind === 'OBJECT') {
+      const missing = refs(type.interfaces).find((ref) => kindOf.get(ref!.name) !== 'INTERFACE');
+      if (missing) return `Could not find interface '${String(missing.name)}' implemented by Object type '${name}'`;
+    } else if (type?.kind === 'INTERFACE') {
+      if (refs(type.fields).length === 0) return `List of fields cannot be empty for interface '${name}'`;
+    } else if (type?.kind === 'UNION') {
+      const members = refs(type.possibleTypes);
+      if (members.length === 0) return `List of member types cannot be empty for union type '${name}'`;
+      for (const member of members) {
+        const kind = kindOf.get(member!.name);
+        if (kind === undefined) return `Could not find type '${String(member!.name)}', which is defined as a member type of Union '${name}'`;
+        if (kind !== 'OBJECT') return `Union type '${name}' can only include object types. It cannot include '${String(member!.name)}'`;
+      }
+    }
+  }
+  return undefined;
+}
 
 /** Why the schema cannot be served, or undefined when it is valid. */
 export function remoteSchemaProblem(schema: GraphQLSchema): string | undefined {

@@ -5,9 +5,10 @@ import type { GraphQLSchema } from 'graphql';
 import { formatMessage, type MetadataDocument } from '../../../spec';
 import { engineError, type EngineError } from '../errors';
 import type { InconsistentObject } from '../metadata/inconsistency';
+import { reportInconsistencies } from '../metadata/inconsistencyReport';
 import { firstConflict, remoteSchemasOf, type RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from './client';
-import type { RemoteSchemaStore } from './store';
+import { remoteRefusal, type RemoteSchemaStore } from './store';
 import type { Introspection } from '../db/introspection';
 import { actionsOf } from '../metadata/actions';
 import { buildActionTypes } from '../schema/actions';
@@ -77,22 +78,17 @@ export function remoteView(
   const claimed = actionConflict ? [] : fromActions;
   for (const remote of remotes) {
     const state = store.state(remote, tlsAllowlistOf(document));
-    const name = JSON.stringify(remote.name);
     if (!state || 'problem' in state) {
-      const reason = state ? state.problem : 'it has not been introspected yet';
-      problems.push({
-        object: { type: 'remote_schema', reason: formatMessage('err.remote-schema-error.unusable', name, reason), definition: remote },
-        error: engineError('remote-schema-error.unusable', '$.args', [name, reason]),
-      });
+      const error = remoteRefusal(remote.name, state ?? { problem: 'it has not been introspected yet' });
+      problems.push({ object: { type: 'remote_schema', reason: error.message, definition: remote }, error });
       continue;
     }
     const customization = remote.definition.customization;
     const names = customizedRemote(state.schema, customization);
     if ('problem' in names) {
-      problems.push({
-        object: { type: 'remote_schema', reason: formatMessage('err.remote-schema-error.unusable', name, names.problem), definition: remote },
-        error: engineError('remote-schema-error.unusable', '$.args', [name, names.problem]),
-      });
+      // The engine finds the customized remote inconsistent, for the reason alone.
+      const object: InconsistentObject = { type: 'remote_schema', reason: names.problem, definition: remote };
+      problems.push({ object, error: engineError('invalid-configuration.remote-schema', '$.args', [names.problem], reportInconsistencies([object])) });
       continue;
     }
     const contribution = customizedContribution(remote.name, names);
@@ -133,4 +129,17 @@ export function remoteView(
   }
   problems.push(...remoteRelationshipProblems(document, usable, db));
   return { usable, actionsUsable: actionTypes !== undefined && !actionConflict, problems };
+}
+
+/**
+ * What a change that brings `problem` is refused with. A remote that the change adds or redefines
+ * and that clashes is refused as the engine refuses a metadata object it finds inconsistent
+ * (err.invalid-configuration.remote-schema); anything else with the problem's own error.
+ */
+export function introducedRemoteError(problem: RemoteProblem, before: MetadataDocument): EngineError {
+  const o = problem.object;
+  if (o.type !== 'remote_schema' || problem.error.id !== 'err.remote-schema-conflicts.graphql-name') return problem.error;
+  const previous = remoteSchemasOf(before).find((r) => r.name === o.definition.name);
+  if (previous && JSON.stringify(previous.definition) === JSON.stringify(o.definition.definition)) return problem.error;
+  return engineError('invalid-configuration.remote-schema', '$.args', [o.reason], reportInconsistencies([o]));
 }

@@ -5,7 +5,7 @@ import { remoteTarget, ROOT_FIELD_KEYS, type MetadataDocument, type RootFieldKey
 import { lhsProblem } from '../metadata/remoteRelationships';
 import { foreignKeysOf, primaryKeyOf, relationKey, sourceKey, uniqueConstraintsOf, type Introspection } from '../db/introspection';
 import { relationshipsOf, resolveRelationship } from '../metadata/relationships';
-import { resolveComputedField, type ResolvedComputedField } from '../metadata/computedFields';
+import { columnConflict, resolveComputedField, type ResolvedComputedField } from '../metadata/computedFields';
 import { argumentColumn, argumentModels } from './functions';
 import { columnGraphQLName, rootFieldName, tableGraphQLName } from '../metadata/naming';
 import type { ComputedFieldModel, EnumValue, Models, TableModel } from './modelTypes';
@@ -104,7 +104,10 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
 
 function computedFieldModels(document: MetadataDocument, db: Introspection, model: TableModel, models: Models): ComputedFieldModel[] {
   const out: ComputedFieldModel[] = [];
+  const columns = model.db.columns.map((c) => c.name);
   for (const field of model.entry.computed_fields ?? []) {
+    // Named like a column: inconsistent, reported by get_inconsistent_metadata.
+    if (columnConflict(model.entry, columns, field.name)) continue;
     let resolved: ResolvedComputedField;
     try {
       resolved = resolveComputedField(document, db, model.entry.table, field.definition);

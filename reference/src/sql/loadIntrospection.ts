@@ -1,7 +1,7 @@
 // Reading the database's catalog with the queries of introspection.ts: relations, and the details
 // of the named tables and functions, as the types of db/introspection.ts.
 import type { QualifiedName } from '../../../spec';
-import type { DbFunction, DbTable, Relation } from '../db/introspection';
+import { relationKey, type DbFunction, type DbTable, type Relation } from '../db/introspection';
 import { run, type Fragment, type Queryable } from './index';
 import { introspectFunctions, introspectRelations, introspectTables } from './introspection';
 
@@ -16,12 +16,14 @@ async function loadNamed<T>(
   query: (schemas: string[], names: string[]) => Fragment,
   column: string,
 ): Promise<T[]> {
-  if (names.length === 0) return [];
+  // Each name once: the query joins on the names, so a repeated one would repeat its rows.
+  const distinct = [...new Map(names.map((n) => [relationKey(n), n])).values()];
+  if (distinct.length === 0) return [];
   const [row] = await run<Record<string, T[]>>(
     db,
     query(
-      names.map((n) => n.schema),
-      names.map((n) => n.name),
+      distinct.map((n) => n.schema),
+      distinct.map((n) => n.name),
     ),
   );
   return row?.[column] ?? [];

@@ -1,11 +1,12 @@
 // BoolExp in the metadata form (SPEC.md §2.1): keyed by column and relationship names, operators
 // in `$` or `_` form, `{column: value}` equality, `$and`/`$or`/`$not`, column comparisons.
 // Used by the legacy DML; permissions use the same form.
-import { quoteQualified, tableName } from '../../../../spec';
+import { BOOL_EXP_SHAPE, connectiveOf, quoteQualified, schema, tableName } from '../../../../spec';
+import { below, belowConnective, rolePath, shapePath, type BoolExpEnvironment } from './boolExpEnvironment';
 import { relationKey, sourceKey, type DbColumn } from '../../db/introspection';
 import { EngineError, engineError } from '../../errors';
-import { isSessionVariable, type CompatHeaders } from '../../sessionNames';
-import type { Models, TableModel } from '../../schema/model';
+import { isSessionVariable } from '../../sessionNames';
+import type { TableModel } from '../../schema/model';
 import {
   and,
   alias as newAlias,
@@ -23,7 +24,7 @@ import {
   type Condition,
   type Fragment,
 } from '../graphql/context';
-import { permittedColumn, type DmlRole } from './dmlRole';
+import { permittedColumn } from './dmlRole';
 import { aggregatePredicateField } from '../../schema/aggregatePredicates';
 import type { RelationshipModel } from '../../schema/model';
 import { aggregateOfRelated, predicateParts } from '../graphql/aggregatePredicate';
@@ -57,27 +58,7 @@ const TEXT_OPERATORS: Record<string, string> = {
 const JSONB_OPERATORS: Record<string, string> = { contains: '@>', contained_in: '<@' };
 const COLUMN_COMPARISONS: Record<string, string> = { ceq: '=', cne: '<>', cneq: '<>', cgt: '>', clt: '<', cgte: '>=', clte: '<=' };
 
-export interface BoolExpEnvironment {
-  models: Models;
-  /** Where the expression sits in the request, for error paths. */
-  path: string;
-  /** Values given as session variable names are resolved here (permissions); identity otherwise. */
-  resolveValue?: (value: unknown, column: DbColumn) => unknown;
-  /**
-   * In a permission, `_in` and `_nin` may name a session variable holding a list; its values, when
-   * the request is known. A permission checked without a request takes the name alone.
-   */
-  sessionLists?: 'unresolved' | ((name: string, column: DbColumn) => unknown[]);
-  /** Which names are session variables: x-engine-…, and x-hasura-… on a compatible server. */
-  compatHeaders?: CompatHeaders;
-  /**
-   * The role of a DML request other than admin: it may name only columns it may read, and rows
-   * reached through relationships and `_exists` are those it may read.
-   */
-  role?: DmlRole;
-  /** The table the whole expression is about, and its alias: what `["$", column]` names. */
-  root?: { table: TableModel; alias: sql.SQLNode };
-}
+export type { BoolExpEnvironment } from './boolExpEnvironment';
 
 /** The element type the keys of `_has_keys_any` / `_has_keys_all` are checked against. */
 const TEXT_KEY = { type: 'text' } as DbColumn;
@@ -144,7 +125,7 @@ function operatorExpression(
     const owner = onRoot && env.root ? env.root : { table: t, alias };
     const other = owner.table.db.columns.find((x) => x.name === name);
     if (!other) throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(name)]);
-    if (env.role) permittedColumn(env.role, owner.table, 'select', other.name, env.path);
+    if (env.role) permittedColumn(env.role, owner.table, 'select', other.name, rolePath(env));
     if (other.type !== c.type) throw engineError('unexpected-payload.incompatible-columns', env.path, [c.name, other.name]);
     return sql.query`${col} ${sql.raw(COLUMN_COMPARISONS[op]!)} ${column(owner.alias, other.name)}`;
   }
@@ -183,29 +164,34 @@ function refusedAsMetadata<T>(make: () => T, refuse: (message: string) => Error)
 export function compileRawBoolExp(outer: BoolExpEnvironment, t: TableModel, alias: sql.SQLNode, exp: unknown): Condition {
   // The first table an expression is compiled for is its root, for ["$", column] below.
   const env = outer.root ? outer : { ...outer, root: { table: t, alias } };
-  if (!isObject(exp)) throw engineError('parse-failed.arguments', env.path, ['expected Object for a boolean expression']);
+  if (!isObject(exp)) throw engineError('parse-failed.arguments', shapePath(env), [BOOL_EXP_SHAPE.notObject]);
   const parts: Condition[] = [];
   for (const [key, value] of Object.entries(exp)) {
-    const op = operatorName(key);
-    if (op === 'and' || op === 'or') {
-      if (!Array.isArray(value)) throw engineError('parse-failed.arguments', env.path, [`expected Array for ${key}`]);
-      const items = value.map((v) => compileRawBoolExp(env, t, alias, v));
-      parts.push(op === 'and' ? and(items) : or(items));
+    const connective = connectiveOf(key);
+    if (connective === 'and' || connective === 'or') {
+      const inner = belowConnective(env, key);
+      if (!Array.isArray(value)) throw engineError('parse-failed.arguments', shapePath(inner), [BOOL_EXP_SHAPE.notArray(key)]);
+      const items = value.map((v) => compileRawBoolExp(inner, t, alias, v));
+      parts.push(connective === 'and' ? and(items) : or(items));
       continue;
     }
-    if (op === 'not') {
-      parts.push(not(compileRawBoolExp(env, t, alias, value)));
+    if (connective === 'not') {
+      parts.push(not(compileRawBoolExp(belowConnective(env, key), t, alias, value)));
       continue;
     }
-    if (op === 'exists') {
-      parts.push(existsCondition(env, value, t.source));
+    if (connective === 'exists') {
+      parts.push(existsCondition(env, key, value, t.source));
       continue;
     }
     const c = t.db.columns.find((x) => x.name === key);
     if (c) {
-      if (env.role) permittedColumn(env.role, t, 'select', c.name, env.path);
+      if (env.role) permittedColumn(env.role, t, 'select', c.name, rolePath(env));
       if (isObject(value)) {
-        for (const [k, operand] of Object.entries(value)) parts.push(operator(env, t, alias, c, k, operand));
+        for (const [k, operand] of Object.entries(value)) {
+          // A json column is refused before its name is part of the path, as the engine refuses it.
+          if (operatorName(k) !== undefined && c.type === 'json') throw engineError('unexpected-payload.json-in-where', env.path);
+          parts.push(operator(below(env, c.name, k), t, alias, c, k, operand));
+        }
       } else {
         if (c.type === 'json') throw engineError('unexpected-payload.json-in-where', env.path);
         const v = env.resolveValue ? env.resolveValue(value, c) : value;
@@ -222,8 +208,12 @@ export function compileRawBoolExp(outer: BoolExpEnvironment, t: TableModel, alia
     if (rel) {
       const remote = env.models.get(rel.targetKey)!;
       const r = newAlias(remote.name);
-      const readable = env.role ? env.role.rows(remote, r, env.path) : undefined;
-      parts.push(exists(sql.query`${table(remote)} as ${r}`, and([joinCondition(rel.mapping, alias, r), readable, compileRawBoolExp(env, remote, r, value)])));
+      const readable = env.role ? env.role.rows(remote, r, rolePath(env)) : undefined;
+      // The relationship's expression is read there: its name adds nothing to the paths.
+      const inner = env.where ? { ...env, where: { ...env.where, shape: env.path } } : env;
+      parts.push(
+        exists(sql.query`${table(remote)} as ${r}`, and([joinCondition(rel.mapping, alias, r), readable, compileRawBoolExp(inner, remote, r, value)])),
+      );
       continue;
     }
     throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(key)]);
@@ -232,18 +222,21 @@ export function compileRawBoolExp(outer: BoolExpEnvironment, t: TableModel, alia
 }
 
 /** `_exists: {_table, _where}`: some row of another tracked table satisfies `_where`. */
-function existsCondition(env: BoolExpEnvironment, value: unknown, source: string | undefined): Condition {
+function existsCondition(env: BoolExpEnvironment, key: string, value: unknown, source: string | undefined): Condition {
+  const shape = belowConnective(env, key);
   if (!isObject(value) || !('_table' in value) || !('_where' in value)) {
-    throw engineError('parse-failed.arguments', env.path, ['_exists expects {_table, _where}']);
+    throw engineError('parse-failed.arguments', shapePath(shape), [BOOL_EXP_SHAPE.exists]);
   }
-  const parsed = tableName.parse(value._table, `${env.path}._exists._table`);
+  const parsed = tableName.parse(value._table, env.where ? schema.childPath(shapePath(shape), '_table') : `${env.path}._exists._table`);
   if (!parsed.ok) throw engineError('parse-failed.arguments', parsed.problem.path, [parsed.problem.message]);
   // A table of the same source: the statement runs on that source's database.
   const other = env.models.get(sourceKey(source, relationKey(parsed.value)));
-  if (!other) throw engineError('not-exists.table', env.path, [quoteQualified(parsed.value)]);
+  if (!other) throw engineError('not-exists.table', below(env, '_exists', '_table').path, [quoteQualified(parsed.value)]);
   const e = newAlias(other.name);
-  const readable = env.role ? env.role.rows(other, e, env.path) : undefined;
-  return exists(sql.query`${table(other)} as ${e}`, and([readable, compileRawBoolExp(env, other, e, value._where)]));
+  const readable = env.role ? env.role.rows(other, e, rolePath(env)) : undefined;
+  const inner = below(env, '_exists', '_where');
+  const where = inner.where ? { ...inner, where: { ...inner.where, shape: schema.childPath(shapePath(shape), '_where') } } : inner;
+  return exists(sql.query`${table(other)} as ${e}`, and([readable, compileRawBoolExp(where, other, e, value._where)]));
 }
 
 /**

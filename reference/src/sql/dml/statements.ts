@@ -5,6 +5,7 @@ import type { ColumnModel, TableModel } from '../../schema/model';
 import { alias as newAlias, and, column, joinCondition, jsonObject, sql, table, TRUE, typedValue, type Fragment } from '../graphql/context';
 import { effectiveLimit, permissionCondition, presets } from '../graphql/permissions';
 import { compileRawBoolExp, type BoolExpEnvironment } from './boolExp';
+import { whereEnv } from './boolExpEnvironment';
 import { permittedColumn, readableTable, writableTable } from './dmlRole';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -134,7 +135,7 @@ function selectArray(
   const rows = newAlias('rows');
   const conditions = [
     env.role ? env.role.rows(t, a, path) : undefined,
-    spec.where ? compileRawBoolExp({ ...env, path: `${path}.where` }, t, a, spec.where) : undefined,
+    spec.where ? compileRawBoolExp(whereEnv(env, `${path}.where`), t, a, spec.where) : undefined,
     join ? joinCondition(join.mapping, join.parent, a) : undefined,
   ];
   const order = spec.order_by !== undefined ? orderClause(orderTerms(env, t, a, spec.order_by, `${path}.order_by`)) : sql.blank;
@@ -259,7 +260,7 @@ export function updateStatement(env: BoolExpEnvironment, t: TableModel, spec: Up
   const filter = env.role ? permissionCondition(env.role.permissions, t, a, own!.permissions?.update?.filter) : undefined;
   const changed = newAlias('updated');
   return sql.query`with ${changed} as (
-    update ${table(t)} as ${a} set ${sql.join(sets, ', ')} where ${and([compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where), filter])} returning ${a}.*)
+    update ${table(t)} as ${a} set ${sql.join(sets, ', ')} where ${and([compileRawBoolExp(whereEnv(env, '$.args.where'), t, a, spec.where), filter])} returning ${a}.*)
     ${changeResult(env, t, changed, spec.returning, own?.permissions?.update?.check)}`;
 }
 
@@ -269,14 +270,14 @@ export function deleteStatement(env: BoolExpEnvironment, t: TableModel, spec: { 
   const changed = newAlias('deleted');
   const filter = env.role ? permissionCondition(env.role.permissions, t, a, own!.permissions?.delete?.filter) : undefined;
   return sql.query`with ${changed} as (
-    delete from ${table(t)} as ${a} where ${and([compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where), filter])} returning ${a}.*)
+    delete from ${table(t)} as ${a} where ${and([compileRawBoolExp(whereEnv(env, '$.args.where'), t, a, spec.where), filter])} returning ${a}.*)
     ${changeResult(env, t, changed, spec.returning, undefined)}`;
 }
 
 export function countStatement(env: BoolExpEnvironment, t: TableModel, spec: { where?: Record<string, unknown>; distinct?: string[] }): Fragment {
   const a = newAlias(t.name);
   const readable = env.role ? env.role.rows(t, a, '$.args') : undefined;
-  const where = and([readable, spec.where ? compileRawBoolExp({ ...env, path: '$.args.where' }, t, a, spec.where) : TRUE]);
+  const where = and([readable, spec.where ? compileRawBoolExp(whereEnv(env, '$.args.where'), t, a, spec.where) : TRUE]);
   const distinct = (spec.distinct ?? []).map((n, i) => column(a, columnOf(env, t, n, `$.args.distinct[${i}]`).column.name));
   const counted = distinct.length ? sql.query`count(distinct (${sql.join(distinct, ', ')}))` : sql.query`count(*)`;
   return sql.query`select json_build_object('count', ${counted}) as result from ${table(t)} as ${a} where ${where}`;
