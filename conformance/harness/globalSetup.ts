@@ -3,6 +3,7 @@
 // inherit the cluster's URL and the servers through the environment.
 import { provisionDatabase, type ProvisionedDatabase } from '../../reference/src/db/provision';
 import { CLUSTER_URL_VARIABLE, OWN_CLUSTER_VARIABLE } from './environment';
+import { prepareRunDirectory } from './postgisRun';
 import { startSharedServers } from './serverPool';
 import { SERVER_PER_FILE_VARIABLE, SHARED_SERVERS_VARIABLE, type SharedServer } from './sharedServer';
 
@@ -41,6 +42,7 @@ export default async function globalSetup(globalConfig?: { maxWorkers: number })
   }
   // Cases against a given engine need no server of their own.
   if (process.env[SERVER_PER_FILE_VARIABLE] === '1' || process.env.ENGINE_URL) return;
+  prepareRunDirectory();
   const cluster = process.env[CLUSTER_URL_VARIABLE]!;
   const servers = await startSharedServers(cluster, Math.max(1, globalConfig?.maxWorkers ?? 1));
   globalThis.__engineTestServers = { cluster, servers };

@@ -1,16 +1,18 @@
 // A PostgreSQL with PostGIS for the cases that need one: the embedded PostgreSQL has no PostGIS, so
 // a managed run starts Debian's PostgreSQL 15 (package postgresql-15-postgis-3) in a temporary
-// directory on a free port, once per test file; against another engine, the database given as
+// directory on a free port, once for the run (postgisRun.ts), each file in a database of its own; against another engine, the database given as
 // ENGINE_POSTGIS_DATABASE_URL, with the extensions postgis and postgis_raster (the suite drops what
 // it creates there).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { postgresUser } from '../../reference/src/db/postmaster';
 import { expectResponse } from './client';
+import { createDatabase, dropDatabase } from './database';
+import { POSTGIS_RUN_VARIABLE, runCluster, type RunCluster } from './postgisRun';
 import { isManaged, type Requirement, type Target } from './target';
 
 const BIN = process.env.ENGINE_POSTGIS_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -51,9 +53,13 @@ async function connected(url: string, deadline: number): Promise<Client> {
   }
 }
 
-/** Starts a cluster of its own; `stop` ends its postmaster and removes its directory. */
-async function startCluster(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const root = mkdtempSync(join(tmpdir(), 'engine-postgis-'));
+/**
+ * Starts a cluster in `root` (made here), PostGIS and its rasters in template1 so that every
+ * database made in it has them; `stop` ends its postmaster and removes `root`. A cluster the whole
+ * run shares is detached from the file's process, which may end before the run does.
+ */
+async function startCluster(root: string, detached: boolean): Promise<RunCluster & { stop: () => Promise<void> }> {
+  mkdirSync(root, { recursive: true });
   // As root, PostgreSQL runs as the user postgres, which must reach its directory.
   chmodSync(root, 0o777);
   const user = postgresUser();
@@ -63,11 +69,19 @@ async function startCluster(): Promise<{ url: string; stop: () => Promise<void> 
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
   // Other sources need prepared transactions (the engine commits over several databases with them).
-  const settings = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${root}`, 'max_prepared_transactions=20', 'fsync=off'];
-  const postmaster: ChildProcess = spawn(join(BIN, 'postgres'), ['-D', data, ...settings.flatMap((s) => ['-c', s])], { ...as, stdio: 'ignore' });
+  const settings = [
+    'listen_addresses=127.0.0.1',
+    `port=${port}`,
+    `unix_socket_directories=${root}`,
+    'max_prepared_transactions=20',
+    'fsync=off',
+    'max_connections=200',
+  ];
+  const postmaster: ChildProcess = spawn(join(BIN, 'postgres'), ['-D', data, ...settings.flatMap((s) => ['-c', s])], { ...as, stdio: 'ignore', detached });
+  if (detached) postmaster.unref();
   const exited = new Promise<void>((resolve) => postmaster.once('exit', () => resolve()));
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const client = await connected(url, Date.now() + 30_000);
+  const client = await connected(url.replace(/\/postgres$/, '/template1'), Date.now() + 30_000);
   try {
     await client.query('create extension postgis; create extension postgis_raster');
   } finally {
@@ -75,6 +89,7 @@ async function startCluster(): Promise<{ url: string; stop: () => Promise<void> 
   }
   return {
     url,
+    pid: postmaster.pid!,
     async stop() {
       postmaster.kill('SIGINT');
       await exited;
@@ -83,20 +98,33 @@ async function startCluster(): Promise<{ url: string; stop: () => Promise<void> 
   };
 }
 
-/** A database with PostGIS for the file's cases, started before them and stopped after them. */
+/**
+ * A database with PostGIS for the file's cases, made before them and dropped after them: in the
+ * run's cluster (postgisRun.ts) when the global setup named one, else in a cluster of the file's own.
+ */
 export function usePostgisDatabase(): PostgisDatabase {
   let url = GIVEN_URL ?? '';
-  let cluster: { stop: () => Promise<void> } | undefined;
+  let own: { stop: () => Promise<void> } | undefined;
+  let made: { clusterUrl: string; name: string } | undefined;
   let client: Client | undefined;
   beforeAll(async () => {
     if (!REQUIRES_POSTGIS.met) return;
-    if (GIVEN_URL === undefined) ({ url } = cluster = await startCluster());
+    if (GIVEN_URL === undefined) {
+      const runDir = process.env[POSTGIS_RUN_VARIABLE];
+      const cluster = runDir
+        ? await runCluster(runDir, (root) => startCluster(root, true))
+        : (own = await startCluster(mkdtempSync(join(tmpdir(), 'engine-postgis-')), false));
+      const database = await createDatabase(cluster.url);
+      made = { clusterUrl: cluster.url, name: database.name };
+      url = database.url;
+    }
     client = new Client({ connectionString: url });
     await client.connect();
-  }, 60_000);
+  }, 150_000);
   afterAll(async () => {
     await client?.end();
-    await cluster?.stop();
+    if (made && !own) await dropDatabase(made.clusterUrl, made.name);
+    await own?.stop();
   });
   return {
     get url() {
