@@ -92,7 +92,20 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
     'reference/src/engine/sourceGuard.test.ts',
     'reference/src/engine/atomicCommit.test.ts',
   ],
-  'reference/src/schema/typeShare.ts': ['reference/src/schema/typeShare.test.ts', 'reference/src/schema/schemaValidation.test.ts'],
+  'reference/src/schema/typeShare.ts': [
+    'reference/src/schema/typeShare.test.ts',
+    'reference/src/schema/typeShareView.test.ts',
+    'reference/src/schema/schemaValidation.test.ts',
+  ],
+  'reference/src/remote/validity.ts': ['reference/src/remote/validity.test.ts'],
+  'reference/src/remote/client.ts': ['reference/src/remote/client.test.ts'],
+  'reference/src/remote/store.ts': ['reference/src/remote/store.test.ts'],
+  'reference/src/remote/view.ts': ['reference/src/remote/view.test.ts'],
+  'reference/src/remote/perSchema.ts': ['reference/src/remote/perSchema.test.ts'],
+  'reference/src/remote/answerBytes.ts': ['reference/src/remote/answerBytes.test.ts'],
+  'reference/src/remote/outgoingTls.ts': ['reference/src/remote/outgoingTls.test.ts'],
+  'reference/src/remote/relationshipProblems.ts': ['reference/src/remote/relationshipProblems.test.ts'],
+  'reference/src/execute/runPlan.ts': ['reference/src/execute/runPlanStatements.test.ts', 'reference/src/execute/runPlan.test.ts'],
 };
 
 const USAGE = `Usage: npm run mutation [-- MODULE[:LINES]... [--tests FILE,FILE]]
