@@ -105,7 +105,11 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/remote/answerBytes.ts': ['reference/src/remote/answerBytes.test.ts'],
   'reference/src/remote/outgoingTls.ts': ['reference/src/remote/outgoingTls.test.ts'],
   'reference/src/remote/relationshipProblems.ts': ['reference/src/remote/relationshipProblems.test.ts'],
-  'reference/src/execute/runPlan.ts': ['reference/src/execute/runPlanStatements.test.ts', 'reference/src/execute/runPlan.test.ts'],
+  'reference/src/execute/runPlan.ts': [
+    'reference/src/execute/runPlanStatements.test.ts',
+    'reference/src/execute/runPlanParts.test.ts',
+    'reference/src/execute/runPlan.test.ts',
+  ],
 };
 
 const USAGE = `Usage: npm run mutation [-- MODULE[:LINES]... [--tests FILE,FILE]]

@@ -2,10 +2,11 @@
 // loopback), of other sources, and relationships to tables of sources, on pools that answer as told.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GraphQLNonNull, GraphQLString, parse, type FieldNode, type OperationDefinitionNode } from 'graphql';
 import type { Pool } from 'pg';
 import { RemoteAnswerBytes } from '../remote/answerBytes';
 import type { JoinKeys } from '../sql/graphql/sourceJoin';
-import type { CompiledPlan, PlanStatement } from './plan';
+import type { CompiledPlan, PlanStatement, RemoteJoin } from './plan';
 import { StatementGenerations } from './preparedStatements';
 import { runPlan, type PlanCaller, type PlanPools } from './runPlan';
 
@@ -71,7 +72,8 @@ describe('root fields of a remote schema beside the tables', () => {
     heard = { headers: {}, log };
     remoteAnswer = { data: { r: 'remote' } };
     // A mutation's statement answers its field's value.
-    const pools = poolsOf('own', log, () => '1');
+    // The database answers late: the remote is asked only once its part is done all the same.
+    const pools = poolsOf('own', log, () => new Promise((resolve) => setTimeout(() => resolve('1'), 30)));
     const mutation = plan({ kind: 'mutation', operation: 'mutation', statements: [statement('a')], order: ['r', 'a'], remote: [remotePart(true)] });
     expect(await runPlan(pools, mutation, caller)).toBe('{"data":{"r":"remote","a":1}}');
     expect(log).toEqual(['own: begin', 'own: a', 'own: commit', 'remote']);
@@ -149,14 +151,15 @@ describe('root fields of other sources', () => {
 
   test("no statement of the server's own: its literals alone", async () => {
     const log: string[] = [];
-    const other = poolsOf('other', log, () => '{"b":2}');
+    const other = poolsOf('other', log, () => '{"b":2,"t":"from the source"}');
     const pools = poolsOf('own', log, () => '{}', { sourcePools: () => other });
     const whole = plan({
       order: ['t', 'b'],
       literals: new Map([['t', '"query_root"']]),
       sourceParts: [{ source: 'other', plan: plan({ statements: [statement('b')], order: ['b'] }) }],
     });
-    expect(await runPlan(pools, whole, caller)).toBe('{"data":{"t":"query_root","b":2}}');
+    // A part's own value of a literal's key is its answer; only a null leaves the literal.
+    expect(await runPlan(pools, whole, caller)).toBe('{"data":{"t":"from the source","b":2}}');
     expect(log).toEqual(['other: b']);
   });
 });
@@ -185,9 +188,57 @@ describe('relationships to tables of sources', () => {
       const log: string[] = [];
       const answer = (name: string) => (name === 'a' ? '{"a":[{"id":1,"rel":{"id":1}},{"id":2,"rel":{"id":2}}]}' : '{"0":[{"name":"one"},{"name":"two"}]}');
       const other = poolsOf('other', log, answer);
-      const pools = poolsOf('own', log, answer, { sourcePools: () => other });
+      const writes: boolean[] = [];
+      const pools = poolsOf('own', log, answer, { sourcePools: (_, write) => (writes.push(write), other) });
       expect(await runPlan(pools, withJoin(source), caller)).toBe('{"data":{"a":[{"id":1,"rel":{"name":"one"}},{"id":2,"rel":{"name":"two"}}]}}');
       expect(log).toEqual(source ? ['own: a', 'other: j'] : ['own: a', 'own: j']);
+      // A join reads: on a replica where the source has one.
+      expect(writes).toEqual(source ? [false] : []);
     }
+  });
+});
+
+describe('relationships to a remote schema', () => {
+  const field = (parse('{ f { name } }').definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
+  const join: RemoteJoin = {
+    name: 'rel',
+    path: ['a', 'x'],
+    remote: 'geo',
+    lhs: ['c'],
+    steps: [{ name: 'country', arguments: { code: '$c' }, argumentTypes: { code: new GraphQLNonNull(GraphQLString) } }],
+    field,
+    selectionSet: field.selectionSet,
+    fragments: [],
+    variableDefinitions: [],
+    variables: {},
+  };
+  // A function: the server's address is known once it listens.
+  const withJoin = () =>
+    plan({
+      statements: [statement('a')],
+      order: ['a'],
+      remoteJoins: { joins: [join], endpoints: new Map([['geo', { name: 'geo', url, headers: {}, forwardClientHeaders: true, timeoutMs: 2000 }]]) },
+    });
+  const answer = '{"data":{"a":[{"x":{"name":"Norway"}}]}}';
+
+  test("the rows completed by the remote, asked with the caller's session and headers, its answer's bytes held until written", async () => {
+    heard = { headers: {}, log: [] };
+    remoteAnswer = { data: { r0: { name: 'Norway' } } };
+    const bytes = new RemoteAnswerBytes(1000, 1000);
+    const pools = poolsOf('own', [], () => '{"a":[{"x":{"c":"NO"}}]}', { remoteAnswers: bytes });
+    let written!: () => void;
+    expect(await runPlan(pools, withJoin(), { ...caller, whenWritten: (done) => (written = done) })).toBe(answer);
+    expect([heard.headers['x-engine-role'], heard.headers['x-client']]).toEqual(['user', 'c']);
+    expect(bytes.heldBy('user')).toBeGreaterThan(0);
+    written();
+    expect(bytes.heldBy('user')).toBe(0);
+  });
+
+  test("without a caller: admin's session, no client headers", async () => {
+    heard = { headers: {}, log: [] };
+    remoteAnswer = { data: { r0: { name: 'Norway' } } };
+    const pools = poolsOf('own', [], () => '{"a":[{"x":{"c":"NO"}}]}');
+    expect(await runPlan(pools, withJoin())).toBe(answer);
+    expect([heard.headers['x-engine-role'], heard.headers['x-client']]).toEqual(['admin', undefined]);
   });
 });

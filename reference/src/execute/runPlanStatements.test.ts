@@ -201,6 +201,18 @@ describe("the database's failures as the answers know them", () => {
     expect(noTimeout.roles.released).toEqual([true]);
   });
 
+  test('a time limit run out, and the statement failing for another reason: that reason', async () => {
+    const duplicate = databaseError('23505');
+    const { pools } = poolsOf(() => new Promise((_, reject) => setTimeout(() => reject(duplicate), 50)));
+    await expect(runPlan(pools, query({ timeLimitMs: 10 }), caller)).rejects.toBe(duplicate);
+  });
+
+  test("a time limit run out, and a failure that only looks like PostgreSQL's cancel: not the time limit", async () => {
+    const lookalike = { code: '57014', message: 'canceling statement' };
+    const { pools } = poolsOf(() => new Promise((_, reject) => setTimeout(() => reject(lookalike), 50)));
+    await expect(runPlan(pools, query({ timeLimitMs: 10 }), caller)).rejects.toBeInstanceOf(ConnectionLost);
+  });
+
   test('a time limit equal to the statement timeout, or above it: the statement timeout cancels, not the limit', async () => {
     const late = () => new Promise<unknown[]>((_, reject) => setTimeout(() => reject(databaseError('57014')), 60));
     for (const timeLimitMs of [20, 30]) {
