@@ -102,3 +102,14 @@ test("the first reader whose bytes fit the role's bound exactly waits for the ot
   expect(await waited).toBeUndefined();
   expect(bytes.heldBy('user')).toBe(400);
 });
+
+test('a request released before it read anything leaves no reader behind: the next first reader still waits', async () => {
+  const bytes = new RemoteAnswerBytes(1000, 400);
+  bytes.forRequest('user').release();
+  const first = bytes.forRequest('user');
+  const second = bytes.forRequest('user');
+  expect([first.take(10), second.take(90)]).toEqual([undefined, undefined]);
+  const waited = first.takeOrWait(90);
+  second.release();
+  expect(await waited).toBeUndefined();
+});

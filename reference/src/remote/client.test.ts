@@ -255,6 +255,22 @@ describe('answers of servers on loopback', () => {
     }
   });
 
+  test('a declared length without a bound to count it in: read as it comes', async () => {
+    handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '10' }).end('{"data":1}');
+    expect(await postJson(url, {}, {}, 2000)).toEqual({ status: 200, json: { data: 1 } });
+  });
+
+  test('a declared length the bound cannot hold is refused at once, not after the part that fits', async () => {
+    const bytes = new RemoteAnswerBytes(10, 1000);
+    handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '21' });
+      res.write('{"data":"');
+    };
+    expect(await failureOf(postJson(url, {}, {}, 500, undefined, bytes.forRequest('user')))).toBe(
+      'the remote answers of this request are larger than 10 bytes together',
+    );
+  });
+
   test('a declared length the bound cannot hold is refused before anything is read', async () => {
     const bytes = new RemoteAnswerBytes(10, 1000);
     handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '20' }).end('{"data":"0123456789"}'.slice(0, 20));
@@ -266,12 +282,18 @@ describe('answers of servers on loopback', () => {
 
   test('a certificate refused says so; taken when the allow-list has the address', async () => {
     const key = (name: string) => readFileSync(join(PACKAGE_ROOT, 'fixtures', 'keys', name), 'utf8');
-    const tls = createHttpsServer({ key: key('tls-self-signed.key.pem'), cert: key('tls-self-signed.cert.pem') }, (_req, res) => res.end('{"data":1}'));
+    let stall = false;
+    const tls = createHttpsServer({ key: key('tls-self-signed.key.pem'), cert: key('tls-self-signed.cert.pem') }, (_req, res) => {
+      if (!stall) res.end('{"data":1}');
+    });
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
     const at = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/`;
     try {
       expect(await failureOf(postJson(at, {}, {}, 2000))).toBe('its TLS certificate was refused (DEPTH_ZERO_SELF_SIGNED_CERT)');
       expect(await postJson(at, {}, {}, 2000, undefined, undefined, [{ host: '127.0.0.1' }])).toEqual({ status: 200, json: { data: 1 } });
+      // Through the connections that take the certificate, a server that does not answer in time too.
+      stall = true;
+      expect(await failureOf(postJson(at, {}, {}, 100, undefined, undefined, [{ host: '127.0.0.1' }]))).toBe('it did not answer within 0.1 s');
     } finally {
       tls.closeAllConnections();
       await new Promise((resolve) => tls.close(resolve));

@@ -233,3 +233,25 @@ test("a customized remote's role whose part is not part of the remote: a problem
   ]);
   expect([...view.usable[0]!.roles!.keys()]).toEqual([]);
 });
+
+test("an action's custom scalar is the actions' name: a remote that defines it is the conflict", () => {
+  const { store } = storeOf({ one: 'type Query { m: Money } scalar Money' });
+  const custom_types = { scalars: [{ name: 'Money' }], objects: [{ name: 'Quote', fields: [{ name: 'total', type: 'Money' }] }] };
+  const quote = { name: 'quote', definition: { handler: 'http://actions.test', type: 'mutation', kind: 'synchronous', arguments: [], output_type: 'Quote!' } };
+  const view = remoteView(documentOf({ custom_types, actions: [quote], remote_schemas: [remote('one')] }), own, store);
+  expect(view.problems.map((p) => p.error.message)).toEqual(['the GraphQL name "Money" of remote schema "one" conflicts with the actions and custom types']);
+});
+
+test('with permissions enabled, a remote without any: usable, no role sees it', () => {
+  const { store } = storeOf({ one: 'type Query { a: Int }' });
+  const view = remoteView(documentOf({ remote_schemas: [remote('one')] }), own, store, true);
+  expect([view.problems, [...view.usable[0]!.roles!.keys()]]).toEqual([[], []]);
+});
+
+test("a PostgreSQL type's scalar in an action's output is the actions' name too", () => {
+  const { store } = storeOf({ one: 'type Query { u: uuid } scalar uuid' });
+  const custom_types = { objects: [{ name: 'Quote', fields: [{ name: 'ref', type: 'uuid' }] }] };
+  const quote = { name: 'quote', definition: { handler: 'http://actions.test', type: 'mutation', kind: 'synchronous', arguments: [], output_type: 'Quote!' } };
+  const view = remoteView(documentOf({ custom_types, actions: [quote], remote_schemas: [remote('one')] }), own, store);
+  expect(view.problems.map((p) => p.error.message)).toEqual(['the GraphQL name "uuid" of remote schema "one" conflicts with the actions and custom types']);
+});
