@@ -69,13 +69,16 @@ const caller: PlanCaller = { session: { role: 'user', variables: {} }, headers: 
 describe('root fields of a remote schema beside the tables', () => {
   test("a mutation: the database's root fields first, then the remote's; one answer of both in the plan's order", async () => {
     const log: string[] = [];
-    heard = { headers: {}, log };
+    let remoteAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (remoteAsked = resolve));
+    heard = { headers: {}, log: { push: (entry: string) => (log.push(entry), remoteAsked()) } as unknown as string[] };
     remoteAnswer = { data: { r: 'remote' } };
-    // A mutation's statement answers its field's value.
-    // The database answers late: the remote is asked only once its part is done all the same.
-    const pools = poolsOf('own', log, () => new Promise((resolve) => setTimeout(() => resolve('1'), 30)));
+    // A mutation's statement answers its field's value: here whether the remote was asked while it ran.
+    const pools = poolsOf('own', log, () =>
+      Promise.race([asked.then(() => '"remote asked"'), new Promise<string>((resolve) => setTimeout(() => resolve('"alone"'), 300))]),
+    );
     const mutation = plan({ kind: 'mutation', operation: 'mutation', statements: [statement('a')], order: ['r', 'a'], remote: [remotePart(true)] });
-    expect(await runPlan(pools, mutation, caller)).toBe('{"data":{"r":"remote","a":1}}');
+    expect(await runPlan(pools, mutation, caller)).toBe('{"data":{"r":"remote","a":"alone"}}');
     expect(log).toEqual(['own: begin', 'own: a', 'own: commit', 'remote']);
     expect([heard.headers['x-engine-role'], heard.headers['x-client']]).toEqual(['user', 'c']);
   });
