@@ -29,7 +29,7 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/operations/transactionControl.ts': [...cases('run-sql', 'fuzz-run-sql'), 'reference/src/operations/transactionControl.test.ts'],
   'reference/src/execute/roleGate.ts': [...cases('limits'), 'reference/src/execute/roleGate.test.ts'],
   'reference/src/execute/abandonment.ts': [...cases('limits'), 'reference/src/execute/abandonment.test.ts', 'reference/src/execute/roleGate.test.ts'],
-  'reference/src/http/clientGone.ts': cases('limits'),
+  'reference/src/http/clientGone.ts': ['reference/src/http/clientGone.test.ts'],
   'reference/src/engine/sessionReset.ts': ['reference/src/engine/giveBack.test.ts', 'reference/src/engine/sessionReset.test.ts'],
   'reference/src/http/bodyLimit.ts': ['reference/src/http/bodyLimit.test.ts', ...cases('errors')],
   'reference/src/execute/remote.ts': [...cases('remote-schemas'), ...cases('remote-schema-customization'), 'reference/src/execute/remote.test.ts'],
@@ -79,7 +79,7 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/execute/sourceModels.ts': cases('sources', 'fuzz-metadata-replace'),
   'reference/src/db/sourcePools.ts': [...cases('sources'), 'reference/src/server.test.ts'],
   'reference/src/schema/sourceRelationships.ts': cases('source-relationships', 'fuzz-metadata-replace'),
-  'reference/src/execute/sourceJoins.ts': cases('source-relationships'),
+  'reference/src/execute/sourceJoins.ts': ['reference/src/execute/sourceJoins.test.ts'],
   'reference/src/sql/graphql/sourceJoin.ts': cases('source-relationships'),
   'reference/src/metadata/sourceRelationshipDependents.ts': cases('source-relationships'),
   'reference/src/events/sourceCapture.ts': [...cases('source-events'), 'reference/src/events/sourceCapture.test.ts'],
@@ -92,7 +92,24 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
     'reference/src/engine/sourceGuard.test.ts',
     'reference/src/engine/atomicCommit.test.ts',
   ],
-  'reference/src/schema/typeShare.ts': ['reference/src/schema/typeShare.test.ts', 'reference/src/schema/schemaValidation.test.ts'],
+  'reference/src/schema/typeShare.ts': [
+    'reference/src/schema/typeShare.test.ts',
+    'reference/src/schema/typeShareView.test.ts',
+    'reference/src/schema/schemaValidation.test.ts',
+  ],
+  'reference/src/remote/validity.ts': ['reference/src/remote/validity.test.ts', 'reference/src/remote/introspectionProblem.test.ts'],
+  'reference/src/remote/client.ts': ['reference/src/remote/client.test.ts'],
+  'reference/src/remote/store.ts': ['reference/src/remote/store.test.ts'],
+  'reference/src/remote/view.ts': ['reference/src/remote/view.test.ts'],
+  'reference/src/remote/perSchema.ts': ['reference/src/remote/perSchema.test.ts'],
+  'reference/src/remote/answerBytes.ts': ['reference/src/remote/answerBytes.test.ts'],
+  'reference/src/remote/outgoingTls.ts': ['reference/src/remote/outgoingTls.test.ts'],
+  'reference/src/remote/relationshipProblems.ts': ['reference/src/remote/relationshipProblems.test.ts'],
+  'reference/src/execute/runPlan.ts': [
+    'reference/src/execute/runPlanStatements.test.ts',
+    'reference/src/execute/runPlanParts.test.ts',
+    'reference/src/execute/runPlan.test.ts',
+  ],
 };
 
 const USAGE = `Usage: npm run mutation [-- MODULE[:LINES]... [--tests FILE,FILE]]

@@ -262,8 +262,6 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone:
   const prepared = pools.preparedStatements !== false;
   const client = await statements.connect(pool);
   const done = cancelOnAbort(gone, client, pools.admin);
-  // A connection whose statement was cancelled is not reused: the cancel might reach its next one.
-  let cancelled = false;
   try {
     if (plan.kind === 'query') {
       const statement = plan.statements[0]!;
@@ -293,8 +291,8 @@ async function runPlanOn(pool: Pool, plan: CompiledPlan, pools: PlanPools, gone:
       throw error;
     }
   } finally {
-    cancelled = done();
-    client.release(cancelled);
+    // A connection whose statement was cancelled is not reused: the cancel might reach its next one.
+    client.release(done());
   }
   return assemble(plan, values);
 }

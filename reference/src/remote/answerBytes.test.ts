@@ -81,3 +81,35 @@ test('the first reader is refused at once when its bytes would not fit the role 
   only.release();
   expect(bytes.heldBy('user')).toBe(0);
 });
+
+test("a request released twice gives its bytes back once: the bytes of the role's other requests stay counted", () => {
+  const bytes = new RemoteAnswerBytes(1000, 1000);
+  const one = bytes.forRequest('user');
+  const other = bytes.forRequest('user');
+  expect([one.take(10), other.take(20)]).toEqual([undefined, undefined]);
+  one.release();
+  one.release();
+  expect(bytes.heldBy('user')).toBe(80);
+});
+
+test("the first reader whose bytes fit the role's bound exactly waits for the others' to be given back", async () => {
+  const bytes = new RemoteAnswerBytes(1000, 400);
+  const first = bytes.forRequest('user');
+  const second = bytes.forRequest('user');
+  expect([first.take(10), second.take(90)]).toEqual([undefined, undefined]);
+  const waited = first.takeOrWait(90);
+  second.release();
+  expect(await waited).toBeUndefined();
+  expect(bytes.heldBy('user')).toBe(400);
+});
+
+test('a request released before it read anything leaves no reader behind: the next first reader still waits', async () => {
+  const bytes = new RemoteAnswerBytes(1000, 400);
+  bytes.forRequest('user').release();
+  const first = bytes.forRequest('user');
+  const second = bytes.forRequest('user');
+  expect([first.take(10), second.take(90)]).toEqual([undefined, undefined]);
+  const waited = first.takeOrWait(90);
+  second.release();
+  expect(await waited).toBeUndefined();
+});

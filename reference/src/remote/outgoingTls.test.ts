@@ -30,6 +30,8 @@ test('only a certificate that signs itself passes; every other failure is named'
   expect(failing(Object.assign(new Error('self-signed certificate in certificate chain'), { code: 'SELF_SIGNED_CERT_IN_CHAIN' }))).toBeUndefined();
   expect(failing('CERT_HAS_EXPIRED')).toBe('CERT_HAS_EXPIRED');
   expect(failing(Object.assign(new Error('x'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' }))).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+  // Not verified, and no reason given: refused, named as it is.
+  expect(failing(undefined)).toBe('undefined');
 });
 
 describe('connections', () => {
@@ -58,6 +60,14 @@ describe('connections', () => {
     expect(await codeOf(outgoingFetch(url, {}, [{ host: '127.0.0.1', suffix: '1' }]))).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
     const answer = await outgoingFetch(url, { method: 'POST', body: '{}' }, [{ host: '127.0.0.1' }]);
     expect([answer.status, await answer.text()]).toEqual([200, '"hello"']);
+  });
+
+  test('an address on the list where no server listens: the connection refused as always', async () => {
+    const url = await serve('tls-self-signed');
+    const closed = servers.pop()!;
+    closed.closeAllConnections();
+    await new Promise((resolve) => closed.close(resolve));
+    expect(await codeOf(outgoingFetch(url, {}, [{ host: '127.0.0.1' }]))).toBe('ECONNREFUSED');
   });
 
   test('a certificate of an unknown authority is refused on the list too', async () => {
