@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 const remotePart = (forwardClientHeaders = false) => ({
-  endpoint: { name: 'r', url, headers: {}, forwardClientHeaders, timeoutMs: 2000 },
+  endpoint: { name: 'r', url, shown: url, headers: {}, forwardClientHeaders, timeoutMs: 2000 },
   aliases: ['r'],
   body: { query: '{ r }', variables: {} },
 });
@@ -220,7 +220,7 @@ describe('relationships to a remote schema', () => {
     plan({
       statements: [statement('a')],
       order: ['a'],
-      remoteJoins: { joins: [join], endpoints: new Map([['geo', { name: 'geo', url, headers: {}, forwardClientHeaders: true, timeoutMs: 2000 }]]) },
+      remoteJoins: { joins: [join], endpoints: new Map([['geo', { name: 'geo', url, shown: url, headers: {}, forwardClientHeaders: true, timeoutMs: 2000 }]]) },
     });
   const answer = '{"data":{"a":[{"x":{"name":"Norway"}}]}}';
 

@@ -25,6 +25,7 @@ describe('remoteEndpoint', () => {
     expect(endpoint).toEqual({
       name: 'r',
       url: 'https://remote.test/graphql',
+      shown: 'https://remote.test/graphql',
       headers: { 'x-key': 'k' },
       forwardClientHeaders: true,
       timeoutMs: 2000,
@@ -110,7 +111,7 @@ describe('answers of servers on loopback', () => {
       return error instanceof RemoteFailure ? error.message : `not a RemoteFailure: ${String(error)}`;
     }
   };
-  const endpointAt = () => ({ name: 'r', url, headers: { 'x-key': 'k' }, forwardClientHeaders: false, timeoutMs: 2000 });
+  const endpointAt = () => ({ name: 'r', url, shown: url, headers: { 'x-key': 'k' }, forwardClientHeaders: false, timeoutMs: 2000 });
 
   test('the schema introspected, asked with the configured headers', async () => {
     const schema = buildSchema('type Query { hello: String }');
@@ -144,7 +145,7 @@ describe('answers of servers on loopback', () => {
     );
     const broken = graphqlSync({ schema: buildSchema('type Query { box: Box } union Box', { assumeValid: true }), source: getIntrospectionQuery() });
     answering(200, JSON.stringify(broken));
-    expect(await failureOf(introspectRemote(endpointAt()))).toBe('Union type Box must define one or more member types.');
+    expect(await failureOf(introspectRemote(endpointAt()))).toBe("List of member types cannot be empty for union type 'Box'");
     // An empty list of errors is no failure.
     answering(200, JSON.stringify({ data: graphqlSync({ schema: buildSchema('type Query { a: Int }'), source: getIntrospectionQuery() }).data, errors: [] }));
     expect(printSchema(await introspectRemote(endpointAt()))).toBe('type Query {\n  a: Int\n}');

@@ -6,7 +6,14 @@ import type { RemoteEndpoint } from './client';
 import type { RemoteSchemaStore, RemoteState } from './store';
 import { remoteView } from './view';
 
-const endpointOf = (name: string): RemoteEndpoint => ({ name, url: `http://${name}.test/graphql`, headers: {}, forwardClientHeaders: false, timeoutMs: 1000 });
+const endpointOf = (name: string): RemoteEndpoint => ({
+  name,
+  url: `http://${name}.test/graphql`,
+  shown: `http://${name}.test/graphql`,
+  headers: {},
+  forwardClientHeaders: false,
+  timeoutMs: 1000,
+});
 /** A store whose states are these, by name (a schema's SDL, or a problem); one missing: never introspected. */
 const storeOf = (states: Record<string, string | { problem: string }>) => {
   const asked: unknown[] = [];
@@ -80,14 +87,14 @@ test('a remote not introspected, one that failed, one whose customization gives 
     ],
     [
       'remote_schema',
-      expect.stringMatching(/^the remote schema "bad" cannot be used: its customization does not give a valid schema: /),
-      expect.stringMatching(/^the remote schema "bad" cannot be used: its customization does not give a valid schema: /),
+      expect.stringMatching(/^its customization does not give a valid schema: /),
+      expect.stringMatching(/^Inconsistent object: its customization does not give a valid schema: /),
     ],
   ]);
   expect(view.problems.map((p) => [p.error.id, p.error.path, (p.object as { definition: RemoteSchema }).definition.name])).toEqual([
     ['err.remote-schema-error.unusable', '$.args', 'never'],
     ['err.remote-schema-error.unusable', '$.args', 'failed'],
-    ['err.remote-schema-error.unusable', '$.args', 'bad'],
+    ['err.invalid-configuration.remote-schema', '$.args', 'bad'],
   ]);
   expect(view.usable.map((u) => [u.endpoint.name, u.contribution.name, [...u.contribution.query.keys()], 'names' in u, 'roles' in u])).toEqual([
     ['good', 'good', ['g'], false, false],
