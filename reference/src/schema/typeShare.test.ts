@@ -16,7 +16,11 @@ import { adminSchemaOf, validSchemaCache } from '../execute/schemaValidity';
 import { schemaErrors } from './schemaValidation';
 import { typeContext } from './typeContext';
 import { TypeShare } from './typeShare';
+import { generatedRuns } from '../../../conformance/harness/generatedRuns';
 import { dbColumn, dbTable } from '../../test-support/introspectionRows';
+
+/** Sequences of versions tried: a short run in npm test, a long one in npm run test:long (or ENGINE_FUZZ_RUNS). */
+const VERSION_RUNS = generatedRuns('ENGINE_FUZZ_RUNS', 8, 200);
 
 const column = dbColumn;
 const table = (name: string, oid: number, columns: DbColumn[], constraints: DbTable['constraints']): DbTable =>
@@ -502,8 +506,7 @@ describe('validated by its new types, a version is found valid exactly when vali
           if (found === 'valid') previous = incremental.share;
         }
       }),
-      // A short run in npm test; ENGINE_FUZZ_RUNS=500 for a long one.
-      { numRuns: Number(process.env.ENGINE_FUZZ_RUNS ?? 20) },
+      { numRuns: VERSION_RUNS },
     );
   });
 });
