@@ -40,6 +40,15 @@ export function inconsistencies(document: Document, sourceUrl = 'postgres://fuzz
     name: 'rr_nowhere',
     definition: { to_remote_schema: { remote_schema: 'nowhere', lhs_fields: [], remote_field: { a: { arguments: {} } } } },
   };
+  /** A remote relationship added to the first table, reported inconsistent for `reason`. */
+  const remoteRelationshipCase = (kind: string, relationship: { name: string; definition: Json }, reason: string) => ({
+    kind,
+    apply: (d: Document) => onFirstTable(d, (e) => ({ ...e, remote_relationships: [...(e.remote_relationships ?? []), relationship] })),
+    reported: {
+      ...onFirst('remote_relationship', relationship.name, `remote relationship "${relationship.name}" of table "${firstName}" cannot be served: ${reason}`),
+      definition: { table: first, name: relationship.name, definition: relationship.definition },
+    },
+  });
   const manualToMissing = { name: 'm_missing', using: { manual_configuration: { remote_table: qualified('ghost_rows'), column_mapping: { id: 'owner_id' } } } };
   return [
     {
@@ -112,42 +121,9 @@ export function inconsistencies(document: Document, sourceUrl = 'postgres://fuzz
       apply: (d) => onFirstTable(d, arrayRelationship(missingTable)),
       reported: { ...onFirst('array_relation', 'a_missing', inRelationship('a_missing', ghostRows)), definition: { table: first, ...missingTable } },
     },
-    {
-      kind: 'a remote relationship on a column the table lacks',
-      apply: (d) => onFirstTable(d, (e) => ({ ...e, remote_relationships: [...(e.remote_relationships ?? []), remoteOnGhost] })),
-      reported: {
-        ...onFirst(
-          'remote_relationship',
-          'rr_ghost',
-          `remote relationship "rr_ghost" of table "${firstName}" cannot be served: the column "ghost" of lhs_fields does not exist`,
-        ),
-        definition: { table: first, name: 'rr_ghost', definition: remoteOnGhost.definition },
-      },
-    },
-    {
-      kind: 'a to_source relationship to a source that does not exist',
-      apply: (d) => onFirstTable(d, (e) => ({ ...e, remote_relationships: [...(e.remote_relationships ?? []), toNowhereSource] })),
-      reported: {
-        ...onFirst(
-          'remote_relationship',
-          'ts_nowhere',
-          `remote relationship "ts_nowhere" of table "${firstName}" cannot be served: the source "src_nowhere" does not exist`,
-        ),
-        definition: { table: first, name: 'ts_nowhere', definition: toNowhereSource.definition },
-      },
-    },
-    {
-      kind: 'a remote relationship to a remote schema that does not exist',
-      apply: (d) => onFirstTable(d, (e) => ({ ...e, remote_relationships: [...(e.remote_relationships ?? []), remoteToNowhere] })),
-      reported: {
-        ...onFirst(
-          'remote_relationship',
-          'rr_nowhere',
-          `remote relationship "rr_nowhere" of table "${firstName}" cannot be served: the remote schema "nowhere" does not exist`,
-        ),
-        definition: { table: first, name: 'rr_nowhere', definition: remoteToNowhere.definition },
-      },
-    },
+    remoteRelationshipCase('a remote relationship on a column the table lacks', remoteOnGhost, 'the column "ghost" of lhs_fields does not exist'),
+    remoteRelationshipCase('a to_source relationship to a source that does not exist', toNowhereSource, 'the source "src_nowhere" does not exist'),
+    remoteRelationshipCase('a remote relationship to a remote schema that does not exist', remoteToNowhere, 'the remote schema "nowhere" does not exist'),
     {
       kind: 'a manual relationship to a table the database lacks',
       apply: (d) => onFirstTable(d, arrayRelationship(manualToMissing)),

@@ -92,24 +92,24 @@ test("a request released twice gives its bytes back once: the bytes of the role'
   expect(bytes.heldBy('user')).toBe(80);
 });
 
-test("the first reader whose bytes fit the role's bound exactly waits for the others' to be given back", async () => {
-  const bytes = new RemoteAnswerBytes(1000, 400);
+/** Two readers of role user: the first, after 10 bytes, asks for 90 more while the second holds 90; the second lets go. */
+async function firstReaderWaitsForSecond(bytes: RemoteAnswerBytes): Promise<void> {
   const first = bytes.forRequest('user');
   const second = bytes.forRequest('user');
   expect([first.take(10), second.take(90)]).toEqual([undefined, undefined]);
   const waited = first.takeOrWait(90);
   second.release();
   expect(await waited).toBeUndefined();
+}
+
+test("the first reader whose bytes fit the role's bound exactly waits for the others' to be given back", async () => {
+  const bytes = new RemoteAnswerBytes(1000, 400);
+  await firstReaderWaitsForSecond(bytes);
   expect(bytes.heldBy('user')).toBe(400);
 });
 
 test('a request released before it read anything leaves no reader behind: the next first reader still waits', async () => {
   const bytes = new RemoteAnswerBytes(1000, 400);
   bytes.forRequest('user').release();
-  const first = bytes.forRequest('user');
-  const second = bytes.forRequest('user');
-  expect([first.take(10), second.take(90)]).toEqual([undefined, undefined]);
-  const waited = first.takeOrWait(90);
-  second.release();
-  expect(await waited).toBeUndefined();
+  await firstReaderWaitsForSecond(bytes);
 });
