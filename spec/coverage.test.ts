@@ -63,8 +63,10 @@ describe('spec coverage', () => {
     expect(missing).toEqual([]);
   });
 
-  test('every ID that a case names exists', () => {
+  test('every ID that a case names exists, with a side only where the item has sides', () => {
     expect([...conformanceIds, ...referenceIds].filter((id) => !ITEMS_BY_ID.has(id))).toEqual([]);
+    const sided = [...casesPerId(filesUnder(join(root, 'conformance', 'cases'), '.test.ts')).keys()].filter((named) => splitSide(named).side);
+    expect(sided.filter((named) => !ITEMS_BY_ID.get(splitSide(named).id)?.sides)).toEqual([]);
   });
 
   test('IDs are unique', () => {

@@ -1,24 +1,37 @@
 // How a case names what it checks: the spec IDs go at the end of the test title in brackets,
 // where the reporter and the coverage check read them. A two-sided rule's ID may carry the side
-// the case checks (`rule.x:allowed`, `rule.x:refused`).
-import { ITEMS_BY_ID, splitSide } from '../../spec';
+// the case checks (`rule.x:allowed`, `rule.x:refused`). Whether each ID names an item of the spec
+// is checked once a run, by the reporter (`idProblems`), and by spec/coverage.test.ts: a case file
+// need not load the spec's tables only to name its IDs.
+import type { SpecItem } from '../../spec/item';
+import { splitSide } from '../../spec/item';
 import { profileAvailable, type Requirement } from './target';
 import type { ProfileName } from './profiles';
 
+const NAMED_ID = /^(?:op|err|rule|dec)\.[A-Za-z0-9_.-]*[A-Za-z0-9_-](?::(?:allowed|refused))?$/;
+
 export function covers(ids: readonly string[], title: string): string {
-  for (const named of ids) {
-    const { id, side } = splitSide(named);
-    const item = ITEMS_BY_ID.get(id);
-    if (!item) throw new Error(`unknown spec ID ${id} in "${title}"`);
-    if (side && !item.sides) throw new Error(`${id} has no sides, so ${named} in "${title}" names none`);
-  }
+  const malformed = ids.find((named) => !NAMED_ID.test(named));
+  if (malformed !== undefined) throw new Error(`malformed spec ID ${malformed} in "${title}"`);
   return `${title} [${ids.join(' ')}]`;
 }
 
+/** The spec IDs at the end of a title as named, sides kept. */
+export const namedInTitle = (title: string): string[] => /\[([^\[\]]+)\]\s*$/.exec(title)?.[1]?.split(/\s+/) ?? [];
+
 /** The spec IDs at the end of a title, without the sides. */
-export const idsOfTitle = (title: string): string[] => [
-  ...new Set((/\[([^\[\]]+)\]\s*$/.exec(title)?.[1]?.split(/\s+/) ?? []).map((named) => splitSide(named).id)),
-];
+export const idsOfTitle = (title: string): string[] => [...new Set(namedInTitle(title).map((named) => splitSide(named).id))];
+
+/** What is wrong with the IDs a title names: an ID the spec lacks, or a side named of an item without sides. */
+export function idProblems(title: string, items: ReadonlyMap<string, SpecItem>): string[] {
+  return namedInTitle(title).flatMap((named) => {
+    const { id, side } = splitSide(named);
+    const item = items.get(id);
+    if (!item) return [`unknown spec ID ${id} in "${title}"`];
+    if (side && !item.sides) return [`${id} has no sides, so ${named} in "${title}" names none`];
+    return [];
+  });
+}
 
 /** A case that needs something of the target; without it the case is reported as not run. */
 export function caseNeeding(requirement: Requirement, ids: readonly string[], title: string, fn: () => Promise<void>, timeoutMs?: number): void {

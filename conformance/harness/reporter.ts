@@ -2,8 +2,8 @@
 // conformance cases of a run.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { splitSide } from '../../spec';
-import { idsOfTitle } from './cases';
+import { ITEMS_BY_ID, splitSide } from '../../spec';
+import { idProblems, idsOfTitle } from './cases';
 import { redact } from './secrets';
 import { buildReport, renderHtml, renderJUnit, shortenFailure, type CaseResult } from './report';
 
@@ -23,11 +23,14 @@ const CASES_DIR = join('conformance', 'cases') + sep;
 
 export default class ConformanceReporter {
   private readonly results: CaseResult[] = [];
+  /** Titles that name an ID the spec lacks (or a side of an item without sides): the run fails. */
+  private readonly idProblems: string[] = [];
 
   constructor(private readonly globalConfig: { rootDir: string }) {}
 
   onTestResult(_test: unknown, result: TestResultLike): void {
     const file = relative(this.globalConfig.rootDir, result.testFilePath);
+    for (const a of result.testResults) this.idProblems.push(...idProblems(a.title, ITEMS_BY_ID).map((problem) => `${file}: ${problem}`));
     if (!file.startsWith(CASES_DIR)) return;
     for (const a of result.testResults) {
       const status = a.status === 'passed' ? 'passed' : a.status === 'failed' ? 'failed' : 'skipped';
@@ -59,7 +62,14 @@ export default class ConformanceReporter {
     return ids;
   }
 
+  /** jest fails the run when a reporter has an error. */
+  getLastError(): Error | undefined {
+    return this.idProblems.length ? new Error(this.idProblems.join('\n')) : undefined;
+  }
+
   onRunComplete(): void {
+    if (this.idProblems.length)
+      process.stderr.write(`\nCases naming what the spec does not hold (the run fails):\n${this.idProblems.map((p) => `  ${p}`).join('\n')}\n`);
     if (this.results.length === 0) return;
     const target = process.env.ENGINE_URL ?? 'reference server (started by the suite)';
     const report = buildReport(this.results, target, new Date(), this.unselectedIds());

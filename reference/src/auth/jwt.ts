@@ -1,7 +1,7 @@
 // JWT authentication (SPEC.md §5.2-5.4): a Bearer token (or the configured cookie), verified with
 // the configured key or JWK set, whose claims name the allowed roles, the default role and the
 // session variables.
-import { createRemoteJWKSet, importSPKI, importX509, jwtVerify, type JWTVerifyGetKey, type KeyLike } from 'jose';
+import type { JWTVerifyGetKey, KeyLike } from 'jose';
 import type { JwtSettings } from '../config';
 import { engineError, type EngineError } from '../errors';
 import { engineNamed, type CompatHeaders } from '../sessionNames';
@@ -17,13 +17,16 @@ type Verifier = { key: KeyLike | Uint8Array } | { keys: JWTVerifyGetKey };
 
 const verifiers = new WeakMap<JwtSettings, Promise<Verifier>>();
 
+/** jose, loaded when a server first verifies a token: servers without JWT authentication never load it. */
+const jose = (): typeof import('jose') => require('jose') as typeof import('jose');
+
 async function makeVerifier(settings: JwtSettings): Promise<Verifier> {
   const raw = settings.raw;
-  if (typeof raw.jwk_url === 'string') return { keys: createRemoteJWKSet(new URL(raw.jwk_url), { cacheMaxAge: 10 * 60 * 1000 }) };
+  if (typeof raw.jwk_url === 'string') return { keys: jose().createRemoteJWKSet(new URL(raw.jwk_url), { cacheMaxAge: 10 * 60 * 1000 }) };
   const type = String(raw.type ?? 'HS256');
   const key = String(raw.key ?? '');
   if (type.startsWith('HS')) return { key: new TextEncoder().encode(key) };
-  return { key: key.includes('BEGIN CERTIFICATE') ? await importX509(key, type) : await importSPKI(key, type) };
+  return { key: key.includes('BEGIN CERTIFICATE') ? await jose().importX509(key, type) : await jose().importSPKI(key, type) };
 }
 
 function tokenOf(headers: Headers, settings: JwtSettings): string | undefined {
@@ -69,7 +72,7 @@ export async function authenticateJwt(headers: Headers, settings: JwtSettings, c
   let payload: Record<string, unknown>;
   try {
     const v = await verifier;
-    payload = ('key' in v ? await jwtVerify(token, v.key, options) : await jwtVerify(token, v.keys, options)).payload as Record<string, unknown>;
+    payload = ('key' in v ? await jose().jwtVerify(token, v.key, options) : await jose().jwtVerify(token, v.keys, options)).payload as Record<string, unknown>;
   } catch (error) {
     const code = (error as { code?: string }).code;
     return invalid(code === 'ERR_JWT_EXPIRED' ? 'JWTExpired' : code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' ? (error as Error).message : (code ?? String(error)));

@@ -3,7 +3,7 @@
 // that is self-signed or not made for that name; every other failure of the certificate (expired,
 // signed by an unknown authority, …) refuses it still, and every other request checks as always.
 import type { TLSSocket } from 'node:tls';
-import { Agent, buildConnector, fetch as lenientFetch } from 'undici';
+import type { Agent } from 'undici';
 import type { TlsAllow } from '../../../spec';
 
 /** What Node calls a certificate that signs itself: the one failure `self-signed` lets pass (its name is not checked). */
@@ -33,22 +33,31 @@ export function refusedCertificate(socket: Pick<TLSSocket, 'authorized' | 'autho
   return SELF_SIGNED.has(code) ? undefined : code;
 }
 
-const connect = buildConnector({ rejectUnauthorized: false, checkServerIdentity: () => undefined });
-
-/** Connections that take a self-signed certificate, and refuse any other failure. */
-const lenient = new Agent({
-  connect: (options, callback) =>
-    connect(options, (error, socket) => {
-      if (error) return callback(error, null);
-      const refused = refusedCertificate(socket as TLSSocket);
-      if (refused === undefined) return callback(null, socket);
-      socket.destroy();
-      callback(Object.assign(new Error(refused), { code: refused }), null);
-    }),
-});
+/**
+ * Connections that take a self-signed certificate, and refuse any other failure: made (and undici
+ * loaded) the first time an address of the allow-list is reached.
+ */
+let lenient: Agent | undefined;
+function lenientAgent(): Agent {
+  if (lenient) return lenient;
+  const { Agent, buildConnector } = require('undici') as typeof import('undici');
+  const connect = buildConnector({ rejectUnauthorized: false, checkServerIdentity: () => undefined });
+  lenient = new Agent({
+    connect: (options, callback) =>
+      connect(options, (error, socket) => {
+        if (error) return callback(error, null);
+        const refused = refusedCertificate(socket as TLSSocket);
+        if (refused === undefined) return callback(null, socket);
+        socket.destroy();
+        callback(Object.assign(new Error(refused), { code: refused }), null);
+      }),
+  });
+  return lenient;
+}
 
 /** fetch, through the lenient connections when the allow-list has an entry for the address. */
 export async function outgoingFetch(url: string, init: RequestInit, allowlist: readonly TlsAllow[]): Promise<Response> {
   if (allowanceFor(allowlist, url).length === 0) return fetch(url, init);
-  return (await lenientFetch(url, { ...(init as object), dispatcher: lenient })) as unknown as Response;
+  const { fetch: lenientFetch } = require('undici') as typeof import('undici');
+  return (await lenientFetch(url, { ...(init as object), dispatcher: lenientAgent() })) as unknown as Response;
 }
