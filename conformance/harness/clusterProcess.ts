@@ -2,10 +2,11 @@
 // loader cannot load): starts an embedded PostgreSQL with the settings given as JSON in
 // ENGINE_CLUSTER_SETTINGS, writes its URL as one JSON line, and stops it when its input closes.
 import { provisionDatabase } from '../../reference/src/db/provision';
+import { clusterScratchDirectory } from './scratchDirectory';
 
 const settings = JSON.parse(process.env.ENGINE_CLUSTER_SETTINGS ?? '{}') as Record<string, string>;
 
-provisionDatabase({ settings }).then(
+provisionDatabase({ settings, scratchDir: clusterScratchDirectory() }).then(
   (cluster) => {
     process.stdout.write(`${JSON.stringify({ url: cluster.url })}\n`);
     const stop = () => void cluster.stop().finally(() => process.exit(0));

@@ -4,6 +4,7 @@
 import { provisionDatabase, type ProvisionedDatabase } from '../../reference/src/db/provision';
 import { CLUSTER_URL_VARIABLE, OWN_CLUSTER_VARIABLE } from './environment';
 import { prepareRunDirectory } from './postgisRun';
+import { clusterScratchDirectory } from './scratchDirectory';
 import { startSharedServers } from './serverPool';
 import { SERVER_PER_FILE_VARIABLE, SHARED_SERVERS_VARIABLE, type SharedServer } from './sharedServer';
 
@@ -33,7 +34,7 @@ export default async function globalSetup(globalConfig?: { maxWorkers: number })
   if (process.env.ENGINE_TEST_NO_CLUSTER === '1') return;
   if (!process.env[CLUSTER_URL_VARIABLE]) {
     const given = process.env.ENGINE_GRAPHQL_DATABASE_URL ?? process.env.DATABASE_URL;
-    const cluster = await provisionDatabase({ databaseUrl: given, settings: TEST_CLUSTER_SETTINGS });
+    const cluster = await provisionDatabase({ databaseUrl: given, settings: TEST_CLUSTER_SETTINGS, scratchDir: clusterScratchDirectory() });
     globalThis.__engineTestCluster = cluster;
     globalThis.__engineTestClusterUrl = cluster.url;
     process.env[CLUSTER_URL_VARIABLE] = cluster.url;

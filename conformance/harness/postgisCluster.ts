@@ -6,7 +6,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { postgresUser } from '../../reference/src/db/postmaster';
@@ -14,6 +13,7 @@ import { expectResponse } from './client';
 import { createDatabase, dropDatabase } from './database';
 import { POSTGIS_RUN_VARIABLE, runCluster, type RunCluster } from './postgisRun';
 import { isManaged, type Requirement, type Target } from './target';
+import { clusterScratchDirectory } from './scratchDirectory';
 
 const BIN = process.env.ENGINE_POSTGIS_BIN ?? '/usr/lib/postgresql/15/bin';
 const CONTROL = '/usr/share/postgresql/15/extension/postgis.control';
@@ -113,7 +113,7 @@ export function usePostgisDatabase(): PostgisDatabase {
       const runDir = process.env[POSTGIS_RUN_VARIABLE];
       const cluster = runDir
         ? await runCluster(runDir, (root) => startCluster(root, true))
-        : (own = await startCluster(mkdtempSync(join(tmpdir(), 'engine-postgis-')), false));
+        : (own = await startCluster(mkdtempSync(join(clusterScratchDirectory(), 'engine-postgis-')), false));
       const database = await createDatabase(cluster.url);
       made = { clusterUrl: cluster.url, name: database.name };
       url = database.url;

@@ -3,9 +3,9 @@
 // its address), each file works in a database of its own in it, and the global teardown stops it.
 // Starting a cluster costs initdb and the extensions (seconds of CPU each time).
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAlive, waitForExit } from '../../reference/src/db/processes';
+import { clusterScratchDirectory } from './scratchDirectory';
 
 /** The directory of the run's PostGIS cluster, set by the global setup for the workers. */
 export const POSTGIS_RUN_VARIABLE = 'ENGINE_TEST_POSTGIS_RUN_DIR';
@@ -20,7 +20,7 @@ export interface RunCluster {
 
 /** Called by the global setup: a directory for the run's PostGIS cluster, started only if a file needs it. */
 export function prepareRunDirectory(): void {
-  const dir = mkdtempSync(join(tmpdir(), 'engine-postgis-run-'));
+  const dir = mkdtempSync(join(clusterScratchDirectory(), 'engine-postgis-run-'));
   // As root, PostgreSQL runs as the user postgres, which must reach the cluster's directory in it.
   chmodSync(dir, 0o755);
   process.env[POSTGIS_RUN_VARIABLE] = dir;

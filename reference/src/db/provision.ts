@@ -37,6 +37,8 @@ export interface ProvisionOptions {
   databaseUrl?: string | undefined;
   /** A directory kept between runs (npm start); without it a temporary one (tests). */
   persistentDir?: string;
+  /** Where the temporary one is made (the system's temporary directory unless given). */
+  scratchDir?: string;
   /** The embedded PostgreSQL's port; a free one when not given. */
   port?: number;
   /**
@@ -173,7 +175,7 @@ function postgresBinary(): string {
 
 async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedDatabase> {
   const persistent = options.persistentDir !== undefined;
-  const root = persistent ? resolve(options.persistentDir!) : mkdtempSync(join(tmpdir(), 'engine-pg-'));
+  const root = persistent ? resolve(options.persistentDir!) : mkdtempSync(join(options.scratchDir ?? tmpdir(), 'engine-pg-'));
   const created = !existsSync(root);
   mkdirSync(root, { recursive: true });
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its data directory.
