@@ -18,6 +18,7 @@ import { buildFunctionModels, type FunctionModel } from '../schema/functions';
 import { buildModels, sourceModels, type EnumValue, type Models, type TableModel } from '../schema/model';
 import { resolveSourceRelationships } from '../schema/sourceRelationships';
 import { typeName } from '../schema/typeNames';
+import type { NamingConvention } from '../schema/namingCase';
 
 /** A source besides default as its schema is built: what is tracked in it, and its database. */
 export interface SourceSchemaInput {
@@ -35,11 +36,9 @@ export function modelsOfSources(
   sources: readonly SourceSchemaInput[],
 ): { models: Map<string, TableModel>; functions: FunctionModel[]; sourceConflicts: InconsistentObject[] } {
   // The server's own tables under the default source's customization, as another source's are under theirs.
-  const ownModels = buildModels(served(document), db, enumValues);
-  const own = customized(
-    { models: ownModels, functions: buildFunctionModels(document, db, ownModels) },
-    appliedCustomization(document.default_source?.customization),
-  );
+  const ownCustomization = appliedCustomization(document.default_source?.customization);
+  const ownModels = buildModels(served(document), db, enumValues, namingOf(ownCustomization));
+  const own = customized({ models: ownModels, functions: buildFunctionModels(document, db, ownModels) }, ownCustomization);
   const models = new Map(ownModels);
   const functions = own.functions;
   // The names the server's own tables and functions take matter only to those of other sources.
@@ -58,8 +57,8 @@ export function modelsOfSources(
   }
   for (const f of functions) claim(rootNamesOf(models, f), `function ${quoteQualified(f.entry.function)}`);
   for (const source of sources) {
-    const own = buildModels(served(source.document), source.db, source.enumValues);
     const customization = sourcesOf(document).find((s) => s.name === source.name)?.customization;
+    const own = buildModels(served(source.document), source.db, source.enumValues, namingOf(customization));
     const keyed = customized(sourceModels(own, buildFunctionModels(source.document, source.db, own), source.name), customization);
     const of = ` of the source ${JSON.stringify(source.name)}`;
     for (const [key, model] of keyed.models) {
@@ -80,6 +79,9 @@ export function modelsOfSources(
   sourceConflicts.push(...resolveSourceRelationships(document, models));
   return { models, functions, sourceConflicts };
 }
+
+/** The naming convention of a source's generated names (decision 046). */
+const namingOf = (c: SourceCustomization | undefined): NamingConvention => c?.naming_convention ?? 'hasura-default';
 
 /** The document without the tables that have no GraphQL name: tracked, left out of the schema (decision dec.table.unserved-name). */
 function served(document: MetadataDocument): MetadataDocument {

@@ -5,9 +5,12 @@ import { DEFAULT_SCHEMA, type RootFieldKey, type TableEntry } from '../../../spe
 export const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 export const isGraphQLName = (name: string) => GRAPHQL_NAME.test(name) && !name.startsWith('__');
 
+/** The name the user gave the table (`custom_name`, or its older form `identifier`), if any. */
+export const customTableName = (entry: TableEntry): string | undefined => (entry.configuration?.custom_name ?? entry.configuration?.identifier) || undefined;
+
 /** The base name of a table's GraphQL types and fields. */
 export function tableGraphQLName(entry: TableEntry): string {
-  const custom = entry.configuration?.custom_name ?? entry.configuration?.identifier;
+  const custom = customTableName(entry);
   if (custom) return custom;
   return entry.table.schema === DEFAULT_SCHEMA ? entry.table.name : `${entry.table.schema}_${entry.table.name}`;
 }

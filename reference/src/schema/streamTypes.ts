@@ -1,7 +1,7 @@
 // The types of a table's streaming subscription field (decision dec.graphql.stream.schema):
 // `<table>_stream(batch_size, cursor, where)`, its cursor `<table>_stream_cursor_input` of one
 // column's initial value and an ordering, named and described as the engine generates them.
-import { sourceTypeName, typeName } from './typeNames';
+import { conventionOf, sourceTypeName, typeName } from './typeNames';
 import { GraphQLInt, type GraphQLEnumType, type GraphQLFieldConfigArgumentMap, type GraphQLInputObjectType } from 'graphql';
 import { CURSOR_ORDERING, described, DESCRIBE, STREAM_ARGUMENT } from './descriptions';
 import type { FilterTypes } from './filterTypes';
@@ -50,7 +50,7 @@ export function streamTypes(cx: TypeContext, filters: FilterTypes): StreamTypes 
         description: DESCRIBE.streamCursorInput(t.name),
         fields: () => ({
           initial_value: { type: nonNull(valueInput(t)), description: STREAM_ARGUMENT.initial_value },
-          ordering: { type: cursorOrderingEnum(sourceTypeName(t.typeNames, 'cursor_ordering')), description: STREAM_ARGUMENT.ordering },
+          ordering: { type: cursorOrderingEnum(sourceTypeName(t.typeNames, 'cursor_ordering', conventionOf(t))), description: STREAM_ARGUMENT.ordering },
         }),
       }),
     );

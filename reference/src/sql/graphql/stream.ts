@@ -2,7 +2,7 @@
 // table's rows past the cursor of a cohort's row, under the role's permission and `where`, ordered
 // by the cursor column, and the cursor after that batch. Its arguments are checked here as the
 // engine checks them, with its messages.
-import { sourceTypeName, typeName } from '../../schema/typeNames';
+import { conventionOf, sourceTypeName, typeName } from '../../schema/typeNames';
 import { getNamedType, GraphQLEnumType, GraphQLInputObjectType, Kind, type SelectionSetNode } from 'graphql';
 import type { ColumnModel, TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
@@ -39,7 +39,7 @@ export function streamArguments(env: SelectEnvironment, t: TableModel, f: Collec
   const cursors: { field: string; value: unknown; descending: boolean }[] = [];
   for (const cursor of args.cursor) {
     if (cursor === null) continue;
-    if (cursor.ordering === null) throw new CompileError(mismatch('an enum value', sourceTypeName(t.typeNames, 'cursor_ordering'), 'null'));
+    if (cursor.ordering === null) throw new CompileError(mismatch('an enum value', sourceTypeName(t.typeNames, 'cursor_ordering', conventionOf(t)), 'null'));
     for (const [field, value] of Object.entries(cursor.initial_value)) {
       const c = t.byField.get(field)!;
       if (value === null && !c.column.nullable) {
