@@ -4,7 +4,7 @@
 // back by the same functions.
 import type { RootFieldKey, TableEntry } from '../../../spec';
 import { customTableName, rootFieldName } from '../metadata/naming';
-import { fieldName, generated, recaseField, tableWords, type NamingConvention } from './namingCase';
+import { custom, fieldName, generated, recaseField, tableWords, type NamingConvention } from './namingCase';
 import { conventionOf } from './typeNames';
 
 /** The generated words before and after the table's in each root field (`insert_<table>_one`). */
@@ -36,3 +36,12 @@ export const columnField = (entry: TableEntry, column: string, convention: Namin
 
 /** A generated field or argument of `t`'s types (`order_by`, `affected_rows`, `_is_null`), as its source names it. */
 export const fieldOf = (t: { naming?: NamingConvention | undefined }, name: string): string => recaseField(conventionOf(t), name);
+
+/** The value of the generated argument or input field `name` (`order_by`, `pk_columns`) in `args`, read by the name `t`'s convention gave it. */
+export const argOf = (t: { naming?: NamingConvention | undefined }, args: Readonly<Record<string, unknown>>, name: string): unknown => args[fieldOf(t, name)];
+
+/** A field a relationship of `t` leads to besides its own (`<relationship>_aggregate`): the relationship's name as given, then the convention's words. */
+export const relationshipFieldOf = (t: { naming?: NamingConvention | undefined }, relationship: string, rest: string): string => {
+  const convention = conventionOf(t);
+  return convention === 'hasura-default' ? `${relationship}_${rest}` : fieldName(convention, [...custom(relationship), ...generated(rest)]);
+};
