@@ -48,6 +48,25 @@ test('operators are camelCase by their words, enum values of order_by upper case
   expect(schema.getType('order_by')).toBeUndefined();
 });
 
+test("an enum table's values are named upper case, valued by the rows' text", () => {
+  const days = { ...dbTable('week_days', 2, [dbColumn('value', 'text')], ['value']), schema: 'public' };
+  const enumDocument = { version: 3, sources: [], tables: [{ table: { schema: 'public', name: 'week_days' }, is_enum: true }] } as unknown as MetadataDocument;
+  const values = new Map([
+    [
+      'public\u0000week_days',
+      [
+        { value: 'sunday', comment: null },
+        { value: 'monday', comment: null },
+      ],
+    ],
+  ]);
+  const schema = buildSchema(buildModels(enumDocument, introspectionOf([days], [days]), values, 'graphql-default')).schema;
+  expect((schema.getType('WeekDaysEnum') as GraphQLEnumType).getValues().map((v) => [v.name, v.value])).toEqual([
+    ['MONDAY', 'monday'],
+    ['SUNDAY', 'sunday'],
+  ]);
+});
+
 test('under hasura-default the same table keeps the default names', () => {
   const schema = schemaOf('hasura-default');
   expect(argsOf(schema.getQueryType(), 'app_db_app_users')).toEqual(['distinct_on', 'limit', 'offset', 'order_by', 'where']);

@@ -1,6 +1,6 @@
 // Queries: a selection over a table as one SQL expression that builds its JSON inside PostgreSQL
 // (rows, by primary key, aggregates), with relationships as correlated subqueries.
-import { outputValue } from './geo';
+import { columnOutput } from './enumOutput';
 import type { GraphQLObjectType, GraphQLSchema, SelectionSetNode } from 'graphql';
 import { aggregateColumns, AGGREGATE_OPERATIONS } from '../../schema/aggregates';
 import { typeName, type RelationshipModel, type TableModel } from '../../schema/model';
@@ -167,7 +167,7 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
     }
     const c = t.byField.get(f.name);
     if (c) {
-      pairs.push([f.alias, outputValue(c.column, readColumn(env, t, alias, c.column.name))]);
+      pairs.push([f.alias, columnOutput(env.schema, t, c, readColumn(env, t, alias, c.column.name))]);
       continue;
     }
     const computed = t.computedFields.find((x) => x.field === f.name);
@@ -176,7 +176,7 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
       pairs.push([
         f.alias,
         computed.kind === 'scalar'
-          ? outputValue(computed.returns.column, readComputed(env, t, alias, f.name, call))
+          ? columnOutput(env.schema, t, computed.returns, readComputed(env, t, alias, f.name, call))
           : listJson(env, env.models.get(computed.targetKey!)!, f.args as SelectArgs, f.selectionSet, undefined, call),
       ]);
       continue;
