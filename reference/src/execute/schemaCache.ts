@@ -1,6 +1,6 @@
 // The GraphQL side of the metadata: table models and the schema each role sees, rebuilt when the
 // metadata or the database changes, with the caches that belong to that version.
-import type { NamingConvention } from '../schema/namingCase';
+import type { NamingConvention } from '../metadata/namingCase';
 import type { DocumentNode, GraphQLError, GraphQLNamedType } from 'graphql';
 import type { RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from '../remote/client';

@@ -10,7 +10,7 @@ import { buildFunctionModels, type FunctionModel } from '../schema/functions';
 import { buildModels, sourceModels, type EnumValue, type Models, type TableModel } from '../schema/model';
 import { resolveSourceRelationships } from '../schema/sourceRelationships';
 import { typeName } from '../schema/typeNames';
-import { withPrefixSuffix, type NamingConvention } from '../schema/namingCase';
+import { withPrefixSuffix, type NamingConvention } from '../metadata/namingCase';
 
 /** A source besides default as its schema is built: what is tracked in it, and its database. */
 export interface SourceSchemaInput {

@@ -2,7 +2,7 @@
 // `<table>_order_by` (with the aggregates of array relationships) and the select arguments.
 import { conventionOf, typeName } from './typeNames';
 import { fieldOf, relationshipFieldOf } from './generatedFields';
-import { enumValue, recaseField, recaseType, type NamingConvention } from './namingCase';
+import { enumValue, recaseField, recaseType, type NamingConvention } from '../metadata/namingCase';
 import {
   GraphQLBoolean,
   GraphQLEnumType,

@@ -4,7 +4,7 @@
 // back by the same functions.
 import type { RootFieldKey, TableEntry } from '../../../spec';
 import { customTableName, rootFieldName } from '../metadata/naming';
-import { custom, fieldName, generated, recaseField, tableWords, type NamingConvention } from './namingCase';
+import { custom, fieldName, generated, recaseField, tableWords, type NamingConvention } from '../metadata/namingCase';
 import { conventionOf } from './typeNames';
 
 /** The generated words before and after the table's in each root field (`insert_<table>_one`). */

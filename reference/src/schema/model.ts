@@ -9,7 +9,7 @@ import { columnConflict, resolveComputedField, type ResolvedComputedField } from
 import { argumentColumn, argumentModels } from './functions';
 import { tableGraphQLName } from '../metadata/naming';
 import { columnField, tableRootField } from './generatedFields';
-import type { NamingConvention } from './namingCase';
+import type { NamingConvention } from '../metadata/namingCase';
 import type { ComputedFieldModel, EnumValue, Models, TableModel } from './modelTypes';
 import { adminAccess } from './roles';
 import { scalarName } from './scalars';

@@ -3,7 +3,7 @@
 import type { BoolExp, RemoteFieldPath, RootFieldKey, TableEntry } from '../../../spec';
 import type { DbColumn, DbFunction, DbTable } from '../db/introspection';
 import type { ResolvedRelationship } from '../metadata/relationships';
-import type { NamingConvention } from './namingCase';
+import type { NamingConvention } from '../metadata/namingCase';
 
 export interface ColumnModel {
   column: DbColumn;

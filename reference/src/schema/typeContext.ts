@@ -5,7 +5,7 @@ import { enumTypeName, type ColumnModel, type Models, type TableModel } from './
 import { builtInScalar, customScalar } from './scalars';
 import type { TypeShare } from './typeShare';
 import { makeEnumType } from './types';
-import { enumValue } from './namingCase';
+import { enumValue } from '../metadata/namingCase';
 import { conventionOf } from './typeNames';
 
 /** The scalar of this name in the schemas that share `share`: one object per name. */

@@ -3,7 +3,7 @@
 // source's naming convention (decision 046).
 import { customTableName } from '../metadata/naming';
 import type { TableModel } from './modelTypes';
-import { generated, recaseType, tableWords, typeName as typeOfWords, withPrefixSuffix, type NamingConvention } from './namingCase';
+import { generated, recaseType, tableWords, typeName as typeOfWords, withPrefixSuffix, type NamingConvention } from '../metadata/namingCase';
 
 /** The convention a table's names are made by: its source's, hasura-default when none is named. */
 export const conventionOf = (t: { naming?: NamingConvention | undefined }): NamingConvention => t.naming ?? 'hasura-default';
