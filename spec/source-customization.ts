@@ -46,13 +46,3 @@ export const sourceCustomization: Schema<SourceCustomization> = refine(
 
 /** Whether a customization changes no name. */
 export const namesNothing = (c: SourceCustomization | undefined) => !c?.root_fields && !c?.type_names && c?.naming_convention !== 'graphql-default';
-
-/** A root field of the source under its customization (the engine's concatenation, hasura-default). */
-export const customizedRootField = (c: SourceCustomization | undefined, name: string) =>
-  `${c?.root_fields?.prefix ?? ''}${name}${c?.root_fields?.suffix ?? ''}`;
-
-/**
- * A type name of the source under its customization: the engine puts the type prefix and suffix
- * around every name it generates for the source's tables and functions (hasura-default).
- */
-export const customizedTypeName = (c: SourceCustomization | undefined, name: string) => `${c?.type_names?.prefix ?? ''}${name}${c?.type_names?.suffix ?? ''}`;

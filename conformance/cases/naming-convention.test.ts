@@ -162,3 +162,26 @@ caseNeeding(REQUIRES_SOURCE_DATABASE, IDS, 'mutations under graphql-default take
     data: { deleteAppDbAppUsers: { affectedRows: 2 } },
   });
 });
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  IDS,
+  'names are claimed across sources as each convention makes them: app_db_app_users and appDbAppUsers do not clash, two notes do',
+  async () => {
+    await appUsers();
+    await target.sql('create table public.app_db_app_users (id serial primary key)');
+    try {
+      expectResponse(await run('pg_track_table', { table: 'app_db_app_users' }), 200, ok);
+      await second.sql('create table public.notes (id serial primary key)');
+      expectResponse(await run('pg_track_table', { source: 'apps', table: 'notes' }), 400, {
+        path: '$.args',
+        error: 'the GraphQL name "notes" of table "notes" of the source "apps" conflicts with table "notes"',
+        code: 'already-exists',
+      });
+    } finally {
+      await target.reset();
+      await target.sql('drop table if exists public.app_db_app_users');
+      await second.sql('drop table if exists public.notes');
+    }
+  },
+);

@@ -1,7 +1,8 @@
 // A table's generated names under its source's naming convention (decision 046): the names the
 // engine's documentation gives for `app_db.app_users`, and hasura-default left as it was.
 import { ROOT_FIELD_KEYS as ROOTS, type TableEntry } from '../../../spec';
-import { columnField, fieldOf, tableRootField } from './generatedFields';
+import { tableRootField } from '../metadata/naming';
+import { columnField, fieldOf } from './generatedFields';
 import { sourceTypeName, typeName } from './typeNames';
 
 const appUsers: TableEntry = { table: { schema: 'app_db', name: 'app_users' } };

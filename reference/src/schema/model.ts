@@ -7,8 +7,8 @@ import { foreignKeysOf, primaryKeyOf, relationKey, sourceKey, uniqueConstraintsO
 import { relationshipsOf, resolveRelationship } from '../metadata/relationships';
 import { columnConflict, resolveComputedField, type ResolvedComputedField } from '../metadata/computedFields';
 import { argumentColumn, argumentModels } from './functions';
-import { tableGraphQLName } from '../metadata/naming';
-import { columnField, tableRootField } from './generatedFields';
+import { tableGraphQLName, tableRootField } from '../metadata/naming';
+import { columnField } from './generatedFields';
 import type { NamingConvention } from '../metadata/namingCase';
 import type { ComputedFieldModel, EnumValue, Models, TableModel } from './modelTypes';
 import { adminAccess } from './roles';
