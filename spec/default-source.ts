@@ -1,10 +1,9 @@
 // How a project describes the server's own database, the source `default` (decision
 // dec.metadata.default-source): its configuration and customization are kept and exported as
 // given, the customization applied; the database the server serves stays the one it was started with.
-import { formatMessage } from './errors';
 import { sourceConfiguration, type SourceConfiguration } from './sources';
 import { graphqlName } from './names';
-import { literal, nullable, object, parseFailure, parsed, refine, string, type ParseResult, type Schema } from './schema';
+import { literal, nullable, object, parsed, refine, string, type Schema } from './schema';
 import type { SourceCustomization } from './source-customization';
 
 export interface DefaultSource {
@@ -27,23 +26,17 @@ const affix = { prefix: name, suffix: name };
 
 /**
  * The default source's customization as the CLI writes it (null and empty parts said nothing),
- * applied as another source's is (decision dec.source.customization); the graphql-default
- * convention is not served yet, and so refused rather than kept unserved.
+ * applied as another source's is (decision dec.source.customization), its naming convention too
+ * (decision 048).
  */
-export const defaultSourceCustomization: Schema<DefaultSourceCustomization> = refine(
-  object(
-    {},
-    {
-      root_fields: object({}, { namespace: name, ...affix }),
-      type_names: object({}, affix),
-      naming_convention: literal('hasura-default', 'graphql-default'),
-    },
-  ),
-  (v, path): ParseResult<DefaultSourceCustomization> =>
-    v.naming_convention !== 'graphql-default'
-      ? parsed(v as DefaultSourceCustomization)
-      : parseFailure(path, formatMessage('err.not-supported.not-implemented', 'customization'), 'not-supported'),
-);
+export const defaultSourceCustomization: Schema<DefaultSourceCustomization> = object(
+  {},
+  {
+    root_fields: object({}, { namespace: name, ...affix }),
+    type_names: object({}, affix),
+    naming_convention: literal('hasura-default', 'graphql-default'),
+  },
+) as Schema<DefaultSourceCustomization>;
 
 /** What the default source's customization names, in the form of another source's (none when it names nothing). */
 export function appliedCustomization(v: DefaultSourceCustomization | undefined): SourceCustomization | undefined {
@@ -54,8 +47,13 @@ export function appliedCustomization(v: DefaultSourceCustomization | undefined):
   };
   const rootFields = part(v.root_fields, ['namespace', 'prefix', 'suffix'] as const);
   const typeNames = part(v.type_names, ['prefix', 'suffix'] as const);
-  if (!rootFields && !typeNames) return undefined;
-  return { ...(rootFields ? { root_fields: rootFields } : {}), ...(typeNames ? { type_names: typeNames } : {}) };
+  const naming = v.naming_convention;
+  if (!rootFields && !typeNames && !naming) return undefined;
+  return {
+    ...(rootFields ? { root_fields: rootFields } : {}),
+    ...(typeNames ? { type_names: typeNames } : {}),
+    ...(naming ? { naming_convention: naming } : {}),
+  };
 }
 
 export const defaultSource: Schema<DefaultSource> = object({}, { configuration: sourceConfiguration, customization: defaultSourceCustomization });

@@ -97,7 +97,7 @@ test('version 3: what this server cannot serve is refused at its path, with its 
   });
 });
 
-test('version 3: a customization of the default source is kept, renaming or not; graphql-default and a name that is no GraphQL name are refused at their place', () => {
+test('version 3: a customization of the default source is kept, renaming or not, graphql-default too; a name that is no GraphQL name is refused at its place', () => {
   const source = (customization: unknown) => ({ name: 'default', kind: 'postgres', customization, tables: [{ table: 't' }] });
   const empty = { root_fields: { namespace: null, prefix: '', suffix: null }, type_names: {}, naming_convention: 'hasura-default' };
   expect(upgradeDocument({ version: 3, sources: [source(empty)] }, '$')).toEqual(
@@ -122,7 +122,7 @@ test('version 3: a customization of the default source is kept, renaming or not;
     );
   }
   expect(upgradeDocument({ version: 3, sources: [source({ naming_convention: 'graphql-default' })] }, '$')).toEqual(
-    failure('$.sources[0].customization', 'customization is not supported by this server yet', 'not-supported'),
+    ok({ version: 2, tables: [{ table: 't' }], default_source: { customization: { naming_convention: 'graphql-default' } } }),
   );
   expect(upgradeDocument({ version: 3, sources: [source({ type_names: { prefix: '9' } })] }, '$')).toEqual({
     ok: false,

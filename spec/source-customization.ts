@@ -1,8 +1,7 @@
 // A source's customization (decision dec.source.customization): how the root fields and types of
 // its tables and functions are named in the GraphQL schema, in the engine's form.
-import { formatMessage } from './errors';
 import { graphqlName } from './names';
-import { childPath, object, parsed, parseFailure, refine, string, type Schema } from './schema';
+import { object, parsed, parseFailure, refine, string, type Schema } from './schema';
 
 export const NAMING_CONVENTIONS = ['hasura-default', 'graphql-default'] as const;
 export type NamingConvention = (typeof NAMING_CONVENTIONS)[number];
@@ -22,10 +21,7 @@ const namingConvention = refine(string, (v, path) =>
 
 const withoutUndefined = <T extends Record<string, unknown>>(v: T): T => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as T;
 
-/**
- * The customization as the document keeps it: empty parts left out. What this server cannot apply
- * yet (the graphql-default convention) is refused, never dropped.
- */
+/** The customization as the document keeps it: empty parts left out. */
 export const sourceCustomization: Schema<SourceCustomization> = refine(
   object(
     {},
@@ -37,8 +33,6 @@ export const sourceCustomization: Schema<SourceCustomization> = refine(
   ),
   (v, path) => {
     const typeNames = v.type_names && withoutUndefined(v.type_names);
-    if (v.naming_convention === 'graphql-default')
-      return parseFailure(childPath(path, 'naming_convention'), formatMessage('err.not-supported.not-implemented', 'graphql-default'), 'not-supported');
     const rootFields = v.root_fields && withoutUndefined(v.root_fields);
     return parsed(
       withoutUndefined({
@@ -52,13 +46,3 @@ export const sourceCustomization: Schema<SourceCustomization> = refine(
 
 /** Whether a customization changes no name. */
 export const namesNothing = (c: SourceCustomization | undefined) => !c?.root_fields && !c?.type_names && c?.naming_convention !== 'graphql-default';
-
-/** A root field of the source under its customization (the engine's concatenation, hasura-default). */
-export const customizedRootField = (c: SourceCustomization | undefined, name: string) =>
-  `${c?.root_fields?.prefix ?? ''}${name}${c?.root_fields?.suffix ?? ''}`;
-
-/**
- * A type name of the source under its customization: the engine puts the type prefix and suffix
- * around every name it generates for the source's tables and functions (hasura-default).
- */
-export const customizedTypeName = (c: SourceCustomization | undefined, name: string) => `${c?.type_names?.prefix ?? ''}${name}${c?.type_names?.suffix ?? ''}`;

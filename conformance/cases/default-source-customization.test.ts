@@ -86,7 +86,7 @@ test(
 test(
   covers(
     ['dec.source.customization', 'dec.metadata.default-source', 'op.pg_update_source'],
-    "pg_update_source replaces the default source's customization, and only that",
+    "pg_update_source replaces the default source's customization, and only that; the graphql-default convention recases its names",
   ),
   async () => {
     expectResponse(await replace({ version: 2, tables: [author], default_source: { configuration } }), 200, consistent);
@@ -106,12 +106,18 @@ test(
       error: 'the source "default" is the server\'s own database: it cannot be added, dropped, renamed or changed',
       code: 'not-supported',
     });
-    expectResponse(await update({ name: 'default', customization: { naming_convention: 'graphql-default' } }), 400, {
-      path: '$.args.customization.naming_convention',
-      error: 'graphql-default is not supported by this server yet',
-      code: 'not-supported',
-    });
     expect(await exported()).toEqual({ version: 2, tables: [author], default_source: customized });
+    // The graphql-default convention recases the server's own tables' names (decision 048).
+    expectResponse(await update({ name: 'default', customization: { naming_convention: 'graphql-default' } }), 200, { message: 'success' });
+    expect(await fieldNames('query_root')).toEqual(['libraryAuthor', 'libraryAuthorAggregate', 'libraryAuthorByPk']);
+    expect((await target.graphql('{ libraryAuthorByPk(id: 2) { __typename name } }')).body).toEqual({
+      data: { libraryAuthorByPk: { __typename: 'LibraryAuthor', name: 'Stanisław' } },
+    });
+    expect(await exported()).toEqual({
+      version: 2,
+      tables: [author],
+      default_source: { configuration, customization: { naming_convention: 'graphql-default' } },
+    });
     // An empty customization takes it away.
     expectResponse(await update({ name: 'default', customization: {} }), 200, { message: 'success' });
     expect(await exported()).toEqual({ version: 2, tables: [author], default_source: { configuration } });

@@ -32,7 +32,7 @@ import { graphQLServer, useMockServer } from '../harness/mockServer';
 import { topLevelInconsistencies, topLevelParts, topLevelRefusals } from '../harness/topLevelParts';
 import { useTarget, type Target } from '../harness/target';
 import { inEngineOrder } from '../harness/engineOrder';
-import { aggregateReads, defaultSourceCustomization, namingConventionRefusals, ownTypeName } from '../harness/sourceCustomizations';
+import { aggregateReads, defaultSourceCustomization, ownTypeName } from '../harness/sourceCustomizations';
 import { generatedRuns } from '../harness/generatedRuns';
 import { functionCall, functionInconsistencies, functionRefusals, functionSql, returnedTable, trackedFunctions } from '../harness/fuzzFunctions';
 
@@ -59,9 +59,8 @@ const replace = (document: unknown, allowInconsistent?: boolean) =>
     args: { ...(allowInconsistent === undefined ? {} : { allow_inconsistent_metadata: allowInconsistent }), metadata: document },
   });
 
-// With the top-level parts (decision dec.metadata.top-level): their objects refused and inconsistent too; and the
-// naming convention not served (decision dec.source.customization) refused.
-const allRefusals = (): Refusal[] => [...refusals(), ...topLevelRefusals<Document>(), ...namingConventionRefusals<Document>(), ...functionRefusals<Document>()];
+// With the top-level parts (decision dec.metadata.top-level): their objects refused and inconsistent too.
+const allRefusals = (): Refusal[] => [...refusals(), ...topLevelRefusals<Document>(), ...functionRefusals<Document>()];
 const allInconsistencies = (document: Document, sourceUrl?: string): Inconsistency[] => [
   ...inconsistencies(document, sourceUrl),
   ...topLevelInconsistencies<Document>(),

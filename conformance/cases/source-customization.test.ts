@@ -184,7 +184,7 @@ caseNeeding(
 caseNeeding(
   REQUIRES_SOURCE_DATABASE,
   ['dec.source.customization', 'op.pg_add_source', 'op.pg_update_source'],
-  'a customization with a name that is not a GraphQL name, or a naming convention the engine does not know or this server does not serve, is refused and nothing changes',
+  'a customization with a name that is not a GraphQL name, or a naming convention the engine does not know, is refused and nothing changes',
   async () => {
     const add = (customization: unknown) => run('pg_add_source', { name: 'archive', configuration: connection(), customization });
     expectResponse(await add({ root_fields: { prefix: '1st_' } }), 400, {
@@ -202,11 +202,6 @@ caseNeeding(
       error: 'naming_convention can either be "hasura-default" or "graphql-default"',
       code: 'parse-failed',
     });
-    expectResponse(await add({ naming_convention: 'graphql-default' }), 400, {
-      path: '$.args.customization.naming_convention',
-      error: 'graphql-default is not supported by this server yet',
-      code: 'not-supported',
-    });
     expect(await exported()).toEqual({ version: 2, tables: [] });
     expectResponse(await add({ root_fields: { prefix: 'old_' } }), 200, ok);
     expectResponse(await run('pg_update_source', { name: 'archive', customization: { root_fields: { suffix: '-x' } } }), 400, {
@@ -214,31 +209,6 @@ caseNeeding(
       error: '"-x" is not a GraphQL name',
       code: 'parse-failed',
     });
-    // The graphql-default convention is not served: refused wherever a customization is given, never kept and ignored.
-    expectResponse(await run('pg_update_source', { name: 'archive', customization: { naming_convention: 'graphql-default' } }), 400, {
-      path: '$.args.customization.naming_convention',
-      error: 'graphql-default is not supported by this server yet',
-      code: 'not-supported',
-    });
-    expectResponse(
-      await run('pg_add_source', {
-        name: 'archive',
-        configuration: connection(),
-        replace_configuration: true,
-        customization: { naming_convention: 'graphql-default' },
-      }),
-      400,
-      { path: '$.args.customization.naming_convention', error: 'graphql-default is not supported by this server yet', code: 'not-supported' },
-    );
-    expectResponse(
-      await run('replace_metadata', {
-        version: 2,
-        tables: [],
-        sources: [{ name: 'archive', kind: 'postgres', configuration: connection(), tables: [], customization: { naming_convention: 'graphql-default' } }],
-      }),
-      400,
-      { path: '$.args.sources[0].customization.naming_convention', error: 'graphql-default is not supported by this server yet', code: 'not-supported' },
-    );
     expectResponse(
       await run('replace_metadata', {
         version: 2,

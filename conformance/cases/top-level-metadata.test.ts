@@ -331,10 +331,6 @@ test(
         refused('parse-failed', 'expected Number, but encountered String', at('api_limits.time_limit.global')),
       ],
       [
-        { default_source: { customization: { naming_convention: 'graphql-default' } } },
-        refused('not-supported', 'customization is not supported by this server yet', at('default_source.customization')),
-      ],
-      [
         { default_source: { customization: { root_fields: { prefix: 'lib-' } } } },
         refused('parse-failed', '"lib-" is not a GraphQL name', at('default_source.customization.root_fields.prefix')),
       ],

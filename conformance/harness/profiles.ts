@@ -45,6 +45,7 @@ export const PROFILES = {
   },
   'allow-list': { settings: { ENGINE_GRAPHQL_ENABLE_ALLOWLIST: 'true' }, usesAdminSecret: true },
   'no-function-inference': { settings: { ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS: 'false' }, usesAdminSecret: true },
+  'graphql-default-naming': { settings: { ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION: 'graphql-default' }, usesAdminSecret: true },
   'remote-schema-permissions': { settings: { ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS: 'true' }, usesAdminSecret: true },
   'cors-domains': { settings: { ENGINE_GRAPHQL_CORS_DOMAIN: 'https://app.example.test, http://*.example.org:3000' }, usesAdminSecret: true },
   configured: {

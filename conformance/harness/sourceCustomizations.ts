@@ -1,7 +1,7 @@
 // Generators of a source's customization for the metadata-replacement fuzzer (decision
 // dec.source.customization): root field prefixes, suffixes and a namespace of the source's own,
-// type name prefixes and suffixes, and the naming convention written out or not; plus
-// customizations the arguments refuse.
+// type name prefixes and suffixes, and either naming convention written out or not (decision 048);
+// plus customizations the arguments refuse.
 import fc from 'fast-check';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -13,7 +13,7 @@ export const sourceCustomization = (name: string): fc.Arbitrary<Record<string, J
       {
         root_fields: fc.record({ namespace: fc.constant(`ns_${name}`), prefix: fc.constant('p_'), suffix: fc.constant('_s') }, { requiredKeys: [] }),
         type_names: fc.record({ prefix: fc.constant('T_'), suffix: fc.constant('_t') }, { requiredKeys: [] }),
-        naming_convention: fc.constant('hasura-default'),
+        naming_convention: fc.constantFrom('hasura-default', 'graphql-default'),
       },
       { requiredKeys: [] },
     )
@@ -51,53 +51,8 @@ export const BAD_CUSTOMIZATION = {
 };
 
 /**
- * The graphql-default naming convention, on an added source and on the default source: not served
- * by the reference (decision dec.source.customization), so refused at its place, nothing changed,
- * never kept and ignored.
- */
-export function namingConventionRefusals<D extends { sources?: Record<string, Json>[]; default_source?: { customization?: Record<string, Json> } }>(): {
-  kind: string;
-  apply: (d: D) => D;
-  answer: (d: D) => { path: string; error: string; code: string };
-}[] {
-  const sources = (d: D) => d.sources ?? [];
-  return [
-    {
-      kind: 'a source with the graphql-default naming convention',
-      apply: (d) => ({
-        ...d,
-        sources: [
-          ...sources(d),
-          {
-            name: 'src_camel',
-            kind: 'postgres',
-            configuration: { connection_info: { database_url: 'postgres://x/y' } },
-            tables: [],
-            customization: { naming_convention: 'graphql-default' },
-          },
-        ],
-      }),
-      answer: (d) => ({
-        path: `$.args.metadata.sources[${sources(d).length}].customization.naming_convention`,
-        error: 'graphql-default is not supported by this server yet',
-        code: 'not-supported',
-      }),
-    },
-    {
-      kind: 'the default source with the graphql-default naming convention',
-      apply: (d) => ({ ...d, default_source: { customization: { ...d.default_source?.customization, naming_convention: 'graphql-default' } } }),
-      answer: () => ({
-        path: '$.args.metadata.default_source.customization',
-        error: 'customization is not supported by this server yet',
-        code: 'not-supported',
-      }),
-    },
-  ];
-}
-
-/**
  * A query of the aggregate root field of each of a source's tables (by the names the table alone
- * gives its select field and its type), under the source's customization, and the answer it has
+ * gives its select field and its type, its custom name), under the source's customization, and the answer it has
  * when every table is empty: the aggregate's __typename under the type prefix and suffix.
  */
 export function aggregateReads(
@@ -107,13 +62,18 @@ export function aggregateReads(
 ): { text: string; answer: Record<string, Json> } {
   const rootFields = (customization?.root_fields ?? {}) as { namespace?: string; prefix?: string; suffix?: string };
   const typeNames = (customization?.type_names ?? {}) as { prefix?: string; suffix?: string };
-  const name = (select: string) => `${rootFields.prefix ?? ''}${select}_aggregate${rootFields.suffix ?? ''}`;
+  // Under graphql-default (decision 048) the custom name leads as written and `Aggregate` follows it; what
+  // follows a prefix, and a suffix, start upper case.
+  const camel = customization?.naming_convention === 'graphql-default';
+  const upper = (text: string) => (camel ? text.slice(0, 1).toUpperCase() + text.slice(1) : text);
+  const aggregate = (name: string) => (camel ? `${name}Aggregate` : `${name}_aggregate`);
+  const affixed = (name: string, affix: { prefix?: string; suffix?: string }) =>
+    affix.prefix === undefined ? `${name}${upper(affix.suffix ?? '')}` : `${affix.prefix}${upper(name)}${upper(affix.suffix ?? '')}`;
+  const name = (select: string) => affixed(aggregate(select), rootFields);
   // A source that tracks nothing has no root fields, nor a namespace field.
   if (tables.length === 0) return { text: '', answer: {} };
   const fields = tables.map((t, i) => `${alias}${i}: ${name(t.select)} { __typename aggregate { count } }`).join(' ');
-  const answers = Object.fromEntries(
-    tables.map((t, i) => [`${alias}${i}`, { __typename: `${typeNames.prefix ?? ''}${t.type}_aggregate${typeNames.suffix ?? ''}`, aggregate: { count: 0 } }]),
-  );
+  const answers = Object.fromEntries(tables.map((t, i) => [`${alias}${i}`, { __typename: affixed(aggregate(t.type), typeNames), aggregate: { count: 0 } }]));
   if (rootFields.namespace === undefined) return { text: fields, answer: answers };
   return { text: `${alias}: ${rootFields.namespace} { ${fields} }`, answer: { [alias]: answers } };
 }

@@ -155,24 +155,17 @@ describe('loadConfig', () => {
     [{ ENGINE_GRAPHQL_JWT_SECRET: '{"type":7,"key":"x"}' }, 'ENGINE_GRAPHQL_JWT_SECRET: unknown type 7; the types are HS256'],
     [{ ENGINE_GRAPHQL_JWT_SECRET: '{"type":"hs256","key":"x"}' }, 'unknown type "hs256"'],
     [{ ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION: 'camel' }, 'ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION must be hasura-default or graphql-default, got "camel"'],
-    // Not served (decision dec.source.customization): refused at start rather than ignored.
-    [
-      { ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION: 'graphql-default' },
-      'ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION: graphql-default is not supported by this server yet',
-    ],
   ])('bad settings are refused with a clear message: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
   });
 
-  test('the default naming convention may be hasura-default, the names every source has; in compatibility mode under its HASURA_GRAPHQL_ name too', () => {
-    expect(() => loadConfig({ ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION: 'hasura-default' })).not.toThrow();
-    expect(() => loadConfig({}, ['--default-naming-convention=hasura-default'])).not.toThrow();
-    expect(() => loadConfig({}, ['--default-naming-convention=graphql-default'])).toThrow(
-      'ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION: graphql-default is not supported by this server yet',
-    );
-    expect(() => loadConfig({ ENGINE_GRAPHQL_COMPAT_HEADERS: 'hasura', HASURA_GRAPHQL_DEFAULT_NAMING_CONVENTION: 'graphql-default' })).toThrow(
-      'ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION: graphql-default is not supported by this server yet',
+  test('the default naming convention is hasura-default unless told, graphql-default too (decision 048); in compatibility mode under its HASURA_GRAPHQL_ name too', () => {
+    expect(loadConfig({}).defaultNamingConvention).toBe('hasura-default');
+    expect(loadConfig({ ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION: 'hasura-default' }).defaultNamingConvention).toBe('hasura-default');
+    expect(loadConfig({}, ['--default-naming-convention=graphql-default']).defaultNamingConvention).toBe('graphql-default');
+    expect(loadConfig({ ENGINE_GRAPHQL_COMPAT_HEADERS: 'hasura', HASURA_GRAPHQL_DEFAULT_NAMING_CONVENTION: 'graphql-default' }).defaultNamingConvention).toBe(
+      'graphql-default',
     );
     expect(loadConfig({ ENGINE_GRAPHQL_COMPAT_HEADERS: 'hasura', HASURA_GRAPHQL_DEFAULT_NAMING_CONVENTION: 'hasura-default' }).hasuraVariables?.read).toEqual([
       'HASURA_GRAPHQL_DEFAULT_NAMING_CONVENTION',

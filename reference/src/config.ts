@@ -3,7 +3,7 @@
 import { allowedHosts, bool, ConfigError, corsDomains, enabledApis, int, jwt, port, type ApiName, type JwtSettings } from './configValues';
 import { parseFlags, UsageError } from './flags';
 import { COMPAT_HEADERS, type CompatHeaders } from './sessionNames';
-import type { TlsAllow } from '../../spec';
+import { NAMING_CONVENTIONS, type NamingConvention, type TlsAllow } from '../../spec';
 
 export { API_NAMES, ConfigError, LOOPBACK_HOSTS, type ApiName, type JwtSettings } from './configValues';
 
@@ -20,6 +20,8 @@ export interface EngineConfig {
   enableAllowList: boolean;
   /** The GraphiQL console at /console: on by default only when there is no admin secret. */
   enableConsole: boolean;
+  /** The naming convention of every source whose customization names none (decision 048). */
+  defaultNamingConvention: NamingConvention;
   inferFunctionPermissions: boolean;
   /** Roles other than admin see a remote schema only through their remote schema permission. */
   enableRemoteSchemaPermissions: boolean;
@@ -177,14 +179,10 @@ function compatHeaders(value: string | undefined): CompatHeaders | undefined {
   return value as CompatHeaders;
 }
 
-/**
- * The naming convention of sources whose customization names none: hasura-default, the names every
- * source has. graphql-default is not served (decision dec.source.customization), so it is refused at
- * start rather than ignored.
- */
-function defaultNamingConvention(value: string | undefined): void {
-  if (value === undefined || value === 'hasura-default') return;
-  if (value === 'graphql-default') throw new ConfigError('ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION: graphql-default is not supported by this server yet');
+/** The naming convention of sources whose customization names none (decision 048): hasura-default unless told. */
+function defaultNamingConvention(value: string | undefined): NamingConvention {
+  if (value === undefined) return 'hasura-default';
+  if ((NAMING_CONVENTIONS as readonly string[]).includes(value)) return value as NamingConvention;
   throw new ConfigError(`ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION must be hasura-default or graphql-default, got ${JSON.stringify(value)}`);
 }
 
@@ -212,7 +210,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
     throw new ConfigError('ENGINE_GRAPHQL_LOG_LEVEL must be one of debug, info, warn, error, silent');
   }
-  defaultNamingConvention(get('ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION'));
+  const namingConvention = defaultNamingConvention(get('ENGINE_GRAPHQL_DEFAULT_NAMING_CONVENTION'));
   const adminSecret = get('ENGINE_GRAPHQL_ADMIN_SECRET');
   const unauthorizedRole = get('ENGINE_GRAPHQL_UNAUTHORIZED_ROLE');
   const databaseUrl = get('ENGINE_GRAPHQL_DATABASE_URL') ?? env.DATABASE_URL;
@@ -231,6 +229,7 @@ export function loadConfig(env: Source, argv: readonly string[] = []): EngineCon
     enabledApis: enabledApis(get('ENGINE_GRAPHQL_ENABLED_APIS')),
     enableAllowList: bool('ENGINE_GRAPHQL_ENABLE_ALLOWLIST', get('ENGINE_GRAPHQL_ENABLE_ALLOWLIST'), false),
     enableConsole: bool('ENGINE_GRAPHQL_ENABLE_CONSOLE', get('ENGINE_GRAPHQL_ENABLE_CONSOLE'), adminSecret === undefined),
+    defaultNamingConvention: namingConvention,
     inferFunctionPermissions: bool('ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS', get('ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS'), true),
     enableRemoteSchemaPermissions: bool('ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS', get('ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS'), false),
     liveQueries: {

@@ -46,7 +46,7 @@ export const FLAG_HELP: Readonly<Record<string, string>> = {
   'log-level': 'info (debug, info, warn, error, silent)',
   'data-dir': '.engine',
   'graceful-shutdown-timeout': '60',
-  'default-naming-convention': 'hasura-default (the only one served: graphql-default is refused at start)',
+  'default-naming-convention': 'hasura-default (or graphql-default: the convention of every source whose customization names none)',
   'events-fetch-interval': '1000 (how late the workers find due work at most; new work they hear of at once)',
   'events-http-pool-size': '100 (deliveries in flight at once)',
   'events-lock-margin-seconds': '30 (an event taken by a server that died is taken again after its timeout_sec plus this)',

@@ -83,11 +83,13 @@ export class ServedState {
       const { introspection, enumValues } = input;
       const sources = input.sources?.length ? { sources: input.sources } : {};
       const inferFunctionPermissions = this.config.inferFunctionPermissions;
+      const defaultNaming = this.config.defaultNamingConvention;
       const allowList = this.config.enableAllowList;
       // Nothing but tables and functions: their schemas are built and validated once.
       if (remoteSchemasOf(input.document).length === 0 && actionsOf(input.document).length === 0 && !hasRemoteRelationships(input.document)) {
         const result = validSchemaCache(input.document, introspection, enumValues, this.config.limits, {
           inferFunctionPermissions,
+          defaultNaming,
           allowList,
           previous: this.lastShare,
           ...sources,
@@ -97,6 +99,7 @@ export class ServedState {
       // The tables and functions first: remote schemas and actions are checked against what of them is served.
       const local = validSchemaCache(input.document, introspection, enumValues, this.config.limits, {
         inferFunctionPermissions,
+        defaultNaming,
         previous: this.lastShare,
         ...sources,
       });
@@ -108,7 +111,7 @@ export class ServedState {
         introspection,
         this.config.compatHeaders,
       );
-      const options = { inferFunctionPermissions, allowList, ...sources };
+      const options = { inferFunctionPermissions, defaultNaming, allowList, ...sources };
       const withExternals = (e: Externals, previous?: TypeShare) =>
         validSchemaCache(local.document, introspection, enumValues, this.config.limits, {
           ...options,
@@ -152,6 +155,7 @@ export class ServedState {
     const local = () =>
       adminSchemaOf(document, introspection, enumValues, this.config.limits, {
         inferFunctionPermissions: this.config.inferFunctionPermissions,
+        defaultNaming: this.config.defaultNamingConvention,
         previous: this.lastShare,
       });
     return remoteView(document, local, this.remotes, this.config.enableRemoteSchemaPermissions, introspection, this.config.compatHeaders);

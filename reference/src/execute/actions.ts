@@ -1,6 +1,7 @@
 // Root fields of actions: a synchronous action POSTs {action, input, session_variables,
 // request_query} to its handler and completes the answer against the output type; an asynchronous
 // one logs the request and answers its id at once, and its query field reads the result by id.
+import { fieldOf } from '../schema/generatedFields';
 import {
   execute,
   Kind,
@@ -258,9 +259,10 @@ async function relationshipRows(
   for (const [field, column] of Object.entries(r.field_mapping)) {
     const value = output[field];
     if (value === null || value === undefined) return r.type === 'object' ? null : [];
-    where.push({ [table.byColumn.get(column)!.field]: { _eq: value } });
+    where.push({ [table.byColumn.get(column)!.field]: { [fieldOf(table, '_eq')]: value } });
   }
-  const statement = sql.query`select ${listJson(part.env, table, { where: { _and: where }, ...(r.type === 'object' ? { limit: 1 } : {}) }, selectionSet)}::text as data`;
+  const args = { [fieldOf(table, 'where')]: { [fieldOf(table, '_and')]: where }, ...(r.type === 'object' ? { [fieldOf(table, 'limit')]: 1 } : {}) };
+  const statement = sql.query`select ${listJson(part.env, table, args, selectionSet)}::text as data`;
   const [row] = await q.run<{ data: string }>(pool, statement);
   const rows = JSON.parse(row!.data) as unknown[];
   return r.type === 'object' ? (rows[0] ?? null) : rows;

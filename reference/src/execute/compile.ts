@@ -7,7 +7,8 @@ import type { BuiltSchema, RootField } from '../schema/build';
 import { namespacedKey } from '../schema/namespaces';
 import { CompileError, jsonObject, newCohort, type Fragment } from '../sql/graphql/context';
 import { collectFields, type CollectedField } from '../sql/graphql/fields';
-import { deleteStatement, insertStatement, primaryKeyCondition, updateStatement, whereCondition, type OnConflict } from '../sql/graphql/mutation';
+import { deleteStatement, insertStatement, onConflictOf, primaryKeyCondition, updateStatement, whereCondition } from '../sql/graphql/mutation';
+import { argOf } from '../schema/generatedFields';
 import { EarlierRows, insertsThroughRelationships, nestedInsertSteps, type InsertStep } from '../sql/graphql/nestedInsert';
 import { aggregateJson, byPkJson, listJson, type SelectArgs, type SelectEnvironment } from '../sql/graphql/select';
 import { functionCall } from '../sql/graphql/functions';
@@ -199,34 +200,35 @@ function mutationStatements(env: SelectEnvironment, built: BuiltSchema, f: Colle
   const root = built.mutationFields.get(f.name)!;
   const t = root.table;
   const a = f.args as Record<string, unknown>;
+  const where = (args: Record<string, unknown>) => whereCondition(env, t, argOf(t, args, 'where') as Record<string, unknown>);
   let statement;
   switch (root.kind) {
     case 'update_many': {
       // One statement per update, in order: each sees what the ones before it changed.
-      const updates = a.updates as Record<string, unknown>[];
+      const updates = argOf(t, a, 'updates') as Record<string, unknown>[];
       if (updates.length === 0) literals.set(f.alias, '[]');
       return updates.map((u) => ({
-        ...compiledStatement(f.alias, updateStatement(env, t, u, whereCondition(env, t, u.where as Record<string, unknown>), false, f.selectionSet)),
+        ...compiledStatement(f.alias, updateStatement(env, t, u, where(u), false, f.selectionSet)),
         part: 'element' as const,
       }));
     }
     case 'insert':
     case 'insert_one': {
       const single = root.kind === 'insert_one';
-      const objects = (single ? [a.object] : a.objects) as Record<string, unknown>[];
-      const onConflict = a.on_conflict as OnConflict | undefined;
+      const objects = (single ? [argOf(t, a, 'object')] : argOf(t, a, 'objects')) as Record<string, unknown>[];
+      const onConflict = onConflictOf(t, argOf(t, a, 'on_conflict')) ?? undefined;
       if (insertsThroughRelationships(t, objects)) return stepStatements(f.alias, nestedInsertSteps(env, t, objects, onConflict, single, f.selectionSet), base);
       statement = insertStatement(env, t, objects, onConflict, single, f.selectionSet);
       break;
     }
     case 'update':
-      statement = updateStatement(env, t, a, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
+      statement = updateStatement(env, t, a, where(a), false, f.selectionSet);
       break;
     case 'update_by_pk':
-      statement = updateStatement(env, t, a, primaryKeyCondition(t, a.pk_columns as Record<string, unknown>), true, f.selectionSet);
+      statement = updateStatement(env, t, a, primaryKeyCondition(t, argOf(t, a, 'pk_columns') as Record<string, unknown>), true, f.selectionSet);
       break;
     case 'delete':
-      statement = deleteStatement(env, t, whereCondition(env, t, a.where as Record<string, unknown>), false, f.selectionSet);
+      statement = deleteStatement(env, t, where(a), false, f.selectionSet);
       break;
     case 'delete_by_pk':
       statement = deleteStatement(env, t, primaryKeyCondition(t, a), true, f.selectionSet);

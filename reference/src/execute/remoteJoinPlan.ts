@@ -2,10 +2,11 @@
 // dec.remote-relationship.to-source): found once per plan by following the operation's selections
 // through the role's schema, so that the rows' answer can be completed from the remotes and the
 // sources after the SQL has run.
+import { relationshipFieldOf } from '../schema/generatedFields';
 import { typeName } from '../schema/typeNames';
 import { getNamedType, isInputType, isObjectType, type GraphQLInputType, type GraphQLObjectType, type OperationDefinitionNode } from 'graphql';
 import { remoteFieldSteps } from '../../../spec';
-import type { RemoteRelationshipModel, SourceRelationshipModel } from '../schema/model';
+import type { RemoteRelationshipModel, SourceRelationshipModel, TableModel } from '../schema/model';
 import { CompileError, jsonObject, sql, type Fragment } from '../sql/graphql/context';
 import { collectFields, type CollectedField } from '../sql/graphql/fields';
 import type { SelectArgs, SelectEnvironment } from '../sql/graphql/select';
@@ -30,9 +31,10 @@ export function remoteJoinsOf(
   remoteNames: ReadonlyMap<string, CustomizedRemote> = new Map(),
   bounded = false,
 ): Join[] {
-  const byType = new Map<string, { remote: RemoteRelationshipModel[]; source: SourceRelationshipModel[] }>();
+  const byType = new Map<string, { table: TableModel; remote: RemoteRelationshipModel[]; source: SourceRelationshipModel[] }>();
   for (const t of env.models.values())
-    if (t.remoteRelationships.length || t.sourceRelationships.length) byType.set(typeName(t), { remote: t.remoteRelationships, source: t.sourceRelationships });
+    if (t.remoteRelationships.length || t.sourceRelationships.length)
+      byType.set(typeName(t), { table: t, remote: t.remoteRelationships, source: t.sourceRelationships });
   if (byType.size === 0) return [];
   const joins: Join[] = [];
   const toSources = new Map<string, { stage: number; source?: string; joins: SourceJoin[]; values: [string, Fragment][] }>();
@@ -49,7 +51,7 @@ export function remoteJoinsOf(
         joins.push({ ...join(env, operation, rel, f, [...path, f.alias], rawVariables, remoteNames.get(rel.remoteSchema)), stage });
         continue;
       }
-      const toSource = rels?.source.find((r) => r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name));
+      const toSource = rels?.source.find((r) => r.name === f.name || (r.kind === 'array' && relationshipFieldOf(rels.table, r.name, 'aggregate') === f.name));
       if (toSource) {
         const group = `${stage}\u0001${toSource.source ?? ''}`;
         if (!toSources.has(group))

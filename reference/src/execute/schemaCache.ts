@@ -1,5 +1,6 @@
 // The GraphQL side of the metadata: table models and the schema each role sees, rebuilt when the
 // metadata or the database changes, with the caches that belong to that version.
+import type { NamingConvention } from '../metadata/namingCase';
 import type { DocumentNode, GraphQLError, GraphQLNamedType } from 'graphql';
 import type { RemoteContribution } from '../metadata/remoteSchemas';
 import type { RemoteEndpoint } from '../remote/client';
@@ -91,6 +92,8 @@ export function buildSchemaCache(
   limits: RequestLimits,
   options: {
     inferFunctionPermissions?: boolean;
+    /** The naming convention of sources whose customization names none (decision 048). */
+    defaultNaming?: NamingConvention;
     allowList?: boolean;
     remotes?: readonly UsableRemote[];
     withActions?: boolean;
@@ -103,7 +106,7 @@ export function buildSchemaCache(
   // Inherited roles get their parents' permissions (decision dec.inherited-roles).
   const { document } = withInheritedPermissions(given);
   const inferFunctionPermissions = options.inferFunctionPermissions ?? true;
-  const { models, functions, sourceConflicts } = modelsOfSources(document, db, enumValues, options.sources ?? []);
+  const { models, functions, sourceConflicts } = modelsOfSources(document, db, enumValues, options.sources ?? [], options.defaultNaming);
   const everyTable = [...document.tables, ...(options.sources ?? []).flatMap((s) => s.document.tables)];
   const share = new TypeShare(options.previous);
   const remotes = options.remotes ?? [];

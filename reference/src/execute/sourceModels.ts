@@ -1,15 +1,7 @@
 // The table models and functions of every source in one map (decision dec.source.forms): the
 // server's own first, then each other source's, keyed apart; a table or function of another source
 // whose GraphQL names are taken is left out, reported as an inconsistent object of that source.
-import {
-  appliedCustomization,
-  customizedRootField,
-  customizedTypeName,
-  formatMessage,
-  quoteQualified,
-  type MetadataDocument,
-  type SourceCustomization,
-} from '../../../spec';
+import { appliedCustomization, formatMessage, quoteQualified, type MetadataDocument, type SourceCustomization } from '../../../spec';
 import { sourcesOf } from '../metadata/sources';
 import type { Introspection } from '../db/introspection';
 import type { InconsistentObject } from '../metadata/inconsistency';
@@ -18,6 +10,7 @@ import { buildFunctionModels, type FunctionModel } from '../schema/functions';
 import { buildModels, sourceModels, type EnumValue, type Models, type TableModel } from '../schema/model';
 import { resolveSourceRelationships } from '../schema/sourceRelationships';
 import { typeName } from '../schema/typeNames';
+import { withPrefixSuffix, type NamingConvention } from '../metadata/namingCase';
 
 /** A source besides default as its schema is built: what is tracked in it, and its database. */
 export interface SourceSchemaInput {
@@ -33,13 +26,13 @@ export function modelsOfSources(
   db: Introspection,
   enumValues: ReadonlyMap<string, EnumValue[]>,
   sources: readonly SourceSchemaInput[],
+  defaultNaming: NamingConvention = 'hasura-default',
 ): { models: Map<string, TableModel>; functions: FunctionModel[]; sourceConflicts: InconsistentObject[] } {
   // The server's own tables under the default source's customization, as another source's are under theirs.
-  const ownModels = buildModels(served(document), db, enumValues);
-  const own = customized(
-    { models: ownModels, functions: buildFunctionModels(document, db, ownModels) },
-    appliedCustomization(document.default_source?.customization),
-  );
+  const ownCustomization = appliedCustomization(document.default_source?.customization);
+  const ownNaming = ownCustomization?.naming_convention ?? defaultNaming;
+  const ownModels = buildModels(served(document), db, enumValues, ownNaming);
+  const own = customized({ models: ownModels, functions: buildFunctionModels(document, db, ownModels) }, ownCustomization, ownNaming);
   const models = new Map(ownModels);
   const functions = own.functions;
   // The names the server's own tables and functions take matter only to those of other sources.
@@ -58,9 +51,10 @@ export function modelsOfSources(
   }
   for (const f of functions) claim(rootNamesOf(models, f), `function ${quoteQualified(f.entry.function)}`);
   for (const source of sources) {
-    const own = buildModels(served(source.document), source.db, source.enumValues);
     const customization = sourcesOf(document).find((s) => s.name === source.name)?.customization;
-    const keyed = customized(sourceModels(own, buildFunctionModels(source.document, source.db, own), source.name), customization);
+    const naming = customization?.naming_convention ?? defaultNaming;
+    const own = buildModels(served(source.document), source.db, source.enumValues, naming);
+    const keyed = customized(sourceModels(own, buildFunctionModels(source.document, source.db, own), source.name), customization, naming);
     const of = ` of the source ${JSON.stringify(source.name)}`;
     for (const [key, model] of keyed.models) {
       // The namespace field is the source's one root field (decision dec.source.customization).
@@ -98,19 +92,21 @@ function graphQLNamesOfModel(model: TableModel): string[] {
 /**
  * A source's models and functions under its customization (decision dec.source.customization): every
  * root field, custom names included, between the prefix and the suffix; under the namespace, if any;
- * every type generated for them between the type prefix and suffix.
+ * every type generated for them between the type prefix and suffix, joined as the source's naming
+ * convention joins them (decision 048: under graphql-default what follows a prefix starts upper case).
  */
-function customized(keyed: { models: Models; functions: FunctionModel[] }, c: SourceCustomization | undefined) {
+function customized(keyed: { models: Models; functions: FunctionModel[] }, c: SourceCustomization | undefined, naming: NamingConvention) {
   const rootFields = c?.root_fields;
   const typeNames = c?.type_names;
   if (!rootFields && !typeNames) return keyed;
-  const name = (n: string) => customizedRootField(c, n);
+  const name = (n: string) => withPrefixSuffix(naming, 'field', n, rootFields?.prefix, rootFields?.suffix);
+  const type = (n: string) => withPrefixSuffix(naming, 'type', n, typeNames?.prefix, typeNames?.suffix);
   const namespace = rootFields?.namespace === undefined ? {} : { namespace: rootFields.namespace };
   const types = typeNames ? { typeNames } : {};
   // Models are changed in place: relationships between them are found by key, and rows of the same object.
   for (const m of keyed.models.values()) {
     // A column of an enum table's type takes that table's type, of the same source.
-    if (typeNames) for (const col of m.columns) if (col.enumType !== undefined) col.enumType = customizedTypeName(c, col.enumType);
+    if (typeNames) for (const col of m.columns) if (col.enumType !== undefined) col.enumType = type(col.enumType);
     Object.assign(m, namespace, types, {
       rootFields: Object.fromEntries(Object.entries(m.rootFields).map(([k, v]) => [k, name(v)])) as TableModel['rootFields'],
     });
@@ -120,7 +116,7 @@ function customized(keyed: { models: Models; functions: FunctionModel[] }, c: So
     uncustomized: { field: f.field, aggregateField: f.aggregateField },
     field: name(f.field),
     aggregateField: name(f.aggregateField),
-    argsType: customizedTypeName(c, f.argsType),
+    argsType: type(f.argsType),
   }));
   return { models: keyed.models, functions };
 }

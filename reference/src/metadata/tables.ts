@@ -1,8 +1,6 @@
 // Table operations of SPEC.md §4.3 as pure functions: (document, database, args) → document,
 // or an EngineError with the §7.2 message.
 import {
-  customizedRootField,
-  customizedTypeName,
   quoteQualified,
   sameQualified,
   ROOT_FIELD_KEYS,
@@ -17,7 +15,8 @@ import { engineError } from '../errors';
 import { checkComputedFieldNames } from './computedFields';
 import { functionGraphQLNames, functionNames, functionsOf, functionsReturning, withoutFunctions } from './functions';
 import { BOOL_EXP_OPERATORS, leadsTo, relationshipsOf } from './relationships';
-import { columnGraphQLName, isGraphQLName, isServedTable, rootFieldName, tableGraphQLName } from './naming';
+import { columnGraphQLName, isGraphQLName, isServedTable, rootFieldName, tableGraphQLName, tableRootField, tableTypeName } from './naming';
+import { withPrefixSuffix } from './namingCase';
 import { checkRemoteRelationshipNames } from './remoteRelationships';
 
 import { databaseTable, findEntry, replaceEntry, trackedEntry } from './tableEntries';
@@ -119,19 +118,24 @@ export function checkNamesAcross(parts: readonly { label: string; document: Meta
         owner.set(name, what);
       }
     };
-    // Decision dec.source.customization: root fields between the prefix and the suffix, or all under the namespace field.
-    const namespace = customization?.root_fields?.namespace;
-    const roots = (names: readonly string[]) => (namespace === undefined ? names.map((n) => customizedRootField(customization, n)) : []);
+    // Decision dec.source.customization: root fields between the prefix and the suffix, or all under the namespace field,
+    // each name made by the source's naming convention (decision 048).
+    const naming = customization?.naming_convention ?? 'hasura-default';
+    const { root_fields: rootFields, type_names: typeNames } = customization ?? {};
+    const namespace = rootFields?.namespace;
+    const roots = (names: readonly string[]) =>
+      namespace === undefined ? names.map((n) => withPrefixSuffix(naming, 'field', n, rootFields?.prefix, rootFields?.suffix)) : [];
+    const type = (name: string) => withPrefixSuffix(naming, 'type', name, typeNames?.prefix, typeNames?.suffix);
     if (namespace !== undefined && document.tables.length > 0) claim([namespace], `the namespace${label || ' of the source "default"'}`);
     for (const entry of document.tables) {
       claim(
-        [customizedTypeName(customization, tableGraphQLName(entry)), ...roots(ROOT_FIELD_KEYS.map((k) => rootFieldName(entry, k)))],
+        [type(tableTypeName(entry, naming)), ...roots(ROOT_FIELD_KEYS.map((k) => tableRootField(entry, k, naming)))],
         `table ${quoteQualified(entry.table)}${label}`,
       );
     }
     for (const entry of functionsOf(document)) {
       const { field, aggregateField, argsType } = functionNames(entry);
-      claim([...roots([field, aggregateField]), customizedTypeName(customization, argsType)], `function ${quoteQualified(entry.function)}${label}`);
+      claim([...roots([field, aggregateField]), type(argsType)], `function ${quoteQualified(entry.function)}${label}`);
     }
   }
 }

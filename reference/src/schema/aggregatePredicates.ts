@@ -4,6 +4,7 @@
 // `filter`) satisfies `predicate`. What each function takes and answers, for the schema and the SQL.
 import type { ColumnModel, RelationshipModel, TableModel } from './model';
 import { argumentColumn } from './functions';
+import { relationshipFieldOf } from './generatedFields';
 import { scalarName } from './scalars';
 
 export interface AggregatePredicateFunction {
@@ -34,7 +35,7 @@ export const predicateFunctions = (t: TableModel): AggregatePredicateFunction[] 
   AGGREGATE_PREDICATE_FUNCTIONS.filter((fn) => predicateColumns(t, fn).length > 0);
 
 /** The field of an array relationship's aggregate predicates, and the relationships that have one (the target allows aggregations). */
-export const aggregatePredicateField = (r: RelationshipModel) => `${r.name}_aggregate`;
+export const aggregatePredicateField = (t: Pick<TableModel, 'naming'>, r: RelationshipModel) => relationshipFieldOf(t, r.name, 'aggregate');
 
 export function predicateRelationships(t: TableModel, target: (key: string) => TableModel | undefined): RelationshipModel[] {
   return t.relationships.filter((r) => r.kind === 'array' && target(r.targetKey)?.access.aggregate === true);

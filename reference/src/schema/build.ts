@@ -1,6 +1,7 @@
 // The GraphQL schema of the tracked tables (SPEC.md §1.2, §4.3): per table a query, by-primary-key
 // and aggregate root field, the mutations, and the input types they take. Execution does not use
 // resolvers: the compiler in sql/graphql turns a validated operation into one SQL statement.
+import { fieldOf } from './generatedFields';
 import { typeName } from './typeNames';
 import type { RolePresets } from './remoteRolePresets';
 import {
@@ -111,18 +112,18 @@ export function buildSchema(
     }
     const conflict = (): GraphQLFieldConfigArgumentMap => {
       const type = upsert(t);
-      return type ? { on_conflict: { type, description: MUTATION_ARGUMENT.on_conflict } } : {};
+      return type ? { [fieldOf(t, 'on_conflict')]: { type, description: MUTATION_ARGUMENT.on_conflict } } : {};
     };
     if (t.access.insert) {
       add('mutation', 'insert', () => ({
         type: mutationResponse(t),
-        args: { objects: { type: list(insertInput(t)), description: MUTATION_ARGUMENT.objects }, ...conflict() },
+        args: { [fieldOf(t, 'objects')]: { type: list(insertInput(t)), description: MUTATION_ARGUMENT.objects }, ...conflict() },
         description: DESCRIBE.insertRoot(table),
       }));
       if (t.access.select) {
         add('mutation', 'insert_one', () => ({
           type: objectType(t),
-          args: { object: { type: nonNull(insertInput(t)), description: MUTATION_ARGUMENT.object }, ...conflict() },
+          args: { [fieldOf(t, 'object')]: { type: nonNull(insertInput(t)), description: MUTATION_ARGUMENT.object }, ...conflict() },
           description: DESCRIBE.insertOneRoot(table),
         }));
       }
@@ -130,14 +131,16 @@ export function buildSchema(
     if (t.access.update) {
       add('mutation', 'update', () => ({
         type: mutationResponse(t),
-        args: { where: { type: nonNull(boolExp(t)), description: MUTATION_ARGUMENT.updateWhere }, ...updateArgs(t) },
+        args: { [fieldOf(t, 'where')]: { type: nonNull(boolExp(t)), description: MUTATION_ARGUMENT.updateWhere }, ...updateArgs(t) },
         description: DESCRIBE.updateRoot(table),
       }));
       if (pk) {
         add('mutation', 'update_by_pk', () => ({
           type: objectType(t),
           args: {
-            pk_columns: { type: nonNull(inputOf(t, typeName(t, '_pk_columns_input'), pk, (c) => nonNull(columnType(c)), DESCRIBE.pkColumnsInput(table))) },
+            [fieldOf(t, 'pk_columns')]: {
+              type: nonNull(inputOf(t, typeName(t, '_pk_columns_input'), pk, (c) => nonNull(columnType(c)), DESCRIBE.pkColumnsInput(table))),
+            },
             ...updateArgs(t),
           },
           description: DESCRIBE.updateByPkRoot(table),
@@ -146,14 +149,14 @@ export function buildSchema(
       // Decision dec.graphql.update-many: each element's answer may be null, as the engine types it.
       add('mutation', 'update_many', () => ({
         type: looseList(mutationResponse(t)),
-        args: { updates: { type: list(updates(t)), description: MUTATION_ARGUMENT.updates } },
+        args: { [fieldOf(t, 'updates')]: { type: list(updates(t)), description: MUTATION_ARGUMENT.updates } },
         description: DESCRIBE.updateManyRoot(table),
       }));
     }
     if (t.access.delete) {
       add('mutation', 'delete', () => ({
         type: mutationResponse(t),
-        args: { where: { type: nonNull(boolExp(t)), description: MUTATION_ARGUMENT.deleteWhere } },
+        args: { [fieldOf(t, 'where')]: { type: nonNull(boolExp(t)), description: MUTATION_ARGUMENT.deleteWhere } },
         description: DESCRIBE.deleteRoot(table),
       }));
       if (pk) add('mutation', 'delete_by_pk', () => ({ type: objectType(t), args: pkArgs(), description: DESCRIBE.deleteByPkRoot(table) }));

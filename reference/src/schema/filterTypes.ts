@@ -1,6 +1,8 @@
 // The input types that choose and order a table's rows: `<type>_comparison_exp`, `<table>_bool_exp`,
 // `<table>_order_by` (with the aggregates of array relationships) and the select arguments.
-import { typeName } from './typeNames';
+import { conventionOf, typeName } from './typeNames';
+import { fieldOf, relationshipFieldOf } from './generatedFields';
+import { enumValue, recaseField, recaseType, type NamingConvention } from '../metadata/namingCase';
 import {
   GraphQLBoolean,
   GraphQLEnumType,
@@ -21,11 +23,20 @@ import type { TypeContext } from './typeContext';
 import { makeEnumType, makeInputObjectType } from './types';
 import { listOf, nonNull } from './wrappers';
 
-const orderByEnum = makeEnumType({
-  name: 'order_by',
-  description: ORDER_BY.type,
-  values: Object.fromEntries(Object.entries(ORDER_BY.values).map(([v, description]) => [v, { value: v, description }])),
-});
+/** `order_by` of each convention: its values named by the convention, valued as hasura-default names them. */
+const orderByEnums = new Map<NamingConvention, GraphQLEnumType>();
+const orderByEnumOf = (convention: NamingConvention): GraphQLEnumType => {
+  let made = orderByEnums.get(convention);
+  if (!made) {
+    made = makeEnumType({
+      name: recaseType(convention, 'order_by'),
+      description: ORDER_BY.type,
+      values: Object.fromEntries(Object.entries(ORDER_BY.values).map(([v, description]) => [enumValue(convention, v), { value: v, description }])),
+    });
+    orderByEnums.set(convention, made);
+  }
+  return made;
+};
 
 const TEXT_OPERATORS = ['_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar', '_regex', '_nregex', '_iregex', '_niregex'];
 
@@ -35,8 +46,12 @@ const comparisonTypes = new WeakSet<GraphQLNamedType>();
 /** Whether `type` is a `<type>_comparison_exp` of a table's `<table>_bool_exp` (not merely so named). */
 export const isComparisonExp = (type: GraphQLNamedType | undefined): boolean => type !== undefined && comparisonTypes.has(type);
 
+/** What the names of a table's filters are made from: its convention. */
+type Named = Pick<TableModel, 'naming'>;
+
 export interface FilterTypes {
-  comparisonExp: (c: ColumnModel) => GraphQLInputObjectType;
+  /** `<type>_comparison_exp` of a column (or what a function answers) of `t`, in `t`'s convention. */
+  comparisonExp: (t: Named, c: ColumnModel) => GraphQLInputObjectType;
   selectColumn: (t: TableModel) => GraphQLEnumType;
   boolExp: (t: TableModel) => GraphQLInputObjectType;
   /** `distinct_on`, `limit`, `offset`, `order_by` and `where` of a table's rows. */
@@ -47,9 +62,11 @@ export function filterTypes(cx: TypeContext): FilterTypes {
   const { once, ownType, columnType, columnTypeKey, target, scalar } = cx;
   const isEnumColumn = (c: ColumnModel) => columnType(c) instanceof GraphQLEnumType;
 
-  const comparisonExp = (c: ColumnModel) => {
+  const comparisonExp = (t: Named, c: ColumnModel) => {
+    const convention = conventionOf(t);
     const base = columnType(c);
-    const name = `${base.name}_comparison_exp`;
+    const name = recaseType(convention, `${base.name}_comparison_exp`);
+    const op = (name: string) => recaseField(convention, name);
     // An enum table's values are compared for equality only, as the engine does.
     const isEnum = base instanceof GraphQLEnumType;
     const text = !isEnum && isStringType(c.column);
@@ -80,9 +97,10 @@ export function filterTypes(cx: TypeContext): FilterTypes {
           });
         }
         for (const [op, field] of Object.entries(fields)) Object.assign(field, described(COMPARISON_OPERATOR[op]));
-        if (!isEnum && isGeoType(c.column)) Object.assign(fields, geoFields(c));
-        if (!isEnum && isRasterType(c.column)) Object.assign(fields, rasterFields(c));
-        const made = makeInputObjectType({ name, description: DESCRIBE.comparisonExp(base.name), fields });
+        if (!isEnum && isGeoType(c.column)) Object.assign(fields, geoFields(t, c));
+        if (!isEnum && isRasterType(c.column)) Object.assign(fields, rasterFields(t, c));
+        const named = Object.fromEntries(Object.entries(fields).map(([name, field]) => [op(name), field]));
+        const made = makeInputObjectType({ name, description: DESCRIBE.comparisonExp(base.name), fields: named });
         comparisonTypes.add(made);
         return made;
       },
@@ -91,21 +109,22 @@ export function filterTypes(cx: TypeContext): FilterTypes {
   };
 
   /** `_cast` to the other PostGIS type and the type's `_st_*` operators (decision dec.graphql.postgis). */
-  const geoFields = (c: ColumnModel): GraphQLInputFieldConfigMap => {
+  const geoFields = (t: Named, c: ColumnModel): GraphQLInputFieldConfigMap => {
+    const convention = conventionOf(t);
     const type = c.column.type as 'geometry' | 'geography';
     const other = type === 'geometry' ? 'geography' : 'geometry';
     const base = columnType(c);
     const asOther: ColumnModel = { ...c, scalar: other, enumType: undefined, column: { ...c.column, type: other } };
-    const cast = once(`${type}_cast_exp`, () =>
-      makeInputObjectType({ name: `${type}_cast_exp`, fields: () => ({ [other]: { type: comparisonExp(asOther) } }) }),
-    );
-    const within = once(type === 'geometry' ? 'st_d_within_input' : 'st_d_within_geography_input', () =>
+    const castName = recaseType(convention, `${type}_cast_exp`);
+    const cast = once(castName, () => makeInputObjectType({ name: castName, fields: () => ({ [other]: { type: comparisonExp(t, asOther) } }) }));
+    const withinName = recaseType(convention, type === 'geometry' ? 'st_d_within_input' : 'st_d_within_geography_input');
+    const within = once(withinName, () =>
       makeInputObjectType({
-        name: type === 'geometry' ? 'st_d_within_input' : 'st_d_within_geography_input',
+        name: withinName,
         fields: {
           distance: { type: nonNull(GraphQLFloat) },
           from: { type: nonNull(base) },
-          ...(type === 'geography' ? { use_spheroid: { type: GraphQLBoolean, defaultValue: true } } : {}),
+          ...(type === 'geography' ? { [fieldOf(t, 'use_spheroid')]: { type: GraphQLBoolean, defaultValue: true } } : {}),
         },
       }),
     );
@@ -117,13 +136,15 @@ export function filterTypes(cx: TypeContext): FilterTypes {
   };
 
   /** The engine's raster operators: with another raster, or with a geometry and a band. */
-  const rasterFields = (c: ColumnModel): GraphQLInputFieldConfigMap => {
+  const rasterFields = (t: Named, c: ColumnModel): GraphQLInputFieldConfigMap => {
     const geometry = scalar('geometry');
-    const nbandGeom = once('st_intersects_nband_geom_input', () =>
-      makeInputObjectType({ name: 'st_intersects_nband_geom_input', fields: { nband: { type: nonNull(GraphQLInt) }, geommin: { type: nonNull(geometry) } } }),
+    const nbandGeomName = recaseType(conventionOf(t), 'st_intersects_nband_geom_input');
+    const nbandGeom = once(nbandGeomName, () =>
+      makeInputObjectType({ name: nbandGeomName, fields: { nband: { type: nonNull(GraphQLInt) }, geommin: { type: nonNull(geometry) } } }),
     );
-    const geomNband = once('st_intersects_geom_nband_input', () =>
-      makeInputObjectType({ name: 'st_intersects_geom_nband_input', fields: { geommin: { type: nonNull(geometry) }, nband: { type: GraphQLInt } } }),
+    const geomNbandName = recaseType(conventionOf(t), 'st_intersects_geom_nband_input');
+    const geomNband = once(geomNbandName, () =>
+      makeInputObjectType({ name: geomNbandName, fields: { geommin: { type: nonNull(geometry) }, nband: { type: GraphQLInt } } }),
     );
     return { _st_intersects_rast: { type: columnType(c) }, _st_intersects_nband_geom: { type: nbandGeom }, _st_intersects_geom_nband: { type: geomNband } };
   };
@@ -143,14 +164,14 @@ export function filterTypes(cx: TypeContext): FilterTypes {
         name: typeName(t, '_bool_exp'),
         description: DESCRIBE.boolExp(t.entry.table),
         fields: () => ({
-          _and: { type: listOf(boolExp(t)) },
-          _or: { type: listOf(boolExp(t)) },
-          _not: { type: boolExp(t) },
-          ...Object.fromEntries(t.columns.map((c) => [c.field, { type: comparisonExp(c) }])),
-          ...Object.fromEntries(comparableComputed(t).map((c) => [c.field, { type: comparisonExp(c.returns) }])),
+          [fieldOf(t, '_and')]: { type: listOf(boolExp(t)) },
+          [fieldOf(t, '_or')]: { type: listOf(boolExp(t)) },
+          [fieldOf(t, '_not')]: { type: boolExp(t) },
+          ...Object.fromEntries(t.columns.map((c) => [c.field, { type: comparisonExp(t, c) }])),
+          ...Object.fromEntries(comparableComputed(t).map((c) => [c.field, { type: comparisonExp(t, c.returns) }])),
           ...Object.fromEntries(t.relationships.map((r) => [r.name, { type: boolExp(target(t, r.targetKey)) }])),
           ...Object.fromEntries(
-            predicateRelationships(t, (key) => target(t, key)).map((r) => [aggregatePredicateField(r), { type: aggregateBoolExp(target(t, r.targetKey)) }]),
+            predicateRelationships(t, (key) => target(t, key)).map((r) => [aggregatePredicateField(t, r), { type: aggregateBoolExp(target(t, r.targetKey)) }]),
           ),
         }),
       }),
@@ -161,7 +182,7 @@ export function filterTypes(cx: TypeContext): FilterTypes {
     ownType(t, typeName(t, '_aggregate_bool_exp'), () =>
       makeInputObjectType({
         name: typeName(t, '_aggregate_bool_exp'),
-        fields: () => Object.fromEntries(predicateFunctions(t).map((fn) => [fn.name, { type: aggregatePredicate(t, fn) }])),
+        fields: () => Object.fromEntries(predicateFunctions(t).map((fn) => [fieldOf(t, fn.name), { type: aggregatePredicate(t, fn) }])),
       }),
     );
 
@@ -174,7 +195,7 @@ export function filterTypes(cx: TypeContext): FilterTypes {
           arguments: { type: fn.arguments === 'star' ? listOf(selectColumn(t)) : nonNull(argumentColumns(t, fn)) },
           distinct: { type: GraphQLBoolean },
           filter: { type: boolExp(t) },
-          predicate: { type: nonNull(comparisonExp(fn.returns)) },
+          predicate: { type: nonNull(comparisonExp(t, fn.returns)) },
         }),
       }),
     );
@@ -199,11 +220,12 @@ export function filterTypes(cx: TypeContext): FilterTypes {
         name: typeName(t, '_aggregate_order_by'),
         description: DESCRIBE.aggregateOrderBy(t.entry.table),
         fields: () => {
+          const orderByEnum = orderByEnumOf(conventionOf(t));
           const fields: GraphQLInputFieldConfigMap = { count: { type: orderByEnum } };
           for (const op of AGGREGATE_OPERATIONS) {
             const cols = aggregateColumns(t, op, isEnumColumn);
             if (cols.length === 0) continue;
-            fields[op] = {
+            fields[fieldOf(t, op)] = {
               type: ownType(t, typeName(t, `_${op}_order_by`), () =>
                 makeInputObjectType({
                   name: typeName(t, `_${op}_order_by`),
@@ -224,15 +246,15 @@ export function filterTypes(cx: TypeContext): FilterTypes {
         name: typeName(t, '_order_by'),
         description: DESCRIBE.orderBy(t.entry.table),
         fields: () => ({
-          ...Object.fromEntries(t.columns.map((c) => [c.field, { type: orderByEnum }])),
-          ...Object.fromEntries(comparableComputed(t).map((c) => [c.field, { type: orderByEnum }])),
+          ...Object.fromEntries(t.columns.map((c) => [c.field, { type: orderByEnumOf(conventionOf(t)) }])),
+          ...Object.fromEntries(comparableComputed(t).map((c) => [c.field, { type: orderByEnumOf(conventionOf(t)) }])),
           ...Object.fromEntries(
             t.relationships
               .filter((r) => r.kind === 'object' || target(t, r.targetKey).access.aggregate)
               .map((r) =>
                 r.kind === 'object'
                   ? [r.name, { type: orderBy(target(t, r.targetKey)) }]
-                  : [`${r.name}_aggregate`, { type: aggregateOrderBy(target(t, r.targetKey)) }],
+                  : [relationshipFieldOf(t, r.name, 'aggregate'), { type: aggregateOrderBy(target(t, r.targetKey)) }],
               ),
           ),
         }),
@@ -240,11 +262,11 @@ export function filterTypes(cx: TypeContext): FilterTypes {
     );
 
   const selectArgs = (t: TableModel): GraphQLFieldConfigArgumentMap => ({
-    distinct_on: { type: listOf(selectColumn(t)), description: SELECT_ARGUMENT.distinct_on },
-    limit: { type: GraphQLInt, description: SELECT_ARGUMENT.limit },
-    offset: { type: GraphQLInt, description: SELECT_ARGUMENT.offset },
-    order_by: { type: listOf(orderBy(t)), description: SELECT_ARGUMENT.order_by },
-    where: { type: boolExp(t), description: SELECT_ARGUMENT.where },
+    [fieldOf(t, 'distinct_on')]: { type: listOf(selectColumn(t)), description: SELECT_ARGUMENT.distinct_on },
+    [fieldOf(t, 'limit')]: { type: GraphQLInt, description: SELECT_ARGUMENT.limit },
+    [fieldOf(t, 'offset')]: { type: GraphQLInt, description: SELECT_ARGUMENT.offset },
+    [fieldOf(t, 'order_by')]: { type: listOf(orderBy(t)), description: SELECT_ARGUMENT.order_by },
+    [fieldOf(t, 'where')]: { type: boolExp(t), description: SELECT_ARGUMENT.where },
   });
 
   return { comparisonExp, selectColumn, boolExp, selectArgs };

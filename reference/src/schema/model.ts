@@ -7,7 +7,9 @@ import { foreignKeysOf, primaryKeyOf, relationKey, sourceKey, uniqueConstraintsO
 import { relationshipsOf, resolveRelationship } from '../metadata/relationships';
 import { columnConflict, resolveComputedField, type ResolvedComputedField } from '../metadata/computedFields';
 import { argumentColumn, argumentModels } from './functions';
-import { columnGraphQLName, rootFieldName, tableGraphQLName } from '../metadata/naming';
+import { tableGraphQLName, tableRootField } from '../metadata/naming';
+import { columnField } from './generatedFields';
+import type { NamingConvention } from '../metadata/namingCase';
 import type { ComputedFieldModel, EnumValue, Models, TableModel } from './modelTypes';
 import { adminAccess } from './roles';
 import { scalarName } from './scalars';
@@ -27,9 +29,15 @@ export type {
 
 export { typeName } from './typeNames';
 
-export const enumTypeName = (table: TableModel | { name: string }) => typeName(table, '_enum');
+export const enumTypeName = (table: TableModel) => typeName(table, '_enum');
 
-export function buildModels(document: MetadataDocument, db: Introspection, enumValues: ReadonlyMap<string, EnumValue[]>): Models {
+/** The tables of `document` as models, their fields and root fields cased by `naming`, the convention of their source (decision 046). */
+export function buildModels(
+  document: MetadataDocument,
+  db: Introspection,
+  enumValues: ReadonlyMap<string, EnumValue[]>,
+  naming: NamingConvention = 'hasura-default',
+): Models {
   const models = new Map<string, TableModel>();
   for (const entry of document.tables) {
     const key = relationKey(entry.table);
@@ -41,7 +49,7 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
       // Decision dec.table.column-config: a configured comment is the field's description.
       const comment = comments?.[raw.name]?.comment;
       const column = comment === undefined ? raw : { ...raw, comment };
-      return { column, field: columnGraphQLName(entry, column.name), scalar: scalarName(column) };
+      return { column, field: columnField(entry, column.name, naming), scalar: scalarName(column) };
     });
     const kind = table.kind;
     const bits = table.updatable;
@@ -52,6 +60,7 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
       entry,
       db: table,
       name,
+      ...(naming === 'hasura-default' ? {} : { naming }),
       columns,
       byField: new Map(columns.map((c) => [c.field, c])),
       byColumn: new Map(columns.map((c) => [c.column.name, c])),
@@ -71,7 +80,7 @@ export function buildModels(document: MetadataDocument, db: Introspection, enumV
       updatable: isTable || (bits & 4) === 4,
       deletable: isTable || (bits & 16) === 16,
       ...(values ? { enumValues: values } : {}),
-      rootFields: Object.fromEntries(ROOT_FIELD_KEYS.map((k) => [k, rootFieldName(entry, k)])) as Record<RootFieldKey, string>,
+      rootFields: Object.fromEntries(ROOT_FIELD_KEYS.map((k) => [k, tableRootField(entry, k, naming)])) as Record<RootFieldKey, string>,
     };
     models.set(key, { ...model, access: adminAccess(model) });
   }

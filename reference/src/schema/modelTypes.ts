@@ -3,6 +3,7 @@
 import type { BoolExp, RemoteFieldPath, RootFieldKey, TableEntry } from '../../../spec';
 import type { DbColumn, DbFunction, DbTable } from '../db/introspection';
 import type { ResolvedRelationship } from '../metadata/relationships';
+import type { NamingConvention } from '../metadata/namingCase';
 
 export interface ColumnModel {
   column: DbColumn;
@@ -67,6 +68,8 @@ export interface TableModel {
   namespace?: string;
   /** The prefix and suffix of every type name generated for it (decision dec.source.customization). */
   typeNames?: { prefix?: string; suffix?: string };
+  /** Its source's naming convention (decision 046); absent: hasura-default. */
+  naming?: NamingConvention;
   entry: TableEntry;
   db: DbTable;
   name: string;

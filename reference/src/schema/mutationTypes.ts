@@ -1,6 +1,7 @@
 // The types of a table's mutations: inputs for insert, update and the primary key, `on_conflict`,
 // and `<table>_mutation_response`.
 import { typeName } from './typeNames';
+import { fieldOf } from './generatedFields';
 import {
   GraphQLBoolean,
   GraphQLInt,
@@ -54,8 +55,8 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
         description: DESCRIBE.mutationResponse(t.entry.table),
         // A role that may not read the table learns how many rows, not which.
         fields: () => ({
-          affected_rows: { type: nonNull(GraphQLInt), description: DESCRIBE.affectedRows },
-          ...(t.access.select ? { returning: { type: list(objectType(t)), description: DESCRIBE.returning } } : {}),
+          [fieldOf(t, 'affected_rows')]: { type: nonNull(GraphQLInt), description: DESCRIBE.affectedRows },
+          ...(t.access.select ? { [fieldOf(t, 'returning')]: { type: list(objectType(t)), description: DESCRIBE.returning } } : {}),
         }),
       }),
     );
@@ -77,7 +78,7 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
             name: typeName(t, '_on_conflict'),
             description: DESCRIBE.onConflict(t.entry.table),
             fields: () => ({
-              constraint: {
+              [fieldOf(t, 'constraint')]: {
                 type: nonNull(
                   ownType(t, typeName(t, '_constraint'), () =>
                     makeEnumType({
@@ -88,8 +89,8 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
                   ),
                 ),
               },
-              update_columns: { type: list(columnEnum(t, typeName(t, '_update_column'), t.access.updateColumns)), defaultValue: [] },
-              where: { type: boolExp(t) },
+              [fieldOf(t, 'update_columns')]: { type: list(columnEnum(t, typeName(t, '_update_column'), t.access.updateColumns)), defaultValue: [] },
+              [fieldOf(t, 'where')]: { type: boolExp(t) },
             }),
           }),
         );
@@ -99,7 +100,7 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
     const args: GraphQLFieldConfigArgumentMap = {};
     // An operator's argument and its input type share the engine's description of the operator.
     const add = (op: string, inputName: string, columns: ColumnModel[], type: (c: ColumnModel) => GraphQLInputType, description = UPDATE_OPERATOR[op]) => {
-      args[op] = { type: inputOf(t, typeName(t, `_${inputName}`), columns, type, description), description: UPDATE_OPERATOR[op] };
+      args[fieldOf(t, op)] = { type: inputOf(t, typeName(t, `_${inputName}`), columns, type, description), description: UPDATE_OPERATOR[op] };
     };
     const table = t.entry.table;
     // Presets may cover every column the role may update: then there is nothing to _set.
@@ -129,8 +130,8 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
         fields: () => {
           const conflict = upsert(t);
           return {
-            data: { type: kind === 'obj' ? nonNull(insertInput(t)) : list(insertInput(t)) },
-            ...(conflict ? { on_conflict: { type: conflict, description: MUTATION_ARGUMENT.on_conflict } } : {}),
+            [fieldOf(t, 'data')]: { type: kind === 'obj' ? nonNull(insertInput(t)) : list(insertInput(t)) },
+            ...(conflict ? { [fieldOf(t, 'on_conflict')]: { type: conflict, description: MUTATION_ARGUMENT.on_conflict } } : {}),
           };
         },
       }),
@@ -158,7 +159,7 @@ export function mutationTypes(cx: TypeContext, filters: FilterTypes, objects: Ob
     ownType(t, typeName(t, '_updates'), () =>
       makeInputObjectType({
         name: typeName(t, '_updates'),
-        fields: () => ({ ...updateArgs(t), where: { type: nonNull(boolExp(t)), description: MUTATION_ARGUMENT.updateWhere } }),
+        fields: () => ({ ...updateArgs(t), [fieldOf(t, 'where')]: { type: nonNull(boolExp(t)), description: MUTATION_ARGUMENT.updateWhere } }),
       }),
     );
 

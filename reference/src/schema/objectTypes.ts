@@ -1,6 +1,7 @@
 // The output types of a table: its object type (columns, computed fields, relationships) and
 // `<table>_aggregate` with its aggregate fields.
 import { typeName } from './typeNames';
+import { fieldOf, relationshipFieldOf } from './generatedFields';
 import {
   GraphQLBoolean,
   GraphQLEnumType,
@@ -50,12 +51,15 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
   const aggregateFields = (t: TableModel) =>
     ownType(t, typeName(t, '_aggregate_fields'), () => {
       const fields: GraphQLFieldConfigMap<unknown, unknown> = {
-        count: { type: nonNull(GraphQLInt), args: { columns: { type: listOf(selectColumn(t)) }, distinct: { type: GraphQLBoolean } } },
+        [fieldOf(t, 'count')]: {
+          type: nonNull(GraphQLInt),
+          args: { [fieldOf(t, 'columns')]: { type: listOf(selectColumn(t)) }, [fieldOf(t, 'distinct')]: { type: GraphQLBoolean } },
+        },
       };
       for (const op of AGGREGATE_OPERATIONS) {
         const cols = aggregateColumns(t, op, isEnumColumn);
         if (cols.length === 0) continue;
-        fields[op] = {
+        fields[fieldOf(t, op)] = {
           type: ownType(t, typeName(t, `_${op}_fields`), () =>
             makeObjectType({
               name: typeName(t, `_${op}_fields`),
@@ -78,7 +82,7 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
       makeObjectType({
         name: typeName(t, '_aggregate'),
         description: DESCRIBE.aggregate(t.entry.table),
-        fields: () => ({ aggregate: { type: aggregateFields(t) }, nodes: { type: list(objectType(t)) } }),
+        fields: () => ({ [fieldOf(t, 'aggregate')]: { type: aggregateFields(t) }, [fieldOf(t, 'nodes')]: { type: list(objectType(t)) } }),
       }),
     );
 
@@ -111,7 +115,11 @@ export function objectTypes(cx: TypeContext, filters: FilterTypes, remoteField: 
             } else {
               fields[r.name] = { type: list(objectType(remote)), args: selectArgs(remote), description: DESCRIBE.arrayRelationship };
               if (remote.access.aggregate) {
-                fields[`${r.name}_aggregate`] = { type: nonNull(aggregate(remote)), args: selectArgs(remote), description: DESCRIBE.aggregateRelationship };
+                fields[relationshipFieldOf(t, r.name, 'aggregate')] = {
+                  type: nonNull(aggregate(remote)),
+                  args: selectArgs(remote),
+                  description: DESCRIBE.aggregateRelationship,
+                };
               }
             }
           }

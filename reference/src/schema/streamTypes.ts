@@ -1,7 +1,8 @@
 // The types of a table's streaming subscription field (decision dec.graphql.stream.schema):
 // `<table>_stream(batch_size, cursor, where)`, its cursor `<table>_stream_cursor_input` of one
 // column's initial value and an ordering, named and described as the engine generates them.
-import { sourceTypeName, typeName } from './typeNames';
+import { conventionOf, sourceTypeName, typeName } from './typeNames';
+import { fieldOf } from './generatedFields';
 import { GraphQLInt, type GraphQLEnumType, type GraphQLFieldConfigArgumentMap, type GraphQLInputObjectType } from 'graphql';
 import { CURSOR_ORDERING, described, DESCRIBE, STREAM_ARGUMENT } from './descriptions';
 import type { FilterTypes } from './filterTypes';
@@ -49,16 +50,19 @@ export function streamTypes(cx: TypeContext, filters: FilterTypes): StreamTypes 
         name: typeName(t, '_stream_cursor_input'),
         description: DESCRIBE.streamCursorInput(t.name),
         fields: () => ({
-          initial_value: { type: nonNull(valueInput(t)), description: STREAM_ARGUMENT.initial_value },
-          ordering: { type: cursorOrderingEnum(sourceTypeName(t.typeNames, 'cursor_ordering')), description: STREAM_ARGUMENT.ordering },
+          [fieldOf(t, 'initial_value')]: { type: nonNull(valueInput(t)), description: STREAM_ARGUMENT.initial_value },
+          [fieldOf(t, 'ordering')]: {
+            type: cursorOrderingEnum(sourceTypeName(t.typeNames, 'cursor_ordering', conventionOf(t))),
+            description: STREAM_ARGUMENT.ordering,
+          },
         }),
       }),
     );
 
   const streamArgs = (t: TableModel): GraphQLFieldConfigArgumentMap => ({
-    batch_size: { type: nonNull(GraphQLInt), description: STREAM_ARGUMENT.batch_size },
-    cursor: { type: listOfNullable(cursorInput(t)), description: STREAM_ARGUMENT.cursor },
-    where: { type: filters.boolExp(t), description: STREAM_ARGUMENT.where },
+    [fieldOf(t, 'batch_size')]: { type: nonNull(GraphQLInt), description: STREAM_ARGUMENT.batch_size },
+    [fieldOf(t, 'cursor')]: { type: listOfNullable(cursorInput(t)), description: STREAM_ARGUMENT.cursor },
+    [fieldOf(t, 'where')]: { type: filters.boolExp(t), description: STREAM_ARGUMENT.where },
   });
 
   return { streamArgs };

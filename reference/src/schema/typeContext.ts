@@ -5,6 +5,8 @@ import { enumTypeName, type ColumnModel, type Models, type TableModel } from './
 import { builtInScalar, customScalar } from './scalars';
 import type { TypeShare } from './typeShare';
 import { makeEnumType } from './types';
+import { enumValue } from '../metadata/namingCase';
+import { conventionOf } from './typeNames';
 
 /** The scalar of this name in the schemas that share `share`: one object per name. */
 export function sharedScalar(share: TypeShare, name: string): GraphQLScalarType {
@@ -52,11 +54,11 @@ export function typeContext(models: Models, share: TypeShare, remoteTypes = ''):
       () =>
         makeEnumType({
           name: enumTypeName(table),
-          // Decision dec.graphql.introspection-order: sorted by name.
+          // Decision dec.graphql.introspection-order: sorted by name. Named by the table's convention, valued by the row's text.
           values: Object.fromEntries(
-            [...(table.enumValues ?? [])]
-              .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
-              .map((v) => [v.value, { value: v.value, ...(v.comment ? { description: v.comment } : {}) }]),
+            (table.enumValues ?? [])
+              .map((v) => [enumValue(conventionOf(table), v.value), { value: v.value, ...(v.comment ? { description: v.comment } : {}) }] as const)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
           ),
         }),
       enumContent(table),

@@ -162,6 +162,7 @@ function viewOf(t: TableModel, common: string, typeName: (c: ColumnModel) => str
     t.rootFields,
     t.namespace ?? null,
     t.typeNames ?? null,
+    ...(t.naming ? [t.naming] : []),
     t.columns.map((c) => [c.field, typeName(c)]),
     t.primaryKey ?? null,
     t.constraints.map((c) => c.name),

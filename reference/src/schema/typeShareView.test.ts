@@ -89,6 +89,7 @@ describe("each part of a table's view gives it another class", () => {
     ['root fields (the entry unchanged)', { rootFields: { select: 'all_a' } as TableModel['rootFields'] }],
     ['a namespace', { namespace: 'ns' }],
     ['type names', { typeNames: { prefix: 'p_' } }],
+    ['another naming convention', { naming: 'graphql-default' }],
     ['a column named otherwise', { columns: [columnOf('id'), { ...columnOf('b_id'), field: 'bId' }] }],
     ['the primary key', { primaryKey: ['b_id'] }],
     ['no primary key', { primaryKey: undefined }],

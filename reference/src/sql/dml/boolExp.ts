@@ -31,6 +31,9 @@ import { aggregateOfRelated, predicateParts } from '../graphql/aggregatePredicat
 import { castColumn, OBJECT_OPERATORS, GEO_OPERATORS, geoCondition } from '../graphql/geo';
 import { GEO_TYPES } from '../../schema/geoJson';
 
+/** A permission's expression names fields as metadata does, whatever the source's naming convention. */
+const METADATA_NAMES = {};
+
 const TEXT_TYPES = ['text', 'varchar', 'bpchar', 'citext', 'name'];
 const JSONB_TYPES = ['jsonb'];
 
@@ -199,7 +202,7 @@ export function compileRawBoolExp(outer: BoolExpEnvironment, t: TableModel, alia
       }
       continue;
     }
-    const aggregated = t.relationships.find((r) => r.kind === 'array' && aggregatePredicateField(r) === key);
+    const aggregated = t.relationships.find((r) => r.kind === 'array' && aggregatePredicateField(METADATA_NAMES, r) === key);
     if (aggregated && !t.relationships.some((r) => r.name === key)) {
       parts.push(aggregatePredicate(env, t, aggregated, alias, value));
       continue;
@@ -249,6 +252,7 @@ function aggregatePredicate(env: BoolExpEnvironment, t: TableModel, rel: Relatio
   const parts = predicateParts(
     value,
     remote,
+    METADATA_NAMES,
     (name) => {
       const c = remote.db.columns.find((x) => x.name === name);
       if (!c) throw engineError('not-exists.no-such-column', env.path, [JSON.stringify(name)]);

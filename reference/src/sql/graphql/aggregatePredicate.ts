@@ -3,6 +3,7 @@
 import type { AggregatePredicateFunction } from '../../schema/aggregatePredicates';
 import { AGGREGATE_PREDICATE_FUNCTIONS } from '../../schema/aggregatePredicates';
 import type { RelationshipModel, TableModel } from '../../schema/model';
+import { argOf, fieldOf } from '../../schema/generatedFields';
 import { alias as newAlias, and, column, CompileError, joinCondition, sql, table, type Condition, type Fragment } from './context';
 
 export interface PredicateParts {
@@ -17,18 +18,26 @@ export interface PredicateParts {
 }
 
 /**
- * Reads `{<function>: {arguments, distinct, filter, predicate}}`: exactly one function. `column`
- * turns a name the expression uses into a column of the target, or throws.
+ * Reads `{<function>: {arguments, distinct, filter, predicate}}`: exactly one function, its fields
+ * named by `convention`'s. `column` turns a name the expression uses into a column of the
+ * target, or throws.
  */
-export function predicateParts(value: unknown, remote: TableModel, columnOf: (name: string) => string, fail: (message: string) => Error): PredicateParts {
+export function predicateParts(
+  value: unknown,
+  remote: TableModel,
+  convention: Pick<TableModel, 'naming'>,
+  columnOf: (name: string) => string,
+  fail: (message: string) => Error,
+): PredicateParts {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('expected an object of one aggregate predicate');
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined);
   if (entries.length !== 1) throw fail('exactly one predicate should be specified');
   const [name, body] = entries[0]!;
-  const fn = AGGREGATE_PREDICATE_FUNCTIONS.find((f) => f.name === name);
+  const fn = AGGREGATE_PREDICATE_FUNCTIONS.find((f) => fieldOf(convention, f.name) === name);
   if (!fn) throw fail(`unknown aggregate predicate ${JSON.stringify(name)} on ${JSON.stringify(remote.name)}`);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw fail(`expected an object for ${name}`);
-  const { arguments: args, distinct, filter, predicate } = body as Record<string, unknown>;
+  const fields = body as Record<string, unknown>;
+  const [args, distinct, filter, predicate] = ['arguments', 'distinct', 'filter', 'predicate'].map((f) => argOf(convention, fields, f));
   const names = args === undefined || args === null ? [] : Array.isArray(args) ? args : [args];
   if (fn.arguments === 'boolean' && names.length !== 1) throw fail(`${name} takes exactly one column in "arguments"`);
   if (typeof predicate !== 'object' || predicate === null || Array.isArray(predicate)) throw fail(`"predicate" of ${name} is required`);

@@ -1,6 +1,7 @@
 // A GraphQL `<table>_bool_exp` value as an SQL condition (SPEC.md §2.1 BoolExp, `where`).
 import { typeName } from '../../schema/typeNames';
 import type { TableModel } from '../../schema/model';
+import { fieldOf } from '../../schema/generatedFields';
 import type { ColumnModel } from '../../schema/model';
 import { readColumn, readComputed, selectFilter } from './permissions';
 import {
@@ -58,9 +59,24 @@ const COMPARISONS: Record<string, string> = {
  */
 export const COMPARISON_OPERATORS: ReadonlySet<string> = new Set([...Object.keys(COMPARISONS), '_in', '_nin']);
 
-function comparison(c: ColumnModel, col: Fragment, op: string, value: unknown): Condition {
-  if (op.startsWith('_st_') && GEO_OPERATORS.has(op.slice(1))) return value === null ? TRUE : condition(geoCondition(c.column, col, op.slice(1), value));
-  if (op === '_cast') return castComparison(c, col, value as Value | null);
+/** Every operator of a comparison, by its hasura-default name. */
+const OPERATORS = [
+  ...Object.keys(COMPARISONS),
+  ...['_in', '_nin', '_is_null', '_has_key', '_has_keys_any', '_has_keys_all', '_cast'],
+  ...[...GEO_OPERATORS.keys()].map((op) => `_${op}`),
+];
+
+/** The operator a field of `t`'s comparison types names, by its hasura-default name; the name as given when it names none. */
+const operatorOf = (t: Named, name: string) => OPERATORS.find((op) => fieldOf(t, op) === name) ?? name;
+
+/** What the names of an expression over a table are read by: its convention. */
+type Named = Pick<TableModel, 'naming'>;
+
+function comparison(t: Named, c: ColumnModel, col: Fragment, name: string, value: unknown): Condition {
+  const op = operatorOf(t, name);
+  if (op.startsWith('_st_') && GEO_OPERATORS.has(op.slice(1)))
+    return value === null ? TRUE : condition(geoCondition(c.column, col, op.slice(1), geoOperand(t, value)));
+  if (op === '_cast') return castComparison(t, c, col, value as Value | null);
   const operator = COMPARISONS[op];
   if (operator) return condition(sql.query`${col} ${sql.raw(operator)} ${typedValue(c.column, value)}`);
   switch (op) {
@@ -81,13 +97,21 @@ function comparison(c: ColumnModel, col: Fragment, op: string, value: unknown): 
   }
 }
 
+/** A distance operand's fields by the names geoCondition reads (`use_spheroid`), from those of `t`'s convention. */
+function geoOperand(t: Named, value: unknown): unknown {
+  const name = fieldOf(t, 'use_spheroid');
+  if (name === 'use_spheroid' || typeof value !== 'object' || value === null || !(name in value)) return value;
+  const { [name]: useSpheroid, ...rest } = value as Value;
+  return { ...rest, use_spheroid: useSpheroid };
+}
+
 /** `_cast: {geography: {…}}` (or `geometry`): the column compared as the other PostGIS type. */
-function castComparison(c: ColumnModel, col: Fragment, value: Value | null): Condition {
+function castComparison(t: Named, c: ColumnModel, col: Fragment, value: Value | null): Condition {
   const parts: Condition[] = [];
   for (const [target, operators] of Object.entries(value ?? {})) {
     const cast = castColumn(c.column, col, target);
     for (const [op, operand] of Object.entries((operators as Value | null) ?? {}))
-      parts.push(comparison({ ...c, column: cast.column }, cast.value, op, operand));
+      parts.push(comparison(t, { ...c, column: cast.column }, cast.value, op, operand));
   }
   return and(parts);
 }
@@ -97,25 +121,25 @@ export function compileBoolExp(ctx: CompileContext, t: TableModel, alias: sql.SQ
   if (value === null || value === undefined) return TRUE;
   const parts: Condition[] = [];
   for (const [key, v] of Object.entries(value)) {
-    if (key === '_and') parts.push(and(((v as Value[] | null) ?? []).map((x) => compileBoolExp(ctx, t, alias, x))));
-    else if (key === '_or') parts.push(or(((v as Value[] | null) ?? []).map((x) => compileBoolExp(ctx, t, alias, x))));
-    else if (key === '_not') parts.push(v === null ? TRUE : not(compileBoolExp(ctx, t, alias, v as Value)));
+    if (key === fieldOf(t, '_and')) parts.push(and(((v as Value[] | null) ?? []).map((x) => compileBoolExp(ctx, t, alias, x))));
+    else if (key === fieldOf(t, '_or')) parts.push(or(((v as Value[] | null) ?? []).map((x) => compileBoolExp(ctx, t, alias, x))));
+    else if (key === fieldOf(t, '_not')) parts.push(v === null ? TRUE : not(compileBoolExp(ctx, t, alias, v as Value)));
     else {
       const c = t.byField.get(key);
       if (c) {
         if (v === null) continue;
         const col = readColumn(ctx, t, alias, c.column.name);
-        for (const [op, operand] of Object.entries(v as Value)) parts.push(comparison(c, col, op, operand));
+        for (const [op, operand] of Object.entries(v as Value)) parts.push(comparison(t, c, col, op, operand));
         continue;
       }
       const computed = t.computedFields.find((x) => x.kind === 'scalar' && x.field === key);
       if (computed) {
         if (v === null) continue;
         const value = readComputed(ctx, t, alias, key, functionCall(ctx, computed, undefined, rowValue(t, alias)));
-        for (const [op, operand] of Object.entries(v as Value)) parts.push(comparison(computed.returns, value, op, operand));
+        for (const [op, operand] of Object.entries(v as Value)) parts.push(comparison(t, computed.returns, value, op, operand));
         continue;
       }
-      const aggregated = t.relationships.find((r) => r.kind === 'array' && aggregatePredicateField(r) === key);
+      const aggregated = t.relationships.find((r) => r.kind === 'array' && aggregatePredicateField(t, r) === key);
       if (aggregated && ctx.models.get(aggregated.targetKey)?.access.aggregate) {
         if (v !== null) parts.push(aggregatePredicate(ctx, aggregated, alias, v));
         continue;
@@ -141,6 +165,7 @@ function aggregatePredicate(ctx: CompileContext, rel: RelationshipModel, alias: 
   const parts = predicateParts(
     value,
     remote,
+    remote,
     (field) => remote.byField.get(field)!.column.name,
     (message) => new CompileError(message),
   );
@@ -148,5 +173,5 @@ function aggregatePredicate(ctx: CompileContext, rel: RelationshipModel, alias: 
     selectFilter(ctx, remote, r),
     compileBoolExp(ctx, remote, r, parts.filter as Value | null | undefined),
   ]);
-  return and(Object.entries(parts.predicate).map(([op, operand]) => comparison(parts.fn.returns, aggregate, op, operand)));
+  return and(Object.entries(parts.predicate).map(([op, operand]) => comparison(remote, parts.fn.returns, aggregate, op, operand)));
 }

@@ -1,6 +1,7 @@
 // Mutations: insert (with on_conflict), update (_set, _inc, jsonb operators), delete, and their
 // by-primary-key forms, each one statement whose JSON answer is built inside PostgreSQL.
 import { typeName } from '../../schema/typeNames';
+import { argOf, fieldOf } from '../../schema/generatedFields';
 import type { SelectionSetNode } from 'graphql';
 import type { DbColumn } from '../../db/introspection';
 import { INSERT_PLACEHOLDER, type ColumnModel, type TableModel } from '../../schema/model';
@@ -32,7 +33,7 @@ export function answer(
   const pairs: [string, Fragment][] = [];
   for (const f of selectionSet ? collectFields(env.fields, type, selectionSet) : []) {
     if (f.name === '__typename') pairs.push([f.alias, sql.literal(typeName(t, '_mutation_response'))]);
-    else if (f.name === 'affected_rows') pairs.push([f.alias, affected]);
+    else if (f.name === fieldOf(t, 'affected_rows')) pairs.push([f.alias, affected]);
     else
       pairs.push([
         f.alias,
@@ -63,6 +64,17 @@ export interface OnConflict {
   constraint: string;
   update_columns: string[];
   where?: Row | null;
+}
+
+/** `on_conflict` as given to `t`'s fields, its fields read by the names `t`'s convention gave them. */
+export function onConflictOf(t: TableModel, value: unknown): OnConflict | null | undefined {
+  if (value === null || value === undefined) return value;
+  const given = value as Row;
+  return {
+    constraint: argOf(t, given, 'constraint') as string,
+    update_columns: argOf(t, given, 'update_columns') as string[],
+    where: argOf(t, given, 'where') as Row | null | undefined,
+  };
 }
 
 /** A column an insert sets itself rather than takes from the input: from a parent's row, or an object relationship's. */
@@ -154,7 +166,7 @@ export function updateStatement(
   const sets: Fragment[] = [];
   const seen = new Set<string>();
   for (const op of UPDATE_OPERATORS) {
-    for (const [field, value] of Object.entries((args[op] as Row | null | undefined) ?? {})) {
+    for (const [field, value] of Object.entries((argOf(t, args, op) as Row | null | undefined) ?? {})) {
       const c = writableColumn(t, t.access.updateColumns, field);
       if (seen.has(c.column.name)) throw new CompileError(`column ${JSON.stringify(field)} is given in more than one update operator`);
       seen.add(c.column.name);

@@ -9,7 +9,8 @@ import type { SelectionSetNode } from 'graphql';
 import { ERRORS_BY_ID, formatMessage, quoteQualified } from '../../../../spec';
 import type { RelationshipModel, TableModel } from '../../schema/model';
 import { alias, CompileError, sql, table, type Fragment } from './context';
-import { answer, checked, insertRelationship, insertRows, statementResult, type DeterminedColumn, type OnConflict } from './mutation';
+import { answer, checked, insertRelationship, insertRows, onConflictOf, statementResult, type DeterminedColumn, type OnConflict } from './mutation';
+import { argOf } from '../../schema/generatedFields';
 import type { SelectEnvironment } from './select';
 
 type Row = Record<string, unknown>;
@@ -34,11 +35,17 @@ interface RelationshipInsert {
   on_conflict?: OnConflict | null;
 }
 
+/** A relationship's rows as given to a field of `t` (its target is of `t`'s source, so of its convention). */
+const relationshipInsert = (t: TableModel, value: unknown): RelationshipInsert => ({
+  data: argOf(t, value as Row, 'data') as Row | Row[],
+  on_conflict: onConflictOf(t, argOf(t, value as Row, 'on_conflict')),
+});
+
 /** Whether a row inserts through a relationship: a non-null object relationship, or an array relationship with rows. */
 const nests = (t: TableModel, o: Row) =>
   Object.entries(o).some(([field, value]) => {
     const r = insertRelationship(t, field);
-    return r !== undefined && value !== null && value !== undefined && (r.kind === 'object' || ((value as RelationshipInsert).data as Row[]).length > 0);
+    return r !== undefined && value !== null && value !== undefined && (r.kind === 'object' || (relationshipInsert(t, value).data as Row[]).length > 0);
   });
 
 /** Whether any of `objects` inserts through a relationship: then the insert goes step by step. */
@@ -126,7 +133,7 @@ export function nestedInsertSteps(
     for (const [field, value] of Object.entries(o)) {
       const r = insertRelationship(of, field);
       if (!r || value === null || value === undefined) continue;
-      const nested = value as RelationshipInsert;
+      const nested = relationshipInsert(of, value);
       if (r.kind === 'array') {
         if ((nested.data as Row[]).length) arrays.push([r, nested]);
         continue;

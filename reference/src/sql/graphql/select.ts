@@ -1,9 +1,10 @@
 // Queries: a selection over a table as one SQL expression that builds its JSON inside PostgreSQL
 // (rows, by primary key, aggregates), with relationships as correlated subqueries.
-import { outputValue } from './geo';
+import { columnOutput } from './enumOutput';
 import type { GraphQLObjectType, GraphQLSchema, SelectionSetNode } from 'graphql';
 import { aggregateColumns, AGGREGATE_OPERATIONS } from '../../schema/aggregates';
 import { typeName, type RelationshipModel, type TableModel } from '../../schema/model';
+import { argOf, fieldOf, relationshipFieldOf } from '../../schema/generatedFields';
 import { compileBoolExp } from './boolExp';
 import {
   alias as newAlias,
@@ -31,13 +32,9 @@ export interface SelectEnvironment extends CompileContext {
   fields: FieldEnvironment;
 }
 
-export interface SelectArgs {
-  where?: Record<string, unknown> | null;
-  order_by?: Record<string, unknown>[] | Record<string, unknown> | null;
-  limit?: number | null;
-  offset?: number | null;
-  distinct_on?: string[] | null;
-}
+/** The coerced arguments of a selection of a table's rows (`where`, `order_by` …), keyed by the names its convention gave them (read with `argOf`). */
+export type SelectArgs = Readonly<Record<string, unknown>>;
+type OrderBy = Record<string, unknown>[] | Record<string, unknown> | null | undefined;
 
 /** Rows of `t` joined to a parent row: the relationship's mapping from the parent alias. */
 export interface Join {
@@ -47,6 +44,7 @@ export interface Join {
 
 const objectType = (env: SelectEnvironment, name: string) => env.schema.getType(name) as GraphQLObjectType;
 
+/** The directions of `order_by`, by the values its enum gives them under every convention. */
 const DIRECTIONS: Record<string, string> = {
   asc: 'asc nulls last',
   asc_nulls_first: 'asc nulls first',
@@ -61,7 +59,7 @@ interface OrderTerm {
   direction: string;
 }
 
-function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, orderBy: SelectArgs['order_by']): OrderTerm[] {
+function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, orderBy: OrderBy): OrderTerm[] {
   const items = orderBy === null || orderBy === undefined ? [] : Array.isArray(orderBy) ? orderBy : [orderBy];
   const terms: OrderTerm[] = [];
   for (const item of items) {
@@ -92,17 +90,18 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
         }
         continue;
       }
-      const arrayRel = t.relationships.find((r) => r.kind === 'array' && `${r.name}_aggregate` === key);
+      const arrayRel = t.relationships.find((r) => r.kind === 'array' && relationshipFieldOf(t, r.name, 'aggregate') === key);
       if (!arrayRel) throw new CompileError(`field ${JSON.stringify(key)} not found in type: '${typeName(t, '_order_by')}'`);
       const remote = env.models.get(arrayRel.targetKey)!;
       const r = newAlias(remote.name);
       const from = sql.query`from ${table(remote)} as ${r} where ${and([joinCondition(arrayRel.mapping, alias, r), selectFilter(env, remote, r)])}`;
-      for (const [op, spec] of Object.entries(value as Record<string, unknown>)) {
+      for (const [name, spec] of Object.entries(value as Record<string, unknown>)) {
         if (spec === null) continue;
-        if (op === 'count') {
+        if (name === fieldOf(remote, 'count')) {
           terms.push({ expr: sql.query`(select count(*) ${from})`, direction: DIRECTIONS[spec as string]! });
           continue;
         }
+        const op = AGGREGATE_OPERATIONS.find((o) => fieldOf(remote, o) === name)!;
         for (const [field, direction] of Object.entries(spec as Record<string, string>)) {
           const c = remote.byField.get(field)!;
           terms.push({ expr: sql.query`(select ${sql.raw(op)}(${readColumn(env, remote, r, c.column.name)}) ${from})`, direction: DIRECTIONS[direction]! });
@@ -119,16 +118,17 @@ function orderTerms(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, o
  * not something an aggregate may rely on.
  */
 function rowSource(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, args: SelectArgs, join: Join | undefined, extraWhere?: Condition) {
+  const offsetArg = argOf(t, args, 'offset') as number | null | undefined;
   const conditions = [
-    compileBoolExp(env, t, alias, args.where ?? undefined),
+    compileBoolExp(env, t, alias, (argOf(t, args, 'where') as Record<string, unknown> | null | undefined) ?? undefined),
     selectFilter(env, t, alias),
     join ? joinCondition(join.mapping, join.parent, alias) : undefined,
     extraWhere,
   ];
-  const cappedLimit = effectiveLimit(t, args.limit);
-  const distinct = (args.distinct_on ?? []).map((f) => t.byField.get(f)!);
+  const cappedLimit = effectiveLimit(t, argOf(t, args, 'limit') as number | null | undefined);
+  const distinct = ((argOf(t, args, 'distinct_on') as string[] | null | undefined) ?? []).map((f) => t.byField.get(f)!);
   const first = distinct.map((c) => ({ expr: readColumn(env, t, alias, c.column.name), direction: 'asc nulls last' }));
-  const ordered = [...first, ...orderTerms(env, t, alias, args.order_by)];
+  const ordered = [...first, ...orderTerms(env, t, alias, argOf(t, args, 'order_by') as OrderBy)];
   const terms = ordered.map((term) => sql.query`${term.expr} ${sql.raw(term.direction)}`);
   const orderClause = terms.length ? sql.query`order by ${sql.join(terms, ', ')}` : sql.blank;
   const distinctClause = distinct.length
@@ -148,9 +148,9 @@ function rowSource(env: SelectEnvironment, t: TableModel, alias: sql.SQLNode, ar
           ', ',
         )}`
       : sql.blank;
-  const limited = cappedLimit !== undefined || (args.offset !== null && args.offset !== undefined);
+  const limited = cappedLimit !== undefined || (offsetArg !== null && offsetArg !== undefined);
   const limit = cappedLimit !== undefined ? sql.query`limit ${sql.value(cappedLimit)}` : sql.blank;
-  const offset = args.offset !== null && args.offset !== undefined ? sql.query`offset ${sql.value(args.offset)}` : sql.blank;
+  const offset = offsetArg !== null && offsetArg !== undefined ? sql.query`offset ${sql.value(offsetArg)}` : sql.blank;
   // Rows are sorted where they are aggregated; sorting them before is needed only to cut or dedupe them.
   const innerOrder = limited || distinct.length ? orderClause : sql.blank;
   return { conditions: and(conditions), orderClause: innerOrder, distinctClause, orderColumns, aggregateOrder, limit, offset };
@@ -167,7 +167,7 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
     }
     const c = t.byField.get(f.name);
     if (c) {
-      pairs.push([f.alias, outputValue(c.column, readColumn(env, t, alias, c.column.name))]);
+      pairs.push([f.alias, columnOutput(env.schema, t, c, readColumn(env, t, alias, c.column.name))]);
       continue;
     }
     const computed = t.computedFields.find((x) => x.field === f.name);
@@ -176,7 +176,7 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
       pairs.push([
         f.alias,
         computed.kind === 'scalar'
-          ? outputValue(computed.returns.column, readComputed(env, t, alias, f.name, call))
+          ? columnOutput(env.schema, t, computed.returns, readComputed(env, t, alias, f.name, call))
           : listJson(env, env.models.get(computed.targetKey!)!, f.args as SelectArgs, f.selectionSet, undefined, call),
       ]);
       continue;
@@ -187,7 +187,7 @@ export function rowJson(env: SelectEnvironment, t: TableModel, alias: sql.SQLNod
       pairs.push([f.alias, jsonObject(lhs.map((c): [string, Fragment] => [c, column(alias, c)]))]);
       continue;
     }
-    const rel = t.relationships.find((r) => r.name === f.name || (r.kind === 'array' && `${r.name}_aggregate` === f.name));
+    const rel = t.relationships.find((r) => r.name === f.name || (r.kind === 'array' && relationshipFieldOf(t, r.name, 'aggregate') === f.name));
     if (!rel) throw new CompileError(`field ${JSON.stringify(f.name)} not found in type: '${typeName(t)}'`);
     const remote = env.models.get(rel.targetKey)!;
     pairs.push([f.alias, relationshipJson(env, rel, remote, alias, f.name !== rel.name, f.args as SelectArgs, f.selectionSet)]);
@@ -258,7 +258,7 @@ export function aggregateJson(
   const pairs: [string, Fragment][] = [];
   for (const f of selectionSet ? collectFields(env.fields, objectType(env, typeName(t, '_aggregate')), selectionSet) : []) {
     if (f.name === '__typename') pairs.push([f.alias, sql.literal(typeName(t, '_aggregate'))]);
-    else if (f.name === 'nodes')
+    else if (f.name === fieldOf(t, 'nodes'))
       pairs.push([f.alias, sql.query`coalesce(json_agg(${rowJson(env, t, rows, f.selectionSet)}${s.aggregateOrder(rows)}), '[]'::json)`]);
     else pairs.push([f.alias, aggregateFields(env, t, rows, f.selectionSet)]);
   }
@@ -274,9 +274,9 @@ function aggregateFields(env: SelectEnvironment, t: TableModel, rows: sql.SQLNod
   for (const f of selectionSet ? collectFields(env.fields, objectType(env, typeName(t, '_aggregate_fields')), selectionSet) : []) {
     if (f.name === '__typename') {
       pairs.push([f.alias, sql.literal(typeName(t, '_aggregate_fields'))]);
-    } else if (f.name === 'count') {
-      const cols = ((f.args.columns as string[] | undefined) ?? []).map((field) => readColumn(env, t, rows, t.byField.get(field)!.column.name));
-      const distinct = f.args.distinct ? sql.query`distinct ` : sql.blank;
+    } else if (f.name === fieldOf(t, 'count')) {
+      const cols = ((argOf(t, f.args, 'columns') as string[] | undefined) ?? []).map((field) => readColumn(env, t, rows, t.byField.get(field)!.column.name));
+      const distinct = argOf(t, f.args, 'distinct') ? sql.query`distinct ` : sql.blank;
       pairs.push([
         f.alias,
         cols.length === 0
@@ -286,7 +286,7 @@ function aggregateFields(env: SelectEnvironment, t: TableModel, rows: sql.SQLNod
             : sql.query`count(${distinct}(${sql.join(cols, ', ')}))`,
       ]);
     } else {
-      const op = f.name as (typeof AGGREGATE_OPERATIONS)[number];
+      const op = AGGREGATE_OPERATIONS.find((o) => fieldOf(t, o) === f.name)!;
       const allowed = new Set(aggregateColumns(t, op).map((c) => c.field));
       const inner: [string, Fragment][] = [];
       for (const g of f.selectionSet ? collectFields(env.fields, objectType(env, typeName(t, `_${op}_fields`)), f.selectionSet) : []) {

@@ -2,7 +2,8 @@
 // table's rows past the cursor of a cohort's row, under the role's permission and `where`, ordered
 // by the cursor column, and the cursor after that batch. Its arguments are checked here as the
 // engine checks them, with its messages.
-import { sourceTypeName, typeName } from '../../schema/typeNames';
+import { conventionOf, sourceTypeName, typeName } from '../../schema/typeNames';
+import { argOf, fieldOf } from '../../schema/generatedFields';
 import { getNamedType, GraphQLEnumType, GraphQLInputObjectType, Kind, type SelectionSetNode } from 'graphql';
 import type { ColumnModel, TableModel } from '../../schema/model';
 import { compileBoolExp } from './boolExp';
@@ -29,18 +30,17 @@ const mismatch = (expected: string, type: string, found: string) => `expected ${
 
 /** The arguments of streaming field `f` of table `t`, or a CompileError with the engine's message. */
 export function streamArguments(env: SelectEnvironment, t: TableModel, f: CollectedField): StreamArguments {
-  const args = f.args as {
-    batch_size: number;
-    cursor: ({ initial_value: Record<string, unknown>; ordering?: string | null } | null)[];
-    where?: Record<string, unknown>;
-  };
+  const batchSize = argOf(t, f.args, 'batch_size') as number;
+  const given = (argOf(t, f.args, 'cursor') as (Record<string, unknown> | null)[]).map((c) =>
+    c === null ? null : { initial: argOf(t, c, 'initial_value') as Record<string, unknown>, ordering: argOf(t, c, 'ordering') as string | null | undefined },
+  );
   const valueType = env.schema.getType(typeName(t, '_stream_cursor_value_input')) as GraphQLInputObjectType;
   // Each column given in a cursor's initial value is a cursor of its own (omitted ones are not).
   const cursors: { field: string; value: unknown; descending: boolean }[] = [];
-  for (const cursor of args.cursor) {
+  for (const cursor of given) {
     if (cursor === null) continue;
-    if (cursor.ordering === null) throw new CompileError(mismatch('an enum value', sourceTypeName(t.typeNames, 'cursor_ordering'), 'null'));
-    for (const [field, value] of Object.entries(cursor.initial_value)) {
+    if (cursor.ordering === null) throw new CompileError(mismatch('an enum value', sourceTypeName(t.typeNames, 'cursor_ordering', conventionOf(t)), 'null'));
+    for (const [field, value] of Object.entries(cursor.initial)) {
       const c = t.byField.get(field)!;
       if (value === null && !c.column.nullable) {
         const type = getNamedType(valueType.getFields()[field]!.type);
@@ -52,13 +52,14 @@ export function streamArguments(env: SelectEnvironment, t: TableModel, f: Collec
   }
   if (cursors.length === 0) throw new CompileError('one streaming column field is expected');
   if (cursors.length > 1) throw new CompileError('multiple column cursors are not supported yet');
-  if (args.batch_size < 0) {
-    const given = f.node.arguments?.find((a) => a.name.value === 'batch_size')?.value.kind === Kind.VARIABLE ? 'a number' : 'an integer';
-    throw new CompileError(mismatch('a non-negative 32-bit integer', 'Int', given));
+  if (batchSize < 0) {
+    const form = f.node.arguments?.find((a) => a.name.value === fieldOf(t, 'batch_size'))?.value.kind === Kind.VARIABLE ? 'a number' : 'an integer';
+    throw new CompileError(mismatch('a non-negative 32-bit integer', 'Int', form));
   }
   const [{ field, value, descending }] = cursors as [(typeof cursors)[0]];
   const c = t.byField.get(field)!;
-  return { batchSize: args.batch_size, column: c, descending, initial: cursorText(c, value), where: args.where };
+  const where = argOf(t, f.args, 'where') as Record<string, unknown> | undefined;
+  return { batchSize, column: c, descending, initial: cursorText(c, value), where };
 }
 
 /** A value as the text its column is cast from: what `::text` of the column gives back, for the cursors after it. */

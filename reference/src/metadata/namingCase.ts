@@ -3,9 +3,8 @@
 // fields and arguments camelCase, types PascalCase and enum values upper case. A generated name is
 // a list of words, each generated (recased) or custom (a name the user gave: kept as written when it
 // leads the name).
-//
-// Not served yet: the convention stays refused (not-supported) until every name a source generates,
-// and every name the compiler reads back, goes through these functions.
+// Every name a source generates, and every name the compiler reads back, goes through these
+// functions (decision 048).
 
 export type NamingConvention = 'hasura-default' | 'graphql-default';
 
