@@ -24,6 +24,12 @@ declare global {
  * the operating system keeps what was written).
  */
 const TEST_CLUSTER_SETTINGS = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '500' };
+/**
+ * A run opens about two thousand connections, each checking the password against its stored
+ * SCRAM verifier, which costs PostgreSQL its iterations of hashing (4096 by default, a third of a
+ * connection's CPU): the run's own cluster, on loopback with a random password, stores it with one.
+ */
+const TEST_CLUSTER_INITDB_SETTINGS = { scram_iterations: '1' };
 
 export default async function globalSetup(globalConfig?: { maxWorkers: number }): Promise<void> {
   // Already given, or not needed: the CLI runs only the cases, against an engine it was given.
@@ -34,7 +40,12 @@ export default async function globalSetup(globalConfig?: { maxWorkers: number })
   if (process.env.ENGINE_TEST_NO_CLUSTER === '1') return;
   if (!process.env[CLUSTER_URL_VARIABLE]) {
     const given = process.env.ENGINE_GRAPHQL_DATABASE_URL ?? process.env.DATABASE_URL;
-    const cluster = await provisionDatabase({ databaseUrl: given, settings: TEST_CLUSTER_SETTINGS, scratchDir: clusterScratchDirectory() });
+    const cluster = await provisionDatabase({
+      databaseUrl: given,
+      settings: TEST_CLUSTER_SETTINGS,
+      initdbSettings: TEST_CLUSTER_INITDB_SETTINGS,
+      scratchDir: clusterScratchDirectory(),
+    });
     globalThis.__engineTestCluster = cluster;
     globalThis.__engineTestClusterUrl = cluster.url;
     process.env[CLUSTER_URL_VARIABLE] = cluster.url;

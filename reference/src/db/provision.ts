@@ -48,6 +48,8 @@ export interface ProvisionOptions {
   onLost?: (message: string) => void;
   /** Settings of the embedded server for this run (tests trade durability for speed). */
   settings?: Readonly<Record<string, string>>;
+  /** Settings a new data directory is made with (`initdb -c`): what must hold when the superuser's password is stored. */
+  initdbSettings?: Readonly<Record<string, string>>;
   log?: (message: string, level?: 'info' | 'warn') => void;
 }
 
@@ -196,7 +198,10 @@ async function startEmbedded(options: ProvisionOptions): Promise<ProvisionedData
         password,
         persistent: true,
         createPostgresUser: true,
-        initdbFlags: persistent ? [] : ['--no-sync'],
+        initdbFlags: [
+          ...(persistent ? [] : ['--no-sync']),
+          ...Object.entries(options.initdbSettings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+        ],
         onLog: () => {},
         onError: (e: unknown) => void errors.push(String(e)),
       });
