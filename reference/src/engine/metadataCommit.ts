@@ -5,10 +5,8 @@ import { assertCatalogVersion, CatalogError, readMetadataSince, writeMetadata } 
 import { engineError, EngineError } from '../errors';
 import { findInconsistencies, introducedBy } from '../metadata/inconsistency';
 import { reportInconsistencies } from '../metadata/inconsistencyReport';
-import { remoteSchemasOf } from '../metadata/remoteSchemas';
 import { introducedRemoteError } from '../remote/view';
-import { hasRemoteRelationships } from '../metadata/remoteRelationships';
-import type { OperationContext, OperationHandler } from '../operations/context';
+import type { OperationContext } from '../operations/context';
 import { syncCronTriggers } from '../operations/cronTriggers';
 import type { ParsedOperation } from '../operations/envelope';
 import { syncEventTriggers, syncSourcesEventTriggers } from '../operations/eventTriggers';
@@ -22,11 +20,13 @@ import { inSource } from './sourceLens';
 import { loadSourceInputs } from './sourceInputs';
 import { giveBack } from './sessionReset';
 import { commitTogether, type Coordinator } from './atomicCommit';
-import { DEFAULT_SOURCE } from '../../../spec';
 import { connectionsChanged, ownIsolationLevel, sourceArgumentProblem, sourcesOf } from '../metadata/sources';
 import { settleSourceDependents } from '../metadata/sourceRelationshipDependents';
 import type { SchemaInput } from './served';
 import type { Abandonment } from '../execute/abandonment';
+import { abortSignalOf } from './abandonmentSignal';
+import { handlerOf, memberError, runsUserSql, sourcePartOf, takesRelationshipTargets } from './commitRouting';
+import { effectsOf, needsRemotes } from './commitEffects';
 import { prefetchRemotes } from './remotePrefetch';
 
 export interface CommitSources extends ContextSources {
@@ -65,12 +65,12 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
     const request = requestContext(sources, client, stored, { notBefore, ...(cancelled ? { cancelled } : {}) });
     const { ctx, loaded, guard, enumValuesOf } = request;
     rollbackSources = () => request.sourceTransactions.rollback();
-    const inSourceOf: InSource = (op, run) => inSource(sources, request.sourceTransactions, ctx, op.source!, (sub) => run(sub));
+    const inSourceOf: InSource = (source, run) => inSource(sources, request.sourceTransactions, ctx, source, (sub) => run(sub));
     const response = await dispatch(ctx, operation, inSourceOf);
     let resourceVersion = stored.resourceVersion;
     let input: SchemaInput | undefined;
     if (ctx.document !== stored.document) {
-      if (remoteSchemasOf(ctx.document).length > 0 || (ctx.document.actions?.length ?? 0) > 0 || hasRemoteRelationships(ctx.document)) {
+      if (needsRemotes(ctx.document)) {
         // A remote that replace_metadata brings is introspected here; one that cannot be served is refused.
         await remotes.loadAll(ctx.document, false, ctx.remoteLoading);
         if (!ctx.acceptInconsistencies) {
@@ -103,14 +103,20 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
       // After the write: the stored row it holds fences the scheduler's writes of invocations until commit.
       await syncCronTriggers(client, stored.document, ctx.document);
     }
-    const changed = ctx.document !== stored.document || ctx.databaseChanged || resourceVersion !== served.snapshot?.resourceVersion;
-    if (ctx.document !== stored.document || ctx.databaseChanged) {
+    const { notify, rebuild } = effectsOf({
+      documentChanged: ctx.document !== stored.document,
+      databaseChanged: ctx.databaseChanged,
+      remotesChanged: ctx.remotesChanged,
+      resourceVersion,
+      servedVersion: served.snapshot?.resourceVersion,
+    });
+    if (notify) {
       await q.run(
         client,
         q.notifyChange(JSON.stringify({ sender: sources.serverId, resource_version: resourceVersion, database_changed: ctx.databaseChanged })),
       );
     }
-    if (changed || ctx.remotesChanged) {
+    if (rebuild) {
       const introspection = await ctx.introspect();
       input = { document: ctx.document, introspection, enumValues: await enumValuesOf(ctx.document) };
     }
@@ -137,8 +143,8 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
   }
 }
 
-/** Run an operation with the `source` of another database on that source's part (engine/sourceLens.ts). */
-type InSource = (operation: ParsedOperation, run: (sub: OperationContext) => Promise<unknown>) => Promise<unknown>;
+/** Run an operation on the part of the request of another database's source (engine/sourceLens.ts). */
+type InSource = (source: string, run: (sub: OperationContext) => Promise<unknown>) => Promise<unknown>;
 
 async function dispatch(ctx: OperationContext, operation: ParsedOperation, inSourceOf: InSource): Promise<unknown> {
   if (operation.type === 'bulk') {
@@ -149,7 +155,7 @@ async function dispatch(ctx: OperationContext, operation: ParsedOperation, inSou
       try {
         responses.push(await dispatch(ctx, child, inSourceOf));
       } catch (error) {
-        throw error instanceof EngineError && !error.path.startsWith(child.path) ? error.under(child.path) : error;
+        throw memberError(error, child);
       }
     }
     return responses;
@@ -157,40 +163,17 @@ async function dispatch(ctx: OperationContext, operation: ParsedOperation, inSou
   // Decision dec.source.forms: a `source` names a source of the document.
   const sourceProblem = sourceArgumentProblem(ctx.document, operation);
   if (sourceProblem) throw sourceProblem;
-  const handler = HANDLERS[operation.type] as OperationHandler | undefined;
-  if (!handler) throw engineError('not-supported.not-implemented', '$.type', [`the operation ${operation.type}`]);
+  const handler = handlerOf(operation.type, HANDLERS);
   const before = ctx.document;
+  const source = sourcePartOf(operation);
   const result =
-    operation.source !== undefined && operation.source !== DEFAULT_SOURCE && !ON_THE_CATALOG.has(operation.type)
-      ? await inSourceOf(operation, (sub) => handler(sub, operation.args as never, operation.version))
+    source !== undefined
+      ? await inSourceOf(source, (sub) => handler(sub, operation.args as never, operation.version))
       : await handler(ctx, operation.args as never, operation.version);
   // Decision dec.remote-relationship.to-source: untracking a table or dropping a source another table's relationship leads to.
-  if (TAKES_TARGETS.has(operation.type) && ctx.document !== before)
+  if (takesRelationshipTargets(operation) && ctx.document !== before)
     ctx.document = settleSourceDependents(before, ctx.document, (operation.args as { cascade?: boolean }).cascade === true, '$.args');
   return result;
-}
-
-/** Operations with a `source` that act on the server's own database: run_sql (routed by itself), and the event logs, kept in the catalog for every source. */
-const ON_THE_CATALOG = new Set([
-  'run_sql',
-  'invoke_event_trigger',
-  'pause_event_trigger',
-  'resume_event_trigger',
-  'redeliver_event',
-  'get_event_logs',
-  'get_event_invocation_logs',
-]);
-
-/** Operations that take away what a to_source relationship may lead to (run_sql: by dropping a tracked table). */
-const TAKES_TARGETS = new Set(['untrack_table', 'pg_drop_source', 'run_sql']);
-
-/** An AbortSignal that aborts when the client goes away. */
-function abortSignalOf(gone: Abandonment | undefined): AbortSignal | undefined {
-  if (!gone) return undefined;
-  const controller = new AbortController();
-  if (gone.abandoned) controller.abort();
-  else gone.onAbandon(() => controller.abort());
-  return controller.signal;
 }
 
 async function connect({ pool }: CommitSources): Promise<PoolClient> {
@@ -199,10 +182,4 @@ async function connect({ pool }: CommitSources): Promise<PoolClient> {
   } catch (error) {
     throw engineError('postgres-error.connection', '$', [], { message: error instanceof Error ? error.message : String(error) });
   }
-}
-
-/** Whether the operation runs SQL of the request's own in the request's transaction. */
-function runsUserSql(operation: ParsedOperation): boolean {
-  if (operation.type === 'run_sql') return (operation.args as { read_only?: boolean }).read_only !== true;
-  return (operation.children ?? []).some(runsUserSql);
 }
