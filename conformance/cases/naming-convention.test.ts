@@ -15,16 +15,16 @@ const IDS = ['dec.source.customization', 'op.pg_add_source'];
 afterEach(async () => {
   await target.reset();
   if (REQUIRES_SOURCE_DATABASE.met)
-    await second.sql('drop table if exists app_db.app_users; drop table if exists app_db.week_days; drop schema if exists app_db');
+    await second.sql('drop table if exists naming_db.app_users; drop table if exists naming_db.week_days; drop schema if exists naming_db');
   await target.sql('drop table if exists public.notes');
 });
 
-/** `app_db.app_users` (its favourite day from the enum table `app_db.week_days`) in a source under graphql-default, and `notes` on the server's own database. */
+/** `naming_db.app_users` (its favourite day from the enum table `naming_db.week_days`) in a source under graphql-default, and `notes` on the server's own database. */
 async function appUsers() {
-  await second.sql(`create schema app_db;
-    create table app_db.week_days (day_name text primary key); insert into app_db.week_days values ('sunday'), ('monday');
-    create table app_db.app_users (user_id serial primary key, user_name text not null, favourite_day text references app_db.week_days, referred_by int);
-    insert into app_db.app_users (user_name, favourite_day, referred_by) values ('ann', 'sunday', null), ('bob', 'monday', 1), ('cy', 'sunday', 1)`);
+  await second.sql(`create schema naming_db;
+    create table naming_db.week_days (day_name text primary key); insert into naming_db.week_days values ('sunday'), ('monday');
+    create table naming_db.app_users (user_id serial primary key, user_name text not null, favourite_day text references naming_db.week_days, referred_by int);
+    insert into naming_db.app_users (user_name, favourite_day, referred_by) values ('ann', 'sunday', null), ('bob', 'monday', 1), ('cy', 'sunday', 1)`);
   await target.sql('create table public.notes (id serial primary key, note_text text)');
   expectResponse(
     await run('pg_add_source', {
@@ -35,8 +35,8 @@ async function appUsers() {
     200,
     ok,
   );
-  expectResponse(await run('pg_track_table', { source: 'apps', table: { schema: 'app_db', name: 'week_days' }, is_enum: true }), 200, ok);
-  expectResponse(await run('pg_track_table', { source: 'apps', table: { schema: 'app_db', name: 'app_users' } }), 200, ok);
+  expectResponse(await run('pg_track_table', { source: 'apps', table: { schema: 'naming_db', name: 'week_days' }, is_enum: true }), 200, ok);
+  expectResponse(await run('pg_track_table', { source: 'apps', table: { schema: 'naming_db', name: 'app_users' } }), 200, ok);
   expectResponse(await run('pg_track_table', { table: 'notes' }), 200, ok);
 }
 
@@ -56,33 +56,33 @@ caseNeeding(
   async () => {
     await appUsers();
     expect(await fieldsOf('query_root')).toEqual({
-      appDbAppUsers: ['distinctOn', 'limit', 'offset', 'orderBy', 'where'],
-      appDbAppUsersAggregate: ['distinctOn', 'limit', 'offset', 'orderBy', 'where'],
-      appDbAppUsersByPk: ['userId'],
-      appDbWeekDays: ['distinctOn', 'limit', 'offset', 'orderBy', 'where'],
-      appDbWeekDaysAggregate: ['distinctOn', 'limit', 'offset', 'orderBy', 'where'],
-      appDbWeekDaysByPk: ['dayName'],
+      namingDbAppUsers: ['distinctOn', 'limit', 'offset', 'orderBy', 'where'],
+      namingDbAppUsersAggregate: ['distinctOn', 'limit', 'offset', 'orderBy', 'where'],
+      namingDbAppUsersByPk: ['userId'],
+      namingDbWeekDays: ['distinctOn', 'limit', 'offset', 'orderBy', 'where'],
+      namingDbWeekDaysAggregate: ['distinctOn', 'limit', 'offset', 'orderBy', 'where'],
+      namingDbWeekDaysByPk: ['dayName'],
       notes: ['distinct_on', 'limit', 'offset', 'order_by', 'where'],
       notes_aggregate: ['distinct_on', 'limit', 'offset', 'order_by', 'where'],
       notes_by_pk: ['id'],
     });
     expect(await fieldsOf('mutation_root')).toMatchObject({
-      deleteAppDbAppUsers: ['where'],
-      deleteAppDbAppUsersByPk: ['userId'],
-      insertAppDbAppUsers: ['objects', 'onConflict'],
-      insertAppDbAppUsersOne: ['object', 'onConflict'],
-      updateAppDbAppUsers: ['_inc', '_set', 'where'],
-      updateAppDbAppUsersByPk: ['_inc', '_set', 'pkColumns'],
-      updateAppDbAppUsersMany: ['updates'],
+      deleteNamingDbAppUsers: ['where'],
+      deleteNamingDbAppUsersByPk: ['userId'],
+      insertNamingDbAppUsers: ['objects', 'onConflict'],
+      insertNamingDbAppUsersOne: ['object', 'onConflict'],
+      updateNamingDbAppUsers: ['_inc', '_set', 'where'],
+      updateNamingDbAppUsersByPk: ['_inc', '_set', 'pkColumns'],
+      updateNamingDbAppUsersMany: ['updates'],
       insert_notes: ['objects', 'on_conflict'],
     });
     expect(await fieldsOf('subscription_root')).toMatchObject({
-      appDbAppUsersStream: ['batchSize', 'cursor', 'where'],
+      namingDbAppUsersStream: ['batchSize', 'cursor', 'where'],
       notes_stream: ['batch_size', 'cursor', 'where'],
     });
-    expect(Object.keys(await fieldsOf('AppDbAppUsers'))).toEqual(['favouriteDay', 'referredBy', 'userId', 'userName']);
-    expect(Object.keys(await fieldsOf('AppDbAppUsersMutationResponse'))).toEqual(['affectedRows', 'returning']);
-    expect(Object.keys(await fieldsOf('AppDbAppUsersAggregateFields'))).toEqual([
+    expect(Object.keys(await fieldsOf('NamingDbAppUsers'))).toEqual(['favouriteDay', 'referredBy', 'userId', 'userName']);
+    expect(Object.keys(await fieldsOf('NamingDbAppUsersMutationResponse'))).toEqual(['affectedRows', 'returning']);
+    expect(Object.keys(await fieldsOf('NamingDbAppUsersAggregateFields'))).toEqual([
       'avg',
       'count',
       'max',
@@ -95,10 +95,12 @@ caseNeeding(
       'varSamp',
       'variance',
     ]);
-    expect(Object.keys(await fieldsOf('AppDbAppUsersStreamCursorInput'))).toEqual(['initialValue', 'ordering']);
+    expect(Object.keys(await fieldsOf('NamingDbAppUsersStreamCursorInput'))).toEqual(['initialValue', 'ordering']);
     expect(Object.keys(await fieldsOf('StringComparisonExp'))).toContain('_isNull');
     expect(Object.keys(await fieldsOf('String_comparison_exp'))).toContain('_is_null');
-    const enums = await target.graphql('{ o: __type(name: "OrderBy") { enumValues { name } } d: __type(name: "AppDbWeekDaysEnum") { enumValues { name } } }');
+    const enums = await target.graphql(
+      '{ o: __type(name: "OrderBy") { enumValues { name } } d: __type(name: "NamingDbWeekDaysEnum") { enumValues { name } } }',
+    );
     expect(enums.body).toEqual({
       data: {
         o: { enumValues: ['ASC', 'ASC_NULLS_FIRST', 'ASC_NULLS_LAST', 'DESC', 'DESC_NULLS_FIRST', 'DESC_NULLS_LAST'].map((name) => ({ name })) },
@@ -115,20 +117,20 @@ caseNeeding(
   async () => {
     await appUsers();
     const query = `{
-    appDbAppUsers(where: {referredBy: {_isNull: false}}, orderBy: [{favouriteDay: ASC_NULLS_FIRST}, {userName: DESC}]) { userId userName favouriteDay __typename }
-    appDbAppUsersAggregate(where: {favouriteDay: {_eq: SUNDAY}}) { aggregate { count max { userId } stddevPop { userId } } }
-    firstOfDays: appDbAppUsers(distinctOn: [favouriteDay], orderBy: [{favouriteDay: ASC}, {userId: DESC}]) { userId }
-    appDbAppUsersByPk(userId: 2) { userName }
+    namingDbAppUsers(where: {referredBy: {_isNull: false}}, orderBy: [{favouriteDay: ASC_NULLS_FIRST}, {userName: DESC}]) { userId userName favouriteDay __typename }
+    namingDbAppUsersAggregate(where: {favouriteDay: {_eq: SUNDAY}}) { aggregate { count max { userId } stddevPop { userId } } }
+    firstOfDays: namingDbAppUsers(distinctOn: [favouriteDay], orderBy: [{favouriteDay: ASC}, {userId: DESC}]) { userId }
+    namingDbAppUsersByPk(userId: 2) { userName }
   }`;
     expect((await target.graphql(query)).body).toEqual({
       data: {
-        appDbAppUsers: [
-          { userId: 2, userName: 'bob', favouriteDay: 'MONDAY', __typename: 'AppDbAppUsers' },
-          { userId: 3, userName: 'cy', favouriteDay: 'SUNDAY', __typename: 'AppDbAppUsers' },
+        namingDbAppUsers: [
+          { userId: 2, userName: 'bob', favouriteDay: 'MONDAY', __typename: 'NamingDbAppUsers' },
+          { userId: 3, userName: 'cy', favouriteDay: 'SUNDAY', __typename: 'NamingDbAppUsers' },
         ],
-        appDbAppUsersAggregate: { aggregate: { count: 2, max: { userId: 3 }, stddevPop: { userId: 1 } } },
+        namingDbAppUsersAggregate: { aggregate: { count: 2, max: { userId: 3 }, stddevPop: { userId: 1 } } },
         firstOfDays: [{ userId: 2 }, { userId: 3 }],
-        appDbAppUsersByPk: { userName: 'bob' },
+        namingDbAppUsersByPk: { userName: 'bob' },
       },
     });
     expect((await target.graphql('{ notes(order_by: {id: asc}, where: {note_text: {_is_null: true}}) { id } }')).body).toEqual({ data: { notes: [] } });
@@ -138,40 +140,40 @@ caseNeeding(
 caseNeeding(REQUIRES_SOURCE_DATABASE, IDS, 'mutations under graphql-default take its arguments and answer affectedRows and returning', async () => {
   await appUsers();
   const mutation = `mutation {
-    insertAppDbAppUsers(objects: [{userName: "dee", favouriteDay: MONDAY}]) { affectedRows returning { userId favouriteDay } }
-    updateAppDbAppUsers(where: {userName: {_eq: "ann"}}, _set: {favouriteDay: MONDAY}, _inc: {referredBy: 1}) { affectedRows }
-    updateAppDbAppUsersByPk(pkColumns: {userId: 2}, _set: {userName: "bo"}) { userName }
-    updateAppDbAppUsersMany(updates: [{where: {userId: {_eq: 3}}, _set: {userName: "cyd"}}]) { affectedRows }
-    deleteAppDbAppUsersByPk(userId: 4) { userName }
+    insertNamingDbAppUsers(objects: [{userName: "dee", favouriteDay: MONDAY}]) { affectedRows returning { userId favouriteDay } }
+    updateNamingDbAppUsers(where: {userName: {_eq: "ann"}}, _set: {favouriteDay: MONDAY}, _inc: {referredBy: 1}) { affectedRows }
+    updateNamingDbAppUsersByPk(pkColumns: {userId: 2}, _set: {userName: "bo"}) { userName }
+    updateNamingDbAppUsersMany(updates: [{where: {userId: {_eq: 3}}, _set: {userName: "cyd"}}]) { affectedRows }
+    deleteNamingDbAppUsersByPk(userId: 4) { userName }
   }`;
   expect((await target.graphql(mutation)).body).toEqual({
     data: {
-      insertAppDbAppUsers: { affectedRows: 1, returning: [{ userId: 4, favouriteDay: 'MONDAY' }] },
-      updateAppDbAppUsers: { affectedRows: 1 },
-      updateAppDbAppUsersByPk: { userName: 'bo' },
-      updateAppDbAppUsersMany: [{ affectedRows: 1 }],
-      deleteAppDbAppUsersByPk: { userName: 'dee' },
+      insertNamingDbAppUsers: { affectedRows: 1, returning: [{ userId: 4, favouriteDay: 'MONDAY' }] },
+      updateNamingDbAppUsers: { affectedRows: 1 },
+      updateNamingDbAppUsersByPk: { userName: 'bo' },
+      updateNamingDbAppUsersMany: [{ affectedRows: 1 }],
+      deleteNamingDbAppUsersByPk: { userName: 'dee' },
     },
   });
-  expect(await second.sql('select user_id, user_name, favourite_day, referred_by from app_db.app_users order by user_id')).toEqual([
+  expect(await second.sql('select user_id, user_name, favourite_day, referred_by from naming_db.app_users order by user_id')).toEqual([
     { user_id: 1, user_name: 'ann', favourite_day: 'monday', referred_by: null },
     { user_id: 2, user_name: 'bo', favourite_day: 'monday', referred_by: 1 },
     { user_id: 3, user_name: 'cyd', favourite_day: 'sunday', referred_by: 1 },
   ]);
-  expect((await target.graphql('mutation { deleteAppDbAppUsers(where: {_not: {userId: {_in: [1]}}}) { affectedRows } }')).body).toEqual({
-    data: { deleteAppDbAppUsers: { affectedRows: 2 } },
+  expect((await target.graphql('mutation { deleteNamingDbAppUsers(where: {_not: {userId: {_in: [1]}}}) { affectedRows } }')).body).toEqual({
+    data: { deleteNamingDbAppUsers: { affectedRows: 2 } },
   });
 });
 
 caseNeeding(
   REQUIRES_SOURCE_DATABASE,
   IDS,
-  'names are claimed across sources as each convention makes them: app_db_app_users and appDbAppUsers do not clash, two notes do',
+  'names are claimed across sources as each convention makes them: naming_db_app_users and namingDbAppUsers do not clash, two notes do',
   async () => {
     await appUsers();
-    await target.sql('create table public.app_db_app_users (id serial primary key)');
+    await target.sql('create table public.naming_db_app_users (id serial primary key)');
     try {
-      expectResponse(await run('pg_track_table', { table: 'app_db_app_users' }), 200, ok);
+      expectResponse(await run('pg_track_table', { table: 'naming_db_app_users' }), 200, ok);
       await second.sql('create table public.notes (id serial primary key)');
       expectResponse(await run('pg_track_table', { source: 'apps', table: 'notes' }), 400, {
         path: '$.args',
@@ -180,7 +182,7 @@ caseNeeding(
       });
     } finally {
       await target.reset();
-      await target.sql('drop table if exists public.app_db_app_users');
+      await target.sql('drop table if exists public.naming_db_app_users');
       await second.sql('drop table if exists public.notes');
     }
   },

@@ -33,6 +33,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'incons',
   'library',
   'music',
+  'naming_db',
   'oddnames',
   'permtypes',
   'recreated',
