@@ -9,7 +9,17 @@ import type { AddressInfo } from 'node:net';
 import { buildSchema, graphqlSync, getIntrospectionQuery, printSchema } from 'graphql';
 import type { RemoteSchema } from '../../../spec';
 import { RemoteAnswerBytes } from './answerBytes';
-import { forwardedHeaders, introspectRemote, MAX_REMOTE_ANSWER_BYTES, postGraphQL, postJson, remoteEndpoint, remoteHeaders, RemoteFailure } from './client';
+import {
+  forwardedHeaders,
+  introspectRemote,
+  MAX_REMOTE_ANSWER_BYTES,
+  postGraphQL,
+  postJson,
+  remoteEndpoint,
+  remoteHeaders,
+  RemoteFailure,
+  UnframedRemoteFailure,
+} from './client';
 
 const definition = (parts: Partial<RemoteSchema['definition']>): RemoteSchema =>
   ({ name: 'r', definition: { url: 'http://remote.test/graphql', forward_client_headers: false, timeout_seconds: 2, ...parts } }) as RemoteSchema;
@@ -139,6 +149,12 @@ describe('answers of servers on loopback', () => {
     expect(await failureOf(introspectRemote(endpointAt()))).toBe('introspection failed: no introspection here');
     answering(200, JSON.stringify({ errors: [{ code: 1 }] }));
     expect(await failureOf(introspectRemote(endpointAt()))).toBe('introspection failed: {"code":1}');
+    for (const answer of [{ data: {} }, { errors: [] }, { data: null }]) {
+      answering(200, JSON.stringify(answer));
+      expect(await failureOf(introspectRemote(endpointAt()))).toMatch(
+        /^its introspection answer is not a valid schema: Invalid or incomplete introspection result/,
+      );
+    }
     answering(200, JSON.stringify({ data: {} }));
     expect(await failureOf(introspectRemote(endpointAt()))).toMatch(
       /^its introspection answer is not a valid schema: Invalid or incomplete introspection result/,
@@ -146,6 +162,22 @@ describe('answers of servers on loopback', () => {
     const broken = graphqlSync({ schema: buildSchema('type Query { box: Box } union Box', { assumeValid: true }), source: getIntrospectionQuery() });
     answering(200, JSON.stringify(broken));
     expect(await failureOf(introspectRemote(endpointAt()))).toBe("List of member types cannot be empty for union type 'Box'");
+    // Readable by the engine, but not servable: an object that lacks its interface's field.
+    const unserved = graphqlSync({
+      schema: buildSchema('type Query { a: A } interface Node { id: ID } type A implements Node { name: String }', { assumeValid: true }),
+      source: getIntrospectionQuery(),
+    });
+    answering(200, JSON.stringify(unserved));
+    expect(await failureOf(introspectRemote(endpointAt()))).toBe(`Interface field 'Node'."id" expected, but 'A' does not provide it`);
+    // Both are reported in the engine's words alone, as the catalogue's invalid-schema entry frames them.
+    const kind = (work: Promise<unknown>) =>
+      work.then(
+        () => 'answered',
+        (error: unknown) => (error instanceof UnframedRemoteFailure ? error.kind : String(error)),
+      );
+    expect(await kind(introspectRemote(endpointAt()))).toBe('invalid-schema');
+    answering(200, JSON.stringify(broken));
+    expect(await kind(introspectRemote(endpointAt()))).toBe('invalid-schema');
     // An empty list of errors is no failure.
     answering(200, JSON.stringify({ data: graphqlSync({ schema: buildSchema('type Query { a: Int }'), source: getIntrospectionQuery() }).data, errors: [] }));
     expect(printSchema(await introspectRemote(endpointAt()))).toBe('type Query {\n  a: Int\n}');
@@ -180,6 +212,23 @@ describe('answers of servers on loopback', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     expect(await failureOf(postJson(`http://127.0.0.1:${port}/graphql`, {}, {}, 2000))).toBe('ECONNREFUSED');
+    // A GraphQL request says it in the engine's words, naming the URL as the definition wrote it.
+    const gone = { ...endpointAt(), url: `http://127.0.0.1:${port}/graphql`, shown: '{{REMOTE_URL}}/graphql' };
+    const refused = await postGraphQL(gone, {}, {}).then(
+      () => 'answered',
+      (error: unknown) => (error instanceof UnframedRemoteFailure ? [error.kind, error.message] : String(error)),
+    );
+    expect(refused).toEqual(['http-exception', 'HTTP exception occurred while sending the request to "{{REMOTE_URL}}/graphql"']);
+    // A late answer too; any other failure is not framed so.
+    handle = () => {};
+    expect(await postGraphQL({ ...gone, url, timeoutMs: 100 }, {}, {}).catch((error: unknown) => (error as Error).message)).toBe(
+      'HTTP exception occurred while sending the request to "{{REMOTE_URL}}/graphql"',
+    );
+    answering(200, 'not json');
+    expect(await postGraphQL(endpointAt(), {}, {}).catch((error: unknown) => [(error as Error).constructor.name, (error as Error).message])).toEqual([
+      'RemoteFailure',
+      'it answered 200 with a body that is not JSON',
+    ]);
   });
 
   test('an answer larger than allowed, by its declared length or as it comes', async () => {

@@ -38,3 +38,15 @@ test('interfaces and unions without members, members that are missing or not obj
     "Could not find interface 'Query' implemented by Object type 'Query'",
   );
 });
+
+test('entries that are no objects at all are read without failing: a null type is left to graphql-js, a null member is unreadable', () => {
+  expect(
+    introspectionProblem({ types: [null, object('Query'), iface('Node'), object('A', [ref('INTERFACE', 'Node')]), union('U', [ref('OBJECT', 'A')])] }),
+  ).toBeUndefined();
+  expect(introspectionProblem({ types: [object('Query', [null])] })).toBe(
+    'Error in $.types[0].interfaces[0].name: parsing Name failed, expected String, but encountered Null',
+  );
+  expect(introspectionProblem({ types: [null, union('U', [null])] })).toBe(
+    'Error in $.types[1].possibleTypes[0].name: parsing Name failed, expected String, but encountered Null',
+  );
+});
