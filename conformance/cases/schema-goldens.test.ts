@@ -38,6 +38,13 @@ const FIXTURES: { name: string; roles: string[]; covers: string[]; setup?: strin
     covers: ['dec.source.customization', 'dec.metadata.default-source'],
     setup: 'articles',
   },
+  {
+    // The same tables under the graphql-default naming convention (decision 048).
+    name: 'articles-graphql-default',
+    roles: ['admin', 'reader'],
+    covers: ['dec.source.customization'],
+    setup: 'articles',
+  },
 ];
 
 afterEach(async () => {
