@@ -23,4 +23,6 @@ test('only a two-sided rule takes a side, and only an ID of the spec is named', 
     'unknown spec ID rule.no-such in "nothing [rule.no-such:refused op.track_table.v1]"',
   ]);
   expect(idProblems('a title without IDs', ITEMS_BY_ID)).toEqual([]);
+  // Brackets at the end of another test's title that name no spec item.
+  expect(idProblems('refused: ["--target","http://a"]', ITEMS_BY_ID)).toEqual([]);
 });

@@ -8,6 +8,7 @@ import { splitSide } from '../../spec/item';
 import { profileAvailable, type Requirement } from './target';
 import type { ProfileName } from './profiles';
 
+const ID_KIND = /^(?:op|err|rule|dec)\./;
 const NAMED_ID = /^(?:op|err|rule|dec)\.[A-Za-z0-9_.-]*[A-Za-z0-9_-](?::(?:allowed|refused))?$/;
 
 export function covers(ids: readonly string[], title: string): string {
@@ -24,13 +25,16 @@ export const idsOfTitle = (title: string): string[] => [...new Set(namedInTitle(
 
 /** What is wrong with the IDs a title names: an ID the spec lacks, or a side named of an item without sides. */
 export function idProblems(title: string, items: ReadonlyMap<string, SpecItem>): string[] {
-  return namedInTitle(title).flatMap((named) => {
-    const { id, side } = splitSide(named);
-    const item = items.get(id);
-    if (!item) return [`unknown spec ID ${id} in "${title}"`];
-    if (side && !item.sides) return [`${id} has no sides, so ${named} in "${title}" names none`];
-    return [];
-  });
+  // A title of another test may end in brackets that hold no IDs (a command line's arguments).
+  return namedInTitle(title)
+    .filter((named) => ID_KIND.test(named))
+    .flatMap((named) => {
+      const { id, side } = splitSide(named);
+      const item = items.get(id);
+      if (!item) return [`unknown spec ID ${id} in "${title}"`];
+      if (side && !item.sides) return [`${id} has no sides, so ${named} in "${title}" names none`];
+      return [];
+    });
 }
 
 /** A case that needs something of the target; without it the case is reported as not run. */
