@@ -1,5 +1,5 @@
 // A GraphQL `<table>_bool_exp` value as an SQL condition (SPEC.md §2.1 BoolExp, `where`).
-import { typeName } from '../../schema/typeNames';
+import { conventionOf, typeName } from '../../schema/typeNames';
 import type { TableModel } from '../../schema/model';
 import { fieldOf } from '../../schema/generatedFields';
 import type { ColumnModel } from '../../schema/model';
@@ -67,7 +67,7 @@ const OPERATORS = [
 ];
 
 /** The operator a field of `t`'s comparison types names, by its hasura-default name; the name as given when it names none. */
-const operatorOf = (t: Named, name: string) => OPERATORS.find((op) => fieldOf(t, op) === name) ?? name;
+const operatorOf = (t: Named, name: string) => (conventionOf(t) === 'hasura-default' ? name : (OPERATORS.find((op) => fieldOf(t, op) === name) ?? name));
 
 /** What the names of an expression over a table are read by: its convention. */
 type Named = Pick<TableModel, 'naming'>;
