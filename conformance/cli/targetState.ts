@@ -17,6 +17,7 @@ export const SUITE_SCHEMAS: readonly string[] = [
   'consistency',
   'bulk_refusals',
   'chat',
+  'chg',
   'cost',
   'cost_fresh',
   'engine_diff',

@@ -547,6 +547,12 @@ describe("the share's memo of one version, and what it takes from the version be
     const third = new TypeShare(second);
     third.forgetPrevious();
     expect(third.named('A', () => ({ a: 3 }), 'a')).toBe(a);
+    // Forgotten twice, or with no version before: nothing to forget.
+    third.forgetPrevious();
+    expect(third.named('A', () => ({ a: 4 }), 'a')).toBe(a);
+    const alone = new TypeShare();
+    alone.forgetPrevious();
+    expect(alone.named('A', () => ({ a: 5 }), 'a')).not.toBe(a);
   });
 
   test("a schema of the same roots: this version's own first, the version before's only when its schemas are carried", () => {

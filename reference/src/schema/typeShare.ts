@@ -51,7 +51,9 @@ export class TypeShare {
    * taken from it refer to them, and a version after must make its own types refer to the same).
    */
   forgetPrevious(): void {
-    for (const [name, entry] of [...(this.previous?.inherited ?? []), ...(this.previous?.byName ?? [])]) {
+    const previous = this.previous;
+    if (previous === undefined) return;
+    for (const [name, entry] of [...previous.inherited, ...previous.byName]) {
       if (entry.content !== undefined && !this.byName.has(name)) this.inherited.set(name, entry);
     }
     this.previous = undefined;
