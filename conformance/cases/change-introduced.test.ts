@@ -1,7 +1,8 @@
-// A change is refused for the inconsistent objects it brings, never for those the metadata already
-// had (decision dec.inconsistency.report): a table dropped outside, a remote schema that stopped
-// answering. And allow_inconsistent_metadata keeps what a change brings, a source that does not
-// answer included (rule replace_metadata.2). The remote servers are msw handlers on loopback.
+// What a change takes as it was: it is refused for the inconsistent objects it brings, never for
+// those the metadata already had (decision dec.inconsistency.report): a table dropped outside, a
+// remote schema that stopped answering; and a remote schema stays as introspected until it is
+// reloaded. allow_inconsistent_metadata keeps what a change brings, a source that does not answer
+// included (rule replace_metadata.2). The remote servers are msw handlers on loopback.
 import { HttpResponse, http } from 'msw';
 import { covers } from '../harness/cases';
 import { expectResponse } from '../harness/client';
@@ -115,5 +116,23 @@ test(
       internal: [lostSource],
     });
     expect(await exported()).toEqual({ version: 2, tables: [] });
+  },
+);
+
+test(
+  covers(
+    ['op.add_remote_schema', 'op.reload_remote_schema', 'op.track_table.v1'],
+    'a change elsewhere keeps a remote schema as it was introspected: only a reload takes what the remote has now',
+  ),
+  async () => {
+    remote.use(graphQLServer('/grows', 'type Query { one: Int }', { one: () => 1 }));
+    expectResponse(await run('add_remote_schema', { name: 'grows', definition: { url: `${remote.url}/grows` } }), 200, ok);
+    remote.use(graphQLServer('/grows', 'type Query { one: Int, two: Int }', { one: () => 1, two: () => 2 }));
+    expectResponse(await run('track_table', { table: t('later') }), 200, ok);
+    expectResponse(await target.graphql('{ two }'), 200, {
+      errors: [{ message: 'Cannot query field "two" on type "query_root".', extensions: { path: '$', code: 'validation-failed' } }],
+    });
+    expectResponse(await run('reload_remote_schema', { name: 'grows' }), 200, ok);
+    expectResponse(await target.graphql('{ one two }'), 200, { data: { one: 1, two: 2 } });
   },
 );
