@@ -25,7 +25,7 @@ interface NamedEntry {
 export class TypeShare {
   /** Named types that belong to no table (scalars' comparison types, enum tables' enums), by name, with what they are made from. */
   private readonly byName = new Map<string, NamedEntry>();
-  /** Named types of versions before that this one did not use: types of classes it took may refer to them. */
+  /** Named types of versions before, the newest of each name: types of classes this version took may refer to them. */
   private readonly inherited = new Map<string, NamedEntry>();
   /** A table's types, by the table's class and then by name. */
   private readonly byClass = new Map<string, Map<string, unknown>>();
@@ -53,9 +53,9 @@ export class TypeShare {
   forgetPrevious(): void {
     const previous = this.previous;
     if (previous === undefined) return;
-    for (const [name, entry] of [...previous.inherited, ...previous.byName]) {
-      if (entry.content !== undefined && !this.byName.has(name)) this.inherited.set(name, entry);
-    }
+    // The newest entry of each name (one this version made too is found first in byName; one made
+    // without content is never taken): as many entries as there are names.
+    for (const [name, entry] of [...previous.inherited, ...previous.byName]) this.inherited.set(name, entry);
     this.previous = undefined;
   }
 
