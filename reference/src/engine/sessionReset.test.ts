@@ -85,3 +85,21 @@ test('a connection the SQL ended is not given back: the next run_sql gets anothe
   });
   expect(await runSql('select 1 as one')).toEqual([['one'], ['1']]);
 });
+
+test('a run_sql its SQL refused is rolled back and its connection used again', async () => {
+  const pids = new Set<string>();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const r = await target.request('POST', '/v2/query', {
+      body: { type: 'run_sql', args: { sql: "create temp table refused_left (x int); do $$ begin raise exception 'pid %', pg_backend_pid(); end $$" } },
+      headers: target.adminHeaders(),
+    });
+    expect(r.status).toBe(400);
+    const refusedOn = /pid (\d+)/.exec(JSON.stringify(r.body))![1]!;
+    pids.add(refusedOn);
+    // Answered at all: its transaction is not the refused one, aborted. The temporary table went with it.
+    const [seen] = (await runSql("select pg_backend_pid()::text, (to_regclass('pg_temp.refused_left') is null)::text")).slice(1);
+    expect(seen![1]).toBe('true');
+    if (seen![0] === refusedOn) return;
+  }
+  throw new Error(`run_sql never came back to a connection a refused run_sql used (${[...pids].join(', ')}): it was closed`);
+});
