@@ -327,6 +327,33 @@ caseNeeding(
 
 caseNeeding(
   REQUIRES_SOURCE_DATABASE,
+  ['dec.remote-relationship.to-source', 'err.invalid-configuration.source-relationship', 'op.replace_metadata.v2', 'rule.replace_metadata.2'],
+  'replace_metadata of a document whose to_source target is not tracked keeps the relationship as inconsistent when allowed, rather than refusing it as untracking the target would be',
+  async () => {
+    expectResponse(await run('create_remote_relationship', { table: artist, name: 'label', definition: label }), 200, ok);
+    const document = (await run('export_metadata', {})).body as { sources: { name: string; tables: { table: { name: string } }[] }[] };
+    const untracked = {
+      ...document,
+      sources: document.sources.map((s) => ({ ...s, tables: s.tables.filter((t) => t.table.name !== 'label') })),
+    };
+    expectResponse(await target.metadata({ type: 'replace_metadata', version: 2, args: { allow_inconsistent_metadata: true, metadata: untracked } }), 200, {
+      is_consistent: false,
+      inconsistent_objects: [
+        {
+          type: 'remote_relationship',
+          name: 'remote_relationship label in table music.artist in source default',
+          reason:
+            'Inconsistent object: remote relationship "label" of table "music.artist" cannot be served: the table "label" is not tracked in the source "books"',
+          definition: { table: artist, name: 'label', definition: label },
+        },
+      ],
+    });
+    expect(await remoteRelationshipsOf('artist')).toEqual([{ name: 'label', definition: label }]);
+  },
+);
+
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
   [
     'dec.remote-relationship.to-source',
     'err.invalid-configuration.source-relationship',
