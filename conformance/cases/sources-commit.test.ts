@@ -65,6 +65,41 @@ caseNeeding(
   },
 );
 
+caseNeeding(
+  REQUIRES_SOURCE_DATABASE,
+  ['dec.source.atomic-commit', 'dec.source.forms', 'op.run_sql', 'op.bulk'],
+  "a bulk whose later member is refused leaves the source's write undone and nothing of it held: the same row is written again at once",
+  async () => {
+    await archive.sql('create table public.ledger (id int primary key)');
+    expectResponse(await addSource('archive', archive.url), 200, ok);
+    const refused = await bulk([runSql('insert into public.ledger values (1)', 'archive'), runSql('select 1/0')]);
+    expectResponse(refused, 400, {
+      path: '$.args[1].args',
+      error: 'query execution failed',
+      code: 'postgres-error',
+      internal: {
+        statement: 'select 1/0',
+        prepared: false,
+        arguments: [],
+        error: { exec_status: 'FatalError', status_code: '22012', message: 'division by zero', description: null, hint: null },
+      },
+    });
+    expect(await archive.sql('select id from public.ledger')).toEqual([]);
+    // A transaction of the request left open on the source would hold the row's key: this insert would wait for it.
+    const probe = new Client({ connectionString: archive.url });
+    await probe.connect();
+    try {
+      await probe.query("set lock_timeout = '3s'");
+      await probe.query('insert into public.ledger values (1)');
+    } finally {
+      await probe.end();
+    }
+    expect(
+      await archive.sql("select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'"),
+    ).toEqual([{ n: 0 }]);
+  },
+);
+
 /** In a managed run: `archive` and a second source `annex` on a database of its own, both added, for `work`. */
 async function withAnnex(work: (annex: { name: string; sql: (text: string) => Promise<unknown[]> }) => Promise<void>): Promise<void> {
   const other = await makeDatabase();
