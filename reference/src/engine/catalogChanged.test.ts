@@ -24,7 +24,7 @@ test.each([
 ])(
   'a catalog of version %s found by a metadata request refuses it, and nothing is written [err.not-supported.catalog-version err.already-initialised]',
   async (version, refusal) => {
-    const [{ version: own }] = (await target.sql('select version from engine_catalog.engine_version')) as { version: string }[];
+    const own = ((await target.sql('select version from engine_catalog.engine_version')) as { version: string }[])[0]!.version;
     const before = await target.sql('select metadata, resource_version from engine_catalog.engine_metadata');
     await target.sql('update engine_catalog.engine_version set version = $1', [version]);
     try {
