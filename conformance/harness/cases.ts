@@ -8,8 +8,9 @@ import { splitSide } from '../../spec/item';
 import { profileAvailable, type Requirement } from './target';
 import type { ProfileName } from './profiles';
 
+/** The kinds of spec ID: a bracketed word that starts with none of them is no ID. */
 const ID_KIND = /^(?:op|err|rule|dec)\./;
-const NAMED_ID = /^(?:op|err|rule|dec)\.[A-Za-z0-9_.-]*[A-Za-z0-9_-](?::(?:allowed|refused))?$/;
+const NAMED_ID = new RegExp(`${ID_KIND.source}[A-Za-z0-9_.-]*[A-Za-z0-9_-](?::(?:allowed|refused))?$`);
 
 export function covers(ids: readonly string[], title: string): string {
   const malformed = ids.find((named) => !NAMED_ID.test(named));

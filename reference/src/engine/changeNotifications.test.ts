@@ -2,10 +2,9 @@
 // a request that changed neither the metadata nor the database wakes no one.
 import { Client } from 'pg';
 import { useTarget } from '../../../conformance/harness/target';
+import * as q from '../sql';
 
 const target = useTarget();
-/** The channel the reference's servers tell each other of changes on (sql/index.ts). */
-const CHANGES_CHANNEL = 'engine_metadata_changes';
 let listener: Client;
 const heard: string[] = [];
 
@@ -13,9 +12,9 @@ beforeAll(async () => {
   listener = new Client({ connectionString: target.databaseUrl });
   await listener.connect();
   listener.on('notification', (n) => {
-    if (n.channel === CHANGES_CHANNEL) heard.push(n.payload ?? '');
+    if (q.isChangesChannel(n.channel)) heard.push(n.payload ?? '');
   });
-  await listener.query(`listen "${CHANGES_CHANNEL}"`);
+  await q.run(listener, q.listenForChanges);
 });
 afterAll(async () => {
   await listener.end();
