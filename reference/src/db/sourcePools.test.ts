@@ -1,6 +1,10 @@
-// A source's connection info as node-postgres pool settings: the engine's pool_settings and their
-// defaults (50 connections, 180 s idle, 600 s lifetime), and the three forms of database_url.
-import { poolConfigOf, SourcePools } from './sourcePools';
+// A source's connection info as node-postgres pool settings (the engine's pool_settings and their
+// defaults, the three forms of database_url, isolation_level), and the checks of a source's database.
+import { Client } from 'pg';
+import { CLUSTER_URL_VARIABLE } from '../../../conformance/harness/environment';
+import { createDatabase, dropDatabase } from '../../../conformance/harness/database';
+import { until } from '../../../conformance/harness/wait';
+import { causeOf, poolConfigOf, SourcePools } from './sourcePools';
 
 test("without pool_settings: the engine's defaults", () => {
   expect(poolConfigOf({ database_url: 'postgres://u@h/d' })).toEqual({
@@ -37,6 +41,46 @@ test('connection_parameters, and an environment variable that is not set', () =>
     database: 'd',
   });
   expect(poolConfigOf({ database_url: { from_env: 'NOT_SET_HERE' } }, {})).toEqual({ problem: 'environment variable "NOT_SET_HERE" is not set' });
+  expect(poolConfigOf({ database_url: { from_env: 'SET_EMPTY' } }, { SET_EMPTY: '' })).toEqual({ problem: 'environment variable "SET_EMPTY" is not set' });
+});
+
+test('a password is passed only when given', () => {
+  const parameters = { host: 'h', port: 5433, username: 'u', database: 'd' };
+  const defaults = {
+    max: 50,
+    idleTimeoutMillis: 180_000,
+    connectionTimeoutMillis: 5_000,
+    maxLifetimeSeconds: 600,
+    application_name: 'engine-reference-source',
+  };
+  expect(poolConfigOf({ database_url: { connection_parameters: parameters } })).toEqual({ host: 'h', port: 5433, user: 'u', database: 'd', ...defaults });
+  expect(poolConfigOf({ database_url: { connection_parameters: { ...parameters, password: 'pw' } } })).toEqual({
+    host: 'h',
+    port: 5433,
+    user: 'u',
+    database: 'd',
+    password: 'pw',
+    ...defaults,
+  });
+});
+
+test("isolation_level: the connection's default for its transactions [dec.source.isolation-level]", () => {
+  expect(poolConfigOf({ database_url: 'postgres://u@h/d', isolation_level: 'repeatable-read' })).toMatchObject({
+    options: '-c default_transaction_isolation=repeatable\\ read',
+  });
+  expect(poolConfigOf({ database_url: 'postgres://u@h/d', isolation_level: 'serializable' })).toMatchObject({
+    options: '-c default_transaction_isolation=serializable',
+  });
+  expect(poolConfigOf({ database_url: 'postgres://u@h/d', isolation_level: 'read-committed' })).toMatchObject({
+    options: '-c default_transaction_isolation=read\\ committed',
+  });
+});
+
+test("a failure's cause for the log: its message, or that the database did not answer when it has none", () => {
+  // Node's AggregateError of a host whose every address refused has no message.
+  expect(causeOf(new AggregateError([], ''))).toBe('the database did not answer');
+  expect(causeOf(new Error('connect ECONNREFUSED'))).toBe('connect ECONNREFUSED');
+  expect(causeOf('refused')).toBe('refused');
 });
 
 describe('a source that cannot be had: one answer, the cause for the log', () => {
@@ -89,5 +133,47 @@ describe('a source that cannot be had: one answer, the cause for the log', () =>
     };
     expect(await pools.problemOf(unset)).toBe('environment variable "ENGINE_TEST_UNSET_URL" is not set');
     expect(told).toEqual([]);
+  });
+});
+
+describe('a source with read replicas, on a database that answers', () => {
+  const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
+  let database: { name: string; url: string };
+  beforeAll(async () => {
+    database = await createDatabase(cluster());
+  });
+  afterAll(async () => {
+    await dropDatabase(cluster(), database.name);
+  });
+  const withReplicas = (...urls: string[]) => ({
+    name: 's',
+    kind: 'postgres' as const,
+    configuration: { connection_info: { database_url: database.url }, read_replicas: urls.map((database_url) => ({ database_url })) },
+    tables: [],
+  });
+
+  test('each replica is checked: a later one that cannot be had is the problem', async () => {
+    const pools = new SourcePools();
+    const told: [string, string][] = [];
+    pools.onConnectionFailure = (name, cause) => told.push([name, cause]);
+    expect(await pools.problemOf(withReplicas(database.url, database.url))).toBeUndefined();
+    expect(await pools.problemOf(withReplicas(database.url, 'postgres://u:pw@127.0.0.1:1/x'))).toBe('could not connect to the database');
+    expect(told).toEqual([['s', expect.stringContaining('ECONNREFUSED')]]);
+    await pools.close();
+  });
+
+  test("a check's connection is closed after it", async () => {
+    const pools = new SourcePools();
+    expect(await pools.problemOf(withReplicas(database.url))).toBeUndefined();
+    const watcher = new Client({ connectionString: cluster() });
+    await watcher.connect();
+    const backends = () =>
+      watcher
+        .query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database.name])
+        .then((r) => r.rows[0]!.n);
+    const left = await until(backends, (n) => n === 0);
+    await watcher.end();
+    await pools.close();
+    expect(left).toBe(0);
   });
 });

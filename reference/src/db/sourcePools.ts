@@ -70,7 +70,7 @@ export function poolConfigOf(info: ConnectionInfo, env: NodeJS.ProcessEnv = proc
 }
 
 /** The cause of a failed connection, for the log: node-postgres's message, never the URL it was given. */
-function causeOf(error: unknown): string {
+export function causeOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message === '' ? 'the database did not answer' : message;
 }

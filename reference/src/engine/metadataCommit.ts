@@ -81,7 +81,7 @@ export async function commitOperation(sources: CommitSources, operation: ParsedO
       }
       // A source added or given another connection must answer (decision dec.source.forms).
       const reconnected = connectionsChanged(stored.document, ctx.document).map((s) => s.name);
-      if (!ctx.acceptInconsistencies && reconnected.length > 0) {
+      if (!ctx.acceptInconsistencies) {
         const unreachable = await ctx.sourceProblems(ctx.document, reconnected);
         if (unreachable.length > 0) throw sourceConnectionError(unreachable);
       }
@@ -171,7 +171,7 @@ async function dispatch(ctx: OperationContext, operation: ParsedOperation, inSou
       ? await inSourceOf(source, (sub) => handler(sub, operation.args as never, operation.version))
       : await handler(ctx, operation.args as never, operation.version);
   // Decision dec.remote-relationship.to-source: untracking a table or dropping a source another table's relationship leads to.
-  if (takesRelationshipTargets(operation) && ctx.document !== before)
+  if (takesRelationshipTargets(operation))
     ctx.document = settleSourceDependents(before, ctx.document, (operation.args as { cascade?: boolean }).cascade === true, '$.args');
   return result;
 }
