@@ -1,5 +1,6 @@
 // A source's connection info as node-postgres pool settings (the engine's pool_settings and their
 // defaults, the three forms of database_url, isolation_level), and the checks of a source's database.
+import { createServer, type Socket } from 'node:net';
 import { Client } from 'pg';
 import { CLUSTER_URL_VARIABLE } from '../../../conformance/harness/environment';
 import { createDatabase, dropDatabase } from '../../../conformance/harness/database';
@@ -53,7 +54,7 @@ test('a password is passed only when given', () => {
     maxLifetimeSeconds: 600,
     application_name: 'engine-reference-source',
   };
-  expect(poolConfigOf({ database_url: { connection_parameters: parameters } })).toEqual({ host: 'h', port: 5433, user: 'u', database: 'd', ...defaults });
+  expect(poolConfigOf({ database_url: { connection_parameters: parameters } })).toStrictEqual({ host: 'h', port: 5433, user: 'u', database: 'd', ...defaults });
   expect(poolConfigOf({ database_url: { connection_parameters: { ...parameters, password: 'pw' } } })).toEqual({
     host: 'h',
     port: 5433,
@@ -176,4 +177,35 @@ describe('a source with read replicas, on a database that answers', () => {
     await pools.close();
     expect(left).toBe(0);
   });
+});
+
+/** A message of PostgreSQL's protocol: its type, its length, its body. */
+const message = (type: string, body: Buffer) => {
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(body.length + 4);
+  return Buffer.concat([Buffer.from(type), length, body]);
+};
+
+test('a database that drops the connection once the check connected is no problem, and no crash', async () => {
+  // Authentication ok, ready, then a FATAL error in the same packet: node-postgres emits it as an
+  // `error` event on a client that is connected, which ends the process when nothing listens.
+  const fatal = Buffer.from('SFATAL\0VFATAL\0C57P01\0Mterminating connection\0\0');
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.once('data', () => socket.write(Buffer.concat([message('R', Buffer.alloc(4)), message('Z', Buffer.from('I')), message('E', fatal)])));
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const pools = new SourcePools();
+  const source = { name: 's', kind: 'postgres' as const, configuration: { connection_info: { database_url: `postgres://u@127.0.0.1:${port}/x` } }, tables: [] };
+  try {
+    expect(await pools.problemOf(source)).toBeUndefined();
+    expect(sockets).toHaveLength(1);
+  } finally {
+    sockets.forEach((s) => s.destroy());
+    await new Promise((resolve) => server.close(resolve));
+    await pools.close();
+  }
 });

@@ -112,7 +112,7 @@ export class SourcePools {
   graphqlPoolsOf(source: SourceEntry, timeouts: { statementTimeoutMs: number; adminStatementTimeoutMs: number }, write = true): SourceGraphqlPools | undefined {
     const admin = this.poolOf(source);
     if ('problem' in admin) return undefined;
-    const key = JSON.stringify([source.configuration.connection_info, source.configuration.read_replicas ?? []]);
+    const key = JSON.stringify([source.configuration.connection_info, source.configuration.read_replicas]);
     let open = this.graphql.get(source.name);
     if (open?.key !== key) {
       const primary = timedPools(source.configuration.connection_info, timeouts);
