@@ -115,6 +115,7 @@ export const MODULE_TESTS: Readonly<Record<string, readonly string[]>> = {
   'reference/src/remote/answerBytes.ts': ['reference/src/remote/answerBytes.test.ts'],
   'reference/src/remote/outgoingTls.ts': ['reference/src/remote/outgoingTls.test.ts'],
   'reference/src/remote/relationshipProblems.ts': ['reference/src/remote/relationshipProblems.test.ts'],
+  'reference/src/execute/externalValidity.ts': ['reference/src/execute/externalValidity.test.ts', 'reference/src/engine/externalProblems.test.ts'],
   'reference/src/execute/schemaValidity.ts': [
     'reference/src/execute/schemaValidity.test.ts',
     'reference/src/schema/typeShare.test.ts',
