@@ -7,7 +7,7 @@
 import type { MetadataDocument, TableEntry } from '../../../spec';
 import { introspectionOf, relationKey } from '../db/introspection';
 import { dbColumn, dbTable } from '../../test-support/introspectionRows';
-import { EngineError } from '../errors';
+import { engineError } from '../errors';
 import type { InconsistentObject } from '../metadata/inconsistency';
 import { loadConfig } from '../config';
 import { buildSchemaCache, roleSchema, type SchemaCache } from './schemaCache';
@@ -121,7 +121,7 @@ describe('firstSchemaError: every schema of the cache asked, admin first', () =>
     );
     expect(thrown(new TypeError("Cannot read properties of undefined (reading 'name')"))).toThrow(TypeError);
     expect(thrown(new RangeError('Maximum call stack size exceeded'))).toThrow(RangeError);
-    expect(thrown(new EngineError('err.x', 400, 'x', 'refused', '$'))).toThrow('refused');
+    expect(thrown(engineError('postgres-error.connection', '$'))).toThrow('connection error');
     expect(thrown('not an error')).toThrow('not an error');
   });
 });
