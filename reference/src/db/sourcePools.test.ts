@@ -1,9 +1,7 @@
 // A source's connection info as node-postgres pool settings (the engine's pool_settings and their
 // defaults, the three forms of database_url, isolation_level), and the checks of a source's database.
 import { createServer, type Socket } from 'node:net';
-import { Client } from 'pg';
-import { CLUSTER_URL_VARIABLE } from '../../../conformance/harness/environment';
-import { createDatabase, dropDatabase } from '../../../conformance/harness/database';
+import { useDatabase } from '../../../conformance/harness/database';
 import { until } from '../../../conformance/harness/wait';
 import { causeOf, poolConfigOf, SourcePools } from './sourcePools';
 
@@ -138,14 +136,7 @@ describe('a source that cannot be had: one answer, the cause for the log', () =>
 });
 
 describe('a source with read replicas, on a database that answers', () => {
-  const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
-  let database: { name: string; url: string };
-  beforeAll(async () => {
-    database = await createDatabase(cluster());
-  });
-  afterAll(async () => {
-    await dropDatabase(cluster(), database.name);
-  });
+  const database = useDatabase('all');
   const withReplicas = (...urls: string[]) => ({
     name: 's',
     kind: 'postgres' as const,
@@ -166,14 +157,12 @@ describe('a source with read replicas, on a database that answers', () => {
   test("a check's connection is closed after it", async () => {
     const pools = new SourcePools();
     expect(await pools.problemOf(withReplicas(database.url))).toBeUndefined();
-    const watcher = new Client({ connectionString: cluster() });
-    await watcher.connect();
+    // Counted on the database's own connection, which is left out.
     const backends = () =>
-      watcher
-        .query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database.name])
+      database.client
+        .query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
         .then((r) => r.rows[0]!.n);
     const left = await until(backends, (n) => n === 0);
-    await watcher.end();
     await pools.close();
     expect(left).toBe(0);
   });

@@ -1,13 +1,10 @@
 // Building a version's GraphQL schemas is the costliest step of a metadata change (bench/RESULTS.md):
 // a change builds them once, checking them and serving them alike, and a request that changes
 // neither the metadata nor the database builds none.
-import { Client } from 'pg';
-import { createDatabase, dropDatabase } from '../../../conformance/harness/database';
-import { CLUSTER_URL_VARIABLE } from '../../../conformance/harness/environment';
-import { loadConfig } from '../config';
+import { useDatabase } from '../../../conformance/harness/database';
+import { startOwnServer } from '../../../conformance/harness/ownServer';
 import { validSchemaCache } from '../execute/schemaValidity';
-import { createLogger } from '../log';
-import { startServer, type RunningServer } from '../server';
+import type { RunningServer } from '../server';
 
 jest.mock('../execute/schemaValidity', () => {
   const actual = jest.requireActual<typeof import('../execute/schemaValidity')>('../execute/schemaValidity');
@@ -15,29 +12,21 @@ jest.mock('../execute/schemaValidity', () => {
 });
 const builds = validSchemaCache as jest.MockedFunction<typeof validSchemaCache>;
 
-const cluster = () => process.env[CLUSTER_URL_VARIABLE]!;
-const SECRET = 'builds';
-let database: { name: string; url: string };
+const db = useDatabase('all');
 let server: RunningServer;
 
 beforeAll(async () => {
-  database = await createDatabase(cluster());
-  const db = new Client({ connectionString: database.url });
-  await db.connect();
-  await db.query('create table built_a (id int primary key); create table built_b (id int primary key); insert into built_a values (1)');
-  await db.end();
-  const config = loadConfig({ ENGINE_GRAPHQL_SERVER_PORT: '0', ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1', ENGINE_GRAPHQL_ADMIN_SECRET: SECRET });
-  server = await startServer(config, database.url, createLogger('silent'));
+  await db.client.query('create table built_a (id int primary key); create table built_b (id int primary key); insert into built_a values (1)');
+  server = await startOwnServer(db.url, {});
 });
 afterAll(async () => {
   await server?.close();
-  await dropDatabase(cluster(), database.name);
 });
 
 const post = async (path: string, body: unknown) => {
   const r = await fetch(`${server.url}${path}`, {
     method: 'POST',
-    headers: { 'x-engine-admin-secret': SECRET, 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   return { status: r.status, body: (await r.json()) as unknown };

@@ -74,10 +74,10 @@ beforeEach(() => {
   });
 });
 
-const cacheOf = (names: string[]) => buildSchemaCache({ version: 2, tables: names.map((n) => table(n)) }, introspectionOf([]), new Map(), limits);
 const table = (name: string, extra: Partial<TableEntry> = {}): TableEntry => ({ table: { schema: 'public', name }, ...extra });
 const limits = loadConfig({}).limits;
 const db = introspectionOf([]);
+const cacheOf = (names: string[]) => buildSchemaCache({ version: 2, tables: names.map((n) => table(n)) }, db, new Map(), limits);
 const valid = (document: MetadataDocument, options: Parameters<typeof validSchemaCache>[4] = {}) => validSchemaCache(document, db, new Map(), limits, options);
 /** The name of what an inconsistent object stands for: a table, relationship or field by name, a function by its function's. */
 const nameOf = (problem: InconsistentObject) => {
